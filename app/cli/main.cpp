@@ -1,0 +1,95 @@
+// blocktune-cli: the console's functions for scripts and terminals.
+#include "clicontext.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <iterator>
+
+using namespace blocktune;
+using namespace blocktune::cli;
+
+namespace {
+
+const Command kCommands[] = {
+    {"list", "show every block device and how they stack (tree, or --json)", &runList},
+};
+
+void printUsage(QTextStream &out)
+{
+    out << "Usage: blocktune-cli [--sysroot DIR] COMMAND [OPTIONS]\n\n"
+           "Inspect and tune Linux block devices for streaming reads.\n\n"
+           "Global options:\n"
+           "  --sysroot DIR   read DIR/sys and DIR/proc instead of the live machine\n"
+           "                  (a recorded tree, as lsblk --sysroot)\n"
+           "  -h, --help      show this help (COMMAND --help for a command's options)\n"
+           "  --version       show the version\n\n"
+           "Commands:\n";
+    for (const Command &c : kCommands)
+        out << "  " << QString::fromLatin1(c.name).leftJustified(14) << QString::fromLatin1(c.summary) << '\n';
+    out << "\nExit status: 0 success, 1 the operation failed, 2 invalid usage or input.\n";
+    out.flush();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("blocktune-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QStringList args = QCoreApplication::arguments().mid(1);
+
+    QString sysroot;
+    while (!args.isEmpty() && args.constFirst().startsWith(u'-')) {
+        const QString opt = args.takeFirst();
+        if (opt == u"-h" || opt == u"--help") {
+            printUsage(out);
+            return ExitOk;
+        }
+        if (opt == u"--version") {
+            out << "blocktune-cli " << QCoreApplication::applicationVersion() << Qt::endl;
+            return ExitOk;
+        }
+        if (opt == u"--sysroot" || opt.startsWith(u"--sysroot=")) {
+            if (opt == u"--sysroot") {
+                if (args.isEmpty()) {
+                    err << "blocktune-cli: --sysroot needs a directory" << Qt::endl;
+                    return ExitUsage;
+                }
+                sysroot = args.takeFirst();
+            } else {
+                sysroot = opt.mid(10);
+            }
+            if (!QFileInfo(sysroot + QStringLiteral("/sys")).isDir()) {
+                err << "blocktune-cli: --sysroot " << sysroot
+                    << ": no sys/ directory there (expected a tree made by scripts/mk-sysroot.py"
+                       " or a copy of /sys and /proc)" << Qt::endl;
+                return ExitUsage;
+            }
+            continue;
+        }
+        err << "blocktune-cli: unknown option '" << opt << "' (see blocktune-cli --help)" << Qt::endl;
+        return ExitUsage;
+    }
+    if (args.isEmpty()) {
+        printUsage(err);
+        return ExitUsage;
+    }
+    const QString name = args.takeFirst();
+    CliContext ctx{SysRoot(sysroot), out, err};
+    for (const Command &c : kCommands) {
+        if (name == QLatin1StringView(c.name))
+            return c.run(ctx, args);
+    }
+    QStringList names;
+    for (const Command &c : kCommands)
+        names << QString::fromLatin1(c.name);
+    err << "blocktune-cli: unknown command '" << name << "' (commands: " << names.join(u", ")
+        << ")" << Qt::endl;
+    return ExitUsage;
+}

@@ -1,0 +1,36 @@
+// blocktune: the tuning console.
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("blocktune"));
+    QApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Linux block-device tuning console"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption sysroot(QStringLiteral("sysroot"),
+                                     QStringLiteral("Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine."),
+                                     QStringLiteral("DIR"));
+    const QCommandLineOption device(QStringLiteral("device"),
+                                    QStringLiteral("Select DEVICE (a kernel name such as loop0) at start."),
+                                    QStringLiteral("DEVICE"));
+    parser.addOption(sysroot);
+    parser.addOption(device);
+    parser.process(app);
+
+    const QString root = parser.value(sysroot);
+    if (!root.isEmpty() && !QFileInfo(root + QStringLiteral("/sys")).isDir()) {
+        qCritical("blocktune: --sysroot %s: no sys/ directory there", qPrintable(root));
+        return 2;
+    }
+    blocktune::MainWindow window(root, parser.value(device));
+    window.show();
+    return app.exec();
+}

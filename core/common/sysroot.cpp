@@ -1,0 +1,402 @@
+#include "sysroot.h"
+
+#include <QDir>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blocktune {
+
+namespace {
+
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+// read() until EOF or the cap; sysfs attributes are one page at most.
+std::optional<QByteArray> readAllFd(int fd, qsizetype maxBytes)
+{
+    QByteArray out;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return std::nullopt;
+        }
+        if (n == 0)
+            break;
+        out.append(buffer, n);
+        if (out.size() >= maxBytes) {
+            out.truncate(maxBytes);
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+namespace sysfs {
+
+QByteArray stripNewline(QByteArray text)
+{
+    while (!text.isEmpty() && (text.endsWith('\n') || text.endsWith('\0')))
+        text.chop(1);
+    return text;
+}
+
+std::optional<quint64> parseU64(QByteArrayView text)
+{
+    text = text.trimmed();
+    if (text.isEmpty() || text.size() > 20)
+        return std::nullopt;
+    quint64 value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        const quint64 digit = quint64(c - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return std::nullopt;
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+std::optional<qint64> parseI64(QByteArrayView text)
+{
+    text = text.trimmed();
+    bool negative = false;
+    if (text.startsWith('-')) {
+        negative = true;
+        text = text.sliced(1);
+    }
+    const auto magnitude = parseU64(text);
+    if (!magnitude || *magnitude > quint64(INT64_MAX))
+        return std::nullopt;
+    return negative ? -qint64(*magnitude) : qint64(*magnitude);
+}
+
+std::optional<BracketChoice> parseBracketChoice(QByteArrayView text)
+{
+    BracketChoice choice;
+    int bracketed = 0;
+    for (QByteArray word : text.toByteArray().trimmed().split(' ')) {
+        if (word.isEmpty())
+            continue;
+        if (word.startsWith('[') && word.endsWith(']') && word.size() > 2) {
+            word = word.mid(1, word.size() - 2);
+            choice.active = QString::fromLatin1(word);
+            ++bracketed;
+        } else if (word.contains('[') || word.contains(']')) {
+            return std::nullopt;
+        }
+        choice.choices.append(QString::fromLatin1(word));
+    }
+    if (choice.choices.isEmpty() || bracketed > 1)
+        return std::nullopt;
+    // bio-based devices (md, most dm) print a bare "none": that is the
+    // active choice, the only one.
+    if (bracketed == 0) {
+        if (choice.choices.size() != 1)
+            return std::nullopt;
+        choice.active = choice.choices.constFirst();
+    }
+    return choice;
+}
+
+} // namespace sysfs
+
+// ---- SysDir ---------------------------------------------------------------
+
+SysDir::~SysDir()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+SysDir::SysDir(SysDir &&other) noexcept : m_fd(other.m_fd), m_path(std::move(other.m_path))
+{
+    other.m_fd = -1;
+}
+
+SysDir &SysDir::operator=(SysDir &&other) noexcept
+{
+    if (this != &other) {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = other.m_fd;
+        m_path = std::move(other.m_path);
+        other.m_fd = -1;
+    }
+    return *this;
+}
+
+SysDir SysDir::open(const QByteArray &absolutePath)
+{
+    SysDir dir;
+    dir.m_fd = ::open(absolutePath.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    dir.m_path = absolutePath;
+    return dir;
+}
+
+std::optional<QByteArray> SysDir::readRaw(const char *relative) const
+{
+    if (m_fd < 0)
+        return std::nullopt;
+    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    auto data = readAllFd(fd, 64 * 1024);
+    ::close(fd);
+    return data;
+}
+
+std::optional<QString> SysDir::readString(const char *relative) const
+{
+    auto raw = readRaw(relative);
+    if (!raw)
+        return std::nullopt;
+    return QString::fromUtf8(sysfs::stripNewline(std::move(*raw)));
+}
+
+std::optional<quint64> SysDir::readU64(const char *relative) const
+{
+    auto raw = readRaw(relative);
+    return raw ? sysfs::parseU64(*raw) : std::nullopt;
+}
+
+std::optional<BracketChoice> SysDir::readBracketChoice(const char *relative) const
+{
+    auto raw = readRaw(relative);
+    return raw ? sysfs::parseBracketChoice(*raw) : std::nullopt;
+}
+
+bool SysDir::exists(const char *relative) const
+{
+    return m_fd >= 0 && ::faccessat(m_fd, relative, F_OK, 0) == 0;
+}
+
+bool SysDir::isDirectory(const char *relative) const
+{
+    struct stat st {};
+    return m_fd >= 0 && ::fstatat(m_fd, relative, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::optional<QByteArray> SysDir::readLink(const char *relative) const
+{
+    if (m_fd < 0)
+        return std::nullopt;
+    char buffer[PATH_MAX];
+    const ssize_t n = ::readlinkat(m_fd, relative, buffer, sizeof buffer - 1);
+    if (n <= 0)
+        return std::nullopt;
+    return QByteArray(buffer, n);
+}
+
+QStringList SysDir::list(const char *relative) const
+{
+    QStringList names;
+    if (m_fd < 0)
+        return names;
+    const int fd = ::openat(m_fd, *relative ? relative : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return names;
+    DIR *dir = ::fdopendir(fd);
+    if (!dir) {
+        ::close(fd);
+        return names;
+    }
+    while (const dirent *entry = ::readdir(dir)) {
+        if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0)
+            continue;
+        names.append(QString::fromLocal8Bit(entry->d_name));
+    }
+    ::closedir(dir);
+    names.sort();
+    return names;
+}
+
+SysDir SysDir::sub(const char *relative) const
+{
+    SysDir dir;
+    if (m_fd >= 0)
+        dir.m_fd = ::openat(m_fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    dir.m_path = m_path + '/' + relative;
+    return dir;
+}
+
+// ---- SysRoot --------------------------------------------------------------
+
+SysRoot::SysRoot(const QString &root)
+{
+    QString cleaned = root;
+    while (cleaned.size() > 1 && cleaned.endsWith(u'/'))
+        cleaned.chop(1);
+    if (cleaned == u"/")
+        cleaned.clear();
+    m_root = cleaned.toLocal8Bit();
+}
+
+QByteArray SysRoot::sysPath(QByteArrayView relative) const
+{
+    return m_root + "/sys/" + relative;
+}
+
+QByteArray SysRoot::procPath(QByteArrayView relative) const
+{
+    return m_root + "/proc/" + relative;
+}
+
+QByteArray SysRoot::devPath(QByteArrayView name) const
+{
+    return m_root + "/dev/" + name;
+}
+
+QString SysRoot::displayPath(const QByteArray &absolute) const
+{
+    return QString::fromLocal8Bit(absolute);
+}
+
+Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype maxBytes) const
+{
+    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        return makeError(err, QStringLiteral("cannot open %1: %2")
+                                  .arg(displayPath(absolutePath), errnoText(err)));
+    }
+    auto data = readAllFd(fd, maxBytes);
+    const int err = errno;
+    ::close(fd);
+    if (!data)
+        return makeError(err, QStringLiteral("cannot read %1: %2")
+                                  .arg(displayPath(absolutePath), errnoText(err)));
+    return std::move(*data);
+}
+
+Result<QString> SysRoot::readString(const QByteArray &absolutePath) const
+{
+    auto data = readFile(absolutePath, 64 * 1024);
+    if (!data)
+        return data.error();
+    return QString::fromUtf8(sysfs::stripNewline(std::move(*data)));
+}
+
+Result<quint64> SysRoot::readU64(const QByteArray &absolutePath) const
+{
+    auto data = readFile(absolutePath, 64);
+    if (!data)
+        return data.error();
+    if (auto value = sysfs::parseU64(*data))
+        return *value;
+    return makeError(InvalidArgument, QStringLiteral("%1 does not hold a number: '%2'")
+                                          .arg(displayPath(absolutePath),
+                                               QString::fromUtf8(sysfs::stripNewline(*data))));
+}
+
+Result<BracketChoice> SysRoot::readBracketChoice(const QByteArray &absolutePath) const
+{
+    auto data = readFile(absolutePath, 4096);
+    if (!data)
+        return data.error();
+    if (auto choice = sysfs::parseBracketChoice(*data))
+        return *choice;
+    return makeError(InvalidArgument, QStringLiteral("%1 is not a list of choices: '%2'")
+                                          .arg(displayPath(absolutePath),
+                                               QString::fromUtf8(sysfs::stripNewline(*data))));
+}
+
+bool SysRoot::isPlausibleKernelName(const QString &name)
+{
+    if (name.isEmpty() || name.size() > 64 || name == u"." || name == u"..")
+        return false;
+    for (QChar c : name) {
+        if (c == u'/' || c.isNull() || c.isSpace() || c.unicode() < 0x20 || c.unicode() > 0x7e)
+            return false;
+    }
+    return !name.contains(u"..");
+}
+
+Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
+{
+    if (!isPlausibleKernelName(kernelName))
+        return makeError(InvalidArgument,
+                         QStringLiteral("'%1' is not a block device name (a kernel name such as "
+                                        "sda, sda1, nvme0n1, md0, dm-0 or loop0)")
+                             .arg(kernelName));
+    const QByteArray link = sysPath(QByteArray("class/block/" + kernelName.toLocal8Bit()));
+    char resolved[PATH_MAX];
+    if (!::realpath(link.constData(), resolved))
+        return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
+    return QByteArray(resolved);
+}
+
+Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QString &value) const
+{
+    const QByteArray payload = value.toUtf8();
+    const QString shown = displayPath(absolutePath);
+    if (payload.size() > 4096 || payload.contains('\n') || payload.contains('\0'))
+        return makeError(InvalidArgument,
+                         QStringLiteral("refusing to write to %1: the value must be one line "
+                                        "of at most 4096 bytes").arg(shown));
+
+    // The directory may be reached through sysfs symlinks (class/block/X);
+    // the attribute itself must not be one, and must live under sys or proc/sys.
+    const qsizetype slash = absolutePath.lastIndexOf('/');
+    const QByteArray dirPath = absolutePath.left(slash);
+    const QByteArray fileName = absolutePath.mid(slash + 1);
+    char resolvedDir[PATH_MAX];
+    if (slash <= 0 || fileName.isEmpty() || !::realpath(dirPath.constData(), resolvedDir))
+        return makeError(NotFound, QStringLiteral("%1 does not exist").arg(shown));
+    char resolvedRoot[PATH_MAX] = "";
+    if (!m_root.isEmpty() && !::realpath(m_root.constData(), resolvedRoot))
+        return makeError(NotFound, QStringLiteral("root %1 does not exist").arg(root()));
+    const QByteArray base(resolvedRoot);
+    const QByteArray dir(resolvedDir);
+    if (!dir.startsWith(QByteArray(base + "/sys/")) && !dir.startsWith(QByteArray(base + "/proc/sys/")))
+        return makeError(Refused, QStringLiteral("refusing to write %1: not below sys or proc/sys")
+                                      .arg(shown));
+
+    const int dirFd = ::open(resolvedDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0) {
+        const int err = errno;
+        return makeError(err, QStringLiteral("cannot open %1: %2").arg(shown, errnoText(err)));
+    }
+    // No O_CREAT: only an attribute the kernel already offers can be written.
+    const int fd = ::openat(dirFd, fileName.constData(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    const int openErr = errno;
+    if (fd < 0) {
+        ::close(dirFd);
+        if (openErr == ELOOP)
+            return makeError(Refused, QStringLiteral("refusing to write %1: it is a symlink").arg(shown));
+        return makeError(openErr, QStringLiteral("cannot open %1 for writing: %2")
+                                      .arg(shown, errnoText(openErr)));
+    }
+    const ssize_t written = ::write(fd, payload.constData(), size_t(payload.size()));
+    const int writeErr = errno;
+    ::close(fd);
+    if (written != payload.size()) {
+        ::close(dirFd);
+        return makeError(written < 0 ? writeErr : EIO,
+                         QStringLiteral("writing '%1' to %2 failed: %3")
+                             .arg(value, shown, errnoText(written < 0 ? writeErr : EIO)));
+    }
+    // Re-read: the kernel rounds and clamps, and what it kept is the truth.
+    const int readFd = ::openat(dirFd, fileName.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(dirFd);
+    if (readFd < 0)
+        return value; // write-only attribute: nothing more to learn
+    auto kept = readAllFd(readFd, 64 * 1024);
+    ::close(readFd);
+    return kept ? QString::fromUtf8(sysfs::stripNewline(std::move(*kept))) : value;
+}
+
+} // namespace blocktune

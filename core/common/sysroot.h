@@ -1,0 +1,110 @@
+#pragma once
+
+#include "result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace blocktune {
+
+/// "none [mq-deadline] kyber bfq" -> active "mq-deadline", all four listed.
+struct BracketChoice
+{
+    QString active;
+    QStringList choices;
+};
+
+/// Parsers for the text formats sysfs and procfs use; pure functions so
+/// tests can feed them garbage.
+namespace sysfs {
+std::optional<quint64> parseU64(QByteArrayView text);
+std::optional<qint64> parseI64(QByteArrayView text);
+/// Accepts blk-mq ("none [mq-deadline]"), legacy ("noop deadline [cfq]")
+/// and bio-based devices that print a bare "none".
+std::optional<BracketChoice> parseBracketChoice(QByteArrayView text);
+QByteArray stripNewline(QByteArray text);
+} // namespace sysfs
+
+/// An open directory under the root (a device's sysfs directory, usually);
+/// every read is relative to it, so a device's twenty attributes cost one
+/// path walk instead of twenty.
+class SysDir final
+{
+public:
+    SysDir() = default;
+    ~SysDir();
+    SysDir(SysDir &&other) noexcept;
+    SysDir &operator=(SysDir &&other) noexcept;
+    SysDir(const SysDir &) = delete;
+    SysDir &operator=(const SysDir &) = delete;
+
+    static SysDir open(const QByteArray &absolutePath);
+
+    bool isValid() const { return m_fd >= 0; }
+    const QByteArray &path() const { return m_path; }
+
+    /// Raw contents, at most 64 KiB; nullopt when missing or unreadable.
+    std::optional<QByteArray> readRaw(const char *relative) const;
+    /// Contents with the trailing newline stripped.
+    std::optional<QString> readString(const char *relative) const;
+    std::optional<quint64> readU64(const char *relative) const;
+    std::optional<BracketChoice> readBracketChoice(const char *relative) const;
+    bool exists(const char *relative) const;
+    bool isDirectory(const char *relative) const;
+    /// Target of a symlink, as written (usually relative).
+    std::optional<QByteArray> readLink(const char *relative) const;
+    /// Entry names of a subdirectory ("" = this one), without . and ..
+    QStringList list(const char *relative = "") const;
+    SysDir sub(const char *relative) const;
+
+private:
+    int m_fd = -1;
+    QByteArray m_path;
+};
+
+/// The one way to reach /sys, /proc and /dev. A non-empty root makes every
+/// path land in a recorded tree, as `lsblk --sysroot` does.
+class SysRoot final
+{
+public:
+    SysRoot() = default; ///< the live machine
+    explicit SysRoot(const QString &root);
+
+    bool isLive() const { return m_root.isEmpty(); }
+    QString root() const { return QString::fromLocal8Bit(m_root); }
+
+    QByteArray sysPath(QByteArrayView relative) const;  ///< ROOT/sys/relative
+    QByteArray procPath(QByteArrayView relative) const; ///< ROOT/proc/relative
+    QByteArray devPath(QByteArrayView name) const;      ///< ROOT/dev/name
+    /// The same paths for display (no root prefix shown when live).
+    QString displayPath(const QByteArray &absolute) const;
+
+    SysDir openSys(QByteArrayView relative) const { return SysDir::open(sysPath(relative)); }
+
+    Result<QByteArray> readFile(const QByteArray &absolutePath, qsizetype maxBytes = 1 << 24) const;
+    Result<QString> readString(const QByteArray &absolutePath) const;
+    Result<quint64> readU64(const QByteArray &absolutePath) const;
+    Result<BracketChoice> readBracketChoice(const QByteArray &absolutePath) const;
+
+    /// Kernel name -> real sysfs device directory (resolving the class link),
+    /// or an error saying the device does not exist.
+    Result<QByteArray> deviceDirectory(const QString &kernelName) const;
+
+    /// Writes one attribute file: one line, at most 4 KiB, the last path
+    /// component not followed if it is a symlink, the file must already exist
+    /// below ROOT/sys or ROOT/proc/sys. Returns what the file reads back
+    /// afterwards, which is what the kernel kept.
+    Result<QString> writeAttribute(const QByteArray &absolutePath, const QString &value) const;
+
+    /// True when `name` could be a kernel block device name: no '/', no
+    /// "..", no NUL or whitespace, not empty, short.
+    static bool isPlausibleKernelName(const QString &name);
+
+private:
+    QByteArray m_root;
+};
+
+} // namespace blocktune

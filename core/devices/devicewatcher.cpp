@@ -1,0 +1,67 @@
+#include "devicewatcher.h"
+
+#include <QFileInfo>
+#include <QSocketNotifier>
+
+#include <libudev.h>
+
+#include <cstring>
+
+namespace blocktune {
+
+DeviceWatcher::DeviceWatcher(QObject *parent) : QObject(parent) {}
+
+DeviceWatcher::~DeviceWatcher()
+{
+    if (m_monitor)
+        udev_monitor_unref(m_monitor);
+    if (m_udev)
+        udev_unref(m_udev);
+}
+
+bool DeviceWatcher::start()
+{
+    if (m_monitor)
+        return true;
+    m_udev = udev_new();
+    if (!m_udev) {
+        m_error = QStringLiteral("libudev could not be initialised");
+        return false;
+    }
+    // Without udevd nobody re-broadcasts on the "udev" group: listen to the
+    // kernel directly then. /run/udev/control exists while udevd runs.
+    const bool udevdRunning = QFileInfo::exists(QStringLiteral("/run/udev/control"));
+    m_source = udevdRunning ? QStringLiteral("udev") : QStringLiteral("kernel");
+    m_monitor = udev_monitor_new_from_netlink(m_udev, udevdRunning ? "udev" : "kernel");
+    if (!m_monitor) {
+        m_error = QStringLiteral("cannot open the %1 uevent socket (netlink)").arg(m_source);
+        return false;
+    }
+    udev_monitor_filter_add_match_subsystem_devtype(m_monitor, "block", nullptr);
+    if (udev_monitor_enable_receiving(m_monitor) < 0) {
+        m_error = QStringLiteral("cannot receive %1 uevents").arg(m_source);
+        udev_monitor_unref(m_monitor);
+        m_monitor = nullptr;
+        return false;
+    }
+    m_notifier = new QSocketNotifier(udev_monitor_get_fd(m_monitor), QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &DeviceWatcher::readEvents);
+    return true;
+}
+
+void DeviceWatcher::readEvents()
+{
+    while (udev_device *device = udev_monitor_receive_device(m_monitor)) {
+        const char *action = udev_device_get_action(device);
+        const QString name = QString::fromUtf8(udev_device_get_sysname(device));
+        if (action && std::strcmp(action, "add") == 0)
+            Q_EMIT deviceAdded(name);
+        else if (action && std::strcmp(action, "remove") == 0)
+            Q_EMIT deviceRemoved(name);
+        else
+            Q_EMIT deviceChanged(name);
+        udev_device_unref(device);
+    }
+}
+
+} // namespace blocktune

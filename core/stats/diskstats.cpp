@@ -1,0 +1,97 @@
+#include "diskstats.h"
+
+namespace blocktune {
+
+quint64 counterDelta(quint64 before, quint64 after)
+{
+    if (after >= before)
+        return after - before;
+    // Went backwards: a 32-bit counter wrapped if that explains it with a
+    // small step, otherwise the device was reset (re-created); count from 0.
+    if (before <= 0xffffffffULL && after <= 0xffffffffULL)
+        return (0x100000000ULL - before) + after;
+    return after;
+}
+
+namespace {
+
+// Hand-rolled: at 10 Hz on 5,000 devices this runs 50,000 lines a second.
+inline const char *skipSpaces(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        ++p;
+    return p;
+}
+
+inline const char *parseNumber(const char *p, const char *end, quint64 &out, bool &ok)
+{
+    quint64 v = 0;
+    const char *start = p;
+    while (p < end && *p >= '0' && *p <= '9') {
+        v = v * 10 + quint64(*p - '0');
+        ++p;
+    }
+    ok = p != start;
+    out = v;
+    return p;
+}
+
+} // namespace
+
+DiskStatsTable parseDiskStats(QByteArrayView text)
+{
+    DiskStatsTable table;
+    const char *p = text.data();
+    const char *end = p + text.size();
+    while (p < end) {
+        const char *lineEnd = static_cast<const char *>(memchr(p, '\n', size_t(end - p)));
+        if (!lineEnd)
+            lineEnd = end;
+        DiskCounters c;
+        bool ok = false;
+        quint64 num = 0;
+        const char *q = skipSpaces(p, lineEnd);
+        q = parseNumber(q, lineEnd, num, ok);
+        if (ok) {
+            c.major = int(num);
+            q = parseNumber(skipSpaces(q, lineEnd), lineEnd, num, ok);
+        }
+        if (ok) {
+            c.minor = int(num);
+            q = skipSpaces(q, lineEnd);
+            const char *nameStart = q;
+            while (q < lineEnd && *q != ' ' && *q != '\t')
+                ++q;
+            const QString name = QString::fromLatin1(nameStart, q - nameStart);
+            int field = 0;
+            bool bad = name.isEmpty();
+            while (!bad && field < DiskCounters::FieldCount) {
+                q = skipSpaces(q, lineEnd);
+                if (q >= lineEnd)
+                    break;
+                q = parseNumber(q, lineEnd, num, ok);
+                if (!ok) {
+                    bad = true;
+                    break;
+                }
+                c.value[size_t(field++)] = num;
+            }
+            c.fieldsPresent = field;
+            // 11 fields since 2.6, 15 since 4.18, 17 since 5.5.
+            if (!bad && field >= 11)
+                table.insert(name, c);
+        }
+        p = lineEnd + 1;
+    }
+    return table;
+}
+
+Result<DiskStatsTable> readDiskStats(const SysRoot &root)
+{
+    auto data = root.readFile(root.procPath("diskstats"));
+    if (!data)
+        return data.error();
+    return parseDiskStats(*data);
+}
+
+} // namespace blocktune

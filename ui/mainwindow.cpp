@@ -1,0 +1,90 @@
+#include "mainwindow.h"
+
+#include "devicetree.h"
+
+#include "common/sysroot.h"
+#include "devices/devices.h"
+
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace blocktune {
+
+MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
+    : QMainWindow(parent), m_root(std::make_unique<SysRoot>(sysroot)), m_initialDevice(initialDevice)
+{
+    setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
+    auto *splitter = new QSplitter(this);
+    m_tree = new DeviceTree(splitter);
+    m_details = new QPlainTextEdit(splitter);
+    m_details->setReadOnly(true);
+    m_details->setFont(QFont(QStringLiteral("monospace")));
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    setCentralWidget(splitter);
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+
+    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
+    fileMenu->addSeparator();
+    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::showDetails);
+
+    if (m_root->isLive()) {
+        m_watcher = new DeviceWatcher(this);
+        // Hotplug: coalesce a burst of uevents into one rescan.
+        auto *debounce = new QTimer(this);
+        debounce->setSingleShot(true);
+        debounce->setInterval(200);
+        connect(debounce, &QTimer::timeout, this, &MainWindow::rescan);
+        auto kick = [debounce](const QString &) { debounce->start(); };
+        connect(m_watcher, &DeviceWatcher::deviceAdded, debounce, kick);
+        connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
+        connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
+        m_watcher->start();
+    }
+    resize(1100, 640);
+    rescan();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::rescan()
+{
+    auto model = DeviceModel::scan(*m_root);
+    if (!model) {
+        m_status->setText(model.error().message);
+        return;
+    }
+    m_tree->setModel(*model);
+    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
+                      + (m_watcher && m_watcher->isRunning()
+                             ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
+                             : QString()));
+    if (!m_initialDevice.isEmpty()) {
+        const auto found = m_tree->findItems(m_initialDevice, Qt::MatchExactly | Qt::MatchRecursive);
+        if (!found.isEmpty())
+            m_tree->setCurrentItem(found.constFirst());
+        m_initialDevice.clear();
+    }
+}
+
+void MainWindow::showDetails(const QString &name)
+{
+    auto model = DeviceModel::scan(*m_root);
+    const BlockDevice *d = model ? model->find(name) : nullptr;
+    if (!d) {
+        m_details->setPlainText(tr("%1 is gone").arg(name));
+        return;
+    }
+    m_details->setPlainText(QString::fromUtf8(QJsonDocument(deviceToJson(*d)).toJson(QJsonDocument::Indented)));
+}
+
+} // namespace blocktune
