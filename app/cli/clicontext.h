@@ -30,6 +30,12 @@ struct Command
     int (*run)(CliContext &ctx, const QStringList &args);
 };
 
-int runList(CliContext &ctx, const QStringList &args);
+int runList(CliContext &ctx, const QStringList &args);    // cmd_list.cpp
+int runGet(CliContext &ctx, const QStringList &args);     // cmd_tuning.cpp
+int runSet(CliContext &ctx, const QStringList &args);     // cmd_tuning.cpp
+int runRestore(CliContext &ctx, const QStringList &args); // cmd_tuning.cpp
+int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
+int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
+int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
 
 } // namespace blocktune::cli

@@ -14,6 +14,12 @@ namespace {
 
 const Command kCommands[] = {
     {"list", "show every block device and how they stack (tree, or --json)", &runList},
+    {"get", "show a device's settings and what each accepts", &runGet},
+    {"set", "change settings (validated, rolled back on failure, journaled)", &runSet},
+    {"restore", "restore the original values a journal holds (after a crash)", &runRestore},
+    {"test", "measure streaming reads: seq, concurrent, server, mixed", &runTest},
+    {"sweep", "run a read test at several readahead values, then restore", &runSweep},
+    {"monitor", "live throughput, request size, queue depth, interrupts, md balance", &runMonitor},
 };
 
 void printUsage(QTextStream &out)
