@@ -154,7 +154,21 @@ std::optional<QByteArray> SysDir::readRaw(const char *relative) const
     const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    auto data = readAllFd(fd, 64 * 1024);
+    // A sysfs attribute arrives whole in one read (show() fills one page),
+    // and a short read of a regular file is its end: skip the EOF read.
+    char buffer[4096];
+    ssize_t n;
+    do {
+        n = ::read(fd, buffer, sizeof buffer);
+    } while (n < 0 && errno == EINTR);
+    std::optional<QByteArray> data;
+    if (n >= 0 && size_t(n) < sizeof buffer) {
+        data = QByteArray(buffer, n);
+    } else if (n >= 0) {
+        auto rest = readAllFd(fd, 64 * 1024 - n);
+        if (rest)
+            data = QByteArray(buffer, n) + *rest;
+    }
     ::close(fd);
     return data;
 }

@@ -116,13 +116,35 @@ QByteArray baseName(const QByteArray &path)
     return path.mid(path.lastIndexOf('/') + 1);
 }
 
+// ROOT/sys/class/block/NAME -> "../../devices/..../NAME". sysfs has no
+// symlinks between class/block and devices/, so joining the link text and
+// folding ".." lexically gives the real directory without realpath()'s
+// readlink on every component (5,000 devices: 80,000 syscalls saved).
+QByteArray resolveClassLink(const QByteArray &classDir, const QByteArray &target)
+{
+    if (target.startsWith('/'))
+        return target;
+    QByteArray base = classDir;
+    QByteArrayView rest(target);
+    while (rest.startsWith("../")) {
+        base.truncate(base.lastIndexOf('/'));
+        rest = rest.sliced(3);
+    }
+    return base + '/' + rest;
+}
+
 QList<Candidate> enumerateSysfs(const SysRoot &root)
 {
     QList<Candidate> out;
     const SysDir classDir = root.openSys("class/block");
-    const QByteArray classPath = root.sysPath("class/block/");
-    for (const QString &name : classDir.list()) {
-        const QByteArray dir = realPath(classPath + name.toLocal8Bit());
+    const QByteArray classPath = root.sysPath("class/block");
+    const QStringList names = classDir.list();
+    out.reserve(names.size());
+    for (const QString &name : names) {
+        const QByteArray local = name.toLocal8Bit();
+        const auto link = classDir.readLink(local.constData());
+        const QByteArray dir = link ? resolveClassLink(classPath, *link)
+                                    : realPath(classPath + '/' + local);
         if (!dir.isEmpty())
             out.append(Candidate{name, dir, std::nullopt});
     }
@@ -313,17 +335,16 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
                  ? candidate.udev->devName
                  : u"/dev/" + d.name;
 
-    const bool isPartition = dir.exists("partition");
+    const auto partitionNumber = dir.readRaw("partition");
+    const bool isPartition = partitionNumber.has_value();
     if (isPartition) {
         d.type = DeviceType::Partition;
         d.parent = QString::fromLocal8Bit(baseName(candidate.dir.left(candidate.dir.lastIndexOf('/'))));
-        if (auto n = dir.readU64("partition"))
+        if (auto n = sysfs::parseU64(*partitionNumber))
             d.partitionNumber = int(*n);
         d.queueDevice = d.parent;
-        // A partition shares its disk's queue: read it from the disk's directory.
-        readQueue(d, dir, "../");
-        d.rotational = readBool(dir, "../queue/rotational");
-        d.removable = readBool(dir, "../removable");
+        // Queue settings and identity come from the parent disk once the
+        // whole model is read (inheritFromDisk): partitions have no queue/.
     } else {
         d.queueDevice = d.name;
         readQueue(d, dir, "");
@@ -351,11 +372,7 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
     std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
 
     // Identity: udev where it has it, else sysfs (this machine runs no udevd).
-    const SysDir &idDir = dir;
-    const char *up = isPartition ? "../" : "";
-    auto idRead = [&](const char *rel) {
-        return idDir.readString(QByteArray(QByteArray(up) + rel).constData()).value_or(QString()).trimmed();
-    };
+    auto idRead = [&dir](const char *rel) { return dir.readString(rel).value_or(QString()).trimmed(); };
     if (candidate.udev) {
         d.model = candidate.udev->model;
         d.serial = candidate.udev->serial;
@@ -365,7 +382,7 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
         d.label = candidate.udev->fsLabel;
         d.uuid = candidate.udev->fsUuid;
     }
-    if (d.type == DeviceType::Disk || d.type == DeviceType::Rom || isPartition) {
+    if (d.type == DeviceType::Disk || d.type == DeviceType::Rom) {
         if (d.model.isEmpty())
             d.model = idRead("device/model");
         if (d.serial.isEmpty()) {
@@ -380,9 +397,8 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
             d.wwn = wwnFromSysfs(wwid);
         }
         if (d.transport.isEmpty() || d.transport == u"ata")
-            d.transport = transportFromPath(isPartition ? candidate.dir.left(candidate.dir.lastIndexOf('/'))
-                                                        : candidate.dir);
-    } else {
+            d.transport = transportFromPath(candidate.dir);
+    } else if (!isPartition) {
         d.transport.clear();
     }
 
@@ -414,6 +430,36 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
         }
     }
     return d;
+}
+
+// A partition shares its disk's request queue, so it reports the disk's
+// queue settings and media flags; udev gives partitions the disk's model
+// and serial too.
+void inheritFromDisk(BlockDevice &part, const BlockDevice &disk)
+{
+    part.readAheadKiB = disk.readAheadKiB;
+    part.scheduler = disk.scheduler;
+    part.schedulers = disk.schedulers;
+    part.nrRequests = disk.nrRequests;
+    part.maxSectorsKiB = disk.maxSectorsKiB;
+    part.maxHwSectorsKiB = disk.maxHwSectorsKiB;
+    part.optimalIoBytes = disk.optimalIoBytes;
+    part.minimumIoBytes = disk.minimumIoBytes;
+    part.logicalBlockBytes = disk.logicalBlockBytes;
+    if (!part.contextReadahead) {
+        part.contextReadahead = disk.contextReadahead;
+        part.contextReadaheadPath = disk.contextReadaheadPath;
+    }
+    part.rotational = disk.rotational;
+    part.removable = disk.removable;
+    if (part.model.isEmpty())
+        part.model = disk.model;
+    if (part.serial.isEmpty())
+        part.serial = disk.serial;
+    if (part.wwn.isEmpty())
+        part.wwn = disk.wwn;
+    if (part.transport.isEmpty())
+        part.transport = disk.transport;
 }
 
 // "36 25 0:32 / /tmp rw,nosuid - tmpfs tmpfs rw" -> mount point and dev.
@@ -558,6 +604,12 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         model.m_index.insert(d.name, i);
         if (d.type == DeviceType::Partition)
             model.m_partitions[d.parent].append(d.name); // already in name order
+    }
+    for (BlockDevice &d : model.m_devices) {
+        if (d.type != DeviceType::Partition)
+            continue;
+        if (const auto it = model.m_index.constFind(d.parent); it != model.m_index.constEnd())
+            inheritFromDisk(d, model.m_devices[*it]);
     }
 
     // Leaf disks: follow partitions to their disk, slaves down the stack,
