@@ -1,12 +1,118 @@
-// blocktune-helper: the privileged writer. The tuning issue gives it its
-// JSON-lines protocol; until then it refuses every request.
-#include <QCoreApplication>
-#include <QTextStream>
+// blocktune-helper: the privileged writer. Started by pkexec (polkit action
+// org.blocktune.helper.write), it reads one JSON request per line on stdin
+// and answers one JSON object per line on stdout until EOF. It executes
+// nothing, writes only allowlisted queue attributes of real block devices
+// and validates every value itself (core/privilege/helperservice.cpp).
+#include "privilege/privilege.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+using namespace blocktune;
+
+namespace {
+
+bool writeAll(const QByteArray &data)
+{
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(STDOUT_FILENO, data.constData() + done, size_t(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += n;
+    }
+    return true;
+}
+
+void usage(FILE *to)
+{
+    std::fprintf(to,
+                 "Usage: blocktune-helper [--sysroot DIR]\n\n"
+                 "Privileged writer for blocktune, normally started by pkexec.\n"
+                 "Reads JSON requests, one per line, on stdin; answers one JSON line each on stdout;\n"
+                 "exits at end of input. Ops: hello, get, set. See README.md (blocktune-helper).\n\n"
+                 "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
+                 "                 started through pkexec or setuid\n");
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
-    QTextStream err(stderr);
-    err << "blocktune-helper: no operations are available in this build" << Qt::endl;
-    return 1;
+    QString sysroot;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--help" || arg == "-h") {
+            usage(stdout);
+            return 0;
+        }
+        if (arg == "--version") {
+            std::printf("blocktune-helper %s (protocol %d)\n", BLOCKTUNE_VERSION, kHelperProtocolVersion);
+            return 0;
+        }
+        if (arg == "--sysroot" && i + 1 < argc) {
+            sysroot = QString::fromLocal8Bit(argv[++i]);
+            continue;
+        }
+        if (arg.startsWith("--sysroot=")) {
+            sysroot = QString::fromLocal8Bit(arg.mid(10));
+            continue;
+        }
+        std::fprintf(stderr, "blocktune-helper: unknown argument '%s'\n", argv[i]);
+        usage(stderr);
+        return 2;
+    }
+    // A root process writing under a directory its caller chose is safe only
+    // if that caller could write there anyway. Under pkexec or setuid the
+    // caller could point DIR at a tree of hard links to files it cannot
+    // write (O_NOFOLLOW stops symlinks, not hard links), so elevated runs
+    // only ever see the live /sys and /proc.
+    if (!sysroot.isEmpty() && (std::getenv("PKEXEC_UID") || ::getuid() != ::geteuid())) {
+        std::fprintf(stderr, "blocktune-helper: --sysroot is refused when started through pkexec or setuid\n");
+        return 2;
+    }
+    if (!sysroot.isEmpty() && ::access(QByteArray(sysroot.toLocal8Bit() + "/sys").constData(), F_OK) != 0) {
+        std::fprintf(stderr, "blocktune-helper: --sysroot %s: no sys/ directory there\n",
+                     sysroot.toLocal8Bit().constData());
+        return 2;
+    }
+
+    const HelperService service{SysRoot(sysroot)};
+    QByteArray buffer;
+    bool discarding = false; // inside a line that is already too long
+    char chunk[4096];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; // EOF (or a broken pipe): the session is over
+        buffer.append(chunk, n);
+        for (qsizetype nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+            const QByteArray line = buffer.left(nl);
+            buffer.remove(0, nl + 1);
+            const QByteArray answer = discarding ? HelperService::overlongLine() : service.handleLine(line);
+            discarding = false;
+            if (!writeAll(answer + '\n'))
+                return 1;
+        }
+        // Never buffer more than one line's worth of an unterminated line.
+        if (buffer.size() > kHelperMaxLine) {
+            discarding = true;
+            buffer.clear();
+        }
+    }
+    if (discarding)
+        writeAll(HelperService::overlongLine() + '\n');
+    else if (!buffer.isEmpty())
+        writeAll(service.handleLine(buffer) + '\n');
+    return 0;
 }

@@ -1,0 +1,275 @@
+// The unprivileged side of blocktune-helper: one QProcess per session,
+// requests in order, answers matched by id.
+#include "privilege.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+
+#include <unistd.h>
+
+namespace blocktune {
+
+namespace {
+
+int errorCodeFromName(const QString &name)
+{
+    if (name == u"invalid")
+        return InvalidArgument;
+    if (name == u"not_found")
+        return NotFound;
+    if (name == u"not_supported")
+        return NotSupported;
+    if (name == u"refused")
+        return Refused;
+    if (name == u"interrupted")
+        return Interrupted;
+    return EIO;
+}
+
+} // namespace
+
+HelperClient::HelperClient(QStringList command, QObject *parent)
+    : QObject(parent), m_command(command.isEmpty() ? defaultCommand() : std::move(command))
+{
+}
+
+HelperClient::~HelperClient()
+{
+    stop();
+}
+
+QStringList HelperClient::defaultCommand()
+{
+    // The helper is installed next to the programs that use it; pkexec wants
+    // an absolute path, and the polkit action names that path.
+    return {QStringLiteral("pkexec"), QCoreApplication::applicationDirPath() + u"/blocktune-helper"};
+}
+
+bool HelperClient::isRunning() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+bool HelperClient::ensureStarted(QString *error)
+{
+    if (isRunning())
+        return true;
+    if (m_process) {
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    m_buffer.clear();
+    m_greeted = false;
+    const QString program = m_command.value(0);
+    if (program.isEmpty()
+        || (QStandardPaths::findExecutable(program).isEmpty() && !QFileInfo(program).isExecutable())) {
+        *error = program == u"pkexec"
+                     ? QStringLiteral("pkexec is not installed: install pkexec (polkit) or run as root")
+                     : QStringLiteral("cannot run %1: not found or not executable").arg(program);
+        return false;
+    }
+    if (m_command.size() > 1 && m_command.constFirst() == u"pkexec" && !QFileInfo(m_command[1]).isExecutable()) {
+        *error = QStringLiteral("%1 is missing: blocktune-helper must be installed next to this program")
+                     .arg(m_command[1]);
+        return false;
+    }
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &HelperClient::readReplies);
+    connect(m_process, &QProcess::finished, this, [this] {
+        readReplies();
+        failPending(exitExplanation());
+    });
+    m_process->start(program, m_command.mid(1));
+    if (!m_process->waitForStarted(10000)) {
+        *error = QStringLiteral("cannot start %1: %2").arg(m_command.join(u' '), m_process->errorString());
+        return false;
+    }
+    // The greeting is the first request: its answer proves we talk to a
+    // blocktune-helper of our protocol, and under pkexec it arrives only
+    // once the user is authorized.
+    const quint64 helloId = m_nextId++;
+    m_pending.append(helloId);
+    QJsonObject hello{{QStringLiteral("op"), QStringLiteral("hello")}, {QStringLiteral("id"), double(helloId)}};
+    m_process->write(QJsonDocument(hello).toJson(QJsonDocument::Compact) + '\n');
+    m_helloId = helloId;
+    return true;
+}
+
+quint64 HelperClient::submit(QJsonObject request)
+{
+    const quint64 id = m_nextId++;
+    QString error;
+    if (!ensureStarted(&error)) {
+        m_ready.append(HelperReply{id, false, {}, error});
+        deliver();
+        return id;
+    }
+    request.insert(u"id", double(id));
+    m_pending.append(id);
+    m_process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    return id;
+}
+
+HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTimeoutMs)
+{
+    ++m_waitingFor;
+    const quint64 id = submit(std::move(request));
+    const int limit = m_greeted ? timeoutMs : firstTimeoutMs;
+    QElapsedTimer timer;
+    timer.start();
+    HelperReply result;
+    for (;;) {
+        const auto it = std::find_if(m_ready.begin(), m_ready.end(),
+                                     [id](const HelperReply &r) { return r.id == id; });
+        if (it != m_ready.end()) {
+            result = *it;
+            m_ready.erase(it);
+            break;
+        }
+        if (!isRunning()) {
+            readReplies();
+            failPending(exitExplanation());
+            continue; // our failure reply is in m_ready now
+        }
+        const qint64 left = limit - timer.elapsed();
+        if (left <= 0) {
+            // Answers come in order: a helper that misses one is stuck, and
+            // waiting on it would misattribute every later answer.
+            failPending(QStringLiteral("blocktune-helper gave no answer within %1 s").arg(limit / 1000));
+            stop();
+            continue;
+        }
+        m_process->waitForReadyRead(int(std::min<qint64>(left, 1000)));
+        readReplies();
+    }
+    --m_waitingFor;
+    deliver();
+    return result;
+}
+
+void HelperClient::readReplies()
+{
+    if (!m_process)
+        return;
+    m_buffer += m_process->readAllStandardOutput();
+    for (qsizetype nl = m_buffer.indexOf('\n'); nl >= 0; nl = m_buffer.indexOf('\n')) {
+        const QByteArray line = m_buffer.left(nl);
+        m_buffer.remove(0, nl + 1);
+        if (m_pending.isEmpty())
+            continue; // nothing asked: ignore, never guess
+        const quint64 id = m_pending.takeFirst();
+        const QJsonObject body = QJsonDocument::fromJson(line).object();
+        HelperReply reply{id, body.value(u"ok").toBool(), body, body.value(u"error").toString()};
+        if (body.isEmpty())
+            reply.error = QStringLiteral("blocktune-helper answered something that is not JSON: %1")
+                              .arg(QString::fromUtf8(line.left(200)));
+        else if (quint64(body.value(u"id").toDouble()) != id)
+            reply = HelperReply{id, false, body, QStringLiteral("blocktune-helper answered out of order")};
+        if (id == m_helloId) {
+            if (!reply.ok || body.value(u"program").toString() != u"blocktune-helper"
+                || body.value(u"version").toInt() != kHelperProtocolVersion) {
+                failPending(QStringLiteral("%1 is not a blocktune-helper speaking protocol %2 (%3)")
+                                .arg(m_command.join(u' ')).arg(kHelperProtocolVersion)
+                                .arg(reply.error.isEmpty() ? QString::fromUtf8(line.left(200)) : reply.error));
+                stop();
+                return;
+            }
+            m_greeted = true;
+            continue;
+        }
+        m_ready.append(reply);
+    }
+    deliver();
+}
+
+void HelperClient::deliver()
+{
+    if (m_waitingFor > 0)
+        return; // call() collects its own answer; the others follow it
+    const QList<HelperReply> ready = std::exchange(m_ready, {});
+    for (const HelperReply &r : ready)
+        Q_EMIT replyReceived(r);
+}
+
+void HelperClient::failPending(const QString &why)
+{
+    for (quint64 id : std::exchange(m_pending, {}))
+        if (id != m_helloId)
+            m_ready.append(HelperReply{id, false, {}, why});
+    deliver();
+}
+
+QString HelperClient::exitExplanation() const
+{
+    if (!m_process)
+        return QStringLiteral("blocktune-helper is not running");
+    const QString err = QString::fromLocal8Bit(m_process->readAllStandardError()).trimmed();
+    const bool viaPkexec = m_command.value(0) == u"pkexec";
+    if (m_process->exitStatus() == QProcess::CrashExit)
+        return QStringLiteral("blocktune-helper died (%1)").arg(err.isEmpty() ? m_process->errorString() : err);
+    const int code = m_process->exitCode();
+    // pkexec(1): 126 = the authorization dialog was dismissed, 127 = not
+    // authorized or the authentication failed.
+    if (viaPkexec && code == 126)
+        return QStringLiteral("authorization was dismissed (pkexec exit 126); nothing was changed by the helper");
+    if (viaPkexec && code == 127)
+        return QStringLiteral("not authorized to change block device settings (pkexec exit 127)%1")
+            .arg(err.isEmpty() ? QString() : u": " + err);
+    return QStringLiteral("blocktune-helper exited with code %1%2").arg(code).arg(err.isEmpty() ? QString() : u": " + err);
+}
+
+void HelperClient::stop()
+{
+    if (!m_process)
+        return;
+    if (m_process->state() != QProcess::NotRunning) {
+        m_process->closeWriteChannel(); // the helper exits on EOF
+        if (!m_process->waitForFinished(3000)) {
+            m_process->kill();
+            m_process->waitForFinished(3000);
+        }
+    }
+}
+
+// ---- HelperWriter ---------------------------------------------------------
+
+HelperWriter::HelperWriter(QStringList command) : m_client(std::make_unique<HelperClient>(std::move(command)))
+{
+}
+
+HelperWriter::~HelperWriter() = default;
+
+QString HelperWriter::describe() const
+{
+    return QStringLiteral("blocktune-helper (%1)").arg(m_client->command().value(0));
+}
+
+Result<WrittenValue> HelperWriter::write(const AttributeWrite &request)
+{
+    QJsonObject json{{QStringLiteral("op"), QStringLiteral("set")},
+                     {QStringLiteral("attribute"), request.attribute},
+                     {QStringLiteral("value"), request.value}};
+    if (!request.device.isEmpty())
+        json.insert(u"device", request.device);
+    const HelperReply reply = m_client->call(json);
+    if (!reply.ok)
+        return makeError(errorCodeFromName(reply.body.value(u"code").toString()),
+                         reply.error.isEmpty() ? QStringLiteral("blocktune-helper refused without a reason")
+                                               : reply.error);
+    return WrittenValue{reply.body.value(u"previous").toString(), reply.body.value(u"value").toString()};
+}
+
+std::unique_ptr<AttributeWriter> makeAttributeWriter(const SysRoot &root)
+{
+    // A recorded tree is plain files the caller owns; root may write sysfs
+    // itself. Only a user changing the live machine needs the helper.
+    if (!root.isLive() || ::geteuid() == 0)
+        return std::make_unique<DirectWriter>(root);
+    return std::make_unique<HelperWriter>();
+}
+
+} // namespace blocktune

@@ -1,0 +1,232 @@
+#pragma once
+// What core/privilege offers: the one seam through which blocktune changes a
+// kernel setting (AttributeWriter), its two implementations (in-process when
+// we may write, the pkexec'd blocktune-helper when we may not), and the
+// helper's JSON-lines protocol, kept here so the helper binary is a thin loop
+// and the protocol can be tested in-process.
+//
+// Attribute names (the same in the C++ API and on the helper's wire):
+//   read_ahead_kb, scheduler, nr_requests, max_sectors_kb, context_readahead
+//                                 -> ROOT/sys/class/block/DEVICE/queue/NAME
+//   iosched/NAME                  -> .../queue/iosched/NAME (active scheduler's)
+//   vm/enable_context_readahead   -> ROOT/proc/sys/vm/enable_context_readahead
+//                                    (machine-wide: no device)
+
+#include "common/result.h"
+#include "common/sysroot.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace blocktune {
+
+/// One attribute write: which device (a whole disk's kernel name; empty for
+/// a machine-wide switch), which allowlisted attribute, the new value.
+struct AttributeWrite
+{
+    QString device;
+    QString attribute;
+    QString value;
+};
+
+/// What a write found and left: the value before, and what the kernel kept
+/// (page rounding and clamps make it differ from what was written).
+struct WrittenValue
+{
+    QString previous;
+    QString kept;
+};
+
+/// The fake-able seam for every kernel setting blocktune changes.
+/// Implementations validate the request themselves (allowlist, ranges);
+/// callers still validate first to give better messages.
+class AttributeWriter
+{
+public:
+    virtual ~AttributeWriter() = default;
+    /// Writes one attribute and reads back what the kernel kept.
+    virtual Result<WrittenValue> write(const AttributeWrite &request) = 0;
+    /// "direct" or "blocktune-helper (pkexec)": for messages.
+    virtual QString describe() const = 0;
+};
+
+// ---- The allowlist and value rules (shared by DirectWriter and the helper) ----
+
+namespace attribute {
+inline constexpr QLatin1StringView ReadAheadKb{"read_ahead_kb"};
+inline constexpr QLatin1StringView Scheduler{"scheduler"};
+inline constexpr QLatin1StringView NrRequests{"nr_requests"};
+inline constexpr QLatin1StringView MaxSectorsKb{"max_sectors_kb"};
+inline constexpr QLatin1StringView ContextReadahead{"context_readahead"};
+inline constexpr QLatin1StringView IoschedPrefix{"iosched/"};
+inline constexpr QLatin1StringView VmContextReadahead{"vm/enable_context_readahead"};
+} // namespace attribute
+
+/// Inclusive range of a numeric attribute.
+struct NumberRange
+{
+    quint64 min = 0;
+    quint64 max = 0;
+    bool contains(quint64 v) const { return v >= min && v <= max; }
+};
+
+/// sysfs stores read_ahead_kb through queue_var_store(): at most UINT_MAX KiB.
+inline constexpr quint64 kMaxReadAheadKiB = 4294967295ULL;
+/// blk-mq refuses nr_requests above MAX_SCHED_RQ (16 * BLKDEV_DEFAULT_RQ)
+/// while a scheduler is attached (block/blk-sysfs.c, block/elevator.h).
+inline constexpr quint64 kMaxSchedRequests = 2048;
+/// The kernel raises smaller nr_requests to BLKDEV_MIN_RQ.
+inline constexpr quint64 kMinKernelRequests = 4;
+
+/// Allowed nr_requests for a whole disk's queue (sysfs dir `disk`) under
+/// `scheduler`: with a scheduler on blk-mq up to 2048; with none up to the
+/// hardware tag count (mq/0/nr_tags); legacy queues have no upper limit but
+/// INT_MAX; nullopt on bio-based queues (md, most dm), which have no
+/// request pool to size.
+std::optional<NumberRange> nrRequestsRange(const SysDir &disk, const QString &scheduler);
+/// max_sectors_kb: one page up to max_hw_sectors_kb (blk-sysfs.c refuses
+/// anything else with EINVAL).
+NumberRange maxSectorsRange(const SysRoot &root, const SysDir &disk);
+/// The page size in KiB of the machine being looked at (4 in recorded trees).
+quint64 pageKiB(const SysRoot &root);
+
+/// True for a plain decimal number: digits only, no sign, no spaces.
+bool isPlainDecimal(QStringView text);
+
+/// Resolves and checks a request exactly as the helper does: the device is a
+/// kernel name under ROOT/sys/class/block with its own queue/, the attribute
+/// is allowlisted and exists as a regular file (not a symlink), the value is
+/// one short line and valid for that attribute on that device now. Returns
+/// the attribute's absolute path.
+Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite &request);
+/// Same checks without a value, for reads ("get" on the helper).
+Result<QByteArray> resolveAttribute(const SysRoot &root, const QString &device, const QString &attribute);
+/// checkAttributeWrite(), then the write, then the read-back.
+Result<WrittenValue> writeCheckedAttribute(const SysRoot &root, const AttributeWrite &request);
+
+// ---- Writers -------------------------------------------------------------------
+
+/// Writes in-process through SysRoot::writeAttribute (root on the live
+/// machine, anyone on a recorded tree), with the helper's checks.
+class DirectWriter final : public AttributeWriter
+{
+public:
+    explicit DirectWriter(SysRoot root) : m_root(std::move(root)) {}
+    Result<WrittenValue> write(const AttributeWrite &request) override;
+    QString describe() const override { return QStringLiteral("direct"); }
+
+private:
+    SysRoot m_root;
+};
+
+/// A reply from blocktune-helper, matched to the request that caused it.
+struct HelperReply
+{
+    quint64 id = 0;
+    bool ok = false;
+    QJsonObject body; ///< the helper's JSON answer ({"ok":...,...})
+    QString error;    ///< the helper's "error", or why no answer came
+};
+
+/// Talks to blocktune-helper: started on the first request (through pkexec
+/// unless told otherwise), once per HelperClient, so polkit asks once per
+/// session (the action uses auth_admin_keep). Requests are queued and
+/// answered in order. Use submit() + replyReceived() from an event loop, or
+/// call() where blocking is fine (the CLI); call() waits on the pipe, it
+/// does not spin a nested event loop.
+class HelperClient final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HelperClient)
+
+public:
+    /// `command` is the program and its arguments; the default is
+    /// defaultCommand().
+    explicit HelperClient(QStringList command = {}, QObject *parent = nullptr);
+    ~HelperClient() override;
+
+    /// {"pkexec", "<dir of this executable>/blocktune-helper"}.
+    static QStringList defaultCommand();
+
+    /// Queues a request; the answer arrives as replyReceived(id, ...).
+    /// The helper is started if it is not running.
+    quint64 submit(QJsonObject request);
+    /// Sends a request and waits for its answer. The first request may wait
+    /// for a password, so it gets `firstTimeoutMs`.
+    HelperReply call(QJsonObject request, int timeoutMs = 15000, int firstTimeoutMs = 300000);
+    bool isRunning() const;
+    const QStringList &command() const { return m_command; }
+    /// Closes the helper's stdin (it exits on EOF) and waits briefly.
+    void stop();
+
+Q_SIGNALS:
+    void replyReceived(const blocktune::HelperReply &reply);
+
+private:
+    bool ensureStarted(QString *error);
+    void readReplies();
+    void failPending(const QString &why);
+    void deliver();
+    QString exitExplanation() const;
+
+    QStringList m_command;
+    QProcess *m_process = nullptr;
+    QByteArray m_buffer;
+    QList<quint64> m_pending; ///< ids sent, answered in order
+    QList<HelperReply> m_ready; ///< answers not yet collected by call()
+    quint64 m_nextId = 1;
+    quint64 m_helloId = 0;
+    bool m_greeted = false;
+    int m_waitingFor = 0; ///< call()s in progress: collect answers, emit later
+};
+
+/// An AttributeWriter that sends "set" requests to blocktune-helper.
+class HelperWriter final : public AttributeWriter
+{
+public:
+    explicit HelperWriter(QStringList command = {});
+    ~HelperWriter() override;
+    Result<WrittenValue> write(const AttributeWrite &request) override;
+    QString describe() const override;
+    HelperClient &client() { return *m_client; }
+
+private:
+    std::unique_ptr<HelperClient> m_client;
+};
+
+/// The writer this process should use for `root`: DirectWriter for a
+/// recorded tree or when running as root, HelperWriter (pkexec) otherwise.
+std::unique_ptr<AttributeWriter> makeAttributeWriter(const SysRoot &root);
+
+// ---- The helper's side of the protocol -----------------------------------------
+
+/// Longest request line the helper accepts (bytes, newline excluded).
+inline constexpr qsizetype kHelperMaxLine = 4096;
+/// Protocol version reported by {"op":"hello"}.
+inline constexpr int kHelperProtocolVersion = 1;
+
+/// Answers one request line with one response line (compact JSON, no
+/// newline). Ops: hello, get, set. Trusts nothing: see README "blocktune-helper".
+class HelperService final
+{
+public:
+    explicit HelperService(SysRoot root) : m_root(std::move(root)) {}
+    QByteArray handleLine(const QByteArray &line) const;
+    /// The answer to a line that was longer than kHelperMaxLine.
+    static QByteArray overlongLine();
+
+private:
+    SysRoot m_root;
+};
+
+} // namespace blocktune
+
+Q_DECLARE_METATYPE(blocktune::HelperReply)
