@@ -1,20 +1,424 @@
+// get, set and restore: the CLI face of core/tuning.
 #include "clicontext.h"
+
+#include "common/units.h"
+#include "devices/devices.h"
+#include "privilege/privilege.h"
+#include "tuning/tuning.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace blocktune::cli {
 
-int runGet(CliContext &ctx, const QStringList &)
+namespace {
+
+// Parses the common shape of our subcommands; returns -1 to go on, else an
+// exit code (help printed, or a usage error reported).
+int parseArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args)
 {
-    return fail(ctx, QStringLiteral("this command is not built yet"));
+    parser.addHelpOption();
+    if (!parser.parse(QStringList{u"blocktune-cli " + name} + args))
+        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(name), ExitUsage);
+    if (parser.isSet(QStringLiteral("help"))) {
+        ctx.out << parser.helpText().replace(u"blocktune-cli " + name, u"blocktune-cli [--sysroot DIR] " + name);
+        ctx.out.flush();
+        return ExitOk;
+    }
+    return -1;
 }
 
-int runSet(CliContext &ctx, const QStringList &)
+void printJson(CliContext &ctx, const QJsonObject &o)
 {
-    return fail(ctx, QStringLiteral("this command is not built yet"));
+    ctx.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    ctx.out.flush();
 }
 
-int runRestore(CliContext &ctx, const QStringList &)
+Result<DeviceModel> scan(const SysRoot &root)
 {
-    return fail(ctx, QStringLiteral("this command is not built yet"));
+    ScanOptions options;
+    options.probeFilesystems = false;
+    return DeviceModel::scan(root, options);
+}
+
+QString orDash(const std::optional<quint64> &v)
+{
+    return v ? QString::number(*v) : QStringLiteral("-");
+}
+
+void printSettings(CliContext &ctx, const DeviceSettings &s)
+{
+    QTextStream &out = ctx.out;
+    out << s.name << " (" << deviceTypeName(s.type) << ' ' << s.major << ':' << s.minor;
+    if (s.isPartition)
+        out << ", settings of " << s.queueDevice;
+    out << ")\n";
+    struct Line
+    {
+        QString key, value, allowed;
+    };
+    QList<Line> lines;
+    lines.append({QStringLiteral("read_ahead_kb"), orDash(s.readAheadKiB),
+                  QStringLiteral("KiB, 0 to %1, kept in whole %2 KiB pages").arg(kMaxReadAheadKiB).arg(s.pageKiB)});
+    lines.append({QStringLiteral("ra_sectors"), s.readAheadKiB ? QString::number(*s.readAheadKiB * 2) : QStringLiteral("-"),
+                  QStringLiteral("512-byte sectors, as blockdev --getra/--setra count them")});
+    lines.append({QStringLiteral("scheduler"), s.scheduler.isEmpty() ? QStringLiteral("-") : s.scheduler,
+                  s.schedulers.isEmpty() ? QStringLiteral("none to choose")
+                                         : QStringLiteral("available: %1").arg(s.schedulers.join(u", "))});
+    for (const IoschedTunable &t : s.iosched)
+        lines.append({u"iosched." + t.name, t.value, QStringLiteral("tunable of %1").arg(s.scheduler)});
+    lines.append({QStringLiteral("nr_requests"), orDash(s.nrRequests),
+                  s.nrRequestsRange ? QStringLiteral("%1 to %2").arg(s.nrRequestsRange->min).arg(s.nrRequestsRange->max)
+                                    : QStringLiteral("not settable (bio-based)")});
+    lines.append({QStringLiteral("max_sectors_kb"), orDash(s.maxSectorsKiB),
+                  QStringLiteral("KiB, %1 to %2 (max_hw_sectors_kb)").arg(s.maxSectorsRange.min).arg(s.maxSectorsRange.max)});
+    if (s.contextReadaheadSwitch.isEmpty())
+        lines.append({QStringLiteral("context_readahead"), QStringLiteral("built in"),
+                      QStringLiteral("always on since 2.6.31; no switch on this kernel")});
+    else
+        lines.append({QStringLiteral("context_readahead"),
+                      s.contextReadahead ? QString::number(int(*s.contextReadahead)) : QStringLiteral("-"),
+                      QStringLiteral("0 or 1 (%1)").arg(s.contextReadaheadSwitch)});
+    if (s.readaheadFloorKiB)
+        lines.append({QStringLiteral("readahead floor"), QString::number(*s.readaheadFloorKiB),
+                      QStringLiteral("KiB, 2 x stripe of %1 KiB (the kernel's minimum after re-assembly)")
+                          .arg(*s.stripeKiB)});
+    if (!s.memberDisks.isEmpty())
+        lines.append({QStringLiteral("member disks"), s.memberDisks.join(u','), QStringLiteral("set --members to change them too")});
+    qsizetype wk = 0, wv = 0;
+    for (const Line &l : std::as_const(lines)) {
+        wk = std::max(wk, l.key.size());
+        wv = std::max(wv, l.value.size());
+    }
+    for (const Line &l : std::as_const(lines))
+        out << "  " << l.key.leftJustified(wk + 2) << l.value.leftJustified(wv + 2) << l.allowed << '\n';
+    for (const QString &n : s.notes)
+        out << "note: " << n << '\n';
+    out.flush();
+}
+
+QString targetName(const PlannedWrite &w)
+{
+    return w.device.isEmpty() ? QStringLiteral("(machine)") : w.device;
+}
+
+void printPlanMessages(CliContext &ctx, const ChangePlan &plan)
+{
+    for (const QString &n : plan.notes)
+        ctx.err << "note: " << n << '\n';
+    for (const QString &w : plan.warnings)
+        ctx.err << "warning: " << w << '\n';
+    ctx.err.flush();
+}
+
+void printOutcomes(CliContext &ctx, const ChangeReport &report, bool dryRun)
+{
+    qsizetype wd = 0, wa = 0;
+    for (const SettingOutcome &o : report.outcomes) {
+        wd = std::max(wd, targetName(o.write).size());
+        wa = std::max(wa, o.write.attribute.size());
+    }
+    for (const SettingOutcome &o : report.outcomes) {
+        ctx.out << targetName(o.write).leftJustified(wd + 2) << o.write.attribute.leftJustified(wa + 2)
+                << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> " << o.write.value;
+        if (!dryRun) {
+            ctx.out << "  " << settingStatusName(o.status);
+            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
+                ctx.out << " (the kernel kept " << o.kept << ')';
+            if (o.status == SettingStatus::Failed && !o.message.isEmpty())
+                ctx.out << ": " << o.message;
+        }
+        if (o.write.forMembers)
+            ctx.out << "  [--members]";
+        ctx.out << '\n';
+    }
+    ctx.out.flush();
+}
+
+void printRestore(CliContext &ctx, const RestoreReport &report)
+{
+    for (const RestoreItem &item : report.items) {
+        const QString device = item.entry.device.isEmpty() ? QStringLiteral("(machine)") : item.entry.device;
+        ctx.out << "  " << device << ' ' << item.entry.attribute << ' ';
+        switch (item.status) {
+        case RestoreStatus::Restored:
+            ctx.out << item.found << " -> " << item.kept << "  restored";
+            break;
+        case RestoreStatus::AlreadyOriginal:
+            ctx.out << item.kept << "  already original";
+            break;
+        default:
+            ctx.out << restoreStatusName(item.status) << ": " << item.message;
+            break;
+        }
+        ctx.out << '\n';
+    }
+    for (const QString &m : report.messages)
+        ctx.out << "  " << m << '\n';
+    ctx.out.flush();
+}
+
+// DEVICE KEY=VALUE... [DEVICE KEY=VALUE...]: a word without '=' names the
+// device the following settings are for.
+Result<QList<SettingChange>> parseChangeWords(const QStringList &words)
+{
+    QList<SettingChange> changes;
+    QString device;
+    bool deviceHasSettings = true;
+    for (const QString &word : words) {
+        if (!word.contains(u'=')) {
+            if (!deviceHasSettings)
+                return makeError(InvalidArgument, QStringLiteral("no settings given for %1 (write KEY=VALUE after "
+                                                                 "the device, keys: %2)")
+                                                      .arg(device, settingKeys().join(u", ")));
+            device = word;
+            deviceHasSettings = false;
+            continue;
+        }
+        if (device.isEmpty())
+            return makeError(InvalidArgument, QStringLiteral("'%1' comes before any device: write set DEVICE "
+                                                             "KEY=VALUE...").arg(word));
+        auto change = parseSettingChange(device, word);
+        if (!change)
+            return change.error();
+        changes.append(*change);
+        deviceHasSettings = true;
+    }
+    if (device.isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("set needs a device and KEY=VALUE settings (keys: %1)")
+                                              .arg(settingKeys().join(u", ")));
+    if (!deviceHasSettings)
+        return makeError(InvalidArgument, QStringLiteral("no settings given for %1 (keys: %2)")
+                                              .arg(device, settingKeys().join(u", ")));
+    return changes;
+}
+
+} // namespace
+
+int runGet(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Shows a device's tunable settings with their current values and what each accepts: readahead "
+        "(KiB and sectors), scheduler and its tunables, nr_requests, max_sectors_kb, context readahead, and "
+        "for md/dm the readahead floor. A partition shows its disk's settings."));
+    parser.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("kernel name, /dev path or by-id link"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print JSON (keys as list --json uses)"));
+    parser.addOption(json);
+    if (const int r = parseArgs(ctx, parser, QStringLiteral("get"), args); r >= 0)
+        return r;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1)
+        return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
+    auto model = scan(ctx.root);
+    if (!model)
+        return fail(ctx, model.error().message);
+    auto settings = readDeviceSettings(ctx.root, *model, pos.constFirst());
+    if (!settings)
+        return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
+    if (parser.isSet(json))
+        printJson(ctx, deviceSettingsToJson(*settings));
+    else
+        printSettings(ctx, *settings);
+    return ExitOk;
+}
+
+int runSet(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Changes settings as one transaction: every change is validated first (nothing is written if any "
+        "is invalid), the original values are journaled, then written in order; if a write fails, what was "
+        "written is rolled back.\n\nKeys: read_ahead_kb (KiB), ra_sectors (512-byte sectors, as blockdev "
+        "--setra), scheduler, nr_requests, max_sectors_kb, context_readahead (0/1, where the kernel has a "
+        "switch), iosched.NAME (a tunable of the scheduler active after this change).\nSeveral devices: "
+        "set sdb read_ahead_kb=4096 sdc read_ahead_kb=4096 scheduler=mq-deadline"));
+    parser.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("kernel name, /dev path or by-id link"));
+    parser.addPositionalArgument(QStringLiteral("KEY=VALUE..."), QStringLiteral("settings for that device"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("show current -> new; change nothing"));
+    const QCommandLineOption hold(QStringLiteral("hold"),
+                                  QStringLiteral("apply, keep for SECONDS (or 500ms, 2m), then restore and exit; "
+                                                 "Ctrl-C or SIGTERM restores at once"),
+                                  QStringLiteral("SECONDS"));
+    const QCommandLineOption members(QStringLiteral("members"),
+                                     QStringLiteral("md/dm readahead: set the same value on the member disks"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
+    parser.addOptions({dryRun, hold, members, json});
+    if (const int r = parseArgs(ctx, parser, QStringLiteral("set"), args); r >= 0)
+        return r;
+    auto changes = parseChangeWords(parser.positionalArguments());
+    if (!changes)
+        return fail(ctx, changes.error().message, ExitUsage);
+    std::optional<qint64> holdMs;
+    if (parser.isSet(hold)) {
+        auto ms = parseDurationMs(parser.value(hold), QStringLiteral("--hold"));
+        if (!ms)
+            return fail(ctx, ms.error().message, ExitUsage);
+        if (*ms <= 0)
+            return fail(ctx, QStringLiteral("--hold needs a duration above zero"), ExitUsage);
+        holdMs = *ms;
+    }
+    if (holdMs && parser.isSet(dryRun))
+        return fail(ctx, QStringLiteral("--dry-run and --hold exclude each other"), ExitUsage);
+    PlanOptions options;
+    options.applyToMembers = parser.isSet(members);
+    const bool asJson = parser.isSet(json);
+
+    if (parser.isSet(dryRun)) {
+        auto model = scan(ctx.root);
+        if (!model)
+            return fail(ctx, model.error().message);
+        ChangeReport report;
+        report.plan = planChanges(ctx.root, *model, *changes, options);
+        for (const PlannedWrite &w : std::as_const(report.plan.writes))
+            report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+        if (!report.plan.ok())
+            report.error = report.plan.errors.constFirst();
+        if (asJson) {
+            printJson(ctx, changeReportToJson(report, true));
+        } else {
+            printOutcomes(ctx, report, true);
+            printPlanMessages(ctx, report.plan);
+        }
+        if (!report.plan.ok()) {
+            if (!asJson)
+                for (const Error &e : std::as_const(report.plan.errors))
+                    fail(ctx, e.message);
+            return ExitUsage;
+        }
+        if (!asJson)
+            ctx.err << "dry run: nothing was changed" << Qt::endl;
+        return ExitOk;
+    }
+
+    TerminationSignals::install();
+    auto writer = makeAttributeWriter(ctx.root);
+    Tuner tuner(ctx.root, *writer);
+    const ChangeReport report = holdMs ? tuner.applyTemporary(*changes, options) : tuner.apply(*changes, options);
+    if (asJson && (!report.ok() || !holdMs)) {
+        printJson(ctx, changeReportToJson(report, false));
+    } else if (!asJson) {
+        printOutcomes(ctx, report, false);
+        printPlanMessages(ctx, report.plan);
+        if (report.rollback)
+            printRestore(ctx, *report.rollback);
+    }
+    if (report.invalid()) {
+        if (!asJson)
+            for (const Error &e : std::as_const(report.plan.errors))
+                fail(ctx, e.message);
+        if (!asJson)
+            ctx.err << "blocktune-cli: nothing was changed" << Qt::endl;
+        return ExitUsage;
+    }
+    if (!report.ok()) {
+        if (!asJson)
+            fail(ctx, report.error->message);
+        if (const int sig = TerminationSignals::pending())
+            return 128 + sig;
+        return ExitFailed;
+    }
+    if (!holdMs)
+        return ExitOk;
+
+    // Held: the session journal covers a kill -9 from here on.
+    const QDateTime until = QDateTime::currentDateTime().addMSecs(*holdMs);
+    if (!asJson) {
+        ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << tuner.journalPath()
+                << "); Ctrl-C restores now" << Qt::endl;
+    }
+    const int sig = TerminationSignals::waitMs(*holdMs);
+    const RestoreReport back = tuner.restore();
+    if (asJson) {
+        QJsonObject o = changeReportToJson(report, false);
+        o.insert(u"held_ms", double(*holdMs));
+        o.insert(u"interrupted_by_signal", sig ? QJsonValue(sig) : QJsonValue());
+        o.insert(u"restore", restoreReportToJson(back));
+        printJson(ctx, o);
+    } else {
+        ctx.out << (sig ? QStringLiteral("signal %1: restoring now").arg(sig) : QStringLiteral("hold over: restoring"))
+                << '\n';
+        printRestore(ctx, back);
+    }
+    if (!back.ok())
+        return fail(ctx, QStringLiteral("some original values could not be restored (see above); "
+                                        "blocktune-cli restore tries again"));
+    return sig ? 128 + sig : ExitOk;
+}
+
+int runRestore(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Restores the original values that journals of ended sessions hold (after a crash, kill -9 or a "
+        "failed rollback), then removes those journals. A journal of a session that still runs is left "
+        "alone: that session restores on its own exit.\nJournals live in $BLOCKTUNE_JOURNAL_DIR, else "
+        "/run/blocktune (root), else $XDG_RUNTIME_DIR/blocktune."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
+    parser.addOption(json);
+    if (const int r = parseArgs(ctx, parser, QStringLiteral("restore"), args); r >= 0)
+        return r;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(ctx, QStringLiteral("restore takes no arguments (got '%1')")
+                             .arg(parser.positionalArguments().join(u' ')), ExitUsage);
+    const bool asJson = parser.isSet(json);
+    auto dir = journalDirectory();
+    if (!dir)
+        return fail(ctx, dir.error().message);
+
+    const QList<PendingJournal> pending = findJournals(ctx.root);
+    std::unique_ptr<AttributeWriter> writer;
+    bool allOk = true;
+    QJsonArray journals;
+    for (const PendingJournal &p : pending) {
+        QJsonObject j;
+        j.insert(u"path", p.path);
+        if (!p.journal) {
+            allOk = false;
+            j.insert(u"status", QStringLiteral("unreadable"));
+            j.insert(u"error", p.error);
+            if (!asJson)
+                fail(ctx, p.error + QStringLiteral(": left in place; look at it and remove it by hand"));
+            journals.append(j);
+            continue;
+        }
+        const Journal &journal = *p.journal;
+        j.insert(u"pid", double(journal.pid));
+        j.insert(u"mode", journal.mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent"));
+        j.insert(u"created", journal.created);
+        if (p.ownerAlive) {
+            j.insert(u"status", QStringLiteral("owner running"));
+            if (!asJson)
+                ctx.out << p.path << ": belongs to running process " << journal.pid
+                        << ", which restores on its own exit; left alone\n";
+            journals.append(j);
+            continue;
+        }
+        if (!writer)
+            writer = makeAttributeWriter(ctx.root);
+        if (!asJson)
+            ctx.out << p.path << " (pid " << journal.pid << ", " << journal.created << "):\n";
+        const RestoreReport report = restoreJournal(ctx.root, *writer, journal);
+        allOk = allOk && report.ok();
+        j.insert(u"status", report.ok() ? QStringLiteral("restored") : QStringLiteral("partly restored"));
+        j.insert(u"report", restoreReportToJson(report));
+        if (!asJson)
+            printRestore(ctx, report);
+        journals.append(j);
+    }
+    if (asJson) {
+        QJsonObject o;
+        o.insert(u"ok", allOk);
+        o.insert(u"journal_dir", *dir);
+        o.insert(u"journals", journals);
+        printJson(ctx, o);
+    } else if (pending.isEmpty()) {
+        ctx.out << "nothing to restore (no journal in " << *dir << ")" << Qt::endl;
+    }
+    ctx.out.flush();
+    return allOk ? ExitOk : ExitFailed;
 }
 
 } // namespace blocktune::cli

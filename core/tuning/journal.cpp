@@ -1,0 +1,455 @@
+// The journal of original values, and restoring from it.
+//
+// A journal is one JSON file per transaction (persistent changes) or per
+// Tuner session (temporary changes), written before the first change with
+// the values to bring back. It names the process that owns it, so
+// `restore` never undoes a live session's changes behind its back, and each
+// device's identity, so it never writes onto a device that took the name.
+#include "tuning.h"
+#include "tuning_p.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blocktune {
+
+namespace {
+
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+QString modeName(JournalMode mode)
+{
+    return mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent");
+}
+
+Status fsyncDirectory(const QByteArray &dir)
+{
+    const int fd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return makeError(errno, QStringLiteral("cannot open %1: %2").arg(QString::fromLocal8Bit(dir), errnoText(errno)));
+    ::fsync(fd);
+    ::close(fd);
+    return {};
+}
+
+// The journal directory must be ours alone: a journal names values root
+// will write back.
+Status ensurePrivateDirectory(const QString &path)
+{
+    const QByteArray p = QFile::encodeName(path);
+    if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
+        return makeError(errno, QStringLiteral("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
+    struct stat st {};
+    if (::lstat(p.constData(), &st) != 0)
+        return makeError(errno, QStringLiteral("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
+        return makeError(Refused, QStringLiteral("the journal directory %1 is not a private directory of this user "
+                                                 "(a directory, owned by uid %2, not group or world writable)")
+                                      .arg(path).arg(::geteuid()));
+    return {};
+}
+
+QString bootId()
+{
+    // Journals describe the live kernel's state: read the live /proc.
+    const SysRoot live;
+    return live.readString(live.procPath("sys/kernel/random/boot_id")).valueOr(QString()).trimmed();
+}
+
+JournalEntry entryFromJson(const QJsonObject &o)
+{
+    JournalEntry e;
+    e.device = o.value(u"device").toString();
+    const QString dev = o.value(u"dev").toString();
+    e.major = dev.section(u':', 0, 0).toInt();
+    e.minor = dev.section(u':', 1, 1).toInt();
+    e.diskseq = o.value(u"diskseq").toString();
+    e.attribute = o.value(u"attribute").toString();
+    e.original = o.value(u"original").toString();
+    e.scheduler = o.value(u"scheduler").toString();
+    return e;
+}
+
+RestoreItem restoreOne(const SysRoot &root, AttributeWriter &writer, const JournalEntry &e)
+{
+    RestoreItem item;
+    item.entry = e;
+    const QString where = e.device.isEmpty() ? QStringLiteral("this machine") : e.device;
+    if (e.attribute.startsWith(attribute::IoschedPrefix)) {
+        const QString active = detail::readAttribute(root, e.device, QString(attribute::Scheduler)).valueOr(QString());
+        if (active != e.scheduler) {
+            item.status = RestoreStatus::Discarded;
+            item.message = QStringLiteral("%1 belonged to %2, which is no longer active on %3 (now %4): it went with it")
+                               .arg(e.attribute, e.scheduler, where, active);
+            return item;
+        }
+    }
+    auto found = detail::readAttribute(root, e.device, e.attribute);
+    if (!found) {
+        item.status = RestoreStatus::Failed;
+        item.message = found.error().message;
+        return item;
+    }
+    item.found = *found;
+    if (*found == e.original) {
+        item.status = RestoreStatus::AlreadyOriginal;
+        item.kept = *found;
+        return item;
+    }
+    auto written = writer.write(AttributeWrite{e.device, e.attribute, e.original});
+    if (!written) {
+        item.status = RestoreStatus::Failed;
+        item.message = QStringLiteral("writing %1=%2 back to %3 failed: %4")
+                           .arg(e.attribute, e.original, where, written.error().message);
+        return item;
+    }
+    item.kept = written->kept;
+    if (written->kept == e.original) {
+        item.status = RestoreStatus::Restored;
+    } else {
+        item.status = RestoreStatus::Failed;
+        item.message = QStringLiteral("%1 on %2: wrote %3 back, the kernel kept %4")
+                           .arg(e.attribute, where, e.original, written->kept);
+    }
+    return item;
+}
+
+// Is `device` still the device the journal entry was made for?
+QString identityProblem(const SysRoot &root, const JournalEntry &e)
+{
+    auto dir = root.deviceDirectory(e.device);
+    if (!dir)
+        return QStringLiteral("%1 no longer exists: nothing to restore there").arg(e.device);
+    const SysDir d = SysDir::open(*dir);
+    const QString dev = d.readString("dev").value_or(QString()).trimmed();
+    const QString was = QStringLiteral("%1:%2").arg(e.major).arg(e.minor);
+    if ((e.major || e.minor) && dev != was)
+        return QStringLiteral("%1 is now device %2, the journal's was %3: another device took the name; not restoring")
+            .arg(e.device, dev, was);
+    const QString seq = d.readString("diskseq").value_or(QString()).trimmed();
+    if (!e.diskseq.isEmpty() && !seq.isEmpty() && seq != e.diskseq)
+        return QStringLiteral("%1 was re-attached or its medium changed since (diskseq %2, now %3); not restoring")
+            .arg(e.device, e.diskseq, seq);
+    return {};
+}
+
+} // namespace
+
+namespace detail {
+
+Result<QString> readAttribute(const SysRoot &root, const QString &device, const QString &attr)
+{
+    auto path = resolveAttribute(root, device, attr);
+    if (!path)
+        return path.error();
+    auto text = root.readString(*path);
+    if (!text)
+        return text.error();
+    if (attr == attribute::Scheduler) {
+        if (auto choice = sysfs::parseBracketChoice(text->toLatin1()))
+            return choice->active;
+    }
+    return text->trimmed();
+}
+
+RestoreReport restoreEntries(const SysRoot &root, AttributeWriter &writer, const QList<JournalEntry> &entries)
+{
+    RestoreReport report;
+    QStringList order;
+    QHash<QString, QList<JournalEntry>> byDevice;
+    for (const JournalEntry &e : entries) {
+        if (!byDevice.contains(e.device))
+            order << e.device;
+        byDevice[e.device].append(e);
+    }
+    for (const QString &device : std::as_const(order)) {
+        QList<JournalEntry> list = byDevice.value(device);
+        const QString problem = device.isEmpty() ? QString() : identityProblem(root, list.constFirst());
+        if (!problem.isEmpty()) {
+            for (const JournalEntry &e : std::as_const(list))
+                report.items.append(RestoreItem{e, RestoreStatus::DeviceChanged, {}, {}, problem});
+            continue;
+        }
+        // The scheduler first: switching back resets nr_requests and brings
+        // the old scheduler's tunables back at their defaults; then ours.
+        auto rank = [](const JournalEntry &e) {
+            return e.attribute == attribute::Scheduler ? 0 : e.attribute.startsWith(attribute::IoschedPrefix) ? 2 : 1;
+        };
+        std::stable_sort(list.begin(), list.end(),
+                         [&](const JournalEntry &a, const JournalEntry &b) { return rank(a) < rank(b); });
+        for (const JournalEntry &e : std::as_const(list))
+            report.items.append(restoreOne(root, writer, e));
+    }
+    return report;
+}
+
+void mergeOriginals(QList<JournalEntry> &into, const QList<JournalEntry> &more)
+{
+    for (const JournalEntry &e : more) {
+        const bool known = std::any_of(into.cbegin(), into.cend(), [&](const JournalEntry &x) {
+            return x.device == e.device && x.attribute == e.attribute && x.scheduler == e.scheduler;
+        });
+        if (!known)
+            into.append(e);
+    }
+}
+
+quint64 processStartTime(qint64 pid)
+{
+    const SysRoot live;
+    auto stat = live.readFile(live.procPath(QByteArray(QByteArray::number(pid) + "/stat")), 4096);
+    if (!stat)
+        return 0;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so
+    // count fields after the last ')'. starttime is field 22.
+    const qsizetype close = stat->lastIndexOf(')');
+    if (close < 0)
+        return 0;
+    const QList<QByteArray> fields = stat->mid(close + 2).split(' ');
+    return fields.size() > 19 ? fields[19].toULongLong() : 0;
+}
+
+bool processAlive(qint64 pid, quint64 startTime)
+{
+    if (pid <= 0)
+        return false;
+    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM)
+        return false;
+    const quint64 now = processStartTime(pid);
+    return startTime == 0 || now == 0 || now == startTime;
+}
+
+void initJournal(Journal &journal, const SysRoot &root, JournalMode mode)
+{
+    journal.pid = ::getpid();
+    journal.pidStart = processStartTime(journal.pid);
+    journal.mode = mode;
+    journal.root = root.root();
+    journal.bootId = bootId();
+    journal.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+QJsonObject journalToJson(const Journal &j)
+{
+    QJsonArray entries;
+    for (const JournalEntry &e : j.entries) {
+        QJsonObject o;
+        o.insert(u"device", e.device);
+        if (!e.device.isEmpty())
+            o.insert(u"dev", QStringLiteral("%1:%2").arg(e.major).arg(e.minor));
+        if (!e.diskseq.isEmpty())
+            o.insert(u"diskseq", e.diskseq);
+        o.insert(u"attribute", e.attribute);
+        o.insert(u"original", e.original);
+        if (!e.scheduler.isEmpty())
+            o.insert(u"scheduler", e.scheduler);
+        entries.append(o);
+    }
+    QJsonObject o;
+    o.insert(u"blocktune_journal", kJournalFormat);
+    o.insert(u"pid", double(j.pid));
+    o.insert(u"pid_start", QString::number(j.pidStart));
+    o.insert(u"mode", modeName(j.mode));
+    o.insert(u"root", j.root);
+    o.insert(u"boot_id", j.bootId);
+    o.insert(u"created", j.created);
+    o.insert(u"entries", entries);
+    return o;
+}
+
+Result<Journal> journalFromJson(const QByteArray &data)
+{
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return makeError(InvalidArgument, QStringLiteral("not JSON: %1").arg(err.errorString()));
+    const QJsonObject o = doc.object();
+    if (o.value(u"blocktune_journal").toInt() != kJournalFormat)
+        return makeError(InvalidArgument, QStringLiteral("not a blocktune journal of format %1").arg(kJournalFormat));
+    Journal j;
+    j.pid = qint64(o.value(u"pid").toDouble());
+    j.pidStart = o.value(u"pid_start").toString().toULongLong();
+    const QString mode = o.value(u"mode").toString();
+    if (mode != u"temporary" && mode != u"persistent")
+        return makeError(InvalidArgument, QStringLiteral("unknown mode '%1'").arg(mode));
+    j.mode = mode == u"temporary" ? JournalMode::Temporary : JournalMode::Persistent;
+    j.root = o.value(u"root").toString();
+    j.bootId = o.value(u"boot_id").toString();
+    j.created = o.value(u"created").toString();
+    for (const QJsonValue &v : o.value(u"entries").toArray()) {
+        const JournalEntry e = entryFromJson(v.toObject());
+        if (e.attribute.isEmpty())
+            return makeError(InvalidArgument, QStringLiteral("an entry names no attribute"));
+        j.entries.append(e);
+    }
+    return j;
+}
+
+Status writeJournal(Journal &journal)
+{
+    if (journal.path.isEmpty()) {
+        auto dir = journalDirectory();
+        if (!dir)
+            return dir.error();
+        static std::atomic<int> counter{0};
+        journal.path = QStringLiteral("%1/blocktune-%2-%3.json").arg(*dir).arg(journal.pid).arg(++counter);
+    }
+    const QString dirPath = QFileInfo(journal.path).absolutePath();
+    if (Status st = ensurePrivateDirectory(dirPath); !st)
+        return st;
+    const QByteArray data = QJsonDocument(journalToJson(journal)).toJson(QJsonDocument::Indented);
+    const QByteArray target = QFile::encodeName(journal.path);
+    const QByteArray temp = target + ".tmp";
+    const int fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return makeError(errno, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(errno)));
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int e = n < 0 ? errno : EIO;
+            ::close(fd);
+            ::unlink(temp.constData());
+            return makeError(e, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
+        }
+        done += n;
+    }
+    // The values must be on disk before the first change they protect.
+    if (::fsync(fd) != 0) {
+        const int e = errno;
+        ::close(fd);
+        ::unlink(temp.constData());
+        return makeError(e, QStringLiteral("cannot sync the journal %1: %2").arg(journal.path, errnoText(e)));
+    }
+    ::close(fd);
+    if (::rename(temp.constData(), target.constData()) != 0) {
+        const int e = errno;
+        ::unlink(temp.constData());
+        return makeError(e, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
+    }
+    return fsyncDirectory(QFile::encodeName(dirPath));
+}
+
+Status removeJournal(const QString &path)
+{
+    if (path.isEmpty())
+        return {};
+    const QByteArray p = QFile::encodeName(path);
+    if (::unlink(p.constData()) != 0 && errno != ENOENT)
+        return makeError(errno, QStringLiteral("cannot remove the journal %1: %2").arg(path, errnoText(errno)));
+    return fsyncDirectory(QFile::encodeName(QFileInfo(path).absolutePath()));
+}
+
+} // namespace detail
+
+Result<QString> journalDirectory()
+{
+    const QString override = qEnvironmentVariable("BLOCKTUNE_JOURNAL_DIR");
+    if (!override.isEmpty())
+        return override;
+    if (::geteuid() == 0)
+        return QStringLiteral("/run/blocktune");
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (runtime.isEmpty())
+        return makeError(NotFound, QStringLiteral("XDG_RUNTIME_DIR is not set, so there is no private place for the "
+                                                  "journal of original values; set it (or BLOCKTUNE_JOURNAL_DIR)"));
+    return QString(runtime + u"/blocktune");
+}
+
+QList<PendingJournal> findJournals(const SysRoot &root)
+{
+    QList<PendingJournal> out;
+    auto dir = journalDirectory();
+    if (!dir)
+        return out;
+    const QDir d(*dir);
+    const QStringList names = d.entryList({QStringLiteral("blocktune-*.json")}, QDir::Files, QDir::Name);
+    for (const QString &name : names) {
+        PendingJournal p;
+        p.path = d.filePath(name);
+        QFile f(p.path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            p.error = QStringLiteral("cannot read %1: %2").arg(p.path, f.errorString());
+            out.append(p);
+            continue;
+        }
+        auto journal = detail::journalFromJson(f.read(1 << 20));
+        if (!journal) {
+            p.error = QStringLiteral("%1 is not a readable journal (%2)").arg(p.path, journal.error().message);
+            out.append(p);
+            continue;
+        }
+        if (journal->root != root.root())
+            continue; // made for another tree (or the live machine)
+        journal->path = p.path;
+        p.ownerAlive = detail::processAlive(journal->pid, journal->pidStart);
+        p.journal = *journal;
+        out.append(p);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const PendingJournal &a, const PendingJournal &b) {
+        return (a.journal ? a.journal->created : QString()) < (b.journal ? b.journal->created : QString());
+    });
+    return out;
+}
+
+RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal)
+{
+    RestoreReport report;
+    if (journal.root != root.root()) {
+        report.messages << QStringLiteral("%1 was made for %2, not %3: left alone")
+                               .arg(journal.path, journal.root.isEmpty() ? QStringLiteral("the live machine") : journal.root,
+                                    root.isLive() ? QStringLiteral("the live machine") : root.root());
+        report.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, report.messages.constLast()});
+        return report;
+    }
+    const QString now = bootId();
+    if (root.isLive() && !journal.bootId.isEmpty() && !now.isEmpty() && now != journal.bootId) {
+        // sysfs settings do not survive a reboot: there is nothing to undo.
+        report.messages << QStringLiteral("%1 is from an earlier boot: the kernel has since started afresh, nothing "
+                                          "to restore; removed")
+                               .arg(journal.path);
+        if (Status st = detail::removeJournal(journal.path); !st)
+            report.messages << st.error().message;
+        return report;
+    }
+    report = detail::restoreEntries(root, writer, journal.entries);
+    Journal rest = journal;
+    rest.entries.clear();
+    for (const RestoreItem &item : std::as_const(report.items))
+        if (item.status == RestoreStatus::Failed)
+            rest.entries.append(item.entry);
+    if (rest.entries.isEmpty()) {
+        if (Status st = detail::removeJournal(journal.path); !st)
+            report.messages << st.error().message;
+    } else if (Status st = detail::writeJournal(rest); !st) {
+        report.messages << st.error().message;
+    } else {
+        report.messages << QStringLiteral("%1 keeps %2 value(s) that could not be restored, for another try")
+                               .arg(journal.path).arg(rest.entries.size());
+    }
+    return report;
+}
+
+bool RestoreReport::ok() const
+{
+    return std::none_of(items.cbegin(), items.cend(),
+                        [](const RestoreItem &i) { return i.status == RestoreStatus::Failed; });
+}
+
+} // namespace blocktune

@@ -1,0 +1,247 @@
+// Change sets as transactions: validate everything, journal the originals,
+// write in order, and on the first failure undo what was written.
+#include "tuning.h"
+#include "tuning_p.h"
+
+namespace blocktune {
+
+namespace {
+
+Result<DeviceModel> scanForTuning(const SysRoot &root)
+{
+    ScanOptions options;
+    options.probeFilesystems = false; // settings only: never open the devices
+    return DeviceModel::scan(root, options);
+}
+
+QString target(const PlannedWrite &w)
+{
+    return w.device.isEmpty() ? QStringLiteral("this machine") : w.device;
+}
+
+} // namespace
+
+QString settingStatusName(SettingStatus status)
+{
+    switch (status) {
+    case SettingStatus::Planned: return QStringLiteral("planned");
+    case SettingStatus::Applied: return QStringLiteral("applied");
+    case SettingStatus::RolledBack: return QStringLiteral("rolled back");
+    case SettingStatus::Failed: return QStringLiteral("failed");
+    case SettingStatus::Skipped: return QStringLiteral("skipped");
+    }
+    return {};
+}
+
+QString restoreStatusName(RestoreStatus status)
+{
+    switch (status) {
+    case RestoreStatus::Restored: return QStringLiteral("restored");
+    case RestoreStatus::AlreadyOriginal: return QStringLiteral("already original");
+    case RestoreStatus::Discarded: return QStringLiteral("discarded");
+    case RestoreStatus::DeviceChanged: return QStringLiteral("device changed");
+    case RestoreStatus::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+Tuner::Tuner(SysRoot root, AttributeWriter &writer) : m_root(std::move(root)), m_writer(writer)
+{
+}
+
+Tuner::~Tuner()
+{
+    if (holdsTemporary())
+        restore();
+}
+
+ChangePlan Tuner::plan(const QList<SettingChange> &changes, const PlanOptions &options) const
+{
+    auto model = scanForTuning(m_root);
+    if (!model) {
+        ChangePlan failed;
+        failed.errors << model.error();
+        return failed;
+    }
+    return planChanges(m_root, *model, changes, options);
+}
+
+ChangeReport Tuner::apply(const QList<SettingChange> &changes, const PlanOptions &options)
+{
+    return run(changes, options, JournalMode::Persistent);
+}
+
+ChangeReport Tuner::applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options)
+{
+    return run(changes, options, JournalMode::Temporary);
+}
+
+ChangeReport Tuner::run(const QList<SettingChange> &changes, const PlanOptions &options, JournalMode mode)
+{
+    ChangeReport report;
+    report.plan = plan(changes, options);
+    for (const PlannedWrite &w : std::as_const(report.plan.writes))
+        report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+    if (!report.plan.ok()) {
+        QStringList messages;
+        for (const Error &e : std::as_const(report.plan.errors))
+            messages << e.message;
+        report.error = makeError(report.plan.errors.constFirst().code == InvalidArgument
+                                         || report.plan.errors.size() > 1
+                                     ? int(InvalidArgument)
+                                     : report.plan.errors.constFirst().code,
+                                 messages.join(u"; "));
+        return report;
+    }
+    if (report.plan.writes.isEmpty())
+        return report;
+
+    // The originals go to disk before the first write.
+    Journal transaction;
+    Journal *journal = &transaction;
+    const QList<JournalEntry> sessionBefore = m_session.entries;
+    if (mode == JournalMode::Temporary) {
+        if (m_session.entries.isEmpty() && m_session.path.isEmpty())
+            detail::initJournal(m_session, m_root, JournalMode::Temporary);
+        detail::mergeOriginals(m_session.entries, report.plan.originals);
+        journal = &m_session;
+    } else {
+        detail::initJournal(transaction, m_root, JournalMode::Persistent);
+        transaction.entries = report.plan.originals;
+    }
+    if (Status st = detail::writeJournal(*journal); !st) {
+        if (mode == JournalMode::Temporary)
+            m_session.entries = sessionBefore;
+        report.error = makeError(st.error().code, st.error().message + u"; nothing was changed");
+        for (SettingOutcome &o : report.outcomes)
+            o.status = SettingStatus::Skipped;
+        return report;
+    }
+
+    qsizetype failedAt = -1;
+    for (qsizetype i = 0; i < report.outcomes.size(); ++i) {
+        SettingOutcome &o = report.outcomes[i];
+        const PlannedWrite &w = o.write;
+        if (TerminationSignals::installed() && TerminationSignals::pending()) {
+            report.error = makeError(Interrupted, QStringLiteral("interrupted by signal %1 before %2=%3 on %4")
+                                                      .arg(TerminationSignals::pending())
+                                                      .arg(w.attribute, w.value, target(w)));
+            failedAt = i;
+            break;
+        }
+        auto written = m_writer.write(AttributeWrite{w.device, w.attribute, w.value});
+        if (!written) {
+            o.status = SettingStatus::Failed;
+            o.message = written.error().message;
+            report.error = makeError(written.error().code, QStringLiteral("%1=%2 on %3 failed: %4")
+                                                               .arg(w.attribute, w.value, target(w),
+                                                                    written.error().message));
+            failedAt = i;
+            break;
+        }
+        o.status = SettingStatus::Applied;
+        o.kept = written->kept;
+        if (o.kept != w.value)
+            o.message = QStringLiteral("the kernel kept %1, not %2").arg(o.kept, w.value);
+    }
+
+    if (failedAt < 0) {
+        if (mode == JournalMode::Persistent) {
+            // The change is meant to stay; the journal only guarded the writes.
+            if (Status st = detail::removeJournal(transaction.path); !st)
+                report.plan.warnings << st.error().message;
+        } else {
+            report.journalPath = m_session.path;
+        }
+        return report;
+    }
+
+    for (qsizetype i = failedAt; i < report.outcomes.size(); ++i)
+        if (report.outcomes[i].status == SettingStatus::Planned)
+            report.outcomes[i].status = SettingStatus::Skipped;
+    // Undo this transaction: back to the values it found (for a temporary
+    // set, the values before this step, not the session's first ones).
+    RestoreReport rollback = detail::restoreEntries(m_root, m_writer, report.plan.originals);
+    for (SettingOutcome &o : report.outcomes) {
+        if (o.status != SettingStatus::Applied)
+            continue;
+        const auto item = std::find_if(rollback.items.cbegin(), rollback.items.cend(), [&](const RestoreItem &r) {
+            return r.entry.device == o.write.device && r.entry.attribute == o.write.attribute;
+        });
+        const bool undone = item == rollback.items.cend() // a tunable that went with its scheduler
+                            || item->status == RestoreStatus::Restored
+                            || item->status == RestoreStatus::AlreadyOriginal
+                            || item->status == RestoreStatus::Discarded;
+        if (undone) {
+            o.status = SettingStatus::RolledBack;
+        } else {
+            o.status = SettingStatus::Failed;
+            o.message = QStringLiteral("applied, but rolling it back failed: %1").arg(item->message);
+        }
+    }
+    if (rollback.ok()) {
+        if (mode == JournalMode::Persistent) {
+            if (Status st = detail::removeJournal(transaction.path); !st)
+                rollback.messages << st.error().message;
+        } else {
+            m_session.entries = sessionBefore;
+            if (m_session.entries.isEmpty()) {
+                if (Status st = detail::removeJournal(m_session.path); !st)
+                    rollback.messages << st.error().message;
+                m_session = Journal{};
+            } else if (Status st = detail::writeJournal(m_session); !st) {
+                rollback.messages << st.error().message;
+            }
+        }
+    } else {
+        report.journalPath = journal->path;
+        rollback.messages << QStringLiteral("the original values stay in %1: run blocktune-cli restore").arg(journal->path);
+    }
+    report.rollback = rollback;
+    return report;
+}
+
+RestoreReport Tuner::restore()
+{
+    RestoreReport report;
+    if (!holdsTemporary())
+        return report;
+    report = detail::restoreEntries(m_root, m_writer, m_session.entries);
+    QList<JournalEntry> left;
+    for (const RestoreItem &item : std::as_const(report.items))
+        if (item.status == RestoreStatus::Failed)
+            left.append(item.entry);
+    if (left.isEmpty()) {
+        if (Status st = detail::removeJournal(m_session.path); !st)
+            report.messages << st.error().message;
+        m_session = Journal{};
+        return report;
+    }
+    m_session.entries = left;
+    if (Status st = detail::writeJournal(m_session); !st)
+        report.messages << st.error().message;
+    report.messages << QStringLiteral("%1 value(s) could not be restored; they stay in %2 for blocktune-cli restore")
+                           .arg(left.size()).arg(m_session.path);
+    // Nothing more this session can do; a later `restore` may.
+    m_session = Journal{};
+    return report;
+}
+
+TemporarySettings::TemporarySettings(Tuner &tuner, const QList<SettingChange> &changes, const PlanOptions &options)
+    : m_tuner(tuner), m_report(tuner.applyTemporary(changes, options))
+{
+}
+
+TemporarySettings::~TemporarySettings()
+{
+    if (!m_restored)
+        m_tuner.restore();
+}
+
+RestoreReport TemporarySettings::restore()
+{
+    m_restored = true;
+    return m_tuner.restore();
+}
+
+} // namespace blocktune

@@ -1,0 +1,345 @@
+#pragma once
+// What core/tuning offers: reading a device's tunable settings with what
+// each accepts, validating a change set as a whole, applying it as a
+// transaction (journal first, roll back on failure), temporary changes that
+// are undone on every exit path, and restoring what a dead session left.
+//
+// Typical use (a CLI or a worker thread; everything here is synchronous):
+//
+//     auto writer = makeAttributeWriter(root);       // direct or pkexec helper
+//     Tuner tuner(root, *writer);
+//     ChangeReport r = tuner.apply({{"sdb", "read_ahead_kb", "4096"}});
+//
+// and for a read-test sweep (issue 4):
+//
+//     TerminationSignals::install();                 // SIGINT/SIGTERM -> flag
+//     Tuner tuner(root, *writer);
+//     for (quint64 kib : values) {
+//         ChangeReport r = tuner.applyTemporary({{dev, "read_ahead_kb", QString::number(kib)}});
+//         if (!r.ok()) break;                         // nothing of this step stayed
+//         ... measure; stop early if TerminationSignals::pending() ...
+//     }
+//     RestoreReport back = tuner.restore();          // or let ~Tuner do it
+//
+// A kill -9 in between leaves a journal; `blocktune-cli restore` (or
+// findJournals() + restoreJournal()) brings the originals back.
+
+#include "common/result.h"
+#include "common/sysroot.h"
+#include "devices/devicemodel.h"
+#include "privilege/privilege.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace blocktune {
+
+// ---- Change sets ----------------------------------------------------------------
+
+/// One requested change, as a user writes it: `sdb read_ahead_kb=4096`.
+/// Keys: read_ahead_kb, ra_sectors (512-byte sectors, as blockdev --setra),
+/// scheduler, nr_requests, max_sectors_kb, context_readahead, iosched.NAME.
+/// `device` may be a kernel name, /dev/NAME or a /dev/disk/by-* link.
+struct SettingChange
+{
+    QString device;
+    QString key;
+    QString value;
+};
+
+/// The keys a SettingChange accepts, for messages ("iosched.NAME" last).
+QStringList settingKeys();
+/// "read_ahead_kb=4096" on `device` -> SettingChange; refuses a missing '='
+/// or an empty key or value.
+Result<SettingChange> parseSettingChange(const QString &device, const QString &assignment);
+
+// ---- Reading a device's settings -----------------------------------------------------
+
+struct IoschedTunable
+{
+    QString name;
+    QString value;
+};
+
+/// A device's tunable settings now, and what each accepts. For a partition
+/// these are its whole disk's (`queueDevice`): partitions have no queue.
+struct DeviceSettings
+{
+    QString name;
+    DeviceType type = DeviceType::Other;
+    int major = 0;
+    int minor = 0;
+    QString queueDevice;
+    bool isPartition = false;
+
+    std::optional<quint64> readAheadKiB;
+    quint64 pageKiB = 4; ///< the kernel keeps readahead in whole pages
+    QString scheduler;
+    QStringList schedulers;
+    QList<IoschedTunable> iosched; ///< the active scheduler's, sorted by name
+    std::optional<quint64> nrRequests;
+    std::optional<NumberRange> nrRequestsRange; ///< nullopt: bio-based, not settable
+    std::optional<quint64> maxSectorsKiB;
+    std::optional<quint64> maxHwSectorsKiB;
+    NumberRange maxSectorsRange;
+    /// The context readahead switch's state where the kernel has one.
+    std::optional<bool> contextReadahead;
+    /// "queue/context_readahead", "/proc/sys/vm/enable_context_readahead",
+    /// or empty: built in and always on since 2.6.31, not tunable.
+    QString contextReadaheadSwitch;
+
+    /// md/dm: data width of a stripe and the kernel's readahead floor
+    /// (2 x stripe), below which re-assembly or reshape raises it again.
+    std::optional<quint64> stripeKiB;
+    std::optional<quint64> readaheadFloorKiB;
+    QStringList memberDisks; ///< md/dm: the whole disks underneath
+
+    QStringList notes; ///< things a user should know, in words
+};
+
+/// Reads `device` (kernel name, /dev path or by-* link) from `model` and
+/// the queue's sysfs directory under `root`.
+Result<DeviceSettings> readDeviceSettings(const SysRoot &root, const DeviceModel &model,
+                                          const QString &device);
+/// The `get --json` object: the same key names as `list --json`
+/// (read_ahead_kb, scheduler, schedulers, nr_requests, max_sectors_kb,
+/// max_hw_sectors_kb, context_readahead), plus ra_sectors, iosched,
+/// queue_device, readahead_floor_kb, members and "allowed". See README.
+QJsonObject deviceSettingsToJson(const DeviceSettings &settings);
+
+// ---- Validation ------------------------------------------------------------------
+
+/// One attribute write a change set turns into.
+struct PlannedWrite
+{
+    SettingChange request; ///< as the user wrote it
+    QString device;        ///< whose queue (a whole disk); empty = machine-wide
+    QString attribute;     ///< an AttributeWriter attribute (privilege.h)
+    QString value;         ///< what is written (ra_sectors already in KiB)
+    QString current;       ///< the value now; empty for a tunable that appears with a scheduler switch
+    bool forMembers = false; ///< added by PlanOptions::applyToMembers
+};
+
+/// An original value to bring back: one per attribute a change set touches
+/// or disturbs (a scheduler switch resets nr_requests and the old
+/// scheduler's tunables). Carries the device's identity so a restore never
+/// lands on another device that took over the name.
+struct JournalEntry
+{
+    QString device; ///< empty: machine-wide attribute
+    int major = 0;
+    int minor = 0;
+    QString diskseq;   ///< /sys/block/X/diskseq (5.15+), changes on media/loop reattach
+    QString attribute;
+    QString original;
+    QString scheduler; ///< iosched/ entries: the scheduler the tunable belongs to
+};
+
+struct ChangePlan
+{
+    QList<PlannedWrite> writes;     ///< in apply order (see planChanges)
+    QList<JournalEntry> originals;  ///< what a rollback or restore brings back
+    QStringList warnings;           ///< applies, but the user should think twice
+    QStringList notes;              ///< applies as asked; how it is interpreted
+    QList<Error> errors;            ///< one per invalid change; any = nothing applies
+    bool ok() const { return errors.isEmpty(); }
+};
+
+struct PlanOptions
+{
+    /// md/dm readahead: also set the same value on the member disks.
+    bool applyToMembers = false;
+};
+
+/// Validates a whole change set against the live values and orders it:
+/// per queue the scheduler first (it resets nr_requests and brings its own
+/// tunables), then iosched tunables, nr_requests, max_sectors_kb, and
+/// read_ahead_kb last (before 6.15 a queue-limits update could overwrite it).
+ChangePlan planChanges(const SysRoot &root, const DeviceModel &model, const QList<SettingChange> &changes,
+                       const PlanOptions &options = {});
+
+// ---- Outcomes -----------------------------------------------------------------------
+
+enum class SettingStatus {
+    Planned,    ///< validated, not written (dry run, or validation failed elsewhere)
+    Applied,    ///< written; `kept` is what the kernel kept
+    RolledBack, ///< written, then undone because a later write failed
+    Failed,     ///< the write failed (or its rollback did)
+    Skipped,    ///< not attempted because an earlier write failed
+};
+/// "planned", "applied", "rolled back", "failed", "skipped".
+QString settingStatusName(SettingStatus status);
+
+struct SettingOutcome
+{
+    PlannedWrite write;
+    SettingStatus status = SettingStatus::Planned;
+    QString kept;    ///< what the kernel kept (read back)
+    QString message; ///< why it failed or what the kernel changed
+};
+
+enum class RestoreStatus {
+    Restored,        ///< written back
+    AlreadyOriginal, ///< found at its original value: nothing to write
+    Discarded,       ///< a tunable of a scheduler no longer active: gone with it
+    DeviceChanged,   ///< the device is gone or another one took its name
+    Failed,          ///< the write back failed
+};
+/// "restored", "already original", "discarded", "device changed", "failed".
+QString restoreStatusName(RestoreStatus status);
+
+struct RestoreItem
+{
+    JournalEntry entry;
+    RestoreStatus status = RestoreStatus::Failed;
+    QString found; ///< the value before restoring
+    QString kept;  ///< the value after
+    QString message;
+};
+
+struct RestoreReport
+{
+    QList<RestoreItem> items;
+    QStringList messages;
+    bool ok() const;
+};
+
+struct ChangeReport
+{
+    ChangePlan plan;
+    QList<SettingOutcome> outcomes; ///< one per plan.writes entry, same order
+    std::optional<Error> error;     ///< why the set did not (fully) apply
+    std::optional<RestoreReport> rollback; ///< when a failure undid earlier writes
+    QString journalPath;            ///< a journal left behind (temporary, or a failed rollback)
+    bool ok() const { return !error.has_value(); }
+    /// Validation refused the set: nothing was written.
+    bool invalid() const { return !plan.ok(); }
+};
+
+QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun);
+QJsonObject restoreReportToJson(const RestoreReport &report);
+
+// ---- Journal ------------------------------------------------------------------------
+
+enum class JournalMode { Temporary, Persistent };
+
+/// Original values written down before the first change, so a crash or a
+/// kill -9 can be undone by a later process.
+struct Journal
+{
+    QString path;
+    qint64 pid = 0;         ///< the process that made the change
+    quint64 pidStart = 0;   ///< its start time (clock ticks after boot): pids get reused
+    JournalMode mode = JournalMode::Temporary;
+    QString root;           ///< SysRoot::root(): empty = the live machine
+    QString bootId;         ///< /proc/sys/kernel/random/boot_id when written
+    QString created;        ///< ISO 8601
+    QList<JournalEntry> entries;
+};
+
+/// Where journals live: $BLOCKTUNE_JOURNAL_DIR if set, /run/blocktune as
+/// root, else $XDG_RUNTIME_DIR/blocktune. Error when none can be used.
+Result<QString> journalDirectory();
+
+/// A journal file found on disk.
+struct PendingJournal
+{
+    QString path;
+    std::optional<Journal> journal; ///< nullopt: unreadable (see error)
+    QString error;
+    bool ownerAlive = false; ///< its process still runs: leave it alone
+};
+
+/// Every journal in journalDirectory() made for `root` (live or the same
+/// recorded tree), oldest first, including unreadable ones.
+QList<PendingJournal> findJournals(const SysRoot &root);
+
+/// Brings a dead session's originals back (scheduler first, then the rest),
+/// checking each device's identity; removes the journal when every entry is
+/// settled, else rewrites it with what is left to retry.
+RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal);
+
+// ---- Transactions ------------------------------------------------------------------
+
+/// Applies change sets through an AttributeWriter as transactions, and holds
+/// temporary ones until restore() or destruction. Not thread-safe: use it
+/// from one thread (a worker thread in the console).
+class Tuner final
+{
+public:
+    Tuner(SysRoot root, AttributeWriter &writer);
+    /// Restores whatever temporary changes are still held.
+    ~Tuner();
+    Q_DISABLE_COPY_MOVE(Tuner)
+
+    /// Validates only (a dry run): nothing is written.
+    ChangePlan plan(const QList<SettingChange> &changes, const PlanOptions &options = {}) const;
+    /// Validates, journals the originals, writes in order; on a failed write
+    /// (or SIGINT/SIGTERM once TerminationSignals are installed) rolls back
+    /// what it wrote. The change stays: the journal is removed on success.
+    ChangeReport apply(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    /// The same, but held: restore() (or ~Tuner, or `blocktune-cli restore`
+    /// after a kill) brings back the values from before the FIRST temporary
+    /// change, however many follow (a sweep's steps).
+    ChangeReport applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    /// Restores every temporary change held; removes the journal when done.
+    RestoreReport restore();
+    bool holdsTemporary() const { return !m_session.entries.isEmpty(); }
+    /// The session journal (temporary changes), empty when none is held.
+    QString journalPath() const { return m_session.path; }
+
+private:
+    ChangeReport run(const QList<SettingChange> &changes, const PlanOptions &options, JournalMode mode);
+
+    SysRoot m_root;
+    AttributeWriter &m_writer;
+    Journal m_session;
+};
+
+/// RAII for one temporary change set: applied in the constructor, restored
+/// (with everything else the Tuner holds) in the destructor.
+class TemporarySettings final
+{
+public:
+    TemporarySettings(Tuner &tuner, const QList<SettingChange> &changes, const PlanOptions &options = {});
+    ~TemporarySettings();
+    Q_DISABLE_COPY_MOVE(TemporarySettings)
+
+    bool ok() const { return m_report.ok(); }
+    const ChangeReport &report() const { return m_report; }
+    /// Restores now instead of at destruction.
+    RestoreReport restore();
+
+private:
+    Tuner &m_tuner;
+    ChangeReport m_report;
+    bool m_restored = false;
+};
+
+// ---- Signals ------------------------------------------------------------------------
+
+/// SIGINT, SIGTERM and SIGHUP turned into a flag and a readable pipe, so
+/// temporary settings are restored on the normal path instead of dying with
+/// them. The handler only stores the signal number and writes one byte
+/// (async-signal-safe); everything else happens in normal code.
+class TerminationSignals final
+{
+public:
+    /// Installs the handlers (once per process). False if the pipe fails.
+    static bool install();
+    static bool installed();
+    /// The signal received (SIGINT, SIGTERM, SIGHUP), or 0.
+    static int pending();
+    /// Readable once a signal arrived: for a QSocketNotifier in an event loop.
+    static int fd();
+    /// Blocks up to `ms` (poll, no event loop); returns pending().
+    static int waitMs(qint64 ms);
+    /// For tests: forget a received signal.
+    static void clear();
+};
+
+} // namespace blocktune
