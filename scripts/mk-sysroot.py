@@ -1485,7 +1485,12 @@ class Capture:
                     self.block_dir(target)
         for p in CAP_PROC:
             self.copy("proc/" + p)
-        self.t.put_raw("proc/self/mountinfo", "")
+        # Block-backed mounts only (major != 0): enough to find which disk
+        # holds a loop device's backing file, without the noise of tmpfs etc.
+        with open("/proc/self/mountinfo") as f:
+            kept = [ln for ln in f
+                    if len(ln.split()) > 4 and not ln.split()[2].startswith("0:")]
+        self.t.put_raw("proc/self/mountinfo", "".join(kept))
         return self.t
 
 
@@ -1601,7 +1606,7 @@ def main(argv=None):
         "iosched/, mq/, holders/slaves, md/dm/loop dirs, the device, SCSI "
         "host and PCI dirs with msi_irqs/, subsystem links) and "
         "/proc/{diskstats,partitions,stat,interrupts,version,uptime,mdstat} "
-        "into OUTDIR, plus an empty proc/self/mountinfo. Symlinks are "
+        "into OUTDIR, plus the block-backed lines of proc/self/mountinfo. Symlinks are "
         "recreated relative, as sysfs writes them. Only reads; unreadable "
         "attributes are skipped.")
     p.add_argument("outdir", metavar="OUTDIR")

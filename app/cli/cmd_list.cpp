@@ -30,6 +30,8 @@ QString detailOf(const BlockDevice &d)
     }
     if (d.dm)
         return QStringLiteral("%1 %2").arg(d.dm->kind, d.dm->name);
+    if (d.type == DeviceType::Partition)
+        return {}; // the disk's row above already names the model
     if (d.loop)
         return QStringLiteral("%1%2").arg(d.loop->backingFile,
                                           d.loop->directIo.value_or(false) ? QStringLiteral(" (dio)") : QString());

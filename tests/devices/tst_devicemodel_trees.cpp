@@ -1,0 +1,292 @@
+// The device model on recorded machines (tests/data/sysroot, made by
+// scripts/mk-sysroot.py): it must agree with lsblk --sysroot on the same
+// trees, and md geometry must follow the kernel's formulas.
+#include "devices/devices.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTest>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QString tree(const char *name)
+{
+    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
+}
+
+DeviceModel scanTree(const char *name)
+{
+    auto model = DeviceModel::scan(SysRoot(tree(name)));
+    if (!model)
+        qFatal("cannot scan %s: %s", name, qPrintable(model.error().message));
+    return std::move(*model);
+}
+
+// lsblk names the types by what they are built from; map ours onto its.
+bool typeMatches(const BlockDevice &d, const QString &lsblkType)
+{
+    switch (d.type) {
+    case DeviceType::Disk: return lsblkType == u"disk";
+    case DeviceType::Partition: return lsblkType == u"part";
+    case DeviceType::Loop: return lsblkType == u"loop";
+    case DeviceType::Rom: return lsblkType == u"rom";
+    case DeviceType::Md: return d.md && lsblkType == d.md->level;
+    case DeviceType::Dm:
+        return (d.dm->kind == u"lvm" && lsblkType == u"lvm")
+               || (d.dm->kind == u"crypt" && lsblkType == u"crypt")
+               || (d.dm->kind == u"multipath" && lsblkType == u"mpath")
+               || (d.dm->kind == u"other" && lsblkType == u"dm");
+    case DeviceType::Other: break;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestDeviceModelTrees : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void agreesWithLsblk_data()
+    {
+        QTest::addColumn<QString>("treeName");
+        for (const char *t : {"live-loop", "scst-raid0-lvm", "md-raid10-f2", "raid5-degraded", "nvme-parts"})
+            QTest::newRow(t) << QString::fromLatin1(t);
+    }
+    void agreesWithLsblk()
+    {
+        QFETCH(QString, treeName);
+        const QString dir = tree(treeName.toLatin1().constData());
+        const ProcessResult lsblk = run(QStringLiteral("lsblk"),
+                                        {QStringLiteral("--sysroot"), dir, QStringLiteral("-J"), QStringLiteral("-b"), QStringLiteral("-a"),
+                                         QStringLiteral("-o"), QStringLiteral("KNAME,PKNAME,MAJ:MIN,SIZE,RA,SCHED,ROTA,TYPE,RO,RM")});
+        QVERIFY2(lsblk.exitCode == 0, lsblk.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(lsblk.out).object().value(u"blockdevices").toArray();
+        QVERIFY(!rows.isEmpty());
+
+        const auto model = DeviceModel::scan(SysRoot(dir));
+        QVERIFY(model.ok());
+
+        QSet<QString> lsblkNames, ourNames;
+        QSet<QPair<QString, QString>> lsblkEdges, ourEdges;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject row = v.toObject();
+            const QString name = row.value(u"kname").toString();
+            lsblkNames.insert(name);
+            if (!row.value(u"pkname").isNull())
+                lsblkEdges.insert({row.value(u"pkname").toString(), name});
+            const BlockDevice *d = model->find(name);
+            QVERIFY2(d, qPrintable(name));
+            const QString where = treeName + u'/' + name;
+            QCOMPARE(QStringLiteral("%1:%2").arg(d->major).arg(d->minor), row.value(u"maj:min").toString());
+            QCOMPARE(double(d->sizeBytes.value_or(0)), row.value(u"size").toDouble());
+            QVERIFY2(d->readAheadKiB.has_value(), qPrintable(where));
+            QCOMPARE(double(*d->readAheadKiB), row.value(u"ra").toDouble());
+            // lsblk prints no scheduler where there is no choice: bio-based
+            // devices (whose sysfs says a bare "none") and zram (no file).
+            const QString sched = row.value(u"sched").toString();
+            if (sched.isEmpty())
+                QVERIFY2(d->scheduler.isEmpty() || d->scheduler == u"none", qPrintable(where));
+            else
+                QCOMPARE(d->scheduler, sched);
+            QCOMPARE(d->rotational, std::optional<bool>(row.value(u"rota").toBool()));
+            QCOMPARE(d->readOnly, std::optional<bool>(row.value(u"ro").toBool()));
+            QCOMPARE(d->removable, std::optional<bool>(row.value(u"rm").toBool()));
+            QVERIFY2(typeMatches(*d, row.value(u"type").toString()),
+                     qPrintable(where + u" is " + deviceTypeName(d->type) + u", lsblk says " + row.value(u"type").toString()));
+        }
+        for (const BlockDevice &d : model->devices()) {
+            ourNames.insert(d.name);
+            for (const QString &child : model->children(d.name))
+                ourEdges.insert({d.name, child});
+        }
+        QCOMPARE(ourNames, lsblkNames);
+        QCOMPARE(ourEdges, lsblkEdges);
+    }
+
+    void raid10FarTwoGeometry()
+    {
+        const DeviceModel model = scanTree("md-raid10-f2");
+        const BlockDevice *md0 = model.find(u"md0"_qs);
+        QVERIFY(md0 && md0->md);
+        QCOMPARE(md0->type, DeviceType::Md);
+        QCOMPARE(md0->md->level, u"raid10"_qs);
+        QCOMPARE(md0->md->layoutName, u"f2"_qs);
+        QCOMPARE(md0->md->raidDisks, std::optional<int>(8));
+        QCOMPARE(md0->md->chunkBytes, std::optional<quint64>(512 * 1024));
+        // Far copies do not divide the width: 512K x 8 = 4 MiB, floor 8 MiB,
+        // the same stripe the kernel reports as optimal_io_size.
+        QCOMPARE(md0->md->stripeKiB, std::optional<quint64>(4096));
+        QCOMPARE(md0->md->readaheadFloorKiB, std::optional<quint64>(8192));
+        QCOMPARE(md0->optimalIoBytes, std::optional<quint64>(4096 * 1024));
+        QCOMPARE(md0->md->members.size(), 8);
+        for (int slot = 0; slot < 8; ++slot) {
+            QCOMPARE(md0->md->members[slot].slot, std::optional<int>(slot));
+            QCOMPARE(md0->md->members[slot].state, u"in_sync"_qs);
+        }
+        QCOMPARE(md0->slaves.size(), 8);
+        QCOMPARE(md0->leafDisks, (QStringList{u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs,
+                                               u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs}));
+        QCOMPARE(model.find(u"sdb"_qs)->holders, QStringList{u"md0"_qs});
+        QCOMPARE(model.find(u"sdb"_qs)->transport, u"sata"_qs);
+    }
+
+    void raid0UnderLvmOnTheScstTarget()
+    {
+        const DeviceModel model = scanTree("scst-raid0-lvm");
+        const BlockDevice *md0 = model.find(u"md0"_qs);
+        QVERIFY(md0 && md0->md);
+        QCOMPARE(md0->md->level, u"raid0"_qs);
+        QCOMPARE(md0->md->stripeKiB, std::optional<quint64>(128)); // 64K x 2
+        QCOMPARE(md0->md->readaheadFloorKiB, std::optional<quint64>(256));
+        QCOMPARE(md0->slaves, (QStringList{u"sdb1"_qs, u"sdc1"_qs}));
+        QCOMPARE(md0->holders, (QStringList{u"dm-0"_qs, u"dm-1"_qs, u"dm-2"_qs}));
+        for (const char *lv : {"dm-0", "dm-1", "dm-2"}) {
+            const BlockDevice *d = model.find(QString::fromLatin1(lv));
+            QVERIFY(d && d->dm);
+            QCOMPARE(d->dm->kind, u"lvm"_qs);
+            QVERIFY(d->dm->name.startsWith(u"vg_scst-lun"_qs));
+            QCOMPARE(d->leafDisks, (QStringList{u"sdb"_qs, u"sdc"_qs}));
+        }
+        // The 2.6 kernel of the thread: legacy schedulers, and the
+        // out-of-tree context readahead switch on the member disks.
+        const BlockDevice *sdb = model.find(u"sdb"_qs);
+        QCOMPARE(sdb->scheduler, u"cfq"_qs);
+        QCOMPARE(sdb->schedulers, (QStringList{u"noop"_qs, u"anticipatory"_qs, u"deadline"_qs, u"cfq"_qs}));
+        QCOMPARE(sdb->contextReadahead, std::optional<bool>(true));
+        QCOMPARE(model.find(u"sdb1"_qs)->contextReadahead, std::optional<bool>(true));
+        QCOMPARE(model.find(u"sda"_qs)->contextReadahead, std::optional<bool>(false));
+        QCOMPARE(md0->contextReadahead, std::nullopt);
+    }
+
+    void degradedRaid5WithAFaultyMember()
+    {
+        const DeviceModel model = scanTree("raid5-degraded");
+        const BlockDevice *md0 = model.find(u"md0"_qs);
+        QVERIFY(md0 && md0->md);
+        QCOMPARE(md0->md->level, u"raid5"_qs);
+        QCOMPARE(md0->md->degraded, std::optional<int>(1));
+        QCOMPARE(md0->md->stripeKiB, std::optional<quint64>(1536)); // 512K x (4-1)
+        QCOMPARE(md0->md->readaheadFloorKiB, std::optional<quint64>(3072));
+        QCOMPARE(md0->readAheadKiB, std::optional<quint64>(3072));
+        const auto faulty = std::find_if(md0->md->members.cbegin(), md0->md->members.cend(),
+                                         [](const MdMember &m) { return m.name == u"sdd1"; });
+        QVERIFY(faulty != md0->md->members.cend());
+        QCOMPARE(faulty->state, u"faulty"_qs);
+        QCOMPARE(faulty->slot, std::nullopt);
+        QCOMPARE(md0->leafDisks, (QStringList{u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs}));
+        const BlockDevice *sdb1 = model.find(u"sdb1"_qs);
+        QCOMPARE(sdb1->parent, u"sdb"_qs);
+        QCOMPARE(sdb1->queueDevice, u"sdb"_qs);
+        QCOMPARE(sdb1->scheduler, u"bfq"_qs);
+    }
+
+    void nvmeWithPartitionsAndCrypt()
+    {
+        const DeviceModel model = scanTree("nvme-parts");
+        const BlockDevice *disk = model.find(u"nvme0n1"_qs);
+        QVERIFY(disk);
+        QCOMPARE(disk->transport, u"nvme"_qs);
+        QCOMPARE(disk->rotational, std::optional<bool>(false));
+        QCOMPARE(disk->scheduler, u"none"_qs);
+        QVERIFY(!disk->serial.isEmpty());
+        QVERIFY(!disk->model.isEmpty());
+        QCOMPARE(model.children(u"nvme0n1"_qs),
+                 (QStringList{u"nvme0n1p1"_qs, u"nvme0n1p2"_qs, u"nvme0n1p3"_qs}));
+        const BlockDevice *crypt = model.find(u"dm-0"_qs);
+        QVERIFY(crypt && crypt->dm);
+        QCOMPARE(crypt->dm->kind, u"crypt"_qs);
+        QCOMPARE(crypt->slaves, QStringList{u"nvme0n1p3"_qs});
+        QCOMPARE(crypt->leafDisks, QStringList{u"nvme0n1"_qs});
+    }
+
+    void loopLeadsToTheDiskHoldingItsFile()
+    {
+        // The recorded mountinfo says / is on vda, where the backing files were.
+        const DeviceModel model = scanTree("live-loop");
+        const BlockDevice *loop0 = model.find(u"loop0"_qs);
+        QVERIFY(loop0 && loop0->loop);
+        QCOMPARE(loop0->loop->directIo, std::optional<bool>(true));
+        QCOMPARE(model.find(u"loop1"_qs)->loop->directIo, std::optional<bool>(false));
+        QCOMPARE(loop0->leafDisks, QStringList{u"vda"_qs});
+        QCOMPARE(model.find(u"vda"_qs)->transport, u"virtio"_qs);
+        // An unattached loop has no backing file and nothing underneath.
+        const BlockDevice *loop7 = model.find(u"loop7"_qs);
+        QVERIFY(!loop7->loop);
+        QVERIFY(loop7->leafDisks.isEmpty());
+    }
+
+    void raid10LayoutNames_data()
+    {
+        QTest::addColumn<quint32>("layout");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("near");
+        QTest::newRow("n2") << quint32(0x102) << u"n2"_qs << 2;
+        QTest::newRow("f2") << quint32(0x201) << u"f2"_qs << 1;
+        QTest::newRow("o2") << quint32(0x10201) << u"o2"_qs << 1;
+        QTest::newRow("n3") << quint32(0x103) << u"n3"_qs << 3;
+        QTest::newRow("n2f2") << quint32(0x202) << u"n2f2"_qs << 2;
+    }
+    void raid10LayoutNames()
+    {
+        QFETCH(quint32, layout);
+        QFETCH(QString, name);
+        QFETCH(int, near);
+        QCOMPARE(raid10LayoutName(layout), name);
+        QCOMPARE(decodeRaid10Layout(layout).near, near);
+    }
+
+    void stripeWidths_data()
+    {
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<int>("disks");
+        QTest::addColumn<quint32>("layout");
+        QTest::addColumn<qint64>("stripeKiB"); // -1 = none
+        QTest::newRow("raid0 2x64K") << u"raid0"_qs << 2 << quint32(0) << qint64(128);
+        QTest::newRow("raid10 n2 4 disks") << u"raid10"_qs << 4 << quint32(0x102) << qint64(1024);
+        QTest::newRow("raid10 f2 8 disks") << u"raid10"_qs << 8 << quint32(0x201) << qint64(4096);
+        QTest::newRow("raid10 o2 4 disks") << u"raid10"_qs << 4 << quint32(0x10201) << qint64(2048);
+        QTest::newRow("raid5 4 disks") << u"raid5"_qs << 4 << quint32(2) << qint64(1536);
+        QTest::newRow("raid6 6 disks") << u"raid6"_qs << 6 << quint32(2) << qint64(2048);
+        QTest::newRow("raid1") << u"raid1"_qs << 2 << quint32(0) << qint64(-1);
+        QTest::newRow("linear") << u"linear"_qs << 3 << quint32(0) << qint64(-1);
+        QTest::newRow("zero disks") << u"raid0"_qs << 0 << quint32(0) << qint64(-1);
+    }
+    void stripeWidths()
+    {
+        QFETCH(QString, level);
+        QFETCH(int, disks);
+        QFETCH(quint32, layout);
+        QFETCH(qint64, stripeKiB);
+        const auto stripe = mdStripeKiB(level, disks, quint64(level == u"raid0" ? 64 : 512) * 1024, layout);
+        if (stripeKiB < 0)
+            QCOMPARE(stripe, std::nullopt);
+        else
+            QCOMPARE(stripe, std::optional<quint64>(quint64(stripeKiB)));
+    }
+
+    void kernelNameOrder()
+    {
+        QStringList names{u"sdaa"_qs, u"sdb"_qs, u"sdz"_qs, u"sda"_qs, u"nvme0n1p10"_qs, u"nvme0n1p2"_qs};
+        std::sort(names.begin(), names.end(), kernelNameLess);
+        QCOMPARE(names, (QStringList{u"nvme0n1p2"_qs, u"nvme0n1p10"_qs, u"sda"_qs, u"sdb"_qs, u"sdz"_qs, u"sdaa"_qs}));
+    }
+
+    void notASysfsTree()
+    {
+        QTemporaryDir empty;
+        const auto model = DeviceModel::scan(SysRoot(empty.path()));
+        QVERIFY(!model.ok());
+        QVERIFY2(model.error().message.contains(u"class/block"_qs), qPrintable(model.error().message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeviceModelTrees)
+#include "tst_devicemodel_trees.moc"
