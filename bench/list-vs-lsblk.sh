@@ -12,10 +12,11 @@ rounds=${3:-7}
 cli=build/bin/blocktune-cli
 [ -x "$cli" ] || { echo "bench: build first (scripts/bootstrap.sh)"; exit 1; }
 
-tree=$(mktemp -d /var/tmp/blocktune-bench-XXXXXX)
+# tmpfs when there is one: 100,000 small files are written much faster there.
+base=/dev/shm; [ -d "$base" ] && [ -w "$base" ] || base=/var/tmp
+tree=$(mktemp -d "$base/blocktune-bench-XXXXXX")
 trap 'rm -rf "$tree"' EXIT INT TERM
 python3 scripts/mk-sysroot.py synth "$tree" --disks "$disks" --parts "$parts" >/dev/null
-count=$("$cli" --sysroot "$tree" list --json | grep -c '"name": "' || true)
 echo "tree: $disks disks x $parts partitions -> $("$cli" --sysroot "$tree" list | tail -n +2 | wc -l) devices"
 
 ms() { local s e; s=$(date +%s%N); "$@" >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
@@ -33,4 +34,3 @@ mb=$(median "${bt[@]}"); ml=$(median "${lb[@]}")
 echo "blocktune-cli list --json: ${bt[*]} ms (median $mb ms)"
 echo "lsblk -J:                  ${lb[*]} ms (median $ml ms)"
 awk -v b="$mb" -v l="$ml" 'BEGIN { printf "ratio blocktune/lsblk: %.3f (target <= 1.0, goal <= 0.25)\n", b / l }'
-: "$count"

@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QSet>
 
+#include <cstdio>
+
 namespace blocktune::cli {
 
 namespace {
@@ -126,8 +128,12 @@ int runList(CliContext &ctx, const QStringList &args)
     if (!model)
         return fail(ctx, model.error().message);
     if (parser.isSet(json)) {
-        ctx.out << QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented);
+        // Straight to stdout: through QTextStream, 5 MB of UTF-8 would be
+        // decoded to QString and encoded back.
         ctx.out.flush();
+        const QByteArray text = QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented);
+        std::fwrite(text.constData(), 1, size_t(text.size()), stdout);
+        std::fflush(stdout);
     } else {
         printTree(*model, ctx.out);
     }
