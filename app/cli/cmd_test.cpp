@@ -1,15 +1,793 @@
+// `test seq|concurrent|server|mixed` and `sweep`: the read tests of
+// core/readtest, printed as dd prints (a/b/c lines) or as JSON.
 #include "clicontext.h"
+
+#include "common/units.h"
+#include "readtest/readtest.h"
+#include "tuning/tuning.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <thread>
 
 namespace blocktune::cli {
 
-int runTest(CliContext &ctx, const QStringList &)
+namespace {
+
+// ---- options ------------------------------------------------------------------
+
+struct Options
 {
-    return fail(ctx, QStringLiteral("this command is not built yet"));
+    QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("block size of each read (default 64K; K/M/G are binary)"),
+                          QStringLiteral("SIZE")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("bytes each measured stream reads (default: 256M or what the device "
+                                           "holds past the offset, whichever is less)"),
+                            QStringLiteral("SIZE")};
+    QCommandLineOption count{QStringLiteral("count"), QStringLiteral("blocks each measured stream reads (as dd count=)"),
+                             QStringLiteral("N")};
+    QCommandLineOption time{QStringLiteral("time"),
+                            QStringLiteral("read for this long instead (10s, 500ms), going round the range again (cold) at its end, as fio's time_based does"),
+                            QStringLiteral("DURATION")};
+    QCommandLineOption offset{QStringLiteral("offset"), QStringLiteral("start this many bytes into the device (as dd skip=, in bytes)"),
+                              QStringLiteral("SIZE")};
+    QCommandLineOption direct{QStringLiteral("direct"),
+                              QStringLiteral("O_DIRECT: bypass the page cache (and readahead); --bs and --offset must "
+                                             "be multiples of the logical block size")};
+    QCommandLineOption repeat{QStringLiteral("repeat"), QStringLiteral("runs, each cold, labelled a, b, c... (default %1)"),
+                              QStringLiteral("N")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see README)")};
+    QCommandLineOption intervals{QStringLiteral("intervals"),
+                                 QStringLiteral("with --json: include every measurement interval")};
+    QCommandLineOption interval{QStringLiteral("interval"), QStringLiteral("measurement interval (default 100ms)"),
+                                QStringLiteral("DURATION")};
+    QCommandLineOption progress{QStringLiteral("progress"), QStringLiteral("print throughput every second on stderr")};
+    QCommandLineOption fadviseSequential{QStringLiteral("fadvise-sequential"),
+                                         QStringLiteral("posix_fadvise(SEQUENTIAL) on each descriptor (doubles the "
+                                                        "readahead window, as fio's default fadvise_hint=1 does)")};
+    QCommandLineOption dropCaches{QStringLiteral("drop-caches"),
+                                  QStringLiteral("also write 1 to /proc/sys/vm/drop_caches before each run (root; "
+                                                 "drops the whole machine's page cache)")};
+    QCommandLineOption measure{QStringLiteral("measure"), QStringLiteral("a measured stream (repeatable)"),
+                               QStringLiteral("DEV[@OFFSET]")};
+    QCommandLineOption background{QStringLiteral("background"),
+                                  QStringLiteral("a stream that loops until the measured ones end (repeatable)"),
+                                  QStringLiteral("DEV[@OFFSET]")};
+    QCommandLineOption threads{QStringLiteral("threads"),
+                               QStringLiteral("threads serving the one stream, taking consecutive blocks in turn (default 4)"),
+                               QStringLiteral("N")};
+    QCommandLineOption sharedFd{QStringLiteral("shared-fd"),
+                                QStringLiteral("all threads read through one descriptor (one readahead state) "
+                                               "instead of one each")};
+    QCommandLineOption seq{QStringLiteral("seq"), QStringLiteral("sequential streams, spread over the device (default 1)"),
+                           QStringLiteral("K")};
+    QCommandLineOption random{QStringLiteral("random"), QStringLiteral("random readers running beside them (default 1)"),
+                              QStringLiteral("R")};
+    QCommandLineOption randomBs{QStringLiteral("random-bs"), QStringLiteral("the random readers' read size (default 4K)"),
+                                QStringLiteral("SIZE")};
+    // sweep
+    QCommandLineOption ra{QStringLiteral("ra"), QStringLiteral("read_ahead_kb values to try, in KiB: 128,512,4096"),
+                          QStringLiteral("LIST")};
+    QCommandLineOption test{QStringLiteral("test"),
+                            QStringLiteral("the test run at each value: seq (default), server, mixed or concurrent"),
+                            QStringLiteral("KIND")};
+    QCommandLineOption runs{QStringLiteral("runs"), QStringLiteral("with --json: include each point's full test result")};
+};
+
+Result<quint64> parseCount(const QString &text, const QString &what, quint64 min, quint64 max)
+{
+    bool ok = false;
+    const quint64 value = text.trimmed().toULongLong(&ok);
+    if (!ok || value < min || value > max)
+        return makeError(InvalidArgument, QStringLiteral("%1 '%2' is not a whole number from %3 to %4")
+                                              .arg(what, text).arg(min).arg(max));
+    return value;
 }
 
-int runSweep(CliContext &ctx, const QStringList &)
+/// Fills `spec` from the parsed options valid for its kind.
+Status specFromOptions(const QCommandLineParser &p, const Options &o, ReadTestSpec &spec, bool sweep)
 {
-    return fail(ctx, QStringLiteral("this command is not built yet"));
+    auto size = [&](const QCommandLineOption &opt, quint64 &out) -> Status {
+        if (!p.isSet(opt))
+            return {};
+        auto v = parseSize(p.value(opt), QStringLiteral("--") + opt.names().constFirst());
+        if (!v)
+            return v.error();
+        out = *v;
+        return {};
+    };
+    auto integer = [&](const QCommandLineOption &opt, quint64 min, quint64 max, auto &out) -> Status {
+        if (!p.isSet(opt))
+            return {};
+        auto v = parseCount(p.value(opt), QStringLiteral("--") + opt.names().constFirst(), min, max);
+        if (!v)
+            return v.error();
+        out = std::remove_reference_t<decltype(out)>(*v);
+        return {};
+    };
+
+    if (auto st = size(o.bs, spec.blockSize); !st)
+        return st;
+    if (p.isSet(o.size)) {
+        quint64 v = 0;
+        if (auto st = size(o.size, v); !st)
+            return st;
+        spec.sizeBytes = v;
+    }
+    if (p.isSet(o.count)) {
+        quint64 v = 0;
+        if (auto st = integer(o.count, 1, UINT64_MAX, v); !st)
+            return st;
+        spec.count = v;
+    }
+    if (p.isSet(o.time)) {
+        auto ms = parseDurationMs(p.value(o.time), QStringLiteral("--time"));
+        if (!ms)
+            return ms.error();
+        spec.durationMs = *ms;
+    }
+    if (p.isSet(o.interval)) {
+        auto ms = parseDurationMs(p.value(o.interval), QStringLiteral("--interval"));
+        if (!ms)
+            return ms.error();
+        if (*ms < 10 || *ms > 60000)
+            return makeError(InvalidArgument, QStringLiteral("--interval %1 is out of range (10ms to 60s)")
+                                                  .arg(p.value(o.interval)));
+        spec.intervalMs = int(*ms);
+    }
+    spec.repeat = sweep ? 1 : 3;
+    if (auto st = integer(o.repeat, 1, 1000, spec.repeat); !st)
+        return st;
+    spec.direct = p.isSet(o.direct);
+    spec.fadviseSequential = p.isSet(o.fadviseSequential);
+    spec.dropCaches = p.isSet(o.dropCaches);
+
+    const bool server = spec.kind == ReadTestKind::Server;
+    const bool mixed = spec.kind == ReadTestKind::Mixed;
+    const bool concurrent = spec.kind == ReadTestKind::Concurrent;
+    // Options of another kind of test are refused, not silently ignored.
+    auto only = [&](const QCommandLineOption &opt, bool allowed, const char *kind) -> Status {
+        if (p.isSet(opt) && !allowed)
+            return makeError(InvalidArgument, QStringLiteral("--%1 belongs to test %2")
+                                                  .arg(opt.names().constFirst(), QLatin1StringView(kind)));
+        return {};
+    };
+    for (const auto &[opt, allowed, kind] :
+         {std::tuple{&o.threads, server, "server"}, std::tuple{&o.sharedFd, server, "server"},
+          std::tuple{&o.seq, mixed, "mixed"}, std::tuple{&o.random, mixed, "mixed"},
+          std::tuple{&o.randomBs, mixed, "mixed"}, std::tuple{&o.background, concurrent, "concurrent"}}) {
+        if (auto st = only(*opt, allowed, kind); !st)
+            return st;
+    }
+    if (!concurrent && !sweep && p.isSet(o.measure))
+        return makeError(InvalidArgument, QStringLiteral("--measure belongs to test concurrent"));
+    if (concurrent && p.isSet(o.offset))
+        return makeError(InvalidArgument, QStringLiteral("test concurrent takes offsets as DEV@OFFSET, not --offset"));
+    if (auto st = integer(o.threads, 1, 256, spec.threads); !st)
+        return st;
+    spec.sharedFd = p.isSet(o.sharedFd);
+    if (auto st = integer(o.seq, 1, 64, spec.seqStreams); !st)
+        return st;
+    if (auto st = integer(o.random, 0, 64, spec.randomReaders); !st)
+        return st;
+    if (auto st = size(o.randomBs, spec.randomBlockSize); !st)
+        return st;
+
+    if (concurrent) {
+        for (const QString &text : p.values(o.measure)) {
+            auto t = parseStreamTarget(text);
+            if (!t)
+                return t.error();
+            spec.measure << *t;
+        }
+        for (const QString &text : p.values(o.background)) {
+            auto t = parseStreamTarget(text);
+            if (!t)
+                return t.error();
+            spec.background << *t;
+        }
+    }
+    return {};
+}
+
+// The device given as the one positional argument, with --offset.
+Status singleTarget(const QCommandLineParser &p, const Options &o, const QString &command, ReadTestSpec &spec)
+{
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 1)
+        return makeError(InvalidArgument, pos.isEmpty()
+                             ? QStringLiteral("%1 needs a DEVICE (e.g. sdb or /dev/sdb)").arg(command)
+                             : QStringLiteral("%1 takes one DEVICE (got: %2)").arg(command, pos.join(u' ')));
+    StreamTarget t;
+    t.device = pos.constFirst();
+    if (p.isSet(o.offset)) {
+        auto v = parseSize(p.value(o.offset), QStringLiteral("--offset"));
+        if (!v)
+            return v.error();
+        t.offset = *v;
+    }
+    spec.measure = {t};
+    return {};
+}
+
+// Every option is known to every test, so an option of another kind gets
+// "--threads belongs to test server" instead of "unknown option"; --help
+// lists only the ones that apply.
+void addTestOptions(QCommandLineParser &p, Options &o, ReadTestKind kind, bool sweep)
+{
+    o.repeat.setDescription(o.repeat.description().arg(sweep ? 1 : 3));
+    auto hideUnless = [](QCommandLineOption &opt, bool shown) {
+        if (!shown)
+            opt.setFlags(QCommandLineOption::HiddenFromHelp);
+    };
+    hideUnless(o.offset, kind != ReadTestKind::Concurrent || sweep);
+    hideUnless(o.measure, kind == ReadTestKind::Concurrent || sweep);
+    hideUnless(o.background, kind == ReadTestKind::Concurrent || sweep);
+    hideUnless(o.threads, kind == ReadTestKind::Server || sweep);
+    hideUnless(o.sharedFd, kind == ReadTestKind::Server || sweep);
+    hideUnless(o.seq, kind == ReadTestKind::Mixed || sweep);
+    hideUnless(o.random, kind == ReadTestKind::Mixed || sweep);
+    hideUnless(o.randomBs, kind == ReadTestKind::Mixed || sweep);
+    p.addOptions({o.bs, o.size, o.count, o.time, o.offset, o.direct, o.repeat, o.json, o.intervals, o.interval,
+                  o.progress, o.fadviseSequential, o.dropCaches, o.measure, o.background, o.threads, o.sharedFd,
+                  o.seq, o.random, o.randomBs});
+    if (!sweep) {
+        o.ra.setFlags(QCommandLineOption::HiddenFromHelp);
+        o.test.setFlags(QCommandLineOption::HiddenFromHelp);
+        o.runs.setFlags(QCommandLineOption::HiddenFromHelp);
+        p.addOptions({o.ra, o.test, o.runs});
+    }
+    p.addHelpOption();
+}
+
+int exitCodeFor(const Error &e)
+{
+    return e.code == InvalidArgument || e.code == NotFound ? ExitUsage : ExitFailed;
+}
+
+// ---- SIGINT / SIGTERM -------------------------------------------------------------
+
+// The tuning layer's handlers set a flag and write to a pipe; a small thread
+// waits on that pipe and turns a signal into the engine's cancel flag, which
+// every reader checks after each block.
+class SignalCancel final
+{
+public:
+    SignalCancel()
+    {
+        TerminationSignals::install();
+        m_thread = std::thread([this] {
+            while (!m_done.load()) {
+                if (TerminationSignals::waitMs(50) != 0) {
+                    cancel = true;
+                    break;
+                }
+            }
+        });
+    }
+    ~SignalCancel()
+    {
+        m_done = true;
+        m_thread.join();
+    }
+    Q_DISABLE_COPY_MOVE(SignalCancel)
+
+    int signal() const { return TerminationSignals::pending(); }
+    std::atomic_bool cancel{false};
+
+private:
+    std::atomic_bool m_done{false};
+    std::thread m_thread;
+};
+
+QString signalName(int sig)
+{
+    switch (sig) {
+    case SIGINT: return QStringLiteral("SIGINT");
+    case SIGTERM: return QStringLiteral("SIGTERM");
+    case SIGHUP: return QStringLiteral("SIGHUP");
+    default: return QStringLiteral("signal %1").arg(sig);
+    }
+}
+
+// ---- human output -------------------------------------------------------------------
+
+// dd prints rates with about three significant digits.
+QString rate(double mbps)
+{
+    const int decimals = mbps >= 100 ? 0 : (mbps >= 10 ? 1 : 2);
+    return QStringLiteral("%1 MB/s").arg(mbps, 0, 'f', decimals);
+}
+
+QString threeDigits(double v)
+{
+    return QString::number(v, 'f', v >= 10 ? 0 : 1);
+}
+
+// "268435456 bytes (268 MB, 256 MiB)" as dd writes it.
+QString ddBytes(quint64 bytes)
+{
+    if (bytes < 1000)
+        return QStringLiteral("%1 bytes").arg(bytes);
+    static const char *si[] = {"kB", "MB", "GB", "TB", "PB"};
+    static const char *iec[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    double d = double(bytes) / 1000.0;
+    int i = 0;
+    while (d >= 1000.0 && i < 4) {
+        d /= 1000.0;
+        ++i;
+    }
+    QString text = QStringLiteral("%1 bytes (%2 %3").arg(bytes).arg(threeDigits(d), QLatin1StringView(si[i]));
+    if (bytes >= 1024) {
+        double b = double(bytes) / 1024.0;
+        int j = 0;
+        while (b >= 1024.0 && j < 4) {
+            b /= 1024.0;
+            ++j;
+        }
+        text += QStringLiteral(", %1 %2").arg(threeDigits(b), QLatin1StringView(iec[j]));
+    }
+    return text + u')';
+}
+
+QString settingsLine(const RecordedSettings &s)
+{
+    auto num = [](const std::optional<quint64> &v) { return v ? QString::number(*v) : QStringLiteral("?"); };
+    QString line = QStringLiteral("read_ahead_kb %1, scheduler %2, nr_requests %3, max_sectors_kb %4")
+                       .arg(num(s.readAheadKiB), s.scheduler.isEmpty() ? QStringLiteral("?") : s.scheduler,
+                            num(s.nrRequests), num(s.maxSectorsKiB));
+    if (s.queueDevice != s.device)
+        line += QStringLiteral(" (of %1)").arg(s.queueDevice);
+    if (!s.kernel.isEmpty())
+        line += QStringLiteral(", kernel %1").arg(s.kernel);
+    return line;
+}
+
+QString amountText(const ReadTestSpec &spec, const PlannedStream &first)
+{
+    if (spec.durationMs)
+        return QStringLiteral("for %1 s").arg(double(*spec.durationMs) / 1000.0);
+    if (spec.count)
+        return QStringLiteral("%1 blocks").arg(*spec.count);
+    return formatBytes(first.length);
+}
+
+void printHeader(QTextStream &out, const ReadTest &test, const QString &what)
+{
+    const ReadTestSpec &spec = test.spec();
+    const PlannedStream &first = test.streams().constFirst();
+    out << what << ": bs " << formatBytes(spec.blockSize) << ", " << amountText(spec, first)
+        << (spec.kind == ReadTestKind::Concurrent ? QStringLiteral(" per measured stream")
+                                                  : QStringLiteral(" from offset %1").arg(first.start))
+        << ", " << (spec.direct ? "O_DIRECT" : "buffered")
+        << (spec.fadviseSequential ? ", fadvise SEQUENTIAL" : "") << '\n';
+}
+
+QString streamLine(const StreamResult &s)
+{
+    QString line = QStringLiteral("%1 %2 %3 copied, %4 s, %5")
+                       .arg(s.name.leftJustified(12), streamRoleName(s.role).leftJustified(10), ddBytes(s.bytes))
+                       .arg(s.seconds, 0, 'f', 4)
+                       .arg(rate(s.mbPerSec));
+    if (s.pattern == AccessPattern::Random)
+        line = QStringLiteral("%1 random  %2 reads, latency mean %3 ms, p50 %4 ms, p99 %5 ms, max %6 ms")
+                   .arg(s.name.leftJustified(12))
+                   .arg(s.reads)
+                   .arg(s.latency.meanMs, 0, 'f', 3)
+                   .arg(s.latency.p50Ms, 0, 'f', 3)
+                   .arg(s.latency.p99Ms, 0, 'f', 3)
+                   .arg(s.latency.maxMs, 0, 'f', 3);
+    if (!s.error.isEmpty())
+        line += QStringLiteral("  [ERROR]");
+    return line;
+}
+
+void printRun(QTextStream &out, ReadTestKind kind, const RunResult &r)
+{
+    const QString tag = QStringLiteral("\t%1) ").arg(r.label);
+    const QString suffix = r.cancelled ? QStringLiteral("  (interrupted)")
+                                       : (!r.errors.isEmpty() ? QStringLiteral("  (failed)") : QString());
+    if (r.streams.isEmpty()) {
+        out << tag << "not run" << suffix << '\n';
+        return;
+    }
+    switch (kind) {
+    case ReadTestKind::Sequential:
+    case ReadTestKind::Server: {
+        const StreamResult &s = r.streams.constFirst();
+        out << tag << ddBytes(s.bytes) << " copied, " << QString::number(s.seconds, 'f', 4) << " s, "
+            << rate(s.mbPerSec);
+        if (s.workers.size() > 1) {
+            QStringList per;
+            for (const WorkerResult &w : s.workers)
+                per << QString::number(w.seconds > 0 ? double(w.bytes) / w.seconds / 1e6 : 0.0, 'f', 1);
+            out << "; " << s.workers.size() << " threads: " << per.join(QStringLiteral(", ")) << " MB/s";
+        }
+        out << suffix << '\n';
+        break;
+    }
+    case ReadTestKind::Concurrent:
+    case ReadTestKind::Mixed:
+        out << tag << "measured " << ddBytes(r.measuredBytes) << " copied, " << QString::number(r.seconds, 'f', 4)
+            << " s, " << rate(r.mbPerSec) << "; aggregate " << rate(r.aggregateMbPerSec) << ", fairness "
+            << QString::number(r.fairnessJain, 'f', 3) << suffix << '\n';
+        for (const StreamResult &s : r.streams)
+            out << "\t     " << streamLine(s) << '\n';
+        break;
+    }
+}
+
+void printDeviceStats(QTextStream &out, const QList<RunResult> &runs)
+{
+    QList<DeviceCounterDelta> totals;
+    for (const RunResult &r : runs) {
+        for (const DeviceCounterDelta &d : r.deviceStats) {
+            auto it = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return t.device == d.device; });
+            if (it == totals.end()) {
+                totals << d;
+                continue;
+            }
+            it->available = it->available && d.available;
+            it->requests += d.requests;
+            it->merges += d.merges;
+            it->deviceBytes += d.deviceBytes;
+            it->consumedBytes += d.consumedBytes;
+            it->overshootBytes += d.overshootBytes;
+        }
+    }
+    for (const DeviceCounterDelta &d : totals) {
+        if (!d.available) {
+            out << d.device << ": no diskstats line (no device counters)\n";
+            continue;
+        }
+        const double avg = d.requests ? double(d.deviceBytes) / double(d.requests) / 1024.0 : 0.0;
+        out << d.device << ": " << d.requests << " read requests, avg " << QString::number(avg, 'f', 1) << " KiB, "
+            << d.merges << " merges; device read " << d.deviceBytes << " bytes for " << d.consumedBytes
+            << " consumed (readahead overshoot " << d.overshootBytes << " bytes)\n";
+    }
+}
+
+void printResult(QTextStream &out, const ReadTest &test, const ReadTestResult &result)
+{
+    if (!result.runs.isEmpty() && !result.runs.constFirst().settings.isEmpty()) {
+        const RunResult &first = result.runs.constFirst();
+        for (const RecordedSettings &s : first.settings)
+            out << s.device << ": " << settingsLine(s) << '\n';
+        out << "cold start: " << first.cacheDrop << '\n';
+    }
+    for (const RunResult &r : result.runs)
+        printRun(out, result.kind, r);
+    const Summary &m = result.mbPerSec;
+    if (m.count > 0)
+        out << "mean " << rate(m.mean) << ", min " << rate(m.min) << ", max " << rate(m.max) << ", stdev "
+            << QString::number(m.stdev, 'f', 2) << " MB/s (" << m.count << (m.count == 1 ? " run)" : " runs)") << '\n';
+    if (result.kind == ReadTestKind::Concurrent || result.kind == ReadTestKind::Mixed) {
+        // Per stream over the runs.
+        for (qsizetype i = 0; !result.runs.isEmpty() && i < result.runs.constFirst().streams.size(); ++i) {
+            QList<double> rates, lat;
+            for (const RunResult &r : result.runs)
+                if (i < r.streams.size()) {
+                    rates << r.streams.at(i).mbPerSec;
+                    lat << r.streams.at(i).latency.p99Ms;
+                }
+            const StreamResult &s = result.runs.constFirst().streams.at(i);
+            out << "  " << s.name.leftJustified(12) << ' ' << streamRoleName(s.role).leftJustified(10) << " mean "
+                << rate(summarize(rates).mean);
+            if (s.pattern == AccessPattern::Random)
+                out << ", p99 latency " << QString::number(summarize(lat).mean, 'f', 3) << " ms";
+            out << '\n';
+        }
+    }
+    Q_UNUSED(test);
+    printDeviceStats(out, result.runs);
+    out.flush();
+}
+
+// ---- progress -------------------------------------------------------------------------
+
+// Once a second on stderr: the last second's throughput per stream.
+struct ProgressPrinter
+{
+    explicit ProgressPrinter(QTextStream &stream) : err(stream) {}
+    QTextStream &err;
+    double lastPrinted = 0;
+    QList<quint64> bytes;
+    double seconds = 0;
+
+    void operator()(int, const QString &label, const QList<IntervalSample> &fresh, const QStringList &names)
+    {
+        for (const IntervalSample &s : fresh) {
+            if (s.endSeconds < lastPrinted) { // a new run started
+                lastPrinted = 0;
+                bytes.clear();
+                seconds = 0;
+            }
+            if (bytes.size() != s.streams.size())
+                bytes = QList<quint64>(s.streams.size(), 0);
+            for (qsizetype i = 0; i < s.streams.size(); ++i)
+                bytes[i] += s.streams.at(i).bytes;
+            seconds += s.seconds;
+            if (s.endSeconds - lastPrinted >= 1.0) {
+                err << label << ") " << QString::number(s.endSeconds, 'f', 1) << " s:";
+                for (qsizetype i = 0; i < bytes.size(); ++i)
+                    err << ' ' << names.value(i) << ' ' << rate(double(bytes[i]) / seconds / 1e6);
+                err << Qt::endl;
+                lastPrinted = s.endSeconds;
+                bytes.fill(0);
+                seconds = 0;
+            }
+        }
+    }
+};
+
+int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done)
+{
+    done = false;
+    if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args)) {
+        done = true;
+        return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(command), ExitUsage);
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        done = true;
+        ctx.out << p.helpText().replace(QStringLiteral("blocktune-cli %1").arg(command),
+                                        QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
+        ctx.out.flush();
+        return ExitOk;
+    }
+    return ExitOk;
+}
+
+const char *kTestSummary =
+    "Measures streaming reads as dd does (MB/s = 10^6 bytes/s), each run cold (the device's cached "
+    "pages dropped) with freshly opened read-only descriptors, and records the settings in force and "
+    "the device's own counters (requests, average request size, merges, readahead overshoot).\n"
+    "Exit status: 0 success, 1 an I/O error or failure (results still printed), 2 invalid usage "
+    "(nothing read), 128+N when stopped by signal N (partial results printed).";
+
+int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
+{
+    const QString command = QStringLiteral("test ") + readTestKindName(kind);
+    QCommandLineParser p;
+    Options o;
+    switch (kind) {
+    case ReadTestKind::Sequential:
+        p.setApplicationDescription(QStringLiteral("Sequential read of one device, repeated (a, b, c).\n")
+                                    + QLatin1StringView(kTestSummary));
+        p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("sdb, /dev/sdb, /dev/disk/by-id/..."));
+        break;
+    case ReadTestKind::Concurrent:
+        p.setApplicationDescription(
+            QStringLiteral("Streams started together: --measure streams read their range once, --background "
+                           "streams loop (like `while true; do dd ...; done`) until the measured ones end. "
+                           "Reports per-stream MB/s, the aggregate and Jain's fairness index.\n")
+            + QLatin1StringView(kTestSummary));
+        break;
+    case ReadTestKind::Server:
+        p.setApplicationDescription(
+            QStringLiteral("One sequential stream served by N threads taking consecutive blocks in turn, as "
+                           "nfsd or SCST worker threads do; each thread has its own descriptor unless "
+                           "--shared-fd.\n") + QLatin1StringView(kTestSummary));
+        p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("sdb, /dev/sdb, ..."));
+        break;
+    case ReadTestKind::Mixed:
+        p.setApplicationDescription(
+            QStringLiteral("K sequential streams (spread over the device) with R random readers as noise; "
+                           "reports the sequential throughput and the random readers' latency.\n")
+            + QLatin1StringView(kTestSummary));
+        p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("sdb, /dev/sdb, ..."));
+        break;
+    }
+    addTestOptions(p, o, kind, false);
+    bool done = false;
+    if (const int rc = parseOrHelp(ctx, p, command, args, done); done)
+        return rc;
+
+    ReadTestSpec spec;
+    spec.kind = kind;
+    if (auto st = specFromOptions(p, o, spec, false); !st)
+        return fail(ctx, st.error().message, ExitUsage);
+    if (kind == ReadTestKind::Concurrent) {
+        if (!p.positionalArguments().isEmpty())
+            return fail(ctx, QStringLiteral("test concurrent takes its devices as --measure DEV[@OFFSET] and "
+                                            "--background DEV[@OFFSET] (got '%1')")
+                                 .arg(p.positionalArguments().join(u' ')), ExitUsage);
+    } else if (auto st = singleTarget(p, o, command, spec); !st) {
+        return fail(ctx, st.error().message, ExitUsage);
+    }
+    if (!p.isSet(o.json) && p.isSet(o.intervals))
+        return fail(ctx, QStringLiteral("--intervals goes with --json"), ExitUsage);
+    for (const QCommandLineOption *opt : {&o.ra, &o.test, &o.runs})
+        if (p.isSet(*opt))
+            return fail(ctx, QStringLiteral("--%1 belongs to blocktune-cli sweep").arg(opt->names().constFirst()),
+                        ExitUsage);
+
+    auto test = ReadTest::prepare(ctx.root, spec);
+    if (!test)
+        return fail(ctx, test.error().message, exitCodeFor(test.error()));
+
+    const bool json = p.isSet(o.json);
+    if (!json) {
+        printHeader(ctx.out, *test, command);
+        ctx.out.flush();
+    }
+    ReadTestObserver observer;
+    ProgressPrinter printer(ctx.err);
+    if (p.isSet(o.progress))
+        observer.progress = std::ref(printer);
+
+    ReadTestResult result;
+    int sig = 0;
+    {
+        SignalCancel watch;
+        result = test->run(observer, &watch.cancel);
+        sig = watch.signal();
+    }
+    if (json) {
+        ctx.out << QJsonDocument(readTestToJson(result, p.isSet(o.intervals))).toJson(QJsonDocument::Indented);
+        ctx.out.flush();
+    } else {
+        printResult(ctx.out, *test, result);
+    }
+    for (const QString &e : std::as_const(result.errors))
+        fail(ctx, e);
+    if (sig) {
+        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(signalName(sig)));
+        return 128 + sig;
+    }
+    return result.failed ? ExitFailed : ExitOk;
+}
+
+} // namespace
+
+int runTest(CliContext &ctx, const QStringList &args)
+{
+    const QString usage = QStringLiteral(
+        "Usage: blocktune-cli test seq DEVICE [--bs 64K] [--size 256M | --count N | --time 10s] [--offset X]\n"
+        "                          [--direct] [--repeat N] [--json]\n"
+        "       blocktune-cli test concurrent --measure DEV[@OFFSET]... [--background DEV[@OFFSET]...] [options]\n"
+        "       blocktune-cli test server DEVICE --threads N [--shared-fd] [options]\n"
+        "       blocktune-cli test mixed DEVICE --seq K --random R [--random-bs 4K] [options]\n"
+        "(blocktune-cli test KIND --help lists every option)\n");
+    if (args.isEmpty())
+        return fail(ctx, QStringLiteral("test needs a kind: seq, concurrent, server or mixed\n") + usage, ExitUsage);
+    if (args.constFirst() == u"--help" || args.constFirst() == u"-h") {
+        ctx.out << usage;
+        ctx.out.flush();
+        return ExitOk;
+    }
+    const auto kind = parseReadTestKind(args.constFirst());
+    if (!kind)
+        return fail(ctx, QStringLiteral("unknown test '%1' (tests: seq, concurrent, server, mixed)\n")
+                             .arg(args.constFirst()) + usage, ExitUsage);
+    return runTestKind(ctx, *kind, args.mid(1));
+}
+
+int runSweep(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser p;
+    Options o;
+    p.setApplicationDescription(
+        QStringLiteral("Runs a read test at each readahead value: sets read_ahead_kb (of the whole disk, for a "
+                       "partition) as a temporary change journaled first, runs the test with freshly opened "
+                       "descriptors, records MB/s and the average request size, and restores the original "
+                       "value at the end, on error, and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
+                       "restore).\nExit status: 0 success, 1 failure (results printed), 2 invalid usage "
+                       "(nothing changed), 128+N when stopped by signal N."));
+    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read (and whose readahead is swept)"));
+    p.addOptions({o.ra, o.test, o.runs});
+    addTestOptions(p, o, ReadTestKind::Sequential, true);
+    bool done = false;
+    if (const int rc = parseOrHelp(ctx, p, QStringLiteral("sweep"), args, done); done)
+        return rc;
+
+    if (!p.isSet(o.ra))
+        return fail(ctx, QStringLiteral("sweep needs --ra with the read_ahead_kb values to try, e.g. "
+                                        "--ra 128,512,4096"), ExitUsage);
+    auto values = parseReadaheadList(p.value(o.ra));
+    if (!values)
+        return fail(ctx, values.error().message, ExitUsage);
+    SweepSpec sweep;
+    sweep.readAheadKiB = *values;
+    sweep.test.kind = ReadTestKind::Sequential;
+    if (p.isSet(o.test)) {
+        const auto kind = parseReadTestKind(p.value(o.test));
+        if (!kind)
+            return fail(ctx, QStringLiteral("--test '%1' is not a test (seq, server, mixed, concurrent)")
+                                 .arg(p.value(o.test)), ExitUsage);
+        sweep.test.kind = *kind;
+    }
+    if (auto st = specFromOptions(p, o, sweep.test, true); !st)
+        return fail(ctx, st.error().message, ExitUsage);
+    if (auto st = singleTarget(p, o, QStringLiteral("sweep"), sweep.test); !st)
+        return fail(ctx, st.error().message, ExitUsage);
+    sweep.device = sweep.test.measure.constFirst().device;
+    if (sweep.test.kind == ReadTestKind::Concurrent) {
+        // The swept device is measured unless --measure names the streams.
+        if (!p.values(o.measure).isEmpty()) {
+            sweep.test.measure.clear();
+            for (const QString &text : p.values(o.measure)) {
+                auto t = parseStreamTarget(text);
+                if (!t)
+                    return fail(ctx, t.error().message, ExitUsage);
+                sweep.test.measure << *t;
+            }
+        }
+    } else if (p.isSet(o.measure) || p.isSet(o.background)) {
+        return fail(ctx, QStringLiteral("--measure and --background go with --test concurrent"), ExitUsage);
+    }
+    if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
+        return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
+
+    auto prepared = ReadaheadSweep::prepare(ctx.root, sweep);
+    if (!prepared)
+        return fail(ctx, prepared.error().message, exitCodeFor(prepared.error()));
+
+    const bool json = p.isSet(o.json);
+    SweepObserver observer;
+    ProgressPrinter printer(ctx.err);
+    if (p.isSet(o.progress))
+        observer.test.progress = std::ref(printer);
+    if (!json) {
+        printHeader(ctx.out, prepared->test(),
+                    QStringLiteral("sweep read_ahead_kb of %1, test %2")
+                        .arg(prepared->queueDevice(), readTestKindName(sweep.test.kind)));
+        ctx.out << QStringLiteral("%1 %2 %3").arg(QStringLiteral("read_ahead_kb"), 13)
+                       .arg(QStringLiteral("MB/s"), 10).arg(QStringLiteral("avg req KiB"), 12)
+                << '\n';
+        ctx.out.flush();
+        observer.pointFinished = [&](const SweepPoint &point) {
+            ctx.out << QStringLiteral("%1 %2 %3").arg(point.readAheadKiB, 13)
+                           .arg(point.mbPerSec, 10, 'f', 1).arg(point.avgRequestKiB, 12, 'f', 1);
+            if (point.result.cancelled)
+                ctx.out << "  (interrupted)";
+            else if (point.result.failed)
+                ctx.out << "  (failed)";
+            ctx.out << '\n';
+            ctx.out.flush();
+        };
+    }
+
+    auto writer = makeAttributeWriter(ctx.root);
+    SweepResult result;
+    int sig = 0;
+    {
+        Tuner tuner(ctx.root, *writer);
+        SignalCancel watch;
+        result = prepared->run(tuner, observer, &watch.cancel);
+        sig = watch.signal();
+    }
+    if (json) {
+        ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.runs))).toJson(QJsonDocument::Indented);
+    } else {
+        // The curve: one bar per point, scaled to the fastest.
+        double best = 0;
+        for (const SweepPoint &pt : std::as_const(result.points))
+            best = std::max(best, pt.mbPerSec);
+        if (best > 0 && result.points.size() > 1) {
+            ctx.out << '\n';
+            for (const SweepPoint &pt : std::as_const(result.points))
+                ctx.out << QStringLiteral("%1 KiB |").arg(pt.readAheadKiB, 10)
+                        << QString(int(std::lround(pt.mbPerSec / best * 50.0)), u'#') << ' ' << rate(pt.mbPerSec)
+                        << '\n';
+        }
+        if (result.originalKiB)
+            ctx.out << (result.restored ? "restored" : "NOT restored") << " read_ahead_kb " << *result.originalKiB
+                    << " on " << result.queueDevice << '\n';
+    }
+    ctx.out.flush();
+    if (!result.restoreMessage.isEmpty() && !result.restored)
+        fail(ctx, result.restoreMessage);
+    for (const QString &e : std::as_const(result.errors))
+        fail(ctx, e);
+    if (sig) {
+        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(signalName(sig)));
+        return 128 + sig;
+    }
+    return result.failed || !result.restored ? ExitFailed : ExitOk;
 }
 
 } // namespace blocktune::cli

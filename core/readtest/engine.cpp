@@ -1,0 +1,717 @@
+// The measuring loop: pread() on read-only descriptors, one std::thread per
+// reader, sampled every interval by the thread that called run().
+#include "readtest.h"
+
+#include "common/units.h"
+#include "stats/diskstats.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace blocktune {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Largest single pread. A stop request waits for the read in flight (a
+// block-device read cannot be interrupted), so this bounds how long a stop
+// takes: 1 MiB is 10 ms at 100 MB/s and 200 ms only below 5 MB/s. Blocks up
+// to 1 MiB (dd's usual sizes) are one pread each, exactly as dd issues them.
+constexpr quint64 kSliceBytes = 1ULL << 20;
+// How often the controller looks at the cancel flag when no interval is due.
+constexpr auto kPollPeriod = std::chrono::milliseconds(20);
+// Progress reaches the caller about ten times a second, never per read.
+constexpr auto kDeliverPeriod = std::chrono::milliseconds(100);
+// Latency samples kept per random reader for percentiles (16 MiB).
+constexpr size_t kMaxLatencySamples = size_t(1) << 22;
+
+double secondsBetween(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+double mbPerSec(quint64 bytes, double seconds)
+{
+    return seconds > 0 ? double(bytes) / seconds / 1e6 : 0.0;
+}
+
+QString errnoText(int err)
+{
+    return QStringLiteral("%1 (errno %2)").arg(QString::fromLocal8Bit(std::strerror(err))).arg(err);
+}
+
+QString offsetText(quint64 offset)
+{
+    return offset < 1024 ? QString::number(offset)
+                         : QStringLiteral("%1 (%2)").arg(offset).arg(formatBytes(offset));
+}
+
+class Fd final
+{
+public:
+    Fd() = default;
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(Fd &&o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
+    Fd &operator=(Fd &&o) noexcept
+    {
+        if (this != &o) {
+            if (m_fd >= 0)
+                ::close(m_fd);
+            m_fd = std::exchange(o.m_fd, -1);
+        }
+        return *this;
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+    int get() const { return m_fd; }
+
+private:
+    int m_fd = -1;
+};
+
+struct FreeDeleter
+{
+    void operator()(void *p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<char, FreeDeleter>;
+
+// Shared by the controller and every worker of one run.
+struct RunControl
+{
+    const std::atomic_bool *cancel = nullptr;
+    std::atomic_bool stopBackground{false};
+    std::atomic_bool abort{false};
+    Clock::time_point deadline{};
+    bool hasDeadline = false;
+
+    std::mutex mutex;
+    std::condition_variable changed;
+    int running = 0;          // guarded by mutex
+    int measuredRunning = 0;  // guarded by mutex
+
+    bool cancelled() const
+    {
+        return (cancel && cancel->load(std::memory_order_relaxed)) || abort.load(std::memory_order_relaxed);
+    }
+};
+
+struct Worker
+{
+    // Set up before the thread starts.
+    int streamIndex = 0;
+    const PlannedStream *plan = nullptr;
+    QString displayPath;
+    int fd = -1;
+    char *buffer = nullptr;
+    quint64 bufferSize = 0;
+    std::atomic<quint64> *cursor = nullptr; // server: the stream's next block
+    quint64 seed = 0;
+
+    // Live counters: written by the worker only, read by the sampler. A
+    // relaxed load+store keeps the hot loop free of locked instructions.
+    std::atomic<quint64> bytes{0};
+    std::atomic<quint64> reads{0};
+    std::atomic<quint64> latencyNs{0};
+    std::atomic<quint64> intervalMaxNs{0};
+
+    // Final values, read after join().
+    bool started = false;
+    Clock::time_point firstStart{};
+    Clock::time_point lastEnd{};
+    quint64 maxNs = 0;
+    bool reachedEnd = false;
+    QString error;
+    std::vector<quint32> samplesUs;
+
+    // The sampler's previous look.
+    quint64 seenBytes = 0, seenReads = 0, seenLatencyNs = 0;
+};
+
+inline void bump(std::atomic<quint64> &counter, quint64 by)
+{
+    counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+}
+
+// Reads [offset, offset + length) into the worker's buffer, slice by slice.
+// Returns the bytes read; sets w.error on failure.
+quint64 readBlock(Worker &w, const RunControl &control, quint64 offset, quint64 length)
+{
+    quint64 got = 0;
+    while (got < length) {
+        const size_t want = size_t(std::min(length - got, w.bufferSize));
+        const ssize_t n = ::pread(w.fd, w.buffer, want, off_t(offset + got));
+        if (n < 0) {
+            const int err = errno;
+            if (err == EINTR)
+                continue;
+            w.error = QStringLiteral("read error on %1 at offset %2: %3")
+                          .arg(w.displayPath, offsetText(offset + got), errnoText(err));
+            return got;
+        }
+        if (n == 0) {
+            // A block device returns 0 only at its end; the plan stayed
+            // inside the size sysfs reported, so the device shrank.
+            w.error = QStringLiteral("read on %1 at offset %2 returned no data before the end the "
+                                     "device reported (it shrank during the test?)")
+                          .arg(w.displayPath, offsetText(offset + got));
+            return got;
+        }
+        got += quint64(n);
+        if (got < length && control.cancelled())
+            break;
+    }
+    return got;
+}
+
+void runWorker(Worker &w, RunControl &control, std::latch &start)
+{
+    start.arrive_and_wait();
+    const PlannedStream &plan = *w.plan;
+    const bool background = plan.role == StreamRole::Background;
+    // Background streams, and measured ones reading for a time, go round
+    // their range again; the others read it once.
+    const bool loops = background || plan.untilDeadline;
+    const quint64 begin = plan.start;
+    const quint64 end = plan.start + plan.length;
+    const quint64 bs = plan.blockSize;
+    const bool random = plan.pattern == AccessPattern::Random;
+    const quint64 slotCount = random ? std::max<quint64>(plan.length / bs, 1) : 0;
+    // Server threads share a cursor; looping, it wraps at a whole block.
+    const quint64 cursorSpan = std::max<quint64>(plan.length - plan.length % bs, bs);
+    std::mt19937_64 rng(w.seed);
+    if (random)
+        w.samplesUs.reserve(65536);
+    quint64 pos = begin;
+    // Start a new pass cold, as a new `dd` over a device larger than memory
+    // would: drop what the previous pass cached.
+    auto dropRange = [&] { ::posix_fadvise(w.fd, off_t(begin), off_t(plan.length), POSIX_FADV_DONTNEED); };
+
+    while (!control.cancelled()) {
+        if (background && control.stopBackground.load(std::memory_order_relaxed))
+            break;
+        quint64 offset = 0;
+        quint64 length = bs;
+        if (random) {
+            offset = begin + (rng() % slotCount) * bs;
+        } else if (w.cursor) {
+            // Server: threads take consecutive blocks of one stream in
+            // turn, as nfsd or SCST worker threads do.
+            const quint64 ticket = w.cursor->fetch_add(bs, std::memory_order_relaxed) - begin;
+            if (loops) {
+                if (ticket > 0 && ticket % cursorSpan == 0)
+                    dropRange();
+                offset = begin + ticket % cursorSpan;
+            } else {
+                offset = begin + ticket;
+                if (offset >= end) {
+                    w.reachedEnd = true;
+                    break;
+                }
+            }
+            length = std::min(bs, end - offset);
+        } else {
+            if (pos >= end) {
+                if (!loops) {
+                    w.reachedEnd = true;
+                    break;
+                }
+                dropRange();
+                pos = begin;
+            }
+            offset = pos;
+            length = std::min(bs, end - pos);
+        }
+
+        const Clock::time_point t1 = Clock::now();
+        const quint64 got = readBlock(w, control, offset, length);
+        const Clock::time_point t2 = Clock::now();
+        if (!w.started) {
+            w.started = true;
+            w.firstStart = t1;
+        }
+        w.lastEnd = t2;
+        if (got > 0 || w.error.isEmpty()) {
+            const quint64 ns = quint64(std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t1).count());
+            bump(w.bytes, got);
+            bump(w.reads, 1);
+            bump(w.latencyNs, ns);
+            if (ns > w.intervalMaxNs.load(std::memory_order_relaxed))
+                w.intervalMaxNs.store(ns, std::memory_order_relaxed);
+            w.maxNs = std::max(w.maxNs, ns);
+            if (random && w.samplesUs.size() < kMaxLatencySamples)
+                w.samplesUs.push_back(quint32(std::min<quint64>(ns / 1000, UINT32_MAX)));
+        }
+        if (!w.error.isEmpty())
+            break;
+        pos = offset + length;
+        if (plan.untilDeadline && control.hasDeadline && t2 >= control.deadline)
+            break;
+    }
+
+    {
+        std::lock_guard lock(control.mutex);
+        --control.running;
+        if (!background)
+            --control.measuredRunning;
+    }
+    control.changed.notify_all();
+}
+
+double percentile(const std::vector<quint32> &sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    // Nearest rank: the smallest sample with at least p of them at or below it.
+    const size_t rank = std::max<size_t>(1, size_t(std::ceil(p * double(sorted.size()))));
+    return double(sorted[std::min(rank, sorted.size()) - 1]) / 1000.0;
+}
+
+QString runLabel(int index)
+{
+    return index < 26 ? QString(QChar(u'a' + index)) : QString::number(index + 1);
+}
+
+QString kernelRelease(const SysRoot &root)
+{
+    auto text = root.readString(root.procPath("sys/kernel/osrelease"));
+    if (text && !text->isEmpty())
+        return *text;
+    if (root.isLive()) {
+        struct utsname u {};
+        if (::uname(&u) == 0)
+            return QString::fromLocal8Bit(u.release);
+    }
+    return {};
+}
+
+} // namespace
+
+// ---- statistics -------------------------------------------------------------
+
+Summary summarize(const QList<double> &values)
+{
+    Summary s;
+    s.count = int(values.size());
+    if (values.isEmpty())
+        return s;
+    s.min = *std::min_element(values.begin(), values.end());
+    s.max = *std::max_element(values.begin(), values.end());
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    s.mean = sum / double(values.size());
+    if (values.size() > 1) {
+        double sq = 0;
+        for (double v : values)
+            sq += (v - s.mean) * (v - s.mean);
+        s.stdev = std::sqrt(sq / double(values.size() - 1));
+    }
+    return s;
+}
+
+double jainFairness(const QList<double> &values)
+{
+    double sum = 0, sumSq = 0;
+    for (double v : values) {
+        sum += v;
+        sumSq += v * v;
+    }
+    if (values.isEmpty() || sumSq <= 0)
+        return 1.0;
+    return (sum * sum) / (double(values.size()) * sumSq);
+}
+
+// ---- ReadTest -------------------------------------------------------------
+
+RecordedSettings ReadTest::currentSettings(const TestDevice &device) const
+{
+    RecordedSettings s;
+    s.device = device.name;
+    s.queueDevice = device.queueDevice;
+    s.logicalBlockBytes = device.logicalBlockBytes;
+    if (auto dir = m_root.deviceDirectory(device.queueDevice)) {
+        const SysDir queue = SysDir::open(*dir);
+        s.readAheadKiB = queue.readU64("queue/read_ahead_kb");
+        if (auto sched = queue.readBracketChoice("queue/scheduler"))
+            s.scheduler = sched->active;
+        s.nrRequests = queue.readU64("queue/nr_requests");
+        s.maxSectorsKiB = queue.readU64("queue/max_sectors_kb");
+        if (auto lbs = queue.readU64("queue/logical_block_size"))
+            s.logicalBlockBytes = *lbs;
+    }
+    s.kernel = kernelRelease(m_root);
+    return s;
+}
+
+RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
+                            const std::atomic_bool *cancel) const
+{
+    RunResult run;
+    run.label = runLabel(index);
+    for (const TestDevice &dev : m_devices)
+        run.settings.append(currentSettings(dev));
+
+    // ---- start cold ----
+    // POSIX_FADV_DONTNEED drops the device's clean cached pages for anyone
+    // who can open it; BLKFLSBUF (CAP_SYS_ADMIN) also writes back and
+    // invalidates the buffer cache. The machine-wide drop_caches only on request.
+    bool allFlushed = true;
+    for (const TestDevice &dev : m_devices) {
+        Fd fd(::open(dev.devPath.constData(), O_RDONLY | O_CLOEXEC));
+        if (fd.get() < 0) {
+            const int err = errno;
+            run.errors << QStringLiteral("cannot open %1: %2%3")
+                              .arg(m_root.displayPath(dev.devPath), errnoText(err),
+                                   err == EACCES ? QStringLiteral(" (reading a block device needs root "
+                                                                  "or the disk group)")
+                                                 : QString());
+            continue;
+        }
+        struct stat st {};
+        if (::fstat(fd.get(), &st) != 0 || !S_ISBLK(st.st_mode)) {
+            run.errors << QStringLiteral("%1 is not a block device").arg(m_root.displayPath(dev.devPath));
+            continue;
+        }
+        ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+        if (::ioctl(fd.get(), BLKFLSBUF, 0) != 0)
+            allFlushed = false;
+    }
+    run.cacheDrop = allFlushed ? QStringLiteral("fadvise+blkflsbuf") : QStringLiteral("fadvise");
+    if (run.errors.isEmpty() && m_spec.dropCaches) {
+        auto written = m_root.writeAttribute(m_root.procPath("sys/vm/drop_caches"), QStringLiteral("1"));
+        if (!written)
+            run.errors << QStringLiteral("--drop-caches: %1").arg(written.error().message);
+        else
+            run.cacheDrop += QStringLiteral("+drop_caches");
+    }
+    if (!run.errors.isEmpty())
+        return run;
+
+    // ---- descriptors, opened now: a descriptor keeps the readahead in
+    // force when it was opened (file_ra_state_init in do_dentry_open) ----
+    const int flags = O_RDONLY | O_CLOEXEC | (m_spec.direct ? O_DIRECT : 0);
+    std::vector<Fd> fds;
+    std::vector<Buffer> buffers;
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::vector<std::unique_ptr<std::atomic<quint64>>> cursors;
+    quint64 seed = 0x626c6f636b74756eULL; // fixed: random readers repeat their offsets run to run
+
+    auto openDevice = [&](const TestDevice &dev, const PlannedStream &plan) -> int {
+        Fd fd(::open(dev.devPath.constData(), flags));
+        if (fd.get() < 0) {
+            const int err = errno;
+            run.errors << QStringLiteral("cannot open %1%2: %3")
+                              .arg(m_root.displayPath(dev.devPath),
+                                   m_spec.direct ? QStringLiteral(" with O_DIRECT") : QString(),
+                                   errnoText(err));
+            return -1;
+        }
+        if (m_spec.fadviseSequential && plan.pattern == AccessPattern::Sequential)
+            ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+        fds.push_back(std::move(fd));
+        return fds.back().get();
+    };
+
+    for (int si = 0; si < m_streams.size(); ++si) {
+        const PlannedStream &plan = m_streams.at(si);
+        const TestDevice &dev = m_devices.at(plan.device);
+        std::atomic<quint64> *cursor = nullptr;
+        if (plan.threads > 1) {
+            cursors.push_back(std::make_unique<std::atomic<quint64>>(plan.start));
+            cursor = cursors.back().get();
+        }
+        int shared = -1;
+        if (plan.sharedFd && (shared = openDevice(dev, plan)) < 0)
+            break;
+        for (int t = 0; t < plan.threads; ++t) {
+            auto w = std::make_unique<Worker>();
+            w->streamIndex = si;
+            w->plan = &plan;
+            w->displayPath = m_root.displayPath(dev.devPath);
+            w->cursor = cursor;
+            w->seed = seed++;
+            w->fd = plan.sharedFd ? shared : openDevice(dev, plan);
+            if (w->fd < 0)
+                break;
+            // Aligned for O_DIRECT (the logical block size, at least a page).
+            const quint64 align = std::max<quint64>(dev.logicalBlockBytes, quint64(::sysconf(_SC_PAGESIZE)));
+            w->bufferSize = std::min(plan.blockSize, kSliceBytes);
+            void *mem = nullptr;
+            if (::posix_memalign(&mem, size_t(align), size_t(w->bufferSize)) != 0) {
+                run.errors << QStringLiteral("out of memory for a %1 read buffer").arg(formatBytes(w->bufferSize));
+                break;
+            }
+            buffers.emplace_back(static_cast<char *>(mem));
+            w->buffer = buffers.back().get();
+            workers.push_back(std::move(w));
+        }
+        if (!run.errors.isEmpty())
+            break;
+    }
+    if (!run.errors.isEmpty())
+        return run;
+
+    auto before = readDiskStats(m_root);
+
+    // ---- run ----
+    RunControl control;
+    control.cancel = cancel;
+    for (const auto &w : workers) {
+        ++control.running;
+        if (w->plan->role == StreamRole::Measure)
+            ++control.measuredRunning;
+    }
+    std::latch start(std::ptrdiff_t(workers.size()) + 1);
+    std::vector<std::thread> threads;
+    threads.reserve(workers.size());
+    for (const auto &w : workers) {
+        try {
+            threads.emplace_back(runWorker, std::ref(*w), std::ref(control), std::ref(start));
+        } catch (const std::system_error &e) {
+            run.errors << QStringLiteral("cannot start a reader thread: %1").arg(QString::fromLocal8Bit(e.what()));
+            control.abort = true;
+            const std::ptrdiff_t missing = std::ptrdiff_t(workers.size() - threads.size());
+            start.count_down(missing);
+            std::lock_guard lock(control.mutex);
+            for (size_t i = threads.size(); i < workers.size(); ++i) {
+                --control.running;
+                if (workers[i]->plan->role == StreamRole::Measure)
+                    --control.measuredRunning;
+            }
+            break;
+        }
+    }
+
+    const auto interval = std::chrono::milliseconds(m_spec.intervalMs);
+    const Clock::time_point t0 = Clock::now();
+    if (m_spec.durationMs) {
+        control.hasDeadline = true;
+        control.deadline = t0 + std::chrono::milliseconds(*m_spec.durationMs);
+    }
+    start.arrive_and_wait();
+
+    QStringList names;
+    for (const PlannedStream &s : m_streams)
+        names << s.name;
+    QList<IntervalSample> fresh;
+    Clock::time_point lastSample = t0;
+    Clock::time_point nextTick = t0 + interval;
+    Clock::time_point lastDeliver = t0;
+
+    auto takeSample = [&](Clock::time_point now) {
+        IntervalSample sample;
+        sample.endSeconds = secondsBetween(t0, now);
+        sample.seconds = secondsBetween(lastSample, now);
+        sample.streams.resize(m_streams.size());
+        std::vector<quint64> latency(size_t(m_streams.size()), 0);
+        for (const auto &w : workers) {
+            const quint64 b = w->bytes.load(std::memory_order_relaxed);
+            const quint64 r = w->reads.load(std::memory_order_relaxed);
+            const quint64 l = w->latencyNs.load(std::memory_order_relaxed);
+            const quint64 m = w->intervalMaxNs.exchange(0, std::memory_order_relaxed);
+            IntervalSample::Stream &s = sample.streams[w->streamIndex];
+            s.bytes += b - w->seenBytes;
+            s.reads += r - w->seenReads;
+            latency[size_t(w->streamIndex)] += l - w->seenLatencyNs;
+            s.maxLatencyMs = std::max(s.maxLatencyMs, double(m) / 1e6);
+            w->seenBytes = b;
+            w->seenReads = r;
+            w->seenLatencyNs = l;
+        }
+        for (qsizetype i = 0; i < sample.streams.size(); ++i) {
+            IntervalSample::Stream &s = sample.streams[i];
+            s.meanLatencyMs = s.reads ? double(latency[size_t(i)]) / double(s.reads) / 1e6 : 0.0;
+        }
+        lastSample = now;
+        run.intervals.append(sample);
+        fresh.append(sample);
+    };
+
+    for (;;) {
+        bool allDone = false;
+        {
+            std::unique_lock lock(control.mutex);
+            const Clock::time_point wake = std::min(nextTick, Clock::now() + kPollPeriod);
+            control.changed.wait_until(lock, wake, [&] {
+                return control.running == 0
+                    || (control.measuredRunning == 0 && !control.stopBackground.load());
+            });
+            if (control.measuredRunning == 0)
+                control.stopBackground = true;
+            allDone = control.running == 0;
+        }
+        const Clock::time_point now = Clock::now();
+        if (now >= nextTick) {
+            takeSample(now);
+            while (nextTick <= now)
+                nextTick += interval;
+        }
+        if (allDone) {
+            if (secondsBetween(lastSample, now) > 0.001)
+                takeSample(now);
+        }
+        if (observer.progress && !fresh.isEmpty() && (allDone || now - lastDeliver >= kDeliverPeriod)) {
+            observer.progress(index, run.label, fresh, names);
+            fresh.clear();
+            lastDeliver = now;
+        }
+        if (allDone)
+            break;
+    }
+    for (std::thread &t : threads)
+        t.join();
+
+    auto after = readDiskStats(m_root);
+    run.cancelled = cancel && cancel->load();
+
+    // ---- results ----
+    Clock::time_point measuredFirst = Clock::time_point::max(), measuredLast{};
+    Clock::time_point allFirst = Clock::time_point::max(), allLast{};
+    QList<double> sequentialRates;
+    quint64 allBytes = 0;
+    for (int si = 0; si < m_streams.size(); ++si) {
+        const PlannedStream &plan = m_streams.at(si);
+        StreamResult s;
+        s.name = plan.name;
+        s.device = m_devices.at(plan.device).name;
+        s.offset = plan.start;
+        s.plannedBytes = plan.role == StreamRole::Measure && !plan.untilDeadline ? plan.length : 0;
+        s.role = plan.role;
+        s.pattern = plan.pattern;
+        Clock::time_point first = Clock::time_point::max(), last{};
+        quint64 latencyNs = 0;
+        std::vector<quint32> samples;
+        for (const auto &w : workers) {
+            if (w->streamIndex != si)
+                continue;
+            WorkerResult wr;
+            wr.bytes = w->bytes.load();
+            wr.reads = w->reads.load();
+            wr.seconds = w->started ? secondsBetween(w->firstStart, w->lastEnd) : 0.0;
+            wr.latency.count = wr.reads;
+            wr.latency.meanMs = wr.reads ? double(w->latencyNs.load()) / double(wr.reads) / 1e6 : 0.0;
+            wr.latency.maxMs = double(w->maxNs) / 1e6;
+            wr.error = w->error;
+            s.workers.append(wr);
+            s.bytes += wr.bytes;
+            s.reads += wr.reads;
+            latencyNs += w->latencyNs.load();
+            s.latency.maxMs = std::max(s.latency.maxMs, wr.latency.maxMs);
+            if (s.error.isEmpty())
+                s.error = w->error;
+            if (w->started) {
+                first = std::min(first, w->firstStart);
+                last = std::max(last, w->lastEnd);
+            }
+            samples.insert(samples.end(), w->samplesUs.begin(), w->samplesUs.end());
+        }
+        s.seconds = first < last ? secondsBetween(first, last) : 0.0;
+        s.mbPerSec = mbPerSec(s.bytes, s.seconds);
+        s.latency.count = s.reads;
+        s.latency.meanMs = s.reads ? double(latencyNs) / double(s.reads) / 1e6 : 0.0;
+        if (!samples.empty()) {
+            std::sort(samples.begin(), samples.end());
+            s.latency.p50Ms = percentile(samples, 0.50);
+            s.latency.p99Ms = percentile(samples, 0.99);
+        }
+        if (!s.error.isEmpty())
+            run.errors << QStringLiteral("%1: %2").arg(s.name, s.error);
+        if (first < last) {
+            allFirst = std::min(allFirst, first);
+            allLast = std::max(allLast, last);
+            if (plan.role == StreamRole::Measure) {
+                measuredFirst = std::min(measuredFirst, first);
+                measuredLast = std::max(measuredLast, last);
+                run.measuredBytes += s.bytes;
+            }
+        }
+        allBytes += s.bytes;
+        if (plan.pattern == AccessPattern::Sequential)
+            sequentialRates << s.mbPerSec;
+        run.streams.append(s);
+    }
+    run.seconds = measuredFirst < measuredLast ? secondsBetween(measuredFirst, measuredLast) : 0.0;
+    run.mbPerSec = mbPerSec(run.measuredBytes, run.seconds);
+    run.aggregateMbPerSec = allFirst < allLast ? mbPerSec(allBytes, secondsBetween(allFirst, allLast)) : 0.0;
+    run.fairnessJain = jainFairness(sequentialRates);
+
+    for (const TestDevice &dev : m_devices) {
+        DeviceCounterDelta delta;
+        delta.device = dev.name;
+        for (const StreamResult &s : std::as_const(run.streams))
+            if (s.device == dev.name)
+                delta.consumedBytes += s.bytes;
+        if (before && after && before->contains(dev.name) && after->contains(dev.name)) {
+            const DiskCounters &b = before->value(dev.name);
+            const DiskCounters &a = after->value(dev.name);
+            delta.available = true;
+            delta.requests = counterDelta(b[DiskCounters::ReadsCompleted], a[DiskCounters::ReadsCompleted]);
+            delta.merges = counterDelta(b[DiskCounters::ReadsMerged], a[DiskCounters::ReadsMerged]);
+            delta.deviceBytes = counterDelta(b[DiskCounters::SectorsRead], a[DiskCounters::SectorsRead]) * 512;
+            delta.avgRequestKiB = delta.requests ? double(delta.deviceBytes) / double(delta.requests) / 1024.0 : 0.0;
+            delta.overshootBytes = qint64(delta.deviceBytes) - qint64(delta.consumedBytes);
+        }
+        run.deviceStats.append(delta);
+    }
+    return run;
+}
+
+ReadTestResult ReadTest::run(const ReadTestObserver &observer, const std::atomic_bool *cancel) const
+{
+    ReadTestResult result;
+    result.kind = m_spec.kind;
+    result.device = primaryDevice();
+    result.spec = m_spec;
+    for (int i = 0; i < m_spec.repeat; ++i) {
+        if (cancel && cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        RunResult run = runOnce(i, observer, cancel);
+        result.errors += run.errors;
+        const bool stop = run.cancelled || !run.errors.isEmpty();
+        result.cancelled = result.cancelled || run.cancelled;
+        if (observer.runFinished)
+            observer.runFinished(run);
+        result.runs.append(std::move(run));
+        // The same error would come back on every repeat: stop after it.
+        if (stop)
+            break;
+    }
+    result.failed = !result.errors.isEmpty();
+    QList<double> complete, all;
+    for (const RunResult &r : std::as_const(result.runs)) {
+        all << r.mbPerSec;
+        if (!r.cancelled && r.errors.isEmpty())
+            complete << r.mbPerSec;
+    }
+    // Partial runs count only when no run completed (a cancelled single run).
+    result.mbPerSec = summarize(complete.isEmpty() ? all : complete);
+    return result;
+}
+
+} // namespace blocktune

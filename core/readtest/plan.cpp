@@ -1,0 +1,359 @@
+// Validation of a read test: everything that can be refused is refused here,
+// before a device is opened or a setting changed.
+#include "readtest.h"
+
+#include "common/units.h"
+#include "devices/devicemodel.h"
+
+#include <QHash>
+
+#include <climits>
+
+namespace blocktune {
+
+namespace {
+
+// Reads are issued in slices of at most this size, so a cancelled test
+// waits for one slice at most; blocks are allowed to be bigger.
+constexpr quint64 kMaxBlockSize = 64ULL << 20;
+constexpr quint64 kDefaultSize = 256ULL << 20;
+constexpr int kMaxRepeat = 1000;
+constexpr int kMaxThreads = 256;
+constexpr int kMaxStreams = 64;
+
+Error invalid(const QString &message)
+{
+    return makeError(InvalidArgument, message);
+}
+
+// "16M (16777216 bytes)" for sizes in messages.
+QString bytesText(quint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 bytes").arg(bytes);
+    return QStringLiteral("%1 (%2 bytes)").arg(formatBytes(bytes)).arg(bytes);
+}
+
+} // namespace
+
+QString readTestKindName(ReadTestKind kind)
+{
+    switch (kind) {
+    case ReadTestKind::Sequential: return QStringLiteral("seq");
+    case ReadTestKind::Concurrent: return QStringLiteral("concurrent");
+    case ReadTestKind::Server: return QStringLiteral("server");
+    case ReadTestKind::Mixed: return QStringLiteral("mixed");
+    }
+    return {};
+}
+
+std::optional<ReadTestKind> parseReadTestKind(const QString &name)
+{
+    for (ReadTestKind k : {ReadTestKind::Sequential, ReadTestKind::Concurrent, ReadTestKind::Server,
+                           ReadTestKind::Mixed}) {
+        if (name == readTestKindName(k))
+            return k;
+    }
+    return std::nullopt;
+}
+
+QString streamRoleName(StreamRole role)
+{
+    return role == StreamRole::Measure ? QStringLiteral("measure") : QStringLiteral("background");
+}
+
+Result<StreamTarget> parseStreamTarget(const QString &text)
+{
+    const qsizetype at = text.lastIndexOf(u'@');
+    StreamTarget target;
+    target.device = (at < 0 ? text : text.left(at)).trimmed();
+    if (target.device.isEmpty())
+        return invalid(QStringLiteral("'%1' names no device (use DEV or DEV@OFFSET, e.g. sdb or "
+                                      "/dev/sdb@1G)").arg(text));
+    if (at >= 0) {
+        auto offset = parseSize(text.mid(at + 1), QStringLiteral("offset in '%1'").arg(text));
+        if (!offset)
+            return offset.error();
+        target.offset = *offset;
+    }
+    return target;
+}
+
+Result<QList<quint64>> parseReadaheadList(const QString &text)
+{
+    QList<quint64> values;
+    const QStringList items = text.split(u',');
+    for (const QString &raw : items) {
+        const QString item = raw.trimmed();
+        if (item.isEmpty())
+            return invalid(QStringLiteral("--ra '%1': empty value in the list (use KiB values "
+                                          "separated by commas, e.g. 128,512,4096)").arg(text));
+        quint64 kib = 0;
+        bool plain = false;
+        const quint64 number = item.toULongLong(&plain);
+        if (plain) {
+            kib = number;
+        } else {
+            auto bytes = parseSize(item, QStringLiteral("--ra value '%1'").arg(item));
+            if (!bytes)
+                return invalid(QStringLiteral("--ra: '%1' is not a readahead size (use KiB "
+                                              "numbers such as 128, or 512K, 4M)").arg(item));
+            if (*bytes % 1024 != 0)
+                return invalid(QStringLiteral("--ra: '%1' is not a whole number of KiB").arg(item));
+            kib = *bytes / 1024;
+        }
+        // sysfs read_ahead_kb takes an unsigned int of KiB (block/blk-sysfs.c).
+        if (kib > UINT_MAX)
+            return invalid(QStringLiteral("--ra: %1 KiB is above the kernel's limit of %2 KiB")
+                               .arg(kib).arg(UINT_MAX));
+        if (values.contains(kib))
+            return invalid(QStringLiteral("--ra: %1 KiB is listed twice").arg(kib));
+        values.append(kib);
+    }
+    return values;
+}
+
+Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &specIn)
+{
+    ReadTestSpec spec = specIn;
+    const QString kind = readTestKindName(spec.kind);
+
+    // ---- options that need no device ----
+    if (spec.blockSize == 0)
+        return invalid(QStringLiteral("--bs must be at least 1 byte (e.g. 4K, 64K, 1M)"));
+    if (spec.blockSize > kMaxBlockSize)
+        return invalid(QStringLiteral("--bs %1 is too large (at most %2)")
+                           .arg(formatBytes(spec.blockSize), formatBytes(kMaxBlockSize)));
+    const int limits = int(spec.sizeBytes.has_value()) + int(spec.count.has_value())
+        + int(spec.durationMs.has_value());
+    if (limits > 1)
+        return invalid(QStringLiteral("give at most one of --size, --count and --time"));
+    if (spec.sizeBytes && *spec.sizeBytes == 0)
+        return invalid(QStringLiteral("--size must be more than 0 bytes"));
+    if (spec.count && *spec.count == 0)
+        return invalid(QStringLiteral("--count must be at least 1 block"));
+    if (spec.count && *spec.count > UINT64_MAX / spec.blockSize)
+        return invalid(QStringLiteral("--count %1 blocks of %2 is more than any device holds")
+                           .arg(*spec.count).arg(formatBytes(spec.blockSize)));
+    if (spec.durationMs && *spec.durationMs <= 0)
+        return invalid(QStringLiteral("--time must be more than 0"));
+    if (spec.repeat < 1 || spec.repeat > kMaxRepeat)
+        return invalid(QStringLiteral("--repeat %1 is out of range (1 to %2)").arg(spec.repeat).arg(kMaxRepeat));
+    if (spec.intervalMs < 10 || spec.intervalMs > 60000)
+        return invalid(QStringLiteral("--interval %1 ms is out of range (10 ms to 60 s)").arg(spec.intervalMs));
+    if (spec.threads < 1 || spec.threads > kMaxThreads)
+        return invalid(QStringLiteral("--threads %1 is out of range (1 to %2)").arg(spec.threads).arg(kMaxThreads));
+    if (spec.seqStreams < 1 || spec.seqStreams > kMaxStreams)
+        return invalid(QStringLiteral("--seq %1 is out of range (1 to %2)").arg(spec.seqStreams).arg(kMaxStreams));
+    if (spec.randomReaders < 0 || spec.randomReaders > kMaxStreams)
+        return invalid(QStringLiteral("--random %1 is out of range (0 to %2)").arg(spec.randomReaders).arg(kMaxStreams));
+    if (spec.randomBlockSize == 0 || spec.randomBlockSize > kMaxBlockSize)
+        return invalid(QStringLiteral("--random-bs must be between 1 byte and %1").arg(formatBytes(kMaxBlockSize)));
+
+    if (spec.measure.isEmpty())
+        return invalid(spec.kind == ReadTestKind::Concurrent
+                           ? QStringLiteral("test concurrent needs at least one --measure DEV[@OFFSET]")
+                           : QStringLiteral("test %1 needs a device").arg(kind));
+    if (spec.kind != ReadTestKind::Concurrent && spec.measure.size() != 1)
+        return invalid(QStringLiteral("test %1 reads one device (got %2)").arg(kind).arg(spec.measure.size()));
+    if (spec.kind != ReadTestKind::Concurrent && !spec.background.isEmpty())
+        return invalid(QStringLiteral("--background streams belong to test concurrent"));
+    if (spec.measure.size() + spec.background.size() > kMaxStreams)
+        return invalid(QStringLiteral("at most %1 streams").arg(kMaxStreams));
+
+    // ---- devices ----
+    ScanOptions scanOptions;
+    scanOptions.probeFilesystems = false;
+    auto model = DeviceModel::scan(root, scanOptions);
+    if (!model)
+        return model.error();
+
+    ReadTest test;
+    test.m_root = root;
+    QHash<QString, int> indexOf;
+    auto resolve = [&](const StreamTarget &t) -> Result<int> {
+        const BlockDevice *bd = model->findByUserName(t.device);
+        if (!bd)
+            return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli "
+                                                      "list; give a kernel name such as sdb or a "
+                                                      "/dev path)").arg(t.device));
+        if (auto it = indexOf.constFind(bd->name); it != indexOf.constEnd())
+            return *it;
+        if (!bd->sizeBytes || *bd->sizeBytes == 0)
+            return invalid(QStringLiteral("%1 is empty (size 0): nothing to read").arg(bd->name));
+        TestDevice dev;
+        dev.name = bd->name;
+        dev.devPath = root.devPath(bd->name.toLocal8Bit());
+        dev.queueDevice = bd->queueDevice.isEmpty() ? bd->name : bd->queueDevice;
+        dev.sizeBytes = *bd->sizeBytes;
+        dev.logicalBlockBytes = qMax<quint64>(bd->logicalBlockBytes.value_or(512), 1);
+        test.m_devices.append(dev);
+        indexOf.insert(bd->name, int(test.m_devices.size() - 1));
+        return int(test.m_devices.size() - 1);
+    };
+
+    // Direct I/O needs offsets and lengths in whole logical blocks (the
+    // kernel returns EINVAL otherwise); say so before reading anything.
+    auto checkAligned = [&](const TestDevice &dev, quint64 value, const QString &what) -> Status {
+        if (spec.direct && value % dev.logicalBlockBytes != 0)
+            return invalid(QStringLiteral("%1 %2 is not a multiple of %3's logical block size (%4 bytes), "
+                                          "which --direct requires")
+                               .arg(what).arg(value).arg(dev.name).arg(dev.logicalBlockBytes));
+        return {};
+    };
+
+    // The measured length of one stream starting at `offset` on `dev`,
+    // within `room` bytes; refuses what does not fit.
+    auto measuredLength = [&](const TestDevice &dev, quint64 offset, quint64 room,
+                              const QString &roomNote) -> Result<quint64> {
+        if (spec.durationMs)
+            return room;
+        quint64 length = 0;
+        QString asked;
+        if (spec.sizeBytes) {
+            length = *spec.sizeBytes;
+            asked = QStringLiteral("--size %1").arg(formatBytes(length));
+        } else if (spec.count) {
+            length = *spec.count * spec.blockSize;
+            asked = QStringLiteral("--count %1 (x %2 = %3)").arg(*spec.count)
+                        .arg(formatBytes(spec.blockSize), formatBytes(length));
+        } else {
+            length = qMin(kDefaultSize, room);
+            if (spec.direct)
+                length -= length % dev.logicalBlockBytes;
+            if (length == 0)
+                return invalid(QStringLiteral("less than one logical block of %1 is left past offset %2")
+                                   .arg(dev.name).arg(offset));
+            return length;
+        }
+        if (length > room)
+            return invalid(QStringLiteral("%1 from offset %2 goes past the end of %3 (%4): at most %5 fits%6")
+                               .arg(asked, bytesText(offset), dev.name, bytesText(dev.sizeBytes),
+                                    bytesText(room), roomNote));
+        if (auto st = checkAligned(dev, length, QStringLiteral("the length")); !st)
+            return st.error();
+        return length;
+    };
+
+    auto checkOffset = [&](const TestDevice &dev, quint64 offset) -> Status {
+        if (offset >= dev.sizeBytes)
+            return invalid(QStringLiteral("offset %1 is past the end of %2 (%3)")
+                               .arg(bytesText(offset), dev.name, bytesText(dev.sizeBytes)));
+        return checkAligned(dev, offset, QStringLiteral("offset"));
+    };
+
+    QHash<QString, int> nameUse;
+    auto uniqueName = [&](QString name) {
+        const int n = ++nameUse[name];
+        return n == 1 ? name : QStringLiteral("%1#%2").arg(name).arg(n);
+    };
+
+    auto addTarget = [&](const StreamTarget &t, StreamRole role) -> Status {
+        auto idx = resolve(t);
+        if (!idx)
+            return idx.error();
+        const TestDevice &dev = test.m_devices.at(*idx);
+        if (auto st = checkOffset(dev, t.offset); !st)
+            return st;
+        if (auto st = checkAligned(dev, spec.blockSize, QStringLiteral("--bs")); !st)
+            return st;
+        PlannedStream s;
+        s.device = *idx;
+        s.start = t.offset;
+        s.role = role;
+        s.blockSize = spec.blockSize;
+        const quint64 room = dev.sizeBytes - t.offset;
+        if (role == StreamRole::Background) {
+            // Like `while true; do dd if=DEV ...; done`: to the device's end, again and again.
+            s.length = room;
+        } else {
+            auto len = measuredLength(dev, t.offset, room, QString());
+            if (!len)
+                return len.error();
+            s.length = *len;
+            s.untilDeadline = spec.durationMs.has_value();
+        }
+        s.name = uniqueName(t.offset ? QStringLiteral("%1@%2").arg(dev.name, formatBytes(t.offset))
+                                     : dev.name);
+        if (spec.kind == ReadTestKind::Server) {
+            s.threads = spec.threads;
+            s.sharedFd = spec.sharedFd;
+        }
+        test.m_streams.append(s);
+        return {};
+    };
+
+    switch (spec.kind) {
+    case ReadTestKind::Sequential:
+    case ReadTestKind::Server:
+        if (auto st = addTarget(spec.measure.constFirst(), StreamRole::Measure); !st)
+            return st.error();
+        break;
+    case ReadTestKind::Concurrent:
+        for (const StreamTarget &t : std::as_const(spec.measure))
+            if (auto st = addTarget(t, StreamRole::Measure); !st)
+                return st.error();
+        for (const StreamTarget &t : std::as_const(spec.background))
+            if (auto st = addTarget(t, StreamRole::Background); !st)
+                return st.error();
+        break;
+    case ReadTestKind::Mixed: {
+        const StreamTarget &t = spec.measure.constFirst();
+        auto idx = resolve(t);
+        if (!idx)
+            return idx.error();
+        const TestDevice dev = test.m_devices.at(*idx);
+        if (auto st = checkOffset(dev, t.offset); !st)
+            return st.error();
+        if (auto st = checkAligned(dev, spec.blockSize, QStringLiteral("--bs")); !st)
+            return st.error();
+        if (auto st = checkAligned(dev, spec.randomBlockSize, QStringLiteral("--random-bs")); !st)
+            return st.error();
+        // K sequential streams spread evenly over the device past the
+        // offset, so they do not feed each other's page cache.
+        const quint64 span = dev.sizeBytes - t.offset;
+        quint64 spacing = span / quint64(spec.seqStreams);
+        spacing -= spacing % dev.logicalBlockBytes;
+        if (spacing == 0)
+            return invalid(QStringLiteral("%1 is too small for %2 sequential streams past offset %3")
+                               .arg(dev.name).arg(spec.seqStreams).arg(t.offset));
+        const QString note = spec.seqStreams > 1
+            ? QStringLiteral(" (each of the %1 sequential streams gets 1/%1 of the device past the offset)")
+                  .arg(spec.seqStreams)
+            : QString();
+        auto len = measuredLength(dev, t.offset, spacing, note);
+        if (!len)
+            return len.error();
+        for (int i = 0; i < spec.seqStreams; ++i) {
+            PlannedStream s;
+            s.name = QStringLiteral("seq%1").arg(i + 1);
+            s.device = *idx;
+            s.start = t.offset + quint64(i) * spacing;
+            s.length = *len;
+            s.untilDeadline = spec.durationMs.has_value();
+            s.blockSize = spec.blockSize;
+            test.m_streams.append(s);
+        }
+        if (spec.randomReaders > 0 && span < spec.randomBlockSize)
+            return invalid(QStringLiteral("%1 holds less than one --random-bs block past offset %2")
+                               .arg(dev.name).arg(t.offset));
+        for (int i = 0; i < spec.randomReaders; ++i) {
+            PlannedStream s;
+            s.name = QStringLiteral("random%1").arg(i + 1);
+            s.device = *idx;
+            s.start = t.offset;
+            s.length = span;
+            s.role = StreamRole::Background;
+            s.pattern = AccessPattern::Random;
+            s.blockSize = spec.randomBlockSize;
+            test.m_streams.append(s);
+        }
+        break;
+    }
+    }
+
+    test.m_spec = spec;
+    return test;
+}
+
+} // namespace blocktune

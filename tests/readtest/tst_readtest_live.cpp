@@ -1,0 +1,643 @@
+// Read tests on the test's own loop devices (root): loop devices with
+// --direct-io=on read their file with O_DIRECT, so they behave like a disk
+// (readahead changes request sizes and throughput). Every device here is
+// created by this test over a file of known, non-zero contents, its queue
+// settings are put back before it is detached, and the files are hashed at
+// the start and at the end: the tests only ever read.
+#include "readtest/readtest.h"
+#include "stats/diskstats.h"
+#include "tuning/tuning.h"
+#include "testsupport.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <random>
+#include <thread>
+
+#include <sys/utsname.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QByteArray knownContents()
+{
+    // 1 MiB of deterministic noise, repeated: nothing a hole or a zero page
+    // could stand in for.
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    std::mt19937 rng(4242);
+    for (char &c : block)
+        c = char(rng() | 1);
+    return block;
+}
+
+QByteArray fileHash(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex();
+}
+
+QString queueAttr(const QString &dev, const char *attr)
+{
+    const SysRoot root;
+    auto v = root.readString(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)));
+    return v ? *v : QString();
+}
+
+bool setQueueAttr(const QString &dev, const char *attr, const QString &value)
+{
+    const SysRoot root;
+    return root.writeAttribute(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)), value).ok();
+}
+
+quint64 readAhead(const QString &dev)
+{
+    return queueAttr(dev, "read_ahead_kb").toULongLong();
+}
+
+quint64 readsCompleted(const QString &dev)
+{
+    auto table = readDiskStats(SysRoot());
+    return table ? table->value(dev)[DiskCounters::ReadsCompleted] : 0;
+}
+
+/// A loop device of this test with known queue settings: loop devices keep
+/// their queue settings across detach and attach, so a previous user's
+/// max_sectors_kb of 4 would make every request 4 KiB. Puts the settings it
+/// found back before the device is detached.
+class TestLoop final
+{
+public:
+    TestLoop(qint64 bytes, const QByteArray &fill) : m_loop(bytes, true, fill)
+    {
+        if (!m_loop.isValid())
+            return;
+        m_hash = fileHash(m_loop.backingFile());
+        const QString dev = m_loop.name();
+        for (const char *attr : {"read_ahead_kb", "max_sectors_kb", "scheduler"}) {
+            QString value = queueAttr(dev, attr);
+            if (QLatin1StringView(attr) == QLatin1StringView("scheduler")) {
+                const auto choice = sysfs::parseBracketChoice(value.toLatin1());
+                value = choice ? choice->active : QString();
+            }
+            m_saved.append({attr, value});
+        }
+        m_ok = setQueueAttr(dev, "max_sectors_kb", queueAttr(dev, "max_hw_sectors_kb"))
+            && setQueueAttr(dev, "scheduler", QStringLiteral("none"))
+            && setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
+    }
+    ~TestLoop()
+    {
+        if (!m_loop.isValid())
+            return;
+        for (const auto &[attr, value] : m_saved)
+            if (!value.isEmpty())
+                setQueueAttr(m_loop.name(), attr, value);
+    }
+    Q_DISABLE_COPY_MOVE(TestLoop)
+
+    bool isValid() const { return m_loop.isValid() && m_ok; }
+    QString name() const { return m_loop.name(); }
+    QString path() const { return m_loop.path(); }
+    QString backingFile() const { return m_loop.backingFile(); }
+    QByteArray initialHash() const { return m_hash; }
+
+private:
+    LoopDevice m_loop;
+    QByteArray m_hash;
+    QList<std::pair<const char *, QString>> m_saved;
+    bool m_ok = false;
+};
+
+QJsonObject runJson(const QStringList &args, int expectExit = 0, ProcessResult *raw = nullptr)
+{
+    const ProcessResult r = run(binary("blocktune-cli"), args, 120000);
+    if (raw)
+        *raw = r;
+    if (r.exitCode != expectExit) {
+        qWarning("blocktune-cli %s exited %d (expected %d): %s", qPrintable(args.join(u' ')), r.exitCode,
+                 expectExit, r.err.constData());
+        return {};
+    }
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("not JSON: %s", r.out.left(400).constData());
+    return doc.object();
+}
+
+QString kernelRelease()
+{
+    struct utsname u {};
+    ::uname(&u);
+    return QString::fromLatin1(u.release);
+}
+
+} // namespace
+
+class TestReadTestLive : public QObject
+{
+    Q_OBJECT
+
+private:
+    QByteArray m_fill = knownContents();
+    std::unique_ptr<TestLoop> m_a; // 96 MiB, the main device
+    std::unique_ptr<TestLoop> m_b; // 32 MiB, a second device for concurrent tests
+    QTemporaryDir m_journals;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        // Journals of this test's sweeps go to a directory of its own, so a
+        // `restore` here never touches another session's journal.
+        QVERIFY(m_journals.isValid());
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+        m_a = std::make_unique<TestLoop>(96 << 20, m_fill);
+        m_b = std::make_unique<TestLoop>(32 << 20, m_fill);
+        QVERIFY2(m_a->isValid() && m_b->isValid(), "cannot attach and set up loop devices");
+        // Let udev's probe of the new devices finish before counting reads.
+        run(QStringLiteral("udevadm"), {QStringLiteral("settle"), QStringLiteral("--timeout=10")});
+    }
+
+    void cleanupTestCase()
+    {
+        m_b.reset();
+        m_a.reset();
+    }
+
+    // Reopening after each change and dropping the cache are what make a
+    // sweep honest: 4 KiB reads must follow readahead in both throughput
+    // and the device's request size.
+    void readaheadDecidesThroughputAndRequestSize()
+    {
+        const QString dev = m_a->name();
+        const QJsonObject sweep = runJson({QStringLiteral("sweep"), dev, QStringLiteral("--ra"), QStringLiteral("4,1024"),
+                                           QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--size"),
+                                           QStringLiteral("32M"), QStringLiteral("--json")});
+        QCOMPARE(sweep.value(u"schema").toInt(), 1);
+        const QJsonArray points = sweep.value(u"points").toArray();
+        QCOMPARE(points.size(), 2);
+        const QJsonObject small = points.at(0).toObject(), large = points.at(1).toObject();
+        QCOMPARE(small.value(u"read_ahead_kb").toInt(), 4);
+        QCOMPARE(large.value(u"read_ahead_kb").toInt(), 1024);
+        const double slow = small.value(u"mb_per_s").toDouble(), fast = large.value(u"mb_per_s").toDouble();
+        QVERIFY2(slow > 0 && fast >= 3 * slow, qPrintable(QStringLiteral("%1 vs %2 MB/s").arg(slow).arg(fast)));
+        const double smallReq = small.value(u"avg_request_kb").toDouble();
+        const double largeReq = large.value(u"avg_request_kb").toDouble();
+        QVERIFY2(smallReq > 0 && smallReq <= 8, qPrintable(QString::number(smallReq)));
+        QVERIFY2(largeReq >= 128 && largeReq >= 16 * smallReq, qPrintable(QString::number(largeReq)));
+        QCOMPARE(sweep.value(u"restored").toBool(), true);
+        QCOMPARE(sweep.value(u"original_read_ahead_kb").toInt(), 128);
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    void seqReportsRunsLikeDd()
+    {
+        const QString dev = m_a->name();
+        const QJsonObject r = runJson({QStringLiteral("test"), QStringLiteral("seq"), m_a->path(), QStringLiteral("--bs"),
+                                       QStringLiteral("64K"), QStringLiteral("--count"), QStringLiteral("256"),
+                                       QStringLiteral("--json")});
+        QCOMPARE(r.value(u"schema").toInt(), 1);
+        QCOMPARE(r.value(u"test").toString(), QStringLiteral("seq"));
+        QCOMPARE(r.value(u"device").toString(), dev);
+        const QJsonArray runs = r.value(u"runs").toArray();
+        QCOMPARE(runs.size(), 3); // the default repeat
+        QStringList labels;
+        double minRate = 1e18, maxRate = 0;
+        for (const QJsonValue &v : runs) {
+            const QJsonObject run = v.toObject();
+            labels << run.value(u"label").toString();
+            QCOMPARE(run.value(u"bytes").toDouble(), double(16 << 20));
+            QVERIFY(run.value(u"complete").toBool());
+            QVERIFY(run.value(u"seconds").toDouble() > 0);
+            const double rate = run.value(u"mb_per_s").toDouble();
+            // MB/s is 10^6 bytes per second, as dd prints.
+            QVERIFY(qAbs(rate - double(16 << 20) / run.value(u"seconds").toDouble() / 1e6) < 0.01 * rate);
+            minRate = qMin(minRate, rate);
+            maxRate = qMax(maxRate, rate);
+            // Each run starts cold: the device itself delivered every byte.
+            const QJsonObject stats = run.value(u"device_stats").toObject();
+            QVERIFY2(stats.value(u"device_bytes").toDouble() >= double(16 << 20),
+                     qPrintable(QString::number(stats.value(u"device_bytes").toDouble())));
+            QCOMPARE(run.value(u"settings").toObject().value(u"read_ahead_kb").toInt(), 128);
+        }
+        QCOMPARE(labels, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+        QCOMPARE(r.value(u"min_mb_per_s").toDouble(), minRate);
+        QCOMPARE(r.value(u"max_mb_per_s").toDouble(), maxRate);
+        const double mean = r.value(u"mean_mb_per_s").toDouble();
+        QVERIFY(mean >= minRate && mean <= maxRate);
+        const QJsonObject stats = r.value(u"device_stats").toObject();
+        QVERIFY(stats.value(u"requests").toDouble() > 0);
+        // Readahead 128 KiB: requests of about that size.
+        QVERIFY2(stats.value(u"avg_request_kb").toDouble() > 64, qPrintable(QString::number(stats.value(u"avg_request_kb").toDouble())));
+        const QJsonObject settings = r.value(u"settings").toObject();
+        QCOMPARE(settings.value(u"scheduler").toString(), QStringLiteral("none"));
+        QCOMPARE(settings.value(u"kernel").toString(), kernelRelease());
+        QVERIFY(settings.value(u"max_sectors_kb").toInt() > 0);
+        QVERIFY(settings.value(u"nr_requests").toInt() > 0);
+
+        // The human form: dd's lines, labelled as in the reference thread.
+        const ProcessResult human = run(binary("blocktune-cli"), {QStringLiteral("test"), QStringLiteral("seq"), dev,
+                                                                   QStringLiteral("--size"), QStringLiteral("8M"),
+                                                                   QStringLiteral("--repeat"), QStringLiteral("2")});
+        QCOMPARE(human.exitCode, 0);
+        const QString text = QString::fromUtf8(human.out);
+        static const QRegularExpression line(QStringLiteral(
+            "\\t([ab])\\) 8388608 bytes \\(8\\.4 MB, 8\\.0 MiB\\) copied, [0-9.]+ s, [0-9.]+ MB/s\\n"));
+        QCOMPARE(text.count(line), 2);
+        QVERIFY2(text.contains(QStringLiteral("read_ahead_kb 128")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("mean ")));
+    }
+
+    void concurrentReportsEveryStream()
+    {
+        const QString a = m_a->name(), b = m_b->name();
+        const QJsonObject r = runJson({QStringLiteral("test"), QStringLiteral("concurrent"), QStringLiteral("--measure"), a,
+                                       QStringLiteral("--measure"), a + QStringLiteral("@48M"), QStringLiteral("--background"),
+                                       m_b->path(), QStringLiteral("--size"), QStringLiteral("16M"), QStringLiteral("--repeat"),
+                                       QStringLiteral("2"), QStringLiteral("--json")});
+        QCOMPARE(r.value(u"test").toString(), QStringLiteral("concurrent"));
+        const QJsonArray runs = r.value(u"runs").toArray();
+        QCOMPARE(runs.size(), 2);
+        for (const QJsonValue &v : runs) {
+            const QJsonArray streams = v.toObject().value(u"streams").toArray();
+            QCOMPARE(streams.size(), 3);
+            QCOMPARE(streams.at(0).toObject().value(u"name").toString(), a);
+            QCOMPARE(streams.at(1).toObject().value(u"name").toString(), a + QStringLiteral("@48M"));
+            QCOMPARE(streams.at(1).toObject().value(u"offset").toDouble(), double(48 << 20));
+            QCOMPARE(streams.at(2).toObject().value(u"device").toString(), b);
+            QCOMPARE(streams.at(2).toObject().value(u"role").toString(), QStringLiteral("background"));
+            for (int i = 0; i < 2; ++i) {
+                QCOMPARE(streams.at(i).toObject().value(u"role").toString(), QStringLiteral("measure"));
+                QCOMPARE(streams.at(i).toObject().value(u"bytes").toDouble(), double(16 << 20));
+            }
+            QVERIFY(streams.at(2).toObject().value(u"bytes").toDouble() > 0);
+            for (const QJsonValue &s : streams)
+                QVERIFY(s.toObject().value(u"mb_per_s").toDouble() > 0);
+            const double fairness = v.toObject().value(u"fairness_jain").toDouble();
+            QVERIFY2(fairness > 1.0 / 3 - 1e-9 && fairness <= 1.0, qPrintable(QString::number(fairness)));
+        }
+        QCOMPARE(r.value(u"streams").toArray().size(), 3);
+        QVERIFY(r.value(u"aggregate_mb_per_s").toDouble() > 0);
+        QVERIFY(r.value(u"device_stats_by_device").toObject().contains(b));
+    }
+
+    void serverReportsEveryThread_data()
+    {
+        QTest::addColumn<bool>("sharedFd");
+        QTest::newRow("own descriptors") << false;
+        QTest::newRow("shared descriptor") << true;
+    }
+    void serverReportsEveryThread()
+    {
+        QFETCH(bool, sharedFd);
+        QStringList args{QStringLiteral("test"), QStringLiteral("server"), m_a->name(), QStringLiteral("--threads"),
+                         QStringLiteral("4"), QStringLiteral("--size"), QStringLiteral("32M"), QStringLiteral("--repeat"),
+                         QStringLiteral("1"), QStringLiteral("--json")};
+        if (sharedFd)
+            args << QStringLiteral("--shared-fd");
+        const QJsonObject r = runJson(args);
+        QCOMPARE(r.value(u"threads").toInt(), 4);
+        QCOMPARE(r.value(u"shared_fd").toBool(), sharedFd);
+        const QJsonObject stream = r.value(u"runs").toArray().at(0).toObject().value(u"streams").toArray().at(0).toObject();
+        QCOMPARE(stream.value(u"bytes").toDouble(), double(32 << 20));
+        const QJsonArray threads = stream.value(u"threads").toArray();
+        QCOMPARE(threads.size(), 4);
+        double bytes = 0, reads = 0;
+        for (const QJsonValue &t : threads) {
+            QVERIFY(t.toObject().value(u"bytes").toDouble() > 0);
+            bytes += t.toObject().value(u"bytes").toDouble();
+            reads += t.toObject().value(u"reads").toDouble();
+        }
+        // Consecutive 64 KiB blocks taken in turn: every block read once.
+        QCOMPARE(bytes, double(32 << 20));
+        QCOMPARE(reads, double(512));
+    }
+
+    void mixedReportsLatency()
+    {
+        const QJsonObject r = runJson({QStringLiteral("test"), QStringLiteral("mixed"), m_a->name(), QStringLiteral("--seq"),
+                                       QStringLiteral("2"), QStringLiteral("--random"), QStringLiteral("2"),
+                                       QStringLiteral("--size"), QStringLiteral("16M"), QStringLiteral("--repeat"),
+                                       QStringLiteral("1"), QStringLiteral("--json")});
+        const QJsonArray streams = r.value(u"runs").toArray().at(0).toObject().value(u"streams").toArray();
+        QCOMPARE(streams.size(), 4);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject s = streams.at(i).toObject();
+            QCOMPARE(s.value(u"pattern").toString(), QStringLiteral("sequential"));
+            QCOMPARE(s.value(u"bytes").toDouble(), double(16 << 20));
+        }
+        // The second stream starts half way into the device.
+        QCOMPARE(streams.at(1).toObject().value(u"offset").toDouble(), double(48 << 20));
+        for (int i = 2; i < 4; ++i) {
+            const QJsonObject s = streams.at(i).toObject();
+            QCOMPARE(s.value(u"pattern").toString(), QStringLiteral("random"));
+            QVERIFY(s.value(u"reads").toDouble() > 0);
+            const QJsonObject lat = s.value(u"latency_ms").toObject();
+            QVERIFY(lat.value(u"p50").toDouble() > 0);
+            QVERIFY(lat.value(u"p99").toDouble() >= lat.value(u"p50").toDouble());
+            QVERIFY(lat.value(u"max").toDouble() >= lat.value(u"p99").toDouble());
+        }
+        QVERIFY(r.value(u"mean_mb_per_s").toDouble() > 0);
+    }
+
+    // A backing file cut short under a running test: the stream on it ends
+    // with a message naming the device, the offset and the errno; the other
+    // stream finishes and is reported.
+    void ioErrorEndsOnlyTheFailingStream()
+    {
+        TestLoop failing(48 << 20, m_fill);
+        QVERIFY(failing.isValid());
+        QVERIFY(setQueueAttr(failing.name(), "read_ahead_kb", QStringLiteral("4"))); // slow: ~40 MB/s
+        ReadTestSpec spec;
+        spec.kind = ReadTestKind::Concurrent;
+        spec.measure = {StreamTarget{failing.name(), 0}, StreamTarget{m_b->name(), 0}};
+        spec.blockSize = 4096;
+        spec.sizeBytes = 32 << 20;
+        spec.repeat = 3;
+        auto test = ReadTest::prepare(SysRoot(), spec);
+        QVERIFY2(test.ok(), test.ok() ? "" : qPrintable(test.error().message));
+        bool truncated = false;
+        ReadTestObserver observer;
+        observer.progress = [&](int, const QString &, const QList<IntervalSample> &, const QStringList &) {
+            if (!truncated)
+                truncated = QFile::resize(failing.backingFile(), 24 << 20);
+        };
+        const ReadTestResult r = test->run(observer);
+        QVERIFY(truncated);
+        QVERIFY(r.failed);
+        QCOMPARE(r.runs.size(), 1); // no repeats after an I/O error
+        const RunResult &run = r.runs.constFirst();
+        QCOMPARE(run.streams.size(), 2);
+        const StreamResult &bad = run.streams.at(0);
+        QVERIFY2(bad.error.contains(failing.path()), qPrintable(bad.error));
+        QVERIFY2(bad.error.contains(QStringLiteral("offset 25165824")), qPrintable(bad.error));
+        QVERIFY2(bad.error.contains(QStringLiteral("Input/output error (errno 5)")), qPrintable(bad.error));
+        QCOMPARE(bad.bytes, quint64(24) << 20);
+        const StreamResult &good = run.streams.at(1);
+        QVERIFY(good.error.isEmpty());
+        QCOMPARE(good.bytes, quint64(32) << 20);
+        QVERIFY(good.mbPerSec > 0);
+        QCOMPARE(r.errors.size(), 1);
+        QVERIFY(readTestToJson(r).value(u"errors").toArray().at(0).toString().contains(failing.path()));
+    }
+
+    // The same through the CLI inside a sweep: exit 1, the error printed,
+    // and the readahead restored.
+    void sweepRestoresAfterAnIoError()
+    {
+        TestLoop failing(32 << 20, m_fill);
+        QVERIFY(failing.isValid());
+        QVERIFY(QFile::resize(failing.backingFile(), 8 << 20));
+        ProcessResult raw;
+        const QJsonObject r = runJson({QStringLiteral("sweep"), failing.name(), QStringLiteral("--ra"),
+                                       QStringLiteral("64,256"), QStringLiteral("--size"), QStringLiteral("16M"),
+                                       QStringLiteral("--json")}, 1, &raw);
+        QCOMPARE(r.value(u"failed").toBool(), true);
+        QCOMPARE(r.value(u"restored").toBool(), true);
+        QCOMPARE(r.value(u"points").toArray().size(), 1); // stopped at the first error
+        QVERIFY2(raw.err.contains(failing.path().toLatin1()) && raw.err.contains("errno 5"), raw.err.constData());
+        QCOMPARE(readAhead(failing.name()), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    void cancellationStopsWithin200ms_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<quint64>("bs");
+        QTest::addColumn<bool>("direct");
+        QTest::newRow("seq 4K") << int(ReadTestKind::Sequential) << quint64(4096) << false;
+        QTest::newRow("seq 1M reads, 4K readahead") << int(ReadTestKind::Sequential) << quint64(1 << 20) << false;
+        QTest::newRow("seq 4K direct") << int(ReadTestKind::Sequential) << quint64(4096) << true;
+        QTest::newRow("server 8 threads") << int(ReadTestKind::Server) << quint64(4096) << false;
+        QTest::newRow("concurrent 8M blocks, with background") << int(ReadTestKind::Concurrent) << quint64(8 << 20) << false;
+        QTest::newRow("mixed") << int(ReadTestKind::Mixed) << quint64(4096) << false;
+    }
+    void cancellationStopsWithin200ms()
+    {
+        QFETCH(int, kind);
+        QFETCH(quint64, bs);
+        QFETCH(bool, direct);
+        // Readahead 4 KiB makes the main device slow enough to be busy for
+        // seconds; a concurrent run adds a fast background loop.
+        QVERIFY(setQueueAttr(m_a->name(), "read_ahead_kb", QStringLiteral("4")));
+        const auto restore = qScopeGuard([&] { setQueueAttr(m_a->name(), "read_ahead_kb", QStringLiteral("128")); });
+        ReadTestSpec spec;
+        spec.kind = ReadTestKind(kind);
+        spec.measure = {StreamTarget{m_a->name(), 0}};
+        spec.blockSize = bs;
+        spec.direct = direct;
+        spec.threads = 8;
+        spec.randomReaders = 4;
+        spec.durationMs = 20000; // busy for far longer than the test waits
+        if (spec.kind == ReadTestKind::Concurrent)
+            spec.background = {StreamTarget{m_b->name(), 0}};
+        spec.repeat = 3;
+        auto test = ReadTest::prepare(SysRoot(), spec);
+        QVERIFY2(test.ok(), test.ok() ? "" : qPrintable(test.error().message));
+
+        std::atomic_bool cancel{false};
+        std::atomic_bool running{false};
+        ReadTestObserver observer;
+        observer.progress = [&](int, const QString &, const QList<IntervalSample> &, const QStringList &) { running = true; };
+        ReadTestResult result;
+        std::chrono::steady_clock::time_point returned;
+        std::thread worker([&] {
+            result = test->run(observer, &cancel);
+            returned = std::chrono::steady_clock::now();
+        });
+        QElapsedTimer waited;
+        waited.start();
+        while (!running && waited.elapsed() < 5000)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        const auto cancelledAt = std::chrono::steady_clock::now();
+        cancel = true;
+        worker.join();
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(returned - cancelledAt).count();
+        QVERIFY(running);
+        qInfo("stopped %lld ms after the cancel", qint64(ms));
+        QVERIFY2(ms < 200, qPrintable(QStringLiteral("stopped %1 ms after the cancel").arg(ms)));
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.runs.size(), 1);
+        QVERIFY(result.runs.constFirst().cancelled);
+        QVERIFY(result.runs.constFirst().measuredBytes > 0);
+        QVERIFY(result.runs.constFirst().seconds < 5);
+    }
+
+    // The sweep through the tuning layer, cancelled from another thread
+    // while a point runs: the original value comes back and the journal goes.
+    void sweepRestoresWhenCancelled()
+    {
+        const QString dev = m_a->name();
+        SweepSpec spec;
+        spec.device = m_a->path();
+        spec.readAheadKiB = {8, 16, 32};
+        spec.test.measure = {StreamTarget{dev, 0}};
+        spec.test.blockSize = 4096;
+        spec.test.durationMs = 10000;
+        spec.test.repeat = 1;
+        auto sweep = ReadaheadSweep::prepare(SysRoot(), spec);
+        QVERIFY2(sweep.ok(), sweep.ok() ? "" : qPrintable(sweep.error().message));
+        auto writer = makeAttributeWriter(SysRoot());
+        Tuner tuner(SysRoot(), *writer);
+        std::atomic_bool cancel{false};
+        std::atomic<quint64> seenDuringRun{0};
+        SweepObserver observer;
+        observer.test.progress = [&](int, const QString &, const QList<IntervalSample> &, const QStringList &) {
+            if (!seenDuringRun)
+                seenDuringRun = readAhead(dev);
+            cancel = true;
+        };
+        const SweepResult r = sweep->run(tuner, observer, &cancel);
+        QCOMPARE(seenDuringRun.load(), quint64(8));
+        QVERIFY(r.cancelled);
+        QCOMPARE(r.points.size(), 1);
+        QVERIFY(r.restored);
+        QCOMPARE(r.originalKiB, std::optional<quint64>(128));
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(!r.journalPath.isEmpty());
+        QVERIFY(!QFile::exists(r.journalPath));
+    }
+
+    // SIGTERM to the CLI mid-sweep: partial results, a non-zero exit, and
+    // the original readahead back.
+    void sweepRestoresOnSigterm()
+    {
+        const QString dev = m_a->name();
+        QProcess p;
+        p.start(binary("blocktune-cli"), {QStringLiteral("sweep"), dev, QStringLiteral("--ra"), QStringLiteral("8,16,32"),
+                                          QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--time"),
+                                          QStringLiteral("5s")});
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        while (readAhead(dev) != 8 && t.elapsed() < 10000)
+            QTest::qWait(10);
+        QCOMPARE(readAhead(dev), quint64(8));
+        QTest::qWait(300);
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + SIGTERM);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(out.contains(QStringLiteral("(interrupted)")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("restored read_ahead_kb 128")), qPrintable(out));
+        QVERIFY2(err.contains(QStringLiteral("interrupted by SIGTERM")), qPrintable(err));
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    // kill -9 leaves the swept value in place and the journal behind;
+    // `blocktune-cli restore` brings the original back.
+    void killedSweepIsRestoredFromTheJournal()
+    {
+        const QString dev = m_a->name();
+        QProcess p;
+        p.start(binary("blocktune-cli"), {QStringLiteral("sweep"), dev, QStringLiteral("--ra"), QStringLiteral("12,20"),
+                                          QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--time"),
+                                          QStringLiteral("5s")});
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        while (readAhead(dev) != 12 && t.elapsed() < 10000)
+            QTest::qWait(10);
+        QCOMPARE(readAhead(dev), quint64(12));
+        p.kill(); // SIGKILL
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(readAhead(dev), quint64(12));
+        QCOMPARE(QDir(m_journals.path()).entryList(QDir::Files).size(), 1);
+        const ProcessResult restore = run(binary("blocktune-cli"), {QStringLiteral("restore")});
+        QVERIFY2(restore.exitCode == 0, restore.err.constData());
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    void cliRefusalsChangeNothing_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("complaint");
+        // %A = the main device's name, %P = its /dev path.
+        auto row = [](const char *name, const char *args, const char *complaint) {
+            QTest::newRow(name) << QString::fromLatin1(args).split(u' ') << QString::fromLatin1(complaint);
+        };
+        row("size past the end", "test seq %A --size 1G", "goes past the end of %A");
+        row("offset past the end", "test seq %P --offset 96M", "is past the end of %A");
+        row("count past the end", "test seq %A --bs 1M --count 97", "--count 97");
+        row("zero block size", "test seq %A --bs 0", "--bs must be at least 1 byte");
+        row("unaligned direct bs", "test seq %A --direct --bs 1000", "--bs 1000 is not a multiple of %A's logical block size");
+        row("unaligned direct offset", "test seq %A --direct --offset 100", "offset 100 is not a multiple");
+        row("unknown device", "test seq nosuchdisk", "no block device named 'nosuchdisk'");
+        row("bad size", "test seq %A --size 12Q", "'12Q' is not a size");
+        row("bad duration", "test seq %A --time soon", "'soon' is not a duration");
+        row("size and count", "test seq %A --size 1M --count 3", "at most one of --size, --count and --time");
+        row("zero repeat", "test seq %A --repeat 0", "--repeat '0' is not a whole number from 1 to 1000");
+        row("option of another test", "test seq %A --threads 4", "--threads belongs to test server");
+        row("unknown test", "test sequential %A", "unknown test 'sequential'");
+        row("no device", "test seq", "test seq needs a DEVICE");
+        row("two devices", "test seq %A %A", "takes one DEVICE");
+        row("zero threads", "test server %A --threads 0", "--threads '0'");
+        row("zero seq streams", "test mixed %A --seq 0", "--seq '0'");
+        row("concurrent without measure", "test concurrent", "needs at least one --measure");
+        row("concurrent past the end", "test concurrent --measure %A@100M", "is past the end of %A");
+        row("concurrent bad offset", "test concurrent --measure %A@x", "is not a size");
+        row("sweep without values", "sweep %A", "sweep needs --ra");
+        row("sweep bad value", "sweep %A --ra 128,abc", "'abc' is not a readahead size");
+        row("sweep above the limit", "sweep %A --ra 4294967296", "above the kernel's limit");
+        row("sweep duplicate", "sweep %A --ra 64,64", "listed twice");
+        row("sweep unknown test", "sweep %A --ra 128 --test bogus", "--test 'bogus' is not a test");
+        row("sweep past the end", "sweep %P --ra 8,16 --size 1G", "goes past the end of %A");
+        row("sweep unaligned direct", "sweep %A --ra 8 --direct --bs 100", "not a multiple");
+        row("sweep unknown device", "sweep nosuchdisk --ra 8", "no block device named 'nosuchdisk'");
+    }
+    void cliRefusalsChangeNothing()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, complaint);
+        const QString dev = m_a->name();
+        for (QString &a : args)
+            a.replace(QStringLiteral("%A"), dev).replace(QStringLiteral("%P"), m_a->path());
+        complaint.replace(QStringLiteral("%A"), dev);
+        const quint64 raBefore = readAhead(dev);
+        const quint64 readsBefore = readsCompleted(dev);
+        const ProcessResult r = run(binary("blocktune-cli"), args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(complaint), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(readAhead(dev), raBefore);
+        QCOMPARE(readsCompleted(dev), readsBefore); // not one read issued
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    // Last: the tests only ever read.
+    void contentsUnchanged()
+    {
+        QVERIFY(!m_a->initialHash().isEmpty());
+        QCOMPARE(fileHash(m_a->backingFile()), m_a->initialHash());
+        QCOMPARE(fileHash(m_b->backingFile()), m_b->initialHash());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReadTestLive)
+#include "tst_readtest_live.moc"

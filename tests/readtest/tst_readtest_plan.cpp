@@ -1,0 +1,404 @@
+// Read tests without root: the parsers, the statistics, and the refusals
+// ReadTest::prepare() gives on recorded machines (tests/data/sysroot), where
+// every size and alignment is known and nothing can be read.
+#include "readtest/readtest.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+#include <climits>
+#include <cmath>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+Q_DECLARE_METATYPE(QList<quint64>)
+Q_DECLARE_METATYPE(QList<double>)
+
+namespace {
+
+QString tree(const char *name)
+{
+    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
+}
+
+ReadTestSpec seqSpec(const QString &device, quint64 offset = 0)
+{
+    ReadTestSpec spec;
+    spec.measure = {StreamTarget{device, offset}};
+    return spec;
+}
+
+// nvme0n1 in the nvme-parts tree: 1953525168 sectors of 512 bytes.
+constexpr quint64 kNvmeBytes = 1953525168ULL * 512;
+
+} // namespace
+
+class TestReadTestPlan : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void streamTarget_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<quint64>("offset");
+        QTest::newRow("name") << "sdb" << true << "sdb" << quint64(0);
+        QTest::newRow("path") << "/dev/sdb" << true << "/dev/sdb" << quint64(0);
+        QTest::newRow("offset K") << "sdc@64K" << true << "sdc" << quint64(65536);
+        QTest::newRow("offset G") << "/dev/sdc@1G" << true << "/dev/sdc" << (quint64(1) << 30);
+        QTest::newRow("offset bytes") << "loop0@4096" << true << "loop0" << quint64(4096);
+        QTest::newRow("empty") << "" << false << "" << quint64(0);
+        QTest::newRow("only offset") << "@1G" << false << "" << quint64(0);
+        QTest::newRow("bad offset") << "sdb@lots" << false << "" << quint64(0);
+        QTest::newRow("negative offset") << "sdb@-4K" << false << "" << quint64(0);
+        QTest::newRow("empty offset") << "sdb@" << false << "" << quint64(0);
+    }
+    void streamTarget()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(QString, device);
+        QFETCH(quint64, offset);
+        const auto t = parseStreamTarget(text);
+        QCOMPARE(t.ok(), valid);
+        if (!valid) {
+            QVERIFY2(t.error().message.contains(text.isEmpty() ? QStringLiteral("DEV") : text),
+                     qPrintable(t.error().message));
+            return;
+        }
+        QCOMPARE(t->device, device);
+        QCOMPARE(t->offset, offset);
+    }
+
+    void readaheadList_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<quint64>>("values");
+        QTest::addColumn<QString>("complaint");
+        QTest::newRow("KiB numbers") << "128,512,4096" << QList<quint64>{128, 512, 4096} << QString();
+        QTest::newRow("spaces") << " 4 , 1024 " << QList<quint64>{4, 1024} << QString();
+        QTest::newRow("suffixes") << "512K,4M,1G" << QList<quint64>{512, 4096, 1048576} << QString();
+        QTest::newRow("zero") << "0" << QList<quint64>{0} << QString();
+        QTest::newRow("kernel max") << "4294967295" << QList<quint64>{4294967295ULL} << QString();
+        QTest::newRow("above max") << "4294967296" << QList<quint64>{} << "limit";
+        QTest::newRow("duplicate") << "128,512,128" << QList<quint64>{} << "twice";
+        QTest::newRow("empty") << "" << QList<quint64>{} << "empty";
+        QTest::newRow("trailing comma") << "128," << QList<quint64>{} << "empty";
+        QTest::newRow("garbage") << "128,fast" << QList<quint64>{} << "fast";
+        QTest::newRow("negative") << "-128" << QList<quint64>{} << "-128";
+        QTest::newRow("bytes not KiB") << "1536B" << QList<quint64>{} << "whole number of KiB";
+    }
+    void readaheadList()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<quint64>, values);
+        QFETCH(QString, complaint);
+        const auto parsed = parseReadaheadList(text);
+        if (complaint.isEmpty()) {
+            QVERIFY2(parsed.ok(), parsed.ok() ? "" : qPrintable(parsed.error().message));
+            QCOMPARE(*parsed, values);
+        } else {
+            QVERIFY(!parsed.ok());
+            QVERIFY2(parsed.error().message.contains(complaint), qPrintable(parsed.error().message));
+        }
+    }
+
+    void kindNames()
+    {
+        for (ReadTestKind k : {ReadTestKind::Sequential, ReadTestKind::Concurrent, ReadTestKind::Server,
+                               ReadTestKind::Mixed})
+            QCOMPARE(parseReadTestKind(readTestKindName(k)), std::optional<ReadTestKind>(k));
+        QCOMPARE(readTestKindName(ReadTestKind::Sequential), QStringLiteral("seq"));
+        QVERIFY(!parseReadTestKind(QStringLiteral("sequential")).has_value());
+        QVERIFY(!parseReadTestKind(QString()).has_value());
+    }
+
+    void summary_data()
+    {
+        QTest::addColumn<QList<double>>("values");
+        QTest::addColumn<double>("mean");
+        QTest::addColumn<double>("min");
+        QTest::addColumn<double>("max");
+        QTest::addColumn<double>("stdev");
+        // The reference thread's runs of test 3: 21.6, 22.8, 24.1 MB/s.
+        QTest::newRow("thread a/b/c") << QList<double>{21.6, 22.8, 24.1} << 22.8333 << 21.6 << 24.1 << 1.2503;
+        QTest::newRow("one run") << QList<double>{102.0} << 102.0 << 102.0 << 102.0 << 0.0;
+        QTest::newRow("equal") << QList<double>{5, 5, 5, 5} << 5.0 << 5.0 << 5.0 << 0.0;
+        QTest::newRow("none") << QList<double>{} << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    void summary()
+    {
+        QFETCH(QList<double>, values);
+        QFETCH(double, mean);
+        QFETCH(double, min);
+        QFETCH(double, max);
+        QFETCH(double, stdev);
+        const Summary s = summarize(values);
+        QCOMPARE(s.count, int(values.size()));
+        QVERIFY2(std::abs(s.mean - mean) < 1e-3, qPrintable(QString::number(s.mean)));
+        QCOMPARE(s.min, min);
+        QCOMPARE(s.max, max);
+        QVERIFY2(std::abs(s.stdev - stdev) < 1e-3, qPrintable(QString::number(s.stdev)));
+    }
+
+    void jain_data()
+    {
+        QTest::addColumn<QList<double>>("rates");
+        QTest::addColumn<double>("index");
+        QTest::newRow("equal shares") << QList<double>{50, 50, 50} << 1.0;
+        QTest::newRow("one takes all of 4") << QList<double>{100, 0, 0, 0} << 0.25;
+        // Thread's test 3 with cfq: sdb 4 MB/s beside sdc's ~70 MB/s.
+        QTest::newRow("starved") << QList<double>{4.0, 70.0} << (74.0 * 74.0) / (2.0 * (16.0 + 4900.0));
+        QTest::newRow("single") << QList<double>{12.5} << 1.0;
+        QTest::newRow("empty") << QList<double>{} << 1.0;
+        QTest::newRow("all zero") << QList<double>{0, 0} << 1.0;
+    }
+    void jain()
+    {
+        QFETCH(QList<double>, rates);
+        QFETCH(double, index);
+        QVERIFY2(std::abs(jainFairness(rates) - index) < 1e-9, qPrintable(QString::number(jainFairness(rates))));
+    }
+
+    // ---- prepare() on recorded trees ----
+
+    void defaultsAreBoundedByTheDevice()
+    {
+        const SysRoot root(tree("nvme-parts"));
+        // A 512 MiB partition: 256 MiB by default.
+        auto big = ReadTest::prepare(root, seqSpec(QStringLiteral("nvme0n1p1")));
+        QVERIFY2(big.ok(), big.ok() ? "" : qPrintable(big.error().message));
+        QCOMPARE(big->streams().size(), 1);
+        QCOMPARE(big->streams().constFirst().length, quint64(256) << 20);
+        QCOMPARE(big->spec().repeat, 3);
+        QCOMPARE(big->spec().blockSize, quint64(64) << 10);
+        // 100 MiB before the end: only those 100 MiB.
+        const quint64 p1 = 1048576ULL * 512;
+        auto tail = ReadTest::prepare(root, seqSpec(QStringLiteral("/dev/nvme0n1p1"), p1 - (100ULL << 20)));
+        QVERIFY(tail.ok());
+        QCOMPARE(tail->streams().constFirst().length, quint64(100) << 20);
+    }
+
+    void partitionsUseTheirDisksQueue()
+    {
+        const SysRoot root(tree("nvme-parts"));
+        auto t = ReadTest::prepare(root, seqSpec(QStringLiteral("nvme0n1p2")));
+        QVERIFY(t.ok());
+        QCOMPARE(t->testDevices().size(), 1);
+        QCOMPARE(t->testDevices().constFirst().name, QStringLiteral("nvme0n1p2"));
+        QCOMPARE(t->testDevices().constFirst().queueDevice, QStringLiteral("nvme0n1"));
+        QCOMPARE(t->testDevices().constFirst().sizeBytes, 4194304ULL * 512);
+        // The settings recorded are the disk's (the tree's readahead is 128 KiB).
+        const RecordedSettings s = t->currentSettings(t->testDevices().constFirst());
+        QCOMPARE(s.queueDevice, QStringLiteral("nvme0n1"));
+        QCOMPARE(s.readAheadKiB, std::optional<quint64>(128));
+        QVERIFY(!s.scheduler.isEmpty());
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<quint64>("offset");
+        QTest::addColumn<quint64>("bs");
+        QTest::addColumn<quint64>("size");
+        QTest::addColumn<quint64>("count");
+        QTest::addColumn<bool>("direct");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("complaint");
+        const quint64 none = 0;
+        QTest::newRow("unknown device") << "sdq" << none << quint64(65536) << none << none << false << int(NotFound) << "no block device named 'sdq'";
+        QTest::newRow("path escape") << "/dev/../etc/passwd" << none << quint64(65536) << none << none << false << int(NotFound) << "no block device";
+        QTest::newRow("zero bs") << "nvme0n1" << none << none << none << none << false << int(InvalidArgument) << "--bs must be at least 1 byte";
+        QTest::newRow("huge bs") << "nvme0n1" << none << (quint64(1) << 30) << none << none << false << int(InvalidArgument) << "too large";
+        QTest::newRow("size past end") << "nvme0n1p2" << none << quint64(65536) << (quint64(3) << 30) << none << false << int(InvalidArgument) << "goes past the end of nvme0n1p2";
+        QTest::newRow("offset+size past end") << "nvme0n1p1" << (quint64(500) << 20) << quint64(65536) << (quint64(16) << 20) << none << false << int(InvalidArgument) << "at most 12M (12582912 bytes) fits";
+        QTest::newRow("count past end") << "nvme0n1p1" << none << (quint64(1) << 20) << none << quint64(513) << false << int(InvalidArgument) << "--count 513";
+        QTest::newRow("offset past end") << "nvme0n1p1" << (quint64(512) << 20) << quint64(65536) << none << none << false << int(InvalidArgument) << "offset 512M (536870912 bytes) is past the end";
+        QTest::newRow("direct unaligned bs") << "nvme0n1" << none << quint64(1000) << none << none << true << int(InvalidArgument) << "--bs 1000 is not a multiple of nvme0n1's logical block size (512 bytes)";
+        QTest::newRow("direct unaligned offset") << "nvme0n1" << quint64(100) << quint64(4096) << none << none << true << int(InvalidArgument) << "offset 100 is not a multiple";
+        QTest::newRow("direct unaligned size") << "nvme0n1" << none << quint64(4096) << quint64(4097) << none << true << int(InvalidArgument) << "length 4097";
+        QTest::newRow("buffered unaligned ok") << "nvme0n1" << quint64(100) << quint64(1000) << quint64(4097) << none << false << 0 << QString();
+    }
+    void refusals()
+    {
+        QFETCH(QString, device);
+        QFETCH(quint64, offset);
+        QFETCH(quint64, bs);
+        QFETCH(quint64, size);
+        QFETCH(quint64, count);
+        QFETCH(bool, direct);
+        QFETCH(int, code);
+        QFETCH(QString, complaint);
+        ReadTestSpec spec = seqSpec(device, offset);
+        spec.blockSize = bs;
+        if (size)
+            spec.sizeBytes = size;
+        if (count)
+            spec.count = count;
+        spec.direct = direct;
+        const auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        if (code == 0) {
+            QVERIFY2(t.ok(), t.ok() ? "" : qPrintable(t.error().message));
+            return;
+        }
+        QVERIFY(!t.ok());
+        QCOMPARE(t.error().code, code);
+        QVERIFY2(t.error().message.contains(complaint), qPrintable(t.error().message));
+    }
+
+    void optionConflicts_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("complaint");
+        QTest::newRow("size and count") << 0 << "at most one of --size, --count and --time";
+        QTest::newRow("zero repeat") << 1 << "--repeat 0";
+        QTest::newRow("zero threads") << 2 << "--threads 0";
+        QTest::newRow("zero count") << 3 << "--count must be at least 1";
+        QTest::newRow("two devices for seq") << 4 << "reads one device";
+        QTest::newRow("background outside concurrent") << 5 << "--background streams belong to test concurrent";
+        QTest::newRow("concurrent without measure") << 6 << "needs at least one --measure";
+        QTest::newRow("zero time") << 7 << "--time must be more than 0";
+        QTest::newRow("zero size") << 8 << "--size must be more than 0";
+        QTest::newRow("count overflow") << 9 << "more than any device holds";
+    }
+    void optionConflicts()
+    {
+        QFETCH(int, which);
+        QFETCH(QString, complaint);
+        ReadTestSpec spec = seqSpec(QStringLiteral("nvme0n1"));
+        switch (which) {
+        case 0: spec.sizeBytes = 1 << 20; spec.count = 4; break;
+        case 1: spec.repeat = 0; break;
+        case 2: spec.kind = ReadTestKind::Server; spec.threads = 0; break;
+        case 3: spec.count = 0; break;
+        case 4: spec.measure << StreamTarget{QStringLiteral("nvme0n1p1"), 0}; break;
+        case 5: spec.background << StreamTarget{QStringLiteral("nvme0n1p1"), 0}; break;
+        case 6: spec.kind = ReadTestKind::Concurrent; spec.measure.clear(); spec.background << StreamTarget{QStringLiteral("nvme0n1"), 0}; break;
+        case 7: spec.durationMs = 0; break;
+        case 8: spec.sizeBytes = 0; break;
+        case 9: spec.count = UINT64_MAX / 1000; break;
+        }
+        const auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        QVERIFY(!t.ok());
+        QCOMPARE(t.error().code, int(InvalidArgument));
+        QVERIFY2(t.error().message.contains(complaint), qPrintable(t.error().message));
+    }
+
+    void concurrentAndMixedPlans()
+    {
+        const SysRoot root(tree("nvme-parts"));
+        ReadTestSpec c;
+        c.kind = ReadTestKind::Concurrent;
+        c.measure = {StreamTarget{QStringLiteral("nvme0n1p1"), 0}, StreamTarget{QStringLiteral("nvme0n1p1"), 0}};
+        c.background = {StreamTarget{QStringLiteral("nvme0n1p3"), 1 << 20}};
+        c.sizeBytes = 8 << 20;
+        auto ct = ReadTest::prepare(root, c);
+        QVERIFY2(ct.ok(), ct.ok() ? "" : qPrintable(ct.error().message));
+        QCOMPARE(ct->streams().size(), 3);
+        // Same device twice: distinct names, one device entry.
+        QCOMPARE(ct->streams().at(0).name, QStringLiteral("nvme0n1p1"));
+        QCOMPARE(ct->streams().at(1).name, QStringLiteral("nvme0n1p1#2"));
+        QCOMPARE(ct->testDevices().size(), 2);
+        // A background stream loops over the rest of its device, like a
+        // `while true; do dd if=DEV; done` reading the whole device.
+        const PlannedStream &bg = ct->streams().at(2);
+        QCOMPARE(bg.role, StreamRole::Background);
+        QCOMPARE(bg.name, QStringLiteral("nvme0n1p3@1M"));
+        QCOMPARE(bg.length, 1948278784ULL * 512 - (1 << 20));
+
+        ReadTestSpec m;
+        m.kind = ReadTestKind::Mixed;
+        m.measure = {StreamTarget{QStringLiteral("nvme0n1"), 0}};
+        m.seqStreams = 4;
+        m.randomReaders = 2;
+        auto mt = ReadTest::prepare(root, m);
+        QVERIFY(mt.ok());
+        QCOMPARE(mt->streams().size(), 6);
+        // Sequential streams a quarter of the device apart, each 256 MiB.
+        const quint64 quarter = (kNvmeBytes / 4) - (kNvmeBytes / 4) % 512;
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(mt->streams().at(i).start, quint64(i) * quarter);
+            QCOMPARE(mt->streams().at(i).length, quint64(256) << 20);
+            QCOMPARE(mt->streams().at(i).role, StreamRole::Measure);
+        }
+        QCOMPARE(mt->streams().at(4).pattern, AccessPattern::Random);
+        QCOMPARE(mt->streams().at(5).role, StreamRole::Background);
+        QCOMPARE(mt->streams().at(5).blockSize, quint64(4096));
+
+        // Too much for each of K streams is refused, naming the share.
+        m.sizeBytes = kNvmeBytes / 2;
+        auto tooMuch = ReadTest::prepare(root, m);
+        QVERIFY(!tooMuch.ok());
+        QVERIFY2(tooMuch.error().message.contains(QStringLiteral("each of the 4 sequential streams")),
+                 qPrintable(tooMuch.error().message));
+
+        ReadTestSpec s;
+        s.kind = ReadTestKind::Server;
+        s.measure = {StreamTarget{QStringLiteral("nvme0n1"), 0}};
+        s.threads = 8;
+        s.sharedFd = true;
+        auto st = ReadTest::prepare(root, s);
+        QVERIFY(st.ok());
+        QCOMPARE(st->streams().size(), 1);
+        QCOMPARE(st->streams().constFirst().threads, 8);
+        QVERIFY(st->streams().constFirst().sharedFd);
+    }
+
+    // A recorded tree has no /dev: a run reports that it cannot open the
+    // device and reads nothing, without crashing.
+    void runOnRecordedTreeFailsCleanly()
+    {
+        ReadTestSpec spec = seqSpec(QStringLiteral("nvme0n1"));
+        spec.repeat = 3;
+        auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        QVERIFY(t.ok());
+        const ReadTestResult r = t->run();
+        QVERIFY(r.failed);
+        QCOMPARE(r.runs.size(), 1); // the same failure would repeat: stop after it
+        QVERIFY2(r.errors.constFirst().contains(QStringLiteral("cannot open")), qPrintable(r.errors.constFirst()));
+        QVERIFY(r.errors.constFirst().contains(QStringLiteral("dev/nvme0n1")));
+        const QJsonObject json = readTestToJson(r);
+        QCOMPARE(json.value(u"schema").toInt(), kReadTestSchema);
+        QCOMPARE(json.value(u"failed").toBool(), true);
+        QCOMPARE(json.value(u"errors").toArray().size(), 1);
+    }
+
+    void sweepRefusesBeforeChanging()
+    {
+        const SysRoot root(tree("nvme-parts"));
+        SweepSpec sweep;
+        sweep.device = QStringLiteral("nvme0n1p1");
+        sweep.readAheadKiB = {128, 4096};
+        sweep.test = seqSpec(QStringLiteral("nvme0n1p1"));
+        sweep.test.repeat = 1;
+        auto ok = ReadaheadSweep::prepare(root, sweep);
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+        // The partition's readahead is its disk's.
+        QCOMPARE(ok->queueDevice(), QStringLiteral("nvme0n1"));
+
+        SweepSpec other = sweep;
+        other.device = QStringLiteral("dm-0");
+        auto unrelated = ReadaheadSweep::prepare(root, other);
+        QVERIFY(!unrelated.ok());
+        QVERIFY2(unrelated.error().message.contains(QStringLiteral("does not read dm-0")),
+                 qPrintable(unrelated.error().message));
+
+        SweepSpec empty = sweep;
+        empty.readAheadKiB.clear();
+        QVERIFY(!ReadaheadSweep::prepare(root, empty).ok());
+
+        SweepSpec missing = sweep;
+        missing.device = QStringLiteral("sdz");
+        auto m = ReadaheadSweep::prepare(root, missing);
+        QVERIFY(!m.ok());
+        QCOMPARE(m.error().code, int(NotFound));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReadTestPlan)
+#include "tst_readtest_plan.moc"
