@@ -316,7 +316,7 @@ std::optional<FsFacts> probeFilesystem(const QByteArray &devNode)
 }
 
 BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
-                       const std::optional<bool> &vmContextSwitch)
+                       const std::optional<bool> &vmContextSwitch, bool probeFilesystems)
 {
     BlockDevice d;
     d.name = candidate.name;
@@ -420,7 +420,9 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
             d.loop = loop;
     }
 
-    if (root.isLive() && d.sizeBytes.value_or(0) > 0 && d.type != DeviceType::Rom) {
+    // ScanOptions::probeFilesystems = false promises not to open devices
+    // (a read test's refusals must not issue a single read).
+    if (probeFilesystems && root.isLive() && d.sizeBytes.value_or(0) > 0 && d.type != DeviceType::Rom) {
         if (auto fs = probeFilesystem(root.devPath(d.name.toLocal8Bit()))) {
             if (!fs->type.isEmpty() || d.fstype.isEmpty()) {
                 d.fstype = fs->type;
@@ -589,7 +591,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     DeviceModel model;
     model.m_devices.reserve(candidates.size());
     for (const Candidate &candidate : candidates) {
-        BlockDevice d = readDevice(root, candidate, vmContextSwitch);
+        BlockDevice d = readDevice(root, candidate, vmContextSwitch, options.probeFilesystems);
         if (!options.probeFilesystems && !candidate.udev) {
             d.fstype.clear();
             d.label.clear();
