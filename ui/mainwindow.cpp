@@ -1,13 +1,17 @@
 #include "mainwindow.h"
 
 #include "devicetree.h"
+#include "tuningpanel.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "tuning/tuning.h"
 
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStatusBar>
@@ -21,9 +25,13 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
     auto *splitter = new QSplitter(this);
     m_tree = new DeviceTree(splitter);
-    m_details = new QPlainTextEdit(splitter);
+    m_tabs = new QTabWidget(splitter);
+    m_tuning = new TuningPanel(sysroot, m_tabs);
+    m_tabs->addTab(m_tuning, tr("Settings"));
+    m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
+    m_tabs->addTab(m_details, tr("Details"));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     setCentralWidget(splitter);
@@ -36,6 +44,11 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::showDetails);
+    connect(m_tree, &DeviceTree::deviceSelected, m_tuning, &TuningPanel::setDevice);
+    connect(m_tuning, &TuningPanel::settingsChanged, this, &MainWindow::rescan);
+    connect(m_tuning, &TuningPanel::message, this, [this](const QString &text) {
+        statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
+    });
 
     if (m_root->isLive()) {
         m_watcher = new DeviceWatcher(this);
@@ -50,7 +63,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
         connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
         m_watcher->start();
     }
-    resize(1100, 640);
+    resize(1280, 760);
     rescan();
 }
 
@@ -74,6 +87,36 @@ void MainWindow::rescan()
             m_tree->setCurrentItem(found.constFirst());
         m_initialDevice.clear();
     }
+}
+
+void MainWindow::offerJournalRestore()
+{
+    QStringList dead;
+    QList<Journal> journals;
+    for (const PendingJournal &pending : findJournals(*m_root)) {
+        if (pending.ownerAlive || !pending.journal)
+            continue;
+        journals.append(*pending.journal);
+        for (const JournalEntry &e : pending.journal->entries)
+            dead << tr("%1 %2 = %3").arg(e.device.isEmpty() ? tr("(machine)") : e.device, e.attribute, e.original);
+    }
+    if (journals.isEmpty())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Restore settings?"),
+        tr("A blocktune session ended without restoring what it changed (crash or kill). "
+           "Restore these original values?\n\n%1").arg(dead.join(u'\n')));
+    if (answer != QMessageBox::Yes)
+        return;
+    auto writer = makeAttributeWriter(*m_root);
+    QStringList outcome;
+    for (const Journal &journal : std::as_const(journals)) {
+        const RestoreReport report = restoreJournal(*m_root, *writer, journal);
+        for (const RestoreItem &item : report.items)
+            outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute, restoreStatusName(item.status));
+    }
+    statusBar()->showMessage(outcome.join(u"; "), 15000);
+    rescan();
 }
 
 void MainWindow::showDetails(const QString &name)

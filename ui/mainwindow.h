@@ -6,12 +6,14 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QTabWidget;
 
 namespace blocktune {
 
 class DeviceTree;
 class DeviceWatcher;
 class SysRoot;
+class TuningPanel;
 
 /// The console's main window.
 class MainWindow final : public QMainWindow
@@ -26,6 +28,12 @@ public:
     ~MainWindow() override;
 
     DeviceTree *deviceTree() const { return m_tree; }
+    TuningPanel *tuningPanel() const { return m_tuning; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+    /// Journals left by a session that died (kill -9, crash): offers to
+    /// restore the original values they hold. Called once after show().
+    void offerJournalRestore();
 
 public Q_SLOTS:
     void rescan();
@@ -36,6 +44,8 @@ private:
     std::unique_ptr<SysRoot> m_root;
     DeviceTree *m_tree = nullptr;
     QPlainTextEdit *m_details = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    TuningPanel *m_tuning = nullptr;
     QLabel *m_status = nullptr;
     DeviceWatcher *m_watcher = nullptr;
     QString m_initialDevice;

@@ -32,5 +32,6 @@ int main(int argc, char **argv)
     }
     blocktune::MainWindow window(root, parser.value(device));
     window.show();
+    QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
     return app.exec();
 }
