@@ -38,6 +38,44 @@ inline const char *parseNumber(const char *p, const char *end, quint64 &out, boo
 
 } // namespace
 
+bool parseDiskStatsLine(QByteArrayView line, QByteArrayView &name, DiskCounters &c)
+{
+    const char *q = line.data();
+    const char *lineEnd = q + line.size();
+    c = DiskCounters();
+    bool ok = false;
+    quint64 num = 0;
+    q = skipSpaces(q, lineEnd);
+    q = parseNumber(q, lineEnd, num, ok);
+    if (!ok)
+        return false;
+    c.major = int(num);
+    q = parseNumber(skipSpaces(q, lineEnd), lineEnd, num, ok);
+    if (!ok)
+        return false;
+    c.minor = int(num);
+    q = skipSpaces(q, lineEnd);
+    const char *nameStart = q;
+    while (q < lineEnd && *q != ' ' && *q != '\t')
+        ++q;
+    name = QByteArrayView(nameStart, q - nameStart);
+    if (name.isEmpty())
+        return false;
+    int field = 0;
+    while (field < DiskCounters::FieldCount) {
+        q = skipSpaces(q, lineEnd);
+        if (q >= lineEnd)
+            break;
+        q = parseNumber(q, lineEnd, num, ok);
+        if (!ok)
+            return false;
+        c.value[size_t(field++)] = num;
+    }
+    c.fieldsPresent = field;
+    // 11 fields since 2.6, 15 since 4.18, 17 since 5.5.
+    return field >= 11;
+}
+
 DiskStatsTable parseDiskStats(QByteArrayView text)
 {
     DiskStatsTable table;
@@ -47,40 +85,10 @@ DiskStatsTable parseDiskStats(QByteArrayView text)
         const char *lineEnd = static_cast<const char *>(memchr(p, '\n', size_t(end - p)));
         if (!lineEnd)
             lineEnd = end;
+        QByteArrayView name;
         DiskCounters c;
-        bool ok = false;
-        quint64 num = 0;
-        const char *q = skipSpaces(p, lineEnd);
-        q = parseNumber(q, lineEnd, num, ok);
-        if (ok) {
-            c.major = int(num);
-            q = parseNumber(skipSpaces(q, lineEnd), lineEnd, num, ok);
-        }
-        if (ok) {
-            c.minor = int(num);
-            q = skipSpaces(q, lineEnd);
-            const char *nameStart = q;
-            while (q < lineEnd && *q != ' ' && *q != '\t')
-                ++q;
-            const QString name = QString::fromLatin1(nameStart, q - nameStart);
-            int field = 0;
-            bool bad = name.isEmpty();
-            while (!bad && field < DiskCounters::FieldCount) {
-                q = skipSpaces(q, lineEnd);
-                if (q >= lineEnd)
-                    break;
-                q = parseNumber(q, lineEnd, num, ok);
-                if (!ok) {
-                    bad = true;
-                    break;
-                }
-                c.value[size_t(field++)] = num;
-            }
-            c.fieldsPresent = field;
-            // 11 fields since 2.6, 15 since 4.18, 17 since 5.5.
-            if (!bad && field >= 11)
-                table.insert(name, c);
-        }
+        if (parseDiskStatsLine(QByteArrayView(p, lineEnd - p), name, c))
+            table.insert(QString::fromLatin1(name), c);
         p = lineEnd + 1;
     }
     return table;

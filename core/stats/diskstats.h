@@ -52,6 +52,11 @@ using DiskStatsTable = QHash<QString, DiskCounters>;
 
 /// Parses the whole of /proc/diskstats. Lines that do not parse are skipped.
 DiskStatsTable parseDiskStats(QByteArrayView text);
+/// Parses one line of /proc/diskstats (without its newline) into `out`;
+/// `name` views the device name inside `line`. False when the line does
+/// not parse. For callers that keep their own layout across readings (the
+/// monitor matches lines by position, not by hashing every name).
+bool parseDiskStatsLine(QByteArrayView line, QByteArrayView &name, DiskCounters &out);
 /// Reads ROOT/proc/diskstats once.
 Result<DiskStatsTable> readDiskStats(const SysRoot &root);
 

@@ -1,0 +1,448 @@
+#pragma once
+// What core/monitor offers: the live monitor's counting.
+//
+// A Sampler reads the kernel's counters once per tick (/proc/diskstats for
+// every device in one read, /sys/block/X/inflight for the devices watched,
+// /proc/stat and /proc/interrupts) through a CounterSource, and turns two
+// readings into the figures iostat -x prints, interrupt rates and the load
+// balance of md arrays, dm devices and user-given groups. A Topology says
+// which IRQ lines serve which device and which devices form groups; it is
+// built from the DeviceModel on start and when devices come or go, never per
+// tick. History keeps bounded series for plots. MonitorWorker drives a
+// Sampler from a timer on its own thread (MonitorThread) for the console.
+//
+// Clock and CounterSource are the seams tests replace: they advance time
+// and counters without sleeping.
+
+#include "common/result.h"
+#include "common/sysroot.h"
+#include "stats/diskstats.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QThread;
+class QTimer;
+
+namespace blocktune {
+
+class DeviceModel;
+struct BlockDevice;
+
+// ---- /proc/stat and /proc/interrupts ----------------------------------------
+
+/// The first number of /proc/stat's "intr" line: interrupts since boot, all
+/// CPUs and sources. nullopt when the line is missing or garbled.
+std::optional<quint64> parseInterruptTotal(QByteArrayView procStat);
+
+/// One numbered row of /proc/interrupts, its per-CPU counts summed.
+struct IrqRow
+{
+    int irq = -1;
+    quint64 count = 0;
+    QString chip;        ///< what precedes the actions: "PCI-MSIX-0000:00:02.0 1-edge"
+    QStringList actions; ///< "nvme0q3", "virtio1-req.0", "ahci[0000:00:1f.2]"
+};
+
+/// Numbered rows of /proc/interrupts. The architecture's named rows (NMI,
+/// LOC, ERR...) and lines that do not parse are skipped.
+QList<IrqRow> parseInterrupts(QByteArrayView text);
+/// The per-IRQ sums only, for the per-tick read (builds no strings).
+QHash<int, quint64> parseInterruptCounts(QByteArrayView text);
+
+// ---- The seams: where counters and time come from ---------------------------
+
+/// Reads and writes in flight, as /sys/block/X/inflight prints them.
+struct InFlight
+{
+    quint64 reads = 0;
+    quint64 writes = 0;
+};
+
+/// Where the counters come from. ProcSource reads the machine (or a
+/// recorded tree); tests substitute their own.
+class CounterSource
+{
+public:
+    virtual ~CounterSource() = default;
+    /// The text of /proc/diskstats: every device's counters in one read.
+    virtual Result<QByteArray> diskStats() = 0;
+    /// /sys/block/X/inflight; nullopt when the file is missing or garbled.
+    virtual std::optional<InFlight> inFlight(const QString &device) = 0;
+    /// Interrupts since boot (/proc/stat "intr"); nullopt when unknown.
+    virtual std::optional<quint64> interruptTotal() = 0;
+    /// Per-IRQ counts summed over CPUs (/proc/interrupts); empty when unknown.
+    virtual QHash<int, quint64> interruptCounts() = 0;
+};
+
+/// The kernel's files, through the --sysroot path layer.
+class ProcSource final : public CounterSource
+{
+public:
+    explicit ProcSource(SysRoot root);
+    Result<QByteArray> diskStats() override;
+    std::optional<InFlight> inFlight(const QString &device) override;
+    std::optional<quint64> interruptTotal() override;
+    QHash<int, quint64> interruptCounts() override;
+
+private:
+    SysRoot m_root;
+    QByteArray m_diskstatsPath;
+    QByteArray m_statPath;
+    QByteArray m_interruptsPath;
+    // Reused between ticks: /proc/diskstats of 5,000 devices is 600 KB.
+    QByteArray m_diskstatsBuffer;
+    QByteArray m_statBuffer;
+    QByteArray m_interruptsBuffer;
+};
+
+/// Time as the sampler sees it.
+class Clock
+{
+public:
+    virtual ~Clock() = default;
+    /// Monotonic nanoseconds; only differences matter.
+    virtual qint64 monotonicNs() const = 0;
+    /// Wall-clock milliseconds since the Unix epoch (for timestamps only).
+    virtual qint64 wallMs() const = 0;
+};
+
+/// CLOCK_MONOTONIC and the system clock.
+class SteadyClock final : public Clock
+{
+public:
+    qint64 monotonicNs() const override;
+    qint64 wallMs() const override;
+};
+
+// ---- Topology: IRQ lines and groups, computed when devices change ------------
+
+/// A set of devices whose load should be spread evenly.
+struct GroupSpec
+{
+    QString name;        ///< md0, dm-0, or the user's name
+    QString kind;        ///< "md", "dm" or "user"
+    QStringList members; ///< kernel names
+};
+
+struct Topology
+{
+    /// Device -> the IRQ lines that serve it. A whole disk: its PCI
+    /// function's; a partition, loop, md or dm device: its leaf disks'.
+    QHash<QString, QList<int>> irqs;
+    /// Devices whose IRQ lines also serve other whole disks (an AHCI or SAS
+    /// controller's disks share its lines): their irq/s is the controller's.
+    QSet<QString> sharedIrqs;
+    /// md arrays (their members) and dm devices with two slaves or more.
+    QList<GroupSpec> groups;
+};
+
+/// The IRQ lines of one whole disk: the nearest PCI function's msi_irqs/
+/// (or its legacy irq), else /proc/interrupts actions named after the
+/// device (nvme0q3 for nvme0n1, virtio1-* for the disk on virtio1,
+/// ahci[0000:00:1f.2] for a disk below that function).
+QList<int> diskIrqs(const SysRoot &root, const BlockDevice &disk, const QList<IrqRow> &interrupts);
+/// IRQ lines of every device (through leafDisks) and the md/dm groups.
+Topology buildTopology(const SysRoot &root, const DeviceModel &model, const QList<IrqRow> &interrupts);
+/// Reads ROOT/proc/interrupts once and builds the topology; a missing
+/// /proc/interrupts only means no per-device IRQ figures.
+Topology buildTopology(const SysRoot &root, const DeviceModel &model);
+
+// ---- Balance --------------------------------------------------------------------
+
+/// Evenness of a load spread over n members.
+struct BalanceFigures
+{
+    /// Coefficient of variation: population standard deviation / mean.
+    /// 0 = perfectly even. nullopt when there is no load.
+    std::optional<double> cv;
+    /// Jain's fairness index (Σx)² / (n·Σx²): 1 = perfectly even, 1/n = one
+    /// member carries everything. nullopt when there is no load.
+    std::optional<double> jain;
+};
+BalanceFigures balanceOf(const std::vector<double> &load);
+
+// ---- One interval's figures -----------------------------------------------------
+
+/// One device over one interval, computed as iostat -x does
+/// (Documentation/admin-guide/iostats.rst; sysstat rd_stats.c).
+struct DeviceRates
+{
+    QString name;
+    // Deltas over the interval.
+    quint64 reads = 0;        ///< reads completed
+    quint64 readsMerged = 0;
+    quint64 readBytes = 0;    ///< sectors read x 512
+    quint64 writes = 0;
+    quint64 writesMerged = 0;
+    quint64 writeBytes = 0;
+    // Rates.
+    double readsPerSec = 0;        ///< r/s
+    double readMBps = 0;           ///< 10^6 bytes/s
+    double readMergesPerSec = 0;   ///< rrqm/s
+    double avgReadRequestKiB = 0;  ///< rareq-sz: sectors / reads / 2
+    double readAwaitMs = 0;        ///< r_await: ms reading / reads
+    double writesPerSec = 0;
+    double writeMBps = 0;
+    double writeMergesPerSec = 0;
+    double avgWriteRequestKiB = 0;
+    double writeAwaitMs = 0;
+    double queueDepth = 0; ///< aqu-sz: weighted ms / interval ms
+    double utilPct = 0;    ///< io_ticks ms / interval ms x 100, at most 100
+    /// In flight at the end of the interval (reads + writes).
+    quint64 inFlight = 0;
+    /// The read/write split, for watched devices (/sys/block/X/inflight).
+    std::optional<InFlight> inFlightSplit;
+    /// Interrupts/s on the lines serving the device; nullopt when none known.
+    std::optional<double> irqPerSec;
+    bool irqShared = false; ///< those lines serve other disks too
+};
+
+struct MemberShare
+{
+    QString name;
+    /// In /proc/diskstats now. A member that vanished (pulled, failed,
+    /// removed) is listed with present false and left out of the figures.
+    bool present = true;
+    quint64 readBytes = 0;
+    quint64 reads = 0;
+    std::optional<double> share;        ///< of the group's bytes read, 0..1
+    std::optional<double> requestShare; ///< of the group's reads, 0..1
+};
+
+struct GroupBalance
+{
+    QString name;
+    QString kind;
+    QList<MemberShare> members;
+    BalanceFigures bytes;      ///< over the bytes read this interval
+    BalanceFigures requests;   ///< over the reads completed this interval
+    BalanceFigures sinceStart; ///< over the bytes read since the first reading
+};
+
+struct Sample
+{
+    bool baseline = false; ///< first reading: counters recorded, no rates
+    quint64 tick = 0;      ///< 0 for the baseline, then 1, 2...
+    double t = 0;          ///< seconds since the baseline, at the end of the interval
+    double intervalS = 0;
+    qint64 wallMs = 0;
+    std::optional<double> interruptsPerSec;
+    /// Devices in both readings: the watched ones in the order given, or
+    /// (watching all) every device in kernel name order.
+    QList<DeviceRates> devices;
+    QList<GroupBalance> groups;
+    /// Watched devices and group members not in this reading.
+    QStringList missing;
+    /// Devices /proc/diskstats gained or lost since the previous reading:
+    /// the owner should rebuild the Topology.
+    QStringList appeared;
+    QStringList vanished;
+};
+
+/// One JSON line (with the trailing newline) in the `monitor --json` schema
+/// documented in README.md, appended to `out`.
+void appendSampleJson(const Sample &sample, QByteArray &out);
+
+// ---- The sampler ------------------------------------------------------------------
+
+class Sampler final
+{
+public:
+    Sampler(std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock);
+    ~Sampler();
+    Q_DISABLE_COPY_MOVE(Sampler)
+
+    /// Devices to report; empty = every device /proc/diskstats lists (their
+    /// in-flight split is then not read). Watched md/dm devices bring their
+    /// group.
+    void setWatched(const QStringList &devices);
+    QStringList watched() const { return m_watched; }
+    void setTopology(Topology topology);
+    const Topology &topology() const { return m_topology; }
+    /// Groups the user names; reported whatever is watched.
+    void setUserGroups(const QList<GroupSpec> &groups);
+
+    /// Reads the counters and returns the figures since the previous call.
+    /// The first call records the baseline (Sample::baseline). Fails when
+    /// /proc/diskstats cannot be read or the clock did not advance.
+    Result<Sample> sample();
+    /// Forgets the previous reading: the next sample() is a baseline.
+    void reset();
+
+private:
+    struct State;
+
+    std::unique_ptr<CounterSource> m_source;
+    std::unique_ptr<Clock> m_clock;
+    QStringList m_watched;
+    Topology m_topology;
+    QList<GroupSpec> m_userGroups;
+    std::unique_ptr<State> d;
+};
+
+// ---- History ------------------------------------------------------------------------
+
+/// A fixed-capacity ring: pushing past capacity overwrites the oldest.
+template<typename T>
+class RingBuffer
+{
+public:
+    explicit RingBuffer(qsizetype capacity = 0) : m_data(size_t(capacity)) {}
+    qsizetype capacity() const { return qsizetype(m_data.size()); }
+    qsizetype size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+    void push(T value)
+    {
+        if (m_data.empty())
+            return;
+        m_data[m_head] = value;
+        m_head = (m_head + 1) % m_data.size();
+        if (m_size < capacity())
+            ++m_size;
+    }
+    /// i = 0 is the oldest point kept.
+    const T &at(qsizetype i) const
+    {
+        const size_t start = (m_head + m_data.size() - size_t(m_size)) % m_data.size();
+        return m_data[(start + size_t(i)) % m_data.size()];
+    }
+    const T &last() const { return at(m_size - 1); }
+    /// Replaces the newest point (no-op when empty).
+    void setLast(T value)
+    {
+        if (m_size > 0)
+            m_data[(m_head + m_data.size() - 1) % m_data.size()] = value;
+    }
+    void clear()
+    {
+        m_head = 0;
+        m_size = 0;
+    }
+    qsizetype memoryBytes() const { return qsizetype(m_data.capacity() * sizeof(T)); }
+
+private:
+    std::vector<T> m_data;
+    size_t m_head = 0;
+    qsizetype m_size = 0;
+};
+
+/// Series for plots on one time axis: each series is a ring of `capacity`
+/// points (default one hour at 10 Hz), allocated whole when first used and
+/// only while the byte budget allows. Memory never exceeds the budget,
+/// whatever runs and for however long.
+class History final
+{
+public:
+    struct Limits
+    {
+        qsizetype capacity = 36'000;          ///< points per series
+        qsizetype budgetBytes = 64 << 20;     ///< all series together
+    };
+    explicit History(Limits limits);
+    History() : History(Limits{}) {}
+
+    /// Starts a point at `t` seconds. Series that get no value before the
+    /// next point read NaN there (a gap in the plot).
+    void beginPoint(double t);
+    /// Sets `series` at the current point; false when the budget refuses a
+    /// new series.
+    bool set(const QString &series, double value);
+    /// Records what the console plots of a sample: per device
+    /// "DEV/read_mb_per_s" and the other DeviceRates figures, per group
+    /// "GROUP/jain", "GROUP/cv", "GROUP/MEMBER/share", and "interrupts_per_s".
+    void record(const Sample &sample);
+
+    qsizetype size() const { return m_time.size(); }
+    qsizetype capacity() const { return m_limits.capacity; }
+    double timeAt(qsizetype i) const { return m_time.at(i); }
+    bool contains(const QString &series) const { return m_series.contains(series); }
+    QStringList seriesNames() const;
+    /// NaN where the series had no value (or did not exist yet).
+    double valueAt(const QString &series, qsizetype i) const;
+    /// Series refused for lack of budget (each counted once).
+    qsizetype refusedSeries() const { return m_refused.size(); }
+    /// Bytes held by the rings now; never above budgetBytes plus the time axis.
+    qsizetype memoryBytes() const;
+    void clear();
+
+private:
+    Limits m_limits;
+    RingBuffer<double> m_time;
+    QHash<QString, RingBuffer<float>> m_series;
+    QSet<QString> m_refused;
+    qsizetype m_seriesBytes = 0;
+};
+
+// ---- The live driver ------------------------------------------------------------------
+
+/// Samples on a timer and emits one Sample per tick. Lives on a
+/// MonitorThread; talk to it through queued slots. It rescans the devices
+/// (for IRQ lines and groups) when /proc/diskstats gains or loses one.
+class MonitorWorker final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MonitorWorker)
+
+public:
+    /// `sysroot` empty = the live machine.
+    explicit MonitorWorker(const QString &sysroot, QObject *parent = nullptr);
+    /// With a replaced source and clock (tests).
+    MonitorWorker(const QString &sysroot, std::unique_ptr<CounterSource> source,
+                  std::unique_ptr<Clock> clock, QObject *parent = nullptr);
+    ~MonitorWorker() override;
+
+public Q_SLOTS:
+    /// Starts (or restarts) sampling every `intervalMs` (10 ms .. 1 h).
+    void start(int intervalMs);
+    void stop();
+    /// Devices to report (empty = all); takes effect at the next tick.
+    void setWatched(const QStringList &devices);
+    void setUserGroups(const QList<blocktune::GroupSpec> &groups);
+    /// Takes one sample now (tests drive the worker with this and a fake clock).
+    void tick();
+
+Q_SIGNALS:
+    void sampled(const blocktune::Sample &sample);
+    void failed(const QString &message);
+
+private:
+    void refreshTopology();
+
+    SysRoot m_root;
+    Sampler m_sampler;
+    QTimer *m_timer = nullptr;
+};
+
+/// A MonitorWorker on its own thread; the destructor stops it, quits the
+/// thread and waits for it.
+class MonitorThread final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MonitorThread)
+
+public:
+    explicit MonitorThread(const QString &sysroot, QObject *parent = nullptr);
+    ~MonitorThread() override;
+    /// Connect to its signals; call its slots with QMetaObject::invokeMethod.
+    MonitorWorker *worker() const { return m_worker; }
+
+private:
+    QThread *m_thread = nullptr;
+    MonitorWorker *m_worker = nullptr;
+};
+
+} // namespace blocktune
+
+Q_DECLARE_METATYPE(blocktune::Sample)
+Q_DECLARE_METATYPE(blocktune::GroupSpec)

@@ -1,0 +1,128 @@
+#pragma once
+// Fakes for the monitor's seams: a clock the test advances and a counter
+// source whose /proc/diskstats the test writes. No test sleeps to wait for
+// real time.
+
+#include "monitor/monitor.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QMap>
+
+#include <array>
+
+namespace blocktune::test {
+
+class FakeClock final : public Clock
+{
+public:
+    qint64 monotonicNs() const override { return m_ns; }
+    qint64 wallMs() const override { return 1'700'000'000'000 + m_ns / 1'000'000; }
+    void advanceMs(double ms) { m_ns += qint64(ms * 1e6); }
+
+private:
+    qint64 m_ns = 1'000'000'000;
+};
+
+/// One device's 17 counters, named as in iostats.rst.
+using Counters = std::array<quint64, 17>;
+
+/// Writes diskstats lines in the kernel's layout ("%4d %7d %s %lu ...").
+inline QByteArray diskstatsText(const QList<std::pair<QString, Counters>> &devices)
+{
+    QByteArray text;
+    int minor = 0;
+    for (const auto &[name, c] : devices) {
+        text += QByteArray::number(8).rightJustified(4) + ' ' + QByteArray::number(minor++).rightJustified(7)
+                + ' ' + name.toLatin1();
+        for (quint64 v : c)
+            text += ' ' + QByteArray::number(v);
+        text += '\n';
+    }
+    return text;
+}
+
+class FakeSource final : public CounterSource
+{
+public:
+    Result<QByteArray> diskStats() override
+    {
+        ++diskstatsReads;
+        if (failing)
+            return makeError(ENOENT, QStringLiteral("cannot open /proc/diskstats: No such file or directory"));
+        return diskstats;
+    }
+    std::optional<InFlight> inFlight(const QString &device) override
+    {
+        ++inFlightReads;
+        if (auto it = inflight.constFind(device); it != inflight.cend())
+            return *it;
+        return std::nullopt;
+    }
+    std::optional<quint64> interruptTotal() override { return intrTotal; }
+    QHash<int, quint64> interruptCounts() override
+    {
+        ++interruptReads;
+        return irqs;
+    }
+
+    void setDevices(const QList<std::pair<QString, Counters>> &devices) { diskstats = diskstatsText(devices); }
+
+    QByteArray diskstats;
+    bool failing = false;
+    QHash<QString, InFlight> inflight;
+    std::optional<quint64> intrTotal;
+    QHash<int, quint64> irqs;
+    int diskstatsReads = 0;
+    int inFlightReads = 0;
+    int interruptReads = 0;
+};
+
+/// A recorded tree copied where the test may rewrite it (cp -a keeps the
+/// sysfs symlinks as they are).
+inline bool copyTree(const QString &from, const QString &to)
+{
+    return run(QStringLiteral("cp"), {QStringLiteral("-a"), from + QStringLiteral("/."), to}).exitCode == 0;
+}
+
+inline QString fixtureTree(const char *name)
+{
+    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
+}
+
+/// Rewrites ROOT/proc/diskstats, adding `sectors` (and sectors/128 reads,
+/// 64 KiB each) to the named devices; `drop` lines are left out. Renamed
+/// into place, as a reader must never see half a file.
+inline bool advanceDiskstats(const QString &root, const QMap<QString, quint64> &sectors,
+                             const QStringList &drop = {})
+{
+    const QString path = root + QStringLiteral("/proc/diskstats");
+    QFile in(path);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray out;
+    for (const QByteArray &line : in.readAll().split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (f.size() < 14)
+            continue;
+        const QString name = QString::fromLatin1(f[2]);
+        if (drop.contains(name))
+            continue;
+        QList<QByteArray> fields = f;
+        if (sectors.contains(name)) {
+            const quint64 add = sectors.value(name);
+            fields[3] = QByteArray::number(fields[3].toULongLong() + add / 128); // reads
+            fields[5] = QByteArray::number(fields[5].toULongLong() + add);       // sectors
+        }
+        out += fields.join(' ') + '\n';
+    }
+    in.close();
+    QFile tmp(path + QStringLiteral(".new"));
+    if (!tmp.open(QIODevice::WriteOnly) || tmp.write(out) != out.size())
+        return false;
+    tmp.close();
+    return ::rename(QFile::encodeName(tmp.fileName()).constData(), QFile::encodeName(path).constData()) == 0;
+}
+
+} // namespace blocktune::test
