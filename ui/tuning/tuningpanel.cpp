@@ -323,7 +323,7 @@ bool TuningPanel::applyChanges(bool confirm)
     if (changes.isEmpty())
         return false;
     PlanOptions options;
-    options.applyToMembers = m_members->isVisible() && m_members->isChecked();
+    options.applyToMembers = !m_members->isHidden() && m_members->isChecked();
 
     auto model = DeviceModel::scan(m_state->root, ScanOptions{ScanOptions::Enumerate::Auto, false});
     if (!model) {
