@@ -385,7 +385,10 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
         return makeError(err, QStringLiteral("cannot open %1: %2").arg(shown, errnoText(err)));
     }
     // No O_CREAT: only an attribute the kernel already offers can be written.
-    const int fd = ::openat(dirFd, fileName.constData(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    // O_TRUNC is a no-op on sysfs and /proc/sys (as with `echo > attr`), but
+    // in a recorded tree of plain files a shorter value must not leave the
+    // tail of a longer one behind ("256" over "8192\n" reading "2562").
+    const int fd = ::openat(dirFd, fileName.constData(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
     const int openErr = errno;
     if (fd < 0) {
         ::close(dirFd);

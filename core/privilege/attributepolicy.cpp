@@ -315,7 +315,20 @@ Result<WrittenValue> writeCheckedAttribute(const SysRoot &root, const AttributeW
     auto previous = root.readString(*path);
     if (!previous)
         return previous.error();
-    auto kept = root.writeAttribute(*path, request.value);
+    QString payload = request.value;
+    if (!root.isLive() && request.attribute == attribute::Scheduler) {
+        // A recorded tree is plain files, not a kernel: writing "bfq" would
+        // replace the list of choices and the tree would offer only bfq from
+        // then on. Keep the kernel's format, the new choice in brackets.
+        auto choice = sysfs::parseBracketChoice(previous->toLatin1());
+        if (choice && choice->choices.size() > 1) {
+            QStringList words;
+            for (const QString &name : std::as_const(choice->choices))
+                words << (name == request.value ? u'[' + name + u']' : name);
+            payload = words.join(u' ');
+        }
+    }
+    auto kept = root.writeAttribute(*path, payload);
     if (!kept)
         return kept.error();
     return WrittenValue{normalise(request.attribute, *previous), normalise(request.attribute, *kept)};

@@ -1,0 +1,514 @@
+// blocktune-cli get/set/restore: on copied recorded trees (anyone), and with
+// real writes on the test's own loop devices (root): readahead as blockdev
+// sees it, page rounding, scheduler switches, every refusal changing
+// nothing, --dry-run, and --hold ended by its timer, SIGTERM or kill -9.
+#include "tuningtestutil.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+ProcessResult cli(const QStringList &args)
+{
+    return run(binary("blocktune-cli"), args, 60000);
+}
+
+ProcessResult cliOn(const QString &root, const QStringList &args)
+{
+    return cli(QStringList{u"--sysroot"_qs, root} + args);
+}
+
+QJsonObject jsonOf(const ProcessResult &r)
+{
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QString text(const ProcessResult &r)
+{
+    return QString::fromLocal8Bit(r.out + r.err);
+}
+
+QStringList splitArgs(const QString &s)
+{
+    return s.split(u' ', Qt::SkipEmptyParts);
+}
+
+/// Starts `set ... --hold` and waits until it holds (its journal written).
+bool startHold(QProcess &p, const QStringList &args)
+{
+    p.start(binary("blocktune-cli"), args);
+    if (!p.waitForStarted(10000))
+        return false;
+    QByteArray out;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 30000) {
+        p.waitForReadyRead(500);
+        out += p.readAllStandardOutput();
+        if (out.contains("holding until"))
+            return true;
+        if (p.state() == QProcess::NotRunning)
+            break;
+    }
+    qWarning("%s%s", out.constData(), p.readAllStandardError().constData());
+    return false;
+}
+
+} // namespace
+
+class TestTuningCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_journals;
+
+    QStringList journals() const { return QDir(m_journals.path()).entryList(QDir::Files); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_journals.isValid());
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+        QVERIFY(QFileInfo(binary("blocktune-cli")).isExecutable());
+    }
+    void cleanup()
+    {
+        // Every test ends with its journals gone; remove leftovers so one
+        // failure does not fail the tests after it.
+        const QStringList left = journals();
+        for (const QString &f : left)
+            QFile::remove(m_journals.filePath(f));
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(u' ')));
+    }
+
+    // ---- recorded trees --------------------------------------------------------
+
+    void getJsonUsesListsKeysAndValues_data()
+    {
+        QTest::addColumn<QString>("treeName");
+        QTest::addColumn<QString>("device");
+        QTest::newRow("md member") << u"md-raid10-f2"_qs << u"sdb"_qs;
+        QTest::newRow("md") << u"md-raid10-f2"_qs << u"md0"_qs;
+        QTest::newRow("partition") << u"md-raid10-f2"_qs << u"sda2"_qs;
+        QTest::newRow("legacy cfq with switch") << u"scst-raid0-lvm"_qs << u"sdb"_qs;
+        QTest::newRow("lvm") << u"scst-raid0-lvm"_qs << u"dm-1"_qs;
+        QTest::newRow("nvme partition") << u"nvme-parts"_qs << u"nvme0n1p2"_qs;
+    }
+    void getJsonUsesListsKeysAndValues()
+    {
+        QFETCH(QString, treeName);
+        QFETCH(QString, device);
+        const QString root = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + treeName;
+        const ProcessResult list = cliOn(root, {u"list"_qs, u"--json"_qs, u"--no-probe"_qs});
+        QCOMPARE(list.exitCode, 0);
+        QJsonObject listed;
+        for (const QJsonValue &v : jsonOf(list).value(u"devices").toArray())
+            if (v.toObject().value(u"name").toString() == device)
+                listed = v.toObject();
+        QVERIFY(!listed.isEmpty());
+        const ProcessResult get = cliOn(root, {u"get"_qs, device, u"--json"_qs});
+        QCOMPARE(get.exitCode, 0);
+        const QJsonObject got = jsonOf(get);
+        for (const char16_t *key : {u"read_ahead_kb", u"scheduler", u"schedulers", u"nr_requests", u"max_sectors_kb",
+                                    u"max_hw_sectors_kb", u"context_readahead", u"major", u"minor", u"type"}) {
+            QVERIFY2(got.contains(QStringView(key)), qPrintable(QStringView(key).toString()));
+            QCOMPARE(got.value(QStringView(key)), listed.value(QStringView(key)));
+        }
+        QCOMPARE(got.value(u"ra_sectors").toDouble(), 2 * got.value(u"read_ahead_kb").toDouble());
+        const QString queue = listed.value(u"parent").isString() ? listed.value(u"parent").toString() : device;
+        QCOMPARE(got.value(u"queue_device").toString(), queue);
+        if (listed.contains(u"md"))
+            QCOMPARE(got.value(u"readahead_floor_kb"), listed.value(u"md").toObject().value(u"readahead_floor_kb"));
+        QVERIFY(got.value(u"allowed").toObject().value(u"read_ahead_kb").isObject());
+        QCOMPARE(got.value(u"allowed").toObject().value(u"scheduler"), listed.value(u"schedulers"));
+    }
+
+    void getTells()
+    {
+        const QString md = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/md-raid10-f2");
+        const QString scst = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/scst-raid0-lvm");
+        ProcessResult r = cliOn(md, {u"get"_qs, u"sda1"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(text(r).contains(u"sda1 is a partition: readahead and the queue settings are those of the whole disk sda"_qs), r.out);
+        r = cliOn(md, {u"get"_qs, u"md0"_qs});
+        QVERIFY2(text(r).contains(u"readahead floor   8192"_qs) || text(r).contains(u"8192"_qs), r.out);
+        QVERIFY2(text(r).contains(u"2 x stripe of 4096 KiB"_qs), r.out);
+        QVERIFY2(text(r).contains(u"context readahead on md0 is built into the kernel and always on since 2.6.31"_qs), r.out);
+        r = cliOn(scst, {u"get"_qs, u"sdc"_qs});
+        QVERIFY2(text(r).contains(u"0 or 1 (queue/context_readahead)"_qs), r.out);
+        QVERIFY2(text(r).contains(u"iosched.slice_idle"_qs), r.out);
+        r = cliOn(md, {u"get"_qs, u"sdz"_qs});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(text(r).contains(u"no block device named 'sdz'"_qs));
+        r = cliOn(md, {u"get"_qs, u"sdb"_qs, u"sdc"_qs});
+        QCOMPARE(r.exitCode, 2);
+    }
+
+    void setWritesTheTree()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        QVERIFY(tree.isValid());
+        const ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"ra_sectors=65536"_qs, u"sdc"_qs,
+                                                    u"read_ahead_kb=512"_qs, u"nr_requests=32"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = jsonOf(r);
+        QVERIFY(o.value(u"ok").toBool());
+        QCOMPARE(o.value(u"changes").toArray().size(), 3);
+        for (const QJsonValue &c : o.value(u"changes").toArray())
+            QCOMPARE(c.toObject().value(u"status").toString(), u"applied"_qs);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"32768"_qs);
+        QCOMPARE(tree.read(u"sdc"_qs, u"queue/read_ahead_kb"_qs), u"512"_qs);
+        QCOMPARE(tree.read(u"sdc"_qs, u"queue/nr_requests"_qs), u"32"_qs);
+    }
+
+    void setContextSwitchAndMembers()
+    {
+        TreeCopy tree(u"scst-raid0-lvm"_qs);
+        ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb1"_qs, u"context_readahead=0"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(text(r).contains(u"sdb1 is a partition"_qs), qPrintable(text(r)));
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/context_readahead"_qs), u"0"_qs);
+        QCOMPARE(tree.read(u"sdc"_qs, u"queue/context_readahead"_qs), u"1"_qs);
+
+        r = cliOn(tree.path(), {u"set"_qs, u"md0"_qs, u"read_ahead_kb=128"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(text(r).contains(u"warning: read_ahead_kb 128 on md0 is below the kernel's readahead floor of 256 KiB"_qs),
+                 qPrintable(text(r)));
+        QVERIFY2(text(r).contains(u"--members sets them to 128 KiB too"_qs), qPrintable(text(r)));
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"512"_qs);
+        r = cliOn(tree.path(), {u"set"_qs, u"md0"_qs, u"read_ahead_kb=2048"_qs, u"--members"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(tree.read(u"md0"_qs, u"queue/read_ahead_kb"_qs), u"2048"_qs);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"2048"_qs);
+        QCOMPARE(tree.read(u"sdc"_qs, u"queue/read_ahead_kb"_qs), u"2048"_qs);
+    }
+
+    void dryRunChangesNothing()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const auto before = tree.snapshot();
+        ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=4096"_qs, u"scheduler=bfq"_qs,
+                                              u"--dry-run"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("128 -> 4096"), r.out);
+        QVERIFY2(r.out.contains("mq-deadline -> bfq"), r.out);
+        QVERIFY(r.err.contains("dry run: nothing was changed"));
+        r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=4096"_qs, u"--dry-run"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(jsonOf(r).value(u"dry_run").toBool());
+        QCOMPARE(jsonOf(r).value(u"changes").toArray().at(0).toObject().value(u"status").toString(), u"planned"_qs);
+        QCOMPARE(tree.snapshot(), before);
+    }
+
+    void refusalsChangeNothing_data()
+    {
+        QTest::addColumn<QString>("treeName");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("message");
+        const QString md = u"md-raid10-f2"_qs, nvme = u"nvme-parts"_qs;
+        QTest::newRow("unknown device") << md << u"set sdz read_ahead_kb=128"_qs << u"no block device named 'sdz'"_qs;
+        QTest::newRow("bad number") << md << u"set sdb read_ahead_kb=lots"_qs << u"read_ahead_kb 'lots' on sdb is not valid"_qs;
+        QTest::newRow("unknown scheduler") << md << u"set sdb scheduler=cfq"_qs
+                                           << u"scheduler 'cfq' is not available on sdb (available: none, mq-deadline, kyber, bfq)"_qs;
+        QTest::newRow("above max_hw_sectors_kb") << nvme << u"set nvme0n1 max_sectors_kb=129"_qs
+                                                 << u"max_sectors_kb 129 is above max_hw_sectors_kb 128 on nvme0n1"_qs;
+        QTest::newRow("unknown key") << md << u"set sdb readahead=128"_qs << u"unknown setting 'readahead'"_qs;
+        QTest::newRow("tunable of another scheduler") << md << u"set sdb iosched.low_latency=0"_qs
+                                                      << u"iosched.low_latency is not a tunable of mq-deadline"_qs;
+        QTest::newRow("context readahead has no switch") << nvme << u"set nvme0n1 context_readahead=0"_qs
+                                                         << u"built into the kernel and always on since 2.6.31"_qs;
+        QTest::newRow("mixed good and bad") << md << u"set sdb read_ahead_kb=4096 sdc scheduler=cfq"_qs
+                                            << u"scheduler 'cfq' is not available on sdc"_qs;
+        QTest::newRow("no settings") << md << u"set sdb"_qs << u"no settings given for sdb"_qs;
+        QTest::newRow("setting before device") << md << u"set read_ahead_kb=1 sdb"_qs << u"comes before any device"_qs;
+        QTest::newRow("hold and dry run") << md << u"set sdb read_ahead_kb=1 --hold 5 --dry-run"_qs
+                                          << u"--dry-run and --hold exclude each other"_qs;
+        QTest::newRow("hold zero") << md << u"set sdb read_ahead_kb=1 --hold 0"_qs << u"--hold needs a duration above zero"_qs;
+        QTest::newRow("hold garbage") << md << u"set sdb read_ahead_kb=1 --hold soon"_qs << u"--hold"_qs;
+        QTest::newRow("unknown option") << md << u"set sdb read_ahead_kb=1 --force"_qs << u"Unknown option 'force'"_qs;
+    }
+    void refusalsChangeNothing()
+    {
+        QFETCH(QString, treeName);
+        QFETCH(QString, args);
+        QFETCH(QString, message);
+        TreeCopy tree(treeName);
+        QVERIFY(tree.isValid());
+        const auto before = tree.snapshot();
+        const ProcessResult r = cliOn(tree.path(), splitArgs(args));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err);
+        QCOMPARE(tree.snapshot(), before);
+    }
+
+    void restoreWithoutJournals()
+    {
+        ProcessResult r = cli({u"restore"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("nothing to restore"), r.out);
+        r = cli({u"restore"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(jsonOf(r).value(u"ok").toBool());
+        QCOMPARE(jsonOf(r).value(u"journal_dir").toString(), m_journals.path());
+    }
+
+    void restoreLeavesAnUnreadableJournal()
+    {
+        const QString path = m_journals.filePath(u"blocktune-4242-1.json"_qs);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("garbage");
+        f.close();
+        const ProcessResult r = cli({u"restore"_qs});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("is not a readable journal"), r.err);
+        QVERIFY(QFileInfo::exists(path));
+        QFile::remove(path);
+    }
+
+    void treeHoldKilledThenRestored()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const auto before = tree.snapshot();
+        QProcess p;
+        QVERIFY(startHold(p, {u"--sysroot"_qs, tree.path(), u"set"_qs, u"sdb"_qs, u"scheduler=bfq"_qs,
+                              u"read_ahead_kb=64"_qs, u"--hold"_qs, u"60"_qs}));
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"64"_qs);
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(journals().size(), 1);
+        // Another root's restore does not touch it.
+        TreeCopy other(u"md-raid10-f2"_qs);
+        ProcessResult r = cliOn(other.path(), {u"restore"_qs});
+        QVERIFY(r.out.contains("nothing to restore"));
+        QCOMPARE(journals().size(), 1);
+        r = cliOn(tree.path(), {u"restore"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray js = jsonOf(r).value(u"journals").toArray();
+        QCOMPARE(js.size(), 1);
+        QCOMPARE(js[0].toObject().value(u"status").toString(), u"restored"_qs);
+        QCOMPARE(tree.snapshot(), before);
+        QVERIFY(journals().isEmpty());
+    }
+
+    void treeSchedulerKeepsItsChoices()
+    {
+        // A recorded tree is plain files: a scheduler write must keep the
+        // kernel's list format, or the tree would offer one scheduler only.
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        QCOMPARE(cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"scheduler=kyber"_qs}).exitCode, 0);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/scheduler"_qs), u"none mq-deadline [kyber] bfq"_qs);
+        const QJsonObject o = jsonOf(cliOn(tree.path(), {u"get"_qs, u"sdb"_qs, u"--json"_qs}));
+        QCOMPARE(o.value(u"scheduler").toString(), u"kyber"_qs);
+        QCOMPARE(o.value(u"schedulers").toArray().size(), 4);
+    }
+
+    // ---- the live machine: our own loop devices ----------------------------------------
+
+    void liveReadahead()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        const auto original = liveSettings(dev);
+        auto getra = [&] {
+            return QString::fromLatin1(run(u"blockdev"_qs, {u"--getra"_qs, loop.path()}).out).trimmed().toULongLong();
+        };
+
+        ProcessResult r = cli({u"set"_qs, dev, u"read_ahead_kb=4096"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"4096"_qs);
+        QCOMPARE(getra(), 8192ULL); // blockdev counts 512-byte sectors
+
+        // blockdev --setra 65536 = 32 MiB, and the same through ra_sectors.
+        r = cli({u"set"_qs, loop.path(), u"ra_sectors=65536"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(jsonOf(r).value(u"changes").toArray().at(0).toObject().value(u"kept").toString(), u"32768"_qs);
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"32768"_qs);
+        QCOMPARE(getra(), 65536ULL);
+        r = cli({u"get"_qs, dev, u"--json"_qs});
+        QCOMPARE(jsonOf(r).value(u"ra_sectors").toInt(), 65536);
+
+        // Whole pages: 5 KiB is kept as 4 KiB, and the user is told.
+        r = cli({u"set"_qs, dev, u"read_ahead_kb=5"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("applied (the kernel kept 4)"), r.out);
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"4"_qs);
+        QCOMPARE(getra(), 8ULL);
+
+        QCOMPARE(cli({u"set"_qs, dev, u"read_ahead_kb=" + original.value(u"read_ahead_kb"_qs)}).exitCode, 0);
+        QCOMPARE(liveSettings(dev), original);
+    }
+
+    void liveSchedulerSwitch()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        const auto original = liveSettings(dev);
+        QCOMPARE(original.value(u"scheduler"_qs).contains(u"[none]"_qs), true);
+
+        ProcessResult r = cli({u"set"_qs, dev, u"iosched.read_expire=100"_qs, u"scheduler=mq-deadline"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(liveValue(dev, u"queue/scheduler"_qs).contains(u"[mq-deadline]"_qs));
+        QVERIFY(qAbs(liveValue(dev, u"queue/iosched/read_expire"_qs).toInt() - 100) <= 8);
+        r = cli({u"get"_qs, dev, u"--json"_qs});
+        QCOMPARE(jsonOf(r).value(u"scheduler").toString(), u"mq-deadline"_qs);
+        QVERIFY(jsonOf(r).value(u"iosched").toObject().contains(u"read_expire"));
+
+        r = cli({u"set"_qs, dev, u"scheduler=none"_qs, u"nr_requests=" + original.value(u"nr_requests"_qs)});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(liveSettings(dev), original);
+    }
+
+    void liveRefusalsChangeNothing_data()
+    {
+        QTest::addColumn<QString>("settings");
+        QTest::addColumn<QString>("message"); // %1 = the loop device's name
+        QTest::newRow("unknown scheduler") << u"scheduler=cfq"_qs
+                                           << u"scheduler 'cfq' is not available on %1 (available: none, mq-deadline, kyber, bfq)"_qs;
+        QTest::newRow("bad number") << u"read_ahead_kb=4k"_qs << u"read_ahead_kb '4k' on %1 is not valid"_qs;
+        QTest::newRow("above max_hw_sectors_kb") << u"max_sectors_kb=HW+1"_qs << u"is above max_hw_sectors_kb"_qs;
+        QTest::newRow("unknown key") << u"rq_affinity=2"_qs << u"unknown setting 'rq_affinity'"_qs;
+        QTest::newRow("tunable without its scheduler") << u"iosched.read_expire=100"_qs
+                                                       << u"iosched.read_expire is not a tunable of none, the active scheduler on %1"_qs;
+        QTest::newRow("context readahead") << u"context_readahead=1"_qs
+                                           << u"context readahead on %1 is built into the kernel and always on since 2.6.31"_qs;
+        QTest::newRow("beyond the tag depth") << u"nr_requests=100000"_qs << u"nr_requests 100000 is out of range on %1"_qs;
+        QTest::newRow("mixed good and bad") << u"read_ahead_kb=8192 nr_requests=16 scheduler=cfq"_qs
+                                            << u"scheduler 'cfq' is not available on %1"_qs;
+    }
+    void liveRefusalsChangeNothing()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        QFETCH(QString, settings);
+        QFETCH(QString, message);
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        const auto before = liveSettings(dev);
+        const quint64 hw = liveValue(dev, u"queue/max_hw_sectors_kb"_qs).toULongLong();
+        settings.replace(u"HW+1"_qs, QString::number(hw + 1));
+        const ProcessResult r = cli(QStringList{u"set"_qs, dev} + splitArgs(settings));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.arg(dev).toUtf8()), r.err);
+        QVERIFY(r.err.contains("nothing was changed"));
+        QCOMPARE(liveSettings(dev), before);
+        // An unknown device is refused the same way.
+        const ProcessResult none = cli({u"set"_qs, u"blocktune-no-such-device"_qs, u"read_ahead_kb=128"_qs});
+        QCOMPARE(none.exitCode, 2);
+    }
+
+    void liveDryRun()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        LiveSettingsGuard guard(loop.name());
+        const auto before = liveSettings(loop.name());
+        const ProcessResult r = cli({u"set"_qs, loop.name(), u"read_ahead_kb=8192"_qs, u"scheduler=bfq"_qs, u"--dry-run"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("-> 8192"), r.out);
+        QCOMPARE(liveSettings(loop.name()), before);
+    }
+
+    void liveHoldKilledThenRestored()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        // Start from values of our own, so the restore has something to do
+        // on nr_requests (a scheduler switch resets it).
+        QVERIFY(writeLive(dev, u"queue/nr_requests"_qs, "64"));
+        QVERIFY(writeLive(dev, u"queue/read_ahead_kb"_qs, "256"));
+        const auto original = liveSettings(dev);
+
+        QProcess p;
+        QVERIFY(startHold(p, {u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"scheduler=bfq"_qs, u"iosched.slice_idle=0"_qs,
+                              u"--hold"_qs, u"120"_qs}));
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"8192"_qs);
+        QVERIFY(liveValue(dev, u"queue/scheduler"_qs).contains(u"[bfq]"_qs));
+
+        // While the session lives, restore leaves its journal alone.
+        ProcessResult r = cli({u"restore"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("left alone"), r.out);
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"8192"_qs);
+
+        p.kill(); // SIGKILL: no chance to restore
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"8192"_qs);
+        QCOMPARE(journals().size(), 1);
+
+        r = cli({u"restore"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("restored"), r.out);
+        QCOMPARE(liveSettings(dev), original);
+        QVERIFY(journals().isEmpty());
+    }
+
+    void liveHoldEndsOnSigterm()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        const auto original = liveSettings(dev);
+        QProcess p;
+        QVERIFY(startHold(p, {u"set"_qs, dev, u"read_ahead_kb=1024"_qs, u"max_sectors_kb=64"_qs, u"--hold"_qs, u"120"_qs}));
+        QCOMPARE(liveValue(dev, u"queue/max_sectors_kb"_qs), u"64"_qs);
+        QElapsedTimer t;
+        t.start();
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(10000));
+        QVERIFY2(t.elapsed() < 5000, "SIGTERM must end the hold at once");
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + 15);
+        QVERIFY(p.readAllStandardOutput().contains("signal 15: restoring now"));
+        QCOMPARE(liveSettings(dev), original);
+        QVERIFY(journals().isEmpty());
+    }
+
+    void liveHoldRunsOut()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev); // a failing test must not leave its loop tuned
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none")); // the kernel keeps a reused loop's scheduler
+        const auto original = liveSettings(dev);
+        QElapsedTimer t;
+        t.start();
+        const ProcessResult r = cli({u"set"_qs, dev, u"read_ahead_kb=2048"_qs, u"--hold"_qs, u"800ms"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(t.elapsed() >= 800);
+        const QJsonObject o = jsonOf(r);
+        QCOMPARE(o.value(u"changes").toArray().at(0).toObject().value(u"kept").toString(), u"2048"_qs);
+        QVERIFY(o.value(u"restore").toObject().value(u"ok").toBool());
+        QCOMPARE(liveSettings(dev), original);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTuningCli)
+#include "tst_tuning_cli.moc"
