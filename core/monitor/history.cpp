@@ -53,7 +53,9 @@ void History::record(const Sample &sample)
         set(prefix + u"read_mb_per_s", d.readMBps);
         set(prefix + u"write_mb_per_s", d.writeMBps);
         set(prefix + u"reads_per_s", d.readsPerSec);
-        set(prefix + u"avg_read_request_kb", d.avgReadRequestKiB);
+        // No reads, no request size: a gap, not a dive to 0.
+        set(prefix + u"avg_read_request_kb",
+            d.reads > 0 ? d.avgReadRequestKiB : std::numeric_limits<double>::quiet_NaN());
         set(prefix + u"queue_depth", d.queueDepth);
         set(prefix + u"util_pct", d.utilPct);
         set(prefix + u"inflight", double(d.inFlight));

@@ -359,8 +359,9 @@ public:
     /// new series.
     bool set(const QString &series, double value);
     /// Records what the console plots of a sample: per device
-    /// "DEV/read_mb_per_s" and the other DeviceRates figures, per group
-    /// "GROUP/jain", "GROUP/cv", "GROUP/MEMBER/share", and "interrupts_per_s".
+    /// "DEV/read_mb_per_s" and the other DeviceRates figures (the request
+    /// size is a gap where nothing was read), per group "GROUP/jain",
+    /// "GROUP/cv", "GROUP/MEMBER/share", and "interrupts_per_s".
     void record(const Sample &sample);
 
     qsizetype size() const { return m_time.size(); }

@@ -1,0 +1,208 @@
+// The monitor on the live machine, on a loop device of our own (read only):
+// what the sampler reports per tick adds up to exactly what the kernel
+// counted, the CLI agrees, and a loop device's interrupts are its disk's.
+#include "devices/devices.h"
+#include "monitortestsupport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+constexpr qint64 kDeviceBytes = 64 << 20;
+
+// Sectors read from /proc/diskstats, read independently of the sampler.
+quint64 sectorsRead(const QString &name)
+{
+    auto table = readDiskStats(SysRoot());
+    return table ? table->value(name)[DiskCounters::SectorsRead] : 0;
+}
+
+// A freshly attached device may still be probed by someone (blkid, udev):
+// wait until its counters hold still.
+bool waitIdle(const QString &name)
+{
+    quint64 last = sectorsRead(name);
+    for (int i = 0; i < 50; ++i) {
+        QThread::msleep(100);
+        const quint64 now = sectorsRead(name);
+        if (now == last)
+            return true;
+        last = now;
+    }
+    return false;
+}
+
+QStringList ddArgs(const QString &device, bool direct)
+{
+    QStringList args{u"if="_qs + device, u"of=/dev/null"_qs, u"bs=64K"_qs,
+                     QStringLiteral("count=%1").arg(kDeviceBytes / 65536), u"status=none"_qs};
+    if (direct)
+        args << u"iflag=direct"_qs;
+    return args;
+}
+
+// The IRQ lines of the PCI function above a disk, found here by walking up
+// from /sys/class/block/DISK: the test's own reading of msi_irqs/.
+QList<int> msiIrqsOf(const QString &disk)
+{
+    QString dir = QFileInfo(u"/sys/class/block/"_qs + disk).canonicalFilePath();
+    static const QRegularExpression pci(u"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$"_qs);
+    while (dir.size() > 1) {
+        if (pci.match(QFileInfo(dir).fileName()).hasMatch()) {
+            QList<int> irqs;
+            for (const QString &entry : QDir(dir + u"/msi_irqs"_qs).entryList(QDir::Files))
+                irqs << entry.toInt();
+            std::sort(irqs.begin(), irqs.end());
+            return irqs;
+        }
+        dir = QFileInfo(dir).path();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestMonitorLive : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void readBytesAddUpToTheKernelsCount_data()
+    {
+        QTest::addColumn<bool>("direct");
+        QTest::newRow("O_DIRECT 64K reads") << true;
+        QTest::newRow("buffered, with readahead") << false;
+    }
+    void readBytesAddUpToTheKernelsCount()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        QFETCH(bool, direct);
+        LoopDevice loop(kDeviceBytes, true, QByteArray(4096, 'm'));
+        QVERIFY(loop.isValid());
+        QVERIFY(waitIdle(loop.name()));
+
+        Sampler sampler(std::make_unique<ProcSource>(SysRoot()), std::make_unique<SteadyClock>());
+        sampler.setWatched({loop.name()});
+        const quint64 before = sectorsRead(loop.name());
+        QVERIFY(sampler.sample()->baseline);
+
+        QProcess dd;
+        dd.start(u"dd"_qs, ddArgs(loop.path(), direct));
+        QVERIFY(dd.waitForStarted());
+        quint64 sum = 0;
+        int ticks = 0, busyTicks = 0;
+        auto tick = [&] {
+            auto s = sampler.sample();
+            QVERIFY2(s.ok(), s.ok() ? "" : qPrintable(s.error().message));
+            QCOMPARE(s->devices.size(), 1);
+            const DeviceRates &d = s->devices.constFirst();
+            QCOMPARE(d.name, loop.name());
+            QVERIFY(d.inFlightSplit); // watched: /sys/block/X/inflight read
+            sum += d.readBytes;
+            ++ticks;
+            if (d.readBytes > 0) {
+                ++busyTicks;
+                QVERIFY(d.avgReadRequestKiB > 0);
+                QVERIFY(d.readsPerSec > 0);
+            }
+            QVERIFY(s->missing.isEmpty());
+        };
+        while (!dd.waitForFinished(20)) {
+            tick();
+            if (QTest::currentTestFailed())
+                return;
+        }
+        QCOMPARE(dd.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(dd.exitCode() == 0, dd.readAllStandardError().constData());
+        tick();
+        if (QTest::currentTestFailed())
+            return;
+        const quint64 after = sectorsRead(loop.name());
+
+        // The identity: per-tick bytes add up to the kernel's count over the
+        // same window, to the byte.
+        QCOMPARE(sum, (after - before) * 512);
+        // And the device read at least what dd asked for (readahead may add).
+        QVERIFY2(sum >= quint64(kDeviceBytes), qPrintable(QString::number(sum)));
+        if (direct)
+            QVERIFY2(busyTicks >= 3, qPrintable(QStringLiteral("%1 of %2 ticks saw reads").arg(busyTicks).arg(ticks)));
+    }
+
+    void cliJsonAgreesWithTheKernel()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(kDeviceBytes, true, QByteArray(4096, 'c'));
+        QVERIFY(loop.isValid());
+        QVERIFY(waitIdle(loop.name()));
+        ScanOptions options;
+        options.probeFilesystems = false;
+        auto model = DeviceModel::scan(SysRoot(), options);
+        QVERIFY(model.ok() && model->find(loop.name()));
+        const QStringList leaves = model->find(loop.name())->leafDisks;
+        const bool diskHasLines = leaves.size() == 1 && !msiIrqsOf(leaves.constFirst()).isEmpty();
+        const quint64 before = sectorsRead(loop.name());
+
+        QProcess cli;
+        cli.start(binary("blocktune-cli"), {u"monitor"_qs, loop.name(), u"--interval"_qs, u"50ms"_qs, u"--json"_qs});
+        QVERIFY(cli.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 20).contains('\n')), 10000);
+        const ProcessResult dd = run(u"dd"_qs, ddArgs(loop.path(), true));
+        QCOMPARE(dd.exitCode, 0);
+        // Let a few idle ticks pass, so the last reading is after dd's end.
+        const qsizetype linesAfterDd = cli.peek(1 << 24).count('\n');
+        QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 24).count('\n') >= linesAfterDd + 3), 10000);
+        QCOMPARE(::kill(pid_t(cli.processId()), SIGINT), 0);
+        QVERIFY(cli.waitForFinished(5000));
+        QCOMPARE(cli.exitCode(), 0);
+        const quint64 after = sectorsRead(loop.name());
+
+        quint64 sum = 0;
+        bool irqSeen = false;
+        for (const QByteArray &line : cli.readAllStandardOutput().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject dev = QJsonDocument::fromJson(line).object()[u"devices"_qs].toObject()[loop.name()].toObject();
+            QVERIFY(dev.contains(u"read_bytes"_qs));
+            sum += quint64(dev[u"read_bytes"_qs].toInteger());
+            irqSeen = irqSeen || dev[u"irq_per_s"_qs].isDouble();
+        }
+        QCOMPARE(sum, (after - before) * 512);
+        QVERIFY(sum >= quint64(kDeviceBytes));
+        // The loop's requests complete on the disk under /var/tmp: its lines.
+        QCOMPARE(irqSeen, diskHasLines);
+    }
+
+    void loopDeviceMapsToItsDisksInterrupts()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(1 << 20, true);
+        QVERIFY(loop.isValid());
+        ScanOptions options;
+        options.probeFilesystems = false;
+        auto model = DeviceModel::scan(SysRoot(), options);
+        QVERIFY(model.ok());
+        const BlockDevice *dev = model->find(loop.name());
+        QVERIFY(dev);
+        QCOMPARE(dev->leafDisks.size(), 1);
+        const QString disk = dev->leafDisks.constFirst();
+        const Topology topology = buildTopology(SysRoot(), *model);
+        const QList<int> expected = msiIrqsOf(disk);
+        if (expected.isEmpty())
+            QSKIP("the disk under /var/tmp has no MSI lines on this machine");
+        QCOMPARE(topology.irqs.value(disk), expected);
+        QCOMPARE(topology.irqs.value(loop.name()), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMonitorLive)
+#include "tst_monitorlive.moc"
