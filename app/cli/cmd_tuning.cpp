@@ -137,9 +137,12 @@ void printOutcomes(CliContext &ctx, const ChangeReport &report, bool dryRun)
     ctx.out.flush();
 }
 
-void printRestore(CliContext &ctx, const RestoreReport &report)
+void printRestore(CliContext &ctx, const RestoreReport &report, bool onlyActions = false)
 {
     for (const RestoreItem &item : report.items) {
+        // A rollback lists what it had to do; values never changed are noise.
+        if (onlyActions && (item.status == RestoreStatus::AlreadyOriginal || item.status == RestoreStatus::Discarded))
+            continue;
         const QString device = item.entry.device.isEmpty() ? QStringLiteral("(machine)") : item.entry.device;
         ctx.out << "  " << device << ' ' << item.entry.attribute << ' ';
         switch (item.status) {
@@ -302,8 +305,17 @@ int runSet(CliContext &ctx, const QStringList &args)
     } else if (!asJson) {
         printOutcomes(ctx, report, false);
         printPlanMessages(ctx, report.plan);
-        if (report.rollback)
-            printRestore(ctx, *report.rollback);
+        if (report.rollback) {
+            const bool acted = std::any_of(report.rollback->items.cbegin(), report.rollback->items.cend(),
+                                           [](const RestoreItem &i) {
+                                               return i.status != RestoreStatus::AlreadyOriginal
+                                                      && i.status != RestoreStatus::Discarded;
+                                           });
+            if (acted || !report.rollback->messages.isEmpty()) {
+                ctx.out << "rollback:\n";
+                printRestore(ctx, *report.rollback, true);
+            }
+        }
     }
     if (report.invalid()) {
         if (!asJson)
