@@ -294,199 +294,6 @@ QString signalName(int sig)
     }
 }
 
-// ---- human output -------------------------------------------------------------------
-
-// dd prints rates with about three significant digits.
-QString rate(double mbps)
-{
-    const int decimals = mbps >= 100 ? 0 : (mbps >= 10 ? 1 : 2);
-    return QStringLiteral("%1 MB/s").arg(mbps, 0, 'f', decimals);
-}
-
-QString threeDigits(double v)
-{
-    return QString::number(v, 'f', v >= 10 ? 0 : 1);
-}
-
-// "268435456 bytes (268 MB, 256 MiB)" as dd writes it.
-QString ddBytes(quint64 bytes)
-{
-    if (bytes < 1000)
-        return QStringLiteral("%1 bytes").arg(bytes);
-    static const char *si[] = {"kB", "MB", "GB", "TB", "PB"};
-    static const char *iec[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-    double d = double(bytes) / 1000.0;
-    int i = 0;
-    while (d >= 1000.0 && i < 4) {
-        d /= 1000.0;
-        ++i;
-    }
-    QString text = QStringLiteral("%1 bytes (%2 %3").arg(bytes).arg(threeDigits(d), QLatin1StringView(si[i]));
-    if (bytes >= 1024) {
-        double b = double(bytes) / 1024.0;
-        int j = 0;
-        while (b >= 1024.0 && j < 4) {
-            b /= 1024.0;
-            ++j;
-        }
-        text += QStringLiteral(", %1 %2").arg(threeDigits(b), QLatin1StringView(iec[j]));
-    }
-    return text + u')';
-}
-
-QString settingsLine(const RecordedSettings &s)
-{
-    auto num = [](const std::optional<quint64> &v) { return v ? QString::number(*v) : QStringLiteral("?"); };
-    QString line = QStringLiteral("read_ahead_kb %1, scheduler %2, nr_requests %3, max_sectors_kb %4")
-                       .arg(num(s.readAheadKiB), s.scheduler.isEmpty() ? QStringLiteral("?") : s.scheduler,
-                            num(s.nrRequests), num(s.maxSectorsKiB));
-    if (s.queueDevice != s.device)
-        line += QStringLiteral(" (of %1)").arg(s.queueDevice);
-    if (!s.kernel.isEmpty())
-        line += QStringLiteral(", kernel %1").arg(s.kernel);
-    return line;
-}
-
-QString amountText(const ReadTestSpec &spec, const PlannedStream &first)
-{
-    if (spec.durationMs)
-        return QStringLiteral("for %1 s").arg(double(*spec.durationMs) / 1000.0);
-    if (spec.count)
-        return QStringLiteral("%1 blocks").arg(*spec.count);
-    return formatBytes(first.length);
-}
-
-void printHeader(QTextStream &out, const ReadTest &test, const QString &what)
-{
-    const ReadTestSpec &spec = test.spec();
-    const PlannedStream &first = test.streams().constFirst();
-    out << what << ": bs " << formatBytes(spec.blockSize) << ", " << amountText(spec, first)
-        << (spec.kind == ReadTestKind::Concurrent ? QStringLiteral(" per measured stream")
-                                                  : QStringLiteral(" from offset %1").arg(first.start))
-        << ", " << (spec.direct ? "O_DIRECT" : "buffered")
-        << (spec.fadviseSequential ? ", fadvise SEQUENTIAL" : "") << '\n';
-}
-
-QString streamLine(const StreamResult &s)
-{
-    QString line = QStringLiteral("%1 %2 %3 copied, %4 s, %5")
-                       .arg(s.name.leftJustified(12), streamRoleName(s.role).leftJustified(10), ddBytes(s.bytes))
-                       .arg(s.seconds, 0, 'f', 4)
-                       .arg(rate(s.mbPerSec));
-    if (s.pattern == AccessPattern::Random)
-        line = QStringLiteral("%1 random  %2 reads, latency mean %3 ms, p50 %4 ms, p99 %5 ms, max %6 ms")
-                   .arg(s.name.leftJustified(12))
-                   .arg(s.reads)
-                   .arg(s.latency.meanMs, 0, 'f', 3)
-                   .arg(s.latency.p50Ms, 0, 'f', 3)
-                   .arg(s.latency.p99Ms, 0, 'f', 3)
-                   .arg(s.latency.maxMs, 0, 'f', 3);
-    if (!s.error.isEmpty())
-        line += QStringLiteral("  [ERROR]");
-    return line;
-}
-
-void printRun(QTextStream &out, ReadTestKind kind, const RunResult &r)
-{
-    const QString tag = QStringLiteral("\t%1) ").arg(r.label);
-    const QString suffix = r.cancelled ? QStringLiteral("  (interrupted)")
-                                       : (!r.errors.isEmpty() ? QStringLiteral("  (failed)") : QString());
-    if (r.streams.isEmpty()) {
-        out << tag << "not run" << suffix << '\n';
-        return;
-    }
-    switch (kind) {
-    case ReadTestKind::Sequential:
-    case ReadTestKind::Server: {
-        const StreamResult &s = r.streams.constFirst();
-        out << tag << ddBytes(s.bytes) << " copied, " << QString::number(s.seconds, 'f', 4) << " s, "
-            << rate(s.mbPerSec);
-        if (s.workers.size() > 1) {
-            QStringList per;
-            for (const WorkerResult &w : s.workers)
-                per << QString::number(w.seconds > 0 ? double(w.bytes) / w.seconds / 1e6 : 0.0, 'f', 1);
-            out << "; " << s.workers.size() << " threads: " << per.join(QStringLiteral(", ")) << " MB/s";
-        }
-        out << suffix << '\n';
-        break;
-    }
-    case ReadTestKind::Concurrent:
-    case ReadTestKind::Mixed:
-        out << tag << "measured " << ddBytes(r.measuredBytes) << " copied, " << QString::number(r.seconds, 'f', 4)
-            << " s, " << rate(r.mbPerSec) << "; aggregate " << rate(r.aggregateMbPerSec) << ", fairness "
-            << QString::number(r.fairnessJain, 'f', 3) << suffix << '\n';
-        for (const StreamResult &s : r.streams)
-            out << "\t     " << streamLine(s) << '\n';
-        break;
-    }
-}
-
-void printDeviceStats(QTextStream &out, const QList<RunResult> &runs)
-{
-    QList<DeviceCounterDelta> totals;
-    for (const RunResult &r : runs) {
-        for (const DeviceCounterDelta &d : r.deviceStats) {
-            auto it = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return t.device == d.device; });
-            if (it == totals.end()) {
-                totals << d;
-                continue;
-            }
-            it->available = it->available && d.available;
-            it->requests += d.requests;
-            it->merges += d.merges;
-            it->deviceBytes += d.deviceBytes;
-            it->consumedBytes += d.consumedBytes;
-            it->overshootBytes += d.overshootBytes;
-        }
-    }
-    for (const DeviceCounterDelta &d : totals) {
-        if (!d.available) {
-            out << d.device << ": no diskstats line (no device counters)\n";
-            continue;
-        }
-        const double avg = d.requests ? double(d.deviceBytes) / double(d.requests) / 1024.0 : 0.0;
-        out << d.device << ": " << d.requests << " read requests, avg " << QString::number(avg, 'f', 1) << " KiB, "
-            << d.merges << " merges; device read " << d.deviceBytes << " bytes for " << d.consumedBytes
-            << " consumed (readahead overshoot " << d.overshootBytes << " bytes)\n";
-    }
-}
-
-void printResult(QTextStream &out, const ReadTest &test, const ReadTestResult &result)
-{
-    if (!result.runs.isEmpty() && !result.runs.constFirst().settings.isEmpty()) {
-        const RunResult &first = result.runs.constFirst();
-        for (const RecordedSettings &s : first.settings)
-            out << s.device << ": " << settingsLine(s) << '\n';
-        out << "cold start: " << first.cacheDrop << '\n';
-    }
-    for (const RunResult &r : result.runs)
-        printRun(out, result.kind, r);
-    const Summary &m = result.mbPerSec;
-    if (m.count > 0)
-        out << "mean " << rate(m.mean) << ", min " << rate(m.min) << ", max " << rate(m.max) << ", stdev "
-            << QString::number(m.stdev, 'f', 2) << " MB/s (" << m.count << (m.count == 1 ? " run)" : " runs)") << '\n';
-    if (result.kind == ReadTestKind::Concurrent || result.kind == ReadTestKind::Mixed) {
-        // Per stream over the runs.
-        for (qsizetype i = 0; !result.runs.isEmpty() && i < result.runs.constFirst().streams.size(); ++i) {
-            QList<double> rates, lat;
-            for (const RunResult &r : result.runs)
-                if (i < r.streams.size()) {
-                    rates << r.streams.at(i).mbPerSec;
-                    lat << r.streams.at(i).latency.p99Ms;
-                }
-            const StreamResult &s = result.runs.constFirst().streams.at(i);
-            out << "  " << s.name.leftJustified(12) << ' ' << streamRoleName(s.role).leftJustified(10) << " mean "
-                << rate(summarize(rates).mean);
-            if (s.pattern == AccessPattern::Random)
-                out << ", p99 latency " << QString::number(summarize(lat).mean, 'f', 3) << " ms";
-            out << '\n';
-        }
-    }
-    Q_UNUSED(test);
-    printDeviceStats(out, result.runs);
-    out.flush();
-}
-
 // ---- progress -------------------------------------------------------------------------
 
 // Once a second on stderr: the last second's throughput per stream.
@@ -514,7 +321,7 @@ struct ProgressPrinter
             if (s.endSeconds - lastPrinted >= 1.0) {
                 err << label << ") " << QString::number(s.endSeconds, 'f', 1) << " s:";
                 for (qsizetype i = 0; i < bytes.size(); ++i)
-                    err << ' ' << names.value(i) << ' ' << rate(double(bytes[i]) / seconds / 1e6);
+                    err << ' ' << names.value(i) << ' ' << formatMbPerSec(double(bytes[i]) / seconds / 1e6);
                 err << Qt::endl;
                 lastPrinted = s.endSeconds;
                 bytes.fill(0);
@@ -611,7 +418,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
 
     const bool json = p.isSet(o.json);
     if (!json) {
-        printHeader(ctx.out, *test, command);
+        ctx.out << describeReadTest(*test, command);
         ctx.out.flush();
     }
     ReadTestObserver observer;
@@ -630,7 +437,8 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
         ctx.out << QJsonDocument(readTestToJson(result, p.isSet(o.intervals))).toJson(QJsonDocument::Indented);
         ctx.out.flush();
     } else {
-        printResult(ctx.out, *test, result);
+        ctx.out << formatReadTestResult(result);
+        ctx.out.flush();
     }
     for (const QString &e : std::as_const(result.errors))
         fail(ctx, e);
@@ -732,21 +540,12 @@ int runSweep(CliContext &ctx, const QStringList &args)
     if (p.isSet(o.progress))
         observer.test.progress = std::ref(printer);
     if (!json) {
-        printHeader(ctx.out, prepared->test(),
-                    QStringLiteral("sweep read_ahead_kb of %1, test %2")
-                        .arg(prepared->queueDevice(), readTestKindName(sweep.test.kind)));
-        ctx.out << QStringLiteral("%1 %2 %3").arg(QStringLiteral("read_ahead_kb"), 13)
-                       .arg(QStringLiteral("MB/s"), 10).arg(QStringLiteral("avg req KiB"), 12)
-                << '\n';
+        ctx.out << describeReadTest(prepared->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
+                                                          .arg(prepared->queueDevice(), readTestKindName(sweep.test.kind)));
+        ctx.out << formatSweepHeader();
         ctx.out.flush();
         observer.pointFinished = [&](const SweepPoint &point) {
-            ctx.out << QStringLiteral("%1 %2 %3").arg(point.readAheadKiB, 13)
-                           .arg(point.mbPerSec, 10, 'f', 1).arg(point.avgRequestKiB, 12, 'f', 1);
-            if (point.result.cancelled)
-                ctx.out << "  (interrupted)";
-            else if (point.result.failed)
-                ctx.out << "  (failed)";
-            ctx.out << '\n';
+            ctx.out << formatSweepPoint(point);
             ctx.out.flush();
         };
     }
@@ -763,20 +562,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     if (json) {
         ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.runs))).toJson(QJsonDocument::Indented);
     } else {
-        // The curve: one bar per point, scaled to the fastest.
-        double best = 0;
-        for (const SweepPoint &pt : std::as_const(result.points))
-            best = std::max(best, pt.mbPerSec);
-        if (best > 0 && result.points.size() > 1) {
-            ctx.out << '\n';
-            for (const SweepPoint &pt : std::as_const(result.points))
-                ctx.out << QStringLiteral("%1 KiB |").arg(pt.readAheadKiB, 10)
-                        << QString(int(std::lround(pt.mbPerSec / best * 50.0)), u'#') << ' ' << rate(pt.mbPerSec)
-                        << '\n';
-        }
-        if (result.originalKiB)
-            ctx.out << (result.restored ? "restored" : "NOT restored") << " read_ahead_kb " << *result.originalKiB
-                    << " on " << result.queueDevice << '\n';
+        ctx.out << formatSweepResult(result, false);
     }
     ctx.out.flush();
     if (!result.restoreMessage.isEmpty() && !result.restored)

@@ -356,6 +356,29 @@ private:
     std::optional<ReadTest> m_test;
 };
 
+// ---- reports ----------------------------------------------------------------
+
+/// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
+/// significant digits, as dd prints.
+QString formatMbPerSec(double mbPerSec);
+/// "268435456 bytes (268 MB, 256 MiB)", as dd writes an amount.
+QString formatDdBytes(quint64 bytes);
+/// One line: "TITLE: bs 64K, 256M from offset 0, buffered...".
+QString describeReadTest(const ReadTest &test, const QString &title);
+/// One run's lines: "\ta) 268435456 bytes (268 MB, 256 MiB) copied, 0.2 s,
+/// 1145 MB/s", and per stream for concurrent and mixed tests.
+QString formatRun(ReadTestKind kind, const RunResult &run);
+/// The settings in force, every run, mean/min/max/stdev, per-stream means
+/// and the device counters.
+QString formatReadTestResult(const ReadTestResult &result);
+/// The column heads of a sweep's table.
+QString formatSweepHeader();
+/// One row of a sweep's table (read_ahead_kb, MB/s, average request KiB).
+QString formatSweepPoint(const SweepPoint &point);
+/// The table (optional), the curve as bars, and whether the original
+/// readahead is back.
+QString formatSweepResult(const SweepResult &result, bool withTable = true);
+
 // ---- JSON -----------------------------------------------------------------
 
 /// `{"schema":1,"test":"seq","runs":[...],"mean_mb_per_s":...,
