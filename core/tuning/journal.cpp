@@ -63,6 +63,16 @@ Status ensurePrivateDirectory(const QString &path)
     return {};
 }
 
+// Journals name the tree they were made for by its canonical path, so a
+// relative --sysroot from another directory still finds them.
+QString rootKey(const SysRoot &root)
+{
+    if (root.isLive())
+        return {};
+    const QString canonical = QFileInfo(root.root()).canonicalFilePath();
+    return canonical.isEmpty() ? root.root() : canonical;
+}
+
 QString bootId()
 {
     // Journals describe the live kernel's state: read the live /proc.
@@ -238,7 +248,7 @@ void initJournal(Journal &journal, const SysRoot &root, JournalMode mode)
     journal.pid = ::getpid();
     journal.pidStart = processStartTime(journal.pid);
     journal.mode = mode;
-    journal.root = root.root();
+    journal.root = rootKey(root);
     journal.bootId = bootId();
     journal.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
 }
@@ -395,7 +405,7 @@ QList<PendingJournal> findJournals(const SysRoot &root)
             out.append(p);
             continue;
         }
-        if (journal->root != root.root())
+        if (journal->root != rootKey(root))
             continue; // made for another tree (or the live machine)
         journal->path = p.path;
         p.ownerAlive = detail::processAlive(journal->pid, journal->pidStart);
@@ -411,7 +421,7 @@ QList<PendingJournal> findJournals(const SysRoot &root)
 RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal)
 {
     RestoreReport report;
-    if (journal.root != root.root()) {
+    if (journal.root != rootKey(root)) {
         report.messages << QStringLiteral("%1 was made for %2, not %3: left alone")
                                .arg(journal.path, journal.root.isEmpty() ? QStringLiteral("the live machine") : journal.root,
                                     root.isLive() ? QStringLiteral("the live machine") : root.root());

@@ -249,7 +249,7 @@ private Q_SLOTS:
         const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(j.value(u"mode").toString(), u"temporary"_qs);
         QCOMPARE(qint64(j.value(u"pid").toDouble()), qint64(::getpid()));
-        QCOMPARE(j.value(u"root").toString(), root.root());
+        QCOMPARE(j.value(u"root").toString(), QFileInfo(root.root()).canonicalFilePath());
         const QJsonArray entries = j.value(u"entries").toArray();
         QCOMPARE(entries.size(), 1);
         QCOMPARE(entries[0].toObject().value(u"original").toString(), u"8192"_qs);
@@ -334,9 +334,16 @@ private Q_SLOTS:
         QVERIFY(!found[0].ownerAlive);
         QVERIFY(found[0].journal.has_value());
 
-        // Another tree (or the live machine) does not see it.
+        // Another tree (or the live machine) does not see it; the same tree
+        // named by a relative path does.
         TreeCopy other(u"md-raid10-f2"_qs);
         QVERIFY(findJournals(SysRoot(other.path())).isEmpty());
+        QVERIFY(findJournals(SysRoot()).isEmpty());
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(QFileInfo(tree.path()).absolutePath()));
+        const qsizetype relative = findJournals(SysRoot(QFileInfo(tree.path()).fileName())).size();
+        QDir::setCurrent(cwd);
+        QCOMPARE(relative, qsizetype(1));
 
         const RestoreReport back = restoreJournal(root, writer, *found[0].journal);
         QVERIFY(back.ok());
