@@ -418,7 +418,8 @@ ChangePlan Planner::run(const QList<SettingChange> &changes)
         }
         const bool known = plainKeys.contains(c.key) || (c.key.startsWith(kIosched) && c.key.size() > kIosched.size());
         if (!known) {
-            error(QStringLiteral("unknown setting '%1' (settings: %2)").arg(c.key, settingKeys().join(u", ")));
+            error(QStringLiteral("unknown setting '%1' on %2 (settings: %3)")
+                      .arg(c.key, d->name, settingKeys().join(u", ")));
             continue;
         }
         if (c.value.isEmpty()) {

@@ -213,9 +213,9 @@ private Q_SLOTS:
         row("empty value") << md << QStringList{u"sdb read_ahead_kb="_qs} << false << u"read_ahead_kb on sdb needs a value"_qs
                            << QStringList() << QString() << QString();
         row("unknown key") << md << QStringList{u"sdb rotational=0"_qs} << false
-                           << u"unknown setting 'rotational' (settings: read_ahead_kb, ra_sectors, scheduler, nr_requests, max_sectors_kb, context_readahead, iosched.NAME)"_qs
+                           << u"unknown setting 'rotational' on sdb (settings: read_ahead_kb, ra_sectors, scheduler, nr_requests, max_sectors_kb, context_readahead, iosched.NAME)"_qs
                            << QStringList() << QString() << QString();
-        row("iosched without a name") << md << QStringList{u"sdb iosched.=1"_qs} << false << u"unknown setting 'iosched.'"_qs
+        row("iosched without a name") << md << QStringList{u"sdb iosched.=1"_qs} << false << u"unknown setting 'iosched.' on sdb"_qs
                                       << QStringList() << QString() << QString();
         row("scheduler not listed (issue's format)") << md << QStringList{u"sdb scheduler=cfq"_qs} << false
                                                      << u"scheduler 'cfq' is not available on sdb (available: none, mq-deadline, kyber, bfq)"_qs
