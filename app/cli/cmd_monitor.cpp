@@ -14,7 +14,9 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -361,6 +363,14 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     const bool asJson = parser.isSet(json);
     const bool inPlace = !asJson && ::isatty(STDOUT_FILENO);
     ctx.out.flush();
+    if (asJson) {
+        // A tick of thousands of devices is a megabyte of JSON: into a
+        // default 64 KiB pipe that is 20 wake-ups of the reader per tick.
+        // Best effort (pipe-max-size may be lower); not a pipe: no effect.
+        struct stat st {};
+        if (::fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+            ::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+    }
 
     StopSignals stopSignals;
     const double cpuAtStart = cpuSeconds();

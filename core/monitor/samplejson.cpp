@@ -41,30 +41,42 @@ public:
         m_used += std::to_chars(p, p + 24, value).ptr - p;
     }
     /// Fixed point, trailing zeros dropped: 41.943000 -> 41.943, 12.000 -> 12.
+    /// Scaled integers rather than to_chars(double, fixed): a tick of 5,000
+    /// devices formats 40,000 numbers, and this is several times faster.
     void number(double value, int decimals)
     {
-        if (!std::isfinite(value) || std::fabs(value) >= 1e15) {
+        static constexpr double kScale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+        if (!std::isfinite(value) || std::fabs(value) >= 1e12 || decimals < 0 || decimals > 6) {
             literal("null");
             return;
         }
+        const qint64 scaled = std::llround(value * kScale[decimals]);
+        if (scaled == 0) {
+            put('0');
+            return;
+        }
+        if (scaled < 0)
+            put('-');
+        quint64 magnitude = quint64(scaled < 0 ? -scaled : scaled);
+        quint64 divisor = 1;
+        for (int i = 0; i < decimals; ++i)
+            divisor *= 10;
+        integer(magnitude / divisor);
+        quint64 fraction = magnitude % divisor;
+        if (fraction == 0)
+            return;
+        int digits = decimals;
+        while (fraction % 10 == 0) {
+            fraction /= 10;
+            --digits;
+        }
+        put('.');
         char *p = m_out.data() + m_used;
-        const auto [end, ec] = std::to_chars(p, p + 40, value, std::chars_format::fixed, decimals);
-        if (ec != std::errc()) {
-            literal("null");
-            return;
+        for (int i = digits - 1; i >= 0; --i) {
+            p[i] = char('0' + fraction % 10);
+            fraction /= 10;
         }
-        const char *last = end;
-        if (decimals > 0) {
-            while (last[-1] == '0')
-                --last;
-            if (last[-1] == '.')
-                --last;
-        }
-        if (last - p == 2 && p[0] == '-' && p[1] == '0') { // -0.0001 rounds to "-0"
-            p[0] = '0';
-            last = p + 1;
-        }
-        m_used += last - p;
+        m_used += digits;
     }
     void number(const std::optional<double> &value, int decimals)
     {

@@ -97,15 +97,11 @@ BalanceFigures balanceOf(const std::vector<double> &load)
 // cheap.
 struct Sampler::State
 {
-    struct Line
-    {
-        QString name;
-        DiskCounters counters;
-    };
     struct Reading
     {
-        std::vector<Line> lines;
-        QHash<QString, int> index; ///< name -> position in lines
+        QStringList names;                  ///< in file order; shared while the layout holds
+        std::vector<DiskCounters> counters; ///< same order as names
+        QHash<QString, int> index;          ///< name -> position
         std::optional<quint64> intrTotal;
         QHash<int, quint64> irq;
         qint64 ns = 0;
@@ -134,13 +130,15 @@ struct Sampler::State
     std::vector<QList<int>> irqSets;
     QHash<QString, quint64> cumulativeReadBytes; ///< group members, since the baseline
 
-    // Parses `text` into cur, reusing prev's names where the order is
-    // unchanged; true when the layout (names and order) is the same.
+    // Parses `text` into cur. While each line's name matches the previous
+    // reading's at the same position, only the counters are stored (no
+    // QString is built or copied); true when the whole layout is unchanged.
     bool parse(QByteArrayView text)
     {
-        cur.lines.clear();
-        cur.lines.reserve(prev.lines.size());
+        cur.counters.clear();
+        cur.counters.reserve(prev.counters.size());
         bool same = havePrev;
+        QStringList names; // built only once the layout differs
         const char *p = text.data();
         const char *end = p + text.size();
         while (p < end) {
@@ -148,27 +146,34 @@ struct Sampler::State
             if (!lineEnd)
                 lineEnd = end;
             QByteArrayView name;
-            Line line;
-            if (parseDiskStatsLine(QByteArrayView(p, lineEnd - p), name, line.counters)) {
-                const size_t i = cur.lines.size();
-                if (same && i < prev.lines.size() && QLatin1StringView(name) == prev.lines[i].name) {
-                    line.name = prev.lines[i].name; // shared, no allocation
-                } else {
+            DiskCounters counters;
+            if (parseDiskStatsLine(QByteArrayView(p, lineEnd - p), name, counters)) {
+                const qsizetype i = qsizetype(cur.counters.size());
+                if (same && !(i < prev.names.size() && QLatin1StringView(name) == prev.names[i])) {
                     same = false;
-                    line.name = QString::fromLatin1(name);
+                    names = prev.names.mid(0, i);
                 }
-                cur.lines.push_back(std::move(line));
+                if (!same)
+                    names.append(QString::fromLatin1(name));
+                cur.counters.push_back(counters);
             }
             p = lineEnd + 1;
         }
-        same = same && cur.lines.size() == prev.lines.size();
+        const qsizetype count = qsizetype(cur.counters.size());
+        if (same && count != prev.names.size()) {
+            // Every line matched but the file got shorter: devices at the end went.
+            same = false;
+            names = prev.names.mid(0, count);
+        }
         if (same) {
+            cur.names = prev.names;
             cur.index = prev.index;
         } else {
+            cur.names = std::move(names);
             cur.index.clear();
-            cur.index.reserve(qsizetype(cur.lines.size()));
-            for (size_t i = 0; i < cur.lines.size(); ++i)
-                cur.index.insert(cur.lines[i].name, int(i));
+            cur.index.reserve(cur.names.size());
+            for (qsizetype i = 0; i < cur.names.size(); ++i)
+                cur.index.insert(cur.names[i], int(i));
         }
         return same;
     }
@@ -196,15 +201,15 @@ struct Sampler::State
             reported.push_back(r);
         };
         if (watched.isEmpty()) {
-            std::vector<int> order(cur.lines.size());
+            std::vector<int> order(cur.counters.size());
             for (size_t i = 0; i < order.size(); ++i)
                 order[i] = int(i);
             std::sort(order.begin(), order.end(), [this](int a, int b) {
-                return kernelNameLess(cur.lines[size_t(a)].name, cur.lines[size_t(b)].name);
+                return kernelNameLess(cur.names[a], cur.names[b]);
             });
             reported.reserve(order.size());
             for (int pos : order)
-                addReported(cur.lines[size_t(pos)].name, pos);
+                addReported(cur.names[pos], pos);
         } else {
             for (const QString &name : watched) {
                 const int pos = cur.index.value(name, -1);
@@ -280,12 +285,12 @@ Result<Sample> Sampler::sample()
     s.wallMs = m_clock->wallMs();
     // Devices that came or went: the owner rebuilds the topology.
     if (st.havePrev && st.planDirty && st.cur.index.size() + st.prev.index.size() > 0) {
-        for (const auto &line : st.cur.lines)
-            if (!st.prev.index.contains(line.name))
-                s.appeared.append(line.name);
-        for (const auto &line : st.prev.lines)
-            if (!st.cur.index.contains(line.name))
-                s.vanished.append(line.name);
+        for (const QString &name : std::as_const(st.cur.names))
+            if (!st.prev.index.contains(name))
+                s.appeared.append(name);
+        for (const QString &name : std::as_const(st.prev.names))
+            if (!st.cur.index.contains(name))
+                s.vanished.append(name);
         std::sort(s.appeared.begin(), s.appeared.end(), kernelNameLess);
         std::sort(s.vanished.begin(), s.vanished.end(), kernelNameLess);
     }
@@ -340,7 +345,7 @@ Result<Sample> Sampler::sample()
     auto previousOf = [&](int pos) -> int {
         if (sameLayout)
             return pos;
-        return st.prev.index.value(st.cur.lines[size_t(pos)].name, -1);
+        return st.prev.index.value(st.cur.names[pos], -1);
     };
 
     s.devices.reserve(qsizetype(st.reported.size()));
@@ -348,11 +353,11 @@ Result<Sample> Sampler::sample()
         const int before = previousOf(r.pos);
         if (before < 0)
             continue; // appeared this tick: no interval to report yet
-        const State::Line &line = st.cur.lines[size_t(r.pos)];
-        DeviceRates rates = ratesOf(line.name, st.prev.lines[size_t(before)].counters, line.counters,
+        const QString &name = st.cur.names[r.pos];
+        DeviceRates rates = ratesOf(name, st.prev.counters[size_t(before)], st.cur.counters[size_t(r.pos)],
                                     seconds, ms);
         if (!m_watched.isEmpty()) {
-            rates.inFlightSplit = m_source->inFlight(line.name);
+            rates.inFlightSplit = m_source->inFlight(name);
             if (rates.inFlightSplit)
                 rates.inFlight = rates.inFlightSplit->reads + rates.inFlightSplit->writes;
         }
@@ -385,8 +390,8 @@ Result<Sample> Sampler::sample()
                 md.present = pos >= 0;
                 const int before = md.present ? previousOf(pos) : -1;
                 if (before >= 0) {
-                    const DiskCounters &a = st.prev.lines[size_t(before)].counters;
-                    const DiskCounters &b = st.cur.lines[size_t(pos)].counters;
+                    const DiskCounters &a = st.prev.counters[size_t(before)];
+                    const DiskCounters &b = st.cur.counters[size_t(pos)];
                     md.counted = true;
                     md.readBytes = counterDelta(a[DiskCounters::SectorsRead], b[DiskCounters::SectorsRead]) * 512;
                     md.reads = counterDelta(a[DiskCounters::ReadsCompleted], b[DiskCounters::ReadsCompleted]);

@@ -222,6 +222,35 @@ private Q_SLOTS:
         QCOMPARE(device(*s, u"sdc"_qs)->readBytes, quint64(1024));
     }
 
+    void deviceInTheMiddleVanishes()
+    {
+        // Lines are matched by position while the names agree; after a gap
+        // they must still pair up by name.
+        Rig rig;
+        Counters c = zero();
+        rig.source->setDevices({{u"sda"_qs, c}, {u"sdb"_qs, c}, {u"sdc"_qs, c}});
+        QVERIFY(rig.sampler->sample().ok());
+        Counters a = zero(), b = zero();
+        a[2] = 2;
+        b[2] = 4;
+        rig.source->setDevices({{u"sda"_qs, a}, {u"sdc"_qs, b}});
+        rig.clock->advanceMs(100);
+        auto s = rig.sampler->sample();
+        QCOMPARE(s->vanished, QStringList{u"sdb"_qs});
+        QCOMPARE(names(*s), (QStringList{u"sda"_qs, u"sdc"_qs}));
+        QCOMPARE(device(*s, u"sda"_qs)->readBytes, quint64(2 * 512));
+        QCOMPARE(device(*s, u"sdc"_qs)->readBytes, quint64(4 * 512));
+        // And the tick after, with the new layout held.
+        a[2] = 3;
+        b[2] = 10;
+        rig.source->setDevices({{u"sda"_qs, a}, {u"sdc"_qs, b}});
+        rig.clock->advanceMs(100);
+        s = rig.sampler->sample();
+        QVERIFY(s->vanished.isEmpty() && s->missing.isEmpty());
+        QCOMPARE(device(*s, u"sda"_qs)->readBytes, quint64(512));
+        QCOMPARE(device(*s, u"sdc"_qs)->readBytes, quint64(6 * 512));
+    }
+
     void watchedDeviceThatVanishesIsReportedMissing()
     {
         Rig rig;
@@ -563,6 +592,35 @@ private Q_SLOTS:
         QVERIFY(json[u"devices"_qs].toObject()[u"loop0"_qs].toObject()[u"irq_per_s"_qs].isNull());
         QVERIFY(json[u"groups"_qs].toObject().isEmpty());
         QVERIFY(json[u"missing"_qs].toArray().isEmpty());
+    }
+
+    void jsonNumbers_data()
+    {
+        QTest::addColumn<double>("t");
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("whole") << 2.0 << QByteArray("2");
+        QTest::newRow("half") << 1.5 << QByteArray("1.5");
+        QTest::newRow("ms") << 0.25 << QByteArray("0.25");
+        QTest::newRow("rounded to ms") << 123.456789 << QByteArray("123.457");
+        QTest::newRow("rounds up") << 0.0996 << QByteArray("0.1");
+        QTest::newRow("below a ms") << 0.0004 << QByteArray("0");
+        QTest::newRow("negative zero") << -0.0001 << QByteArray("0");
+        QTest::newRow("zero") << 0.0 << QByteArray("0");
+        QTest::newRow("large") << 86400.5 << QByteArray("86400.5");
+        QTest::newRow("too large") << 1e13 << QByteArray("null");
+        QTest::newRow("nan") << qQNaN() << QByteArray("null");
+        QTest::newRow("infinite") << qInf() << QByteArray("null");
+    }
+    void jsonNumbers()
+    {
+        QFETCH(double, t);
+        QFETCH(QByteArray, text);
+        Sample s;
+        s.t = t;
+        QByteArray line;
+        appendSampleJson(s, line);
+        QVERIFY2(line.startsWith(QByteArray("{\"t\":" + text + ",")), line.constData());
+        QVERIFY(!QJsonDocument::fromJson(line).isNull());
     }
 
     void jsonEscapesOddNames()
