@@ -415,6 +415,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void sampled(const blocktune::Sample &sample);
+    /// A tick (or the device scan) failed; repeated failures with the same
+    /// message are reported once.
     void failed(const QString &message);
 
 private:
@@ -423,6 +425,7 @@ private:
     SysRoot m_root;
     Sampler m_sampler;
     QTimer *m_timer = nullptr;
+    QString m_lastError;
 };
 
 /// A MonitorWorker on its own thread; the destructor stops it, quits the

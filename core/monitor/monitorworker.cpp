@@ -84,9 +84,14 @@ void MonitorWorker::tick()
 {
     auto sample = m_sampler.sample();
     if (!sample) {
-        Q_EMIT failed(sample.error().message);
+        // Once per distinct failure, not ten times a second while it lasts.
+        if (sample.error().message != m_lastError) {
+            m_lastError = sample.error().message;
+            Q_EMIT failed(m_lastError);
+        }
         return;
     }
+    m_lastError.clear();
     if (!sample->appeared.isEmpty() || !sample->vanished.isEmpty())
         refreshTopology();
     Q_EMIT sampled(*sample);

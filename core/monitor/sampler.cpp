@@ -311,10 +311,12 @@ Result<Sample> Sampler::sample()
         return s;
     }
     const qint64 elapsedNs = now - st.prev.ns;
-    if (elapsedNs <= 0)
+    if (elapsedNs <= 0) {
+        st.planDirty = true; // the plan was made for a reading now dropped
         return makeError(InvalidArgument,
                          QStringLiteral("the clock did not advance between two readings (%1 ns)")
                              .arg(elapsedNs));
+    }
     const double seconds = double(elapsedNs) / 1e9;
     const double ms = double(elapsedNs) / 1e6;
     s.tick = ++st.tick;

@@ -50,6 +50,18 @@ private Q_SLOTS:
         QCOMPARE(sampled.size(), 2);
         QCOMPARE(failed.size(), 1);
         QVERIFY(failed[0][0].toString().contains(u"diskstats"_qs));
+        // While it lasts, it is not repeated every tick.
+        clk->advanceMs(100);
+        worker.tick();
+        QCOMPARE(failed.size(), 1);
+        // Readable again: samples resume (against the last good reading).
+        src->failing = false;
+        c[2] += 1024;
+        src->setDevices({{u"vda"_qs, c}});
+        clk->advanceMs(100);
+        worker.tick();
+        QCOMPARE(sampled.size(), 3);
+        QCOMPARE(sampled[2][0].value<Sample>().devices[0].readBytes, quint64(1024 * 512));
     }
 
     void refusesBadIntervals_data()
