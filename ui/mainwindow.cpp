@@ -2,6 +2,8 @@
 
 #include "devicetree.h"
 #include "tuningpanel.h"
+#include "monitor/monitorview.h"
+#include "readtest/readtestview.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -28,6 +30,10 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     m_tabs = new QTabWidget(splitter);
     m_tuning = new TuningPanel(sysroot, m_tabs);
     m_tabs->addTab(m_tuning, tr("Settings"));
+    m_readTest = new ReadTestView(sysroot, m_tabs);
+    m_tabs->addTab(m_readTest, tr("Read test"));
+    m_monitor = new MonitorView(sysroot, m_tabs);
+    m_tabs->addTab(m_monitor, tr("Monitor"));
     m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
@@ -43,8 +49,19 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::showDetails);
-    connect(m_tree, &DeviceTree::deviceSelected, m_tuning, &TuningPanel::setDevice);
+    connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
+    // A sweep changes readahead while it runs and restores it at the end.
+    connect(m_readTest, &ReadTestView::finished, this, [this] {
+        rescan();
+        m_tuning->reload();
+    });
+    connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
+        statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
+    });
+    connect(m_monitor, &MonitorView::failed, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 10000);
+    });
     connect(m_tuning, &TuningPanel::settingsChanged, this, &MainWindow::rescan);
     connect(m_tuning, &TuningPanel::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
@@ -117,6 +134,24 @@ void MainWindow::offerJournalRestore()
     }
     statusBar()->showMessage(outcome.join(u"; "), 15000);
     rescan();
+}
+
+void MainWindow::deviceSelected(const QString &name)
+{
+    showDetails(name);
+    m_tuning->setDevice(name);
+    if (!m_readTest->isRunning())
+        m_readTest->setDevice(name);
+    updateMonitorDevices();
+}
+
+void MainWindow::updateMonitorDevices()
+{
+    const QString selected = m_tree->selectedDevice();
+    const QStringList wanted = m_tabs->currentWidget() == m_monitor && !selected.isEmpty()
+                                   ? QStringList{selected} : QStringList{};
+    if (m_monitor->devices() != wanted)
+        m_monitor->setDevices(wanted);
 }
 
 void MainWindow::showDetails(const QString &name)

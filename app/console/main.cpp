@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QTabWidget>
 
 int main(int argc, char **argv)
 {
@@ -21,8 +22,12 @@ int main(int argc, char **argv)
     const QCommandLineOption device(QStringLiteral("device"),
                                     QStringLiteral("Select DEVICE (a kernel name such as loop0) at start."),
                                     QStringLiteral("DEVICE"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QStringLiteral("Open on TAB: settings, test, monitor or details."),
+                                 QStringLiteral("TAB"));
     parser.addOption(sysroot);
     parser.addOption(device);
+    parser.addOption(tab);
     parser.process(app);
 
     const QString root = parser.value(sysroot);
@@ -30,7 +35,16 @@ int main(int argc, char **argv)
         qCritical("blocktune: --sysroot %s: no sys/ directory there", qPrintable(root));
         return 2;
     }
+    const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
+                           QStringLiteral("details")};
+    const int tabIndex = parser.isSet(tab) ? int(tabs.indexOf(parser.value(tab))) : 0;
+    if (tabIndex < 0) {
+        qCritical("blocktune: --tab %s: unknown tab (use settings, test, monitor or details)",
+                  qPrintable(parser.value(tab)));
+        return 2;
+    }
     blocktune::MainWindow window(root, parser.value(device));
+    window.tabs()->setCurrentIndex(tabIndex);
     window.show();
     QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
     return app.exec();
