@@ -227,9 +227,10 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &spec
             return length;
         }
         if (length > room)
-            return invalid(QStringLiteral("%1 from offset %2 goes past the end of %3 (%4): at most %5 fits%6")
-                               .arg(asked, bytesText(offset), dev.name, bytesText(dev.sizeBytes),
-                                    bytesText(room), roomNote));
+            return invalid(QStringLiteral("%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6")
+                               .arg(asked, offset ? bytesText(offset) : QStringLiteral("0"), dev.name)
+                               .arg(dev.sizeBytes)
+                               .arg(bytesText(room), roomNote));
         if (auto st = checkAligned(dev, length, QStringLiteral("the length")); !st)
             return st.error();
         return length;
