@@ -45,6 +45,15 @@ struct BlockDevice;
 /// CPUs and sources. nullopt when the line is missing or garbled.
 std::optional<quint64> parseInterruptTotal(QByteArrayView procStat);
 
+/// The whole "intr" line: the total, then one column per numbered IRQ from
+/// 0, each summed over CPUs (Documentation/filesystems/proc.rst).
+struct StatInterrupts
+{
+    quint64 total = 0;
+    std::vector<quint64> perIrq;
+};
+std::optional<StatInterrupts> parseStatInterrupts(QByteArrayView procStat);
+
 /// One numbered row of /proc/interrupts, its per-CPU counts summed.
 struct IrqRow
 {
@@ -69,6 +78,13 @@ struct InFlight
     quint64 writes = 0;
 };
 
+/// The interrupt counters of one reading.
+struct InterruptCounts
+{
+    std::optional<quint64> total; ///< all interrupts since boot; nullopt when unknown
+    QHash<int, quint64> lines;    ///< the lines asked for that were found, summed over CPUs
+};
+
 /// Where the counters come from. ProcSource reads the machine (or a
 /// recorded tree); tests substitute their own.
 class CounterSource
@@ -79,31 +95,44 @@ public:
     virtual Result<QByteArray> diskStats() = 0;
     /// /sys/block/X/inflight; nullopt when the file is missing or garbled.
     virtual std::optional<InFlight> inFlight(const QString &device) = 0;
-    /// Interrupts since boot (/proc/stat "intr"); nullopt when unknown.
-    virtual std::optional<quint64> interruptTotal() = 0;
-    /// Per-IRQ counts summed over CPUs (/proc/interrupts); empty when unknown.
-    virtual QHash<int, quint64> interruptCounts() = 0;
+    /// The machine's interrupt total and the counts of `lines` (empty: the
+    /// total only).
+    virtual InterruptCounts interrupts(const QList<int> &lines) = 0;
 };
 
-/// The kernel's files, through the --sysroot path layer.
+/// The kernel's files, through the --sysroot path layer. On the live
+/// machine the files stay open and are re-read from offset 0 each tick
+/// (procfs and sysfs regenerate them then), which spares the path walks; a
+/// recorded tree is re-opened each time, since a writer replaces its files.
+/// Per-IRQ counts come from /proc/stat's intr columns, read anyway for the
+/// total; /proc/interrupts (several times dearer to generate, one column per
+/// CPU) only when those columns do not cover a line.
 class ProcSource final : public CounterSource
 {
 public:
     explicit ProcSource(SysRoot root);
+    ~ProcSource() override;
+    Q_DISABLE_COPY_MOVE(ProcSource)
+
     Result<QByteArray> diskStats() override;
     std::optional<InFlight> inFlight(const QString &device) override;
-    std::optional<quint64> interruptTotal() override;
-    QHash<int, quint64> interruptCounts() override;
+    InterruptCounts interrupts(const QList<int> &lines) override;
 
 private:
+    struct File
+    {
+        QByteArray path;
+        int fd = -1;
+        QByteArray buffer; ///< reused between ticks
+    };
+    Result<QByteArray> read(File &file);
+
     SysRoot m_root;
-    QByteArray m_diskstatsPath;
-    QByteArray m_statPath;
-    QByteArray m_interruptsPath;
-    // Reused between ticks: /proc/diskstats of 5,000 devices is 600 KB.
-    QByteArray m_diskstatsBuffer;
-    QByteArray m_statBuffer;
-    QByteArray m_interruptsBuffer;
+    bool m_keepOpen = false;
+    File m_diskstats;
+    File m_stat;
+    File m_interrupts;
+    QHash<QString, File> m_inflight;
 };
 
 /// Time as the sampler sees it.

@@ -180,6 +180,35 @@ std::optional<quint64> parseInterruptTotal(QByteArrayView procStat)
     return std::nullopt;
 }
 
+std::optional<StatInterrupts> parseStatInterrupts(QByteArrayView procStat)
+{
+    const char *p = procStat.data();
+    const char *end = p + procStat.size();
+    while (p < end) {
+        const char *lineEnd = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        if (!lineEnd)
+            lineEnd = end;
+        if (lineEnd - p > 5 && std::memcmp(p, "intr ", 5) == 0) {
+            StatInterrupts out;
+            const char *q = skipSpaces(p + 5, lineEnd);
+            if (!parseNumberToken(q, lineEnd, out.total))
+                return std::nullopt;
+            for (;;) {
+                q = skipSpaces(q, lineEnd);
+                if (q >= lineEnd)
+                    break;
+                quint64 count = 0;
+                if (!parseNumberToken(q, lineEnd, count))
+                    return std::nullopt;
+                out.perIrq.push_back(count);
+            }
+            return out;
+        }
+        p = lineEnd + 1;
+    }
+    return std::nullopt;
+}
+
 QList<IrqRow> parseInterrupts(QByteArrayView text)
 {
     QList<IrqRow> rows;

@@ -128,6 +128,7 @@ struct Sampler::State
     QStringList missingWatched;
     std::vector<PlannedGroup> groups;
     std::vector<QList<int>> irqSets;
+    QList<int> irqLines; ///< every line in irqSets, read each tick
     QHash<QString, quint64> cumulativeReadBytes; ///< group members, since the baseline
 
     // Parses `text` into cur. While each line's name matches the previous
@@ -219,6 +220,12 @@ struct Sampler::State
                     addReported(name, pos);
             }
         }
+        irqLines.clear();
+        for (const QList<int> &set : irqSets)
+            for (int line : set)
+                if (!irqLines.contains(line))
+                    irqLines.append(line);
+        std::sort(irqLines.begin(), irqLines.end());
         auto addGroup = [&](const GroupSpec &spec) {
             PlannedGroup g{spec, {}};
             for (const QString &member : spec.members)
@@ -297,8 +304,9 @@ Result<Sample> Sampler::sample()
     if (st.planDirty)
         st.plan(m_watched, m_topology, m_userGroups);
 
-    st.cur.intrTotal = m_source->interruptTotal();
-    st.cur.irq = st.irqSets.empty() ? QHash<int, quint64>() : m_source->interruptCounts();
+    InterruptCounts interrupts = m_source->interrupts(st.irqLines);
+    st.cur.intrTotal = interrupts.total;
+    st.cur.irq = std::move(interrupts.lines);
 
     auto finish = [&st]() {
         std::swap(st.prev, st.cur);

@@ -12,64 +12,107 @@ namespace blocktune {
 
 namespace {
 
-// Reads a whole procfs file into `buffer`, keeping its allocation from one
-// tick to the next (procfs reports size 0, so read until EOF). Returns a
-// shallow copy; the caller drops it before the next read.
-Result<QByteArray> readReusing(const SysRoot &root, const QByteArray &path, QByteArray &buffer)
+constexpr qsizetype kMaxFileBytes = qsizetype(64) << 20;
+
+QString errnoText(int err)
 {
-    constexpr qsizetype kMaxBytes = qsizetype(64) << 20;
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        const int err = errno;
-        return makeError(err, QStringLiteral("cannot open %1: %2")
-                                  .arg(root.displayPath(path), QString::fromLocal8Bit(std::strerror(err))));
-    }
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+// Reads from offset 0 to EOF into `buffer`, keeping its allocation from one
+// tick to the next (procfs reports size 0: read until EOF). pread at 0
+// makes seq_file restart its iterator (fs/seq_file.c seq_read_iter), so a
+// kept descriptor gives a fresh copy every time.
+bool readFromStart(int fd, QByteArray &buffer, int &err)
+{
     buffer.resize(std::max<qsizetype>(buffer.capacity(), 64 * 1024));
     qsizetype used = 0;
     for (;;) {
         if (used == buffer.size()) {
-            if (buffer.size() >= kMaxBytes)
+            if (buffer.size() >= kMaxFileBytes)
                 break;
             buffer.resize(buffer.size() * 2);
         }
-        const ssize_t n = ::read(fd, buffer.data() + used, size_t(buffer.size() - used));
+        const ssize_t n = ::pread(fd, buffer.data() + used, size_t(buffer.size() - used), used);
         if (n < 0) {
-            const int err = errno;
-            if (err == EINTR)
+            if (errno == EINTR)
                 continue;
-            ::close(fd);
+            err = errno;
             buffer.resize(0);
-            return makeError(err, QStringLiteral("cannot read %1: %2")
-                                      .arg(root.displayPath(path), QString::fromLocal8Bit(std::strerror(err))));
+            return false;
         }
         if (n == 0)
             break;
         used += n;
     }
-    ::close(fd);
     buffer.resize(used);
-    return buffer;
+    return true;
 }
 
 } // namespace
 
-ProcSource::ProcSource(SysRoot root)
-    : m_root(std::move(root)),
-      m_diskstatsPath(m_root.procPath("diskstats")),
-      m_statPath(m_root.procPath("stat")),
-      m_interruptsPath(m_root.procPath("interrupts"))
+ProcSource::ProcSource(SysRoot root) : m_root(std::move(root)), m_keepOpen(m_root.isLive())
 {
+    m_diskstats.path = m_root.procPath("diskstats");
+    m_stat.path = m_root.procPath("stat");
+    m_interrupts.path = m_root.procPath("interrupts");
+}
+
+ProcSource::~ProcSource()
+{
+    for (File *f : {&m_diskstats, &m_stat, &m_interrupts})
+        if (f->fd >= 0)
+            ::close(f->fd);
+    for (const File &f : std::as_const(m_inflight))
+        if (f.fd >= 0)
+            ::close(f.fd);
+}
+
+// Returns a shallow copy of the file's buffer; the caller drops it before
+// the next read of the same file.
+Result<QByteArray> ProcSource::read(File &file)
+{
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (file.fd < 0) {
+            file.fd = ::open(file.path.constData(), O_RDONLY | O_CLOEXEC);
+            if (file.fd < 0) {
+                const int err = errno;
+                return makeError(err, QStringLiteral("cannot open %1: %2")
+                                          .arg(m_root.displayPath(file.path), errnoText(err)));
+            }
+        }
+        int err = 0;
+        const bool ok = readFromStart(file.fd, file.buffer, err);
+        if (!m_keepOpen || !ok) {
+            ::close(file.fd);
+            file.fd = -1;
+        }
+        if (ok)
+            return file.buffer;
+        // A kept sysfs file whose device went away reads ENODEV: open the
+        // path again once (a device of the same name may be there now).
+        if (!m_keepOpen || attempt == 1)
+            return makeError(err, QStringLiteral("cannot read %1: %2")
+                                      .arg(m_root.displayPath(file.path), errnoText(err)));
+    }
+    return makeError(EIO, QStringLiteral("cannot read %1").arg(m_root.displayPath(file.path)));
 }
 
 Result<QByteArray> ProcSource::diskStats()
 {
-    return readReusing(m_root, m_diskstatsPath, m_diskstatsBuffer);
+    return read(m_diskstats);
 }
 
 std::optional<InFlight> ProcSource::inFlight(const QString &device)
 {
-    // class/block/X works for partitions too (sda1's directory is below sda).
-    auto data = m_root.readFile(m_root.sysPath(QByteArray("class/block/" + device.toLocal8Bit() + "/inflight")), 256);
+    auto it = m_inflight.find(device);
+    if (it == m_inflight.end()) {
+        File file;
+        // class/block/X works for partitions too (sda1's directory is below sda).
+        file.path = m_root.sysPath(QByteArray("class/block/" + device.toLocal8Bit() + "/inflight"));
+        it = m_inflight.insert(device, file);
+    }
+    auto data = read(*it);
     if (!data)
         return std::nullopt;
     const QList<QByteArray> fields = data->simplified().split(' ');
@@ -82,16 +125,36 @@ std::optional<InFlight> ProcSource::inFlight(const QString &device)
     return InFlight{*reads, *writes};
 }
 
-std::optional<quint64> ProcSource::interruptTotal()
+InterruptCounts ProcSource::interrupts(const QList<int> &lines)
 {
-    auto data = readReusing(m_root, m_statPath, m_statBuffer);
-    return data ? parseInterruptTotal(*data) : std::nullopt;
-}
-
-QHash<int, quint64> ProcSource::interruptCounts()
-{
-    auto data = readReusing(m_root, m_interruptsPath, m_interruptsBuffer);
-    return data ? parseInterruptCounts(*data) : QHash<int, quint64>();
+    InterruptCounts counts;
+    bool covered = false;
+    if (auto text = read(m_stat)) {
+        if (lines.isEmpty()) {
+            counts.total = parseInterruptTotal(*text);
+            return counts;
+        }
+        if (auto stat = parseStatInterrupts(*text)) {
+            counts.total = stat->total;
+            covered = true;
+            for (int line : lines) {
+                if (line >= 0 && size_t(line) < stat->perIrq.size())
+                    counts.lines.insert(line, stat->perIrq[size_t(line)]);
+                else
+                    covered = false;
+            }
+        }
+    }
+    if (!covered && !lines.isEmpty()) {
+        counts.lines.clear();
+        if (auto text = read(m_interrupts)) {
+            const QHash<int, quint64> all = parseInterruptCounts(*text);
+            for (int line : lines)
+                if (auto it = all.constFind(line); it != all.cend())
+                    counts.lines.insert(line, *it);
+        }
+    }
+    return counts;
 }
 
 qint64 SteadyClock::monotonicNs() const

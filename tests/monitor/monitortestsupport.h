@@ -60,11 +60,15 @@ public:
             return *it;
         return std::nullopt;
     }
-    std::optional<quint64> interruptTotal() override { return intrTotal; }
-    QHash<int, quint64> interruptCounts() override
+    InterruptCounts interrupts(const QList<int> &lines) override
     {
-        ++interruptReads;
-        return irqs;
+        linesAsked = lines;
+        InterruptCounts counts;
+        counts.total = intrTotal;
+        for (int line : lines)
+            if (irqs.contains(line))
+                counts.lines.insert(line, irqs.value(line));
+        return counts;
     }
 
     void setDevices(const QList<std::pair<QString, Counters>> &devices) { diskstats = diskstatsText(devices); }
@@ -74,9 +78,9 @@ public:
     QHash<QString, InFlight> inflight;
     std::optional<quint64> intrTotal;
     QHash<int, quint64> irqs;
+    QList<int> linesAsked;
     int diskstatsReads = 0;
     int inFlightReads = 0;
-    int interruptReads = 0;
 };
 
 /// A recorded tree copied where the test may rewrite it (cp -a keeps the

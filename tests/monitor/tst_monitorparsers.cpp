@@ -57,6 +57,37 @@ private Q_SLOTS:
         QCOMPARE(parseInterruptTotal(text), total);
     }
 
+    void statInterrupts_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<quint64>("total");
+        QTest::addColumn<QList<quint64>>("perIrq");
+        QTest::newRow("columns") << QByteArray("cpu  1 2 3\nintr 190517 0 7 13\nctxt 9\n") << true
+                                 << quint64(190517) << QList<quint64>{0, 7, 13};
+        QTest::newRow("total only") << QByteArray("intr 5\n") << true << quint64(5) << QList<quint64>();
+        QTest::newRow("trailing spaces") << QByteArray("intr 5 1 2   \n") << true << quint64(5)
+                                         << QList<quint64>{1, 2};
+        QTest::newRow("garbage column") << QByteArray("intr 5 1 x 2\n") << false << quint64(0) << QList<quint64>();
+        QTest::newRow("overflowing column") << QByteArray("intr 5 99999999999999999999999\n") << false
+                                            << quint64(0) << QList<quint64>();
+        QTest::newRow("no intr line") << QByteArray("cpu 1 2\n") << false << quint64(0) << QList<quint64>();
+        QTest::newRow("empty") << QByteArray() << false << quint64(0) << QList<quint64>();
+    }
+    void statInterrupts()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, ok);
+        QFETCH(quint64, total);
+        QFETCH(QList<quint64>, perIrq);
+        const auto parsed = parseStatInterrupts(text);
+        QCOMPARE(parsed.has_value(), ok);
+        if (ok) {
+            QCOMPARE(parsed->total, total);
+            QCOMPARE(QList<quint64>(parsed->perIrq.begin(), parsed->perIrq.end()), perIrq);
+        }
+    }
+
     void interruptRows_data()
     {
         QTest::addColumn<QByteArray>("text");
