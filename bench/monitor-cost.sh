@@ -36,6 +36,9 @@ trap 'exit 130' INT TERM
 python3 scripts/mk-sysroot.py synth "$tree/root" --disks "$disks" --parts "$parts" >/dev/null
 devices=$(grep -c . "$tree/root/proc/diskstats")
 echo "tree: $disks disks x $parts partitions = $devices devices in /proc/diskstats"
+# CPU time is inflated when other work competes for the cores (caches, VM
+# steal): the load is printed so a reader can tell a quiet run from a busy one.
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
 # pct CPU_USER CPU_SYS WALL -> "12.34"
 pct() { awk -v u="$1" -v s="$2" -v w="$3" 'BEGIN { printf "%.2f", (u + s) / w * 100 }'; }
