@@ -2,42 +2,52 @@
 # blocktune `test seq` against dd and fio on the same device, block size and
 # readahead: is blocktune's figure as trustworthy as theirs?
 #
-#   sudo bench/readtest-vs-dd-fio.sh [--rounds N] [--reps N] [--size 1G] [--bs 64K] [--ra 128] [--cli PATH]
+#   sudo bench/readtest-vs-dd-fio.sh [--rounds 9] [--reps 3] [--file-size 1G] [--size 512M]
+#                                    [--bs 64K] [--ra 128] [--cpu 0|none] [--cli PATH]
 #
-# Makes a file of random data in /var/tmp, attaches it as a direct-I/O loop
+# Makes a file of random data in /var/tmp (--file-size), attaches it as a direct-I/O loop
 # device (losetup --direct-io=on: it reads its file with O_DIRECT, so it
 # behaves like a disk), and alternates, round after round, the three readers,
-# each starting cold (the device's page cache dropped):
+# each starting cold (the device's page cache dropped) and reading the first
+# --size bytes:
 #   blocktune-cli test seq DEV --bs BS --size SIZE --repeat 1
 #   dd if=DEV of=/dev/null bs=BS count=SIZE/BS
 #   fio --rw=read --ioengine=psync --fadvise_hint=0 --invalidate=1 --bs=BS --size=SIZE
 # (fadvise_hint=0: fio's default hint, POSIX_FADV_SEQUENTIAL, doubles the
-# readahead window that dd and blocktune get.) This machine is noisy (other
-# work on 2 CPUs swings figures 2x between runs), so the comparison is made
-# within each round: a round runs the three in a mirrored order (A B C C B A
-# for --reps 2, the start rotating from round to round), each contender's
-# figure for the round is its best of its --reps runs (interference only ever
-# slows a reader down, and every contender gets the same tries), and
-# ratio = blocktune / max(dd, fio). The script prints every raw figure and the
-# median ratio with its min and max; the target is a median of at least 0.97
-# (exit status 1 below it).
+# readahead window that dd and blocktune get.)
+# Every contender runs pinned to the same CPU (taskset -c, --cpu): on this VM
+# a reader on the CPU that takes the disk's interrupts streams ~25% faster
+# than one on the other CPU, so unpinned figures are a placement lottery that
+# differs per program (dd's one thread vs blocktune's reader thread vs fio's
+# job process). The machine is also noisy (other work on 2 CPUs swings figures
+# 2x between runs), so the comparison is made within each round: a round runs
+# the three in a mirrored order (A B C C B A ..., the start rotating from round
+# to round), each contender's figure for the round is its best of its --reps
+# runs (interference only ever slows a reader down, and every contender gets
+# the same tries), and ratio = blocktune / max(dd, fio). The script prints
+# every raw figure and the median ratio with its min and max; the target is a
+# median of at least 0.97 (exit status 1 below it).
 # The loop device is detached and the file removed on every exit path.
 set -euo pipefail
 
-rounds=7
+rounds=9
 reps=3
-size=1G
+cpu=0
+file_size=1G
+size=512M
 bs=64K
 ra=128
 here=$(cd "$(dirname "$0")/.." && pwd)
 cli=${BLOCKTUNE_CLI:-}
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) rounds=$2; shift 2 ;;
         --reps) reps=$2; shift 2 ;;
         --size) size=$2; shift 2 ;;
+        --file-size) file_size=$2; shift 2 ;;
+        --cpu) cpu=$2; shift 2 ;;
         --bs) bs=$2; shift 2 ;;
         --ra) ra=$2; shift 2 ;;
         --cli) cli=$2; shift 2 ;;
@@ -58,6 +68,11 @@ for tool in fio dd losetup blockdev python3; do
 done
 [ "$rounds" -ge 5 ] 2>/dev/null || { echo "readtest-vs-dd-fio: --rounds must be at least 5" >&2; exit 2; }
 [ "$reps" -ge 1 ] 2>/dev/null || { echo "readtest-vs-dd-fio: --reps must be at least 1" >&2; exit 2; }
+pin=()
+if [ "$cpu" != none ]; then
+    taskset -c "$cpu" true 2>/dev/null || { echo "readtest-vs-dd-fio: --cpu $cpu is not a CPU here (0-$(( $(nproc) - 1 )), or none)" >&2; exit 2; }
+    pin=(taskset -c "$cpu")
+fi
 
 to_bytes() { # 64K -> 65536 (binary, as dd and blocktune count)
     python3 - "$1" <<'EOF'
@@ -69,6 +84,8 @@ print(int(m.group(1)) << (10 * " KMGT".index(m.group(2) or " ")))
 EOF
 }
 size_bytes=$(to_bytes "$size")
+file_bytes=$(to_bytes "$file_size")
+[ "$size_bytes" -le "$file_bytes" ] || { echo "readtest-vs-dd-fio: --size is larger than --file-size" >&2; exit 2; }
 bs_bytes=$(to_bytes "$bs")
 [ $((size_bytes % bs_bytes)) = 0 ] || { echo "readtest-vs-dd-fio: --size must be a multiple of --bs" >&2; exit 2; }
 count=$((size_bytes / bs_bytes))
@@ -93,8 +110,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "making $size of random data in $work ..."
-head -c "$size_bytes" /dev/urandom > "$work/backing.img"
+echo "making $file_size of random data in $work ..."
+head -c "$file_bytes" /dev/urandom > "$work/backing.img"
 dev=$(losetup --find --show --direct-io=on "$work/backing.img")
 name=${dev#/dev/}
 saved_ra=$(cat "/sys/block/$name/queue/read_ahead_kb")
@@ -105,20 +122,20 @@ saved_sched=$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$name/queue/scheduler")
 cat "/sys/block/$name/queue/max_hw_sectors_kb" > "/sys/block/$name/queue/max_sectors_kb"
 echo none > "/sys/block/$name/queue/scheduler"
 echo "$ra" > "/sys/block/$name/queue/read_ahead_kb"
-echo "device $dev (direct-io loop over $size), bs $bs, read_ahead_kb $(cat /sys/block/$name/queue/read_ahead_kb)," \
+echo "device $dev (direct-io loop over $file_size), reading $size, bs $bs, read_ahead_kb $(cat /sys/block/$name/queue/read_ahead_kb)," \
      "max_sectors_kb $(cat /sys/block/$name/queue/max_sectors_kb), scheduler $(cat /sys/block/$name/queue/scheduler)"
-echo "kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), contenders pinned to CPU $cpu"
 
 cold() { blockdev --flushbufs "$dev"; }
 
 run_blocktune() {
     cold
-    "$cli" test seq "$dev" --bs "$bs" --size "$size" --repeat 1 --json |
+    "${pin[@]}" "$cli" test seq "$dev" --bs "$bs" --size "$size" --repeat 1 --json |
         python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["mean_mb_per_s"])'
 }
 run_dd() {
     cold
-    LC_ALL=C dd if="$dev" of=/dev/null bs="$bs_bytes" count="$count" 2>&1 |
+    LC_ALL=C "${pin[@]}" dd if="$dev" of=/dev/null bs="$bs_bytes" count="$count" 2>&1 |
         python3 -c '
 import re, sys
 m = re.search(r"^(\d+) bytes .* copied, ([0-9.]+) s", sys.stdin.read(), re.M)
@@ -126,7 +143,7 @@ print("%.3f" % (int(m.group(1)) / float(m.group(2)) / 1e6))'
 }
 run_fio() {
     cold
-    fio --name=seq --filename="$dev" --rw=read --ioengine=psync --fadvise_hint=0 --invalidate=1 \
+    "${pin[@]}" fio --name=seq --filename="$dev" --rw=read --ioengine=psync --fadvise_hint=0 --invalidate=1 \
         --bs="$bs_bytes" --size="$size_bytes" --output-format=json 2>/dev/null |
         python3 -c 'import json,sys; print("%.3f" % (json.load(sys.stdin)["jobs"][0]["read"]["bw_bytes"] / 1e6))'
 }

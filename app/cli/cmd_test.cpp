@@ -10,9 +10,9 @@
 #include <QJsonDocument>
 
 #include <atomic>
-#include <cmath>
 #include <csignal>
 #include <thread>
+#include <tuple>
 
 namespace blocktune::cli {
 
@@ -244,9 +244,11 @@ void addTestOptions(QCommandLineParser &p, Options &o, ReadTestKind kind, bool s
     p.addHelpOption();
 }
 
+// A refusal before anything ran (our codes: invalid, not found, refused,
+// not supported) is a usage error; an errno (a sysfs read failed) is not.
 int exitCodeFor(const Error &e)
 {
-    return e.code == InvalidArgument || e.code == NotFound ? ExitUsage : ExitFailed;
+    return e.code >= InvalidArgument ? ExitUsage : ExitFailed;
 }
 
 // ---- SIGINT / SIGTERM -------------------------------------------------------------

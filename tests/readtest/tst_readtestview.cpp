@@ -46,10 +46,10 @@ void configure(ReadTestView &view, const QString &kind, const QString &bs, const
     kindBox->setCurrentIndex(kindBox->findData(kind));
     view.findChild<QComboBox *>(QStringLiteral("bs"))->setCurrentText(bs);
     view.findChild<QLineEdit *>(QStringLiteral("size"))->setText(size);
-    view.findChild<QSpinBox *>(QStringLiteral("repeat"))->setValue(repeat);
     view.findChild<QCheckBox *>(QStringLiteral("sweep"))->setChecked(!sweep.isEmpty());
     if (!sweep.isEmpty())
         view.findChild<QLineEdit *>(QStringLiteral("ra"))->setText(sweep);
+    view.findChild<QSpinBox *>(QStringLiteral("repeat"))->setValue(repeat);
 }
 
 /// A 64 MiB direct-I/O loop device of known contents, with sane queue

@@ -293,6 +293,8 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
     };
     connect(d->kindBox, &QComboBox::currentIndexChanged, this, updateEnabled);
     connect(d->sweep, &QCheckBox::toggled, this, updateEnabled);
+    // A sweep runs the test once per value unless asked for more, as the CLI does.
+    connect(d->sweep, &QCheckBox::toggled, this, [this](bool on) { d->repeat->setValue(on ? 1 : 3); });
     updateEnabled();
     connect(d->startButton, &QPushButton::clicked, this, &ReadTestView::start);
     connect(d->stopButton, &QPushButton::clicked, this, &ReadTestView::stop);
