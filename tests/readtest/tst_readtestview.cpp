@@ -10,7 +10,6 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QScopeGuard>
 #include <QDir>
 #include <QTest>
 
@@ -88,7 +87,17 @@ class TestReadTestView : public QObject
 {
     Q_OBJECT
 
+private:
+    QTemporaryDir m_journals;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // Sweeps journal here, never beside another session's journals.
+        QVERIFY(m_journals.isValid());
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+    }
+
     void refusesBadOptionsWithoutRunning_data()
     {
         QTest::addColumn<QString>("size");
@@ -180,6 +189,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 vs %2").arg(curve.at(0).y()).arg(curve.at(1).y())));
         QVERIFY(view.reportText().contains(QStringLiteral("restored read_ahead_kb 128")));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("128"));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }
 
     // Stop during a sweep, and closing the view during another: both end
@@ -189,11 +199,6 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         ViewLoop loop;
         QVERIFY(loop.isValid());
-        const QByteArray journals = qgetenv("BLOCKTUNE_JOURNAL_DIR");
-        QTemporaryDir dir;
-        qputenv("BLOCKTUNE_JOURNAL_DIR", dir.path().toLocal8Bit());
-        const auto back = qScopeGuard([&] { qputenv("BLOCKTUNE_JOURNAL_DIR", journals); });
-
         auto view = std::make_unique<ReadTestView>(QString{});
         view->setDevice(loop.name());
         // Readahead 4 KiB over 64 MiB of 4 KiB reads: seconds of work.
@@ -217,7 +222,7 @@ private Q_SLOTS:
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("4"));
         view.reset(); // closing the console mid-sweep
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("128"));
-        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }
 };
 
