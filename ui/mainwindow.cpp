@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QPlainTextEdit>
+#include <QSocketNotifier>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
@@ -79,6 +80,16 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
         connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
         connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
         m_watcher->start();
+    }
+    // SIGINT/SIGTERM/SIGHUP close the window like the user would, so a
+    // running sweep is cancelled and its readahead restored by the views'
+    // destructors (the journal covers only a kill -9).
+    if (TerminationSignals::install() && TerminationSignals::fd() >= 0) {
+        auto *notifier = new QSocketNotifier(TerminationSignals::fd(), QSocketNotifier::Read, this);
+        connect(notifier, &QSocketNotifier::activated, this, [this, notifier] {
+            notifier->setEnabled(false);
+            close();
+        });
     }
     resize(1280, 760);
     rescan();
