@@ -350,13 +350,16 @@ BlockDevice readDevice(const SysRoot &root, const Candidate &candidate,
         readQueue(d, dir, "");
         d.rotational = readBool(dir, "queue/rotational");
         d.removable = readBool(dir, "removable");
-        if (dir.isDirectory("md"))
+        // The kernel names these itself (md_alloc(), dm's "dm-%d", loop's
+        // "loop%d"), so the name says which directory to look for; an sd disk
+        // costs no failed lookups.
+        if (d.name.startsWith(u"md") && dir.isDirectory("md"))
             d.type = DeviceType::Md;
-        else if (dir.isDirectory("dm"))
+        else if (d.name.startsWith(u"dm-") && dir.isDirectory("dm"))
             d.type = DeviceType::Dm;
-        else if (dir.isDirectory("loop") || d.major == kLoopMajor)
+        else if (d.major == kLoopMajor || (d.name.startsWith(u"loop") && dir.isDirectory("loop")))
             d.type = DeviceType::Loop;
-        else if (d.major == kScsiCdromMajor || dir.readString("device/type") == u"5")
+        else if (d.major == kScsiCdromMajor || d.name.startsWith(u"sr"))
             d.type = DeviceType::Rom;
         else
             d.type = DeviceType::Disk;
