@@ -385,6 +385,9 @@ QString formatSweepResult(const SweepResult &result, bool withTable = true);
 ///   "device_stats":{...},"settings":{...},...}` (README documents it).
 /// Interval samples are included only when `withIntervals`.
 QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals = false);
+/// Device counters summed over runs, per device in first-use order, with
+/// the average request size recomputed from the sums.
+QList<DeviceCounterDelta> sumDeviceStats(const QList<RunResult> &runs);
 /// `{"schema":1,"sweep":"read_ahead_kb","points":[{"read_ahead_kb",
 ///   "mb_per_s","avg_request_kb"},...],...}`
 QJsonObject sweepToJson(const SweepResult &result, bool withRuns = false);

@@ -136,29 +136,6 @@ QJsonObject runToJson(const RunResult &r, bool withIntervals)
     return o;
 }
 
-// Counters summed over runs, per device (first-use order).
-QList<DeviceCounterDelta> totalDeviceStats(const ReadTestResult &result)
-{
-    QList<DeviceCounterDelta> totals;
-    for (const RunResult &r : result.runs) {
-        for (const DeviceCounterDelta &d : r.deviceStats) {
-            auto it = std::find_if(totals.begin(), totals.end(),
-                                   [&](const DeviceCounterDelta &t) { return t.device == d.device; });
-            if (it == totals.end()) {
-                totals.append(d);
-                continue;
-            }
-            it->available = it->available && d.available;
-            it->requests += d.requests;
-            it->merges += d.merges;
-            it->deviceBytes += d.deviceBytes;
-            it->consumedBytes += d.consumedBytes;
-            it->overshootBytes += d.overshootBytes;
-            it->avgRequestKiB = it->requests ? double(it->deviceBytes) / double(it->requests) / 1024.0 : 0.0;
-        }
-    }
-    return totals;
-}
 
 } // namespace
 
@@ -248,7 +225,7 @@ QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
     }
     o.insert(QStringLiteral("streams"), streams);
 
-    const QList<DeviceCounterDelta> totals = totalDeviceStats(result);
+    const QList<DeviceCounterDelta> totals = sumDeviceStats(result.runs);
     if (!totals.isEmpty()) {
         o.insert(QStringLiteral("device_stats"), deviceStatsToJson(totals.constFirst()));
         QJsonObject byDevice;
@@ -306,6 +283,29 @@ QJsonObject sweepToJson(const SweepResult &result, bool withRuns)
             o.insert(QStringLiteral("settings"), settingsToJson(first.runs.constFirst().settings.constFirst()));
     }
     return o;
+}
+
+QList<DeviceCounterDelta> sumDeviceStats(const QList<RunResult> &runs)
+{
+    QList<DeviceCounterDelta> totals;
+    for (const RunResult &r : runs) {
+        for (const DeviceCounterDelta &d : r.deviceStats) {
+            auto it = std::find_if(totals.begin(), totals.end(),
+                                   [&](const DeviceCounterDelta &t) { return t.device == d.device; });
+            if (it == totals.end()) {
+                totals.append(d);
+                continue;
+            }
+            it->available = it->available && d.available;
+            it->requests += d.requests;
+            it->merges += d.merges;
+            it->deviceBytes += d.deviceBytes;
+            it->consumedBytes += d.consumedBytes;
+            it->overshootBytes += d.overshootBytes;
+            it->avgRequestKiB = it->requests ? double(it->deviceBytes) / double(it->requests) / 1024.0 : 0.0;
+        }
+    }
+    return totals;
 }
 
 } // namespace blocktune

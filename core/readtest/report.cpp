@@ -61,29 +61,13 @@ QString streamLine(const StreamResult &s)
 
 void printDeviceStats(QTextStream &out, const QList<RunResult> &runs)
 {
-    QList<DeviceCounterDelta> totals;
-    for (const RunResult &r : runs) {
-        for (const DeviceCounterDelta &d : r.deviceStats) {
-            auto it = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return t.device == d.device; });
-            if (it == totals.end()) {
-                totals << d;
-                continue;
-            }
-            it->available = it->available && d.available;
-            it->requests += d.requests;
-            it->merges += d.merges;
-            it->deviceBytes += d.deviceBytes;
-            it->consumedBytes += d.consumedBytes;
-            it->overshootBytes += d.overshootBytes;
-        }
-    }
-    for (const DeviceCounterDelta &d : std::as_const(totals)) {
+    const QList<DeviceCounterDelta> totals = sumDeviceStats(runs);
+    for (const DeviceCounterDelta &d : totals) {
         if (!d.available) {
             out << d.device << ": no diskstats line (no device counters)\n";
             continue;
         }
-        const double avg = d.requests ? double(d.deviceBytes) / double(d.requests) / 1024.0 : 0.0;
-        out << d.device << ": " << d.requests << " read requests, avg " << QString::number(avg, 'f', 1) << " KiB, "
+        out << d.device << ": " << d.requests << " read requests, avg " << QString::number(d.avgRequestKiB, 'f', 1) << " KiB, "
             << d.merges << " merges; device read " << d.deviceBytes << " bytes for " << d.consumedBytes
             << " consumed (readahead overshoot " << d.overshootBytes << " bytes)\n";
     }
