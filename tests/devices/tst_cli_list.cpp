@@ -12,11 +12,6 @@ using namespace blocktune::test;
 
 namespace {
 
-QString tree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-}
-
 ProcessResult cli(const QStringList &args)
 {
     return run(binary("blocktune-cli"), args);
@@ -45,7 +40,7 @@ class TestCliList : public QObject
 private Q_SLOTS:
     void jsonFollowsTheSchema()
     {
-        const ProcessResult r = cli({QStringLiteral("--sysroot"), tree("md-raid10-f2"), QStringLiteral("list"), QStringLiteral("--json")});
+        const ProcessResult r = cli({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2"), QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject doc = QJsonDocument::fromJson(r.out, &error).object();
@@ -88,7 +83,7 @@ private Q_SLOTS:
 
     void dmAndLoopObjects()
     {
-        const ProcessResult nvme = cli({QStringLiteral("--sysroot"), tree("nvme-parts"), QStringLiteral("list"), QStringLiteral("--json")});
+        const ProcessResult nvme = cli({QStringLiteral("--sysroot"), recordedTree("nvme-parts"), QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(nvme.exitCode, 0);
         bool sawCrypt = false;
         for (const QJsonValue &v : QJsonDocument::fromJson(nvme.out).object().value(u"devices").toArray()) {
@@ -103,7 +98,7 @@ private Q_SLOTS:
         }
         QVERIFY(sawCrypt);
 
-        const ProcessResult live = cli({QStringLiteral("--sysroot"), tree("live-loop"), QStringLiteral("list"), QStringLiteral("--json")});
+        const ProcessResult live = cli({QStringLiteral("--sysroot"), recordedTree("live-loop"), QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(live.exitCode, 0);
         bool sawLoop = false;
         for (const QJsonValue &v : QJsonDocument::fromJson(live.out).object().value(u"devices").toArray()) {
@@ -120,7 +115,7 @@ private Q_SLOTS:
 
     void treeShowsTheStack()
     {
-        const ProcessResult r = cli({QStringLiteral("--sysroot"), tree("scst-raid0-lvm"), QStringLiteral("list")});
+        const ProcessResult r = cli({QStringLiteral("--sysroot"), recordedTree("scst-raid0-lvm"), QStringLiteral("list")});
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = QString::fromUtf8(r.out).split(u'\n');
         QVERIFY(lines.first().startsWith(u"NAME"_qs));

@@ -15,14 +15,9 @@ using namespace blocktune::test;
 
 namespace {
 
-QString tree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-}
-
 DeviceModel scanTree(const char *name)
 {
-    auto model = DeviceModel::scan(SysRoot(tree(name)));
+    auto model = DeviceModel::scan(SysRoot(recordedTree(name)));
     if (!model)
         qFatal("cannot scan %s: %s", name, qPrintable(model.error().message));
     return std::move(*model);
@@ -63,7 +58,7 @@ private Q_SLOTS:
     void agreesWithLsblk()
     {
         QFETCH(QString, treeName);
-        const QString dir = tree(treeName.toLatin1().constData());
+        const QString dir = recordedTree(treeName);
         const ProcessResult lsblk = run(QStringLiteral("lsblk"),
                                         {QStringLiteral("--sysroot"), dir, QStringLiteral("-J"), QStringLiteral("-b"), QStringLiteral("-a"),
                                          QStringLiteral("-o"), QStringLiteral("KNAME,PKNAME,MAJ:MIN,SIZE,RA,SCHED,ROTA,TYPE,RO,RM")});

@@ -83,18 +83,6 @@ public:
     int inFlightReads = 0;
 };
 
-/// A recorded tree copied where the test may rewrite it (cp -a keeps the
-/// sysfs symlinks as they are).
-inline bool copyTree(const QString &from, const QString &to)
-{
-    return run(QStringLiteral("cp"), {QStringLiteral("-a"), from + QStringLiteral("/."), to}).exitCode == 0;
-}
-
-inline QString fixtureTree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-}
-
 /// Rewrites ROOT/proc/diskstats, adding `sectors` (and sectors/128 reads,
 /// 64 KiB each) to the named devices; `drop` lines are left out. Renamed
 /// into place, as a reader must never see half a file.

@@ -61,7 +61,7 @@ class TestMonitorCli : public QObject
 private Q_SLOTS:
     void jsonLinePerTickWithTheSchema()
     {
-        const ProcessResult r = monitor(fixtureTree("md-raid10-f2"),
+        const ProcessResult r = monitor(recordedTree("md-raid10-f2"),
                                         {u"md0"_qs, u"--count"_qs, u"3"_qs, u"--interval"_qs, u"20ms"_qs, u"--json"_qs});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.err.isEmpty());
@@ -99,7 +99,7 @@ private Q_SLOTS:
 
     void allDevicesWhenNoneNamed()
     {
-        const ProcessResult r = monitor(fixtureTree("nvme-parts"), {u"--count"_qs, u"1"_qs, u"--interval"_qs,
+        const ProcessResult r = monitor(recordedTree("nvme-parts"), {u"--count"_qs, u"1"_qs, u"--interval"_qs,
                                                                       u"10ms"_qs, u"--json"_qs});
         QCOMPARE(r.exitCode, 0);
         const QList<QJsonObject> lines = jsonLines(r.out);
@@ -113,7 +113,7 @@ private Q_SLOTS:
 
     void devicesByPathAndUserGroup()
     {
-        const ProcessResult r = monitor(fixtureTree("raid5-degraded"),
+        const ProcessResult r = monitor(recordedTree("raid5-degraded"),
                                         {u"/dev/md0"_qs, u"--group"_qs, u"system=sda1,/dev/sda2"_qs, u"--count"_qs,
                                          u"1"_qs, u"--interval"_qs, u"10ms"_qs, u"--json"_qs});
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -131,7 +131,7 @@ private Q_SLOTS:
 
     void tableWhenNotATerminal()
     {
-        const ProcessResult r = monitor(fixtureTree("md-raid10-f2"),
+        const ProcessResult r = monitor(recordedTree("md-raid10-f2"),
                                         {u"md0"_qs, u"sda"_qs, u"--count"_qs, u"2"_qs, u"--interval"_qs, u"10ms"_qs});
         QCOMPARE(r.exitCode, 0);
         const QString out = QString::fromUtf8(r.out);
@@ -146,7 +146,7 @@ private Q_SLOTS:
 
     void durationSetsTheTickCount()
     {
-        const ProcessResult r = monitor(fixtureTree("live-loop"), {u"vda"_qs, u"--duration"_qs, u"100ms"_qs,
+        const ProcessResult r = monitor(recordedTree("live-loop"), {u"vda"_qs, u"--duration"_qs, u"100ms"_qs,
                                                                      u"--interval"_qs, u"20ms"_qs, u"--json"_qs,
                                                                      u"--stats"_qs});
         QCOMPARE(r.exitCode, 0);
@@ -161,7 +161,7 @@ private Q_SLOTS:
 
     void historyMemoryIsReported()
     {
-        const ProcessResult r = monitor(fixtureTree("live-loop"), {u"--count"_qs, u"3"_qs, u"--interval"_qs,
+        const ProcessResult r = monitor(recordedTree("live-loop"), {u"--count"_qs, u"3"_qs, u"--interval"_qs,
                                                                      u"10ms"_qs, u"--json"_qs, u"--history"_qs,
                                                                      u"1s"_qs, u"--stats"_qs});
         QCOMPARE(r.exitCode, 0);
@@ -176,7 +176,7 @@ private Q_SLOTS:
     void sigintEndsCleanly()
     {
         QProcess p;
-        p.start(binary("blocktune-cli"), {u"--sysroot"_qs, fixtureTree("live-loop"), u"monitor"_qs,
+        p.start(binary("blocktune-cli"), {u"--sysroot"_qs, recordedTree("live-loop"), u"monitor"_qs,
                                           u"--interval"_qs, u"20ms"_qs, u"--json"_qs});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT((p.waitForReadyRead(50), p.peek(1 << 20).count('\n') >= 2), 10000);
@@ -226,7 +226,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, mention);
-        const ProcessResult r = monitor(fixtureTree("md-raid10-f2"), args);
+        const ProcessResult r = monitor(recordedTree("md-raid10-f2"), args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(QString::fromUtf8(r.err).contains(mention), r.err.constData());
@@ -235,7 +235,7 @@ private Q_SLOTS:
     void unreadableDiskstatsFails()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("live-loop"), dir.path()));
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
         QVERIFY(QFile::remove(dir.filePath(u"proc/diskstats"_qs)));
         const ProcessResult r = monitor(dir.path(), {u"--count"_qs, u"1"_qs, u"--interval"_qs, u"10ms"_qs});
         QCOMPARE(r.exitCode, 1);
@@ -244,7 +244,7 @@ private Q_SLOTS:
 
     void help()
     {
-        const ProcessResult r = monitor(fixtureTree("live-loop"), {u"--help"_qs});
+        const ProcessResult r = monitor(recordedTree("live-loop"), {u"--help"_qs});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("--interval") && r.out.contains("--json") && r.out.contains("--group"));
     }

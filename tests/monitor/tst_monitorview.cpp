@@ -38,7 +38,7 @@ private Q_SLOTS:
     void plotsWhatTheArrayReads()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         MonitorView view(dir.path());
         view.resize(900, 700);
         view.show();
@@ -105,7 +105,7 @@ private Q_SLOTS:
     void destroyedWhileSampling()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("live-loop"), dir.path()));
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
         auto *view = new MonitorView(dir.path());
         view->setIntervalMs(10);
         view->setDevices({u"vda"_qs, u"loop0"_qs});

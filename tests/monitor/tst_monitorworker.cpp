@@ -24,7 +24,7 @@ private Q_SLOTS:
         auto clock = std::make_unique<FakeClock>();
         FakeSource *src = source.get();
         FakeClock *clk = clock.get();
-        MonitorWorker worker(fixtureTree("live-loop"), std::move(source), std::move(clock));
+        MonitorWorker worker(recordedTree("live-loop"), std::move(source), std::move(clock));
         QSignalSpy sampled(&worker, &MonitorWorker::sampled);
         QSignalSpy failed(&worker, &MonitorWorker::failed);
         worker.setWatched({u"vda"_qs});
@@ -75,7 +75,7 @@ private Q_SLOTS:
     void refusesBadIntervals()
     {
         QFETCH(int, ms);
-        MonitorWorker worker(fixtureTree("live-loop"), std::make_unique<FakeSource>(), std::make_unique<FakeClock>());
+        MonitorWorker worker(recordedTree("live-loop"), std::make_unique<FakeSource>(), std::make_unique<FakeClock>());
         QSignalSpy sampled(&worker, &MonitorWorker::sampled);
         QSignalSpy failed(&worker, &MonitorWorker::failed);
         worker.start(ms);
@@ -87,7 +87,7 @@ private Q_SLOTS:
     void samplesOnItsOwnThread()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         auto thread = std::make_unique<MonitorThread>(dir.path());
         MonitorWorker *worker = thread->worker();
         QVERIFY(worker->thread() != QThread::currentThread());

@@ -34,7 +34,7 @@ class TestProcSource : public QObject
 private Q_SLOTS:
     void interruptLinesFromStatColumns()
     {
-        ProcSource source{SysRoot(fixtureTree("md-raid10-f2"))};
+        ProcSource source{SysRoot(recordedTree("md-raid10-f2"))};
         // Lines 34 and 35: the two AHCI controllers. /proc/stat's columns and
         // /proc/interrupts' per-CPU sums agree in the tree, as in a kernel.
         const InterruptCounts counts = source.interrupts({34, 35});
@@ -49,7 +49,7 @@ private Q_SLOTS:
     void interruptLinesFromProcInterruptsWhenStatHasNoColumns()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         // An intr line with the total only: the lines come from /proc/interrupts.
         QByteArray stat = readFile(dir.filePath(u"proc/stat"_qs));
         const qsizetype at = stat.indexOf("intr ");
@@ -73,7 +73,7 @@ private Q_SLOTS:
     void inFlightFiles()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         ProcSource source{SysRoot(dir.path())};
         const auto md0 = source.inFlight(u"md0"_qs);
         QVERIFY(md0);
@@ -102,7 +102,7 @@ private Q_SLOTS:
         // A writer replaces the file by rename: a kept descriptor would go
         // on reading the old one.
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("live-loop"), dir.path()));
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
         ProcSource source{SysRoot(dir.path())};
         QVERIFY(source.diskStats()->contains("vda"));
         QVERIFY(advanceDiskstats(dir.path(), {}, {u"vda"_qs}));

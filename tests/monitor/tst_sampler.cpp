@@ -423,7 +423,7 @@ private Q_SLOTS:
     void mdMemberBalanceOnRecordedTree()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         const SysRoot root(dir.path());
         ScanOptions options;
         options.probeFilesystems = false;

@@ -71,7 +71,7 @@ class TestTopology : public QObject
 private Q_SLOTS:
     void nvmeQueues()
     {
-        const Mapped m = mapTree(fixtureTree("nvme-parts"));
+        const Mapped m = mapTree(recordedTree("nvme-parts"));
         QVERIFY(m.model);
         // msi_irqs/ of 0000:3d:00.0 lists the admin queue and eight I/O queues.
         QCOMPARE(m.topology.irqs.value(u"nvme0n1"_qs), range(130, 138));
@@ -86,7 +86,7 @@ private Q_SLOTS:
     void nvmeQueuesByActionName()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("nvme-parts"), dir.path()));
+        QVERIFY(copyTree(recordedTree("nvme-parts"), dir.path()));
         dropMsiDirectories(dir.path());
         const Mapped m = mapTree(dir.path());
         // Without msi_irqs/ the rows named nvme0q0..nvme0q8 say whose they are;
@@ -97,7 +97,7 @@ private Q_SLOTS:
 
     void virtioDiskUnderLoopDevices()
     {
-        const Mapped m = mapTree(fixtureTree("live-loop"));
+        const Mapped m = mapTree(recordedTree("live-loop"));
         QVERIFY(m.model);
         // vda is virtio1 on PCI 0000:00:02.0: msi_irqs 35 (config), 36 (req.0).
         QCOMPARE(m.topology.irqs.value(u"vda"_qs), (QList<int>{35, 36}));
@@ -115,7 +115,7 @@ private Q_SLOTS:
     void virtioByActionName()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("live-loop"), dir.path()));
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
         dropMsiDirectories(dir.path());
         // Rows virtio1-config and virtio1-req.0; virtio2-input.0 is another device's.
         QCOMPARE(mapTree(dir.path()).topology.irqs.value(u"vda"_qs), (QList<int>{35, 36}));
@@ -127,7 +127,7 @@ private Q_SLOTS:
         // An AHCI controller on INTx: no msi_irqs/, the row names only the
         // driver; the function's `irq` file says which line is its.
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         dropMsiDirectories(dir.path());
         QFile file(dir.filePath(u"proc/interrupts"_qs));
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -145,7 +145,7 @@ private Q_SLOTS:
 
     void ahciControllersSharedByMdMembers()
     {
-        const Mapped m = mapTree(fixtureTree("md-raid10-f2"));
+        const Mapped m = mapTree(recordedTree("md-raid10-f2"));
         QVERIFY(m.model);
         // sda..sdf on 0000:00:1f.2 (irq 34), sdg..sdi on 0000:05:00.0 (irq 35).
         for (const char *disk : {"sda", "sdb", "sdf"})
@@ -169,7 +169,7 @@ private Q_SLOTS:
     void ahciByBracketedAddress()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("md-raid10-f2"), dir.path()));
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         dropMsiDirectories(dir.path());
         const Mapped m = mapTree(dir.path());
         // Rows "ahci[0000:00:1f.2]" and "ahci[0000:05:00.0]"; eno1 is not a disk's.
@@ -179,7 +179,7 @@ private Q_SLOTS:
 
     void legacyScstTree()
     {
-        const Mapped m = mapTree(fixtureTree("scst-raid0-lvm"));
+        const Mapped m = mapTree(recordedTree("scst-raid0-lvm"));
         QVERIFY(m.model);
         // 2.6.27: one MSI line 218 for the ICH10 AHCI, row "PCI-MSI-edge ahci".
         QCOMPARE(m.topology.irqs.value(u"sdb"_qs), QList<int>{218});
@@ -194,7 +194,7 @@ private Q_SLOTS:
 
     void degradedRaid5LeavesTheFailedMemberOut()
     {
-        const Mapped m = mapTree(fixtureTree("raid5-degraded"));
+        const Mapped m = mapTree(recordedTree("raid5-degraded"));
         QVERIFY(m.model);
         const GroupSpec *md0 = group(m.topology, u"md0"_qs);
         QVERIFY(md0);
@@ -208,7 +208,7 @@ private Q_SLOTS:
         // (16 here) though nothing uses it; without msi_irqs/ and without
         // nvme0qN rows, the device has no known lines rather than a wrong one.
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("nvme-parts"), dir.path()));
+        QVERIFY(copyTree(recordedTree("nvme-parts"), dir.path()));
         dropMsiDirectories(dir.path());
         QFile file(dir.filePath(u"proc/interrupts"_qs));
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -226,7 +226,7 @@ private Q_SLOTS:
     void noInterruptsFileMeansNoLines()
     {
         QTemporaryDir dir;
-        QVERIFY(copyTree(fixtureTree("nvme-parts"), dir.path()));
+        QVERIFY(copyTree(recordedTree("nvme-parts"), dir.path()));
         dropMsiDirectories(dir.path());
         QVERIFY(QFile::remove(dir.filePath(u"proc/interrupts"_qs)));
         const Mapped m = mapTree(dir.path());

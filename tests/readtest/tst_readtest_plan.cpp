@@ -19,11 +19,6 @@ Q_DECLARE_METATYPE(QList<double>)
 
 namespace {
 
-QString tree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-}
-
 ReadTestSpec seqSpec(const QString &device, quint64 offset = 0)
 {
     ReadTestSpec spec;
@@ -169,7 +164,7 @@ private Q_SLOTS:
 
     void defaultsAreBoundedByTheDevice()
     {
-        const SysRoot root(tree("nvme-parts"));
+        const SysRoot root(recordedTree("nvme-parts"));
         // A 512 MiB partition: 256 MiB by default.
         auto big = ReadTest::prepare(root, seqSpec(QStringLiteral("nvme0n1p1")));
         QVERIFY2(big.ok(), big.ok() ? "" : qPrintable(big.error().message));
@@ -186,7 +181,7 @@ private Q_SLOTS:
 
     void partitionsUseTheirDisksQueue()
     {
-        const SysRoot root(tree("nvme-parts"));
+        const SysRoot root(recordedTree("nvme-parts"));
         auto t = ReadTest::prepare(root, seqSpec(QStringLiteral("nvme0n1p2")));
         QVERIFY(t.ok());
         QCOMPARE(t->testDevices().size(), 1);
@@ -241,7 +236,7 @@ private Q_SLOTS:
         if (count)
             spec.count = count;
         spec.direct = direct;
-        const auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        const auto t = ReadTest::prepare(SysRoot(recordedTree("nvme-parts")), spec);
         if (code == 0) {
             QVERIFY2(t.ok(), t.ok() ? "" : qPrintable(t.error().message));
             return;
@@ -283,7 +278,7 @@ private Q_SLOTS:
         case 8: spec.sizeBytes = 0; break;
         case 9: spec.count = UINT64_MAX / 1000; break;
         }
-        const auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        const auto t = ReadTest::prepare(SysRoot(recordedTree("nvme-parts")), spec);
         QVERIFY(!t.ok());
         QCOMPARE(t.error().code, int(InvalidArgument));
         QVERIFY2(t.error().message.contains(complaint), qPrintable(t.error().message));
@@ -291,7 +286,7 @@ private Q_SLOTS:
 
     void concurrentAndMixedPlans()
     {
-        const SysRoot root(tree("nvme-parts"));
+        const SysRoot root(recordedTree("nvme-parts"));
         ReadTestSpec c;
         c.kind = ReadTestKind::Concurrent;
         c.measure = {StreamTarget{QStringLiteral("nvme0n1p1"), 0}, StreamTarget{QStringLiteral("nvme0n1p1"), 0}};
@@ -355,7 +350,7 @@ private Q_SLOTS:
     {
         ReadTestSpec spec = seqSpec(QStringLiteral("nvme0n1"));
         spec.repeat = 3;
-        auto t = ReadTest::prepare(SysRoot(tree("nvme-parts")), spec);
+        auto t = ReadTest::prepare(SysRoot(recordedTree("nvme-parts")), spec);
         QVERIFY(t.ok());
         const ReadTestResult r = t->run();
         QVERIFY(r.failed);
@@ -370,7 +365,7 @@ private Q_SLOTS:
 
     void sweepRefusesBeforeChanging()
     {
-        const SysRoot root(tree("nvme-parts"));
+        const SysRoot root(recordedTree("nvme-parts"));
         SweepSpec sweep;
         sweep.device = QStringLiteral("nvme0n1p1");
         sweep.readAheadKiB = {128, 4096};

@@ -20,11 +20,6 @@ using namespace blocktune::test;
 
 namespace {
 
-QString tree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-}
-
 QString queueAttr(const QString &dev, const char *attr)
 {
     const SysRoot root;
@@ -115,7 +110,7 @@ private Q_SLOTS:
         QFETCH(QString, bs);
         QFETCH(QString, sweep);
         QFETCH(QString, complaint);
-        ReadTestView view(tree("nvme-parts"));
+        ReadTestView view(recordedTree("nvme-parts"));
         view.setDevice(QStringLiteral("nvme0n1p1"));
         configure(view, QStringLiteral("seq"), bs, size, 1, sweep);
         QSignalSpy messages(&view, &ReadTestView::message);
@@ -129,14 +124,14 @@ private Q_SLOTS:
 
     void noDeviceNoStart()
     {
-        ReadTestView view(tree("nvme-parts"));
+        ReadTestView view(recordedTree("nvme-parts"));
         QVERIFY(!view.start());
     }
 
     // A recorded tree has no /dev: the run fails cleanly and says why.
     void recordedTreeRunFailsCleanly()
     {
-        ReadTestView view(tree("nvme-parts"));
+        ReadTestView view(recordedTree("nvme-parts"));
         view.setDevice(QStringLiteral("nvme0n1"));
         configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("1M"), 3);
         QSignalSpy finished(&view, &ReadTestView::finished);

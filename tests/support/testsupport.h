@@ -56,6 +56,23 @@ inline ProcessResult run(const QString &program, const QStringList &args, int ti
     return r;
 }
 
+/// tests/data/sysroot/NAME: a recorded machine (made by scripts/mk-sysroot.py).
+inline QString recordedTree(const QString &name)
+{
+    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + name;
+}
+inline QString recordedTree(const char *name)
+{
+    return recordedTree(QString::fromLatin1(name));
+}
+
+/// Copies a recorded tree (or any tree at `from`) into `to`, so a test may
+/// write into it; cp -a keeps the sysfs symlinks as they are.
+inline bool copyTree(const QString &from, const QString &to)
+{
+    return run(QStringLiteral("cp"), {QStringLiteral("-a"), from + QStringLiteral("/."), to}).exitCode == 0;
+}
+
 inline QString binary(const char *name)
 {
     return QStringLiteral(BLOCKTUNE_BIN_DIR "/") + QString::fromLatin1(name);

@@ -216,7 +216,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("pkexecUid");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrText");
-        const QString tree = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/md-raid10-f2");
+        const QString tree = recordedTree("md-raid10-f2");
         QTest::newRow("sysroot under pkexec") << QStringList{u"--sysroot"_qs, tree} << QByteArray("1000") << 2
                                               << u"--sysroot is refused when started through pkexec"_qs;
         QTest::newRow("sysroot without sys") << QStringList{u"--sysroot"_qs, u"/nonexistent"_qs} << QByteArray() << 2

@@ -105,7 +105,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, treeName);
         QFETCH(QString, device);
-        const QString root = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + treeName;
+        const QString root = recordedTree(treeName);
         const ProcessResult list = cliOn(root, {u"list"_qs, u"--json"_qs, u"--no-probe"_qs});
         QCOMPARE(list.exitCode, 0);
         QJsonObject listed;
@@ -132,8 +132,8 @@ private Q_SLOTS:
 
     void getTells()
     {
-        const QString md = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/md-raid10-f2");
-        const QString scst = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/scst-raid0-lvm");
+        const QString md = recordedTree("md-raid10-f2");
+        const QString scst = recordedTree("scst-raid0-lvm");
         ProcessResult r = cliOn(md, {u"get"_qs, u"sda1"_qs});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(text(r).contains(u"sda1 is a partition: readahead and the queue settings are those of the whole disk sda"_qs), r.out);

@@ -52,11 +52,6 @@ DeviceModel scanTree(const QString &path)
     return std::move(*model);
 }
 
-QString tree(const char *name)
-{
-    return QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QLatin1StringView(name);
-}
-
 } // namespace
 
 class TestTuningPlan : public QObject
@@ -67,7 +62,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         for (const char *name : {"md-raid10-f2", "scst-raid0-lvm", "nvme-parts", "raid5-degraded"})
-            QVERIFY2(QFileInfo(tree(name) + QStringLiteral("/sys")).isDir(), name);
+            QVERIFY2(QFileInfo(recordedTree(name) + QStringLiteral("/sys")).isDir(), name);
     }
 
     void parseSettingChange_data()
@@ -279,7 +274,7 @@ private Q_SLOTS:
         QFETCH(QString, warning);
         QFETCH(QString, note);
 
-        const QString path = tree(treeName.toLatin1().constData());
+        const QString path = recordedTree(treeName);
         const DeviceModel model = scanTree(path);
         PlanOptions options;
         options.applyToMembers = members;
@@ -302,7 +297,7 @@ private Q_SLOTS:
     void everyBadChangeIsReported()
     {
         // A user fixing a command should see all its mistakes at once.
-        const QString path = tree("md-raid10-f2");
+        const QString path = recordedTree("md-raid10-f2");
         const ChangePlan p = planChanges(SysRoot(path), scanTree(path),
                                          changesFrom({u"sdb read_ahead_kb=x"_qs, u"sdc scheduler=cfq"_qs,
                                                       u"nosuch nr_requests=1"_qs, u"sdd read_ahead_kb=512"_qs}));
@@ -313,7 +308,7 @@ private Q_SLOTS:
     {
         // Switching a scheduler resets nr_requests and drops the old
         // scheduler's tunables: all of them must be written down.
-        const QString path = tree("md-raid10-f2");
+        const QString path = recordedTree("md-raid10-f2");
         const ChangePlan p = planChanges(SysRoot(path), scanTree(path), changesFrom({u"sdb scheduler=bfq"_qs}));
         QVERIFY2(p.ok(), qPrintable(errorsOf(p)));
         QStringList originals;
@@ -338,7 +333,7 @@ private Q_SLOTS:
     void maxSectorsJournalsReadahead()
     {
         // Before 6.15 a queue-limits update could rewrite read_ahead_kb.
-        const QString path = tree("nvme-parts");
+        const QString path = recordedTree("nvme-parts");
         const ChangePlan p = planChanges(SysRoot(path), scanTree(path), changesFrom({u"nvme0n1 max_sectors_kb=64"_qs}));
         QVERIFY2(p.ok(), qPrintable(errorsOf(p)));
         QStringList attrs;
@@ -367,7 +362,7 @@ private Q_SLOTS:
 
     void settingsOfDevices()
     {
-        const QString path = tree("md-raid10-f2");
+        const QString path = recordedTree("md-raid10-f2");
         const DeviceModel model = scanTree(path);
         auto md = readDeviceSettings(SysRoot(path), model, u"md0"_qs);
         QVERIFY(md.ok());

@@ -20,11 +20,10 @@ class TreeCopy final
 public:
     explicit TreeCopy(const QString &name)
     {
-        const QString source = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + name;
+        const QString source = recordedTree(name);
         if (!QFileInfo(source + QStringLiteral("/sys")).isDir() || !m_dir.isValid())
             return;
-        const ProcessResult r = run(QStringLiteral("cp"), {QStringLiteral("-a"), source + QStringLiteral("/."), m_dir.path()});
-        m_ok = r.exitCode == 0;
+        m_ok = copyTree(source, m_dir.path());
     }
     Q_DISABLE_COPY_MOVE(TreeCopy)
 

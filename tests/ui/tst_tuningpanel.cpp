@@ -19,15 +19,10 @@ using namespace blocktune::test;
 
 namespace {
 
-// A private copy of a recorded tree (cp -a keeps its symlinks), so the
-// panel can write into it.
-QString copyTree(const QTemporaryDir &dir, const char *name)
+// A private copy of a recorded tree, so the panel can write into it.
+QString copyOf(const QTemporaryDir &dir, const char *name)
 {
-    const QString from = QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/") + QString::fromLatin1(name);
-    const QString to = dir.filePath(QString::fromLatin1(name));
-    if (run(QStringLiteral("cp"), {QStringLiteral("-a"), from, to}).exitCode != 0)
-        return {};
-    return to;
+    return copyTree(recordedTree(name), dir.path()) ? dir.path() : QString();
 }
 
 QString readAttr(const QString &root, const QString &rel)
@@ -62,7 +57,7 @@ private Q_SLOTS:
     void readaheadSliderAndApply()
     {
         QTemporaryDir dir;
-        const QString root = copyTree(dir, "md-raid10-f2");
+        const QString root = copyOf(dir, "md-raid10-f2");
         QVERIFY(!root.isEmpty());
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
 
@@ -90,7 +85,7 @@ private Q_SLOTS:
     void mdFloorIsShownAndMembersCanFollow()
     {
         QTemporaryDir dir;
-        const QString root = copyTree(dir, "md-raid10-f2");
+        const QString root = copyOf(dir, "md-raid10-f2");
         TuningPanel panel(root);
         panel.setDevice(u"md0"_qs);
         auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
@@ -117,7 +112,7 @@ private Q_SLOTS:
     void invalidValueChangesNothing()
     {
         QTemporaryDir dir;
-        const QString root = copyTree(dir, "md-raid10-f2");
+        const QString root = copyOf(dir, "md-raid10-f2");
         TuningPanel panel(root);
         panel.setDevice(u"sdb"_qs);
         auto *maxSectors = panel.findChildren<QSpinBox *>().at(2); // ra, nr_requests, max_sectors_kb
@@ -130,7 +125,7 @@ private Q_SLOTS:
 
     void mainWindowShowsTheStack()
     {
-        MainWindow window(QStringLiteral(BLOCKTUNE_TEST_DATA "/sysroot/scst-raid0-lvm"), u"md0"_qs);
+        MainWindow window(recordedTree("scst-raid0-lvm"), u"md0"_qs);
         const DeviceTree *tree = window.deviceTree();
         QCOMPARE(tree->topLevelItemCount(), 3); // sda, sdb, sdc
         QCOMPARE(tree->selectedDevice(), u"md0"_qs);
