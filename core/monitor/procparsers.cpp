@@ -160,7 +160,10 @@ void forEachIrqRow(QByteArrayView text, OnRow onRow)
 
 } // namespace
 
-std::optional<quint64> parseInterruptTotal(QByteArrayView procStat)
+namespace {
+
+// The numbers after "intr " on /proc/stat's intr line; empty when there is none.
+QByteArrayView intrLine(QByteArrayView procStat)
 {
     const char *p = procStat.data();
     const char *end = p + procStat.size();
@@ -168,45 +171,46 @@ std::optional<quint64> parseInterruptTotal(QByteArrayView procStat)
         const char *lineEnd = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
         if (!lineEnd)
             lineEnd = end;
-        if (lineEnd - p > 5 && std::memcmp(p, "intr ", 5) == 0) {
-            const char *q = skipSpaces(p + 5, lineEnd);
-            quint64 total = 0;
-            if (parseNumberToken(q, lineEnd, total))
-                return total;
-            return std::nullopt;
-        }
+        if (lineEnd - p > 5 && std::memcmp(p, "intr ", 5) == 0)
+            return QByteArrayView(p + 5, lineEnd - (p + 5));
         p = lineEnd + 1;
     }
-    return std::nullopt;
+    return {};
+}
+
+} // namespace
+
+std::optional<quint64> parseInterruptTotal(QByteArrayView procStat)
+{
+    const QByteArrayView line = intrLine(procStat);
+    const char *lineEnd = line.data() + line.size();
+    const char *q = skipSpaces(line.data(), lineEnd);
+    quint64 total = 0;
+    if (line.isEmpty() || !parseNumberToken(q, lineEnd, total))
+        return std::nullopt;
+    return total;
 }
 
 std::optional<StatInterrupts> parseStatInterrupts(QByteArrayView procStat)
 {
-    const char *p = procStat.data();
-    const char *end = p + procStat.size();
-    while (p < end) {
-        const char *lineEnd = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
-        if (!lineEnd)
-            lineEnd = end;
-        if (lineEnd - p > 5 && std::memcmp(p, "intr ", 5) == 0) {
-            StatInterrupts out;
-            const char *q = skipSpaces(p + 5, lineEnd);
-            if (!parseNumberToken(q, lineEnd, out.total))
-                return std::nullopt;
-            for (;;) {
-                q = skipSpaces(q, lineEnd);
-                if (q >= lineEnd)
-                    break;
-                quint64 count = 0;
-                if (!parseNumberToken(q, lineEnd, count))
-                    return std::nullopt;
-                out.perIrq.push_back(count);
-            }
-            return out;
-        }
-        p = lineEnd + 1;
+    const QByteArrayView line = intrLine(procStat);
+    if (line.isEmpty())
+        return std::nullopt;
+    const char *lineEnd = line.data() + line.size();
+    StatInterrupts out;
+    const char *q = skipSpaces(line.data(), lineEnd);
+    if (!parseNumberToken(q, lineEnd, out.total))
+        return std::nullopt;
+    for (;;) {
+        q = skipSpaces(q, lineEnd);
+        if (q >= lineEnd)
+            break;
+        quint64 count = 0;
+        if (!parseNumberToken(q, lineEnd, count))
+            return std::nullopt;
+        out.perIrq.push_back(count);
     }
-    return std::nullopt;
+    return out;
 }
 
 QList<IrqRow> parseInterrupts(QByteArrayView text)
