@@ -52,10 +52,6 @@ double mbPerSec(quint64 bytes, double seconds)
     return seconds > 0 ? double(bytes) / seconds / 1e6 : 0.0;
 }
 
-QString errnoText(int err)
-{
-    return QStringLiteral("%1 (errno %2)").arg(QString::fromLocal8Bit(std::strerror(err))).arg(err);
-}
 
 QString offsetText(quint64 offset)
 {
@@ -167,7 +163,7 @@ quint64 readBlock(Worker &w, const RunControl &control, quint64 offset, quint64 
             if (err == EINTR)
                 continue;
             w.error = QStringLiteral("read error on %1 at offset %2: %3")
-                          .arg(w.displayPath, offsetText(offset + got), errnoText(err));
+                          .arg(w.displayPath, offsetText(offset + got), errnoDetail(err));
             return got;
         }
         if (n == 0) {
@@ -383,7 +379,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         if (fd.get() < 0) {
             const int err = errno;
             run.errors << QStringLiteral("cannot open %1: %2%3")
-                              .arg(m_root.displayPath(dev.devPath), errnoText(err),
+                              .arg(m_root.displayPath(dev.devPath), errnoDetail(err),
                                    err == EACCES ? QStringLiteral(" (reading a block device needs root "
                                                                   "or the disk group)")
                                                  : QString());
@@ -425,7 +421,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
             run.errors << QStringLiteral("cannot open %1%2: %3")
                               .arg(m_root.displayPath(dev.devPath),
                                    m_spec.direct ? QStringLiteral(" with O_DIRECT") : QString(),
-                                   errnoText(err));
+                                   errnoDetail(err));
             return -1;
         }
         if (m_spec.fadviseSequential && plan.pattern == AccessPattern::Sequential)
