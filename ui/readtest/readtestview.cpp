@@ -144,6 +144,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLabel)
 {
     auto *plot = new QCustomPlot(parent);
+    plot->setLocale(QLocale()); // tick labels with the user's decimal sign
     plot->setMinimumHeight(180);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -329,10 +330,10 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
     });
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
-            d->text->appendPlainText(formatRun(d->kind, run).chopped(1));
+            d->text->appendPlainText(formatRun(d->kind, run, QLocale()).chopped(1));
     });
     connect(d->worker, &ReadTestWorker::pointFinished, this, [this](const SweepPoint &point) {
-        d->text->appendPlainText(formatSweepPoint(point).chopped(1));
+        d->text->appendPlainText(formatSweepPoint(point, QLocale()).chopped(1));
         d->curvePoints << QPointF(double(point.readAheadKiB), point.mbPerSec);
         // A log axis cannot show 0 KiB: such a point stays in the table only.
         if (point.readAheadKiB > 0) {
@@ -357,14 +358,14 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
         Q_EMIT finished(ok);
     };
     connect(d->worker, &ReadTestWorker::testFinished, this, [done](const ReadTestResult &r) {
-        done(!r.failed && !r.cancelled, formatReadTestResult(r), r.errors);
+        done(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
     });
     connect(d->worker, &ReadTestWorker::sweepFinished, this, [this, done](const SweepResult &r) {
         QStringList errors = r.errors;
         if (!r.restored && !r.restoreMessage.isEmpty())
             errors.prepend(r.restoreMessage);
         d->plots->setCurrentWidget(d->curve);
-        done(!r.failed && !r.cancelled && r.restored, formatSweepHeader() + formatSweepResult(r), errors);
+        done(!r.failed && !r.cancelled && r.restored, formatSweepHeader() + formatSweepResult(r, true, QLocale()), errors);
     });
     d->thread.start();
 }
@@ -464,7 +465,8 @@ bool ReadTestView::start()
         d->curve->graph(0)->data()->clear();
         d->curve->graph(1)->data()->clear();
         d->report = describeReadTest(sweep->test(), tr("sweep read_ahead_kb of %1, test %2")
-                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)));
+                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)),
+                                     QLocale());
         d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
                                   Qt::QueuedConnection);
@@ -473,7 +475,8 @@ bool ReadTestView::start()
         if (!test)
             return refuse(test.error().message);
         d->sweeping = false;
-        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device));
+        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device),
+                                     QLocale());
         d->text->setPlainText(d->report.chopped(1));
         d->plots->setCurrentWidget(d->live);
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },

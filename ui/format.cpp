@@ -1,0 +1,38 @@
+#include "format.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace blocktune::format {
+
+QString number(double value, int decimals, const QLocale &locale)
+{
+    return locale.toString(value, 'f', decimals);
+}
+
+QString count(quint64 value, const QLocale &locale)
+{
+    return locale.toString(qulonglong(value));
+}
+
+QString rate(double mbPerSec, const QLocale &locale)
+{
+    // The same digits as core's formatMbPerSec (the CLI's dd-style reports).
+    const int decimals = mbPerSec >= 100 ? 0 : (mbPerSec >= 10 ? 1 : 2);
+    return number(mbPerSec, decimals, locale) + QStringLiteral(" MB/s");
+}
+
+QString kib(double kib, int decimals, const QLocale &locale)
+{
+    return number(kib, decimals, locale) + QStringLiteral(" KiB");
+}
+
+QString size(quint64 bytes, const QLocale &locale)
+{
+    // formattedDataSize: IEC prefixes (KiB, MiB, GiB), the locale's decimal
+    // separator; whole bytes stay "512 B".
+    return locale.formattedDataSize(qint64(std::min<quint64>(bytes, quint64(INT64_MAX))), 1,
+                                    QLocale::DataSizeIecFormat);
+}
+
+} // namespace blocktune::format
