@@ -14,9 +14,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # blocktune_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://blocktune.org/")
-# The extended description: one paragraph, lines below 80 columns.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
- blocktune shows every block device and how they stack (disks,
+# The extended description (CPack puts the summary above it): one
+# paragraph, lines below 80 columns.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "blocktune shows every block device and how they stack (disks,
  partitions, md arrays, device-mapper volumes), changes readahead, the
  I/O scheduler and queue limits as one transaction with a crash journal,
  measures streaming reads as dd does, sweeps readahead values and watches

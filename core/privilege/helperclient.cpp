@@ -5,6 +5,7 @@
 #include "common/tr.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -50,7 +51,9 @@ QStringList HelperClient::defaultCommand()
     // this program's directory so a staged install finds its own. In the
     // build tree the helper is this program's neighbour in bin/.
     const QString dir = QCoreApplication::applicationDirPath();
-    const QString installed = QFileInfo(dir + u'/' + QStringLiteral(BLOCKTUNE_HELPER_FROM_BINDIR)).absoluteFilePath();
+    // cleanPath: pkexec matches the path against the action's exec.path as
+    // a string, so no "bin/.." may stay in it.
+    const QString installed = QDir::cleanPath(dir + u'/' + QStringLiteral(BLOCKTUNE_HELPER_FROM_BINDIR));
     return {QStringLiteral("pkexec"),
             QFileInfo::exists(installed) ? installed : dir + u"/blocktune-helper"};
 }
