@@ -810,7 +810,7 @@ KiB</translation>
     </message>
     <message>
         <source>256M or the device, whichever is less</source>
-        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
+        <translation>höchstens 256M (kleinere Geräte ganz)</translation>
     </message>
     <message>
         <source>Bytes each measured stream reads (K/M/G are binary)</source>

@@ -5,14 +5,20 @@
 
 namespace blocktune::format {
 
+QLocale ungrouped(QLocale locale)
+{
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    return locale;
+}
+
 QString number(double value, int decimals, const QLocale &locale)
 {
-    return locale.toString(value, 'f', decimals);
+    return ungrouped(locale).toString(value, 'f', decimals);
 }
 
 QString count(quint64 value, const QLocale &locale)
 {
-    return locale.toString(qulonglong(value));
+    return ungrouped(locale).toString(qulonglong(value));
 }
 
 QString rate(double mbPerSec, const QLocale &locale)
@@ -31,7 +37,7 @@ QString size(quint64 bytes, const QLocale &locale)
 {
     // formattedDataSize: IEC prefixes (KiB, MiB, GiB), the locale's decimal
     // separator; whole bytes stay "512 B".
-    return locale.formattedDataSize(qint64(std::min<quint64>(bytes, quint64(INT64_MAX))), 1,
+    return ungrouped(locale).formattedDataSize(qint64(std::min<quint64>(bytes, quint64(INT64_MAX))), 1,
                                     QLocale::DataSizeIecFormat);
 }
 

@@ -360,8 +360,9 @@ private:
 // ---- reports ----------------------------------------------------------------
 // In dd's words. The words are translated (ReadTestText: the console
 // installs a translator, the CLI none); numbers follow `locale`, which is
-// C for the CLI ("22.3 MB/s") and the user's for the console ("22,3 MB/s").
-// Byte counts and sysfs values stay plain integers, as dd prints them.
+// C for the CLI ("22.3 MB/s") and the user's for the console ("22,3 MB/s"),
+// never with digit grouping ("1520 MB/s"). Byte counts and sysfs values stay
+// plain integers, as dd prints them.
 
 /// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
 /// significant digits, as dd prints.

@@ -14,6 +14,13 @@ namespace blocktune {
 
 namespace {
 
+// The locale's decimal sign, no digit grouping: dd prints "1520 MB/s".
+QLocale ungrouped(QLocale locale)
+{
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    return locale;
+}
+
 QString threeDigits(double v, const QLocale &locale)
 {
     return locale.toString(v, 'f', v >= 10 ? 0 : 1);
@@ -82,15 +89,17 @@ QString runSuffix(const RunResult &r)
 
 } // namespace
 
-QString formatMbPerSec(double mbps, const QLocale &locale)
+QString formatMbPerSec(double mbps, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     // dd prints rates with about three significant digits.
     const int decimals = mbps >= 100 ? 0 : (mbps >= 10 ? 1 : 2);
     return locale.toString(mbps, 'f', decimals) + QStringLiteral(" MB/s");
 }
 
-QString formatDdBytes(quint64 bytes, const QLocale &locale)
+QString formatDdBytes(quint64 bytes, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     if (bytes < 1000)
         return ReadTestText::tr("%1 bytes").arg(bytes);
     static const char *si[] = {"kB", "MB", "GB", "TB", "PB"};
@@ -115,8 +124,9 @@ QString formatDdBytes(quint64 bytes, const QLocale &locale)
     return ReadTestText::tr("%1 bytes (%2)").arg(QString::number(bytes), amounts);
 }
 
-QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &locale)
+QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     const ReadTestSpec &spec = test.spec();
     const PlannedStream &first = test.streams().constFirst();
     QString text;
@@ -142,8 +152,9 @@ QString describeReadTest(const ReadTest &test, const QString &title, const QLoca
     return text;
 }
 
-QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &locale)
+QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     const QString tag = QStringLiteral("\t%1) ").arg(r.label);
@@ -189,8 +200,9 @@ QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &locale)
     return text;
 }
 
-QString formatReadTestResult(const ReadTestResult &result, const QLocale &locale)
+QString formatReadTestResult(const ReadTestResult &result, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     if (!result.runs.isEmpty() && !result.runs.constFirst().settings.isEmpty()) {
@@ -238,8 +250,9 @@ QString formatSweepHeader()
         .arg(ReadTestText::tr("avg req KiB"), 12);
 }
 
-QString formatSweepPoint(const SweepPoint &point, const QLocale &locale)
+QString formatSweepPoint(const SweepPoint &point, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString line = QStringLiteral("%1 %2 %3").arg(point.readAheadKiB, 13)
                        .arg(locale.toString(point.mbPerSec, 'f', 1), 10)
                        .arg(locale.toString(point.avgRequestKiB, 'f', 1), 12);
@@ -250,8 +263,9 @@ QString formatSweepPoint(const SweepPoint &point, const QLocale &locale)
     return line + u'\n';
 }
 
-QString formatSweepResult(const SweepResult &result, bool withTable, const QLocale &locale)
+QString formatSweepResult(const SweepResult &result, bool withTable, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     if (withTable) {

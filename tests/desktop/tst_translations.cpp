@@ -203,7 +203,8 @@ private Q_SLOTS:
         QCOMPARE(format::rate(74.3), QStringLiteral("74,3 MB/s"));
         QCOMPARE(format::rate(812.4), QStringLiteral("812 MB/s"));
         QCOMPARE(format::rate(3.254), QStringLiteral("3,25 MB/s"));
-        QCOMPARE(format::kib(4096), QStringLiteral("4.096 KiB"));
+        QCOMPARE(format::kib(4096), QStringLiteral("4096 KiB")); // no digit grouping, as the spin boxes
+        QCOMPARE(format::rate(1520.4), QStringLiteral("1520 MB/s"));
         QCOMPARE(format::size(quint64(1536) << 20), QStringLiteral("1,5 GiB"));
         // The same functions in the C locale, as the CLI and JSON print.
         QCOMPARE(format::rate(74.3, QLocale::c()), QStringLiteral("74.3 MB/s"));

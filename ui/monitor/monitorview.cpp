@@ -75,7 +75,7 @@ struct MonitorView::Private
 void MonitorView::Private::buildPlot()
 {
     plot->setAutoAddPlottableToLegend(false);
-    plot->setLocale(QLocale()); // tick labels with the user's decimal sign
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->plotLayout()->clear();
     auto *margins = new QCPMarginGroup(plot);
     for (int i = 0; i < RectCount; ++i) {

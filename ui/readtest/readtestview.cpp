@@ -1,5 +1,6 @@
 #include "readtestview.h"
 
+#include "format.h"
 #include "common/sysroot.h"
 #include "common/units.h"
 #include "readtest/readtest.h"
@@ -144,7 +145,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLabel)
 {
     auto *plot = new QCustomPlot(parent);
-    plot->setLocale(QLocale()); // tick labels with the user's decimal sign
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->setMinimumHeight(180);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -365,7 +366,8 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
         if (!r.restored && !r.restoreMessage.isEmpty())
             errors.prepend(r.restoreMessage);
         d->plots->setCurrentWidget(d->curve);
-        done(!r.failed && !r.cancelled && r.restored, formatSweepHeader() + formatSweepResult(r, true, QLocale()), errors);
+        // formatSweepResult() heads its table itself.
+        done(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
     });
     d->thread.start();
 }
