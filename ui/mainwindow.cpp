@@ -7,6 +7,7 @@
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "session/sessionthread.h"
 #include "tuning/tuning.h"
 
 #include <QJsonDocument>
@@ -23,15 +24,22 @@
 namespace blocktune {
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : QMainWindow(parent), m_root(std::make_unique<SysRoot>(sysroot)), m_initialDevice(initialDevice)
+    : MainWindow(sysroot, initialDevice, SessionOptions{}, parent)
+{
+}
+
+MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
+                       QWidget *parent)
+    : QMainWindow(parent), m_session(new SessionThread(SysRoot(sysroot), options, this)),
+      m_initialDevice(initialDevice)
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
     auto *splitter = new QSplitter(this);
     m_tree = new DeviceTree(splitter);
     m_tabs = new QTabWidget(splitter);
-    m_tuning = new TuningPanel(sysroot, m_tabs);
+    m_tuning = new TuningPanel(m_session, m_tabs);
     m_tabs->addTab(m_tuning, tr("Settings"));
-    m_readTest = new ReadTestView(sysroot, m_tabs);
+    m_readTest = new ReadTestView(m_session, m_tabs);
     m_tabs->addTab(m_readTest, tr("Read test"));
     m_monitor = new MonitorView(sysroot, m_tabs);
     m_tabs->addTab(m_monitor, tr("Monitor"));
@@ -44,6 +52,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     setCentralWidget(splitter);
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
+    m_privilege = new QLabel(this);
+    statusBar()->addPermanentWidget(m_privilege);
 
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
@@ -52,10 +62,28 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
 
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
-    // A sweep changes readahead while it runs and restores it at the end.
+    // A sweep changes readahead while it runs and restores it at the end;
+    // the session refreshed what it touched, the views read it again.
     connect(m_readTest, &ReadTestView::finished, this, [this] {
-        rescan();
+        m_session->publish();
         m_tuning->reload();
+    });
+    connect(m_session, &SessionThread::modelChanged, this, &MainWindow::showModel);
+    connect(m_session->worker(), &SessionWorker::scanFailed, this,
+            [this](quint64, const QString &message) { m_status->setText(message); });
+    connect(m_session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
+        QStringList parts;
+        if (m_session->isRecorded())
+            parts << tr("recorded tree: writes go to its files");
+        else if (!state.writerStarted)
+            parts << tr("read-only until the first change authorizes");
+        else
+            parts << tr("writing through %1").arg(state.writer);
+        if (state.temporary > 0)
+            parts << tr("%n temporary change(s) will be restored", nullptr, state.temporary);
+        if (state.busy)
+            parts << tr("writing…");
+        m_privilege->setText(parts.join(QStringLiteral(" · ")));
     });
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
@@ -63,12 +91,11 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     connect(m_monitor, &MonitorView::failed, this, [this](const QString &text) {
         statusBar()->showMessage(text, 10000);
     });
-    connect(m_tuning, &TuningPanel::settingsChanged, this, &MainWindow::rescan);
     connect(m_tuning, &TuningPanel::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });
 
-    if (m_root->isLive()) {
+    if (m_session->root().isLive()) {
         m_watcher = new DeviceWatcher(this);
         // Hotplug: coalesce a burst of uevents into one rescan.
         auto *debounce = new QTimer(this);
@@ -92,6 +119,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
         });
     }
     resize(1280, 760);
+    m_privilege->setText(m_session->isRecorded() ? tr("recorded tree: writes go to its files")
+                                                 : tr("read-only until the first change authorizes"));
     rescan();
 }
 
@@ -99,11 +128,14 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::rescan()
 {
-    auto model = DeviceModel::scan(*m_root);
-    if (!model) {
-        m_status->setText(model.error().message);
+    m_session->rescan();
+}
+
+void MainWindow::showModel()
+{
+    const ModelSnapshot model = m_session->model();
+    if (!model)
         return;
-    }
     m_tree->setModel(*model);
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
@@ -115,14 +147,18 @@ void MainWindow::rescan()
             m_tree->setCurrentItem(found.constFirst());
         m_initialDevice.clear();
     }
+    if (!m_ready) {
+        m_ready = true;
+        Q_EMIT ready();
+    }
 }
 
 void MainWindow::offerJournalRestore()
 {
     QStringList dead;
     QList<Journal> journals;
-    for (const PendingJournal &pending : findJournals(*m_root)) {
-        if (pending.ownerAlive || !pending.journal)
+    for (const PendingJournal &pending : m_session->session().deadJournals()) {
+        if (!pending.journal)
             continue;
         journals.append(*pending.journal);
         for (const JournalEntry &e : pending.journal->entries)
@@ -130,21 +166,32 @@ void MainWindow::offerJournalRestore()
     }
     if (journals.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Restore settings?"),
-        tr("A blocktune session ended without restoring what it changed (crash or kill). "
-           "Restore these original values?\n\n%1").arg(dead.join(u'\n')));
-    if (answer != QMessageBox::Yes)
-        return;
-    auto writer = makeAttributeWriter(*m_root);
-    QStringList outcome;
-    for (const Journal &journal : std::as_const(journals)) {
-        const RestoreReport report = restoreJournal(*m_root, *writer, journal);
-        for (const RestoreItem &item : report.items)
-            outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute, restoreStatusName(item.status));
-    }
-    statusBar()->showMessage(outcome.join(u"; "), 15000);
-    rescan();
+    // Window-modal and asynchronous: no nested event loop.
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Restore settings?"),
+                                tr("A blocktune session ended without restoring what it changed (crash or kill). "
+                                   "Restore these original values?\n\n%1").arg(dead.join(u'\n')),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, journals](int answer) {
+        if (answer != QMessageBox::Yes)
+            return;
+        const quint64 ticket = m_session->restoreJournals(journals);
+        auto *conn = new QMetaObject::Connection;
+        *conn = connect(m_session->worker(), &SessionWorker::restored, this,
+                        [this, ticket, conn](quint64 t, const RestoreReport &report) {
+                            if (t != ticket)
+                                return;
+                            QObject::disconnect(*conn);
+                            delete conn;
+                            QStringList outcome;
+                            for (const RestoreItem &item : report.items)
+                                outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute,
+                                                              restoreStatusName(item.status));
+                            statusBar()->showMessage(outcome.join(u"; "), 15000);
+                            m_tuning->reload();
+                        });
+    });
+    box->open();
 }
 
 void MainWindow::deviceSelected(const QString &name)
@@ -167,7 +214,7 @@ void MainWindow::updateMonitorDevices()
 
 void MainWindow::showDetails(const QString &name)
 {
-    auto model = DeviceModel::scan(*m_root);
+    const ModelSnapshot model = m_session->model();
     const BlockDevice *d = model ? model->find(name) : nullptr;
     if (!d) {
         m_details->setPlainText(tr("%1 is gone").arg(name));
