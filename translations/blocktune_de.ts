@@ -266,6 +266,29 @@
         <source>%1 is gone</source>
         <translation>%1 ist nicht mehr vorhanden</translation>
     </message>
+    <message>
+        <source>recorded tree: writes go to its files</source>
+        <translation>aufgezeichneter Baum: Schreibzugriffe gehen in seine Dateien</translation>
+    </message>
+    <message>
+        <source>read-only until the first change authorizes</source>
+        <translation>nur lesend, bis die erste Änderung autorisiert ist</translation>
+    </message>
+    <message>
+        <source>writing through %1</source>
+        <translation>schreibt über %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n temporary change(s) will be restored</source>
+        <translation>
+            <numerusform>%n vorübergehende Änderung wird wiederhergestellt</numerusform>
+            <numerusform>%n vorübergehende Änderungen werden wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>writing…</source>
+        <translation>schreibt …</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>
@@ -397,6 +420,10 @@ KiB</translation>
     <message>
         <source>Time span the plots show (one hour is kept)</source>
         <translation>Zeitspanne der Diagramme (eine Stunde wird aufbewahrt)</translation>
+    </message>
+    <message>
+        <source>group &apos;%1&apos; refused: %2</source>
+        <translation>Gruppe „%1“ abgelehnt: %2</translation>
     </message>
 </context>
 <context>
@@ -810,7 +837,7 @@ KiB</translation>
     </message>
     <message>
         <source>256M or the device, whichever is less</source>
-        <translation>höchstens 256M (kleinere Geräte ganz)</translation>
+        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
     </message>
     <message>
         <source>Bytes each measured stream reads (K/M/G are binary)</source>
@@ -948,6 +975,14 @@ KiB</translation>
         <source>stopping...</source>
         <translation>wird angehalten …</translation>
     </message>
+    <message>
+        <source>sweep: read_ahead_kb %1 KiB running (point %2 of %3)</source>
+        <translation>Messreihe: read_ahead_kb %1 KiB läuft (Punkt %2 von %3)</translation>
+    </message>
+    <message>
+        <source>the device list is not read yet</source>
+        <translation>die Geräteliste ist noch nicht gelesen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::TuningPanel</name>
@@ -1028,10 +1063,6 @@ KiB</translation>
         <translation>%1 (Einstellungen seiner Festplatte %2)</translation>
     </message>
     <message>
-        <source>%1</source>
-        <translation>%1</translation>
-    </message>
-    <message>
         <source>Also set it on the member disks (%1)</source>
         <translation>Auch auf den Mitgliedsplatten setzen (%1)</translation>
     </message>
@@ -1103,6 +1134,26 @@ KiB</translation>
     <message>
         <source>Revert failed: %1</source>
         <translation>Zurücknehmen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Give up the change that waits for authorization; nothing of it stays</source>
+        <translation>Die Änderung aufgeben, die auf Autorisierung wartet; nichts davon bleibt</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>%1: reading settings…</source>
+        <translation>%1: Einstellungen werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Writing… (the first change asks for authorization)</source>
+        <translation>Schreibt … (die erste Änderung fragt nach Autorisierung)</translation>
     </message>
 </context>
 </TS>
