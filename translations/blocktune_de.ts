@@ -312,6 +312,18 @@
         <source>cannot read %1</source>
         <translation>%1 lässt sich nicht lesen</translation>
     </message>
+    <message>
+        <source>a group needs a name</source>
+        <translation>eine Gruppe braucht einen Namen</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos;</source>
+        <translation>kein Blockgerät namens „%1“</translation>
+    </message>
+    <message>
+        <source>a group needs at least two devices</source>
+        <translation>eine Gruppe braucht mindestens zwei Geräte</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>
@@ -483,6 +495,14 @@ KiB</translation>
     <message>
         <source>blocktune-helper refused without a reason</source>
         <translation>blocktune-helper hat ohne Angabe von Gründen abgelehnt</translation>
+    </message>
+    <message>
+        <source>cancelled while waiting for blocktune-helper%1</source>
+        <translation>abgebrochen beim Warten auf blocktune-helper%1</translation>
+    </message>
+    <message>
+        <source> (authorization)</source>
+        <translation> (Autorisierung)</translation>
     </message>
 </context>
 <context>

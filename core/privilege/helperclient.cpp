@@ -153,8 +153,8 @@ HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTime
             for (quint64 pendingId : std::exchange(m_pending, {}))
                 if (pendingId != m_helloId)
                     m_ready.append(HelperReply{pendingId, false, QJsonObject{{QStringLiteral("code"), QStringLiteral("interrupted")}},
-                                               QStringLiteral("cancelled while waiting for blocktune-helper%1")
-                                                   .arg(m_greeted ? QString() : QStringLiteral(" (authorization)"))});
+                                               PrivilegeText::tr("cancelled while waiting for blocktune-helper%1")
+                                                   .arg(m_greeted ? QString() : PrivilegeText::tr(" (authorization)"))});
             // No grace period: a prompt does not read its stdin.
             m_process->kill();
             m_process->waitForFinished(3000);
