@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include "readtest/readtest.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -23,9 +25,8 @@ QString count(quint64 value, const QLocale &locale)
 
 QString rate(double mbPerSec, const QLocale &locale)
 {
-    // The same digits as core's formatMbPerSec (the CLI's dd-style reports).
-    const int decimals = mbPerSec >= 100 ? 0 : (mbPerSec >= 10 ? 1 : 2);
-    return number(mbPerSec, decimals, locale) + QStringLiteral(" MB/s");
+    // dd's digits, as the read test reports (and the CLI) print them.
+    return formatMbPerSec(mbPerSec, locale);
 }
 
 QString kib(double kib, int decimals, const QLocale &locale)
