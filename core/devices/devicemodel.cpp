@@ -735,4 +735,24 @@ void DeviceModel::refreshQueues(const SysRoot &root, const QStringList &names)
     }
 }
 
+QHash<QString, QueueValues> readQueueValues(const SysRoot &root, const QStringList &devices)
+{
+    QHash<QString, QueueValues> out;
+    for (const QString &name : devices) {
+        if (out.contains(name) || !SysRoot::isPlausibleKernelName(name))
+            continue;
+        // class/block/NAME is the kernel's link to the device directory;
+        // opening it as a directory follows it (no realpath walk needed).
+        const SysDir dir = root.openSys(QByteArray("class/block/" + name.toLocal8Bit()));
+        if (!dir.isValid())
+            continue;
+        QueueValues values;
+        values.readAheadKiB = dir.readU64("queue/read_ahead_kb");
+        if (auto sched = dir.readBracketChoice("queue/scheduler"))
+            values.scheduler = sched->active;
+        out.insert(name, values);
+    }
+    return out;
+}
+
 } // namespace blocktune

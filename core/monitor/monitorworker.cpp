@@ -60,6 +60,11 @@ void MonitorWorker::stop()
         m_timer->stop();
 }
 
+bool MonitorWorker::isSampling() const
+{
+    return m_timer && m_timer->isActive();
+}
+
 void MonitorWorker::setWatched(const QStringList &devices)
 {
     m_sampler.setWatched(devices);
@@ -100,7 +105,14 @@ void MonitorWorker::tick()
 }
 
 MonitorThread::MonitorThread(const QString &sysroot, QObject *parent)
-    : QObject(parent), m_thread(new QThread(this)), m_worker(new MonitorWorker(sysroot))
+    : MonitorThread(sysroot, std::make_unique<ProcSource>(SysRoot(sysroot)), std::make_unique<SteadyClock>(), parent)
+{
+}
+
+MonitorThread::MonitorThread(const QString &sysroot, std::unique_ptr<CounterSource> source,
+                             std::unique_ptr<Clock> clock, QObject *parent)
+    : QObject(parent), m_thread(new QThread(this)),
+      m_worker(new MonitorWorker(sysroot, std::move(source), std::move(clock)))
 {
     m_thread->setObjectName(QStringLiteral("blocktune-monitor"));
     m_worker->moveToThread(m_thread);
