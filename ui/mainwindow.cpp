@@ -120,7 +120,9 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
             [this](quint64, const QString &message) { m_status->setText(message); });
     connect(m_session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
         QStringList parts;
-        if (m_session->isRecorded())
+        if (!m_session->readOnlyReason().isEmpty())
+            parts << tr("read-only (recorded tree)");
+        else if (m_session->isRecorded())
             parts << tr("recorded tree: writes go to its files");
         else if (!state.writerStarted)
             parts << tr("read-only until the first change authorizes");
@@ -180,8 +182,9 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_splitter = splitter;
     if (m_initialDevice.isEmpty())
         m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();
-    m_privilege->setText(m_session->isRecorded() ? tr("recorded tree: writes go to its files")
-                                                 : tr("read-only until the first change authorizes"));
+    m_privilege->setText(!m_session->readOnlyReason().isEmpty() ? tr("read-only (recorded tree)")
+                         : m_session->isRecorded()                ? tr("recorded tree: writes go to its files")
+                                                                  : tr("read-only until the first change authorizes"));
     rescan();
 }
 
