@@ -74,12 +74,9 @@ Result<std::unique_ptr<DemoDevice>> DemoDevice::create(quint64 bytes, const QStr
     if (file.get() < 0)
         return makeError(errno, QStringLiteral("cannot create a file in %1 for the demo device: %2")
                                     .arg(directory, errnoText(errno)));
-    // Unlinked once attached (or on any failure): the loop holds the inode.
-    struct Unlink
-    {
-        QByteArray path;
-        ~Unlink() { ::unlink(path.constData()); }
-    } unlinkLater{path};
+    // Unlinked at once: the descriptor (then the loop) holds the inode, so
+    // a crash at any point leaves no file behind.
+    ::unlink(path.constData());
     if (Status st = fill(file.get(), bytes); !st)
         return st.error();
 
