@@ -1,11 +1,11 @@
 // blocktune: the tuning console.
+#include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QIcon>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
                                     .arg(parser.value(options.tab))));
         return 2;
     }
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.blocktune.Blocktune.svg")));
+    QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
     blocktune::MainWindow window(root, parser.value(options.device));
     window.tabs()->setCurrentIndex(tabIndex);
