@@ -1,4 +1,5 @@
 // blocktune: the tuning console.
+#include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
 
@@ -8,7 +9,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QIcon>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
         if (!demoProblem.isEmpty())
             std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
     }
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.blocktune.Blocktune.svg")));
+    QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
     blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);
