@@ -112,6 +112,51 @@
     </message>
 </context>
 <context>
+    <name>blocktune::DevicePane</name>
+    <message>
+        <source>Arrays and volumes</source>
+        <translation>Arrays und Volumes</translation>
+    </message>
+    <message>
+        <source>By disk (like lsblk)</source>
+        <translation>Nach Festplatte (wie lsblk)</translation>
+    </message>
+    <message>
+        <source>Tree arrangement</source>
+        <translation>Anordnung der Liste</translation>
+    </message>
+    <message>
+        <source>Arrays and volumes: what you tune at the top, members under their array.
+By disk: disks at the top, what is built on them underneath.</source>
+        <translation>Arrays und Volumes: was Sie einstellen, oben; Mitglieder unter ihrem Array.
+Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation>
+    </message>
+    <message>
+        <source>Hide &amp;empty</source>
+        <translation>&amp;Leere ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide devices of size 0 (detached loop devices, card readers without a card)</source>
+        <translation>Geräte der Größe 0 ausblenden (getrennte Loop-Geräte, Kartenleser ohne Karte)</translation>
+    </message>
+    <message>
+        <source>Hide loop/&amp;zram/ram</source>
+        <translation>Loop/&amp;zram/ram ausblenden</translation>
+    </message>
+    <message>
+        <source>Name, model, serial or WWN</source>
+        <translation>Name, Modell, Seriennummer oder WWN</translation>
+    </message>
+    <message>
+        <source>Search devices</source>
+        <translation>Geräte suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suche:</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::DeviceTree</name>
     <message>
         <source>, readahead floor %1</source>
@@ -132,10 +177,6 @@
     <message>
         <source>SSD</source>
         <translation>SSD</translation>
-    </message>
-    <message>
-        <source>Partitions share the readahead of their disk %1</source>
-        <translation>Partitionen teilen sich das Readahead ihrer Festplatte %1</translation>
     </message>
     <message>
         <source>Device</source>
@@ -164,6 +205,94 @@
     <message>
         <source>Detail</source>
         <translation>Einzelheiten</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>detached</source>
+        <translation>getrennt</translation>
+    </message>
+    <message>
+        <source>empty (no medium)</source>
+        <translation>leer (kein Medium)</translation>
+    </message>
+    <message>
+        <source>, on %1</source>
+        <translation>, auf %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Readahead and scheduler are those of %1 (a partition has no queue of its own)</source>
+        <translation>Readahead und Scheduler sind die von %1 (eine Partition hat keine eigene Warteschlange)</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation>Stripe</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>dm name</source>
+        <translation>dm-Name</translation>
+    </message>
+    <message>
+        <source>dm uuid</source>
+        <translation>dm-UUID</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Block devices</source>
+        <translation>Blockgeräte</translation>
     </message>
 </context>
 <context>
@@ -289,6 +418,58 @@
         <source>writing…</source>
         <translation>schreibt …</translation>
     </message>
+    <message>
+        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
+        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Device list</source>
+        <translation>&amp;Geräteliste</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>How to read these &amp;plots</source>
+        <translation>Wie man diese &amp;Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&amp;About blocktune</source>
+        <translation>Ü&amp;ber blocktune</translation>
+    </message>
+    <message>
+        <source>read-only (recorded tree)</source>
+        <translation>nur lesen (aufgezeichneter Baum)</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>last error: %1</source>
+        <translation>letzter Fehler: %1</translation>
+    </message>
+    <message>
+        <source>About blocktune</source>
+        <translation>Über blocktune</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;A Linux block-device tuning console: see how devices stack, change readahead and the I/O scheduler safely, measure streaming reads honestly, watch the counters live.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (built with %4)&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;Eine Konsole zum Einstellen von Linux-Blockgeräten: sehen, wie Geräte aufeinander aufbauen, Readahead und I/O-Scheduler sicher ändern, Streaming-Lesen ehrlich messen, die Zähler live beobachten.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (gebaut mit %4)&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>How to read these plots</source>
+        <translation>Wie man diese Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (100% = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Strom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anfrage ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn Anfragen wachsen: dieselben MB/s in weniger, größeren Anfragen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anfragegröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anfragegröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanfrage, die das Gerät sah. Gepuffertes Streaming fragt so groß an wie das Readahead: erhöhen Sie es und beobachten Sie die MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anfragen in Bearbeitung; ein Strom mit Tiefe ~1 kann nicht mehrere Festplatten beschäftigen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Mitgliederverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (100 % = völlig gleichmäßig). Ungleiche Anteile deuten auf Layout- oder Stripe-Größen-Probleme.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>
@@ -346,18 +527,6 @@ KiB</source>
 KiB</translation>
     </message>
     <message>
-        <source>queue depth
-(in flight dotted)</source>
-        <translation>Warteschlangentiefe
-(in Bearbeitung gepunktet)</translation>
-    </message>
-    <message>
-        <source>read share %
-(Jain x100 dashed)</source>
-        <translation>Leseanteil %
-(Jain x100 gestrichelt)</translation>
-    </message>
-    <message>
         <source>seconds</source>
         <translation>Sekunden</translation>
     </message>
@@ -402,14 +571,6 @@ KiB</translation>
         <translation>%1 in Bearbeitung</translation>
     </message>
     <message>
-        <source>%1/%2 share %</source>
-        <translation>%1/%2 Anteil %</translation>
-    </message>
-    <message>
-        <source>%1 Jain x100</source>
-        <translation>%1 Jain x100</translation>
-    </message>
-    <message>
         <source>%1 Jain %2</source>
         <translation>%1 Jain %2</translation>
     </message>
@@ -430,12 +591,80 @@ KiB</translation>
         <translation>%1 min</translation>
     </message>
     <message>
-        <source>Time span the plots show (one hour is kept)</source>
-        <translation>Zeitspanne der Diagramme (eine Stunde wird aufbewahrt)</translation>
-    </message>
-    <message>
         <source>group &apos;%1&apos; refused: %2</source>
         <translation>Gruppe „%1“ abgelehnt: %2</translation>
+    </message>
+    <message>
+        <source>queue depth
+(thin: in flight, 1 s mean)</source>
+        <translation>Warteschlangentiefe
+(dünn: in Bearbeitung, 1-s-Mittel)</translation>
+    </message>
+    <message>
+        <source>share of bytes read %
+(even: dashed)</source>
+        <translation>Anteil gelesener Bytes %
+(gleichmäßig: gestrichelt)</translation>
+    </message>
+    <message>
+        <source>read share %</source>
+        <translation>Leseanteil %</translation>
+    </message>
+    <message>
+        <source>%1: no reads in the last %2 s</source>
+        <translation>%1: keine Lesezugriffe in den letzten %2 s</translation>
+    </message>
+    <message>
+        <source>%1 read balance over the last %2 s: Jain&apos;s index %3 (1 = even, %4 = one member does all)</source>
+        <translation>%1 Leseverteilung der letzten %2 s: Jain-Index %3 (1 = gleichmäßig, %4 = ein Mitglied macht alles)</translation>
+    </message>
+    <message>
+        <source>Latest figures</source>
+        <translation>Neueste Werte</translation>
+    </message>
+    <message>
+        <source>Time span the plots show (one hour is kept); the mouse wheel over the plots zooms</source>
+        <translation>Zeitspanne der Diagramme (eine Stunde wird aufbewahrt); das Mausrad über den Diagrammen zoomt</translation>
+    </message>
+    <message>
+        <source>Time span</source>
+        <translation>Zeitspanne</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling goes on and shows when you resume</source>
+        <translation>Diagramme anhalten; die Messung läuft weiter und erscheint beim Fortsetzen</translation>
+    </message>
+    <message>
+        <source>E&amp;xport PNG…</source>
+        <translation>Als PNG e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Save the plots as they are on screen</source>
+        <translation>Die Diagramme speichern, wie sie auf dem Bildschirm sind</translation>
+    </message>
+    <message>
+        <source>Live plots</source>
+        <translation>Live-Diagramme</translation>
+    </message>
+    <message>
+        <source>Export the plots</source>
+        <translation>Diagramme exportieren</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (check the folder exists and is writable)</source>
+        <translation>%1 kann nicht geschrieben werden (prüfen Sie, ob der Ordner existiert und beschreibbar ist)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
     </message>
 </context>
 <context>
@@ -1174,6 +1403,55 @@ KiB</translation>
     <message>
         <source>Writing… (the first change asks for authorization)</source>
         <translation>Schreibt … (die erste Änderung fragt nach Autorisierung)</translation>
+    </message>
+    <message>
+        <source>Readahead scale</source>
+        <translation>Readahead-Skala</translation>
+    </message>
+    <message>
+        <source>Red mark: the kernel&apos;s readahead floor for this array, %1 KiB</source>
+        <translation>Rote Marke: die Readahead-Untergrenze des Kernels für dieses Array, %1 KiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try for %n s</source>
+        <translation>
+            <numerusform>%n s lang probieren</numerusform>
+            <numerusform>%n s lang probieren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply as a temporary change, restored after %n seconds unless you keep it</source>
+        <translation>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunde wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunden wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Keep the values being tried (Revert session still undoes them)</source>
+        <translation>Die probierten Werte behalten („Sitzung zurücknehmen“ macht sie weiterhin rückgängig)</translation>
+    </message>
+    <message>
+        <source>Restore now</source>
+        <translation>Jetzt wiederherstellen</translation>
+    </message>
+    <message>
+        <source>“Also set it on the member disks”</source>
+        <translation>„Auch auf den Mitgliedsfestplatten setzen“</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying: restored in %n s unless kept</source>
+        <translation>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kept. Revert session still takes it back.</source>
+        <translation>Behalten. „Sitzung zurücknehmen“ nimmt es weiterhin zurück.</translation>
     </message>
 </context>
 </TS>
