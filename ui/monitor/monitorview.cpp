@@ -164,9 +164,7 @@ void MonitorView::Private::buildPlot()
     evenLine->point2->setAxes(keys, values);
     evenLine->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
     evenLine->setVisible(false);
-    plot->plotLayout()->take(balanceHeading);
-    plot->plotLayout()->take(balanceRect);
-    plot->plotLayout()->simplify();
+    // Made outside the layout: setBalanceShown() adds them for a group.
 }
 
 void MonitorView::Private::setBalanceShown(bool shown)
