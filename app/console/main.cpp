@@ -3,9 +3,13 @@
 #include "i18n.h"
 #include "mainwindow.h"
 
+#include "devices/demodevice.h"
+#include "tuning/tuning.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QStatusBar>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -21,6 +25,9 @@ struct ConsoleOptions
     QCommandLineOption device{QStringLiteral("device"),
                               QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
                               QCoreApplication::translate("blocktune::Console", "DEVICE")};
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
+                                                                          "and detach it when the console ends (root).")};
     QCommandLineOption tab{QStringLiteral("tab"),
                            QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
                            QCoreApplication::translate("blocktune::Console", "TAB")};
@@ -33,6 +40,7 @@ struct ConsoleOptions
         parser.addOption(sysroot);
         parser.addOption(device);
         parser.addOption(tab);
+        parser.addOption(demo);
     }
 };
 
@@ -99,11 +107,48 @@ int main(int argc, char **argv)
                                     .arg(parser.value(options.tab))));
         return 2;
     }
+    // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
+    // would (the main window watches the flag's pipe), also one that
+    // arrives while the demo device is being made.
+    blocktune::TerminationSignals::install();
+    // The demo device lives as long as this process: the kernel detaches it
+    // when its last descriptor closes, also after a crash or a kill -9.
+    std::unique_ptr<blocktune::DemoDevice> demoDevice;
+    QString selected = parser.value(options.device);
+    QString demoProblem;
+    if (parser.isSet(options.demo)) {
+        if (!root.isEmpty()) {
+            demoProblem = QCoreApplication::translate("blocktune::Console",
+                                                      "--demo makes a device on this machine; it does not go with --sysroot");
+        } else {
+            std::printf("blocktune: %s\n",
+                        qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
+            std::fflush(stdout);
+            auto made = blocktune::DemoDevice::create(quint64(1) << 30);
+            if (made) {
+                demoDevice = std::move(*made);
+                selected = demoDevice->name();
+                std::printf("blocktune: %s\n",
+                            qPrintable(QCoreApplication::translate(
+                                           "blocktune::Console",
+                                           "demo device %1 (1 GiB, direct I/O), detached when the console ends")
+                                           .arg(selected)));
+                std::fflush(stdout);
+            } else {
+                demoProblem = made.error().message;
+            }
+        }
+        if (!demoProblem.isEmpty())
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
+    }
     QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
-    blocktune::MainWindow window(root, parser.value(options.device));
+    blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);
     window.show();
     QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
+    if (!demoProblem.isEmpty())
+        QMetaObject::invokeMethod(&window, [&window, demoProblem] { window.statusBar()->showMessage(demoProblem); },
+                                  Qt::QueuedConnection);
     return app->exec();
 }

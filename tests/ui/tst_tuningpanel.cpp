@@ -293,6 +293,65 @@ private Q_SLOTS:
         QCOMPARE(snapshot(root), before);
     }
 
+    // "Try for 60 s": a temporary change with a countdown, restored unless
+    // kept; kept, it is still taken back by Revert session.
+    void tryForAMinute()
+    {
+        QTemporaryDir dir;
+        const QString root = copyOf(dir, "md-raid10-f2");
+        SessionThread session{SysRoot(root)};
+        TuningPanel panel(&session);
+        panel.setDevice(u"sdb"_qs);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
+        spin->setValue(1024);
+        QSignalSpy applied(&panel, &TuningPanel::applied);
+        QVERIFY(panel.tryChanges());
+        QVERIFY(applied.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"1024"_qs);
+        QCOMPARE(panel.trialSecondsLeft(), 60);
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 1; }, 5000));
+        QSignalSpy loaded(&panel, &TuningPanel::settingsLoaded);
+        panel.endTrial(); // what the countdown does at 0
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+        QCOMPARE(panel.trialSecondsLeft(), 0);
+
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        spin->setValue(2048);
+        QVERIFY(panel.tryChanges());
+        QVERIFY(applied.wait(10000));
+        panel.keepTrial();
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 5000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"2048"_qs);
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+        loaded.clear();
+        panel.revertSession();
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+    }
+
+    // The console on a recorded tree shows it and writes nothing.
+    void recordedTreeIsReadOnlyInTheConsole()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
+        TuningPanel *panel = window.tuningPanel();
+        QVERIFY(waitLoaded(*panel, u"sdb"_qs));
+        child<QSpinBox>(panel, u"Readahead in KiB"_qs)->setValue(4096);
+        QPushButton *apply = nullptr;
+        for (QPushButton *b : panel->findChildren<QPushButton *>())
+            if (b->text().startsWith(u"Apply"_qs))
+                apply = b;
+        QVERIFY(apply);
+        QVERIFY(!apply->isEnabled());
+        QVERIFY2(apply->toolTip().contains(u"recorded tree"_qs), qPrintable(apply->toolTip()));
+        bool said = false;
+        for (QLabel *label : panel->findChildren<QLabel *>())
+            said |= label->text().contains(u"is a recorded tree"_qs);
+        QVERIFY(said);
+        QCOMPARE(readAttr(recordedTree("md-raid10-f2"), u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+    }
+
     void mainWindowShowsTheStack()
     {
         MainWindow window(recordedTree("scst-raid0-lvm"), u"md0"_qs);
