@@ -110,6 +110,22 @@
         <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
         <translation>--tab %1: unbekannter Reiter (settings, test, monitor oder details angeben)</translation>
     </message>
+    <message>
+        <source>Make a scratch 1 GiB direct-I/O loop device over a file, select it, and detach it when the console ends (root).</source>
+        <translation>Ein Wegwerf-Loop-Gerät von 1 GiB mit Direct I/O über einer Datei anlegen, auswählen und beim Beenden der Konsole wieder lösen (root).</translation>
+    </message>
+    <message>
+        <source>--demo makes a device on this machine; it does not go with --sysroot</source>
+        <translation>--demo legt ein Gerät auf diesem System an; es passt nicht zu --sysroot</translation>
+    </message>
+    <message>
+        <source>preparing a 1 GiB demo device...</source>
+        <translation>ein Demo-Gerät von 1 GiB wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>demo device %1 (1 GiB, direct I/O), detached when the console ends</source>
+        <translation>Demo-Gerät %1 (1 GiB, Direct I/O), wird beim Beenden der Konsole gelöst</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::DevicePane</name>
@@ -317,6 +333,46 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>cannot receive %1 uevents</source>
         <translation>%1-uevents lassen sich nicht empfangen</translation>
     </message>
+    <message>
+        <source>cannot write the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht schreiben: %1</translation>
+    </message>
+    <message>
+        <source>cannot sync the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht synchronisieren: %1</translation>
+    </message>
+    <message>
+        <source>a demo device needs at least 1 MiB</source>
+        <translation>ein Demo-Gerät braucht mindestens 1 MiB</translation>
+    </message>
+    <message>
+        <source>--demo attaches a loop device, which needs root: run the console as root for a demo device, or name a device of yours with --device</source>
+        <translation>--demo bindet ein Loop-Gerät ein, was root erfordert: die Konsole für ein Demo-Gerät als root starten oder mit --device ein eigenes Gerät nennen</translation>
+    </message>
+    <message>
+        <source>cannot create a file in %1 for the demo device: %2</source>
+        <translation>in %1 lässt sich keine Datei für das Demo-Gerät anlegen: %2</translation>
+    </message>
+    <message>
+        <source>cannot open /dev/loop-control: %1</source>
+        <translation>/dev/loop-control lässt sich nicht öffnen: %1</translation>
+    </message>
+    <message>
+        <source>no free loop device: %1</source>
+        <translation>kein freies Loop-Gerät: %1</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>cannot attach %1 to %2: %3</source>
+        <translation>%1 lässt sich nicht an %2 binden: %3</translation>
+    </message>
+    <message>
+        <source>every free loop device was taken by another process; try again</source>
+        <translation>jedes freie Loop-Gerät wurde von einem anderen Prozess belegt; noch einmal versuchen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MainWindow</name>
@@ -468,7 +524,7 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (100% = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Strom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anfrage ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn Anfragen wachsen: dieselben MB/s in weniger, größeren Anfragen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anfragegröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anfragegröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanfrage, die das Gerät sah. Gepuffertes Streaming fragt so groß an wie das Readahead: erhöhen Sie es und beobachten Sie die MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anfragen in Bearbeitung; ein Strom mit Tiefe ~1 kann nicht mehrere Festplatten beschäftigen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Mitgliederverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (100 % = völlig gleichmäßig). Ungleiche Anteile deuten auf Layout- oder Stripe-Größen-Probleme.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (100 % = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1410,7 +1466,7 @@ KiB</translation>
     </message>
     <message>
         <source>Red mark: the kernel&apos;s readahead floor for this array, %1 KiB</source>
-        <translation>Rote Marke: die Readahead-Untergrenze des Kernels für dieses Array, %1 KiB</translation>
+        <translation>Rote Marke: die Readahead-Untergrenze des Kernels für diesen Verbund, %1 KiB</translation>
     </message>
     <message numerus="yes">
         <source>Try for %n s</source>
@@ -1440,7 +1496,7 @@ KiB</translation>
     </message>
     <message>
         <source>“Also set it on the member disks”</source>
-        <translation>„Auch auf den Mitgliedsfestplatten setzen“</translation>
+        <translation>„Auch auf den Mitgliedsplatten setzen“</translation>
     </message>
     <message numerus="yes">
         <source>Trying: restored in %n s unless kept</source>

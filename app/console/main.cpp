@@ -25,13 +25,12 @@ struct ConsoleOptions
     QCommandLineOption device{QStringLiteral("device"),
                               QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
                               QCoreApplication::translate("blocktune::Console", "DEVICE")};
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
+                                                                          "and detach it when the console ends (root).")};
     QCommandLineOption tab{QStringLiteral("tab"),
                            QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
                            QCoreApplication::translate("blocktune::Console", "TAB")};
-    // Not translated yet (main's --demo arrived after the German catalogue).
-    QCommandLineOption demo{QStringLiteral("demo"),
-                            QStringLiteral("Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
-                                           "and detach it when the console ends (root).")};
 
     void addTo(QCommandLineParser &parser) const
     {
@@ -119,16 +118,21 @@ int main(int argc, char **argv)
     QString demoProblem;
     if (parser.isSet(options.demo)) {
         if (!root.isEmpty()) {
-            demoProblem = QStringLiteral("--demo makes a device on this machine; it does not go with --sysroot");
+            demoProblem = QCoreApplication::translate("blocktune::Console",
+                                                      "--demo makes a device on this machine; it does not go with --sysroot");
         } else {
-            std::printf("blocktune: preparing a 1 GiB demo device...\n");
+            std::printf("blocktune: %s\n",
+                        qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
             std::fflush(stdout);
             auto made = blocktune::DemoDevice::create(quint64(1) << 30);
             if (made) {
                 demoDevice = std::move(*made);
                 selected = demoDevice->name();
-                std::printf("blocktune: demo device %s (1 GiB, direct I/O), detached when the console ends\n",
-                            qPrintable(selected));
+                std::printf("blocktune: %s\n",
+                            qPrintable(QCoreApplication::translate(
+                                           "blocktune::Console",
+                                           "demo device %1 (1 GiB, direct I/O), detached when the console ends")
+                                           .arg(selected)));
                 std::fflush(stdout);
             } else {
                 demoProblem = made.error().message;
