@@ -1,6 +1,7 @@
 #include "devicetree.h"
 
-#include "common/units.h"
+#include "format.h"
+
 #include "devices/devices.h"
 
 #include <QHeaderView>
@@ -17,7 +18,7 @@ QString detailOf(const BlockDevice &d)
         if (!d.md->layoutName.isEmpty())
             text += u' ' + d.md->layoutName;
         if (d.md->readaheadFloorKiB)
-            text += DeviceTree::tr(", readahead floor %1 KiB").arg(*d.md->readaheadFloorKiB);
+            text += DeviceTree::tr(", readahead floor %1").arg(format::kib(double(*d.md->readaheadFloorKiB)));
         if (d.md->degraded.value_or(0) > 0)
             text += DeviceTree::tr(", degraded");
         return text;
@@ -39,8 +40,8 @@ void addItem(const DeviceModel &model, const QString &name, QTreeWidgetItem *par
     item->setText(DeviceTree::Name, d->name);
     item->setData(DeviceTree::Name, Qt::UserRole, d->name);
     item->setText(DeviceTree::Type, deviceTypeName(d->type));
-    item->setText(DeviceTree::Size, d->sizeBytes ? formatBytes(*d->sizeBytes) : QString());
-    item->setText(DeviceTree::Readahead, d->readAheadKiB ? QString::number(*d->readAheadKiB) : QString());
+    item->setText(DeviceTree::Size, d->sizeBytes ? format::size(*d->sizeBytes) : QString());
+    item->setText(DeviceTree::Readahead, d->readAheadKiB ? format::count(*d->readAheadKiB) : QString());
     item->setTextAlignment(DeviceTree::Readahead, Qt::AlignRight | Qt::AlignVCenter);
     item->setTextAlignment(DeviceTree::Size, Qt::AlignRight | Qt::AlignVCenter);
     item->setText(DeviceTree::Scheduler, d->scheduler);

@@ -1,5 +1,7 @@
 #include "devicemodel.h"
 
+#include "common/tr.h"
+
 #include "mdgeometry.h"
 
 #include <QFileInfo>
@@ -589,12 +591,12 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     }
     if (useUdev && !root.isLive())
         return makeError(InvalidArgument,
-                         QStringLiteral("libudev cannot read a recorded tree (%1); walk sysfs instead")
+                         DevicesText::tr("libudev cannot read a recorded tree (%1); walk sysfs instead")
                              .arg(root.root()));
 
     const SysDir classDir = root.openSys("class/block");
     if (!classDir.isValid())
-        return makeError(NotFound, QStringLiteral("%1 does not exist: not a Linux sysfs tree")
+        return makeError(NotFound, DevicesText::tr("%1 does not exist: not a Linux sysfs tree")
                                        .arg(root.displayPath(root.sysPath("class/block"))));
 
     const QList<Candidate> candidates = useUdev ? enumerateUdev() : enumerateSysfs(root);

@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "common/tr.h"
+
 #include "devices/devicemodel.h"
 
 #include <QThread>
@@ -36,7 +38,7 @@ MonitorWorker::~MonitorWorker() = default;
 void MonitorWorker::start(int intervalMs)
 {
     if (intervalMs < 10 || intervalMs > 3'600'000) {
-        Q_EMIT failed(QStringLiteral("monitor interval %1 ms is out of range (10 ms to 1 h)").arg(intervalMs));
+        Q_EMIT failed(MonitorText::tr("monitor interval %1 ms is out of range (10 ms to 1 h)").arg(intervalMs));
         return;
     }
     if (!m_timer) {

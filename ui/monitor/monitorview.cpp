@@ -1,5 +1,6 @@
 #include "monitorview.h"
 
+#include "format.h"
 #include "monitor/monitor.h"
 
 #include <QComboBox>
@@ -20,9 +21,12 @@ enum Rect { Throughput, Interrupts, RequestSize, QueueDepth, Balance, RectCount 
 
 // What each plot shows; the line styles are explained in the titles
 // rather than in five legends.
-const char *const kRectTitles[RectCount] = {"MB/s\n(write dashed)", "interrupts/s\n(black: all)",
-                                            "read request\nKiB", "queue depth\n(in flight dotted)",
-                                            "read share %\n(Jain x100 dashed)"};
+const char *const kRectTitles[RectCount] = {
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "MB/s\n(write dashed)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(black: all)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "read request\nKiB"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "queue depth\n(in flight dotted)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "read share %\n(Jain x100 dashed)")};
 
 QColor paletteColor(qsizetype i)
 {
@@ -71,18 +75,19 @@ struct MonitorView::Private
 void MonitorView::Private::buildPlot()
 {
     plot->setAutoAddPlottableToLegend(false);
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->plotLayout()->clear();
     auto *margins = new QCPMarginGroup(plot);
     for (int i = 0; i < RectCount; ++i) {
         auto *rect = new QCPAxisRect(plot);
         plot->plotLayout()->addElement(i, 0, rect);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        rect->axis(QCPAxis::atLeft)->setLabel(QString::fromLatin1(kRectTitles[i]));
+        rect->axis(QCPAxis::atLeft)->setLabel(MonitorView::tr(kRectTitles[i]));
         rect->axis(QCPAxis::atBottom)->setRange(0, windowSeconds);
         rect->axis(QCPAxis::atLeft)->setRange(0, 1);
         rects[i] = rect;
     }
-    rects[Balance]->axis(QCPAxis::atBottom)->setLabel(QStringLiteral("seconds"));
+    rects[Balance]->axis(QCPAxis::atBottom)->setLabel(MonitorView::tr("seconds"));
     rects[Balance]->axis(QCPAxis::atLeft)->setRange(0, 105);
     auto makeLegend = [this](QCPAxisRect *rect) {
         auto *legend = new QCPLegend;
@@ -173,47 +178,46 @@ void MonitorView::Private::onSample(const Sample &s)
         return;
     history.record(s);
     lastT = s.t;
-    QStringList summary{QStringLiteral("t %1 s").arg(s.t, 0, 'f', 1)};
+    QStringList summary{MonitorView::tr("t %1 s").arg(format::number(s.t, 1))};
     if (s.interruptsPerSec) {
         show(QStringLiteral("interrupts_per_s"), *s.interruptsPerSec, Interrupts,
-             QStringLiteral("all interrupts/s"), Qt::black, Qt::SolidLine, 1, nullptr);
-        summary << QStringLiteral("%1 interrupts/s").arg(*s.interruptsPerSec, 0, 'f', 0);
+             MonitorView::tr("all interrupts/s"), Qt::black, Qt::SolidLine, 1, nullptr);
+        summary << MonitorView::tr("%1 interrupts/s").arg(format::number(*s.interruptsPerSec, 0));
     }
     for (const DeviceRates &dev : s.devices) {
         const QColor color = paletteColor(devices.indexOf(dev.name));
         const QString p = dev.name + u'/';
-        show(p + u"read_mb_per_s", dev.readMBps, Throughput, dev.name + u" read MB/s", color,
+        show(p + u"read_mb_per_s", dev.readMBps, Throughput, MonitorView::tr("%1 read MB/s").arg(dev.name), color,
              Qt::SolidLine, 1, deviceLegend);
-        show(p + u"write_mb_per_s", dev.writeMBps, Throughput, dev.name + u" write MB/s", color,
+        show(p + u"write_mb_per_s", dev.writeMBps, Throughput, MonitorView::tr("%1 write MB/s").arg(dev.name), color,
              Qt::DashLine, 1, nullptr);
         if (dev.irqPerSec)
             show(p + u"irq_per_s", *dev.irqPerSec, Interrupts,
-                 dev.name + (dev.irqShared ? u" irq/s (shared lines)" : u" irq/s"), color, Qt::SolidLine, 1,
+                 (dev.irqShared ? MonitorView::tr("%1 irq/s (shared lines)") : MonitorView::tr("%1 irq/s")).arg(dev.name), color, Qt::SolidLine, 1,
                  nullptr);
         show(p + u"avg_read_request_kb", dev.reads > 0 ? dev.avgReadRequestKiB : qQNaN(), RequestSize,
-             dev.name + u" read request KiB", color, Qt::SolidLine, 1, nullptr);
-        show(p + u"queue_depth", dev.queueDepth, QueueDepth, dev.name + u" aqu-sz", color, Qt::SolidLine, 1,
+             MonitorView::tr("%1 read request KiB").arg(dev.name), color, Qt::SolidLine, 1, nullptr);
+        show(p + u"queue_depth", dev.queueDepth, QueueDepth, MonitorView::tr("%1 aqu-sz").arg(dev.name), color, Qt::SolidLine, 1,
              nullptr);
-        show(p + u"inflight", double(dev.inFlight), QueueDepth, dev.name + u" in flight", color, Qt::DotLine,
+        show(p + u"inflight", double(dev.inFlight), QueueDepth, MonitorView::tr("%1 in flight").arg(dev.name), color, Qt::DotLine,
              1, nullptr);
-        summary << QStringLiteral("%1 %2 MB/s %3 KiB").arg(dev.name).arg(dev.readMBps, 0, 'f', 1)
-                       .arg(dev.avgReadRequestKiB, 0, 'f', 0);
+        summary << QStringLiteral("%1 %2 %3").arg(dev.name, format::rate(dev.readMBps), format::kib(dev.avgReadRequestKiB));
     }
     for (const GroupBalance &g : s.groups) {
         for (qsizetype i = 0; i < g.members.size(); ++i) {
             const MemberShare &m = g.members[i];
             if (m.share)
                 show(g.name + u'/' + m.name + u"/share", *m.share, Balance,
-                     g.name + u'/' + m.name + u" share %", paletteColor(i), Qt::SolidLine, 100, balanceLegend);
+                     MonitorView::tr("%1/%2 share %").arg(g.name, m.name), paletteColor(i), Qt::SolidLine, 100, balanceLegend);
         }
         if (g.bytes.jain) {
-            show(g.name + u"/jain", *g.bytes.jain, Balance, g.name + u" Jain x100", Qt::black, Qt::DashDotLine,
+            show(g.name + u"/jain", *g.bytes.jain, Balance, MonitorView::tr("%1 Jain x100").arg(g.name), Qt::black, Qt::DashDotLine,
                  100, balanceLegend);
-            summary << QStringLiteral("%1 Jain %2").arg(g.name).arg(*g.bytes.jain, 0, 'f', 3);
+            summary << MonitorView::tr("%1 Jain %2").arg(g.name, format::number(*g.bytes.jain, 3));
         }
     }
     if (!s.missing.isEmpty())
-        summary << QStringLiteral("missing: %1").arg(s.missing.join(u' '));
+        summary << MonitorView::tr("missing: %1").arg(s.missing.join(u' '));
     statusText = summary.join(QStringLiteral("  ·  "));
     status->setText(statusText);
     for (QCPGraph *graph : std::as_const(graphs))
