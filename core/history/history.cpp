@@ -183,6 +183,12 @@ Error historyError(const QString &path, const DbError &e)
     return makeError(InvalidArgument, QStringLiteral("history database %1: %2").arg(path, e.text));
 }
 
+/// An empty QString binds as NULL; the columns are NOT NULL.
+QString notNull(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
 QString toJsonText(const QJsonObject &o)
 {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
@@ -428,12 +434,12 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
                                          "description, mb_per_s, ok, settings, metrics, result) "
                                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
                 q.addBindValue(record.recordedAt.toUTC().toString(Qt::ISODateWithMs));
-                q.addBindValue(record.source);
-                q.addBindValue(record.kind);
-                q.addBindValue(record.test);
-                q.addBindValue(record.device);
-                q.addBindValue(record.kernel);
-                q.addBindValue(record.description);
+                q.addBindValue(notNull(record.source));
+                q.addBindValue(notNull(record.kind));
+                q.addBindValue(notNull(record.test));
+                q.addBindValue(notNull(record.device));
+                q.addBindValue(notNull(record.kernel));
+                q.addBindValue(notNull(record.description));
                 q.addBindValue(record.mbPerSec);
                 q.addBindValue(record.ok ? 1 : 0);
                 q.addBindValue(toJsonText(record.settings));

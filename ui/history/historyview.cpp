@@ -136,7 +136,7 @@ void HistoryView::reload()
         [path] {
             HistoryNotice notice;
             auto list = HistoryStore(path).list({}, 0, &notice);
-            return std::make_pair(list.toOptional(), notice.text + (list ? QString() : list.error().message));
+            return std::make_pair(list.toOptional(), QString(notice.text + (list ? QString() : list.error().message)));
         },
         [this](const std::pair<std::optional<QList<HistoryRecord>>, QString> &answer) {
             d->records->removeRows(0, d->records->rowCount());
