@@ -14,7 +14,11 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
+#include <QCloseEvent>
+#include <QCoreApplication>
 #include <QMessageBox>
+#include <QSettings>
+#include <QShortcut>
 #include <QTabWidget>
 #include <QPlainTextEdit>
 #include <QSocketNotifier>
@@ -22,10 +26,32 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include <sys/utsname.h>
+
 namespace blocktune {
 
+namespace {
+
+SessionOptions consoleOptions(const QString &sysroot)
+{
+    SessionOptions options;
+    if (!sysroot.isEmpty())
+        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree: the console only shows it (nothing is "
+                                                "applied or measured there); blocktune-cli --sysroot writes into "
+                                                "its files for tests").arg(sysroot);
+    return options;
+}
+
+QString kernelRelease()
+{
+    struct utsname u {};
+    return ::uname(&u) == 0 ? QString::fromLocal8Bit(u.release) : QString();
+}
+
+} // namespace
+
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : MainWindow(sysroot, initialDevice, SessionOptions{}, parent)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), parent)
 {
 }
 
@@ -63,6 +89,27 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(tr("&Device list"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                        [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    for (int i = 0; i < m_tabs->count(); ++i)
+        viewMenu->addAction(m_tabs->tabText(i), QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)), this,
+                            [this, i] { m_tabs->setCurrentIndex(i); });
+    // Ctrl+Tab between the tabs from anywhere, not only when the tab bar has focus.
+    auto *next = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab), this);
+    next->setContext(Qt::WindowShortcut);
+    connect(next, &QShortcut::activated, this,
+            [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+    auto *previous = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), this);
+    previous->setContext(Qt::WindowShortcut);
+    connect(previous, &QShortcut::activated, this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+
+    QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("How to read these &plots"), QKeySequence::HelpContents, this, &MainWindow::showPlotHelp);
+    helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
+
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
@@ -76,7 +123,9 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
             [this](quint64, const QString &message) { m_status->setText(message); });
     connect(m_session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
         QStringList parts;
-        if (m_session->isRecorded())
+        if (!m_session->readOnlyReason().isEmpty())
+            parts << tr("read-only (recorded tree)");
+        else if (m_session->isRecorded())
             parts << tr("recorded tree: writes go to its files");
         else if (!state.writerStarted)
             parts << tr("read-only until the first change authorizes");
@@ -92,11 +141,19 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });
-    connect(m_monitor, &MonitorView::failed, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 10000);
-    });
+    connect(m_monitor, &MonitorView::failed, this, &MainWindow::showError);
     connect(m_tuning, &TuningPanel::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
+    });
+    connect(m_tuning, &TuningPanel::applied, this, [this](bool ok) {
+        if (!ok)
+            showError(m_tuning->lastMessage().section(u'\n', 0, 0));
+    });
+    m_lastError = new QLabel(this);
+    m_lastError->setAccessibleName(tr("Last error"));
+    statusBar()->addPermanentWidget(m_lastError);
+    connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
+        QSettings().setValue(QStringLiteral("console/lastDevice"), name);
     });
 
     if (m_session->root().isLive()) {
@@ -123,12 +180,65 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
         });
     }
     resize(1280, 760);
-    m_privilege->setText(m_session->isRecorded() ? tr("recorded tree: writes go to its files")
-                                                 : tr("read-only until the first change authorizes"));
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
+    splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
+    m_splitter = splitter;
+    if (m_initialDevice.isEmpty())
+        m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();
+    m_privilege->setText(!m_session->readOnlyReason().isEmpty() ? tr("read-only (recorded tree)")
+                         : m_session->isRecorded()                ? tr("recorded tree: writes go to its files")
+                                                                  : tr("read-only until the first change authorizes"));
     rescan();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("console/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("console/splitter"), m_splitter->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showError(const QString &text)
+{
+    if (text.isEmpty())
+        return;
+    m_lastError->setText(tr("last error: %1").arg(text.size() > 80 ? text.left(77) + u"…" : text));
+    m_lastError->setToolTip(text);
+    statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About blocktune"),
+                       tr("<h3>blocktune %1</h3><p>A Linux block-device tuning console: see how devices stack, "
+                          "change readahead and the I/O scheduler safely, measure streaming reads honestly, "
+                          "watch the counters live.</p><p>Kernel %2<br>Qt %3 (built with %4)</p>")
+                           .arg(QCoreApplication::applicationVersion(), kernelRelease().toHtmlEscaped(),
+                                QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+}
+
+void MainWindow::showPlotHelp()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("How to read these plots"),
+        tr("<p><b>Throughput</b> is what the device delivered (decimal MB/s, as dd prints). A sequential "
+           "stream far below what the disk does alone usually waits on readahead: each request is only as "
+           "large as the readahead window.</p>"
+           "<p><b>Interrupts/s</b> fall as requests grow: the same MB/s in fewer, larger requests. Interrupts "
+           "inversely proportional to readahead mean the window decides the request size.</p>"
+           "<p><b>Request size</b> (rareq-sz, KiB) is the average read request the device saw. Buffered streaming "
+           "requests as large as readahead: raise it and watch MB/s.</p>"
+           "<p><b>Queue depth</b> (aqu-sz) is the average number of requests in flight; one stream at depth ~1 "
+           "cannot keep several disks busy.</p>"
+           "<p><b>Member balance</b> shows each md member's share of the bytes read and Jain's fairness index "
+           "(100% = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
+        QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
 
 void MainWindow::rescan()
 {

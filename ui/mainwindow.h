@@ -6,6 +6,7 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QTabWidget;
 
 namespace blocktune {
@@ -58,7 +59,13 @@ Q_SIGNALS:
     /// The first device list is on screen.
     void ready();
 
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    void showError(const QString &text);
+    void showAbout();
+    void showPlotHelp();
     void showModel();
     void showDetails(const QString &name);
     void deviceSelected(const QString &name);
@@ -75,6 +82,8 @@ private:
     HistoryView *m_history = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_privilege = nullptr;
+    QLabel *m_lastError = nullptr;
+    QSplitter *m_splitter = nullptr;
     DeviceWatcher *m_watcher = nullptr;
     QString m_initialDevice;
     bool m_ready = false;

@@ -2,10 +2,14 @@
 #include "i18n.h"
 #include "mainwindow.h"
 
+#include "devices/demodevice.h"
+#include "tuning/tuning.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
+#include <QStatusBar>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -22,8 +26,12 @@ struct ConsoleOptions
                               QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
                               QCoreApplication::translate("blocktune::Console", "DEVICE")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
+                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor, details or history."),
                            QCoreApplication::translate("blocktune::Console", "TAB")};
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("blocktune::Console",
+                                                        "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
+                                                        "and detach it when the console ends (root).")};
 
     void addTo(QCommandLineParser &parser) const
     {
@@ -33,6 +41,7 @@ struct ConsoleOptions
         parser.addOption(sysroot);
         parser.addOption(device);
         parser.addOption(tab);
+        parser.addOption(demo);
     }
 };
 
@@ -95,15 +104,47 @@ int main(int argc, char **argv)
     if (tabIndex < 0) {
         std::fprintf(stderr, "blocktune: %s\n",
                      qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                       "--tab %1: unknown tab (use settings, test, monitor or details)")
+                                                       "--tab %1: unknown tab (use settings, test, monitor, details or history)")
                                     .arg(parser.value(options.tab))));
         return 2;
     }
+    // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
+    // would (the main window watches the flag's pipe), also one that
+    // arrives while the demo device is being made.
+    blocktune::TerminationSignals::install();
+    // The demo device lives as long as this process: the kernel detaches it
+    // when its last descriptor closes, also after a crash or a kill -9.
+    std::unique_ptr<blocktune::DemoDevice> demoDevice;
+    QString selected = parser.value(options.device);
+    QString demoProblem;
+    if (parser.isSet(options.demo)) {
+        if (!root.isEmpty()) {
+            demoProblem = QStringLiteral("--demo makes a device on this machine; it does not go with --sysroot");
+        } else {
+            std::printf("blocktune: preparing a 1 GiB demo device...\n");
+            std::fflush(stdout);
+            auto made = blocktune::DemoDevice::create(quint64(1) << 30);
+            if (made) {
+                demoDevice = std::move(*made);
+                selected = demoDevice->name();
+                std::printf("blocktune: demo device %s (1 GiB, direct I/O), detached when the console ends\n",
+                            qPrintable(selected));
+                std::fflush(stdout);
+            } else {
+                demoProblem = made.error().message;
+            }
+        }
+        if (!demoProblem.isEmpty())
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
+    }
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.blocktune.Blocktune.svg")));
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
-    blocktune::MainWindow window(root, parser.value(options.device));
+    blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);
     window.show();
     QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
+    if (!demoProblem.isEmpty())
+        QMetaObject::invokeMethod(&window, [&window, demoProblem] { window.statusBar()->showMessage(demoProblem); },
+                                  Qt::QueuedConnection);
     return app->exec();
 }

@@ -140,6 +140,14 @@ ChangePlan TuningSession::plan(const QList<SettingChange> &changes, const PlanOp
 
 ChangeReport TuningSession::runLocked(const ChangePlan &plan, JournalMode mode)
 {
+    if (!m_options.readOnlyReason.isEmpty() && plan.ok() && !plan.writes.isEmpty()) {
+        ChangeReport refused;
+        refused.plan = plan;
+        for (const PlannedWrite &w : plan.writes)
+            refused.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
+        refused.error = makeError(Refused, m_options.readOnlyReason);
+        return refused;
+    }
     ChangeReport report = mode == JournalMode::Temporary ? m_tuner->applyTemporary(plan) : m_tuner->apply(plan);
     const bool wrote = std::any_of(report.outcomes.cbegin(), report.outcomes.cend(), [](const SettingOutcome &o) {
         return o.status != SettingStatus::Planned && o.status != SettingStatus::Skipped;
@@ -185,10 +193,18 @@ RestoreReport TuningSession::restoreTemporary()
     return report;
 }
 
+void TuningSession::keepTemporary()
+{
+    const QMutexLocker locker(&m_lock);
+    detail::mergeOriginals(m_persistent, m_tuner->keep());
+}
+
 RestoreReport TuningSession::revertAll()
 {
     const QMutexLocker locker(&m_lock);
     RestoreReport report;
+    if (!m_options.readOnlyReason.isEmpty())
+        return report; // wrote nothing, so nothing to take back
     if (m_tuner->holdsTemporary())
         report = m_tuner->restore();
     if (!m_persistent.isEmpty()) {
@@ -241,6 +257,13 @@ QList<PendingJournal> TuningSession::deadJournals() const
 RestoreReport TuningSession::restoreJournal(const Journal &journal)
 {
     const QMutexLocker locker(&m_lock);
+    if (!m_options.readOnlyReason.isEmpty()) {
+        RestoreReport refused;
+        refused.messages << m_options.readOnlyReason;
+        for (const JournalEntry &e : journal.entries)
+            refused.items.append(RestoreItem{e, RestoreStatus::Failed, {}, {}, m_options.readOnlyReason});
+        return refused;
+    }
     RestoreReport report = blocktune::restoreJournal(m_root, *m_writer, journal);
     refreshLocked(touchedQueues(report));
     return report;

@@ -45,6 +45,9 @@ struct SessionOptions
     /// Probe filesystems with libblkid when scanning (opens every device):
     /// only `list` wants that; tuning never does.
     bool probeFilesystems = false;
+    /// Refuse every write with this reason (the console on a recorded
+    /// tree, a remote host without root). Empty: writes allowed.
+    QString readOnlyReason;
 };
 
 class TuningSession final
@@ -58,6 +61,8 @@ public:
     const SysRoot &root() const { return m_root; }
     /// A recorded tree: nothing is measured, and writes land in its files.
     bool isRecorded() const { return !m_root.isLive(); }
+    /// Why this session refuses to write, or empty when it may.
+    const QString &readOnlyReason() const { return m_options.readOnlyReason; }
 
     // ---- The device model -------------------------------------------------
     /// The model, scanned on the first call; the same snapshot until rescan().
@@ -87,6 +92,9 @@ public:
     ChangeReport applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options = {});
     /// Brings back the values the temporary changes replaced.
     RestoreReport restoreTemporary();
+    /// Keeps the temporary changes ("Try for 60 s", then Keep): they become
+    /// this session's persistent changes, which revertAll() still undoes.
+    void keepTemporary();
     /// Undoes everything this session changed, temporary and persistent.
     RestoreReport revertAll();
 

@@ -65,6 +65,12 @@ void SessionWorker::restoreTemporary(quint64 ticket)
     publish(true);
 }
 
+void SessionWorker::keepTemporary()
+{
+    m_session.keepTemporary();
+    publish(false);
+}
+
 void SessionWorker::revertAll(quint64 ticket)
 {
     Q_EMIT stateChanged(state(true));
@@ -157,6 +163,11 @@ quint64 SessionThread::apply(const ChangePlan &plan, bool temporary)
 quint64 SessionThread::restoreTemporary()
 {
     return post([](SessionWorker *w, quint64 t) { w->restoreTemporary(t); });
+}
+
+void SessionThread::keepTemporary()
+{
+    post([](SessionWorker *w, quint64) { w->keepTemporary(); });
 }
 
 quint64 SessionThread::revertAll()

@@ -50,6 +50,7 @@ public:
     void plan(quint64 ticket, const QList<blocktune::SettingChange> &changes, const blocktune::PlanOptions &options);
     void apply(quint64 ticket, const blocktune::ChangePlan &plan, bool temporary);
     void restoreTemporary(quint64 ticket);
+    void keepTemporary();
     void revertAll(quint64 ticket);
     void restoreJournals(quint64 ticket, const QList<blocktune::Journal> &journals);
     void publish(bool modelToo);
@@ -86,6 +87,8 @@ public:
     TuningSession &session() { return *m_session; }
     const SysRoot &root() const { return m_session->root(); }
     bool isRecorded() const { return m_session->isRecorded(); }
+    /// Why writes are refused (shown where Apply would be), or empty.
+    const QString &readOnlyReason() const { return m_session->readOnlyReason(); }
     SessionWorker *worker() const { return m_worker; }
 
     /// The newest model the worker published (nullptr before the first scan).
@@ -98,6 +101,7 @@ public:
     quint64 plan(const QList<SettingChange> &changes, const PlanOptions &options = {});
     quint64 apply(const ChangePlan &plan, bool temporary = false);
     quint64 restoreTemporary();
+    void keepTemporary();
     quint64 revertAll();
     quint64 restoreJournals(const QList<Journal> &journals);
     /// Publishes the session's model and state as they are (after a sweep

@@ -29,6 +29,11 @@ Result<SettingChange> parseSettingChange(const QString &device, const QString &a
     return SettingChange{device, assignment.left(eq).trimmed(), SettingValue(assignment.mid(eq + 1).trimmed())};
 }
 
+QString contextReadaheadBuiltInNote(const QString &device)
+{
+    return detail::contextBuiltInText(device);
+}
+
 namespace detail {
 
 StripeFloor stripeFloor(const BlockDevice &queue)

@@ -183,6 +183,15 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
     return report;
 }
 
+QList<JournalEntry> Tuner::keep()
+{
+    const QList<JournalEntry> kept = m_session.entries;
+    if (!m_session.path.isEmpty())
+        (void)detail::removeJournal(m_session.path);
+    m_session = Journal{};
+    return kept;
+}
+
 RestoreReport Tuner::restore()
 {
     RestoreReport report;

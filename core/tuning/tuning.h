@@ -62,6 +62,10 @@ struct SettingChange
     SettingValue value;
 };
 
+/// What readDeviceSettings() notes for a device whose kernel has no
+/// context readahead switch (so a view showing the switch can leave it out).
+QString contextReadaheadBuiltInNote(const QString &device);
+
 /// The keys a SettingChange accepts, for messages ("iosched.NAME" last).
 QStringList settingKeys();
 /// "read_ahead_kb=4096" on `device` -> SettingChange; refuses a missing '='
@@ -164,6 +168,9 @@ struct PlanOptions
 {
     /// md/dm readahead: also set the same value on the member disks.
     bool applyToMembers = false;
+    /// How the caller names that option in notes: the CLI's flag, or the
+    /// console's check box.
+    QString membersOption = QStringLiteral("--members");
 };
 
 /// Validates a whole change set against the live values and orders it:
@@ -299,6 +306,9 @@ public:
     ChangeReport applyTemporary(const ChangePlan &plan);
     /// Restores every temporary change held; removes the journal when done.
     RestoreReport restore();
+    /// Keeps the temporary changes as they are: drops the journal and
+    /// returns the originals they replaced (for the caller's revert).
+    QList<JournalEntry> keep();
     bool holdsTemporary() const { return !m_session.entries.isEmpty(); }
     /// The originals the temporary changes replaced.
     const QList<JournalEntry> &temporaryOriginals() const { return m_session.entries; }

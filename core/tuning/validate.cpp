@@ -357,14 +357,14 @@ void Planner::addMembers()
             }
         }
         if (m_options.applyToMembers)
-            note(QStringLiteral("--members: read_ahead_kb %1 also on %2 (the disks under %3)")
-                     .arg(w.value, q->leafDisks.join(u", "), q->name));
+            note(QStringLiteral("%4: read_ahead_kb %1 also on %2 (the disks under %3)")
+                     .arg(w.value, q->leafDisks.join(u", "), q->name, m_options.membersOption));
         else
-            note(QStringLiteral("the disks under %1 keep their own readahead (%2); --members sets them to %3 KiB too")
-                     .arg(q->name, described.join(u", "), w.value));
+            note(QStringLiteral("the disks under %1 keep their own readahead (%2); %4 sets them to %3 KiB too")
+                     .arg(q->name, described.join(u", "), w.value, m_options.membersOption));
     }
     if (m_options.applyToMembers && !any)
-        warn(QStringLiteral("--members has no effect: this change set sets no md or dm readahead"));
+        warn(QStringLiteral("%1 has no effect: this change set sets no md or dm readahead").arg(m_options.membersOption));
 }
 
 void Planner::collectOriginals()

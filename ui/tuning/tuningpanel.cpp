@@ -10,7 +10,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPointer>
+#include <QStyle>
+#include <QStyleOptionSlider>
+#include <QTimer>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -21,44 +25,11 @@
 
 namespace blocktune {
 
-struct TuningPanel::Private
-{
-    SessionThread *session = nullptr;
-    QString device;
-    std::optional<DeviceSettings> settings; ///< as last read by the session
-    quint64 readTicket = 0;  ///< the settings read we wait for
-    quint64 planTicket = 0;  ///< the plan we wait for
-    quint64 applyTicket = 0; ///< the write we wait for
-    quint64 revertTicket = 0;
-    QPointer<QMessageBox> confirm;
-    QString lastMessage;
-    bool loading = false;
-    bool confirmPlan = true;
-
-    QLabel *title = nullptr;
-    QLabel *note = nullptr;
-    QSlider *raSlider = nullptr;
-    QSpinBox *raSpin = nullptr;
-    QLabel *raHint = nullptr;
-    QCheckBox *members = nullptr;
-    QComboBox *scheduler = nullptr;
-    QSpinBox *nrRequests = nullptr;
-    QSpinBox *maxSectors = nullptr;
-    QLabel *context = nullptr;
-    QTableWidget *iosched = nullptr;
-    QPushButton *apply = nullptr;
-    QPushButton *reset = nullptr;
-    QPushButton *cancel = nullptr;
-    QPushButton *revert = nullptr;
-    QLabel *result = nullptr;
-
-    bool busy() const { return planTicket || applyTicket || revertTicket || confirm; }
-};
-
 namespace {
 
 // Slider positions: 0 (off), then 4 KiB .. 64 MiB in powers of two.
 constexpr int kSliderSteps = 15;
+constexpr int kTrySeconds = 60;
 
 int sliderPositionFor(quint64 kib)
 {
@@ -78,7 +49,106 @@ QString fmtOptional(const std::optional<quint64> &value)
     return value ? QString::number(*value) : QString();
 }
 
+/// The readahead slider's scale: labelled ticks (4K, 64K, 1M, 16M, 64M)
+/// under the slider's own tick marks, and the md/dm floor as a red mark.
+class SliderScale final : public QWidget
+{
+public:
+    explicit SliderScale(QSlider *slider, QWidget *parent) : QWidget(parent), m_slider(slider)
+    {
+        setMinimumHeight(fontMetrics().height() + 8);
+        setAccessibleName(TuningPanel::tr("Readahead scale"));
+    }
+    void setFloor(std::optional<quint64> kib)
+    {
+        m_floor = kib;
+        setToolTip(kib ? TuningPanel::tr("Red mark: the kernel's readahead floor for this array, %1 KiB").arg(*kib)
+                       : QString());
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        QStyleOptionSlider opt;
+        opt.initFrom(m_slider);
+        opt.orientation = Qt::Horizontal;
+        opt.minimum = m_slider->minimum();
+        opt.maximum = m_slider->maximum();
+        const QRect groove = m_slider->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, m_slider);
+        const QRect handle = m_slider->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, m_slider);
+        const int span = groove.width() - handle.width();
+        const int left = groove.x() + handle.width() / 2 + m_slider->x() - x();
+        auto xOf = [&](int position) {
+            return left + QStyle::sliderPositionFromValue(opt.minimum, opt.maximum, position, span);
+        };
+        if (m_floor) {
+            const int fx = xOf(sliderPositionFor(*m_floor));
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(200, 40, 40));
+            const QPolygon mark({QPoint(fx - 5, 0), QPoint(fx + 5, 0), QPoint(fx, 6)});
+            p.drawPolygon(mark);
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        const QFontMetrics fm = fontMetrics();
+        static const std::pair<int, const char *> labels[] = {{1, "4K"}, {5, "64K"}, {9, "1M"}, {13, "16M"}, {15, "64M"}};
+        for (const auto &[position, text] : labels) {
+            const QString label = QString::fromLatin1(text);
+            const int w = fm.horizontalAdvance(label);
+            p.drawText(std::clamp(xOf(position) - w / 2, 0, width() - w), fm.ascent() + 6, label);
+        }
+    }
+
+private:
+    QSlider *m_slider;
+    std::optional<quint64> m_floor;
+};
+
 } // namespace
+
+struct TuningPanel::Private
+{
+    SessionThread *session = nullptr;
+    QString device;
+    std::optional<DeviceSettings> settings; ///< as last read by the session
+    quint64 readTicket = 0;  ///< the settings read we wait for
+    quint64 planTicket = 0;  ///< the plan we wait for
+    quint64 applyTicket = 0; ///< the write we wait for
+    quint64 revertTicket = 0;
+    QPointer<QMessageBox> confirm;
+    bool trying = false;      ///< the applied plan is a "Try for 60 s"
+    int tryLeft = 0;          ///< seconds until it is restored
+    QTimer tryTimer;
+    quint64 tryRestoreTicket = 0;
+    QString lastMessage;
+    bool loading = false;
+    bool confirmPlan = true;
+
+    QLabel *title = nullptr;
+    QLabel *note = nullptr;
+    QSlider *raSlider = nullptr;
+    QSpinBox *raSpin = nullptr;
+    QLabel *raHint = nullptr;
+    SliderScale *raScale = nullptr;
+    QCheckBox *members = nullptr;
+    QComboBox *scheduler = nullptr;
+    QSpinBox *nrRequests = nullptr;
+    QSpinBox *maxSectors = nullptr;
+    QLabel *context = nullptr;
+    QTableWidget *iosched = nullptr;
+    QPushButton *apply = nullptr;
+    QPushButton *reset = nullptr;
+    QPushButton *cancel = nullptr;
+    QPushButton *revert = nullptr;
+    QPushButton *tryIt = nullptr;
+    QPushButton *keep = nullptr;
+    QPushButton *restoreNow = nullptr;
+    QLabel *result = nullptr;
+
+    bool busy() const { return planTicket || applyTicket || revertTicket || tryRestoreTicket || confirm; }
+};
+
 
 TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
@@ -105,8 +175,13 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
     d->raSpin->setRange(0, 1 << 22);
     d->raSpin->setSuffix(tr(" KiB"));
     d->raSpin->setAccessibleName(tr("Readahead in KiB"));
-    raRow->addWidget(d->raSlider, 1);
-    raRow->addWidget(d->raSpin);
+    auto *sliderColumn = new QVBoxLayout;
+    sliderColumn->setSpacing(0);
+    sliderColumn->addWidget(d->raSlider);
+    d->raScale = new SliderScale(d->raSlider, raBox);
+    sliderColumn->addWidget(d->raScale);
+    raRow->addLayout(sliderColumn, 1);
+    raRow->addWidget(d->raSpin, 0, Qt::AlignTop);
     raLayout->addLayout(raRow);
     d->raHint = new QLabel(raBox);
     d->raHint->setWordWrap(true);
@@ -153,7 +228,18 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
     d->revert = new QPushButton(tr("Revert session"), this);
     d->revert->setToolTip(tr("Restore every value this console changed since it started"));
     d->revert->setEnabled(false);
+    d->tryIt = new QPushButton(tr("Try for %n s", nullptr, kTrySeconds), this);
+    d->tryIt->setToolTip(tr("Apply as a temporary change, restored after %n seconds unless you keep it", nullptr,
+                            kTrySeconds));
+    d->keep = new QPushButton(tr("Keep"), this);
+    d->keep->setToolTip(tr("Keep the values being tried (Revert session still undoes them)"));
+    d->keep->hide();
+    d->restoreNow = new QPushButton(tr("Restore now"), this);
+    d->restoreNow->hide();
     buttons->addWidget(d->apply);
+    buttons->addWidget(d->tryIt);
+    buttons->addWidget(d->keep);
+    buttons->addWidget(d->restoreNow);
     buttons->addWidget(d->reset);
     buttons->addWidget(d->cancel);
     buttons->addStretch(1);
@@ -185,6 +271,17 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
     connect(d->iosched, &QTableWidget::itemChanged, this, [this] { updateDirty(); });
     connect(d->members, &QCheckBox::toggled, this, [this] { updateDirty(); });
     connect(d->apply, &QPushButton::clicked, this, [this] { applyChanges(true); });
+    connect(d->tryIt, &QPushButton::clicked, this, [this] { tryChanges(); });
+    connect(d->keep, &QPushButton::clicked, this, &TuningPanel::keepTrial);
+    connect(d->restoreNow, &QPushButton::clicked, this, &TuningPanel::endTrial);
+    d->tryTimer.setInterval(1000);
+    connect(&d->tryTimer, &QTimer::timeout, this, [this] {
+        if (--d->tryLeft <= 0) {
+            endTrial();
+            return;
+        }
+        showTrial();
+    });
     connect(d->reset, &QPushButton::clicked, this, &TuningPanel::reload);
     connect(d->cancel, &QPushButton::clicked, this, [this] {
         d->session->cancelPendingWrite();
@@ -206,7 +303,7 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
             applyArrived(report);
     });
     connect(worker, &SessionWorker::restored, this, [this](quint64 ticket, const RestoreReport &report) {
-        if (ticket == d->revertTicket)
+        if (ticket == d->revertTicket || ticket == d->tryRestoreTicket)
             revertArrived(report);
     });
     connect(session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
@@ -264,11 +361,15 @@ void TuningPanel::reload()
 
 void TuningPanel::setEditable(bool usable)
 {
+    const bool readOnly = !d->session->readOnlyReason().isEmpty();
     for (QWidget *w : std::initializer_list<QWidget *>{d->raSlider, d->raSpin, d->scheduler, d->nrRequests,
                                                        d->maxSectors, d->iosched, d->members})
         w->setEnabled(usable);
     d->apply->setEnabled(false);
+    d->tryIt->setEnabled(false);
     d->reset->setEnabled(usable);
+    d->apply->setToolTip(readOnly ? d->session->readOnlyReason() : QString());
+    d->tryIt->setVisible(!readOnly);
 }
 
 void TuningPanel::showSettings(const SettingsReply &reply)
@@ -291,8 +392,14 @@ void TuningPanel::showSettings(const SettingsReply &reply)
     }
     const DeviceSettings &s = *reply.settings;
     d->title->setText(s.isPartition ? tr("%1 (settings of its disk %2)").arg(s.name, s.queueDevice) : s.name);
-    d->note->setText(s.notes.join(u'\n'));
-    d->note->setVisible(!s.notes.isEmpty());
+    // The context readahead row says it; the note would say it twice.
+    QStringList notes = s.notes;
+    notes.removeAll(contextReadaheadBuiltInNote(s.queueDevice));
+    if (!d->session->readOnlyReason().isEmpty())
+        notes.prepend(d->session->readOnlyReason());
+    d->note->setText(notes.join(u'\n'));
+    d->note->setVisible(!notes.isEmpty());
+    d->raScale->setFloor(s.readaheadFloorKiB);
     const quint64 ra = s.readAheadKiB.value_or(0);
     d->raSpin->setValue(int(std::min<quint64>(ra, quint64(d->raSpin->maximum()))));
     d->raSlider->setValue(sliderPositionFor(ra));
@@ -379,7 +486,9 @@ void TuningPanel::updateDirty()
 {
     if (d->loading || !d->settings)
         return;
-    d->apply->setEnabled(!d->busy() && !formChanges().isEmpty());
+    const bool can = !d->busy() && !d->trying && d->session->readOnlyReason().isEmpty() && !formChanges().isEmpty();
+    d->apply->setEnabled(can);
+    d->tryIt->setEnabled(can);
 }
 
 void TuningPanel::setBusy(bool busy)
@@ -403,6 +512,7 @@ bool TuningPanel::applyChanges(bool confirm)
         return false;
     PlanOptions options;
     options.applyToMembers = !d->members->isHidden() && d->members->isChecked();
+    options.membersOption = tr("“Also set it on the member disks”");
     d->confirmPlan = confirm;
     d->planTicket = d->session->plan(changes, options);
     setBusy(true);
@@ -452,7 +562,7 @@ void TuningPanel::planArrived(const ChangePlan &plan)
 
 void TuningPanel::startApply(const ChangePlan &plan)
 {
-    d->applyTicket = d->session->apply(plan);
+    d->applyTicket = d->session->apply(plan, d->trying);
     setBusy(true);
     if (!d->session->state().writerStarted && !d->session->isRecorded())
         setMessage(tr("Writing… (the first change asks for authorization)"));
@@ -473,10 +583,68 @@ void TuningPanel::applyArrived(const ChangeReport &report)
     if (report.error)
         lines.prepend(report.error->message);
     setMessage(lines.join(u'\n'));
+    if (d->trying) {
+        if (report.ok()) {
+            d->tryLeft = kTrySeconds;
+            d->tryTimer.start();
+            showTrial();
+        } else {
+            d->trying = false;
+        }
+    }
     setBusy(false);
     Q_EMIT settingsChanged(d->device);
     Q_EMIT applied(report.ok());
     reload();
+}
+
+bool TuningPanel::tryChanges()
+{
+    if (d->trying || d->busy())
+        return false;
+    d->trying = true;
+    if (!applyChanges(false)) {
+        d->trying = false;
+        return false;
+    }
+    return true;
+}
+
+int TuningPanel::trialSecondsLeft() const
+{
+    return d->trying && d->tryTimer.isActive() ? d->tryLeft : 0;
+}
+
+void TuningPanel::showTrial()
+{
+    d->keep->setVisible(d->trying);
+    d->restoreNow->setVisible(d->trying);
+    d->tryIt->setVisible(!d->trying && d->session->readOnlyReason().isEmpty());
+    if (d->trying)
+        Q_EMIT message(tr("Trying: restored in %n s unless kept", nullptr, d->tryLeft));
+}
+
+void TuningPanel::keepTrial()
+{
+    if (!d->trying)
+        return;
+    d->tryTimer.stop();
+    d->trying = false;
+    d->session->keepTemporary();
+    showTrial();
+    setMessage(tr("Kept. Revert session still takes it back."));
+    updateDirty();
+}
+
+void TuningPanel::endTrial()
+{
+    if (!d->trying)
+        return;
+    d->tryTimer.stop();
+    d->trying = false;
+    showTrial();
+    d->tryRestoreTicket = d->session->restoreTemporary();
+    setBusy(true);
 }
 
 void TuningPanel::revertSession()
@@ -490,6 +658,7 @@ void TuningPanel::revertSession()
 void TuningPanel::revertArrived(const RestoreReport &report)
 {
     d->revertTicket = 0;
+    d->tryRestoreTicket = 0;
     int restored = 0;
     for (const RestoreItem &item : report.items)
         restored += item.status == RestoreStatus::Restored ? 1 : 0;

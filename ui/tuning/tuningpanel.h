@@ -48,6 +48,16 @@ public Q_SLOTS:
     bool applyChanges(bool confirm = true);
     /// Restores every value this console's session changed.
     void revertSession();
+    /// "Try for 60 s": applies the form as a temporary change, restored
+    /// after the countdown unless keepTrial() is called.
+    bool tryChanges();
+    void keepTrial();
+    /// Restores what is being tried now.
+    void endTrial();
+
+public:
+    /// Seconds until a trial is restored, 0 when none runs.
+    int trialSecondsLeft() const;
 
 Q_SIGNALS:
     /// The settings of `device` are on screen.
@@ -70,6 +80,7 @@ private:
     void startApply(const blocktune::ChangePlan &plan);
     void applyArrived(const blocktune::ChangeReport &report);
     void revertArrived(const blocktune::RestoreReport &report);
+    void showTrial();
 
     struct Private;
     std::unique_ptr<Private> d;
