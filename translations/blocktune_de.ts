@@ -110,6 +110,22 @@
         <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
         <translation>--tab %1: unbekannter Reiter (settings, test, monitor oder details angeben)</translation>
     </message>
+    <message>
+        <source>Make a scratch 1 GiB direct-I/O loop device over a file, select it, and detach it when the console ends (root).</source>
+        <translation>Ein Wegwerf-Loop-Gerät von 1 GiB mit Direct I/O über einer Datei anlegen, auswählen und beim Beenden der Konsole wieder lösen (root).</translation>
+    </message>
+    <message>
+        <source>--demo makes a device on this machine; it does not go with --sysroot</source>
+        <translation>--demo legt ein Gerät auf diesem System an; es passt nicht zu --sysroot</translation>
+    </message>
+    <message>
+        <source>preparing a 1 GiB demo device...</source>
+        <translation>ein Demo-Gerät von 1 GiB wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>demo device %1 (1 GiB, direct I/O), detached when the console ends</source>
+        <translation>Demo-Gerät %1 (1 GiB, Direct I/O), wird beim Beenden der Konsole gelöst</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::DeviceTree</name>
@@ -187,6 +203,46 @@
     <message>
         <source>cannot receive %1 uevents</source>
         <translation>%1-uevents lassen sich nicht empfangen</translation>
+    </message>
+    <message>
+        <source>cannot write the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht schreiben: %1</translation>
+    </message>
+    <message>
+        <source>cannot sync the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht synchronisieren: %1</translation>
+    </message>
+    <message>
+        <source>a demo device needs at least 1 MiB</source>
+        <translation>ein Demo-Gerät braucht mindestens 1 MiB</translation>
+    </message>
+    <message>
+        <source>--demo attaches a loop device, which needs root: run the console as root for a demo device, or name a device of yours with --device</source>
+        <translation>--demo bindet ein Loop-Gerät ein, was root erfordert: die Konsole für ein Demo-Gerät als root starten oder mit --device ein eigenes Gerät nennen</translation>
+    </message>
+    <message>
+        <source>cannot create a file in %1 for the demo device: %2</source>
+        <translation>in %1 lässt sich keine Datei für das Demo-Gerät anlegen: %2</translation>
+    </message>
+    <message>
+        <source>cannot open /dev/loop-control: %1</source>
+        <translation>/dev/loop-control lässt sich nicht öffnen: %1</translation>
+    </message>
+    <message>
+        <source>no free loop device: %1</source>
+        <translation>kein freies Loop-Gerät: %1</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>cannot attach %1 to %2: %3</source>
+        <translation>%1 lässt sich nicht an %2 binden: %3</translation>
+    </message>
+    <message>
+        <source>every free loop device was taken by another process; try again</source>
+        <translation>jedes freie Loop-Gerät wurde von einem anderen Prozess belegt; noch einmal versuchen</translation>
     </message>
 </context>
 <context>
@@ -288,6 +344,58 @@
     <message>
         <source>writing…</source>
         <translation>schreibt …</translation>
+    </message>
+    <message>
+        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
+        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Device list</source>
+        <translation>&amp;Geräteliste</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>How to read these &amp;plots</source>
+        <translation>Wie man diese &amp;Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&amp;About blocktune</source>
+        <translation>Ü&amp;ber blocktune</translation>
+    </message>
+    <message>
+        <source>read-only (recorded tree)</source>
+        <translation>nur lesen (aufgezeichneter Baum)</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>last error: %1</source>
+        <translation>letzter Fehler: %1</translation>
+    </message>
+    <message>
+        <source>About blocktune</source>
+        <translation>Über blocktune</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;A Linux block-device tuning console: see how devices stack, change readahead and the I/O scheduler safely, measure streaming reads honestly, watch the counters live.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (built with %4)&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;Eine Konsole zum Einstellen von Linux-Blockgeräten: sehen, wie Geräte aufeinander aufbauen, Readahead und I/O-Scheduler sicher ändern, Streaming-Lesen ehrlich messen, die Zähler live beobachten.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (gebaut mit %4)&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>How to read these plots</source>
+        <translation>Wie man diese Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (100% = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (100 % = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1174,6 +1282,55 @@ KiB</translation>
     <message>
         <source>Writing… (the first change asks for authorization)</source>
         <translation>Schreibt … (die erste Änderung fragt nach Autorisierung)</translation>
+    </message>
+    <message>
+        <source>Readahead scale</source>
+        <translation>Readahead-Skala</translation>
+    </message>
+    <message>
+        <source>Red mark: the kernel&apos;s readahead floor for this array, %1 KiB</source>
+        <translation>Rote Marke: die Readahead-Untergrenze des Kernels für diesen Verbund, %1 KiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try for %n s</source>
+        <translation>
+            <numerusform>%n s lang probieren</numerusform>
+            <numerusform>%n s lang probieren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply as a temporary change, restored after %n seconds unless you keep it</source>
+        <translation>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunde wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunden wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Keep the values being tried (Revert session still undoes them)</source>
+        <translation>Die probierten Werte behalten („Sitzung zurücknehmen“ macht sie weiterhin rückgängig)</translation>
+    </message>
+    <message>
+        <source>Restore now</source>
+        <translation>Jetzt wiederherstellen</translation>
+    </message>
+    <message>
+        <source>“Also set it on the member disks”</source>
+        <translation>„Auch auf den Mitgliedsplatten setzen“</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying: restored in %n s unless kept</source>
+        <translation>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kept. Revert session still takes it back.</source>
+        <translation>Behalten. „Sitzung zurücknehmen“ nimmt es weiterhin zurück.</translation>
     </message>
 </context>
 </TS>

@@ -1,4 +1,5 @@
 // blocktune: the tuning console.
+#include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
 
@@ -8,7 +9,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QIcon>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -25,13 +25,12 @@ struct ConsoleOptions
     QCommandLineOption device{QStringLiteral("device"),
                               QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
                               QCoreApplication::translate("blocktune::Console", "DEVICE")};
-    QCommandLineOption tab{QStringLiteral("tab"),
-                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor, details or history."),
-                           QCoreApplication::translate("blocktune::Console", "TAB")};
     QCommandLineOption demo{QStringLiteral("demo"),
-                            QCoreApplication::translate("blocktune::Console",
-                                                        "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
-                                                        "and detach it when the console ends (root).")};
+                            QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
+                                                                          "and detach it when the console ends (root).")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
+                           QCoreApplication::translate("blocktune::Console", "TAB")};
 
     void addTo(QCommandLineParser &parser) const
     {
@@ -104,7 +103,7 @@ int main(int argc, char **argv)
     if (tabIndex < 0) {
         std::fprintf(stderr, "blocktune: %s\n",
                      qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                       "--tab %1: unknown tab (use settings, test, monitor, details or history)")
+                                                       "--tab %1: unknown tab (use settings, test, monitor or details)")
                                     .arg(parser.value(options.tab))));
         return 2;
     }
@@ -119,16 +118,21 @@ int main(int argc, char **argv)
     QString demoProblem;
     if (parser.isSet(options.demo)) {
         if (!root.isEmpty()) {
-            demoProblem = QStringLiteral("--demo makes a device on this machine; it does not go with --sysroot");
+            demoProblem = QCoreApplication::translate("blocktune::Console",
+                                                      "--demo makes a device on this machine; it does not go with --sysroot");
         } else {
-            std::printf("blocktune: preparing a 1 GiB demo device...\n");
+            std::printf("blocktune: %s\n",
+                        qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
             std::fflush(stdout);
             auto made = blocktune::DemoDevice::create(quint64(1) << 30);
             if (made) {
                 demoDevice = std::move(*made);
                 selected = demoDevice->name();
-                std::printf("blocktune: demo device %s (1 GiB, direct I/O), detached when the console ends\n",
-                            qPrintable(selected));
+                std::printf("blocktune: %s\n",
+                            qPrintable(QCoreApplication::translate(
+                                           "blocktune::Console",
+                                           "demo device %1 (1 GiB, direct I/O), detached when the console ends")
+                                           .arg(selected)));
                 std::fflush(stdout);
             } else {
                 demoProblem = made.error().message;
@@ -137,7 +141,7 @@ int main(int argc, char **argv)
         if (!demoProblem.isEmpty())
             std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
     }
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.blocktune.Blocktune.svg")));
+    QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
     blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);

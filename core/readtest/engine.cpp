@@ -3,7 +3,6 @@
 #include "readtest.h"
 
 #include "common/tr.h"
-
 #include "common/units.h"
 #include "stats/diskstats.h"
 

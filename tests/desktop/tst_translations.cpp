@@ -1,6 +1,7 @@
 // The German translation: complete, current with the sources, and what a
 // user of the console sees under LANG=de_DE.UTF-8 (menus, panel labels,
 // numbers with a decimal comma, core's messages).
+#include "appicon.h"
 #include "devicetree.h"
 #include "format.h"
 #include "i18n.h"
@@ -242,6 +243,20 @@ private Q_SLOTS:
         QVERIFY2(m_loaded.contains(qtbase), qPrintable(m_loaded.join(u' ')));
         QDialogButtonBox buttons(QDialogButtonBox::Cancel);
         QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text().remove(u'&'), QStringLiteral("Abbrechen"));
+    }
+
+    // The window icon draws at the sizes a panel and a task switcher ask
+    // for, without Qt's SVG plugin (not installed here).
+    void applicationIconDraws()
+    {
+        const QIcon icon = applicationIcon();
+        for (const int size : {16, 48, 256}) {
+            const QImage image = icon.pixmap(QSize(size, size)).toImage();
+            QCOMPARE(image.size(), QSize(size, size));
+            // Opaque in the middle: drawn, not an empty pixmap.
+            const QColor centre = image.pixelColor(size / 2, size / 2);
+            QVERIFY2(centre.alpha() == 255, qPrintable(QString::number(size)));
+        }
     }
 
 private:
