@@ -23,6 +23,6 @@ for i in 1 2 3 4; do
 done
 names=()
 for l in "${loops[@]}"; do names+=("$(basename "$l")"); done
-udevadm settle --timeout=10 || true
+command -v udevadm >/dev/null && udevadm settle --timeout=10 || true
 QT_QPA_PLATFORM=offscreen BLOCKTUNE_JOURNAL_DIR="$work/journals" BLOCKTUNE_HISTORY_DB="$work/history.sqlite" \
     "$exe" "${names[@]}" "$size"

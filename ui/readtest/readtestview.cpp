@@ -84,7 +84,7 @@ struct ReadTestView::Private
     QScrollArea *cardsArea = nullptr;
     QHBoxLayout *cardsLayout = nullptr;
     QList<StreamCard *> cards;
-    QStringList graphNames;    ///< "loop0 (measured)": the legend names roles
+    QStringList graphNames;    ///< "loop0 (measured)": the graphs name their roles
     // The live plot keeps every run: x runs on across runs, boundaries marked.
     double runOffset = 0;
     double lastX = 0;
@@ -113,15 +113,6 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
     plot->yAxis->setLabel(yLabel);
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(plot->font().family(), 8));
-    // The legend gets a row of its own above the axis rect, so it never
-    // covers a line whatever the data does.
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, plot->legend);
-    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot->legend->setWrap(4);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->legend->setBrush(Qt::NoBrush);
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
     return plot;
 }
 
@@ -242,6 +233,14 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->curve->graph(2)->setName(tr("knee: smallest readahead within 5% of the best"));
     d->curve->graph(2)->setLineStyle(QCPGraph::lsNone);
     d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kColors[3], 2), Qt::NoBrush, 14));
+    // The live plot's legend is the row of cards above it: each card's
+    // colour bar is its line's colour and it names the stream and its role,
+    // so nothing is drawn over the lines.
+    d->live->legend->setVisible(false);
+    // The sweep's legend sits top left: readahead values below the knee
+    // deliver least, so that corner of the curve stays empty.
+    d->curve->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    d->curve->legend->setBrush(QColor(255, 255, 255, 220));
     d->plots->addTab(d->live, tr("Live"));
     d->plots->addTab(d->curve, tr("Sweep curve"));
 
