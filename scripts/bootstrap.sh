@@ -9,6 +9,7 @@ packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libudev-dev libblkid-dev
+    libqt6sql6-sqlite  # the QSQLITE driver for the read-test history (core/history)
     util-linux fio xvfb xauth polkitd pkexec python3
     # desktop integration and the Debian package: icons rendered at build
     # time, desktop entry and AppStream checks, Qt's own German strings,

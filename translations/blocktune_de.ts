@@ -375,6 +375,108 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     </message>
 </context>
 <context>
+    <name>blocktune::HistoryView</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>What ran</source>
+        <translation>Was lief</translation>
+    </message>
+    <message>
+        <source>Setting / result</source>
+        <translation>Einstellung / Ergebnis</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Compare the two selected</source>
+        <translation>Die zwei ausgewählten vergleichen</translation>
+    </message>
+    <message>
+        <source>sweep (%1)</source>
+        <translation>Reihe (%1)</translation>
+    </message>
+    <message>
+        <source> (incomplete)</source>
+        <translation> (unvollständig)</translation>
+    </message>
+    <message>
+        <source>No tests kept yet: a finished read test or sweep appears here (%1)</source>
+        <translation>Noch keine Tests gespeichert: ein beendeter Lesetest oder eine Reihe erscheint hier (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s); select two to compare</source>
+        <translation>
+            <numerusform>%n Eintrag; zwei auswählen zum Vergleichen</numerusform>
+            <numerusform>%n Einträge; zwei auswählen zum Vergleichen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A: #%1 %2</source>
+        <translation>A: #%1 %2</translation>
+    </message>
+    <message>
+        <source>B: #%1 %2</source>
+        <translation>B: #%1 %2</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>differs</source>
+        <translation>unterschiedlich</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <source>#%1 and #%2 side by side; changes read from A to B</source>
+        <translation>#%1 und #%2 nebeneinander; Änderungen von A nach B</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::MainWindow</name>
     <message>
         <source>blocktune</source>
@@ -525,6 +627,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (100% = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (100 % = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
     </message>
 </context>
 <context>
@@ -1119,6 +1225,101 @@ KiB</translation>
     </message>
 </context>
 <context>
+    <name>blocktune::ReadTestResultsModel</name>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation>%1 (gestoppt)</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>spread</source>
+        <translation>Spanne</translation>
+    </message>
+    <message>
+        <source>all runs</source>
+        <translation>alle Läufe</translation>
+    </message>
+    <message>
+        <source>fairness over the streams&apos; means</source>
+        <translation>Fairness über die Mittel der Ströme</translation>
+    </message>
+    <message>
+        <source>10^6 bytes per second, from the stream&apos;s first read to its last, as dd prints</source>
+        <translation>10^6 Byte pro Sekunde, vom ersten bis zum letzten Lesen des Stroms, wie dd es ausgibt</translation>
+    </message>
+    <message>
+        <source>The device&apos;s average read request during the run (/proc/diskstats)</source>
+        <translation>Mittlere Leseanforderung des Geräts während des Laufs (/proc/diskstats)</translation>
+    </message>
+    <message>
+        <source>Bytes the device read beyond what the test consumed: readahead not used (negative: pages came from the cache)</source>
+        <translation>Bytes, die das Gerät über das vom Test Verbrauchte hinaus las: ungenutztes Readahead (negativ: Seiten kamen aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>Jain&apos;s index over the streams&apos; MB/s: 1 = equal shares, 1/n = one stream got all</source>
+        <translation>Jain-Index über die MB/s der Ströme: 1 = gleiche Anteile, 1/n = ein Strom bekam alles</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>Strom</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anforderung</translation>
+    </message>
+    <message>
+        <source>Overshoot</source>
+        <translation>Überschuss</translation>
+    </message>
+    <message>
+        <source>Fairness (Jain)</source>
+        <translation>Fairness (Jain)</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::ReadTestView</name>
     <message>
         <source>Select a device</source>
@@ -1241,10 +1442,6 @@ KiB</translation>
         <translation>Messreihenkurve</translation>
     </message>
     <message>
-        <source>seconds into run %1</source>
-        <translation>Sekunden seit Beginn von Lauf %1</translation>
-    </message>
-    <message>
         <source>done</source>
         <translation>fertig</translation>
     </message>
@@ -1281,12 +1478,155 @@ KiB</translation>
         <translation>wird angehalten …</translation>
     </message>
     <message>
-        <source>sweep: read_ahead_kb %1 KiB running (point %2 of %3)</source>
-        <translation>Messreihe: read_ahead_kb %1 KiB läuft (Punkt %2 von %3)</translation>
-    </message>
-    <message>
         <source>the device list is not read yet</source>
         <translation>die Geräteliste ist noch nicht gelesen</translation>
+    </message>
+    <message>
+        <source>sdc sdd@1G  (measured beside the selected device, side by side)</source>
+        <translation>sdc sdd@1G  (neben dem ausgewählten Gerät gemessen)</translation>
+    </message>
+    <message>
+        <source>Also measured</source>
+        <translation>Auch gemessen</translation>
+    </message>
+    <message>
+        <source>knee: smallest readahead within 5% of the best</source>
+        <translation>Knie: kleinstes Readahead innerhalb 5 % vom besten</translation>
+    </message>
+    <message>
+        <source>Copy as text</source>
+        <translation>Als Text kopieren</translation>
+    </message>
+    <message>
+        <source>The report as dd prints it, to paste into a ticket or a mail</source>
+        <translation>Der Bericht, wie dd ihn ausgibt, zum Einfügen in ein Ticket oder eine Mail</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Export JSON...</source>
+        <translation>JSON exportieren...</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>Bericht</translation>
+    </message>
+    <message>
+        <source>report copied</source>
+        <translation>Bericht kopiert</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export JSON</source>
+        <translation>JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Read tests need the live machine: %1 is a recorded tree (read-only)</source>
+        <translation>Lesetests brauchen die laufende Maschine: %1 ist ein aufgezeichneter Baum (nur lesen)</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb %1</source>
+        <translation>read_ahead_kb %1</translation>
+    </message>
+    <message>
+        <source>sweep: read_ahead_kb %1 running (point %2 of %3)</source>
+        <translation>Reihe: read_ahead_kb %1 läuft (Punkt %2 von %3)</translation>
+    </message>
+    <message>
+        <source>seconds; now read_ahead_kb %1</source>
+        <translation>Sekunden; jetzt read_ahead_kb %1</translation>
+    </message>
+    <message>
+        <source>knee %1</source>
+        <translation>Knie %1</translation>
+    </message>
+    <message>
+        <source> · kept in the history (#%1)</source>
+        <translation> · im Verlauf gespeichert (#%1)</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>kann %1 nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>seconds into the test (runs marked)</source>
+        <translation>Sekunden im Test (Läufe markiert)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::StreamCard</name>
+    <message>
+        <source>stream %1</source>
+        <translation>Strom %1</translation>
+    </message>
+    <message>
+        <source>%1 from %2 · %3</source>
+        <translation>%1 ab %2 · %3</translation>
+    </message>
+    <message>
+        <source>Reads outstanding on average in the last interval (reads/s × mean latency)</source>
+        <translation>Im letzten Intervall im Mittel ausstehende Lesevorgänge (Lesevorgänge/s × mittlere Latenz)</translation>
+    </message>
+    <message>
+        <source>Bytes per read the stream issued; after a run, the device&apos;s own average request size (/proc/diskstats)</source>
+        <translation>Bytes pro Lesevorgang des Stroms; nach einem Lauf die mittlere Anforderungsgröße des Geräts (/proc/diskstats)</translation>
+    </message>
+    <message>
+        <source>in flight %1</source>
+        <translation>ausstehend %1</translation>
+    </message>
+    <message>
+        <source>read size %1</source>
+        <translation>Lesegröße %1</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>  · run %1</source>
+        <translation>  · Lauf %1</translation>
+    </message>
+    <message>
+        <source>device request %1</source>
+        <translation>Geräteanforderung %1</translation>
     </message>
 </context>
 <context>

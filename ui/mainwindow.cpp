@@ -5,6 +5,7 @@
 #include "tuningpanel.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
+#include "history/historyview.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_details, tr("Details"));
+    m_history = new HistoryView({}, m_tabs);
+    m_tabs->addTab(m_history, tr("History"));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     setCentralWidget(splitter);
@@ -136,6 +139,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
             parts << tr("writing…");
         m_privilege->setText(parts.join(QStringLiteral(" · ")));
     });
+    connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });

@@ -22,6 +22,7 @@ const Command kCommands[] = {
     {"test", "measure streaming reads: seq, concurrent, server, mixed", &runTest},
     {"sweep", "run a read test at several readahead values, then restore", &runSweep},
     {"monitor", "live throughput, request size, queue depth, interrupts, md balance", &runMonitor},
+    {"history", "the read tests and sweeps kept so far (--json, --device D, --limit N)", &runHistory},
 };
 
 void printUsage(QTextStream &out)

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
-                           QStringLiteral("details")};
+                           QStringLiteral("details"), QStringLiteral("history")};
     const int tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
     if (tabIndex < 0) {
         std::fprintf(stderr, "blocktune: %s\n",

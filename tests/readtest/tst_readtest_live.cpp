@@ -212,6 +212,41 @@ private Q_SLOTS:
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }
 
+    // What the CLI measured is kept: `history --json` lists it with the
+    // device, the settings in force and the mean; --device and --limit filter.
+    void cliHistoryListsFinishedTests()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray db = (dir.path() + QStringLiteral("/history.sqlite")).toLocal8Bit();
+        const QByteArray saved = qgetenv("BLOCKTUNE_HISTORY_DB");
+        qputenv("BLOCKTUNE_HISTORY_DB", db);
+        const QString dev = m_a->name();
+        const QJsonObject test = runJson({QStringLiteral("test"), QStringLiteral("seq"), dev, QStringLiteral("--bs"),
+                                          QStringLiteral("64K"), QStringLiteral("--size"), QStringLiteral("8M"),
+                                          QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY(!test.isEmpty());
+        const QJsonObject list = runJson({QStringLiteral("history"), QStringLiteral("--json")});
+        const QJsonObject none = runJson({QStringLiteral("history"), QStringLiteral("--json"), QStringLiteral("--device"),
+                                          QStringLiteral("sdzz")});
+        ProcessResult bad;
+        runJson({QStringLiteral("history"), QStringLiteral("--limit"), QStringLiteral("0")}, 2, &bad);
+        qputenv("BLOCKTUNE_HISTORY_DB", saved);
+        QCOMPARE(list.value(u"schema").toInt(), 1);
+        const QJsonArray records = list.value(u"records").toArray();
+        QCOMPARE(records.size(), 1);
+        const QJsonObject r = records.at(0).toObject();
+        QCOMPARE(r.value(u"device").toString(), dev);
+        QCOMPARE(r.value(u"source").toString(), QStringLiteral("cli"));
+        QCOMPARE(r.value(u"test").toString(), QStringLiteral("seq"));
+        QCOMPARE(r.value(u"ok").toBool(), true);
+        QCOMPARE(r.value(u"mb_per_s").toDouble(), test.value(u"mean_mb_per_s").toDouble());
+        QCOMPARE(r.value(u"settings").toObject().value(dev + QStringLiteral(" read_ahead_kb")).toInt(), 128);
+        QVERIFY(!r.value(u"kernel").toString().isEmpty());
+        QCOMPARE(none.value(u"records").toArray().size(), 0);
+        QVERIFY2(bad.err.contains("--limit '0'"), bad.err.constData());
+    }
+
     void seqReportsRunsLikeDd()
     {
         const QString dev = m_a->name();
