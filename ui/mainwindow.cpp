@@ -236,7 +236,7 @@ void MainWindow::showPlotHelp()
            "<p><b>Queue depth</b> (aqu-sz) is the average number of requests in flight; one stream at depth ~1 "
            "cannot keep several disks busy.</p>"
            "<p><b>Member balance</b> shows each md member's share of the bytes read and Jain's fairness index "
-           "(100% = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
+           "(1 = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
         QMessageBox::Close, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
