@@ -37,5 +37,7 @@ int runRestore(CliContext &ctx, const QStringList &args); // cmd_tuning.cpp
 int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
+int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
+int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 
 } // namespace blocktune::cli
