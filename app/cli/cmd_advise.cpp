@@ -60,7 +60,7 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Finds the smallest readahead that reaches the plateau: measures what the device delivers with O_DIRECT "
-        "(1 MiB reads, 4 in flight), sweeps read_ahead_kb over powers of two from 4 KiB to 64 MiB (at most a "
+        "(1 MiB reads, 16 in flight), sweeps read_ahead_kb over powers of two from 4 KiB to 64 MiB (at most a "
         "quarter of the device), refines around the knee, and recommends the smallest value within 5% of the best "
         "point, never below the md/dm floor. Every value is a temporary change, restored at the end, on error and "
         "on SIGINT/SIGTERM (after a kill -9: blocktune-cli restore).\n"

@@ -166,16 +166,24 @@ QString verdictFor(const Advice &a, const DeviceSettings &s, quint64 rawBlockKiB
                                 .arg(formatMbPerSec(a.bestMbPerSec))
                                 .arg(a.bestKiB)
                                 .arg(formatMbPerSec(a.rawMbPerSec));
-    if (a.reachedPct >= kFarFromRawPct)
-        return reached;
     const CurvePoint *best = nullptr;
     for (const CurvePoint &p : a.curve)
         if (p.readAheadKiB == a.bestKiB)
             best = &p;
     const CurvePoint &last = a.curve.constLast();
-    if (a.curve.size() >= 2 && best == &last && last.mbPerSec > a.curve.at(a.curve.size() - 2).mbPerSec * 1.05)
+    const bool stillRising =
+        a.curve.size() >= 2 && best == &last && last.mbPerSec > a.curve.at(a.curve.size() - 2).mbPerSec * 1.05;
+    if (a.reachedPct > 105)
+        return reached + QStringLiteral("; buffered reads passed the raw figure (1 MiB O_DIRECT reads, %1 in flight): "
+                                        "the device serves more than that keeps in flight, so treat the raw figure "
+                                        "as a floor, not a ceiling").arg(kRawInFlight);
+    if (a.reachedPct >= kFarFromRawPct)
+        return stillRising ? reached + QStringLiteral("; throughput was still rising at the largest value tried (%1 KiB, "
+                                                      "the cap a quarter of the device sets)").arg(last.readAheadKiB)
+                           : reached;
+    if (stillRising)
         return reached + QStringLiteral("; no readahead came close, and throughput was still rising at the largest "
-                                        "value tried (%1 KiB, the cap the device's size sets)").arg(last.readAheadKiB);
+                                        "value tried (%1 KiB, the cap a quarter of the device sets)").arg(last.readAheadKiB);
     if (best && s.maxSectorsKiB && best->avgRequestKiB >= 0.9 * double(*s.maxSectorsKiB) && *s.maxSectorsKiB < rawBlockKiB)
         return reached + QStringLiteral("; no readahead came close: requests stop at max_sectors_kb %1 (average %2 KiB "
                                         "at the best point) while the raw reads used %3 KiB requests")
@@ -231,7 +239,7 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
     // Time promised so far: the wall clock, or the points' planned reading
     // time when that is more (a point's overhead shows up after it ran).
     qint64 plannedMs = rawMs;
-    if (auto raw = engine.measureRawMbPerSec(rawBlock, 4, rawMs, cancel))
+    if (auto raw = engine.measureRawMbPerSec(rawBlock, kRawInFlight, rawMs, cancel))
         a.rawMbPerSec = *raw;
     else if (raw.error().code == Interrupted)
         a.cancelled = true;

@@ -226,6 +226,9 @@ inline constexpr double kFarFromRawPct = 70;
 inline constexpr double kImbalanceJain = 0.9;
 inline constexpr double kUnfairShare = 0.4;          ///< under 40% of its rate alone
 inline constexpr double kUnfairJain = 0.8;
+/// Raw reads: 1 MiB O_DIRECT requests, this many in flight (16 MiB, as
+/// much as a large readahead keeps in flight).
+inline constexpr int kRawInFlight = 16;
 
 /// Static checks on the model (below_md_floor, notes), then, with
 /// spec.measure and an engine, measured ones; restores before returning.

@@ -121,7 +121,7 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
         }
         // The raw ceiling and the stream pair at the readahead in force.
         engine->restore(nullptr);
-        auto raw = engine->measureRawMbPerSec(1024 * 1024, 4, spec.pointMs, cancel);
+        auto raw = engine->measureRawMbPerSec(1024 * 1024, kRawInFlight, spec.pointMs, cancel);
         if (!raw)
             return raw.error();
         auto pair = engine->measureStreamPair(spec.blockSize, spec.pointMs, cancel);
@@ -160,6 +160,12 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
             f.summary = largerCloses
                 ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
                                  "%5 KiB brings them to %6%")
+                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
+                      .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
+                : more && more->mbPerSec >= kBlockingGain * now->mbPerSec
+                ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
+                                 "%5 KiB brings them to %6%, so readahead is the cause and a value larger still is "
+                                 "needed (blocktune-cli advise %1 finds it)")
                       .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
                       .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
                 : QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw) and a larger "
