@@ -2,6 +2,7 @@
 
 #include "common/sysroot.h"
 
+#include <QCommandLineParser>
 #include <QStringList>
 #include <QTextStream>
 
@@ -20,6 +21,10 @@ enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
+
+/// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
+/// the usage line (Qt names the program by its path there).
+void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).

@@ -19,12 +19,7 @@ int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, co
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args))
         return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(command), ExitUsage);
     if (p.isSet(QStringLiteral("help"))) {
-        QString help = p.helpText();
-        const qsizetype options = help.indexOf(QStringLiteral(" [options]"));
-        if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
-            help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
-        ctx.out << help;
-        ctx.out.flush();
+        printCommandHelp(ctx, p, command);
         return ExitOk;
     }
     const QStringList pos = p.positionalArguments();

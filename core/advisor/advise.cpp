@@ -1,6 +1,7 @@
 // The advisor: a coarse readahead sweep over powers of two, refinement
 // around the knee, the raw (O_DIRECT) ceiling, and the recommendation.
 #include "advisor.h"
+#include "advisor_p.h"
 
 #include "session/session.h"
 #include "tuning/tuning.h"
@@ -198,17 +199,13 @@ QString verdictFor(const Advice &a, const DeviceSettings &s, quint64 rawBlockKiB
 Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
 {
-    auto settings = session.settings(spec.device);
-    if (!settings)
-        return settings.error();
-    auto model = session.model();
-    if (!model)
-        return model.error();
-    const BlockDevice *bd = (*model)->findByUserName(spec.device);
-    if (!bd)
-        return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli list)").arg(spec.device));
+    auto found = advisor_detail::lookUpDevice(session, spec.device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const BlockDevice *bd = found->device;
 
-    const QList<quint64> coarse = coarseReadaheads(bd->sizeBytes.value_or(0));
+    const QList<quint64> coarse = coarseReadaheads(found->sizeBytes());
     constexpr int kRefinePoints = 2;
     const int points = int(coarse.size()) + kRefinePoints + 1; // +1: the raw measurement's own point
     const qint64 minBudget = qint64(std::ceil(double(kMinPointMs * points) * 1.1 / 100.0)) * 100;
@@ -220,7 +217,7 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
 
     Advice a;
     a.device = bd->name;
-    a.queueDevice = settings->queueDevice.isEmpty() ? settings->name : settings->queueDevice;
+    a.queueDevice = found->queue();
     a.workload = spec.workload;
     a.floorKiB = settings->readaheadFloorKiB;
     a.originalKiB = settings->readAheadKiB;

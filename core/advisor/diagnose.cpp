@@ -1,6 +1,7 @@
 // Diagnosis: static checks on the device model, then a few measured reads
 // (current readahead, a larger one, raw, two streams), everything restored.
 #include "advisor.h"
+#include "advisor_p.h"
 
 #include "session/session.h"
 #include "tuning/tuning.h"
@@ -81,15 +82,11 @@ void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding>
 Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
                            const std::atomic_bool *cancel)
 {
-    auto settings = session.settings(spec.device);
-    if (!settings)
-        return settings.error();
-    auto model = session.model();
-    if (!model)
-        return model.error();
-    const BlockDevice *bd = (*model)->findByUserName(spec.device);
-    if (!bd)
-        return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli list)").arg(spec.device));
+    auto found = advisor_detail::lookUpDevice(session, spec.device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const BlockDevice *bd = found->device;
 
     Diagnosis d;
     d.device = bd->name;

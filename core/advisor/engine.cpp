@@ -1,6 +1,7 @@
 // The real measuring engine: readahead through the session as temporary
 // changes, reads through ReadTest (time-based, one cold run each).
 #include "advisor.h"
+#include "advisor_p.h"
 
 #include "monitor/monitor.h"
 #include "session/session.h"
@@ -62,7 +63,8 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
     if (result.failed)
         return makeError(EIO, result.errors.isEmpty() ? QStringLiteral("reading %1 failed").arg(m_device)
                                                       : result.errors.join(QStringLiteral("; ")));
-    if (result.runs.isEmpty())
+    // A cut-short run measured a part of a point: it is no point of the curve.
+    if (result.cancelled || result.runs.isEmpty())
         return makeError(Interrupted, QStringLiteral("measuring %1 was cancelled").arg(m_device));
     return result;
 }
@@ -71,16 +73,12 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
 {
     if (m_session.isRecorded())
         return recordedRefusal(m_device);
-    auto settings = m_session.settings(m_device);
-    if (!settings)
-        return settings.error();
-    auto model = m_session.model();
-    if (!model)
-        return model.error();
-    const BlockDevice *bd = (*model)->findByUserName(m_device);
-    const quint64 deviceBytes = bd && bd->sizeBytes ? *bd->sizeBytes : 0;
-
-    const QString queue = settings->queueDevice.isEmpty() ? settings->name : settings->queueDevice;
+    auto found = advisor_detail::lookUpDevice(m_session, m_device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const quint64 deviceBytes = found->sizeBytes();
+    const QString queue = found->queue();
     const ChangeReport report =
         m_session.applyTemporary({SettingChange{queue, QStringLiteral("read_ahead_kb"), SettingValue(probe.readAheadKiB)}});
     if (!report.ok())
@@ -161,14 +159,11 @@ Result<double> ReadTestEngine::measureRawMbPerSec(quint64 blockSize, int inFligh
 Result<StreamPairMeasurement> ReadTestEngine::measureStreamPair(quint64 blockSize, qint64 durationMs,
                                                                 const std::atomic_bool *cancel)
 {
-    auto settings = m_session.settings(m_device);
-    if (!settings)
-        return settings.error();
-    auto model = m_session.model();
-    if (!model)
-        return model.error();
-    const BlockDevice *bd = (*model)->findByUserName(m_device);
-    const quint64 half = bd && bd->sizeBytes ? *bd->sizeBytes / 2 / blockSize * blockSize : 0;
+    auto found = advisor_detail::lookUpDevice(m_session, m_device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const quint64 half = found->sizeBytes() / 2 / blockSize * blockSize;
     if (half == 0)
         return makeError(InvalidArgument, QStringLiteral("%1 is too small for two streams").arg(m_device));
 

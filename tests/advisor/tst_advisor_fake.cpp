@@ -294,6 +294,37 @@ private slots:
         QVERIFY(setMd0Readahead(kMd0FloorKiB));
     }
 
+    void notesWhereTheSettingLivesElsewhere_data()
+    {
+        QTest::addColumn<QString>("tree");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("a partition") << QStringLiteral("nvme-parts") << QStringLiteral("nvme0n1p2")
+                                     << QStringLiteral("partition_shares_readahead") << QStringLiteral("nvme0n1's");
+        QTest::newRow("an LVM volume") << QStringLiteral("scst-raid0-lvm") << QStringLiteral("dm-1")
+                                       << QStringLiteral("lvm_rewrites_readahead") << QStringLiteral("vg_scst-lun1");
+    }
+    void notesWhereTheSettingLivesElsewhere()
+    {
+        QFETCH(QString, tree);
+        QFETCH(QString, device);
+        QFETCH(QString, code);
+        QFETCH(QString, says);
+        TuningSession session{SysRoot(recordedTree(tree))};
+        DiagnoseSpec spec;
+        spec.device = device;
+        spec.measure = false;
+        auto d = diagnose(session, nullptr, spec);
+        QVERIFY2(d, d ? "" : qPrintable(d.error().message));
+        const Finding *f = findingOf(*d, code.toLatin1().constData());
+        QVERIFY(f);
+        QCOMPARE(f->severity, Severity::Note);
+        QVERIFY2(f->summary.contains(says), qPrintable(f->summary));
+        // Each note where it applies only: a partition is no LVM volume, and the reverse.
+        QVERIFY(!findingOf(*d, code == u"lvm_rewrites_readahead" ? "partition_shares_readahead" : "lvm_rewrites_readahead"));
+    }
+
     void cliRefusesToMeasureARecordedTree()
     {
         const ProcessResult r = run(binary("blocktune-cli"),
