@@ -220,8 +220,11 @@ struct Diagnosis
 };
 
 /// Thresholds, named so the README and the tests say the same.
-inline constexpr double kBlockingRequestShare = 0.8; ///< requests >= 80% of readahead
-inline constexpr double kBlockingGain = 1.15;        ///< a larger readahead 15% faster
+/// readahead_blocking: at the larger readahead requests are at least 1.5 x
+/// larger (readahead limited them; a device cap would not move) and the
+/// stream at least 15% faster.
+inline constexpr double kBlockingRequestGrowth = 1.5;
+inline constexpr double kBlockingGain = 1.15;
 inline constexpr double kFarFromRawPct = 70;
 inline constexpr double kImbalanceJain = 0.9;
 inline constexpr double kUnfairShare = 0.4;          ///< under 40% of its rate alone

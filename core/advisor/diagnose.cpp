@@ -128,7 +128,7 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
 
         // readahead_blocking: a larger readahead makes the requests larger
         // and the stream faster, so readahead is what limits each request.
-        if (more && more->mbPerSec >= kBlockingGain * now->mbPerSec && more->avgRequestKiB >= 1.2 * now->avgRequestKiB) {
+        if (more && more->mbPerSec >= kBlockingGain * now->mbPerSec && more->avgRequestKiB >= kBlockingRequestGrowth * now->avgRequestKiB) {
             Finding f;
             f.code = QStringLiteral("readahead_blocking");
             f.severity = Severity::Problem;

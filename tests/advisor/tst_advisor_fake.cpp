@@ -270,28 +270,40 @@ private slots:
         }
     }
 
-    void readaheadBlockingOnlyWhenALargerOneHelps()
+    void readaheadBlocking_data()
     {
-        for (bool rising : {true, false}) {
-            QVERIFY(setMd0Readahead(128));
-            TuningSession session{SysRoot(tree())};
-            FakeEngine engine;
-            if (rising)
-                engine.curve = [](quint64 ra) { return double(qMin<quint64>(ra, 4096)) / 10.0; };
-            DiagnoseSpec spec;
-            spec.device = QStringLiteral("md0");
-            auto d = diagnose(session, &engine, spec);
-            QVERIFY(d);
-            const Finding *f = findingOf(*d, "readahead_blocking");
-            QCOMPARE(f != nullptr, rising);
-            if (f) {
-                QCOMPARE(f->evidence.value(u"read_ahead_kb").toInteger(), 128);
-                QCOMPARE(f->evidence.value(u"larger_read_ahead_kb").toInteger(), 512);
-                QVERIFY(f->evidence.contains(u"interrupts_per_mb"));
-                QCOMPARE(f->fix.value(u"read_ahead_kb").toInteger(), 512);
-            }
-        }
+        QTest::addColumn<quint64>("readAhead");
+        QTest::addColumn<bool>("rising");
+        QTest::addColumn<bool>("fires");
+        // The fake's requests are min(readahead, 1024 KiB), as a device
+        // whose max_sectors_kb is 1024 makes them.
+        QTest::newRow("128 KiB, faster and larger requests at 512") << quint64(128) << true << true;
+        QTest::newRow("128 KiB, flat curve") << quint64(128) << false << false;
+        QTest::newRow("1024 KiB, faster at 4096 but requests capped") << quint64(1024) << true << false;
+    }
+    void readaheadBlocking()
+    {
+        QFETCH(quint64, readAhead);
+        QFETCH(bool, rising);
+        QFETCH(bool, fires);
+        QVERIFY(setMd0Readahead(readAhead));
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        if (rising)
+            engine.curve = [](quint64 ra) { return double(qMin<quint64>(ra, 8192)) / 10.0; };
+        DiagnoseSpec spec;
+        spec.device = QStringLiteral("md0");
+        auto d = diagnose(session, &engine, spec);
         QVERIFY(setMd0Readahead(kMd0FloorKiB));
+        QVERIFY(d);
+        const Finding *f = findingOf(*d, "readahead_blocking");
+        QCOMPARE(f != nullptr, fires);
+        if (f) {
+            QCOMPARE(f->evidence.value(u"read_ahead_kb").toInteger(), qint64(readAhead));
+            QCOMPARE(f->evidence.value(u"larger_read_ahead_kb").toInteger(), 512);
+            QVERIFY(f->evidence.contains(u"interrupts_per_mb"));
+            QCOMPARE(f->fix.value(u"read_ahead_kb").toInteger(), 512);
+        }
     }
 
     void notesWhereTheSettingLivesElsewhere_data()
