@@ -465,6 +465,52 @@ private Q_SLOTS:
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }
 
+    // SIGINT or SIGTERM during every kind of test and a sweep: the CLI stops
+    // within 2 s, says so, exits 128+N (never dies of the signal), and the
+    // readahead is what it was.
+    void signalStopsEveryKind_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("signal");
+        const QString a = m_a ? m_a->name() : QString();
+        const QString b = m_b ? m_b->name() : QString();
+        const QStringList slow{u"--bs"_qs, u"4K"_qs, u"--time"_qs, u"30s"_qs};
+        const QList<std::pair<const char *, QStringList>> kinds{
+            {"seq", QStringList{u"test"_qs, u"seq"_qs, a} + slow},
+            {"concurrent", QStringList{u"test"_qs, u"concurrent"_qs, u"--measure"_qs, a, u"--background"_qs, b} + slow},
+            {"server", QStringList{u"test"_qs, u"server"_qs, a, u"--threads"_qs, u"4"_qs} + slow},
+            {"mixed", QStringList{u"test"_qs, u"mixed"_qs, a, u"--seq"_qs, u"1"_qs, u"--random"_qs, u"1"_qs} + slow},
+            {"sweep", QStringList{u"sweep"_qs, a, u"--ra"_qs, u"8,16"_qs} + slow},
+        };
+        for (const auto &[kind, args] : kinds) {
+            QTest::addRow("%s SIGINT", kind) << args << int(SIGINT);
+            QTest::addRow("%s SIGTERM", kind) << args << int(SIGTERM);
+        }
+    }
+    void signalStopsEveryKind()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, signal);
+        const QString dev = m_a->name();
+        const quint64 readsBefore = readsCompleted(dev);
+        QProcess p;
+        p.start(binary("blocktune-cli"), args);
+        QVERIFY(p.waitForStarted());
+        // Running: the device is being read.
+        QVERIFY(QTest::qWaitFor([&] { return readsCompleted(dev) > readsBefore + 100; }, 10000));
+        QElapsedTimer t;
+        t.start();
+        ::kill(pid_t(p.processId()), signal);
+        QVERIFY(p.waitForFinished(5000));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + signal);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(signal == SIGINT ? u"interrupted by SIGINT"_qs : u"interrupted by SIGTERM"_qs), qPrintable(err));
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
     // kill -9 leaves the swept value in place and the journal behind;
     // `blocktune-cli restore` brings the original back.
     void killedSweepIsRestoredFromTheJournal()
