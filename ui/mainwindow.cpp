@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "devicepane.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
 #include "monitor/monitorview.h"
@@ -61,7 +62,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
     auto *splitter = new QSplitter(this);
-    m_tree = new DeviceTree(splitter);
+    auto *pane = new DevicePane(sysroot, splitter);
+    m_tree = pane->tree();
     m_tabs = new QTabWidget(splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
     m_tabs->addTab(m_tuning, tr("Settings"));
@@ -246,15 +248,13 @@ void MainWindow::showModel()
     const ModelSnapshot model = m_session->model();
     if (!model)
         return;
-    m_tree->setModel(*model);
+    m_tree->setModel(model);
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
                              ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
                              : QString()));
     if (!m_initialDevice.isEmpty()) {
-        const auto found = m_tree->findItems(m_initialDevice, Qt::MatchExactly | Qt::MatchRecursive);
-        if (!found.isEmpty())
-            m_tree->setCurrentItem(found.constFirst());
+        m_tree->selectDevice(m_initialDevice);
         m_initialDevice.clear();
     }
     if (!m_ready) {

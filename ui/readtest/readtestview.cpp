@@ -1,5 +1,6 @@
 #include "readtestview.h"
 
+#include "format.h"
 #include "common/sysroot.h"
 #include "common/units.h"
 #include "readtest/readtest.h"
@@ -69,6 +70,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLabel)
 {
     auto *plot = new QCustomPlot(parent);
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->setMinimumHeight(180);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -249,14 +251,14 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     });
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
-            d->text->appendPlainText(formatRun(d->kind, run).chopped(1));
+            d->text->appendPlainText(formatRun(d->kind, run, QLocale()).chopped(1));
     });
     connect(d->worker, &ReadTestWorker::pointStarted, this, [this](int index, quint64 kib) {
         d->status->setText(tr("sweep: read_ahead_kb %1 KiB running (point %2 of %3)")
                                .arg(kib).arg(index + 1).arg(d->sweepPoints));
     });
     connect(d->worker, &ReadTestWorker::pointFinished, this, [this](const SweepPoint &point) {
-        d->text->appendPlainText(formatSweepPoint(point).chopped(1));
+        d->text->appendPlainText(formatSweepPoint(point, QLocale()).chopped(1));
         d->curvePoints << QPointF(double(point.readAheadKiB), point.mbPerSec);
         // A log axis cannot show 0 KiB: such a point stays in the table only.
         if (point.readAheadKiB > 0) {
@@ -281,14 +283,15 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         Q_EMIT finished(ok);
     };
     connect(d->worker, &ReadTestWorker::testFinished, this, [done](const ReadTestResult &r) {
-        done(!r.failed && !r.cancelled, formatReadTestResult(r), r.errors);
+        done(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
     });
     connect(d->worker, &ReadTestWorker::sweepFinished, this, [this, done](const SweepResult &r) {
         QStringList errors = r.errors;
         if (!r.restored && !r.restoreMessage.isEmpty())
             errors.prepend(r.restoreMessage);
         d->plots->setCurrentWidget(d->curve);
-        done(!r.failed && !r.cancelled && r.restored, formatSweepHeader() + formatSweepResult(r), errors);
+        // formatSweepResult() heads its table itself.
+        done(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
     });
     d->thread.start();
 }
@@ -396,7 +399,8 @@ bool ReadTestView::start()
         d->curve->graph(0)->data()->clear();
         d->curve->graph(1)->data()->clear();
         d->report = describeReadTest(sweep->test(), tr("sweep read_ahead_kb of %1, test %2")
-                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)));
+                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)),
+                                     QLocale());
         d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
                                   Qt::QueuedConnection);
@@ -405,7 +409,8 @@ bool ReadTestView::start()
         if (!test)
             return refuse(test.error().message);
         d->sweeping = false;
-        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device));
+        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device),
+                                     QLocale());
         d->text->setPlainText(d->report.chopped(1));
         d->plots->setCurrentWidget(d->live);
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },
