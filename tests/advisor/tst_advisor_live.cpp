@@ -128,7 +128,7 @@ private slots:
     {
         const QString dev = m_loop->name();
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("4")));
-        const QJsonObject d = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--json")});
+        const QJsonObject d = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--json")});
         QVERIFY(!d.isEmpty());
         QCOMPARE(readAhead(dev), quint64(4));
         QVERIFY(d.value(u"measured").toBool());
@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(f.value(u"fix").toObject().value(u"read_ahead_kb").toInteger(), 512);
 
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("1024")));
-        const QJsonObject quiet = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--json")});
+        const QJsonObject quiet = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--json")});
         QVERIFY(!quiet.isEmpty());
         QCOMPARE(readAhead(dev), quint64(1024));
         QVERIFY2(findingOf(quiet, "readahead_blocking").isEmpty(), QJsonDocument(quiet).toJson().constData());
