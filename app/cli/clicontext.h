@@ -2,6 +2,7 @@
 
 #include "common/sysroot.h"
 
+#include <QCommandLineParser>
 #include <QStringList>
 #include <QTextStream>
 
@@ -21,6 +22,10 @@ enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 
+/// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
+/// the usage line (Qt names the program by its path there).
+void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
+
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
 struct Command
@@ -38,5 +43,7 @@ int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
 int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
+int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
+int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 
 } // namespace blocktune::cli

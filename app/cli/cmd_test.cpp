@@ -317,13 +317,7 @@ int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, 
     }
     if (p.isSet(QStringLiteral("help"))) {
         done = true;
-        // Qt names the program by its path in the usage line; name the command.
-        QString help = p.helpText();
-        const qsizetype options = help.indexOf(QStringLiteral(" [options]"));
-        if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
-            help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
-        ctx.out << help;
-        ctx.out.flush();
+        printCommandHelp(ctx, p, command);
         return ExitOk;
     }
     return ExitOk;

@@ -23,6 +23,8 @@ const Command kCommands[] = {
     {"sweep", "run a read test at several readahead values, then restore", &runSweep},
     {"monitor", "live throughput, request size, queue depth, interrupts, md balance", &runMonitor},
     {"history", "the read tests and sweeps kept so far (--json, --device D, --limit N)", &runHistory},
+    {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
+    {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},
 };
 
 void printUsage(QTextStream &out)
