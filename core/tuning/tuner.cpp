@@ -80,6 +80,20 @@ ChangeReport Tuner::run(const QList<SettingChange> &changes, const PlanOptions &
 {
     ChangeReport report;
     report.plan = plan(changes, options);
+    // One blocktune process at a time per device (devicelock.cpp); after a
+    // wait, plan again against what the other one left.
+    QStringList devices;
+    for (const PlannedWrite &w : std::as_const(report.plan.writes))
+        devices << w.device;
+    auto locks = report.plan.ok() && !devices.isEmpty() ? DeviceLocks::acquire(m_root, devices) : DeviceLocks();
+    if (locks && locks->waited()) {
+        report.plan = plan(changes, options);
+        report.plan.notes << QStringLiteral("waited for %1").arg(locks->waitedFor());
+    }
+    if (!locks) {
+        report.error = makeError(locks.error().code, locks.error().message + u"; nothing was changed");
+        return report;
+    }
     for (const PlannedWrite &w : std::as_const(report.plan.writes))
         report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
     if (!report.plan.ok()) {
@@ -152,6 +166,7 @@ ChangeReport Tuner::run(const QList<SettingChange> &changes, const PlanOptions &
                 report.plan.warnings << st.error().message;
         } else {
             report.journalPath = m_session.path;
+            m_sessionLocks.adopt(std::move(*locks));
         }
         return report;
     }
@@ -215,6 +230,7 @@ RestoreReport Tuner::restore()
         if (Status st = detail::removeJournal(m_session.path); !st)
             report.messages << st.error().message;
         m_session = Journal{};
+        m_sessionLocks.release();
         return report;
     }
     m_session.entries = left;
@@ -224,6 +240,7 @@ RestoreReport Tuner::restore()
                            .arg(left.size()).arg(m_session.path);
     // Nothing more this session can do; a later `restore` may.
     m_session = Journal{};
+    m_sessionLocks.release();
     return report;
 }
 
