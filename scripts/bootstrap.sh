@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what blocktune needs to build and test (Debian 12 packages), then
+# Installs what blocktune needs to build and test (Debian 12 packages; clang
+# and its runtime for the libFuzzer targets, scripts/run-fuzzers.sh), then
 # configures and builds into build/ (binaries land in build/bin/).
 # Usage: scripts/bootstrap.sh [extra cmake -D options...]
 set -euo pipefail
@@ -10,6 +11,7 @@ packages=(
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libudev-dev libblkid-dev
     util-linux fio xvfb xauth polkitd pkexec python3
+    clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
