@@ -15,6 +15,7 @@
 #include <QMutex>
 
 #include <cerrno>
+#include <csignal>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -62,7 +63,10 @@ QString holderOf(int fd)
     const QByteArray text = QByteArray(buffer, n > 0 ? n : 0).trimmed();
     bool ok = false;
     const qint64 pid = text.toLongLong(&ok);
-    return ok && pid > 0 ? QStringLiteral("blocktune process %1").arg(pid) : QStringLiteral("another blocktune process");
+    // The holder writes its pid after it has the lock and clears it before
+    // letting go; a pid of a process gone is a holder that is not blocktune.
+    const bool alive = ok && pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
+    return alive ? QStringLiteral("blocktune process %1").arg(pid) : QStringLiteral("another blocktune process");
 }
 
 } // namespace
@@ -74,8 +78,12 @@ DeviceLocks::Held::~Held()
         if (registry().value(path).expired())
             registry().remove(path);
     }
-    if (fd >= 0)
+    if (fd >= 0) {
+        if (::ftruncate(fd, 0) != 0) {
+            // Only the next waiter's message could be stale; the lock goes all the same.
+        }
         ::close(fd); // releases the flock
+    }
 }
 
 DeviceLocks::DeviceLocks() = default;
@@ -112,7 +120,7 @@ Result<DeviceLocks> DeviceLocks::acquire(const SysRoot &root, QStringList device
         const QByteArray p = QFile::encodeName(path);
         const int fd = ::open(p.constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
-            return makeError(errno, QStringLiteral("cannot open the lock file %1: %2").arg(path, detail::errnoText(errno)));
+            return makeError(errno, QStringLiteral("cannot open the lock file %1: %2").arg(path, errnoText(errno)));
         auto held = std::make_shared<Held>();
         held->path = path;
         held->device = device;
@@ -122,7 +130,7 @@ Result<DeviceLocks> DeviceLocks::acquire(const SysRoot &root, QStringList device
         QString holder;
         while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR)
-                return makeError(errno, QStringLiteral("cannot lock %1: %2").arg(path, detail::errnoText(errno)));
+                return makeError(errno, QStringLiteral("cannot lock %1: %2").arg(path, errnoText(errno)));
             if (holder.isEmpty())
                 holder = holderOf(fd);
             const bool signalled = TerminationSignals::installed() && TerminationSignals::pending();
@@ -146,6 +154,32 @@ Result<DeviceLocks> DeviceLocks::acquire(const SysRoot &root, QStringList device
             registry().insert(path, held);
         }
         locks.m_held.push_back(std::move(held));
+    }
+    return locks;
+}
+
+Result<DeviceLocks> DeviceLocks::forPlan(const SysRoot &root, const ChangePlan &plan, int waitMs)
+{
+    QStringList devices;
+    for (const PlannedWrite &w : plan.writes)
+        devices << w.device;
+    auto locks = acquire(root, devices, waitMs);
+    if (!locks)
+        return locks;
+    // Journaling a value another process put there would "restore" its
+    // value later. The plan may be old (a preview the user looked at) or
+    // have waited for the lock above: check it against the devices now.
+    for (const JournalEntry &e : plan.originals) {
+        if (e.attribute.startsWith(attribute::IoschedPrefix))
+            continue; // goes with its scheduler, which is checked itself
+        const auto now = detail::readAttribute(root, e.device, e.attribute);
+        if (now && *now != e.original)
+            return makeError(Refused, QStringLiteral("%1 on %2 is %3 now, not %4 as when this change was planned%5: "
+                                                     "plan it again")
+                                          .arg(e.attribute, e.device.isEmpty() ? QStringLiteral("this machine") : e.device,
+                                               *now, e.original,
+                                               locks->waited() ? QStringLiteral(" (%1 changed it)").arg(locks->waitedFor())
+                                                               : QString()));
     }
     return locks;
 }

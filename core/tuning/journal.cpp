@@ -26,8 +26,6 @@ namespace blocktune {
 
 namespace {
 
-using detail::errnoText;
-
 QString modeName(JournalMode mode)
 {
     return mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent");
@@ -152,11 +150,6 @@ QString identityProblem(const SysRoot &root, const JournalEntry &e)
 } // namespace
 
 namespace detail {
-
-QString errnoText(int err)
-{
-    return QString::fromLocal8Bit(std::strerror(err));
-}
 
 // The journal directory must be ours alone: a journal names values root
 // will write back.
@@ -480,7 +473,7 @@ QList<PendingJournal> findJournals(const SysRoot &root)
                           .arg(p.path, journal.error().message,
                                p.setAsideTo.isEmpty()
                                    ? QStringLiteral("it could not be moved aside (%1) and stays in place")
-                                         .arg(detail::errnoText(errno))
+                                         .arg(errnoText(errno))
                                    : QStringLiteral("moved aside to %1: look at it, then remove it").arg(p.setAsideTo));
             out.append(p);
             continue;

@@ -15,6 +15,12 @@ QStringList settingKeys()
             QStringLiteral("context_readahead"), QStringLiteral("iosched.NAME")};
 }
 
+SettingValue::SettingValue(const QString &text) : m_text(text)
+{
+    if (isPlainDecimal(text))
+        m_number = sysfs::parseU64(text.toLatin1());
+}
+
 Result<SettingChange> parseSettingChange(const QString &device, const QString &assignment)
 {
     const qsizetype eq = assignment.indexOf(u'=');
@@ -32,7 +38,12 @@ Result<SettingChange> parseSettingChange(const QString &device, const QString &a
         return makeError(InvalidArgument,
                          QStringLiteral("'%1' has a space in it: write KEY=VALUE as one word, e.g. %2=%3")
                              .arg(assignment, key.trimmed(), value.trimmed()));
-    return SettingChange{device, key, value};
+    return SettingChange{device, key, SettingValue(value)};
+}
+
+QString contextReadaheadBuiltInNote(const QString &device)
+{
+    return detail::contextBuiltInText(device);
 }
 
 namespace detail {

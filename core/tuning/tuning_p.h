@@ -40,8 +40,6 @@ Status removeJournal(const QString &path);
 QJsonObject journalToJson(const Journal &journal);
 Result<Journal> journalFromJson(const QByteArray &data);
 
-/// strerror(err), for messages.
-QString errnoText(int err);
 /// Creates `path` 0700 if missing; refused unless it is a directory of this
 /// user that nobody else may write (journals and locks live there).
 Status ensurePrivateDirectory(const QString &path);

@@ -651,9 +651,11 @@ private Q_SLOTS:
     }
 
     // Two `set --hold` on the test's own loop device, the second started
-    // while the first holds: it waits for the first to restore, reads the
-    // original as its "current", and restores that. The restores never
-    // interleave and the device ends as it began.
+    // while the first holds: the second waits for the first's lock; by then
+    // the first has put the device back, so the second's plan (made while
+    // the first's 4096 was in force) no longer matches and it is refused,
+    // naming the first, instead of journaling 4096 as "original". The
+    // device never shows the second's value and ends as it began.
     void liveHoldsOnOneDeviceAreSerialised()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
@@ -670,9 +672,6 @@ private Q_SLOTS:
         const qint64 firstPid = first.processId();
         second.start(binary("blocktune-cli"), {u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"--hold"_qs, u"500ms"_qs});
         QVERIFY(second.waitForStarted(10000));
-        // The values the device goes through: 4096 (first), back to 256,
-        // 8192 (second), 256. Interleaved restores would show 4096 after
-        // 8192, or end on 4096.
         QStringList seen{liveValue(dev, u"queue/read_ahead_kb"_qs)};
         QElapsedTimer t;
         t.start();
@@ -684,17 +683,63 @@ private Q_SLOTS:
                 seen << ra;
         }
         QCOMPARE(first.exitCode(), 0);
-        QCOMPARE(second.exitCode(), 0);
-        QCOMPARE(seen.constFirst(), u"4096"_qs);
-        QVERIFY2(seen.contains(u"8192"_qs), qPrintable(seen.join(u" -> ")));
-        QVERIFY2(!seen.mid(seen.indexOf(u"8192"_qs)).contains(u"4096"_qs), qPrintable(seen.join(u" -> ")));
-        const QByteArray secondOut = second.readAllStandardOutput(), secondErr = second.readAllStandardError();
-        // What the second found was the original, not the first's 4096.
-        QVERIFY2(secondOut.contains("256 -> 8192"), secondOut);
-        QVERIFY2(secondErr.contains(QByteArray("waited for blocktune process " + QByteArray::number(firstPid))), secondErr);
+        QCOMPARE(seen, (QStringList{u"4096"_qs, u"256"_qs}));
+        const QByteArray secondErr = second.readAllStandardError();
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY2(secondErr.contains(QByteArray("read_ahead_kb on " + dev.toLatin1() + " is 256 now, not 4096")), secondErr);
+        QVERIFY2(secondErr.contains(QByteArray("blocktune process " + QByteArray::number(firstPid))), secondErr);
+        QVERIFY2(secondErr.contains("nothing was changed"), secondErr);
         QCOMPARE(liveSettings(dev), original);
         QVERIFY(journals().isEmpty());
+
+        // Run again, it finds the device free and restores what it found.
+        const ProcessResult again = cli({u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"--hold"_qs, u"300ms"_qs});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.out.contains("256 -> 8192"), again.out);
+        QCOMPARE(liveSettings(dev), original);
     }
+
+    // The lock held by another process (flock(1) on blocktune's lock file)
+    // for a second: a set waits and then goes ahead when what it planned is
+    // still there, or is refused when the holder changed the value.
+    void waitsForALockThenChecksItsPlan_data()
+    {
+        QTest::addColumn<QString>("holderWrites"); // what the holder leaves in sdb's read_ahead_kb
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("value unchanged") << QString() << 0 << u"note: waited for another blocktune process (changing sdb)"_qs;
+        QTest::newRow("value changed") << u"4000"_qs << 1
+                                       << u"read_ahead_kb on sdb is 4000 now, not 128 as when this change was planned"_qs;
+    }
+    void waitsForALockThenChecksItsPlan()
+    {
+        QFETCH(QString, holderWrites);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        // A first change makes the lock file; find it rather than spell its name.
+        QDir(m_journals.filePath(u"locks"_qs)).removeRecursively();
+        QCOMPARE(cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=128"_qs}).exitCode, 0);
+        const QStringList locks = QDir(m_journals.filePath(u"locks"_qs)).entryList({u"*-sdb.lock"_qs}, QDir::Files);
+        QCOMPARE(locks.size(), 1);
+        const QString lockFile = m_journals.filePath(u"locks/"_qs + locks[0]);
+        QString script = u"sleep 1.5"_qs;
+        if (!holderWrites.isEmpty())
+            script += u"; printf %1 > '%2'"_qs.arg(holderWrites, tree.attr(u"sdb"_qs, u"queue/read_ahead_kb"_qs));
+        QProcess holder;
+        holder.start(u"flock"_qs, {u"-x"_qs, lockFile, u"sh"_qs, u"-c"_qs, script});
+        QVERIFY(holder.waitForStarted(10000));
+        QTest::qWait(300); // flock(1) has the lock
+        QElapsedTimer t;
+        t.start();
+        const ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=512"_qs});
+        QVERIFY(holder.waitForFinished(10000));
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY(t.elapsed() >= 900);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), exitCode == 0 ? u"512"_qs : holderWrites);
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestTuningCli)
