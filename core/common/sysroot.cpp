@@ -100,6 +100,8 @@ std::optional<BracketChoice> parseBracketChoice(QByteArrayView text)
             continue;
         if (word.startsWith('[') && word.endsWith(']') && word.size() > 2) {
             word = word.mid(1, word.size() - 2);
+            if (word.contains('[') || word.contains(']'))
+                return std::nullopt;
             choice.active = QString::fromLatin1(word);
             ++bracketed;
         } else if (word.contains('[') || word.contains(']')) {

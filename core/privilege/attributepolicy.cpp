@@ -246,6 +246,13 @@ Result<Resolved> resolve(const SysRoot &root, const QString &device, const QStri
 
 } // namespace
 
+bool isAllowedAttributeName(const QString &attr)
+{
+    if (attr == attribute::VmContextReadahead || queueAttributes().contains(attr))
+        return true;
+    return attr.startsWith(attribute::IoschedPrefix) && isTunableName(QStringView(attr).mid(attribute::IoschedPrefix.size()));
+}
+
 bool isPlainDecimal(QStringView text)
 {
     if (text.isEmpty() || text.size() > 20)

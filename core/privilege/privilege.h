@@ -103,6 +103,11 @@ NumberRange maxSectorsRange(const SysRoot &root, const SysDir &disk);
 /// The page size in KiB of the machine being looked at (4 in recorded trees).
 quint64 pageKiB(const SysRoot &root);
 
+/// The allowlist by name alone, no device looked at: a queue attribute
+/// blocktune changes, iosched/NAME with a plausible tunable name, or the
+/// machine-wide vm switch. For checking journals before they are trusted.
+bool isAllowedAttributeName(const QString &attribute);
+
 /// True for a plain decimal number: digits only, no sign, no spaces.
 bool isPlainDecimal(QStringView text);
 

@@ -69,6 +69,10 @@ private Q_SLOTS:
         QTest::newRow("empty") << QByteArray("\n") << false << QString() << QStringList();
         QTest::newRow("broken bracket") << QByteArray("none [bfq") << false << QString() << QStringList();
         QTest::newRow("empty brackets") << QByteArray("none []") << false << QString() << QStringList();
+        // Found by fuzz_scheduler_line: an inner bracket made "m[mq-deadline" the active name.
+        QTest::newRow("bracket inside brackets") << QByteArray("ne [m[mq-deadline] kyber bfq") << false << QString()
+                                                 << QStringList();
+        QTest::newRow("doubled brackets") << QByteArray("none [[bfq]]") << false << QString() << QStringList();
     }
     void parseBracketChoice()
     {
