@@ -216,16 +216,3 @@ def queue_legacy(**over):
     return q
 
 
-def md_stripe_kib(level, chunk_kib, n, layout=0):
-    """Full-stripe size (KiB) the md personality reports as io_opt."""
-    if level == "raid0":
-        return chunk_kib * n
-    if level == "raid10":
-        return chunk_kib * n // max(layout & 0xFF, 1)
-    if level in ("raid4", "raid5"):
-        return chunk_kib * (n - 1)
-    if level == "raid6":
-        return chunk_kib * (n - 2)
-    return 0
-
-

@@ -4,7 +4,7 @@ tests/data/sysroot/README.md says what each machine was."""
 
 from .kernel import (KERNEL_61, KERNEL_2627, LEGACY_SCHEDS, MQ_SCHEDS, RD_IOS,
                      RD_SEC, WR_IOS, WR_SEC, completions, gpt_fill,
-                     md_stripe_kib, mkstat, pci_hwirq, queue_legacy,
+                     mkstat, pci_hwirq, queue_legacy,
                      queue_modern, sumstat)
 from .tree import Tree
 
@@ -74,11 +74,14 @@ def build_scst():
     comp = ((sdb1.size & ~127) - 128) // (chunk * 2) * (chunk * 2)
     comp_kib = comp // 2
     array_kib = comp_kib * 2
-    stripe = md_stripe_kib("raid0", chunk, 2)
-    mdq = queue_legacy(read_ahead_kb=max(128, 2 * stripe),
-                       max_sectors_kb=chunk, max_hw_sectors_kb=chunk,
-                       minimum_io_size=chunk * 1024,
-                       optimal_io_size=stripe * 1024)
+    # md0's queue as the machine had it.  Readahead 256 KiB: raid0_run()
+    # of 2.6.27 raised it to twice a full stripe (2 disks x 64K = 128K);
+    # io_opt is that stripe.  Literals, not a formula: the tests compare
+    # blocktune's md geometry against what this kernel set.
+    mdq = queue_legacy(read_ahead_kb=256,
+                       max_sectors_kb=64, max_hw_sectors_kb=64,
+                       minimum_io_size=65536,
+                       optimal_io_size=131072)
     md0 = t.md("md0", 0, "raid0", [sdb1, sdc1], chunk, 0, "0.90", comp_kib,
                array_kib, None, mdq)
     t.mdstat = ("Personalities : [raid0] \n"
@@ -197,10 +200,14 @@ def build_raid10():
     near, far = layout & 0xFF, (layout >> 8) & 0xFF
     chunks = comp // (chunk * 2)
     array_sectors = (chunks // far) * n // near * (chunk * 2)
-    stripe = md_stripe_kib("raid10", chunk, n, layout)
-    mdq = queue_modern(read_ahead_kb=max(128, 2 * stripe), nr_requests=128,
-                       minimum_io_size=chunk * 1024,
-                       optimal_io_size=stripe * 1024, wbt_lat_usec=0,
+    # md0's queue as the machine had it (6.1): io_opt 4 MiB, the 8 disks'
+    # 512K chunks (far copies repeat whole stripes further along each disk,
+    # they do not narrow it), io_min one chunk, and readahead 8192 KiB, the
+    # 2 x io_opt the kernel set at assembly.  Literals, not a formula: the
+    # tests compare blocktune's md geometry against what this kernel set.
+    mdq = queue_modern(read_ahead_kb=8192, nr_requests=128,
+                       minimum_io_size=524288,
+                       optimal_io_size=4194304, wbt_lat_usec=0,
                        write_cache="write through", max_segments=168)
     uuid = dashed_uuid(hexid(rng, 32))
     bitmap_chunk_kib = 65536
@@ -305,10 +312,13 @@ def build_raid5():
     chunk, n, data_offset = 512, 4, 262144
     comp = (parts[0].size - data_offset) // (chunk * 2) * (chunk * 2)
     array_kib = comp // 2 * (n - 1)
-    stripe = md_stripe_kib("raid5", chunk, n)
-    mdq = queue_modern(read_ahead_kb=max(128, 2 * stripe), nr_requests=128,
-                       minimum_io_size=chunk * 1024,
-                       optimal_io_size=stripe * 1024,
+    # md0's queue as the machine had it (6.1): io_opt 1.5 MiB (3 data
+    # chunks of 512K per row of 4 disks), io_min one chunk, readahead
+    # 3072 KiB, the 2 x io_opt the kernel set at assembly.  Literals, not a
+    # formula: the tests compare blocktune's md geometry against them.
+    mdq = queue_modern(read_ahead_kb=3072, nr_requests=128,
+                       minimum_io_size=524288,
+                       optimal_io_size=1572864,
                        max_hw_sectors_kb=2147483647, physical_block_size=4096,
                        wbt_lat_usec=0, write_cache="write through")
     uuid = dashed_uuid(hexid(rng, 32))

@@ -133,6 +133,29 @@ private Q_SLOTS:
         QCOMPARE(model.find(u"sdb"_qs)->transport, u"sata"_qs);
     }
 
+    // The referee is the kernel: each recorded array carries, as literals,
+    // the io_opt its md personality reported and the readahead it set at
+    // assembly (2 x io_opt). blocktune derives both from md/level,
+    // raid_disks, chunk_size and layout alone, so a wrong stripe formula
+    // disagrees with the machine here.
+    void mdGeometryAgreesWithWhatTheKernelSet_data()
+    {
+        QTest::addColumn<QString>("treeName");
+        for (const char *t : {"scst-raid0-lvm", "md-raid10-f2", "raid5-degraded"})
+            QTest::newRow(t) << QString::fromLatin1(t);
+    }
+    void mdGeometryAgreesWithWhatTheKernelSet()
+    {
+        QFETCH(QString, treeName);
+        const auto model = DeviceModel::scan(SysRoot(recordedTree(treeName)));
+        QVERIFY(model.ok());
+        const BlockDevice *md0 = model->find(u"md0"_qs);
+        QVERIFY(md0 && md0->md && md0->md->stripeKiB);
+        QVERIFY(md0->optimalIoBytes && md0->readAheadKiB);
+        QCOMPARE(*md0->md->stripeKiB * 1024, *md0->optimalIoBytes);
+        QCOMPARE(md0->md->readaheadFloorKiB, md0->readAheadKiB);
+    }
+
     void raid0UnderLvmOnTheScstTarget()
     {
         const DeviceModel model = scanTree("scst-raid0-lvm");
