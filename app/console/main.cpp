@@ -1,9 +1,10 @@
 // blocktune: the tuning console.
 #include "mainwindow.h"
 
+#include "common/sysroot.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QTabWidget>
 
 int main(int argc, char **argv)
@@ -31,8 +32,8 @@ int main(int argc, char **argv)
     parser.process(app);
 
     const QString root = parser.value(sysroot);
-    if (!root.isEmpty() && !QFileInfo(root + QStringLiteral("/sys")).isDir()) {
-        qCritical("blocktune: --sysroot %s: no sys/ directory there", qPrintable(root));
+    if (auto tree = blocktune::SysRoot::openTree(root); !tree) {
+        qCritical("blocktune: --sysroot %s", qPrintable(tree.error().message));
         return 2;
     }
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),

@@ -259,6 +259,19 @@ SysRoot::SysRoot(const QString &root)
     m_root = cleaned.toLocal8Bit();
 }
 
+Result<SysRoot> SysRoot::openTree(const QString &dir)
+{
+    SysRoot root(dir);
+    if (root.isLive())
+        return root;
+    struct stat st {};
+    if (::stat(root.sysPath("").constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return makeError(NotFound, QStringLiteral("%1: no sys/ directory there (expected a tree made by "
+                                                  "scripts/mk-sysroot.py or a copy of /sys and /proc)")
+                                       .arg(dir));
+    return root;
+}
+
 QByteArray SysRoot::sysPath(QByteArrayView relative) const
 {
     return m_root + "/sys/" + relative;

@@ -73,6 +73,12 @@ public:
     SysRoot() = default; ///< the live machine
     explicit SysRoot(const QString &root);
 
+    /// The root a `--sysroot DIR` option names, checked once for every
+    /// program: DIR must hold a sys/ directory. An empty DIR is the live
+    /// machine. The error says what was expected, ready to follow
+    /// "PROGRAM: --sysroot ".
+    static Result<SysRoot> openTree(const QString &dir);
+
     bool isLive() const { return m_root.isEmpty(); }
     QString root() const { return QString::fromLocal8Bit(m_root); }
 

@@ -1,4 +1,5 @@
 #include "common/sysroot.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,6 +22,11 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // the console is started below
+    }
+
     void parseU64_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -153,6 +159,69 @@ private Q_SLOTS:
         auto created = root.writeAttribute(dir.filePath(u"sys/devices/virtual/block/x0/queue/new"_qs).toLocal8Bit(), u"1"_qs);
         QVERIFY(!created.ok());
         QVERIFY(!QFile::exists(dir.filePath(u"sys/devices/virtual/block/x0/queue/new"_qs)));
+    }
+
+    void openTree_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("live machine") << u"live"_qs << true;
+        QTest::newRow("recorded tree") << u"recorded"_qs << true;
+        QTest::newRow("no such directory") << u"missing"_qs << false;
+        QTest::newRow("directory without sys/") << u"empty"_qs << false;
+        QTest::newRow("sys is a file") << u"file"_qs << false;
+    }
+    void openTree()
+    {
+        QFETCH(QString, kind);
+        QFETCH(bool, ok);
+        QTemporaryDir tmp;
+        QString dir;
+        if (kind == u"recorded")
+            dir = test::recordedTree("md-raid10-f2");
+        else if (kind == u"missing")
+            dir = tmp.filePath(u"nosuch"_qs);
+        else if (kind == u"empty")
+            dir = tmp.path();
+        else if (kind == u"file") {
+            dir = tmp.path();
+            writeFile(tmp.filePath(u"sys"_qs), "not a directory\n");
+        }
+        const auto tree = SysRoot::openTree(dir);
+        QCOMPARE(tree.ok(), ok);
+        if (ok) {
+            QCOMPARE(tree->isLive(), kind == u"live");
+            QCOMPARE(tree->sysPath("block"), SysRoot(dir).sysPath("block"));
+        } else {
+            QCOMPARE(tree.error().message,
+                     dir + u": no sys/ directory there (expected a tree made by scripts/mk-sysroot.py "
+                           u"or a copy of /sys and /proc)"_qs);
+        }
+    }
+
+    // The console, the CLI and the helper refuse a tree without sys/ with
+    // the same sentence, exit 2, and do nothing else.
+    void everyProgramRefusesTheSameWay_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("after");
+        QTest::newRow("blocktune") << u"blocktune"_qs << QStringList();
+        QTest::newRow("blocktune-cli") << u"blocktune-cli"_qs << QStringList{u"list"_qs};
+        QTest::newRow("blocktune-helper") << u"blocktune-helper"_qs << QStringList();
+    }
+    void everyProgramRefusesTheSameWay()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, after);
+        QTemporaryDir tmp;
+        const auto tree = SysRoot::openTree(tmp.path());
+        QVERIFY(!tree.ok());
+        const test::ProcessResult r = test::run(test::binary(program.toLatin1().constData()),
+                                                QStringList{u"--sysroot"_qs, tmp.path()} + after, 30000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromLocal8Bit(r.err).contains(program + u": --sysroot "_qs + tree.error().message),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
     }
 
     void kernelNames_data()
