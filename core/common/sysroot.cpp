@@ -42,6 +42,19 @@ std::optional<QByteArray> readAllFd(int fd, qsizetype maxBytes)
     return out;
 }
 
+bool isDirectoryPath(const QByteArray &path)
+{
+    struct stat st {};
+    return ::stat(path.constData(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// stat() follows links: a dangling or looping entry leads nowhere.
+bool leadsSomewhere(const QByteArray &path)
+{
+    struct stat st {};
+    return ::stat(path.constData(), &st) == 0;
+}
+
 } // namespace
 
 namespace sysfs {
@@ -264,12 +277,23 @@ Result<SysRoot> SysRoot::openTree(const QString &dir)
     SysRoot root(dir);
     if (root.isLive())
         return root;
-    struct stat st {};
-    if (::stat(root.sysPath("").constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+    if (!isDirectoryPath(root.sysPath("")))
         return makeError(NotFound, QStringLiteral("%1: no sys/ directory there (expected a tree made by "
                                                   "scripts/mk-sysroot.py or a copy of /sys and /proc)")
                                        .arg(dir));
+    if (auto layout = root.blockLayout(); !layout)
+        return makeError(layout.error().code, dir + u": " + layout.error().message);
     return root;
+}
+
+Result<BlockLayout> SysRoot::blockLayout() const
+{
+    if (isDirectoryPath(sysPath("class/block")))
+        return BlockLayout::ClassBlock;
+    if (isDirectoryPath(sysPath("block")))
+        return BlockLayout::SysBlock;
+    return makeError(NotFound, QStringLiteral("not a Linux sysfs tree: neither %1 nor %2 exists")
+                                   .arg(displayPath(sysPath("class/block")), displayPath(sysPath("block"))));
 }
 
 QByteArray SysRoot::sysPath(QByteArrayView relative) const
@@ -352,16 +376,43 @@ bool SysRoot::isPlausibleKernelName(const QString &name)
     return !name.contains(u"..");
 }
 
-Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
+Result<QByteArray> SysRoot::deviceEntry(const QString &kernelName) const
 {
     if (!isPlausibleKernelName(kernelName))
         return makeError(InvalidArgument,
                          QStringLiteral("'%1' is not a block device name (a kernel name such as "
                                         "sda, sda1, nvme0n1, md0, dm-0 or loop0)")
                              .arg(kernelName));
-    const QByteArray link = sysPath(QByteArray("class/block/" + kernelName.toLocal8Bit()));
+    const QByteArray name = kernelName.toLocal8Bit();
+    const QByteArray classEntry = sysPath(QByteArray("class/block/" + name));
+    if (leadsSomewhere(classEntry))
+        return classEntry;
+    // Where class/block exists it lists every device; only a tree without
+    // it is looked up the way lsblk does: sys/block, then the partition
+    // directories under their disk (sda1 in sys/block/sda/, nvme0n1p2 in
+    // sys/block/nvme0n1/).
+    if (!isDirectoryPath(sysPath("class/block"))) {
+        const QByteArray whole = sysPath(QByteArray("block/" + name));
+        if (leadsSomewhere(whole))
+            return whole;
+        for (const QString &disk : openSys("block").list()) {
+            if (kernelName.size() <= disk.size() || !kernelName.startsWith(disk))
+                continue;
+            const QByteArray part = sysPath(QByteArray("block/" + disk.toLocal8Bit() + '/' + name));
+            if (leadsSomewhere(part + "/partition"))
+                return part;
+        }
+    }
+    return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
+}
+
+Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
+{
+    auto entry = deviceEntry(kernelName);
+    if (!entry)
+        return entry.error();
     char resolved[PATH_MAX];
-    if (!::realpath(link.constData(), resolved))
+    if (!::realpath(entry->constData(), resolved))
         return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
     return QByteArray(resolved);
 }

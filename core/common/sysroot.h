@@ -65,6 +65,17 @@ private:
     QByteArray m_path;
 };
 
+/// How a tree lists its block devices.
+enum class BlockLayout {
+    /// sys/class/block names every device, partitions included: every
+    /// kernel since 2.6.25, and the trees scripts/mk-sysroot.py makes.
+    ClassBlock,
+    /// Only sys/block: whole devices, each partition a subdirectory of its
+    /// disk, stacking in holders/ and slaves/ (older kernels, and recorded
+    /// machines that copied sys/block and sys/dev/block but not sys/class).
+    SysBlock,
+};
+
 /// The one way to reach /sys, /proc and /dev. A non-empty root makes every
 /// path land in a recorded tree, as `lsblk --sysroot` does.
 class SysRoot final
@@ -74,10 +85,14 @@ public:
     explicit SysRoot(const QString &root);
 
     /// The root a `--sysroot DIR` option names, checked once for every
-    /// program: DIR must hold a sys/ directory. An empty DIR is the live
-    /// machine. The error says what was expected, ready to follow
-    /// "PROGRAM: --sysroot ".
+    /// program: DIR must hold a sys/ directory that lists block devices
+    /// (blockLayout()). An empty DIR is the live machine. The error says
+    /// what was expected, ready to follow "PROGRAM: --sysroot ".
     static Result<SysRoot> openTree(const QString &dir);
+
+    /// sys/class/block where the tree has it, else sys/block; an error
+    /// naming both when there is neither (not a Linux sysfs tree).
+    Result<BlockLayout> blockLayout() const;
 
     bool isLive() const { return m_root.isEmpty(); }
     QString root() const { return QString::fromLocal8Bit(m_root); }
@@ -95,7 +110,13 @@ public:
     Result<quint64> readU64(const QByteArray &absolutePath) const;
     Result<BracketChoice> readBracketChoice(const QByteArray &absolutePath) const;
 
-    /// Kernel name -> real sysfs device directory (resolving the class link),
+    /// Kernel name -> the path that names the device, not resolved:
+    /// ROOT/sys/class/block/NAME, or in a tree without class/block
+    /// ROOT/sys/block/NAME (a whole device) or ROOT/sys/block/DISK/NAME (a
+    /// partition). On the live machine the class link keeps following a
+    /// device that is re-created under the same name.
+    Result<QByteArray> deviceEntry(const QString &kernelName) const;
+    /// Kernel name -> real sysfs device directory (deviceEntry() resolved),
     /// or an error saying the device does not exist.
     Result<QByteArray> deviceDirectory(const QString &kernelName) const;
 

@@ -76,12 +76,11 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
                          QStringLiteral("libudev cannot read a recorded tree (%1); walk sysfs instead")
                              .arg(root.root()));
 
-    const SysDir classDir = root.openSys("class/block");
-    if (!classDir.isValid())
-        return makeError(NotFound, QStringLiteral("%1 does not exist: not a Linux sysfs tree")
-                                       .arg(root.displayPath(root.sysPath("class/block"))));
+    const auto layout = root.blockLayout();
+    if (!layout)
+        return layout.error();
 
-    const QList<Candidate> candidates = useUdev ? enumerateUdev() : enumerateSysfs(root);
+    const QList<Candidate> candidates = useUdev ? enumerateUdev() : enumerateSysfs(root, *layout);
     std::optional<bool> vmContextSwitch;
     if (auto v = root.readU64(root.procPath("sys/vm/enable_context_readahead")))
         vmContextSwitch = *v != 0;

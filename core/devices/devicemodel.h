@@ -15,7 +15,7 @@ struct ScanOptions
     enum class Enumerate {
         Auto,       ///< libudev on the live machine, a sysfs walk on a recorded tree
         Udev,       ///< libudev (live only)
-        SysfsWalk,  ///< ROOT/sys/class/block
+        SysfsWalk,  ///< ROOT/sys/class/block, or sys/block where a tree has no class/block
     };
     Enumerate enumerate = Enumerate::Auto;
     /// Probe filesystems with libblkid (live machine only; opens each

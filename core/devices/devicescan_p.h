@@ -48,8 +48,10 @@ QList<Candidate> enumerateUdev();
 
 // ---- sysfswalk.cpp ---------------------------------------------------------
 
-/// Every block device of ROOT/sys/class/block.
-QList<Candidate> enumerateSysfs(const SysRoot &root);
+/// Every block device of the tree: ROOT/sys/class/block, or for a tree
+/// without it, sys/block, the partitions under their disks, and what
+/// holders/ and slaves/ lead to.
+QList<Candidate> enumerateSysfs(const SysRoot &root, BlockLayout layout);
 
 /// realpath(3), or empty when the path does not resolve.
 QByteArray realPath(const QByteArray &path);

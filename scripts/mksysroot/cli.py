@@ -25,8 +25,17 @@ def cmd_capture(a):
                                         % ", ".join(loops)) if loops else ""))
 
 
+LAYOUTS = ("class-block", "sys-block")
+
+# Committed trees that are a machine of FIXTURES in another layout.
+VARIANTS = {
+    "scst-raid0-lvm-sysblock": ("scst-raid0-lvm", "sys-block"),
+}
+
+
 def cmd_fixture(a):
     t = FIXTURES[a.name]()
+    t.layout = a.layout
     t.finalize()
     t.write(a.outdir)
     print("wrote %s (%d devices)" % (a.outdir, len(t.devs)))
@@ -38,6 +47,7 @@ def cmd_synth(a):
     if not 0 <= a.parts <= 128:
         sys.exit("mk-sysroot: --parts must be 0..128")
     t = build_synth(a.disks, a.parts, a.seed)
+    t.layout = a.layout
     t.finalize()
     t.write(a.outdir)
     print("wrote %s (%d disks, %d devices)" % (a.outdir, a.disks,
@@ -48,6 +58,13 @@ def cmd_all(a):
     os.makedirs(FIXTURE_DIR, exist_ok=True)
     for name, build in FIXTURES.items():
         t = build()
+        t.finalize()
+        out = os.path.join(FIXTURE_DIR, name)
+        t.write(out)
+        print("wrote %s" % os.path.relpath(out, REPO))
+    for name, (machine, layout) in VARIANTS.items():
+        t = FIXTURES[machine]()
+        t.layout = layout
         t.finalize()
         out = os.path.join(FIXTURE_DIR, name)
         t.write(out)
@@ -99,6 +116,11 @@ def main(argv=None):
         ", ".join(FIXTURES) + ".")
     p.add_argument("name", metavar="NAME", choices=sorted(FIXTURES))
     p.add_argument("outdir", metavar="OUTDIR")
+    p.add_argument("--layout", choices=LAYOUTS, default="class-block",
+                   help="class-block (default): sys/class/block lists every "
+                   "device, as on every kernel since 2.6.25; sys-block: no "
+                   "sys/class/block, only sys/block (partitions under their "
+                   "disk) and sys/dev/block, as some recorded machines are")
     p.set_defaults(func=cmd_fixture)
 
     p = sub.add_parser(
@@ -114,12 +136,18 @@ def main(argv=None):
                    help="partitions per disk, 0..128 (default 4)")
     p.add_argument("--seed", type=int, default=1,
                    help="seed for the statistics (default 1)")
+    p.add_argument("--layout", choices=LAYOUTS, default="class-block",
+                   help="class-block (default): sys/class/block lists every "
+                   "device, as on every kernel since 2.6.25; sys-block: no "
+                   "sys/class/block, only sys/block (partitions under their "
+                   "disk) and sys/dev/block, as some recorded machines are")
     p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser(
         "all", help="regenerate the committed trees in tests/data/sysroot",
         description="Rebuild tests/data/sysroot/{%s}. live-loop is kept "
-        "as committed unless --recapture is given." % ",".join(FIXTURES))
+        "as committed unless --recapture is given."
+        % ",".join(list(FIXTURES) + list(VARIANTS)))
     p.add_argument("--recapture", action="store_true",
                    help="also re-record live-loop from this machine with "
                    "two loop devices attached (root)")

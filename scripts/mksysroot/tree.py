@@ -67,6 +67,10 @@ class Tree:
         self.next_diskseq = 1
         self.mdstat = None
         self.proc_extra = {}
+        # "class-block": sys/class/block lists every device, as every kernel
+        # since 2.6.25 has it; "sys-block": only sys/block and sys/dev/block,
+        # as recorded machines that did not copy sys/class have it.
+        self.layout = "class-block"
 
     @property
     def uptime_ms(self):
@@ -339,7 +343,8 @@ class Tree:
         put(p + "/uevent", uev)
         for k, v in dev.extra.items():
             put(p + "/" + k, v)
-        self.link("sys/class/block/" + dev.name, p)
+        if self.layout == "class-block":
+            self.link("sys/class/block/" + dev.name, p)
         self.link("sys/dev/block/%d:%d" % (dev.major, dev.minor), p)
         self.link(p + "/subsystem", "sys/class/block")
         self.mkdir(p + "/holders")

@@ -4,6 +4,9 @@
 #include "devices/devices.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -52,7 +55,8 @@ private Q_SLOTS:
     void agreesWithLsblk_data()
     {
         QTest::addColumn<QString>("treeName");
-        for (const char *t : {"live-loop", "scst-raid0-lvm", "md-raid10-f2", "raid5-degraded", "nvme-parts"})
+        for (const char *t : {"live-loop", "scst-raid0-lvm", "md-raid10-f2", "raid5-degraded", "nvme-parts",
+                              "scst-raid0-lvm-sysblock"})
             QTest::newRow(t) << QString::fromLatin1(t);
     }
     void agreesWithLsblk()
@@ -295,6 +299,66 @@ private Q_SLOTS:
         QStringList names{u"sdaa"_qs, u"sdb"_qs, u"sdz"_qs, u"sda"_qs, u"nvme0n1p10"_qs, u"nvme0n1p2"_qs};
         std::sort(names.begin(), names.end(), kernelNameLess);
         QCOMPARE(names, (QStringList{u"nvme0n1p2"_qs, u"nvme0n1p10"_qs, u"sda"_qs, u"sdb"_qs, u"sdz"_qs, u"sdaa"_qs}));
+    }
+
+    // Trees without sys/class/block, enumerated as lsblk does: an old
+    // kernel's sys/block of real directories, and a partial copy whose
+    // sys/block lacks md0, found through its member's holders/.
+    void withoutClassBlock_data()
+    {
+        QTest::addColumn<bool>("oldKernel");
+        QTest::newRow("old kernel: sys/block holds the directories") << true;
+        QTest::newRow("partial copy: md0 only in holders/") << false;
+    }
+    void withoutClassBlock()
+    {
+        QFETCH(bool, oldKernel);
+        QTemporaryDir tmp;
+        const QString sys = tmp.filePath(u"sys"_qs);
+        const QString hda = oldKernel ? sys + u"/block/hda"_qs : sys + u"/devices/pci0000:00/0000:00:1f.1/ide0/0.0/block/hda"_qs;
+        const QString md0 = oldKernel ? sys + u"/block/md0"_qs : sys + u"/devices/virtual/block/md0"_qs;
+        auto put = [](const QString &path, const QByteArray &data) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+        };
+        auto link = [](const QString &path, const QString &target) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            return QFile::link(target, path);
+        };
+        QVERIFY(put(hda + u"/dev"_qs, "3:0\n") && put(hda + u"/size"_qs, "2000\n") && put(hda + u"/ro"_qs, "0\n")
+                && put(hda + u"/removable"_qs, "0\n") && put(hda + u"/queue/read_ahead_kb"_qs, "128\n")
+                && put(hda + u"/queue/rotational"_qs, "1\n")
+                && put(hda + u"/queue/scheduler"_qs, "noop anticipatory [deadline] cfq\n"));
+        QVERIFY(put(hda + u"/hda1/dev"_qs, "3:1\n") && put(hda + u"/hda1/size"_qs, "1000\n")
+                && put(hda + u"/hda1/ro"_qs, "0\n") && put(hda + u"/hda1/partition"_qs, "1\n"));
+        QVERIFY(put(md0 + u"/dev"_qs, "9:0\n") && put(md0 + u"/size"_qs, "1000\n") && put(md0 + u"/ro"_qs, "0\n")
+                && put(md0 + u"/removable"_qs, "0\n") && put(md0 + u"/queue/read_ahead_kb"_qs, "128\n")
+                && put(md0 + u"/queue/rotational"_qs, "1\n") && put(md0 + u"/queue/scheduler"_qs, "none\n")
+                && put(md0 + u"/md/level"_qs, "raid1\n") && put(md0 + u"/md/raid_disks"_qs, "1\n"));
+        QVERIFY(link(hda + u"/hda1/holders/md0"_qs, QDir(hda + u"/hda1/holders"_qs).relativeFilePath(md0)));
+        QVERIFY(link(md0 + u"/slaves/hda1"_qs, QDir(md0 + u"/slaves"_qs).relativeFilePath(hda + u"/hda1"_qs)));
+        if (!oldKernel) // no sys/block/md0: a copy that missed it
+            QVERIFY(link(sys + u"/block/hda"_qs, u"../devices/pci0000:00/0000:00:1f.1/ide0/0.0/block/hda"_qs));
+
+        const auto model = DeviceModel::scan(SysRoot(tmp.path()));
+        QVERIFY2(model.ok(), model.ok() ? "" : qPrintable(model.error().message));
+        QStringList names;
+        for (const BlockDevice &d : model->devices())
+            names << d.name;
+        QCOMPARE(names, (QStringList{u"hda"_qs, u"hda1"_qs, u"md0"_qs}));
+        const BlockDevice *part = model->find(u"hda1"_qs);
+        QCOMPARE(part->type, DeviceType::Partition);
+        QCOMPARE(part->parent, u"hda"_qs);
+        QCOMPARE(part->scheduler, u"deadline"_qs); // the disk's queue
+        QCOMPARE(part->holders, QStringList{u"md0"_qs});
+        const BlockDevice *md = model->find(u"md0"_qs);
+        QCOMPARE(md->type, DeviceType::Md);
+        QCOMPARE(md->slaves, QStringList{u"hda1"_qs});
+        QCOMPARE(md->leafDisks, QStringList{u"hda"_qs});
+        QCOMPARE(model->roots(), QStringList{u"hda"_qs});
+        QCOMPARE(model->children(u"hda"_qs), QStringList{u"hda1"_qs});
+        QCOMPARE(model->children(u"hda1"_qs), QStringList{u"md0"_qs});
     }
 
     void notASysfsTree()
