@@ -135,7 +135,8 @@ SysDir::~SysDir()
         ::close(m_fd);
 }
 
-SysDir::SysDir(SysDir &&other) noexcept : m_fd(other.m_fd), m_path(std::move(other.m_path))
+SysDir::SysDir(SysDir &&other) noexcept
+    : m_fd(other.m_fd), m_openError(other.m_openError), m_path(std::move(other.m_path))
 {
     other.m_fd = -1;
 }
@@ -146,6 +147,7 @@ SysDir &SysDir::operator=(SysDir &&other) noexcept
         if (m_fd >= 0)
             ::close(m_fd);
         m_fd = other.m_fd;
+        m_openError = other.m_openError;
         m_path = std::move(other.m_path);
         other.m_fd = -1;
     }
@@ -156,17 +158,26 @@ SysDir SysDir::open(const QByteArray &absolutePath)
 {
     SysDir dir;
     dir.m_fd = ::open(absolutePath.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    dir.m_openError = dir.m_fd < 0 ? errno : 0;
     dir.m_path = absolutePath;
     return dir;
 }
 
-std::optional<QByteArray> SysDir::readRaw(const char *relative) const
+std::optional<QByteArray> SysDir::readRaw(const char *relative, int *error) const
 {
-    if (m_fd < 0)
+    if (m_fd < 0) {
+        if (error)
+            *error = m_openError ? m_openError : EBADF;
         return std::nullopt;
-    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    }
+    // O_NONBLOCK: a named pipe in a recorded tree must not hang the open
+    // (sysfs and procfs reads ignore the flag).
+    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (error)
+            *error = errno;
         return std::nullopt;
+    }
     // A sysfs attribute arrives whole in one read (show() fills one page),
     // and a short read of a regular file is its end: skip the EOF read.
     char buffer[4096];
@@ -182,7 +193,10 @@ std::optional<QByteArray> SysDir::readRaw(const char *relative) const
         if (rest)
             data = QByteArray(buffer, n) + *rest;
     }
+    const int readError = errno;
     ::close(fd);
+    if (!data && error)
+        *error = readError;
     return data;
 }
 
@@ -318,7 +332,7 @@ QString SysRoot::displayPath(const QByteArray &absolute) const
 
 Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype maxBytes) const
 {
-    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // a FIFO must not hang
     if (fd < 0) {
         const int err = errno;
         return makeError(err, QStringLiteral("cannot open %1: %2")

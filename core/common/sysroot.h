@@ -44,10 +44,13 @@ public:
     static SysDir open(const QByteArray &absolutePath);
 
     bool isValid() const { return m_fd >= 0; }
+    /// Why open() failed (an errno value), 0 when it did not.
+    int openError() const { return m_openError; }
     const QByteArray &path() const { return m_path; }
 
-    /// Raw contents, at most 64 KiB; nullopt when missing or unreadable.
-    std::optional<QByteArray> readRaw(const char *relative) const;
+    /// Raw contents, at most 64 KiB; nullopt when missing or unreadable,
+    /// with the errno value in *error when asked (ENOENT: missing).
+    std::optional<QByteArray> readRaw(const char *relative, int *error = nullptr) const;
     /// Contents with the trailing newline stripped.
     std::optional<QString> readString(const char *relative) const;
     std::optional<quint64> readU64(const char *relative) const;
@@ -62,6 +65,7 @@ public:
 
 private:
     int m_fd = -1;
+    int m_openError = 0;
     QByteArray m_path;
 };
 

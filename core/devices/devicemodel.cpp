@@ -7,6 +7,7 @@
 #include "devicescan_p.h"
 
 #include <QFileInfo>
+#include <QSet>
 
 #include <functional>
 
@@ -88,7 +89,10 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     DeviceModel model;
     model.m_devices.reserve(candidates.size());
     for (const Candidate &candidate : candidates) {
-        BlockDevice d = readDevice(candidate, vmContextSwitch);
+        auto read = readDevice(candidate, vmContextSwitch, model.m_warnings);
+        if (!read)
+            continue;
+        BlockDevice d = std::move(*read);
         // ScanOptions::probeFilesystems = false promises not to open devices
         // (a read test's refusals must not issue a single read).
         if (options.probeFilesystems && root.isLive() && d.sizeBytes.value_or(0) > 0
@@ -130,6 +134,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         byDevNumber.insert({d.major, d.minor}, d.name);
     const QList<MountEntry> mounts = readMountInfo(root);
     QHash<QString, QStringList> memo;
+    QSet<QString> onPath; // a loop in slaves/ (garbage) must end, and warn once
     std::function<QStringList(const QString &, int)> leaves = [&](const QString &name, int depth) {
         if (auto it = memo.constFind(name); it != memo.constEnd())
             return *it;
@@ -137,6 +142,13 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         const BlockDevice *d = model.find(name);
         if (!d || depth > 32)
             return out;
+        if (onPath.contains(name)) {
+            model.m_warnings.append(QStringLiteral("%1: what it is built on (slaves/) leads back to %1; "
+                                                   "its leaf disks are incomplete").arg(name));
+            memo.insert(name, out);
+            return out;
+        }
+        onPath.insert(name);
         auto add = [&out](const QStringList &more) {
             for (const QString &n : more)
                 if (!out.contains(n))
@@ -158,6 +170,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         } else if (d->type == DeviceType::Disk || d->type == DeviceType::Rom) {
             out.append(name);
         }
+        onPath.remove(name);
         std::sort(out.begin(), out.end(), kernelNameLess);
         memo.insert(name, out);
         return out;

@@ -30,6 +30,10 @@ public:
     static Result<DeviceModel> scan(const SysRoot &root, const ScanOptions &options = {});
 
     const QList<BlockDevice> &devices() const { return m_devices; }
+    /// What the scan could not use, one sentence each ("sdb: queue/
+    /// read_ahead_kb holds 'fast', not a number (shown as unknown)"): a
+    /// recorded tree may hold garbage; such values are unknown (null).
+    const QStringList &warnings() const { return m_warnings; }
     const BlockDevice *find(const QString &name) const;
     /// Accepts "sda", "/dev/sda" or a /dev/disk/by-* link (live machine).
     const BlockDevice *findByUserName(const QString &nameOrPath) const;
@@ -40,6 +44,7 @@ public:
 
 private:
     QList<BlockDevice> m_devices;
+    QStringList m_warnings;
     QHash<QString, qsizetype> m_index;
     QHash<QString, QStringList> m_partitions; ///< disk -> its partitions
 };

@@ -14,6 +14,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <utility>
@@ -62,7 +63,10 @@ QByteArray baseName(const QByteArray &path);
 
 /// One device's directory: identity, queue settings, stacking, md/dm/loop
 /// details. Partitions get their disk's queue later (inheritFromDisk).
-BlockDevice readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch);
+/// What cannot be used (garbage, a required file missing) is unknown and
+/// appended to `warnings`; nullopt when the directory cannot be opened.
+std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch,
+                                      QStringList &warnings);
 
 /// A partition shares its disk's request queue: it reports the disk's queue
 /// settings, media flags and identity.

@@ -7,6 +7,10 @@
 #include "mdgeometry.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstring>
 
 namespace blocktune::detail {
 
@@ -14,13 +18,136 @@ namespace {
 
 constexpr int kLoopMajor = 7;
 constexpr int kScsiCdromMajor = 11;
+/// sysfs show() fills one page: no attribute blocktune reads is longer.
+constexpr qsizetype kMaxAttributeBytes = 4096;
 
-std::optional<bool> readBool(const SysDir &dir, const char *relative)
+enum class Need { Optional, Required };
+
+// Reads one device's attributes and says what was wrong with those it could
+// not use. A recorded tree may hold anything (an empty file, a word where a
+// number belongs, a symlink loop, megabytes): such a value is unknown and
+// the scan's warnings say which file and why. A missing file is worth a
+// warning only where every kernel has it (Need::Required).
+class AttributeReader
 {
-    if (auto v = dir.readU64(relative))
-        return *v != 0;
-    return std::nullopt;
-}
+public:
+    AttributeReader(const SysDir &dir, const QString &device, QStringList &warnings)
+        : m_dir(dir), m_device(device), m_warnings(warnings)
+    {
+    }
+
+    const SysDir &dir() const { return m_dir; }
+
+    std::optional<QByteArray> raw(const char *relative, Need need = Need::Optional)
+    {
+        int error = 0;
+        auto data = m_dir.readRaw(relative, &error);
+        if (!data) {
+            if (error != ENOENT)
+                warn(relative, QStringLiteral("cannot be read: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+            else if (need == Need::Required)
+                warn(relative, QStringLiteral("is missing"));
+            return std::nullopt;
+        }
+        if (data->size() > kMaxAttributeBytes) {
+            warn(relative, QStringLiteral("holds more than %1 bytes, longer than any sysfs attribute")
+                               .arg(kMaxAttributeBytes));
+            return std::nullopt;
+        }
+        return data;
+    }
+
+    std::optional<quint64> number(const char *relative, Need need = Need::Optional,
+                                  QByteArrayView allowedWord = {})
+    {
+        const auto data = raw(relative, need);
+        if (!data)
+            return std::nullopt;
+        if (auto value = sysfs::parseU64(*data))
+            return value;
+        const QByteArray text = sysfs::stripNewline(*data).trimmed();
+        if (!allowedWord.isEmpty() && text == allowedWord)
+            return std::nullopt;
+        garbage(relative, text, QStringLiteral("not a number"));
+        return std::nullopt;
+    }
+
+    std::optional<bool> flag(const char *relative, Need need = Need::Optional)
+    {
+        if (auto v = number(relative, need))
+            return *v != 0;
+        return std::nullopt;
+    }
+
+    std::optional<BracketChoice> choice(const char *relative)
+    {
+        const auto data = raw(relative);
+        if (!data)
+            return std::nullopt;
+        if (auto parsed = sysfs::parseBracketChoice(*data))
+            return parsed;
+        garbage(relative, sysfs::stripNewline(*data).trimmed(),
+                QStringLiteral("not a list of schedulers with the active one in brackets"));
+        return std::nullopt;
+    }
+
+    // "8:16" -> 8, 16; false for anything else.
+    bool deviceNumber(int &major, int &minor)
+    {
+        const auto data = raw("dev", Need::Required);
+        if (!data)
+            return false;
+        const QByteArray text = sysfs::stripNewline(*data).trimmed();
+        const qsizetype colon = text.indexOf(':');
+        const auto maj = colon > 0 ? sysfs::parseU64(text.left(colon)) : std::nullopt;
+        const auto min = colon > 0 ? sysfs::parseU64(text.mid(colon + 1)) : std::nullopt;
+        // MAJORBITS 12, MINORBITS 20 (include/linux/kdev_t.h)
+        if (!maj || !min || *maj >= (1u << 12) || *min >= (1u << 20)) {
+            garbage("dev", text, QStringLiteral("not MAJOR:MINOR"));
+            return false;
+        }
+        major = int(*maj);
+        minor = int(*min);
+        return true;
+    }
+
+    /// A string without its newline (`trimmed`: also without the padding
+    /// SCSI's vendor and model carry); nothing to warn about when missing.
+    QString text(const char *relative, bool trimmed = false)
+    {
+        const auto data = raw(relative);
+        if (!data)
+            return {};
+        const QString value = QString::fromUtf8(sysfs::stripNewline(*data));
+        return trimmed ? value.trimmed() : value;
+    }
+
+private:
+    void warn(const char *relative, const QString &what)
+    {
+        m_warnings.append(QStringLiteral("%1: %2 %3 (shown as unknown)")
+                              .arg(m_device, QString::fromLocal8Bit(relative), what));
+    }
+
+    void garbage(const char *relative, const QByteArray &text, const QString &expected)
+    {
+        if (text.isEmpty()) {
+            warn(relative, QStringLiteral("is empty, %1").arg(expected));
+            return;
+        }
+        // Quote a little of it, printable: it is going to a terminal.
+        QString shown;
+        for (char c : text.left(40))
+            shown += (c >= 0x20 && c < 0x7f) ? QChar::fromLatin1(c) : u'?';
+        if (text.size() > 40)
+            shown += u"...";
+        warn(relative, QStringLiteral("holds '%1', %2").arg(shown, expected));
+    }
+
+    const SysDir &m_dir;
+    const QString &m_device;
+    QStringList &m_warnings;
+};
 
 QString transportFromPath(const QByteArray &dir)
 {
@@ -52,35 +179,39 @@ QString wwnFromSysfs(const QString &wwid)
     return wwid;
 }
 
-void readQueue(BlockDevice &d, const SysDir &queueOwner, const char *prefix)
+void readQueue(BlockDevice &d, AttributeReader &read)
 {
-    auto at = [prefix](const char *attr) -> QByteArray { return QByteArray(prefix) + attr; };
-    d.readAheadKiB = queueOwner.readU64(at("queue/read_ahead_kb").constData());
-    if (auto sched = queueOwner.readBracketChoice(at("queue/scheduler").constData())) {
+    d.readAheadKiB = read.number("queue/read_ahead_kb", Need::Required);
+    if (auto sched = read.choice("queue/scheduler")) {
         d.scheduler = sched->active;
         d.schedulers = sched->choices;
     }
-    d.nrRequests = queueOwner.readU64(at("queue/nr_requests").constData());
-    d.maxSectorsKiB = queueOwner.readU64(at("queue/max_sectors_kb").constData());
-    d.maxHwSectorsKiB = queueOwner.readU64(at("queue/max_hw_sectors_kb").constData());
-    d.optimalIoBytes = queueOwner.readU64(at("queue/optimal_io_size").constData());
-    d.minimumIoBytes = queueOwner.readU64(at("queue/minimum_io_size").constData());
-    d.logicalBlockBytes = queueOwner.readU64(at("queue/logical_block_size").constData());
-    if (auto ctx = readBool(queueOwner, at("queue/context_readahead").constData())) {
+    d.nrRequests = read.number("queue/nr_requests");
+    d.maxSectorsKiB = read.number("queue/max_sectors_kb");
+    d.maxHwSectorsKiB = read.number("queue/max_hw_sectors_kb");
+    d.optimalIoBytes = read.number("queue/optimal_io_size");
+    d.minimumIoBytes = read.number("queue/minimum_io_size");
+    d.logicalBlockBytes = read.number("queue/logical_block_size");
+    if (auto ctx = read.flag("queue/context_readahead")) {
         d.contextReadahead = ctx;
         d.contextReadaheadPath = QStringLiteral("queue/context_readahead");
     }
 }
 
-void readMd(BlockDevice &d, const SysDir &dir)
+std::optional<int> asInt(std::optional<quint64> v)
+{
+    if (v && *v <= quint64(INT_MAX))
+        return int(*v);
+    return std::nullopt;
+}
+
+void readMd(BlockDevice &d, AttributeReader &read)
 {
     MdInfo md;
-    const SysDir mdDir = dir.sub("md");
-    md.level = mdDir.readString("level").value_or(QString());
-    if (auto n = mdDir.readU64("raid_disks"))
-        md.raidDisks = int(*n);
-    md.chunkBytes = mdDir.readU64("chunk_size");
-    if (auto layout = mdDir.readU64("layout"))
+    md.level = read.text("md/level");
+    md.raidDisks = asInt(read.number("md/raid_disks"));
+    md.chunkBytes = read.number("md/chunk_size");
+    if (auto layout = read.number("md/layout"); layout && *layout <= UINT32_MAX)
         md.layout = quint32(*layout);
     if (md.layout) {
         if (md.level == u"raid10")
@@ -88,23 +219,22 @@ void readMd(BlockDevice &d, const SysDir &dir)
         else if (md.level == u"raid5" || md.level == u"raid6" || md.level == u"raid4")
             md.layoutName = raid5LayoutName(*md.layout);
     }
-    md.arrayState = mdDir.readString("array_state").value_or(QString());
-    if (auto deg = mdDir.readU64("degraded"))
-        md.degraded = int(*deg);
-    md.uuid = mdDir.readString("uuid").value_or(QString());
+    md.arrayState = read.text("md/array_state");
+    md.degraded = asInt(read.number("md/degraded"));
+    md.uuid = read.text("md/uuid");
     md.stripeKiB = mdStripeKiB(md.level, md.raidDisks, md.chunkBytes, md.layout);
     if (md.stripeKiB)
         md.readaheadFloorKiB = 2 * *md.stripeKiB;
-    for (const QString &entry : mdDir.list()) {
+    for (const QString &entry : read.dir().list("md")) {
         if (!entry.startsWith(u"dev-"))
             continue;
-        const QByteArray memberDir = entry.toLocal8Bit();
+        const QByteArray memberDir = "md/" + entry.toLocal8Bit();
         MdMember member;
-        const auto link = mdDir.readLink(QByteArray(memberDir + "/block").constData());
+        const auto link = read.dir().readLink(QByteArray(memberDir + "/block").constData());
         member.name = link ? QString::fromLocal8Bit(baseName(*link)) : entry.mid(4);
-        member.state = mdDir.readString(QByteArray(memberDir + "/state").constData()).value_or(QString());
-        if (auto slot = mdDir.readU64(QByteArray(memberDir + "/slot").constData()))
-            member.slot = int(*slot);
+        member.state = read.text(QByteArray(memberDir + "/state").constData());
+        // A spare's or a failed member's slot is "none".
+        member.slot = asInt(read.number(QByteArray(memberDir + "/slot").constData(), Need::Optional, "none"));
         md.members.append(member);
     }
     std::sort(md.members.begin(), md.members.end(), [](const MdMember &a, const MdMember &b) {
@@ -130,40 +260,42 @@ QString dmKind(const QString &uuid)
 
 } // namespace
 
-BlockDevice readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch)
+std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch,
+                                      QStringList &warnings)
 {
+    const SysDir dir = SysDir::open(candidate.dir);
+    if (!dir.isValid()) {
+        warnings.append(QStringLiteral("%1: its directory %2 cannot be opened: %3 (left out)")
+                            .arg(candidate.name, QString::fromLocal8Bit(candidate.dir),
+                                 QString::fromLocal8Bit(std::strerror(dir.openError()))));
+        return std::nullopt;
+    }
     BlockDevice d;
     d.name = candidate.name;
     d.sysfsDir = QString::fromLocal8Bit(candidate.dir);
-    const SysDir dir = SysDir::open(candidate.dir);
+    AttributeReader read(dir, d.name, warnings);
 
-    if (auto dev = dir.readString("dev")) {
-        const qsizetype colon = dev->indexOf(u':');
-        d.major = dev->left(colon).toInt();
-        d.minor = dev->mid(colon + 1).toInt();
-    }
-    if (auto sectors = dir.readU64("size"))
+    read.deviceNumber(d.major, d.minor);
+    if (auto sectors = read.number("size", Need::Required); sectors && *sectors <= UINT64_MAX / 512)
         d.sizeBytes = *sectors * 512;
-    d.readOnly = readBool(dir, "ro");
+    d.readOnly = read.flag("ro", Need::Required);
     d.path = candidate.udev && !candidate.udev->devName.isEmpty()
                  ? candidate.udev->devName
                  : u"/dev/" + d.name;
 
-    const auto partitionNumber = dir.readRaw("partition");
-    const bool isPartition = partitionNumber.has_value();
+    const bool isPartition = dir.exists("partition");
     if (isPartition) {
         d.type = DeviceType::Partition;
         d.parent = QString::fromLocal8Bit(baseName(candidate.dir.left(candidate.dir.lastIndexOf('/'))));
-        if (auto n = sysfs::parseU64(*partitionNumber))
-            d.partitionNumber = int(*n);
+        d.partitionNumber = asInt(read.number("partition", Need::Required));
         d.queueDevice = d.parent;
         // Queue settings and identity come from the parent disk once the
         // whole model is read (inheritFromDisk): partitions have no queue/.
     } else {
         d.queueDevice = d.name;
-        readQueue(d, dir, "");
-        d.rotational = readBool(dir, "queue/rotational");
-        d.removable = readBool(dir, "removable");
+        readQueue(d, read);
+        d.rotational = read.flag("queue/rotational", Need::Required);
+        d.removable = read.flag("removable", Need::Required);
         // The kernel names these itself (md_alloc(), dm's "dm-%d", loop's
         // "loop%d"), so the name says which directory to look for; an sd disk
         // costs no failed lookups.
@@ -189,7 +321,6 @@ BlockDevice readDevice(const Candidate &candidate, const std::optional<bool> &vm
     std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
 
     // Identity: udev where it has it, else sysfs (this machine runs no udevd).
-    auto idRead = [&dir](const char *rel) { return dir.readString(rel).value_or(QString()).trimmed(); };
     if (candidate.udev) {
         d.model = candidate.udev->model;
         d.serial = candidate.udev->serial;
@@ -201,16 +332,16 @@ BlockDevice readDevice(const Candidate &candidate, const std::optional<bool> &vm
     }
     if (d.type == DeviceType::Disk || d.type == DeviceType::Rom) {
         if (d.model.isEmpty())
-            d.model = idRead("device/model");
+            d.model = read.text("device/model", true);
         if (d.serial.isEmpty()) {
-            d.serial = idRead("serial");          // virtio
+            d.serial = read.text("serial", true);          // virtio
             if (d.serial.isEmpty())
-                d.serial = idRead("device/serial"); // nvme controller
+                d.serial = read.text("device/serial", true); // nvme controller
         }
         if (d.wwn.isEmpty()) {
-            QString wwid = idRead("wwid");        // nvme namespace
+            QString wwid = read.text("wwid", true);        // nvme namespace
             if (wwid.isEmpty())
-                wwid = idRead("device/wwid");     // scsi
+                wwid = read.text("device/wwid", true);     // scsi
             d.wwn = wwnFromSysfs(wwid);
         }
         if (d.transport.isEmpty() || d.transport == u"ata")
@@ -220,18 +351,18 @@ BlockDevice readDevice(const Candidate &candidate, const std::optional<bool> &vm
     }
 
     if (d.type == DeviceType::Md)
-        readMd(d, dir);
+        readMd(d, read);
     if (d.type == DeviceType::Dm) {
         DmInfo dm;
-        dm.name = dir.readString("dm/name").value_or(QString());
-        dm.uuid = dir.readString("dm/uuid").value_or(QString());
+        dm.name = read.text("dm/name");
+        dm.uuid = read.text("dm/uuid");
         dm.kind = dmKind(dm.uuid);
         d.dm = dm;
     }
     if (d.type == DeviceType::Loop) {
         LoopInfo loop;
-        loop.backingFile = dir.readString("loop/backing_file").value_or(QString());
-        loop.directIo = readBool(dir, "loop/dio");
+        loop.backingFile = read.text("loop/backing_file");
+        loop.directIo = read.flag("loop/dio");
         // An unattached loop has no loop/ directory: report no loop details.
         if (!loop.backingFile.isEmpty() || loop.directIo)
             d.loop = loop;
