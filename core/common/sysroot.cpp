@@ -325,6 +325,51 @@ QByteArray SysRoot::devPath(QByteArrayView name) const
     return m_root + "/dev/" + name;
 }
 
+QString SysRoot::resolveInRoot(const QString &absolutePath) const
+{
+    if (!absolutePath.startsWith(u'/'))
+        return {};
+    // Components still to walk, front first; what is resolved so far.
+    QList<QByteArray> todo = absolutePath.toLocal8Bit().split('/');
+    QList<QByteArray> done;
+    int links = 0;
+    while (!todo.isEmpty()) {
+        const QByteArray part = todo.takeFirst();
+        if (part.isEmpty() || part == ".")
+            continue;
+        if (part == "..") {
+            if (!done.isEmpty())
+                done.removeLast();
+            continue;
+        }
+        const QByteArray here = m_root + '/' + (done.isEmpty() ? QByteArray() : done.join('/') + '/') + part;
+        struct stat st {};
+        if (::lstat(here.constData(), &st) != 0) {
+            if (todo.isEmpty() && errno == ENOENT) { // the device node a tree does not hold
+                done.append(part);
+                break;
+            }
+            return {};
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            done.append(part);
+            continue;
+        }
+        if (++links > 40) // the kernel's limit (MAXSYMLINKS): a loop
+            return {};
+        char target[PATH_MAX];
+        const ssize_t n = ::readlink(here.constData(), target, sizeof target - 1);
+        if (n <= 0)
+            return {};
+        const QByteArray text(target, n);
+        if (text.startsWith('/'))
+            done.clear();
+        QList<QByteArray> more = text.split('/');
+        todo = more + todo;
+    }
+    return QString::fromLocal8Bit('/' + done.join('/'));
+}
+
 QString SysRoot::displayPath(const QByteArray &absolute) const
 {
     return QString::fromLocal8Bit(absolute);

@@ -104,6 +104,13 @@ public:
     QByteArray sysPath(QByteArrayView relative) const;  ///< ROOT/sys/relative
     QByteArray procPath(QByteArrayView relative) const; ///< ROOT/proc/relative
     QByteArray devPath(QByteArrayView name) const;      ///< ROOT/dev/name
+    /// A /dev path as it resolves in this root ("/dev/disk/by-id/wwn-0x50..."
+    /// -> "/dev/sdb"): every symlink is followed inside ROOT (an absolute
+    /// target means ROOT/target, ".." stops at ROOT), so an open tree never
+    /// consults the live /dev. The last component may be missing (a tree
+    /// has links but no device nodes). Empty when the path does not
+    /// resolve (a missing directory, a symlink loop) or is not absolute.
+    QString resolveInRoot(const QString &absolutePath) const;
     /// The same paths for display (no root prefix shown when live).
     QString displayPath(const QByteArray &absolute) const;
 

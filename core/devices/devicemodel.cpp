@@ -6,7 +6,6 @@
 
 #include "devicescan_p.h"
 
-#include <QFileInfo>
 #include <QSet>
 
 #include <functional>
@@ -87,6 +86,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         vmContextSwitch = *v != 0;
 
     DeviceModel model;
+    model.m_root = root;
     model.m_devices.reserve(candidates.size());
     for (const Candidate &candidate : candidates) {
         auto read = readDevice(candidate, vmContextSwitch, model.m_warnings);
@@ -193,8 +193,9 @@ const BlockDevice *DeviceModel::findByUserName(const QString &nameOrPath) const
     if (nameOrPath.startsWith(u"/dev/")) {
         if (const BlockDevice *d = find(nameOrPath.mid(5)))
             return d;
-        // /dev/disk/by-id/..., /dev/mapper/NAME: resolve the link.
-        const QString target = QFileInfo(nameOrPath).canonicalFilePath();
+        // /dev/disk/by-id/..., /dev/mapper/NAME: resolve the link where
+        // the devices were scanned.
+        const QString target = m_root.resolveInRoot(nameOrPath);
         if (target.startsWith(u"/dev/"))
             return find(target.mid(5));
     }

@@ -35,7 +35,9 @@ public:
     /// recorded tree may hold garbage; such values are unknown (null).
     const QStringList &warnings() const { return m_warnings; }
     const BlockDevice *find(const QString &name) const;
-    /// Accepts "sda", "/dev/sda" or a /dev/disk/by-* link (live machine).
+    /// Accepts "sda", "/dev/sda" or a link below /dev (/dev/disk/by-id/...,
+    /// /dev/mapper/NAME), resolved in the scanned root: ROOT/dev in a
+    /// recorded tree, never the live /dev.
     const BlockDevice *findByUserName(const QString &nameOrPath) const;
     /// Devices with nothing under them (disks, loops), in display order.
     QStringList roots() const;
@@ -43,6 +45,7 @@ public:
     QStringList children(const QString &name) const;
 
 private:
+    SysRoot m_root;
     QList<BlockDevice> m_devices;
     QStringList m_warnings;
     QHash<QString, qsizetype> m_index;

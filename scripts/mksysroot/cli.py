@@ -88,7 +88,7 @@ def main(argv=None):
         prog="mk-sysroot.py",
         description="Make sysfs/procfs trees (sysroots) that blocktune's "
         "--sysroot option and `lsblk --sysroot DIR` read. OUTDIR is "
-        "created; if it exists it must hold nothing but sys/ and proc/, "
+        "created; if it exists it must hold nothing but sys/, proc/ and dev/, "
         "which are replaced. fixture, synth and all write the same bytes "
         "on every run.")
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")

@@ -218,6 +218,12 @@ def build_raid10():
                extra_md={"bitmap/chunksize": bitmap_chunk_kib * 1024,
                          "bitmap/location": "+8",
                          "bitmap/metadata": "internal"})
+    # The udev links this machine had in /dev/disk/by-id (mdadm writes the
+    # array uuid as four groups of eight hex digits).
+    for d in [sda] + members:
+        t.udev_ata_links(d)
+    h = uuid.replace("-", "")
+    t.udev_by_id(md0, "md-uuid-" + ":".join(h[i:i + 8] for i in range(0, 32, 8)))
     devs = " ".join("%s[%d]" % (m.name, i) for i, m in
                     reversed(list(enumerate(members))))
     t.mdstat = ("Personalities : [raid10] \n"

@@ -37,6 +37,8 @@ class BlockDev:
         self.extra = {}             # extra files relative to the device dir
         self.diskseq = None
         self.partname = None
+        self.ata_ident = None       # (model, serial, wwn) of a SATA disk
+        self.by_id = []             # dev/disk/by-id names (udev)
 
     @property
     def is_part(self):
@@ -237,9 +239,25 @@ class Tree:
         sdev = self.scsi_device(host_path, (host, 0, 0, 0), "ATA", model,
                                 ata_rev(fw, self.legacy), wwn and "naa." + wwn,
                                 serial.rjust(20))
-        return self.disk(name, sdev + "/block/" + name, sd_devt(index),
-                         sectors, "sd", queue, scheds, active, device=sdev,
-                         minors=16)
+        dev = self.disk(name, sdev + "/block/" + name, sd_devt(index),
+                        sectors, "sd", queue, scheds, active, device=sdev,
+                        minors=16)
+        dev.ata_ident = (model, serial, wwn)
+        return dev
+
+    def udev_by_id(self, dev, *names):
+        """dev/disk/by-id/NAME links to dev, as udev's 60-persistent-storage
+        rules make them; a disk's partitions get NAME-partN."""
+        dev.by_id.extend(names)
+
+    def udev_ata_links(self, dev):
+        """ata-MODEL_SERIAL and wwn-0xWWN, udev's names for a SATA disk
+        (ID_SERIAL: the model with spaces as '_', '_', the serial)."""
+        model, serial, wwn = dev.ata_ident
+        names = ["ata-%s_%s" % (model.strip().replace(" ", "_"), serial)]
+        if wwn:
+            names.append("wwn-0x" + wwn)
+        self.udev_by_id(dev, *names)
 
     def md(self, name, minor, level, members, chunk_kib, layout, metadata,
            component_kib, array_kib, uuid, queue, states=None,
@@ -309,6 +327,11 @@ class Tree:
     def finalize(self):
         for dev in self.devs:
             self._emit_dev(dev)
+            for name in dev.by_id:
+                self.link("dev/disk/by-id/" + name, "dev/" + dev.name)
+                for part in dev.parts:
+                    self.link("dev/disk/by-id/%s-part%d" % (name, part.partno),
+                              "dev/" + part.name)
         self._emit_proc()
 
     def _emit_dev(self, dev):
@@ -511,17 +534,20 @@ class Tree:
             os.symlink(kernel_link(path, target), full)
 
 
+SYSROOT_ENTRIES = {"sys", "proc", "dev"}
+
+
 def prepare_outdir(outdir):
     """Empty OUTDIR for a new tree, refusing to delete anything that is not
-    a sysroot (only sys/ and proc/ may be present)."""
+    a sysroot (only sys/, proc/ and dev/ may be present)."""
     if os.path.lexists(outdir):
         if not os.path.isdir(outdir) or os.path.islink(outdir):
             sys.exit("mk-sysroot: %s exists and is not a directory" % outdir)
         entries = set(os.listdir(outdir))
-        if entries - {"sys", "proc"}:
+        if entries - SYSROOT_ENTRIES:
             sys.exit("mk-sysroot: refusing to overwrite %s: it holds more "
-                     "than sys/ and proc/ (%s)"
-                     % (outdir, ", ".join(sorted(entries - {"sys", "proc"}))))
+                     "than sys/, proc/ and dev/ (%s)"
+                     % (outdir, ", ".join(sorted(entries - SYSROOT_ENTRIES))))
         for e in entries:
             shutil.rmtree(os.path.join(outdir, e))
     os.makedirs(outdir, exist_ok=True)

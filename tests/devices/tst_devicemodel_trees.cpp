@@ -361,6 +361,73 @@ private Q_SLOTS:
         QCOMPARE(model->children(u"hda1"_qs), QStringList{u"md0"_qs});
     }
 
+    // /dev/disk/by-* names resolve in the tree, not on this machine: the
+    // recorded raid10 host has udev's by-id links in ROOT/dev/disk/by-id.
+    void byIdLinksResolveInTheTree_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("device"); // "" = no device
+        QTest::newRow("wwn of a member") << u"/dev/disk/by-id/wwn-0x5000c50063a1b2c0"_qs << u"sdb"_qs;
+        QTest::newRow("ata model and serial") << u"/dev/disk/by-id/ata-ST2000NM0033-9ZM175_Z1X0A213"_qs << u"sdc"_qs;
+        QTest::newRow("a partition") << u"/dev/disk/by-id/ata-Samsung_SSD_870_EVO_500GB_S62ANJ0R412345T-part2"_qs
+                                     << u"sda2"_qs;
+        QTest::newRow("the array") << u"/dev/disk/by-id/md-uuid-fbf1c0e0:c67c6a70:263679f8:426416e5"_qs << u"md0"_qs;
+        QTest::newRow("no such link") << u"/dev/disk/by-id/wwn-0x0000000000000000"_qs << QString();
+        QTest::newRow("no such directory") << u"/dev/disk/by-path/pci-0000:00:1f.2-ata-2"_qs << QString();
+        QTest::newRow("plain name") << u"sdd"_qs << u"sdd"_qs;
+        QTest::newRow("plain node") << u"/dev/sde"_qs << u"sde"_qs;
+    }
+    void byIdLinksResolveInTheTree()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, device);
+        if (path.startsWith(u"/dev/disk"_qs))
+            QVERIFY2(!QFileInfo::exists(path), "the link must not exist on this machine for the test to prove anything");
+        const DeviceModel model = scanTree("md-raid10-f2");
+        const BlockDevice *d = model.findByUserName(path);
+        if (device.isEmpty()) {
+            QVERIFY2(!d, d ? qPrintable(d->name) : "");
+        } else {
+            QVERIFY2(d, qPrintable(path));
+            QCOMPARE(d->name, device);
+        }
+    }
+
+    // Links are followed inside the root: an absolute target and one that
+    // climbs too far both stay in the tree; a loop ends.
+    void devLinksStayInTheRoot()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        const QString byId = tree.filePath(u"dev/disk/by-id/"_qs);
+        QVERIFY(QFile::link(u"/dev/sdf"_qs, byId + u"absolute"_qs));
+        QVERIFY(QFile::link(u"../../../../../../../dev/sdg"_qs, byId + u"climbing"_qs));
+        QVERIFY(QDir().mkpath(tree.filePath(u"dev/mapper"_qs)));
+        QVERIFY(QFile::link(u"../md0"_qs, tree.filePath(u"dev/mapper/array"_qs)));
+        QVERIFY(QFile::link(u"../../mapper/array"_qs, byId + u"chained"_qs));
+        QVERIFY(QFile::link(u"loop-b"_qs, byId + u"loop-a"_qs));
+        QVERIFY(QFile::link(u"loop-a"_qs, byId + u"loop-b"_qs));
+        QVERIFY(QFile::link(u"../../../etc/passwd"_qs, byId + u"outside-dev"_qs));
+        const auto model = DeviceModel::scan(SysRoot(tree.path()));
+        QVERIFY(model.ok());
+        auto nameOf = [&model](const QString &path) {
+            const BlockDevice *d = model->findByUserName(path);
+            return d ? d->name : QString();
+        };
+        QCOMPARE(nameOf(u"/dev/disk/by-id/absolute"_qs), u"sdf"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/climbing"_qs), u"sdg"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/chained"_qs), u"md0"_qs);
+        QCOMPARE(nameOf(u"/dev/mapper/array"_qs), u"md0"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/loop-a"_qs), QString());
+        QCOMPARE(nameOf(u"/dev/disk/by-id/outside-dev"_qs), QString());
+        const SysRoot root(tree.path());
+        // ROOT/etc does not exist; the live /etc/passwd is never looked at.
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/outside-dev"_qs), QString());
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/climbing"_qs), u"/dev/sdg"_qs);
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/loop-a"_qs), QString());
+        QCOMPARE(root.resolveInRoot(u"dev/disk/by-id/absolute"_qs), QString());
+    }
+
     void notASysfsTree()
     {
         QTemporaryDir empty;
