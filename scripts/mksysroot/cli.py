@@ -83,6 +83,14 @@ def cmd_all(a):
               % os.path.relpath(live, REPO))
 
 
+def add_layout_option(p):
+    p.add_argument("--layout", choices=LAYOUTS, default="class-block",
+                   help="class-block (default): sys/class/block lists every "
+                   "device, as on every kernel since 2.6.25; sys-block: no "
+                   "sys/class/block, only sys/block (partitions under their "
+                   "disk) and sys/dev/block, as some recorded machines are")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="mk-sysroot.py",
@@ -116,11 +124,7 @@ def main(argv=None):
         ", ".join(FIXTURES) + ".")
     p.add_argument("name", metavar="NAME", choices=sorted(FIXTURES))
     p.add_argument("outdir", metavar="OUTDIR")
-    p.add_argument("--layout", choices=LAYOUTS, default="class-block",
-                   help="class-block (default): sys/class/block lists every "
-                   "device, as on every kernel since 2.6.25; sys-block: no "
-                   "sys/class/block, only sys/block (partitions under their "
-                   "disk) and sys/dev/block, as some recorded machines are")
+    add_layout_option(p)
     p.set_defaults(func=cmd_fixture)
 
     p = sub.add_parser(
@@ -136,11 +140,7 @@ def main(argv=None):
                    help="partitions per disk, 0..128 (default 4)")
     p.add_argument("--seed", type=int, default=1,
                    help="seed for the statistics (default 1)")
-    p.add_argument("--layout", choices=LAYOUTS, default="class-block",
-                   help="class-block (default): sys/class/block lists every "
-                   "device, as on every kernel since 2.6.25; sys-block: no "
-                   "sys/class/block, only sys/block (partitions under their "
-                   "disk) and sys/dev/block, as some recorded machines are")
+    add_layout_option(p)
     p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser(
