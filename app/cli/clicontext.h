@@ -37,5 +37,6 @@ int runRestore(CliContext &ctx, const QStringList &args); // cmd_tuning.cpp
 int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
+int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
 
 } // namespace blocktune::cli

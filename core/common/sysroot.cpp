@@ -1,5 +1,7 @@
 #include "sysroot.h"
 
+#include "common/tr.h"
+
 #include <QDir>
 
 #include <cerrno>
@@ -12,12 +14,17 @@
 
 namespace blocktune {
 
-namespace {
-
 QString errnoText(int err)
 {
     return QString::fromLocal8Bit(std::strerror(err));
 }
+
+QString errnoDetail(int err)
+{
+    return QStringLiteral("%1 (errno %2)").arg(errnoText(err)).arg(err);
+}
+
+namespace {
 
 // read() until EOF or the cap; sysfs attributes are one page at most.
 std::optional<QByteArray> readAllFd(int fd, qsizetype maxBytes)
@@ -292,7 +299,7 @@ Result<SysRoot> SysRoot::openTree(const QString &dir)
     if (root.isLive())
         return root;
     if (!isDirectoryPath(root.sysPath("")))
-        return makeError(NotFound, QStringLiteral("%1: no sys/ directory there (expected a tree made by "
+        return makeError(NotFound, CommonText::tr("%1: no sys/ directory there (expected a tree made by "
                                                   "scripts/mk-sysroot.py or a copy of /sys and /proc)")
                                        .arg(dir));
     if (auto layout = root.blockLayout(); !layout)
@@ -306,7 +313,7 @@ Result<BlockLayout> SysRoot::blockLayout() const
         return BlockLayout::ClassBlock;
     if (isDirectoryPath(sysPath("block")))
         return BlockLayout::SysBlock;
-    return makeError(NotFound, QStringLiteral("not a Linux sysfs tree: neither %1 nor %2 exists")
+    return makeError(NotFound, CommonText::tr("not a Linux sysfs tree: neither %1 nor %2 exists")
                                    .arg(displayPath(sysPath("class/block")), displayPath(sysPath("block"))));
 }
 
@@ -380,14 +387,14 @@ Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype m
     const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // a FIFO must not hang
     if (fd < 0) {
         const int err = errno;
-        return makeError(err, QStringLiteral("cannot open %1: %2")
+        return makeError(err, CommonText::tr("cannot open %1: %2")
                                   .arg(displayPath(absolutePath), errnoText(err)));
     }
     auto data = readAllFd(fd, maxBytes);
     const int err = errno;
     ::close(fd);
     if (!data)
-        return makeError(err, QStringLiteral("cannot read %1: %2")
+        return makeError(err, CommonText::tr("cannot read %1: %2")
                                   .arg(displayPath(absolutePath), errnoText(err)));
     return std::move(*data);
 }
@@ -407,7 +414,7 @@ Result<quint64> SysRoot::readU64(const QByteArray &absolutePath) const
         return data.error();
     if (auto value = sysfs::parseU64(*data))
         return *value;
-    return makeError(InvalidArgument, QStringLiteral("%1 does not hold a number: '%2'")
+    return makeError(InvalidArgument, CommonText::tr("%1 does not hold a number: '%2'")
                                           .arg(displayPath(absolutePath),
                                                QString::fromUtf8(sysfs::stripNewline(*data))));
 }
@@ -419,7 +426,7 @@ Result<BracketChoice> SysRoot::readBracketChoice(const QByteArray &absolutePath)
         return data.error();
     if (auto choice = sysfs::parseBracketChoice(*data))
         return *choice;
-    return makeError(InvalidArgument, QStringLiteral("%1 is not a list of choices: '%2'")
+    return makeError(InvalidArgument, CommonText::tr("%1 is not a list of choices: '%2'")
                                           .arg(displayPath(absolutePath),
                                                QString::fromUtf8(sysfs::stripNewline(*data))));
 }
@@ -439,7 +446,7 @@ Result<QByteArray> SysRoot::deviceEntry(const QString &kernelName) const
 {
     if (!isPlausibleKernelName(kernelName))
         return makeError(InvalidArgument,
-                         QStringLiteral("'%1' is not a block device name (a kernel name such as "
+                         CommonText::tr("'%1' is not a block device name (a kernel name such as "
                                         "sda, sda1, nvme0n1, md0, dm-0 or loop0)")
                              .arg(kernelName));
     const QByteArray name = kernelName.toLocal8Bit();
@@ -462,7 +469,7 @@ Result<QByteArray> SysRoot::deviceEntry(const QString &kernelName) const
                 return part;
         }
     }
-    return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
+    return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
 }
 
 Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
@@ -472,7 +479,7 @@ Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
         return entry.error();
     char resolved[PATH_MAX];
     if (!::realpath(entry->constData(), resolved))
-        return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
+        return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
     return QByteArray(resolved);
 }
 
@@ -482,7 +489,7 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     const QString shown = displayPath(absolutePath);
     if (payload.size() > 4096 || payload.contains('\n') || payload.contains('\0'))
         return makeError(InvalidArgument,
-                         QStringLiteral("refusing to write to %1: the value must be one line "
+                         CommonText::tr("refusing to write to %1: the value must be one line "
                                         "of at most 4096 bytes").arg(shown));
 
     // The directory may be reached through sysfs symlinks (class/block/X);
@@ -492,20 +499,20 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     const QByteArray fileName = absolutePath.mid(slash + 1);
     char resolvedDir[PATH_MAX];
     if (slash <= 0 || fileName.isEmpty() || !::realpath(dirPath.constData(), resolvedDir))
-        return makeError(NotFound, QStringLiteral("%1 does not exist").arg(shown));
+        return makeError(NotFound, CommonText::tr("%1 does not exist").arg(shown));
     char resolvedRoot[PATH_MAX] = "";
     if (!m_root.isEmpty() && !::realpath(m_root.constData(), resolvedRoot))
-        return makeError(NotFound, QStringLiteral("root %1 does not exist").arg(root()));
+        return makeError(NotFound, CommonText::tr("root %1 does not exist").arg(root()));
     const QByteArray base(resolvedRoot);
     const QByteArray dir(resolvedDir);
     if (!dir.startsWith(QByteArray(base + "/sys/")) && !dir.startsWith(QByteArray(base + "/proc/sys/")))
-        return makeError(Refused, QStringLiteral("refusing to write %1: not below sys or proc/sys")
+        return makeError(Refused, CommonText::tr("refusing to write %1: not below sys or proc/sys")
                                       .arg(shown));
 
     const int dirFd = ::open(resolvedDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd < 0) {
         const int err = errno;
-        return makeError(err, QStringLiteral("cannot open %1: %2").arg(shown, errnoText(err)));
+        return makeError(err, CommonText::tr("cannot open %1: %2").arg(shown, errnoText(err)));
     }
     // No O_CREAT: only an attribute the kernel already offers can be written.
     // O_TRUNC is a no-op on sysfs and /proc/sys (as with `echo > attr`), but
@@ -516,8 +523,8 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     if (fd < 0) {
         ::close(dirFd);
         if (openErr == ELOOP)
-            return makeError(Refused, QStringLiteral("refusing to write %1: it is a symlink").arg(shown));
-        return makeError(openErr, QStringLiteral("cannot open %1 for writing: %2")
+            return makeError(Refused, CommonText::tr("refusing to write %1: it is a symlink").arg(shown));
+        return makeError(openErr, CommonText::tr("cannot open %1 for writing: %2")
                                       .arg(shown, errnoText(openErr)));
     }
     const ssize_t written = ::write(fd, payload.constData(), size_t(payload.size()));
@@ -526,7 +533,7 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     if (written != payload.size()) {
         ::close(dirFd);
         return makeError(written < 0 ? writeErr : EIO,
-                         QStringLiteral("writing '%1' to %2 failed: %3")
+                         CommonText::tr("writing '%1' to %2 failed: %3")
                              .arg(value, shown, errnoText(written < 0 ? writeErr : EIO)));
     }
     // Re-read: the kernel rounds and clamps, and what it kept is the truth.

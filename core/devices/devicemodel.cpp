@@ -6,8 +6,11 @@
 
 #include "devicescan_p.h"
 
+#include "common/tr.h"
+
 #include <QSet>
 
+#include <atomic>
 #include <functional>
 
 namespace blocktune {
@@ -63,8 +66,18 @@ bool kernelNameLess(const QString &a, const QString &b)
     return (a.size() - i) < (b.size() - j);
 }
 
+namespace {
+std::atomic_int g_scans{0};
+} // namespace
+
+int DeviceModel::scansInProcess()
+{
+    return g_scans.load();
+}
+
 Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &options)
 {
+    ++g_scans;
     bool useUdev = false;
     switch (options.enumerate) {
     case ScanOptions::Enumerate::Auto: useUdev = root.isLive(); break;
@@ -73,7 +86,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     }
     if (useUdev && !root.isLive())
         return makeError(InvalidArgument,
-                         QStringLiteral("libudev cannot read a recorded tree (%1); walk sysfs instead")
+                         DevicesText::tr("libudev cannot read a recorded tree (%1); walk sysfs instead")
                              .arg(root.root()));
 
     const auto layout = root.blockLayout();
@@ -143,8 +156,8 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         if (!d || depth > 32)
             return out;
         if (onPath.contains(name)) {
-            model.m_warnings.append(QStringLiteral("%1: what it is built on (slaves/) leads back to %1; "
-                                                   "its leaf disks are incomplete").arg(name));
+            model.m_warnings.append(DevicesText::tr("%1: what it is built on (slaves/) leads back to %1; "
+                                                    "its leaf disks are incomplete").arg(name));
             memo.insert(name, out);
             return out;
         }
@@ -218,6 +231,54 @@ QStringList DeviceModel::children(const QString &name) const
         for (const QString &holder : d->holders)
             if (find(holder))
                 out.append(holder);
+    return out;
+}
+
+void DeviceModel::refreshQueues(const SysRoot &root, const QStringList &names)
+{
+    std::optional<bool> vmContextSwitch;
+    if (auto v = root.readU64(root.procPath("sys/vm/enable_context_readahead")))
+        vmContextSwitch = *v != 0;
+    for (const QString &name : names) {
+        const auto it = m_index.constFind(name);
+        if (it == m_index.constEnd())
+            continue;
+        BlockDevice &d = m_devices[*it];
+        if (d.type == DeviceType::Partition)
+            continue; // its disk's queue is the one to name
+        // The scan already said what it could not use; a refresh leaves
+        // such values unknown without saying it again.
+        QStringList alreadyWarned;
+        readQueueSettings(d, SysDir::open(d.sysfsDir.toLocal8Bit()), alreadyWarned);
+        if (d.contextReadaheadPath.startsWith(u'/'))
+            d.contextReadahead = vmContextSwitch;
+        for (const QString &part : m_partitions.value(name))
+            if (const auto p = m_index.constFind(part); p != m_index.constEnd())
+                inheritFromDisk(m_devices[*p], d);
+    }
+}
+
+QHash<QString, QueueValues> readQueueValues(const SysRoot &root, const QStringList &devices)
+{
+    QHash<QString, QueueValues> out;
+    for (const QString &name : devices) {
+        if (out.contains(name) || !SysRoot::isPlausibleKernelName(name))
+            continue;
+        // class/block/NAME (or sys/block/NAME in a tree without class/) is
+        // the link to the device directory; opening it as a directory
+        // follows it (no realpath walk needed).
+        const auto entry = root.deviceEntry(name);
+        if (!entry)
+            continue;
+        const SysDir dir = SysDir::open(*entry);
+        if (!dir.isValid())
+            continue;
+        QueueValues values;
+        values.readAheadKiB = dir.readU64("queue/read_ahead_kb");
+        if (auto sched = dir.readBracketChoice("queue/scheduler"))
+            values.scheduler = sched->active;
+        out.insert(name, values);
+    }
     return out;
 }
 

@@ -28,6 +28,9 @@ class DeviceModel final
 {
 public:
     static Result<DeviceModel> scan(const SysRoot &root, const ScanOptions &options = {});
+    /// How many scans this process made (BLOCKTUNE_DEBUG_SCANS=1 makes the
+    /// CLI print it: tests prove a command scans once).
+    static int scansInProcess();
 
     const QList<BlockDevice> &devices() const { return m_devices; }
     /// What the scan could not use, one sentence each ("sdb: queue/
@@ -44,6 +47,11 @@ public:
     /// What stacks on a device: its partitions, then its holders.
     QStringList children(const QString &name) const;
 
+    /// Reads the queue settings (readahead, scheduler, limits, context
+    /// switch) of these whole devices again, and their partitions' copies:
+    /// after a write, without scanning every device.
+    void refreshQueues(const SysRoot &root, const QStringList &names);
+
 private:
     SysRoot m_root;
     QList<BlockDevice> m_devices;
@@ -51,6 +59,19 @@ private:
     QHash<QString, qsizetype> m_index;
     QHash<QString, QStringList> m_partitions; ///< disk -> its partitions
 };
+
+/// The queue values a view shows for each row and refreshes every few
+/// seconds, in case something outside blocktune changed them.
+struct QueueValues
+{
+    std::optional<quint64> readAheadKiB;
+    QString scheduler; ///< the active one; empty when the device has no queue/scheduler
+};
+
+/// Reads read_ahead_kb and the active scheduler of a few whole devices (the
+/// rows on screen), by kernel name, without scanning: two small reads each.
+/// A device that is gone (or a name that is not one) is left out.
+QHash<QString, QueueValues> readQueueValues(const SysRoot &root, const QStringList &devices);
 
 /// Orders kernel names as people expect: sdz before sdaa, nvme0n1p2 before
 /// nvme0n1p10.

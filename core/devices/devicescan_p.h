@@ -68,6 +68,11 @@ QByteArray baseName(const QByteArray &path);
 std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch,
                                       QStringList &warnings);
 
+/// A whole device's queue settings (readahead, scheduler, limits, the
+/// context readahead switch) read again into `d`, what cannot be used
+/// appended to `warnings`.
+void readQueueSettings(BlockDevice &d, const SysDir &dir, QStringList &warnings);
+
 /// A partition shares its disk's request queue: it reports the disk's queue
 /// settings, media flags and identity.
 void inheritFromDisk(BlockDevice &part, const BlockDevice &disk);

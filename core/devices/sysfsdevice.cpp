@@ -6,11 +6,12 @@
 #include "devicemodel.h"
 #include "mdgeometry.h"
 
+#include "common/tr.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
-#include <cstring>
 
 namespace blocktune::detail {
 
@@ -44,14 +45,15 @@ public:
         auto data = m_dir.readRaw(relative, &error);
         if (!data) {
             if (error != ENOENT)
-                warn(relative, QStringLiteral("cannot be read: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+                warn(DevicesText::tr("%1: %2 cannot be read: %3 (shown as unknown)"), relative, errnoText(error));
             else if (need == Need::Required)
-                warn(relative, QStringLiteral("is missing"));
+                warn(DevicesText::tr("%1: %2 is missing (shown as unknown)"), relative);
             return std::nullopt;
         }
         if (data->size() > kMaxAttributeBytes) {
-            warn(relative, QStringLiteral("holds more than %1 bytes, longer than any sysfs attribute")
-                               .arg(kMaxAttributeBytes));
+            warn(DevicesText::tr("%1: %2 holds more than %3 bytes, longer than any sysfs attribute "
+                                 "(shown as unknown)"),
+                 relative, QString::number(kMaxAttributeBytes));
             return std::nullopt;
         }
         return data;
@@ -68,7 +70,10 @@ public:
         const QByteArray text = sysfs::stripNewline(*data).trimmed();
         if (!allowedWord.isEmpty() && text == allowedWord)
             return std::nullopt;
-        garbage(relative, text, QStringLiteral("not a number"));
+        if (text.isEmpty())
+            warn(DevicesText::tr("%1: %2 is empty, not a number (shown as unknown)"), relative);
+        else
+            warn(DevicesText::tr("%1: %2 holds '%3', not a number (shown as unknown)"), relative, quoted(text));
         return std::nullopt;
     }
 
@@ -86,8 +91,9 @@ public:
             return std::nullopt;
         if (auto parsed = sysfs::parseBracketChoice(*data))
             return parsed;
-        garbage(relative, sysfs::stripNewline(*data).trimmed(),
-                QStringLiteral("not a list of schedulers with the active one in brackets"));
+        warn(DevicesText::tr("%1: %2 holds '%3', not a list of schedulers with the active one in brackets "
+                             "(shown as unknown)"),
+             relative, quoted(sysfs::stripNewline(*data).trimmed()));
         return std::nullopt;
     }
 
@@ -103,7 +109,7 @@ public:
         const auto min = colon > 0 ? sysfs::parseU64(text.mid(colon + 1)) : std::nullopt;
         // MAJORBITS 12, MINORBITS 20 (include/linux/kdev_t.h)
         if (!maj || !min || *maj >= (1u << 12) || *min >= (1u << 20)) {
-            garbage("dev", text, QStringLiteral("not MAJOR:MINOR"));
+            warn(DevicesText::tr("%1: %2 holds '%3', not MAJOR:MINOR (shown as unknown)"), "dev", quoted(text));
             return false;
         }
         major = int(*maj);
@@ -123,25 +129,24 @@ public:
     }
 
 private:
-    void warn(const char *relative, const QString &what)
+    // sentence: %1 the device, %2 the file, %3 what it holds or why.
+    void warn(const QString &sentence, const char *relative, const QString &detail = {})
     {
-        m_warnings.append(QStringLiteral("%1: %2 %3 (shown as unknown)")
-                              .arg(m_device, QString::fromLocal8Bit(relative), what));
+        QString text = sentence.arg(m_device, QString::fromLocal8Bit(relative));
+        if (!detail.isNull())
+            text = text.arg(detail);
+        m_warnings.append(text);
     }
 
-    void garbage(const char *relative, const QByteArray &text, const QString &expected)
+    // A little of it, printable: it is going to a terminal.
+    static QString quoted(const QByteArray &text)
     {
-        if (text.isEmpty()) {
-            warn(relative, QStringLiteral("is empty, %1").arg(expected));
-            return;
-        }
-        // Quote a little of it, printable: it is going to a terminal.
         QString shown;
         for (char c : text.left(40))
             shown += (c >= 0x20 && c < 0x7f) ? QChar::fromLatin1(c) : u'?';
         if (text.size() > 40)
             shown += u"...";
-        warn(relative, QStringLiteral("holds '%1', %2").arg(shown, expected));
+        return shown;
     }
 
     const SysDir &m_dir;
@@ -265,9 +270,8 @@ std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::opt
 {
     const SysDir dir = SysDir::open(candidate.dir);
     if (!dir.isValid()) {
-        warnings.append(QStringLiteral("%1: its directory %2 cannot be opened: %3 (left out)")
-                            .arg(candidate.name, QString::fromLocal8Bit(candidate.dir),
-                                 QString::fromLocal8Bit(std::strerror(dir.openError()))));
+        warnings.append(DevicesText::tr("%1: its directory %2 cannot be opened: %3 (left out)")
+                            .arg(candidate.name, QString::fromLocal8Bit(candidate.dir), errnoText(dir.openError())));
         return std::nullopt;
     }
     BlockDevice d;
@@ -368,6 +372,12 @@ std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::opt
             d.loop = loop;
     }
     return d;
+}
+
+void readQueueSettings(BlockDevice &d, const SysDir &dir, QStringList &warnings)
+{
+    AttributeReader read(dir, d.name, warnings);
+    readQueue(d, read);
 }
 
 // udev gives partitions the disk's model and serial too.

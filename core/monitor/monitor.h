@@ -187,6 +187,13 @@ Topology buildTopology(const SysRoot &root, const DeviceModel &model, const QLis
 /// /proc/interrupts only means no per-device IRQ figures.
 Topology buildTopology(const SysRoot &root, const DeviceModel &model);
 
+/// A group the user wants balanced, checked against the devices present: a
+/// usable name (letters, digits, '-', '_') that is not a device's, at least
+/// two distinct devices that exist (given as kernel names, /dev paths or
+/// by-* links; kept as kernel names). The CLI's --group and the console's
+/// groups both come through here.
+Result<GroupSpec> makeUserGroup(const QString &name, const QStringList &members, const DeviceModel &model);
+
 // ---- Balance --------------------------------------------------------------------
 
 /// Evenness of a load spread over n members.
@@ -442,6 +449,10 @@ public Q_SLOTS:
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
 
+public:
+    /// The timer runs (between start() and stop()). Ask on the worker's thread.
+    bool isSampling() const;
+
 Q_SIGNALS:
     void sampled(const blocktune::Sample &sample);
     /// A tick (or the device scan) failed; repeated failures with the same
@@ -466,6 +477,9 @@ class MonitorThread final : public QObject
 
 public:
     explicit MonitorThread(const QString &sysroot, QObject *parent = nullptr);
+    /// With a replaced source and clock (tests of the views that use it).
+    MonitorThread(const QString &sysroot, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock,
+                  QObject *parent = nullptr);
     ~MonitorThread() override;
     /// Connect to its signals; call its slots with QMetaObject::invokeMethod.
     MonitorWorker *worker() const { return m_worker; }

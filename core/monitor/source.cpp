@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "common/tr.h"
+
 #include <QDateTime>
 
 #include <cerrno>
@@ -13,11 +15,6 @@ namespace blocktune {
 namespace {
 
 constexpr qsizetype kMaxFileBytes = qsizetype(64) << 20;
-
-QString errnoText(int err)
-{
-    return QString::fromLocal8Bit(std::strerror(err));
-}
 
 // Reads from offset 0 to EOF into `buffer`, keeping its allocation from one
 // tick to the next (procfs reports size 0: read until EOF). pread at 0
@@ -77,7 +74,7 @@ Result<QByteArray> ProcSource::read(File &file)
             file.fd = ::open(file.path.constData(), O_RDONLY | O_CLOEXEC);
             if (file.fd < 0) {
                 const int err = errno;
-                return makeError(err, QStringLiteral("cannot open %1: %2")
+                return makeError(err, MonitorText::tr("cannot open %1: %2")
                                           .arg(m_root.displayPath(file.path), errnoText(err)));
             }
         }
@@ -92,10 +89,10 @@ Result<QByteArray> ProcSource::read(File &file)
         // A kept sysfs file whose device went away reads ENODEV: open the
         // path again once (a device of the same name may be there now).
         if (!m_keepOpen || attempt == 1)
-            return makeError(err, QStringLiteral("cannot read %1: %2")
+            return makeError(err, MonitorText::tr("cannot read %1: %2")
                                       .arg(m_root.displayPath(file.path), errnoText(err)));
     }
-    return makeError(EIO, QStringLiteral("cannot read %1").arg(m_root.displayPath(file.path)));
+    return makeError(EIO, MonitorText::tr("cannot read %1").arg(m_root.displayPath(file.path)));
 }
 
 Result<QByteArray> ProcSource::diskStats()

@@ -14,6 +14,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QLocale>
 #include <QString>
 #include <QStringList>
 
@@ -23,7 +24,8 @@
 
 namespace blocktune {
 
-class Tuner; // core/tuning
+class DeviceModel;   // core/devices
+class TuningSession; // core/session
 
 /// JSON schema number of `test` and `sweep` output.
 inline constexpr int kReadTestSchema = 1;
@@ -256,6 +258,8 @@ public:
     /// Error with code InvalidArgument or NotFound and a message naming
     /// the option, the value and what is allowed.
     static Result<ReadTest> prepare(const SysRoot &root, const ReadTestSpec &spec);
+    /// The same on a model the caller already has (a TuningSession's).
+    static Result<ReadTest> prepare(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &spec);
 
     const ReadTestSpec &spec() const { return m_spec; }
     const QList<TestDevice> &testDevices() const { return m_devices; }
@@ -325,7 +329,7 @@ struct SweepObserver
     std::function<void(const SweepPoint &)> pointFinished;
 };
 
-/// A readahead sweep: each value is set through a Tuner (core/tuning) as a
+/// A readahead sweep: each value is set through the TuningSession as a
 /// temporary change, journaled before the first write, the test runs with
 /// freshly opened descriptors, and the original value is restored when the
 /// sweep ends, fails or is cancelled; a kill -9 leaves the journal for
@@ -333,19 +337,20 @@ struct SweepObserver
 class ReadaheadSweep final
 {
 public:
-    /// Validates the values (through the tuning planner, against the live
-    /// device), the device and the test before anything changes.
-    static Result<ReadaheadSweep> prepare(const SysRoot &root, const SweepSpec &spec);
+    /// Validates the values (through the tuning planner, against `model`,
+    /// the session's), the device and the test before anything changes.
+    static Result<ReadaheadSweep> prepare(const SysRoot &root, const DeviceModel &model, const SweepSpec &spec);
 
     const SweepSpec &spec() const { return m_spec; }
     const ReadTest &test() const { return *m_test; }
     /// The whole disk whose read_ahead_kb is swept.
     const QString &queueDevice() const { return m_queueDevice; }
 
-    /// Sets each value through `tuner` (which must not hold other temporary
-    /// changes the caller wants to keep: the sweep restores them all), runs
-    /// the test, and restores before returning, on every path.
-    SweepResult run(Tuner &tuner, const SweepObserver &observer = {},
+    /// Sets each value through `session` as a temporary change (the session
+    /// must not hold other temporary changes the caller wants to keep: the
+    /// sweep restores them all), runs the test, and restores before
+    /// returning, on every path.
+    SweepResult run(TuningSession &session, const SweepObserver &observer = {},
                     const std::atomic_bool *cancel = nullptr) const;
 
 private:
@@ -357,27 +362,32 @@ private:
 };
 
 // ---- reports ----------------------------------------------------------------
+// In dd's words. The words are translated (ReadTestText: the console
+// installs a translator, the CLI none); numbers follow `locale`, which is
+// C for the CLI ("22.3 MB/s") and the user's for the console ("22,3 MB/s"),
+// never with digit grouping ("1520 MB/s"). Byte counts and sysfs values stay
+// plain integers, as dd prints them.
 
 /// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
 /// significant digits, as dd prints.
-QString formatMbPerSec(double mbPerSec);
+QString formatMbPerSec(double mbPerSec, const QLocale &locale = QLocale::c());
 /// "268435456 bytes (268 MB, 256 MiB)", as dd writes an amount.
-QString formatDdBytes(quint64 bytes);
+QString formatDdBytes(quint64 bytes, const QLocale &locale = QLocale::c());
 /// One line: "TITLE: bs 64K, 256M from offset 0, buffered...".
-QString describeReadTest(const ReadTest &test, const QString &title);
+QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &locale = QLocale::c());
 /// One run's lines: "\ta) 268435456 bytes (268 MB, 256 MiB) copied, 0.2 s,
 /// 1145 MB/s", and per stream for concurrent and mixed tests.
-QString formatRun(ReadTestKind kind, const RunResult &run);
+QString formatRun(ReadTestKind kind, const RunResult &run, const QLocale &locale = QLocale::c());
 /// The settings in force, every run, mean/min/max/stdev, per-stream means
 /// and the device counters.
-QString formatReadTestResult(const ReadTestResult &result);
+QString formatReadTestResult(const ReadTestResult &result, const QLocale &locale = QLocale::c());
 /// The column heads of a sweep's table.
 QString formatSweepHeader();
 /// One row of a sweep's table (read_ahead_kb, MB/s, average request KiB).
-QString formatSweepPoint(const SweepPoint &point);
+QString formatSweepPoint(const SweepPoint &point, const QLocale &locale = QLocale::c());
 /// The table (optional), the curve as bars, and whether the original
 /// readahead is back.
-QString formatSweepResult(const SweepResult &result, bool withTable = true);
+QString formatSweepResult(const SweepResult &result, bool withTable = true, const QLocale &locale = QLocale::c());
 
 // ---- JSON -----------------------------------------------------------------
 
