@@ -93,7 +93,11 @@ void Resolver::collectTargets()
         if (!queue || !queue->readAheadKiB)
             continue; // no queue/ of its own (and no disk that has one)
         for (int r = 0; r < m_profile.rules.size(); ++r) {
-            if (!m_profile.rules.at(r).match.matches(d))
+            const ProfileMatch &match = m_profile.rules.at(r).match;
+            // Partitions share their disk's queue; as with udev's and tuned's
+            // disk rules, only a rule that asks for partitions (type part)
+            // looks at them, so sd* does not pull sda in through sda1.
+            if ((&d != queue) != (match.type == DeviceType::Partition) || !match.matches(d))
                 continue;
             m_ruleMatched[r] = true;
             qsizetype &i = index[queue->name];

@@ -129,13 +129,16 @@ private Q_SLOTS:
     void aPartitionSetsItsDisk()
     {
         const QString tree = recordedTree("raid5-degraded");
-        const Profile p = profileOf("{\"match\": {\"name\": \"sd[bc]1\"}, \"set\": {\"read_ahead_kb\": 4096}},"
-                                    "{\"match\": {\"name\": \"sdc\"}, \"set\": {\"read_ahead_kb\": 2048}}");
+        const Profile p = profileOf("{\"match\": {\"name\": \"sd[bc]1\", \"type\": \"part\"}, \"set\": {\"read_ahead_kb\": 4096}},"
+                                    "{\"match\": {\"name\": \"sdc\"}, \"set\": {\"read_ahead_kb\": 2048}},"
+                                    "{\"match\": {\"name\": \"sdd*\"}, \"set\": {\"read_ahead_kb\": 1024}}");
         const ProfileResolution r = resolveProfile(p, SysRoot(tree), scanTree(tree));
         QVERIFY2(r.ok(), qPrintable(errorsOf(r.errors)));
+        // sdd* matches the disk sdd, not its partition sdd1 (type part would).
         QCOMPARE(rowsOf(r), (QStringList{u"sdb read_ahead_kb 128->4096 change rule1 via:sdb1"_qs,
-                                         u"sdc read_ahead_kb 128->2048 change rule2 over1"_qs}));
-        QCOMPARE(r.unmatchedDevices, (QStringList{u"md0"_qs, u"sda"_qs, u"sdd"_qs, u"sde"_qs}));
+                                         u"sdc read_ahead_kb 128->2048 change rule2 over1"_qs,
+                                         u"sdd read_ahead_kb 128->1024 change rule3"_qs}));
+        QCOMPARE(r.unmatchedDevices, (QStringList{u"md0"_qs, u"sda"_qs, u"sde"_qs}));
     }
 
     void theFloorWinsOnArrays()
