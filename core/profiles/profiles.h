@@ -207,8 +207,8 @@ struct ProfileResolution
     int changeCount() const;
 };
 
-/// Later rules win per setting; a rule that matches a partition sets its
-/// disk (partitions share the disk's queue). A scheduler, iosched tunable,
+/// Later rules win per setting. Partitions share their disk's queue: only a
+/// rule with "type": "part" looks at them, and it sets their disk. A scheduler, iosched tunable,
 /// nr_requests or context_readahead a device does not have is skipped on
 /// that device; one that no matched device has is an error.
 ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model);
