@@ -118,7 +118,7 @@ private Q_SLOTS:
         row("not JSON") << QByteArray("read_ahead_kb=4096") << false << u"request is not a JSON object"_qs;
         row("JSON array") << QByteArray("[\"set\"]") << false << u"request is not a JSON object"_qs;
         row("empty line") << QByteArray("") << false << u"request is not a JSON object"_qs;
-        row("unknown op") << QByteArray("{\"op\":\"exec\",\"device\":\"sdb\"}") << false << u"unknown op 'exec' (ops: hello, get, set)"_qs;
+        row("unknown op") << QByteArray("{\"op\":\"exec\",\"device\":\"sdb\"}") << false << u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules)"_qs;
         row("no op") << QByteArray("{\"device\":\"sdb\"}") << false << u"unknown op ''"_qs;
         row("unknown field") << QByteArray("{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"scheduler\",\"command\":\"/bin/sh\"}")
                              << false << u"unknown field 'command'"_qs;
