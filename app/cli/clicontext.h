@@ -2,8 +2,11 @@
 
 #include "common/sysroot.h"
 
+#include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
+
+class QCommandLineParser;
 
 namespace blocktune::cli {
 
@@ -21,6 +24,13 @@ enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 
+/// Parses a subcommand's options (adds --help); returns -1 to go on, else
+/// the exit code (help printed, or a usage error reported). `name` is how
+/// the command is called: "profile apply".
+int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
+/// Prints `o` as indented JSON on stdout.
+void printJsonObject(CliContext &ctx, const QJsonObject &o);
+
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
 struct Command
@@ -37,5 +47,6 @@ int runRestore(CliContext &ctx, const QStringList &args); // cmd_tuning.cpp
 int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
+int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 
 } // namespace blocktune::cli

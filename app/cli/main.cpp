@@ -20,6 +20,7 @@ const Command kCommands[] = {
     {"test", "measure streaming reads: seq, concurrent, server, mixed", &runTest},
     {"sweep", "run a read test at several readahead values, then restore", &runSweep},
     {"monitor", "live throughput, request size, queue depth, interrupts, md balance", &runMonitor},
+    {"profile", "tuning profiles: list, show, save, apply, revert, verify, export, import, install", &runProfile},
 };
 
 void printUsage(QTextStream &out)
