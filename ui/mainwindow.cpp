@@ -7,12 +7,17 @@
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "session/sessionthread.h"
 #include "tuning/tuning.h"
 
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
+#include <QCloseEvent>
+#include <QCoreApplication>
 #include <QMessageBox>
+#include <QSettings>
+#include <QShortcut>
 #include <QTabWidget>
 #include <QPlainTextEdit>
 #include <QSocketNotifier>
@@ -20,18 +25,47 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include <sys/utsname.h>
+
 namespace blocktune {
 
+namespace {
+
+SessionOptions consoleOptions(const QString &sysroot)
+{
+    SessionOptions options;
+    if (!sysroot.isEmpty())
+        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree: the console only shows it (nothing is "
+                                                "applied or measured there); blocktune-cli --sysroot writes into "
+                                                "its files for tests").arg(sysroot);
+    return options;
+}
+
+QString kernelRelease()
+{
+    struct utsname u {};
+    return ::uname(&u) == 0 ? QString::fromLocal8Bit(u.release) : QString();
+}
+
+} // namespace
+
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : QMainWindow(parent), m_root(std::make_unique<SysRoot>(sysroot)), m_initialDevice(initialDevice)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), parent)
+{
+}
+
+MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
+                       QWidget *parent)
+    : QMainWindow(parent), m_session(new SessionThread(SysRoot(sysroot), options, this)),
+      m_initialDevice(initialDevice)
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
     auto *splitter = new QSplitter(this);
     m_tree = new DeviceTree(splitter);
     m_tabs = new QTabWidget(splitter);
-    m_tuning = new TuningPanel(sysroot, m_tabs);
+    m_tuning = new TuningPanel(m_session, m_tabs);
     m_tabs->addTab(m_tuning, tr("Settings"));
-    m_readTest = new ReadTestView(sysroot, m_tabs);
+    m_readTest = new ReadTestView(m_session, m_tabs);
     m_tabs->addTab(m_readTest, tr("Read test"));
     m_monitor = new MonitorView(sysroot, m_tabs);
     m_tabs->addTab(m_monitor, tr("Monitor"));
@@ -44,31 +78,81 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
     setCentralWidget(splitter);
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
+    m_privilege = new QLabel(this);
+    statusBar()->addPermanentWidget(m_privilege);
 
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(tr("&Device list"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                        [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    for (int i = 0; i < m_tabs->count(); ++i)
+        viewMenu->addAction(m_tabs->tabText(i), QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)), this,
+                            [this, i] { m_tabs->setCurrentIndex(i); });
+    // Ctrl+Tab between the tabs from anywhere, not only when the tab bar has focus.
+    auto *next = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab), this);
+    next->setContext(Qt::WindowShortcut);
+    connect(next, &QShortcut::activated, this,
+            [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+    auto *previous = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), this);
+    previous->setContext(Qt::WindowShortcut);
+    connect(previous, &QShortcut::activated, this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+
+    QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("How to read these &plots"), QKeySequence::HelpContents, this, &MainWindow::showPlotHelp);
+    helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
+
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
-    // A sweep changes readahead while it runs and restores it at the end.
+    // A sweep changes readahead while it runs and restores it at the end;
+    // the session refreshed what it touched, the views read it again.
     connect(m_readTest, &ReadTestView::finished, this, [this] {
-        rescan();
+        m_session->publish();
         m_tuning->reload();
+    });
+    connect(m_session, &SessionThread::modelChanged, this, &MainWindow::showModel);
+    connect(m_session->worker(), &SessionWorker::scanFailed, this,
+            [this](quint64, const QString &message) { m_status->setText(message); });
+    connect(m_session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
+        QStringList parts;
+        if (!m_session->readOnlyReason().isEmpty())
+            parts << tr("read-only (recorded tree)");
+        else if (m_session->isRecorded())
+            parts << tr("recorded tree: writes go to its files");
+        else if (!state.writerStarted)
+            parts << tr("read-only until the first change authorizes");
+        else
+            parts << tr("writing through %1").arg(state.writer);
+        if (state.temporary > 0)
+            parts << tr("%n temporary change(s) will be restored", nullptr, state.temporary);
+        if (state.busy)
+            parts << tr("writing…");
+        m_privilege->setText(parts.join(QStringLiteral(" · ")));
     });
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });
-    connect(m_monitor, &MonitorView::failed, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 10000);
-    });
-    connect(m_tuning, &TuningPanel::settingsChanged, this, &MainWindow::rescan);
+    connect(m_monitor, &MonitorView::failed, this, &MainWindow::showError);
     connect(m_tuning, &TuningPanel::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });
+    connect(m_tuning, &TuningPanel::applied, this, [this](bool ok) {
+        if (!ok)
+            showError(m_tuning->lastMessage().section(u'\n', 0, 0));
+    });
+    m_lastError = new QLabel(this);
+    m_lastError->setAccessibleName(tr("Last error"));
+    statusBar()->addPermanentWidget(m_lastError);
+    connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
+        QSettings().setValue(QStringLiteral("console/lastDevice"), name);
+    });
 
-    if (m_root->isLive()) {
+    if (m_session->root().isLive()) {
         m_watcher = new DeviceWatcher(this);
         // Hotplug: coalesce a burst of uevents into one rescan.
         auto *debounce = new QTimer(this);
@@ -92,18 +176,76 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWi
         });
     }
     resize(1280, 760);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
+    splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
+    m_splitter = splitter;
+    if (m_initialDevice.isEmpty())
+        m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();
+    m_privilege->setText(!m_session->readOnlyReason().isEmpty() ? tr("read-only (recorded tree)")
+                         : m_session->isRecorded()                ? tr("recorded tree: writes go to its files")
+                                                                  : tr("read-only until the first change authorizes"));
     rescan();
 }
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("console/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("console/splitter"), m_splitter->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showError(const QString &text)
+{
+    if (text.isEmpty())
+        return;
+    m_lastError->setText(tr("last error: %1").arg(text.size() > 80 ? text.left(77) + u"…" : text));
+    m_lastError->setToolTip(text);
+    statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About blocktune"),
+                       tr("<h3>blocktune %1</h3><p>A Linux block-device tuning console: see how devices stack, "
+                          "change readahead and the I/O scheduler safely, measure streaming reads honestly, "
+                          "watch the counters live.</p><p>Kernel %2<br>Qt %3 (built with %4)</p>")
+                           .arg(QCoreApplication::applicationVersion(), kernelRelease().toHtmlEscaped(),
+                                QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+}
+
+void MainWindow::showPlotHelp()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("How to read these plots"),
+        tr("<p><b>Throughput</b> is what the device delivered (decimal MB/s, as dd prints). A sequential "
+           "stream far below what the disk does alone usually waits on readahead: each request is only as "
+           "large as the readahead window.</p>"
+           "<p><b>Interrupts/s</b> fall as requests grow: the same MB/s in fewer, larger requests. Interrupts "
+           "inversely proportional to readahead mean the window decides the request size.</p>"
+           "<p><b>Request size</b> (rareq-sz, KiB) is the average read request the device saw. Buffered streaming "
+           "requests as large as readahead: raise it and watch MB/s.</p>"
+           "<p><b>Queue depth</b> (aqu-sz) is the average number of requests in flight; one stream at depth ~1 "
+           "cannot keep several disks busy.</p>"
+           "<p><b>Member balance</b> shows each md member's share of the bytes read and Jain's fairness index "
+           "(100% = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
+        QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
 void MainWindow::rescan()
 {
-    auto model = DeviceModel::scan(*m_root);
-    if (!model) {
-        m_status->setText(model.error().message);
+    m_session->rescan();
+}
+
+void MainWindow::showModel()
+{
+    const ModelSnapshot model = m_session->model();
+    if (!model)
         return;
-    }
     m_tree->setModel(*model);
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
@@ -115,14 +257,18 @@ void MainWindow::rescan()
             m_tree->setCurrentItem(found.constFirst());
         m_initialDevice.clear();
     }
+    if (!m_ready) {
+        m_ready = true;
+        Q_EMIT ready();
+    }
 }
 
 void MainWindow::offerJournalRestore()
 {
     QStringList dead;
     QList<Journal> journals;
-    for (const PendingJournal &pending : findJournals(*m_root)) {
-        if (pending.ownerAlive || !pending.journal)
+    for (const PendingJournal &pending : m_session->session().deadJournals()) {
+        if (!pending.journal)
             continue;
         journals.append(*pending.journal);
         for (const JournalEntry &e : pending.journal->entries)
@@ -130,21 +276,32 @@ void MainWindow::offerJournalRestore()
     }
     if (journals.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Restore settings?"),
-        tr("A blocktune session ended without restoring what it changed (crash or kill). "
-           "Restore these original values?\n\n%1").arg(dead.join(u'\n')));
-    if (answer != QMessageBox::Yes)
-        return;
-    auto writer = makeAttributeWriter(*m_root);
-    QStringList outcome;
-    for (const Journal &journal : std::as_const(journals)) {
-        const RestoreReport report = restoreJournal(*m_root, *writer, journal);
-        for (const RestoreItem &item : report.items)
-            outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute, restoreStatusName(item.status));
-    }
-    statusBar()->showMessage(outcome.join(u"; "), 15000);
-    rescan();
+    // Window-modal and asynchronous: no nested event loop.
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Restore settings?"),
+                                tr("A blocktune session ended without restoring what it changed (crash or kill). "
+                                   "Restore these original values?\n\n%1").arg(dead.join(u'\n')),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, journals](int answer) {
+        if (answer != QMessageBox::Yes)
+            return;
+        const quint64 ticket = m_session->restoreJournals(journals);
+        auto *conn = new QMetaObject::Connection;
+        *conn = connect(m_session->worker(), &SessionWorker::restored, this,
+                        [this, ticket, conn](quint64 t, const RestoreReport &report) {
+                            if (t != ticket)
+                                return;
+                            QObject::disconnect(*conn);
+                            delete conn;
+                            QStringList outcome;
+                            for (const RestoreItem &item : report.items)
+                                outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute,
+                                                              restoreStatusName(item.status));
+                            statusBar()->showMessage(outcome.join(u"; "), 15000);
+                            m_tuning->reload();
+                        });
+    });
+    box->open();
 }
 
 void MainWindow::deviceSelected(const QString &name)
@@ -167,7 +324,7 @@ void MainWindow::updateMonitorDevices()
 
 void MainWindow::showDetails(const QString &name)
 {
-    auto model = DeviceModel::scan(*m_root);
+    const ModelSnapshot model = m_session->model();
     const BlockDevice *d = model ? model->find(name) : nullptr;
     if (!d) {
         m_details->setPlainText(tr("%1 is gone").arg(name));

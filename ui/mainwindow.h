@@ -6,18 +6,23 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QTabWidget;
 
 namespace blocktune {
 
 class DeviceTree;
 class DeviceWatcher;
-class SysRoot;
+class SessionThread;
+struct SessionOptions;
 class TuningPanel;
 class MonitorView;
 class ReadTestView;
 
-/// The console's main window.
+/// The console's main window. It owns the console's one TuningSession (on
+/// its own thread, core/session/sessionthread.h): the device tree, the
+/// settings panel and the read test's sweeps all go through it, so a user
+/// who is not root is asked for authorization once per console session.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -25,8 +30,10 @@ class MainWindow final : public QMainWindow
 
 public:
     /// `sysroot` empty = the live machine; else a recorded tree.
-    explicit MainWindow(const QString &sysroot, const QString &initialDevice = {},
-                        QWidget *parent = nullptr);
+    explicit MainWindow(const QString &sysroot, const QString &initialDevice = {}, QWidget *parent = nullptr);
+    /// The same with the session's options (tests give a writer factory).
+    MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
+               QWidget *parent = nullptr);
     ~MainWindow() override;
 
     DeviceTree *deviceTree() const { return m_tree; }
@@ -34,21 +41,36 @@ public:
     MonitorView *monitorView() const { return m_monitor; }
     ReadTestView *readTestView() const { return m_readTest; }
     QTabWidget *tabs() const { return m_tabs; }
+    SessionThread *session() const { return m_session; }
+    /// The device list is on screen (the first scan arrived).
+    bool isReady() const { return m_ready; }
 
     /// Journals left by a session that died (kill -9, crash): offers to
     /// restore the original values they hold. Called once after show().
     void offerJournalRestore();
 
 public Q_SLOTS:
+    /// Scans again on the session thread; the tree follows when it is done.
     void rescan();
 
+Q_SIGNALS:
+    /// The first device list is on screen.
+    void ready();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    void showError(const QString &text);
+    void showAbout();
+    void showPlotHelp();
+    void showModel();
     void showDetails(const QString &name);
     void deviceSelected(const QString &name);
     /// Samples only while the Monitor tab is on screen.
     void updateMonitorDevices();
 
-    std::unique_ptr<SysRoot> m_root;
+    SessionThread *m_session = nullptr;
     DeviceTree *m_tree = nullptr;
     QPlainTextEdit *m_details = nullptr;
     QTabWidget *m_tabs = nullptr;
@@ -56,8 +78,12 @@ private:
     MonitorView *m_monitor = nullptr;
     ReadTestView *m_readTest = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_privilege = nullptr;
+    QLabel *m_lastError = nullptr;
+    QSplitter *m_splitter = nullptr;
     DeviceWatcher *m_watcher = nullptr;
     QString m_initialDevice;
+    bool m_ready = false;
 };
 
 } // namespace blocktune

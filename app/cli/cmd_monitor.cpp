@@ -5,6 +5,7 @@
 #include "common/units.h"
 #include "devices/devices.h"
 #include "monitor/monitor.h"
+#include "tuning/tuning.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -28,13 +29,6 @@ constexpr qint64 kMinIntervalMs = 10;
 constexpr qint64 kMaxIntervalMs = 3'600'000;
 constexpr qint64 kMaxCount = 1'000'000'000;
 
-volatile std::sig_atomic_t g_stopSignal = 0;
-
-extern "C" void onStopSignal(int sig)
-{
-    g_stopSignal = sig;
-}
-
 qint64 monotonicNs()
 {
     timespec ts {};
@@ -50,39 +44,19 @@ double cpuSeconds()
            + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-/// SIGINT and SIGTERM end the loop between ticks: they stay blocked while a
-/// tick is sampled and printed, and are only let in while waiting (ppoll
-/// unblocks them atomically, so one arriving just before the wait is not
-/// lost). Restores everything when it goes out of scope.
+/// SIGINT, SIGTERM and SIGHUP end the loop between ticks, through core's
+/// one termination mechanism (a flag and a pipe).
 class StopSignals final
 {
 public:
     StopSignals()
     {
-        g_stopSignal = 0;
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        ::sigprocmask(SIG_BLOCK, &set, &m_oldMask);
-        struct sigaction action {};
-        action.sa_handler = onStopSignal;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_oldInt);
-        ::sigaction(SIGTERM, &action, &m_oldTerm);
-        m_waitMask = m_oldMask;
-        sigdelset(&m_waitMask, SIGINT);
-        sigdelset(&m_waitMask, SIGTERM);
-    }
-    ~StopSignals()
-    {
-        ::sigaction(SIGINT, &m_oldInt, nullptr);
-        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
-        ::sigprocmask(SIG_SETMASK, &m_oldMask, nullptr);
+        TerminationSignals::install();
+        TerminationSignals::clear();
     }
     Q_DISABLE_COPY_MOVE(StopSignals)
 
-    bool stopped() const { return g_stopSignal != 0; }
+    bool stopped() const { return TerminationSignals::pending() != 0; }
     /// Sleeps until the monotonic deadline or a stop signal.
     void waitUntil(qint64 deadlineNs) const
     {
@@ -90,16 +64,10 @@ public:
             const qint64 left = deadlineNs - monotonicNs();
             if (left <= 0)
                 return;
-            const timespec timeout{time_t(left / 1'000'000'000), long(left % 1'000'000'000)};
-            ::ppoll(nullptr, 0, &timeout, &m_waitMask);
+            // poll() counts whole milliseconds: round up, never spin.
+            TerminationSignals::waitMs((left + 999'999) / 1'000'000);
         }
     }
-
-private:
-    sigset_t m_oldMask;
-    sigset_t m_waitMask;
-    struct sigaction m_oldInt {};
-    struct sigaction m_oldTerm {};
 };
 
 QString fixed(double value, int decimals = 2)
@@ -196,7 +164,7 @@ void writeOut(const QByteArray &bytes)
     std::fflush(stdout);
 }
 
-/// "NAME=dev1,dev2": a group the user wants balanced.
+/// "NAME=dev1,dev2": a group the user wants balanced (checked by core).
 Result<GroupSpec> parseGroup(const QString &text, const DeviceModel &model)
 {
     const qsizetype eq = text.indexOf(u'=');
@@ -204,28 +172,12 @@ Result<GroupSpec> parseGroup(const QString &text, const DeviceModel &model)
     const QString usage = QStringLiteral(" (use --group NAME=DEV,DEV[,...], e.g. --group exports=sdb1,sdc1)");
     if (name.isEmpty())
         return makeError(InvalidArgument, QStringLiteral("--group '%1': no group name before '='").arg(text) + usage);
-    if (!SysRoot::isPlausibleKernelName(name) || name.contains(u','))
-        return makeError(InvalidArgument,
-                         QStringLiteral("--group '%1': '%2' is not a usable group name (letters, digits, "
-                                        "'-', '_', no spaces or commas)").arg(text, name));
-    if (model.find(name))
-        return makeError(InvalidArgument,
-                         QStringLiteral("--group '%1': '%2' is a device name; pick another group name")
-                             .arg(text, name));
-    GroupSpec group{name, QStringLiteral("user"), {}};
-    for (const QString &member : text.mid(eq + 1).split(u',', Qt::SkipEmptyParts)) {
-        const BlockDevice *d = model.findByUserName(member.trimmed());
-        if (!d)
-            return makeError(InvalidArgument, QStringLiteral("--group '%1': no block device named '%2'")
-                                                  .arg(text, member));
-        if (group.members.contains(d->name))
-            return makeError(InvalidArgument, QStringLiteral("--group '%1': '%2' is listed twice")
-                                                  .arg(text, d->name));
-        group.members.append(d->name);
+    auto group = makeUserGroup(name, text.mid(eq + 1).split(u',', Qt::SkipEmptyParts), model);
+    if (!group) {
+        const bool tooFew = group.error().message.startsWith(u"a group needs");
+        return makeError(InvalidArgument, QStringLiteral("--group '%1': %2").arg(text, group.error().message)
+                                              + (tooFew ? usage : QString()));
     }
-    if (group.members.size() < 2)
-        return makeError(InvalidArgument,
-                         QStringLiteral("--group '%1': a group needs at least two devices").arg(text) + usage);
     return group;
 }
 

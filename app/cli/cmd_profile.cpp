@@ -5,6 +5,7 @@
 #include "devices/devices.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
+#include "session/session.h"
 #include "tuning/tuning.h"
 
 #include <QCommandLineParser>
@@ -20,11 +21,11 @@ namespace {
 
 const QString kSubcommands = QStringLiteral("list, show, save, apply, revert, verify, export, import, install, uninstall");
 
-Result<DeviceModel> scanDevices(const SysRoot &root)
+// The one session of this command: its model (scanned once) and, for
+// apply and revert, its writer and journal.
+Result<std::shared_ptr<const DeviceModel>> scanDevices(TuningSession &session)
 {
-    ScanOptions options;
-    options.probeFilesystems = false; // tuning never needs filesystems
-    return DeviceModel::scan(root, options);
+    return session.model();
 }
 
 // One positional argument (a profile name or file) and nothing else.
@@ -274,10 +275,11 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
     if (!isValidProfileName(options.name))
         return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting with a letter or "
                                         "digit, at most 64)").arg(options.name.left(64)), ExitUsage);
-    auto model = scanDevices(ctx.root);
+    TuningSession session(ctx.root);
+    auto model = scanDevices(session);
     if (!model)
         return fail(ctx, model.error().message);
-    auto saved = saveProfile(ctx.root, *model, options);
+    auto saved = saveProfile(ctx.root, **model, options);
     if (!saved)
         return fail(ctx, saved.error().message, saved.error().code == NotFound ? ExitFailed : ExitUsage);
     for (const QString &n : saved->notes)
@@ -318,8 +320,8 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
         fail(ctx, profile.error().message);
         return fail(ctx, QStringLiteral("refused: nothing was changed"), ExitUsage);
     }
-    auto model = scanDevices(ctx.root);
-    if (!model)
+    TuningSession session(ctx.root);
+    if (auto model = scanDevices(session); !model)
         return fail(ctx, model.error().message);
     const bool asJson = parser.isSet(json);
 
@@ -341,7 +343,7 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     };
 
     if (parser.isSet(dryRun)) {
-        const ProfilePreview preview = previewProfile(*profile, ctx.root, *model);
+        const ProfilePreview preview = previewProfile(*profile, session);
         ChangeReport report;
         report.plan = preview.plan;
         for (const PlannedWrite &w : std::as_const(preview.plan.writes))
@@ -362,8 +364,7 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     }
 
     TerminationSignals::install();
-    auto writer = makeAttributeWriter(ctx.root);
-    const ProfileApplyReport done = applyProfile(*profile, ctx.root, *model, *writer);
+    const ProfileApplyReport done = applyProfile(*profile, session);
     if (asJson) {
         printJsonObject(ctx, toJson(done.preview, done.report, false, done.statePath, done.messages));
     } else {
@@ -415,8 +416,8 @@ int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
-    auto writer = makeAttributeWriter(ctx.root);
-    const ProfileRevertReport done = revertProfile(ctx.root, *writer);
+    TuningSession session(ctx.root);
+    const ProfileRevertReport done = revertProfile(session);
     if (parser.isSet(json)) {
         QJsonObject o;
         o.insert(u"ok", done.ok());
@@ -448,10 +449,11 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     auto profile = loadProfile(ctx, *which);
     if (!profile)
         return usageError(ctx, profile.error());
-    auto model = scanDevices(ctx.root);
+    TuningSession session(ctx.root);
+    auto model = scanDevices(session);
     if (!model)
         return fail(ctx, model.error().message);
-    const VerifyReport report = verifyProfile(*profile, ctx.root, *model);
+    const VerifyReport report = verifyProfile(*profile, ctx.root, **model);
     if (parser.isSet(json)) {
         printJsonObject(ctx, verifyReportToJson(*profile, report));
     } else if (report.resolution.ok()) {

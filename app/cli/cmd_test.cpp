@@ -4,6 +4,7 @@
 
 #include "common/units.h"
 #include "readtest/readtest.h"
+#include "session/session.h"
 #include "tuning/tuning.h"
 
 #include <QCommandLineParser>
@@ -253,49 +254,6 @@ int exitCodeFor(const Error &e)
 
 // ---- SIGINT / SIGTERM -------------------------------------------------------------
 
-// The tuning layer's handlers set a flag and write to a pipe; a small thread
-// waits on that pipe and turns a signal into the engine's cancel flag, which
-// every reader checks after each block.
-class SignalCancel final
-{
-public:
-    SignalCancel()
-    {
-        TerminationSignals::install();
-        m_thread = std::thread([this] {
-            while (!m_done.load()) {
-                if (TerminationSignals::waitMs(50) != 0) {
-                    cancel = true;
-                    break;
-                }
-            }
-        });
-    }
-    ~SignalCancel()
-    {
-        m_done = true;
-        m_thread.join();
-    }
-    Q_DISABLE_COPY_MOVE(SignalCancel)
-
-    int signal() const { return TerminationSignals::pending(); }
-    std::atomic_bool cancel{false};
-
-private:
-    std::atomic_bool m_done{false};
-    std::thread m_thread;
-};
-
-QString signalName(int sig)
-{
-    switch (sig) {
-    case SIGINT: return QStringLiteral("SIGINT");
-    case SIGTERM: return QStringLiteral("SIGTERM");
-    case SIGHUP: return QStringLiteral("SIGHUP");
-    default: return QStringLiteral("signal %1").arg(sig);
-    }
-}
-
 // ---- progress -------------------------------------------------------------------------
 
 // Once a second on stderr: the last second's throughput per stream.
@@ -449,7 +407,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     for (const QString &e : std::as_const(result.errors))
         fail(ctx, e);
     if (sig) {
-        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(signalName(sig)));
+        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(TerminationSignals::name(sig)));
         return 128 + sig;
     }
     return result.failed ? ExitFailed : ExitOk;
@@ -536,7 +494,11 @@ int runSweep(CliContext &ctx, const QStringList &args)
     if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
         return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
 
-    auto prepared = ReadaheadSweep::prepare(ctx.root, sweep);
+    TuningSession session(ctx.root);
+    auto model = session.model();
+    if (!model)
+        return fail(ctx, model.error().message);
+    auto prepared = ReadaheadSweep::prepare(ctx.root, **model, sweep);
     if (!prepared)
         return fail(ctx, prepared.error().message, exitCodeFor(prepared.error()));
 
@@ -556,13 +518,11 @@ int runSweep(CliContext &ctx, const QStringList &args)
         };
     }
 
-    auto writer = makeAttributeWriter(ctx.root);
     SweepResult result;
     int sig = 0;
     {
-        Tuner tuner(ctx.root, *writer);
         SignalCancel watch;
-        result = prepared->run(tuner, observer, &watch.cancel);
+        result = prepared->run(session, observer, &watch.cancel);
         sig = watch.signal();
     }
     if (json) {
@@ -576,7 +536,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     for (const QString &e : std::as_const(result.errors))
         fail(ctx, e);
     if (sig) {
-        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(signalName(sig)));
+        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(TerminationSignals::name(sig)));
         return 128 + sig;
     }
     return result.failed || !result.restored ? ExitFailed : ExitOk;

@@ -4,6 +4,7 @@
 #include "common/units.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
+#include "session/session.h"
 #include "tuning/tuning.h"
 
 #include <QCommandLineParser>
@@ -39,13 +40,6 @@ void printJson(CliContext &ctx, const QJsonObject &o)
 {
     ctx.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     ctx.out.flush();
-}
-
-Result<DeviceModel> scan(const SysRoot &root)
-{
-    ScanOptions options;
-    options.probeFilesystems = false;
-    return DeviceModel::scan(root, options);
 }
 
 QString orDash(const std::optional<quint64> &v)
@@ -220,10 +214,8 @@ int runGet(CliContext &ctx, const QStringList &args)
     const QStringList pos = parser.positionalArguments();
     if (pos.size() != 1)
         return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
-    auto model = scan(ctx.root);
-    if (!model)
-        return fail(ctx, model.error().message);
-    auto settings = readDeviceSettings(ctx.root, *model, pos.constFirst());
+    TuningSession session(ctx.root);
+    auto settings = session.settings(pos.constFirst());
     if (!settings)
         return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
     if (parser.isSet(json))
@@ -274,12 +266,12 @@ int runSet(CliContext &ctx, const QStringList &args)
     options.applyToMembers = parser.isSet(members);
     const bool asJson = parser.isSet(json);
 
+    TerminationSignals::install();
+    TuningSession session(ctx.root);
+    const ChangePlan plan = session.plan(*changes, options);
     if (parser.isSet(dryRun)) {
-        auto model = scan(ctx.root);
-        if (!model)
-            return fail(ctx, model.error().message);
         ChangeReport report;
-        report.plan = planChanges(ctx.root, *model, *changes, options);
+        report.plan = plan;
         for (const PlannedWrite &w : std::as_const(report.plan.writes))
             report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
         if (!report.plan.ok())
@@ -301,10 +293,7 @@ int runSet(CliContext &ctx, const QStringList &args)
         return ExitOk;
     }
 
-    TerminationSignals::install();
-    auto writer = makeAttributeWriter(ctx.root);
-    Tuner tuner(ctx.root, *writer);
-    const ChangeReport report = holdMs ? tuner.applyTemporary(*changes, options) : tuner.apply(*changes, options);
+    const ChangeReport report = holdMs ? session.applyTemporary(plan) : session.apply(plan);
     if (asJson && (!report.ok() || !holdMs)) {
         printJson(ctx, changeReportToJson(report, false));
     } else if (!asJson) {
@@ -343,11 +332,11 @@ int runSet(CliContext &ctx, const QStringList &args)
     // Held: the session journal covers a kill -9 from here on.
     const QDateTime until = QDateTime::currentDateTime().addMSecs(*holdMs);
     if (!asJson) {
-        ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << tuner.journalPath()
+        ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << session.journalPath()
                 << "); Ctrl-C restores now" << Qt::endl;
     }
     const int sig = TerminationSignals::waitMs(*holdMs);
-    const RestoreReport back = tuner.restore();
+    const RestoreReport back = session.restoreTemporary();
     if (asJson) {
         QJsonObject o = changeReportToJson(report, false);
         o.insert(u"held_ms", double(*holdMs));
@@ -386,7 +375,7 @@ int runRestore(CliContext &ctx, const QStringList &args)
         return fail(ctx, dir.error().message);
 
     const QList<PendingJournal> pending = findJournals(ctx.root);
-    std::unique_ptr<AttributeWriter> writer;
+    TuningSession session(ctx.root);
     bool allOk = true;
     QJsonArray journals;
     for (const PendingJournal &p : pending) {
@@ -413,11 +402,9 @@ int runRestore(CliContext &ctx, const QStringList &args)
             journals.append(j);
             continue;
         }
-        if (!writer)
-            writer = makeAttributeWriter(ctx.root);
         if (!asJson)
             ctx.out << p.path << " (pid " << journal.pid << ", " << journal.created << "):\n";
-        const RestoreReport report = restoreJournal(ctx.root, *writer, journal);
+        const RestoreReport report = session.restoreJournal(journal);
         allOk = allOk && report.ok();
         j.insert(u"status", report.ok() ? QStringLiteral("restored") : QStringLiteral("partly restored"));
         j.insert(u"report", restoreReportToJson(report));

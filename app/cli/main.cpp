@@ -1,6 +1,8 @@
 // blocktune-cli: the console's functions for scripts and terminals.
 #include "clicontext.h"
 
+#include "devices/devicemodel.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 
@@ -90,8 +92,12 @@ int main(int argc, char **argv)
     const QString name = args.takeFirst();
     CliContext ctx{SysRoot(sysroot), out, err};
     for (const Command &c : kCommands) {
-        if (name == QLatin1StringView(c.name))
-            return c.run(ctx, args);
+        if (name == QLatin1StringView(c.name)) {
+            const int status = c.run(ctx, args);
+            if (qEnvironmentVariableIntValue("BLOCKTUNE_DEBUG_SCANS") == 1)
+                err << "blocktune-cli: device scans: " << DeviceModel::scansInProcess() << Qt::endl;
+            return status;
+        }
     }
     QStringList names;
     for (const Command &c : kCommands)

@@ -24,6 +24,11 @@ enum ErrorCode : int {
     Interrupted,            ///< cancelled by the user or a signal
 };
 
+/// strerror(err) as a QString: "No such file or directory".
+QString errnoText(int err);
+/// The same with the number, for reports read later: "Input/output error (errno 5)".
+QString errnoDetail(int err);
+
 inline Error makeError(int code, QString message)
 {
     return Error{code, std::move(message)};

@@ -12,12 +12,17 @@
 
 namespace blocktune {
 
-namespace {
-
 QString errnoText(int err)
 {
     return QString::fromLocal8Bit(std::strerror(err));
 }
+
+QString errnoDetail(int err)
+{
+    return QStringLiteral("%1 (errno %2)").arg(errnoText(err)).arg(err);
+}
+
+namespace {
 
 // read() until EOF or the cap; sysfs attributes are one page at most.
 std::optional<QByteArray> readAllFd(int fd, qsizetype maxBytes)

@@ -8,6 +8,7 @@
 #include <blkid/blkid.h>
 #include <libudev.h>
 
+#include <atomic>
 #include <climits>
 #include <functional>
 #include <cstdlib>
@@ -568,8 +569,18 @@ bool kernelNameLess(const QString &a, const QString &b)
     return (a.size() - i) < (b.size() - j);
 }
 
+namespace {
+std::atomic_int g_scans{0};
+} // namespace
+
+int DeviceModel::scansInProcess()
+{
+    return g_scans.load();
+}
+
 Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &options)
 {
+    ++g_scans;
     bool useUdev = false;
     switch (options.enumerate) {
     case ScanOptions::Enumerate::Auto: useUdev = root.isLive(); break;
@@ -699,6 +710,27 @@ QStringList DeviceModel::children(const QString &name) const
             if (find(holder))
                 out.append(holder);
     return out;
+}
+
+void DeviceModel::refreshQueues(const SysRoot &root, const QStringList &names)
+{
+    std::optional<bool> vmContextSwitch;
+    if (auto v = root.readU64(root.procPath("sys/vm/enable_context_readahead")))
+        vmContextSwitch = *v != 0;
+    for (const QString &name : names) {
+        const auto it = m_index.constFind(name);
+        if (it == m_index.constEnd())
+            continue;
+        BlockDevice &d = m_devices[*it];
+        if (d.type == DeviceType::Partition)
+            continue; // its disk's queue is the one to name
+        readQueue(d, SysDir::open(d.sysfsDir.toLocal8Bit()), "");
+        if (d.contextReadaheadPath.startsWith(u'/'))
+            d.contextReadahead = vmContextSwitch;
+        for (const QString &part : m_partitions.value(name))
+            if (const auto p = m_index.constFind(part); p != m_index.constEnd())
+                inheritFromDisk(m_devices[*p], d);
+    }
 }
 
 } // namespace blocktune

@@ -28,6 +28,9 @@ class DeviceModel final
 {
 public:
     static Result<DeviceModel> scan(const SysRoot &root, const ScanOptions &options = {});
+    /// How many scans this process made (BLOCKTUNE_DEBUG_SCANS=1 makes the
+    /// CLI print it: tests prove a command scans once).
+    static int scansInProcess();
 
     const QList<BlockDevice> &devices() const { return m_devices; }
     const BlockDevice *find(const QString &name) const;
@@ -37,6 +40,11 @@ public:
     QStringList roots() const;
     /// What stacks on a device: its partitions, then its holders.
     QStringList children(const QString &name) const;
+
+    /// Reads the queue settings (readahead, scheduler, limits, context
+    /// switch) of these whole devices again, and their partitions' copies:
+    /// after a write, without scanning every device.
+    void refreshQueues(const SysRoot &root, const QStringList &names);
 
 private:
     QList<BlockDevice> m_devices;

@@ -187,6 +187,13 @@ Topology buildTopology(const SysRoot &root, const DeviceModel &model, const QLis
 /// /proc/interrupts only means no per-device IRQ figures.
 Topology buildTopology(const SysRoot &root, const DeviceModel &model);
 
+/// A group the user wants balanced, checked against the devices present: a
+/// usable name (letters, digits, '-', '_') that is not a device's, at least
+/// two distinct devices that exist (given as kernel names, /dev paths or
+/// by-* links; kept as kernel names). The CLI's --group and the console's
+/// groups both come through here.
+Result<GroupSpec> makeUserGroup(const QString &name, const QStringList &members, const DeviceModel &model);
+
 // ---- Balance --------------------------------------------------------------------
 
 /// Evenness of a load spread over n members.

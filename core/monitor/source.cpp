@@ -14,11 +14,6 @@ namespace {
 
 constexpr qsizetype kMaxFileBytes = qsizetype(64) << 20;
 
-QString errnoText(int err)
-{
-    return QString::fromLocal8Bit(std::strerror(err));
-}
-
 // Reads from offset 0 to EOF into `buffer`, keeping its allocation from one
 // tick to the next (procfs reports size 0: read until EOF). pread at 0
 // makes seq_file restart its iterator (fs/seq_file.c seq_read_iter), so a

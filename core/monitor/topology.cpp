@@ -236,4 +236,28 @@ Topology buildTopology(const SysRoot &root, const DeviceModel &model)
     return buildTopology(root, model, rows);
 }
 
+Result<GroupSpec> makeUserGroup(const QString &name, const QStringList &members, const DeviceModel &model)
+{
+    if (name.isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("a group needs a name"));
+    if (!SysRoot::isPlausibleKernelName(name) || name.contains(u',') || name.contains(u'='))
+        return makeError(InvalidArgument, QStringLiteral("'%1' is not a usable group name (letters, digits, "
+                                                         "'-', '_', no spaces or commas)").arg(name));
+    if (model.find(name))
+        return makeError(InvalidArgument,
+                         QStringLiteral("'%1' is a device name; pick another group name").arg(name));
+    GroupSpec group{name, QStringLiteral("user"), {}};
+    for (const QString &member : members) {
+        const BlockDevice *d = model.findByUserName(member.trimmed());
+        if (!d)
+            return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(member));
+        if (group.members.contains(d->name))
+            return makeError(InvalidArgument, QStringLiteral("'%1' is listed twice").arg(d->name));
+        group.members.append(d->name);
+    }
+    if (group.members.size() < 2)
+        return makeError(InvalidArgument, QStringLiteral("a group needs at least two devices"));
+    return group;
+}
+
 } // namespace blocktune

@@ -84,6 +84,8 @@ bool HelperClient::ensureStarted(QString *error)
         readReplies();
         failPending(exitExplanation());
     });
+    m_cancel.store(false);
+    ++m_starts;
     m_process->start(program, m_command.mid(1));
     if (!m_process->waitForStarted(10000)) {
         *error = QStringLiteral("cannot start %1: %2").arg(m_command.join(u' '), m_process->errorString());
@@ -118,6 +120,8 @@ quint64 HelperClient::submit(QJsonObject request)
 HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTimeoutMs)
 {
     ++m_waitingFor;
+    if (!isRunning())
+        m_cancel.store(false); // a cancel of an earlier prompt does not carry over
     const quint64 id = submit(std::move(request));
     const int limit = m_greeted ? timeoutMs : firstTimeoutMs;
     QElapsedTimer timer;
@@ -136,6 +140,17 @@ HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTime
             failPending(exitExplanation());
             continue; // our failure reply is in m_ready now
         }
+        if (m_cancel.exchange(false)) {
+            for (quint64 pendingId : std::exchange(m_pending, {}))
+                if (pendingId != m_helloId)
+                    m_ready.append(HelperReply{pendingId, false, QJsonObject{{QStringLiteral("code"), QStringLiteral("interrupted")}},
+                                               QStringLiteral("cancelled while waiting for blocktune-helper%1")
+                                                   .arg(m_greeted ? QString() : QStringLiteral(" (authorization)"))});
+            // No grace period: a prompt does not read its stdin.
+            m_process->kill();
+            m_process->waitForFinished(3000);
+            continue;
+        }
         const qint64 left = limit - timer.elapsed();
         if (left <= 0) {
             // Answers come in order: a helper that misses one is stuck, and
@@ -144,7 +159,7 @@ HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTime
             stop();
             continue;
         }
-        m_process->waitForReadyRead(int(std::min<qint64>(left, 1000)));
+        m_process->waitForReadyRead(int(std::min<qint64>(left, 100)));
         readReplies();
     }
     --m_waitingFor;
@@ -238,11 +253,29 @@ void HelperClient::stop()
 
 // ---- HelperWriter ---------------------------------------------------------
 
-HelperWriter::HelperWriter(QStringList command) : m_client(std::make_unique<HelperClient>(std::move(command)))
+HelperWriter::HelperWriter(QStringList command)
+    : m_thread(new QThread), m_client(new HelperClient(std::move(command)))
 {
+    m_thread->setObjectName(QStringLiteral("blocktune-helper client"));
+    m_client->moveToThread(m_thread);
+    m_thread->start();
 }
 
-HelperWriter::~HelperWriter() = default;
+HelperWriter::~HelperWriter()
+{
+    // The client (and its QProcess) must die on the thread they live on.
+    QMetaObject::invokeMethod(m_client, [c = m_client] { delete c; }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+}
+
+int HelperWriter::starts() const
+{
+    int n = 0;
+    QMetaObject::invokeMethod(m_client, [&n, c = m_client] { n = c->starts(); }, Qt::BlockingQueuedConnection);
+    return n;
+}
 
 QString HelperWriter::describe() const
 {
@@ -256,7 +289,9 @@ Result<WrittenValue> HelperWriter::write(const AttributeWrite &request)
                      {QStringLiteral("value"), request.value}};
     if (!request.device.isEmpty())
         json.insert(u"device", request.device);
-    const HelperReply reply = m_client->call(json);
+    HelperReply reply;
+    QMetaObject::invokeMethod(m_client, [&reply, &json, c = m_client] { reply = c->call(json); },
+                              Qt::BlockingQueuedConnection);
     if (!reply.ok)
         return makeError(errorCodeFromName(reply.body.value(u"code").toString()),
                          reply.error.isEmpty() ? QStringLiteral("blocktune-helper refused without a reason")

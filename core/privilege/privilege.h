@@ -20,9 +20,11 @@
 #include <QList>
 #include <QObject>
 #include <QProcess>
+#include <QThread>
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -56,6 +58,9 @@ public:
     virtual Result<WrittenValue> write(const AttributeWrite &request) = 0;
     /// "direct" or "blocktune-helper (pkexec)": for messages.
     virtual QString describe() const = 0;
+    /// From any thread: gives up a write that is waiting (for a pkexec
+    /// prompt, say); it fails with Interrupted. Direct writes do not wait.
+    virtual void cancel() {}
 };
 
 // ---- The allowlist and value rules (shared by DirectWriter and the helper) ----
@@ -166,6 +171,12 @@ public:
     const QStringList &command() const { return m_command; }
     /// Closes the helper's stdin (it exits on EOF) and waits briefly.
     void stop();
+    /// Thread-safe: the call() waiting now (or next) gives up within 100 ms
+    /// with an "interrupted" reply, and the helper (or pkexec's prompt) is
+    /// stopped.
+    void cancel() { m_cancel.store(true); }
+    /// How many times a helper process was started.
+    int starts() const { return m_starts; }
 
 Q_SIGNALS:
     void replyReceived(const blocktune::HelperReply &reply);
@@ -186,20 +197,29 @@ private:
     quint64 m_helloId = 0;
     bool m_greeted = false;
     int m_waitingFor = 0; ///< call()s in progress: collect answers, emit later
+    int m_starts = 0;
+    std::atomic_bool m_cancel{false};
 };
 
-/// An AttributeWriter that sends "set" requests to blocktune-helper.
+/// An AttributeWriter that sends "set" requests to blocktune-helper. Its
+/// HelperClient lives on a thread of its own, so write() may be called from
+/// any thread (the console's session worker, a sweep's worker) and the one
+/// helper process serves them all.
 class HelperWriter final : public AttributeWriter
 {
 public:
     explicit HelperWriter(QStringList command = {});
     ~HelperWriter() override;
+    Q_DISABLE_COPY_MOVE(HelperWriter)
     Result<WrittenValue> write(const AttributeWrite &request) override;
     QString describe() const override;
-    HelperClient &client() { return *m_client; }
+    void cancel() override { m_client->cancel(); }
+    /// How many times the helper process was started.
+    int starts() const;
 
 private:
-    std::unique_ptr<HelperClient> m_client;
+    QThread *m_thread = nullptr;
+    HelperClient *m_client = nullptr; ///< lives on m_thread
 };
 
 /// The writer this process should use for `root`: DirectWriter for a

@@ -7,7 +7,6 @@
 #include <QProcessEnvironment>
 
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,11 +14,6 @@
 namespace blocktune {
 
 namespace {
-
-QString errnoText(int err)
-{
-    return QString::fromLocal8Bit(std::strerror(err));
-}
 
 bool isDigits(QStringView s, qsizetype maxLen = 20)
 {

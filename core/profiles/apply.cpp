@@ -11,7 +11,6 @@
 #include <QJsonDocument>
 
 #include <cerrno>
-#include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,15 +23,6 @@ namespace {
 // named blocktune-*.json, so `blocktune-cli restore` never takes it for a
 // dead session's journal.
 constexpr int kJournalFormat = 1;
-
-// The one place profiles write. Until TuningSession (core/session, issue 8)
-// is on main this goes through a Tuner; with the session it becomes
-// `return session.apply(preview.plan);`.
-ChangeReport runChangeSet(const SysRoot &root, AttributeWriter &writer, const ProfilePreview &preview)
-{
-    Tuner tuner(root, writer);
-    return tuner.apply(preview.resolution.changes());
-}
 
 // Journals name a recorded tree by its canonical path (as core/tuning does).
 QString rootKey(const SysRoot &root)
@@ -65,7 +55,7 @@ Status ensurePrivateFolder(const QString &path)
 {
     const QByteArray p = QFile::encodeName(path);
     if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
-        return makeError(errno, QStringLiteral("cannot create %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return makeError(errno, QStringLiteral("cannot create %1: %2").arg(path, errnoText(errno)));
     struct stat st {};
     if (::lstat(p.constData(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
         return makeError(Refused, QStringLiteral("%1 is not a private folder of this user (a folder, owned by uid %2, "
@@ -172,14 +162,18 @@ Result<std::optional<AppliedState>> readAppliedState(const SysRoot &root)
     return std::optional<AppliedState>(*state);
 }
 
-ProfileApplyReport applyProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model,
-                                AttributeWriter &writer)
+ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session)
 {
+    const SysRoot &root = session.root();
     ProfileApplyReport out;
-    out.preview = previewProfile(profile, root, model);
+    out.preview = previewProfile(profile, session);
     out.report.plan = out.preview.plan;
     if (!out.preview.ok()) {
         out.report.error = out.preview.errors.constFirst();
+        return out;
+    }
+    if (!session.readOnlyReason().isEmpty()) {
+        out.report.error = makeError(Refused, session.readOnlyReason());
         return out;
     }
     if (out.preview.plan.writes.isEmpty()) {
@@ -224,9 +218,13 @@ ProfileApplyReport applyProfile(const Profile &profile, const SysRoot &root, con
     }
     out.statePath = state.path;
 
-    out.report = runChangeSet(root, writer, out.preview);
-    if (!out.report.ok() && out.report.rollback && out.report.rollback->ok()) {
-        // Rolled back: what was remembered before this apply is still right.
+    // The plan the preview showed is the plan written (the session's one road).
+    out.report = session.apply(out.preview.plan);
+    const bool stayed = std::any_of(out.report.outcomes.cbegin(), out.report.outcomes.cend(),
+                                    [](const SettingOutcome &o) { return o.status == SettingStatus::Applied; });
+    if (!out.report.ok() && !stayed && (!out.report.rollback || out.report.rollback->ok())) {
+        // Nothing stayed (rolled back, or refused before a write): what was
+        // remembered before this apply is still right.
         const Status st = before ? writeState(*before)
                                  : (QFile::remove(state.path) ? Status() : makeError(Refused, state.path));
         if (!st)
@@ -236,8 +234,9 @@ ProfileApplyReport applyProfile(const Profile &profile, const SysRoot &root, con
     return out;
 }
 
-ProfileRevertReport revertProfile(const SysRoot &root, AttributeWriter &writer)
+ProfileRevertReport revertProfile(TuningSession &session)
 {
+    const SysRoot &root = session.root();
     ProfileRevertReport out;
     auto state = readAppliedState(root);
     if (!state) {
@@ -255,7 +254,7 @@ ProfileRevertReport revertProfile(const SysRoot &root, AttributeWriter &writer)
     out.state = **state;
     // Settles the entries on the devices they were taken from, then removes
     // the file, or keeps what could not be restored for another try.
-    out.restore = restoreJournal(root, writer, out.state->journal);
+    out.restore = session.restoreJournal(out.state->journal);
     return out;
 }
 

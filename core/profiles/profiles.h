@@ -17,17 +17,20 @@
 //   - exportUdevRules(), exportTuned() and importTunedProfile(): the fleet
 //     tools that already exist.
 //
+//     TuningSession session(root);
 //     ProfileStore store = ProfileStore::standard(root);
 //     Result<Profile> p = store.load(QStringLiteral("streaming-md"));
-//     ProfilePreview preview = previewProfile(*p, root, model);  // what would change
-//     ProfileApplyReport done = applyProfile(*p, root, model, writer);
+//     ProfilePreview preview = previewProfile(*p, session);  // what would change
+//     ProfileApplyReport done = applyProfile(*p, session);   // that plan, written
 //
-// Everything is synchronous; the console runs it off the GUI thread.
+// Applying travels the session's one road (its model, plan, writer and
+// journal). Everything is synchronous; the console runs it off the GUI thread.
 
 #include "common/result.h"
 #include "common/sysroot.h"
 #include "devices/devicemodel.h"
 #include "privilege/privilege.h"
+#include "session/session.h"
 #include "tuning/tuning.h"
 
 #include <QJsonObject>
@@ -213,8 +216,9 @@ struct ProfileResolution
 /// that device; one that no matched device has is an error.
 ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model);
 
-/// The resolution and the change set's plan (validated against the live
-/// values, as `set` validates): what `apply --dry-run` shows.
+/// The resolution and the change set's plan, made by the session (validated
+/// against the live values, as `set` validates): what `apply --dry-run`
+/// shows, and what applyProfile() writes, unchanged.
 struct ProfilePreview
 {
     ProfileResolution resolution;
@@ -222,7 +226,7 @@ struct ProfilePreview
     QList<Error> errors; ///< resolution errors, then the plan's, each naming the rule
     bool ok() const { return errors.isEmpty(); }
 };
-ProfilePreview previewProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model);
+ProfilePreview previewProfile(const Profile &profile, TuningSession &session);
 QJsonObject resolutionToJson(const Profile &profile, const ProfileResolution &resolution);
 
 // ---- verify -----------------------------------------------------------------------
@@ -308,11 +312,10 @@ struct ProfileApplyReport
     bool nothingToDo() const { return preview.ok() && preview.plan.writes.isEmpty(); }
 };
 
-/// Previews, refuses on any error, writes the before-state, then applies the
-/// whole change set as one transaction (rolled back on a failed write, and
-/// the before-state put back as it was).
-ProfileApplyReport applyProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model,
-                                AttributeWriter &writer);
+/// Previews, refuses on any error, writes the before-state, then has the
+/// session apply the previewed plan as one transaction (rolled back on a
+/// failed write, and the before-state put back as it was).
+ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session);
 
 /// The remembered before-state for `root`, nullopt when none.
 Result<std::optional<AppliedState>> readAppliedState(const SysRoot &root);
@@ -325,7 +328,7 @@ struct ProfileRevertReport
 };
 /// Brings back the before-state (scheduler first, only onto the same
 /// devices), removes it when every value is settled, keeps the rest.
-ProfileRevertReport revertProfile(const SysRoot &root, AttributeWriter &writer);
+ProfileRevertReport revertProfile(TuningSession &session);
 
 // ---- udev and tuned -------------------------------------------------------------------
 

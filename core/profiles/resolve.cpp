@@ -405,10 +405,15 @@ ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, co
     return resolver.run();
 }
 
-ProfilePreview previewProfile(const Profile &profile, const SysRoot &root, const DeviceModel &model)
+ProfilePreview previewProfile(const Profile &profile, TuningSession &session)
 {
     ProfilePreview preview;
-    preview.resolution = resolveProfile(profile, root, model);
+    auto model = session.model();
+    if (!model) {
+        preview.errors << model.error();
+        return preview;
+    }
+    preview.resolution = resolveProfile(profile, session.root(), **model);
     preview.errors = preview.resolution.errors;
     if (!preview.resolution.ok())
         return preview;
@@ -419,7 +424,7 @@ ProfilePreview previewProfile(const Profile &profile, const SysRoot &root, const
                                                          .arg(profile.source));
         return preview;
     }
-    preview.plan = planChanges(root, model, changes);
+    preview.plan = session.plan(changes);
     if (preview.plan.ok())
         return preview;
     // Say which rule asked for what the plan refused: plan each device alone
@@ -433,7 +438,7 @@ ProfilePreview previewProfile(const Profile &profile, const SysRoot &root, const
         for (const SettingChange &c : changes)
             if (c.device == device)
                 own << c;
-        const ChangePlan alone = planChanges(root, model, own);
+        const ChangePlan alone = session.plan(own);
         for (const Error &e : alone.errors) {
             const int rule = ruleOf(preview.resolution, device, e.message);
             preview.errors << makeError(e.code, rule < 0 ? e.message

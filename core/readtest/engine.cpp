@@ -52,10 +52,6 @@ double mbPerSec(quint64 bytes, double seconds)
     return seconds > 0 ? double(bytes) / seconds / 1e6 : 0.0;
 }
 
-QString errnoText(int err)
-{
-    return QStringLiteral("%1 (errno %2)").arg(QString::fromLocal8Bit(std::strerror(err))).arg(err);
-}
 
 QString offsetText(quint64 offset)
 {
@@ -167,7 +163,7 @@ quint64 readBlock(Worker &w, const RunControl &control, quint64 offset, quint64 
             if (err == EINTR)
                 continue;
             w.error = QStringLiteral("read error on %1 at offset %2: %3")
-                          .arg(w.displayPath, offsetText(offset + got), errnoText(err));
+                          .arg(w.displayPath, offsetText(offset + got), errnoDetail(err));
             return got;
         }
         if (n == 0) {
@@ -343,47 +339,24 @@ double jainFairness(const QList<double> &values)
     return (sum * sum) / (double(values.size()) * sumSq);
 }
 
-// ---- ReadTest -------------------------------------------------------------
+namespace {
 
-RecordedSettings ReadTest::currentSettings(const TestDevice &device) const
+// ---- one run, step by step -----------------------------------------------
+
+// Starts a run cold: drops each device's cached pages, so the run reads
+// from the device as a new `dd` over a device larger than memory would.
+bool startCold(const SysRoot &root, const QList<TestDevice> &devices, bool dropCaches, RunResult &run)
 {
-    RecordedSettings s;
-    s.device = device.name;
-    s.queueDevice = device.queueDevice;
-    s.logicalBlockBytes = device.logicalBlockBytes;
-    if (auto dir = m_root.deviceDirectory(device.queueDevice)) {
-        const SysDir queue = SysDir::open(*dir);
-        s.readAheadKiB = queue.readU64("queue/read_ahead_kb");
-        if (auto sched = queue.readBracketChoice("queue/scheduler"))
-            s.scheduler = sched->active;
-        s.nrRequests = queue.readU64("queue/nr_requests");
-        s.maxSectorsKiB = queue.readU64("queue/max_sectors_kb");
-        if (auto lbs = queue.readU64("queue/logical_block_size"))
-            s.logicalBlockBytes = *lbs;
-    }
-    s.kernel = kernelRelease(m_root);
-    return s;
-}
-
-RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
-                            const std::atomic_bool *cancel) const
-{
-    RunResult run;
-    run.label = runLabel(index);
-    for (const TestDevice &dev : m_devices)
-        run.settings.append(currentSettings(dev));
-
-    // ---- start cold ----
     // POSIX_FADV_DONTNEED drops the device's clean cached pages for anyone
     // who can open it; BLKFLSBUF (CAP_SYS_ADMIN) also writes back and
     // invalidates the buffer cache. The machine-wide drop_caches only on request.
     bool allFlushed = true;
-    for (const TestDevice &dev : m_devices) {
+    for (const TestDevice &dev : devices) {
         Fd fd(::open(dev.devPath.constData(), O_RDONLY | O_CLOEXEC));
         if (fd.get() < 0) {
             const int err = errno;
             run.errors << QStringLiteral("cannot open %1: %2%3")
-                              .arg(m_root.displayPath(dev.devPath), errnoText(err),
+                              .arg(root.displayPath(dev.devPath), errnoDetail(err),
                                    err == EACCES ? QStringLiteral(" (reading a block device needs root "
                                                                   "or the disk group)")
                                                  : QString());
@@ -391,7 +364,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         }
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0 || !S_ISBLK(st.st_mode)) {
-            run.errors << QStringLiteral("%1 is not a block device").arg(m_root.displayPath(dev.devPath));
+            run.errors << QStringLiteral("%1 is not a block device").arg(root.displayPath(dev.devPath));
             continue;
         }
         ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
@@ -399,23 +372,37 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
             allFlushed = false;
     }
     run.cacheDrop = allFlushed ? QStringLiteral("fadvise+blkflsbuf") : QStringLiteral("fadvise");
-    if (run.errors.isEmpty() && m_spec.dropCaches) {
-        auto written = m_root.writeAttribute(m_root.procPath("sys/vm/drop_caches"), QStringLiteral("1"));
+    if (run.errors.isEmpty() && dropCaches) {
+        auto written = root.writeAttribute(root.procPath("sys/vm/drop_caches"), QStringLiteral("1"));
         if (!written)
             run.errors << QStringLiteral("--drop-caches: %1").arg(written.error().message);
         else
             run.cacheDrop += QStringLiteral("+drop_caches");
     }
-    if (!run.errors.isEmpty())
-        return run;
+    return run.errors.isEmpty();
 
-    // ---- descriptors, opened now: a descriptor keeps the readahead in
-    // force when it was opened (file_ra_state_init in do_dentry_open) ----
-    const int flags = O_RDONLY | O_CLOEXEC | (m_spec.direct ? O_DIRECT : 0);
+}
+
+// What one run reads with: descriptors, buffers, one Worker per thread.
+struct RunStreams
+{
     std::vector<Fd> fds;
     std::vector<Buffer> buffers;
     std::vector<std::unique_ptr<Worker>> workers;
-    std::vector<std::unique_ptr<std::atomic<quint64>>> cursors;
+    std::vector<std::unique_ptr<std::atomic<quint64>>> cursors; // server streams' shared block cursor
+};
+
+// Opens the descriptors now: a descriptor keeps the readahead in force when
+// it was opened (file_ra_state_init in do_dentry_open), so a sweep's new
+// value reaches this run.
+bool openStreams(const SysRoot &root, const QList<TestDevice> &devices, const QList<PlannedStream> &streams,
+                 const ReadTestSpec &spec, RunStreams &out, RunResult &run)
+{
+    const int flags = O_RDONLY | O_CLOEXEC | (spec.direct ? O_DIRECT : 0);
+    std::vector<Fd> &fds = out.fds;
+    std::vector<Buffer> &buffers = out.buffers;
+    std::vector<std::unique_ptr<Worker>> &workers = out.workers;
+    std::vector<std::unique_ptr<std::atomic<quint64>>> &cursors = out.cursors;
     quint64 seed = 0x626c6f636b74756eULL; // fixed: random readers repeat their offsets run to run
 
     auto openDevice = [&](const TestDevice &dev, const PlannedStream &plan) -> int {
@@ -423,20 +410,20 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         if (fd.get() < 0) {
             const int err = errno;
             run.errors << QStringLiteral("cannot open %1%2: %3")
-                              .arg(m_root.displayPath(dev.devPath),
-                                   m_spec.direct ? QStringLiteral(" with O_DIRECT") : QString(),
-                                   errnoText(err));
+                              .arg(root.displayPath(dev.devPath),
+                                   spec.direct ? QStringLiteral(" with O_DIRECT") : QString(),
+                                   errnoDetail(err));
             return -1;
         }
-        if (m_spec.fadviseSequential && plan.pattern == AccessPattern::Sequential)
+        if (spec.fadviseSequential && plan.pattern == AccessPattern::Sequential)
             ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
         fds.push_back(std::move(fd));
         return fds.back().get();
     };
 
-    for (int si = 0; si < m_streams.size(); ++si) {
-        const PlannedStream &plan = m_streams.at(si);
-        const TestDevice &dev = m_devices.at(plan.device);
+    for (int si = 0; si < streams.size(); ++si) {
+        const PlannedStream &plan = streams.at(si);
+        const TestDevice &dev = devices.at(plan.device);
         std::atomic<quint64> *cursor = nullptr;
         if (plan.threads > 1) {
             cursors.push_back(std::make_unique<std::atomic<quint64>>(plan.start));
@@ -449,7 +436,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
             auto w = std::make_unique<Worker>();
             w->streamIndex = si;
             w->plan = &plan;
-            w->displayPath = m_root.displayPath(dev.devPath);
+            w->displayPath = root.displayPath(dev.devPath);
             w->cursor = cursor;
             w->seed = seed++;
             w->fd = plan.sharedFd ? shared : openDevice(dev, plan);
@@ -470,50 +457,55 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         if (!run.errors.isEmpty())
             break;
     }
-    if (!run.errors.isEmpty())
-        return run;
+    return run.errors.isEmpty();
 
-    auto before = readDiskStats(m_root);
+}
 
-    // ---- run ----
+// Starts every reader at once, samples their counters each interval,
+// hands the samples to the observer about ten times a second, and returns
+// when the measured streams are done (backgrounds are then stopped), the
+// time is up or the run is cancelled.
+void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, RunStreams &rs, int index,
+                const ReadTestObserver &observer, const std::atomic_bool *cancel, RunResult &run)
+{
     RunControl control;
     control.cancel = cancel;
-    for (const auto &w : workers) {
+    for (const auto &w : rs.workers) {
         ++control.running;
         if (w->plan->role == StreamRole::Measure)
             ++control.measuredRunning;
     }
-    std::latch start(std::ptrdiff_t(workers.size()) + 1);
+    std::latch start(std::ptrdiff_t(rs.workers.size()) + 1);
     std::vector<std::thread> threads;
-    threads.reserve(workers.size());
-    for (const auto &w : workers) {
+    threads.reserve(rs.workers.size());
+    for (const auto &w : rs.workers) {
         try {
             threads.emplace_back(runWorker, std::ref(*w), std::ref(control), std::ref(start));
         } catch (const std::system_error &e) {
             run.errors << QStringLiteral("cannot start a reader thread: %1").arg(QString::fromLocal8Bit(e.what()));
             control.abort = true;
-            const std::ptrdiff_t missing = std::ptrdiff_t(workers.size() - threads.size());
+            const std::ptrdiff_t missing = std::ptrdiff_t(rs.workers.size() - threads.size());
             start.count_down(missing);
             std::lock_guard lock(control.mutex);
-            for (size_t i = threads.size(); i < workers.size(); ++i) {
+            for (size_t i = threads.size(); i < rs.workers.size(); ++i) {
                 --control.running;
-                if (workers[i]->plan->role == StreamRole::Measure)
+                if (rs.workers[i]->plan->role == StreamRole::Measure)
                     --control.measuredRunning;
             }
             break;
         }
     }
 
-    const auto interval = std::chrono::milliseconds(m_spec.intervalMs);
+    const auto interval = std::chrono::milliseconds(spec.intervalMs);
     const Clock::time_point t0 = Clock::now();
-    if (m_spec.durationMs) {
+    if (spec.durationMs) {
         control.hasDeadline = true;
-        control.deadline = t0 + std::chrono::milliseconds(*m_spec.durationMs);
+        control.deadline = t0 + std::chrono::milliseconds(*spec.durationMs);
     }
     start.arrive_and_wait();
 
     QStringList names;
-    for (const PlannedStream &s : m_streams)
+    for (const PlannedStream &s : streams)
         names << s.name;
     QList<IntervalSample> fresh;
     Clock::time_point lastSample = t0;
@@ -524,9 +516,9 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         IntervalSample sample;
         sample.endSeconds = secondsBetween(t0, now);
         sample.seconds = secondsBetween(lastSample, now);
-        sample.streams.resize(m_streams.size());
-        std::vector<quint64> latency(size_t(m_streams.size()), 0);
-        for (const auto &w : workers) {
+        sample.streams.resize(streams.size());
+        std::vector<quint64> latency(size_t(streams.size()), 0);
+        for (const auto &w : rs.workers) {
             const quint64 b = w->bytes.load(std::memory_order_relaxed);
             const quint64 r = w->reads.load(std::memory_order_relaxed);
             const quint64 l = w->latencyNs.load(std::memory_order_relaxed);
@@ -585,19 +577,22 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
     for (std::thread &t : threads)
         t.join();
 
-    auto after = readDiskStats(m_root);
-    run.cancelled = cancel && cancel->load();
+}
 
-    // ---- results ----
+// Per stream and per run: bytes, seconds, MB/s, latency, errors,
+// fairness; per device: what the kernel counted (requests, sizes, overshoot).
+void summarizeRun(const QList<TestDevice> &devices, const QList<PlannedStream> &streams, const RunStreams &rs,
+                  const Result<DiskStatsTable> &before, const Result<DiskStatsTable> &after, RunResult &run)
+{
     Clock::time_point measuredFirst = Clock::time_point::max(), measuredLast{};
     Clock::time_point allFirst = Clock::time_point::max(), allLast{};
     QList<double> sequentialRates;
     quint64 allBytes = 0;
-    for (int si = 0; si < m_streams.size(); ++si) {
-        const PlannedStream &plan = m_streams.at(si);
+    for (int si = 0; si < streams.size(); ++si) {
+        const PlannedStream &plan = streams.at(si);
         StreamResult s;
         s.name = plan.name;
-        s.device = m_devices.at(plan.device).name;
+        s.device = devices.at(plan.device).name;
         s.offset = plan.start;
         s.plannedBytes = plan.role == StreamRole::Measure && !plan.untilDeadline ? plan.length : 0;
         s.role = plan.role;
@@ -605,7 +600,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         Clock::time_point first = Clock::time_point::max(), last{};
         quint64 latencyNs = 0;
         std::vector<quint32> samples;
-        for (const auto &w : workers) {
+        for (const auto &w : rs.workers) {
             if (w->streamIndex != si)
                 continue;
             WorkerResult wr;
@@ -659,7 +654,7 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
     run.aggregateMbPerSec = allFirst < allLast ? mbPerSec(allBytes, secondsBetween(allFirst, allLast)) : 0.0;
     run.fairnessJain = jainFairness(sequentialRates);
 
-    for (const TestDevice &dev : m_devices) {
+    for (const TestDevice &dev : devices) {
         DeviceCounterDelta delta;
         delta.device = dev.name;
         for (const StreamResult &s : std::as_const(run.streams))
@@ -677,6 +672,49 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
         }
         run.deviceStats.append(delta);
     }
+}
+
+} // namespace
+
+// ---- ReadTest -------------------------------------------------------------
+
+RecordedSettings ReadTest::currentSettings(const TestDevice &device) const
+{
+    RecordedSettings s;
+    s.device = device.name;
+    s.queueDevice = device.queueDevice;
+    s.logicalBlockBytes = device.logicalBlockBytes;
+    if (auto dir = m_root.deviceDirectory(device.queueDevice)) {
+        const SysDir queue = SysDir::open(*dir);
+        s.readAheadKiB = queue.readU64("queue/read_ahead_kb");
+        if (auto sched = queue.readBracketChoice("queue/scheduler"))
+            s.scheduler = sched->active;
+        s.nrRequests = queue.readU64("queue/nr_requests");
+        s.maxSectorsKiB = queue.readU64("queue/max_sectors_kb");
+        if (auto lbs = queue.readU64("queue/logical_block_size"))
+            s.logicalBlockBytes = *lbs;
+    }
+    s.kernel = kernelRelease(m_root);
+    return s;
+}
+
+RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
+                            const std::atomic_bool *cancel) const
+{
+    RunResult run;
+    run.label = runLabel(index);
+    for (const TestDevice &dev : m_devices)
+        run.settings.append(currentSettings(dev));
+    if (!startCold(m_root, m_devices, m_spec.dropCaches, run))
+        return run;
+    RunStreams streams;
+    if (!openStreams(m_root, m_devices, m_streams, m_spec, streams, run))
+        return run;
+    const auto before = readDiskStats(m_root);
+    deliverRun(m_streams, m_spec, streams, index, observer, cancel, run);
+    const auto after = readDiskStats(m_root);
+    run.cancelled = cancel && cancel->load();
+    summarizeRun(m_devices, m_streams, streams, before, after, run);
     return run;
 }
 

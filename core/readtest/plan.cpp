@@ -113,7 +113,17 @@ Result<QList<quint64>> parseReadaheadList(const QString &text)
     return values;
 }
 
-Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &specIn)
+Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &spec)
+{
+    ScanOptions scanOptions;
+    scanOptions.probeFilesystems = false;
+    auto model = DeviceModel::scan(root, scanOptions);
+    if (!model)
+        return model.error();
+    return prepare(root, *model, spec);
+}
+
+Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &specIn)
 {
     ReadTestSpec spec = specIn;
     const QString kind = readTestKindName(spec.kind);
@@ -162,17 +172,11 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &spec
         return invalid(QStringLiteral("at most %1 streams").arg(kMaxStreams));
 
     // ---- devices ----
-    ScanOptions scanOptions;
-    scanOptions.probeFilesystems = false;
-    auto model = DeviceModel::scan(root, scanOptions);
-    if (!model)
-        return model.error();
-
     ReadTest test;
     test.m_root = root;
     QHash<QString, int> indexOf;
     auto resolve = [&](const StreamTarget &t) -> Result<int> {
-        const BlockDevice *bd = model->findByUserName(t.device);
+        const BlockDevice *bd = model.findByUserName(t.device);
         if (!bd)
             return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli "
                                                       "list; give a kernel name such as sdb or a "

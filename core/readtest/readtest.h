@@ -23,7 +23,8 @@
 
 namespace blocktune {
 
-class Tuner; // core/tuning
+class DeviceModel;   // core/devices
+class TuningSession; // core/session
 
 /// JSON schema number of `test` and `sweep` output.
 inline constexpr int kReadTestSchema = 1;
@@ -256,6 +257,8 @@ public:
     /// Error with code InvalidArgument or NotFound and a message naming
     /// the option, the value and what is allowed.
     static Result<ReadTest> prepare(const SysRoot &root, const ReadTestSpec &spec);
+    /// The same on a model the caller already has (a TuningSession's).
+    static Result<ReadTest> prepare(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &spec);
 
     const ReadTestSpec &spec() const { return m_spec; }
     const QList<TestDevice> &testDevices() const { return m_devices; }
@@ -325,7 +328,7 @@ struct SweepObserver
     std::function<void(const SweepPoint &)> pointFinished;
 };
 
-/// A readahead sweep: each value is set through a Tuner (core/tuning) as a
+/// A readahead sweep: each value is set through the TuningSession as a
 /// temporary change, journaled before the first write, the test runs with
 /// freshly opened descriptors, and the original value is restored when the
 /// sweep ends, fails or is cancelled; a kill -9 leaves the journal for
@@ -333,19 +336,20 @@ struct SweepObserver
 class ReadaheadSweep final
 {
 public:
-    /// Validates the values (through the tuning planner, against the live
-    /// device), the device and the test before anything changes.
-    static Result<ReadaheadSweep> prepare(const SysRoot &root, const SweepSpec &spec);
+    /// Validates the values (through the tuning planner, against `model`,
+    /// the session's), the device and the test before anything changes.
+    static Result<ReadaheadSweep> prepare(const SysRoot &root, const DeviceModel &model, const SweepSpec &spec);
 
     const SweepSpec &spec() const { return m_spec; }
     const ReadTest &test() const { return *m_test; }
     /// The whole disk whose read_ahead_kb is swept.
     const QString &queueDevice() const { return m_queueDevice; }
 
-    /// Sets each value through `tuner` (which must not hold other temporary
-    /// changes the caller wants to keep: the sweep restores them all), runs
-    /// the test, and restores before returning, on every path.
-    SweepResult run(Tuner &tuner, const SweepObserver &observer = {},
+    /// Sets each value through `session` as a temporary change (the session
+    /// must not hold other temporary changes the caller wants to keep: the
+    /// sweep restores them all), runs the test, and restores before
+    /// returning, on every path.
+    SweepResult run(TuningSession &session, const SweepObserver &observer = {},
                     const std::atomic_bool *cancel = nullptr) const;
 
 private:

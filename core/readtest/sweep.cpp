@@ -3,6 +3,7 @@
 #include "readtest.h"
 
 #include "devices/devicemodel.h"
+#include "session/session.h"
 #include "tuning/tuning.h"
 
 namespace blocktune {
@@ -19,26 +20,20 @@ std::optional<quint64> readAheadNow(const SysRoot &root, const QString &queueDev
 
 SettingChange readAheadChange(const QString &queueDevice, quint64 kib)
 {
-    return SettingChange{queueDevice, QStringLiteral("read_ahead_kb"), QString::number(kib)};
+    return SettingChange{queueDevice, QStringLiteral("read_ahead_kb"), SettingValue(kib)};
 }
 
 } // namespace
 
-Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const SweepSpec &spec)
+Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const DeviceModel &model, const SweepSpec &spec)
 {
     if (spec.readAheadKiB.isEmpty())
         return makeError(InvalidArgument, QStringLiteral("a sweep needs at least one readahead value (--ra)"));
 
-    auto test = ReadTest::prepare(root, spec.test);
+    auto test = ReadTest::prepare(root, model, spec.test);
     if (!test)
         return test.error();
-
-    ScanOptions scanOptions;
-    scanOptions.probeFilesystems = false;
-    auto model = DeviceModel::scan(root, scanOptions);
-    if (!model)
-        return model.error();
-    const BlockDevice *swept = model->findByUserName(spec.device);
+    const BlockDevice *swept = model.findByUserName(spec.device);
     if (!swept)
         return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli list)")
                                        .arg(spec.device));
@@ -55,7 +50,7 @@ Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const SweepS
     // Every value is validated by the same planner that will apply it, now,
     // so a bad value in the list changes nothing at all.
     for (quint64 kib : spec.readAheadKiB) {
-        const ChangePlan plan = planChanges(root, *model, {readAheadChange(queue, kib)});
+        const ChangePlan plan = planChanges(root, model, {readAheadChange(queue, kib)});
         if (!plan.ok()) {
             Error e = plan.errors.constFirst();
             if (e.code < InvalidArgument) // an errno from reading sysfs: still nothing changed
@@ -72,7 +67,7 @@ Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const SweepS
     return sweep;
 }
 
-SweepResult ReadaheadSweep::run(Tuner &tuner, const SweepObserver &observer, const std::atomic_bool *cancel) const
+SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &observer, const std::atomic_bool *cancel) const
 {
     SweepResult result;
     result.test = m_spec.test.kind;
@@ -86,11 +81,11 @@ SweepResult ReadaheadSweep::run(Tuner &tuner, const SweepObserver &observer, con
             break;
         }
         const quint64 kib = m_spec.readAheadKiB.at(i);
-        // Temporary: the Tuner journals the original before its first write
-        // and brings back the value from before the FIRST step on restore().
-        const ChangeReport report = tuner.applyTemporary({readAheadChange(m_queueDevice, kib)});
+        // Temporary: the session journals the original before its first
+        // write and brings back the value from before the FIRST step.
+        const ChangeReport report = session.applyTemporary({readAheadChange(m_queueDevice, kib)});
         if (result.journalPath.isEmpty())
-            result.journalPath = tuner.journalPath();
+            result.journalPath = session.journalPath();
         if (!report.ok()) {
             result.errors << (report.error ? report.error->message
                                            : QStringLiteral("setting read_ahead_kb %1 on %2 failed").arg(kib).arg(m_queueDevice));
@@ -134,9 +129,9 @@ SweepResult ReadaheadSweep::run(Tuner &tuner, const SweepObserver &observer, con
     }
 
     // Restore on every path that got here: done, failed, cancelled. (An
-    // exception or a return before this leaves it to ~Tuner; a kill -9 to
-    // the journal.)
-    const RestoreReport back = tuner.restore();
+    // exception or a return before this leaves it to ~TuningSession; a
+    // kill -9 to the journal.)
+    const RestoreReport back = session.restoreTemporary();
     QStringList said = back.messages;
     for (const RestoreItem &item : back.items)
         if (!item.message.isEmpty())

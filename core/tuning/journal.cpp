@@ -26,11 +26,6 @@ namespace blocktune {
 
 namespace {
 
-QString errnoText(int err)
-{
-    return QString::fromLocal8Bit(std::strerror(err));
-}
-
 QString modeName(JournalMode mode)
 {
     return mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent");

@@ -48,7 +48,7 @@ QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun)
         QJsonObject c;
         c.insert(u"device", o.write.request.device);
         c.insert(u"key", o.write.request.key);
-        c.insert(u"value", o.write.request.value);
+        c.insert(u"value", o.write.request.value.text());
         c.insert(u"queue_device", textOrNull(o.write.device));
         c.insert(u"attribute", o.write.attribute);
         c.insert(u"current", textOrNull(o.write.current));

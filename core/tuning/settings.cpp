@@ -13,6 +13,12 @@ QStringList settingKeys()
             QStringLiteral("context_readahead"), QStringLiteral("iosched.NAME")};
 }
 
+SettingValue::SettingValue(const QString &text) : m_text(text)
+{
+    if (isPlainDecimal(text))
+        m_number = sysfs::parseU64(text.toLatin1());
+}
+
 Result<SettingChange> parseSettingChange(const QString &device, const QString &assignment)
 {
     const qsizetype eq = assignment.indexOf(u'=');
@@ -20,7 +26,12 @@ Result<SettingChange> parseSettingChange(const QString &device, const QString &a
         return makeError(InvalidArgument,
                          QStringLiteral("'%1' is not KEY=VALUE (keys: %2)")
                              .arg(assignment, settingKeys().join(u", ")));
-    return SettingChange{device, assignment.left(eq).trimmed(), assignment.mid(eq + 1).trimmed()};
+    return SettingChange{device, assignment.left(eq).trimmed(), SettingValue(assignment.mid(eq + 1).trimmed())};
+}
+
+QString contextReadaheadBuiltInNote(const QString &device)
+{
+    return detail::contextBuiltInText(device);
 }
 
 namespace detail {

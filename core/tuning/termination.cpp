@@ -100,4 +100,33 @@ void TerminationSignals::clear()
         }
 }
 
+QString TerminationSignals::name(int signal)
+{
+    switch (signal) {
+    case SIGINT: return QStringLiteral("SIGINT");
+    case SIGTERM: return QStringLiteral("SIGTERM");
+    case SIGHUP: return QStringLiteral("SIGHUP");
+    default: return QStringLiteral("signal %1").arg(signal);
+    }
+}
+
+SignalCancel::SignalCancel()
+{
+    TerminationSignals::install();
+    m_thread = std::thread([this] {
+        while (!m_done.load()) {
+            if (TerminationSignals::waitMs(50) != 0) {
+                cancel = true;
+                break;
+            }
+        }
+    });
+}
+
+SignalCancel::~SignalCancel()
+{
+    m_done = true;
+    m_thread.join();
+}
+
 } // namespace blocktune

@@ -7,13 +7,6 @@ namespace blocktune {
 
 namespace {
 
-Result<DeviceModel> scanForTuning(const SysRoot &root)
-{
-    ScanOptions options;
-    options.probeFilesystems = false; // settings only: never open the devices
-    return DeviceModel::scan(root, options);
-}
-
 QString target(const PlannedWrite &w)
 {
     return w.device.isEmpty() ? QStringLiteral("this machine") : w.device;
@@ -55,31 +48,20 @@ Tuner::~Tuner()
         restore();
 }
 
-ChangePlan Tuner::plan(const QList<SettingChange> &changes, const PlanOptions &options) const
+ChangeReport Tuner::apply(const ChangePlan &plan)
 {
-    auto model = scanForTuning(m_root);
-    if (!model) {
-        ChangePlan failed;
-        failed.errors << model.error();
-        return failed;
-    }
-    return planChanges(m_root, *model, changes, options);
+    return run(plan, JournalMode::Persistent);
 }
 
-ChangeReport Tuner::apply(const QList<SettingChange> &changes, const PlanOptions &options)
+ChangeReport Tuner::applyTemporary(const ChangePlan &plan)
 {
-    return run(changes, options, JournalMode::Persistent);
+    return run(plan, JournalMode::Temporary);
 }
 
-ChangeReport Tuner::applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options)
-{
-    return run(changes, options, JournalMode::Temporary);
-}
-
-ChangeReport Tuner::run(const QList<SettingChange> &changes, const PlanOptions &options, JournalMode mode)
+ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
 {
     ChangeReport report;
-    report.plan = plan(changes, options);
+    report.plan = plan;
     for (const PlannedWrite &w : std::as_const(report.plan.writes))
         report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
     if (!report.plan.ok()) {
@@ -201,6 +183,15 @@ ChangeReport Tuner::run(const QList<SettingChange> &changes, const PlanOptions &
     return report;
 }
 
+QList<JournalEntry> Tuner::keep()
+{
+    const QList<JournalEntry> kept = m_session.entries;
+    if (!m_session.path.isEmpty())
+        (void)detail::removeJournal(m_session.path);
+    m_session = Journal{};
+    return kept;
+}
+
 RestoreReport Tuner::restore()
 {
     RestoreReport report;
@@ -225,23 +216,6 @@ RestoreReport Tuner::restore()
     // Nothing more this session can do; a later `restore` may.
     m_session = Journal{};
     return report;
-}
-
-TemporarySettings::TemporarySettings(Tuner &tuner, const QList<SettingChange> &changes, const PlanOptions &options)
-    : m_tuner(tuner), m_report(tuner.applyTemporary(changes, options))
-{
-}
-
-TemporarySettings::~TemporarySettings()
-{
-    if (!m_restored)
-        m_tuner.restore();
-}
-
-RestoreReport TemporarySettings::restore()
-{
-    m_restored = true;
-    return m_tuner.restore();
 }
 
 } // namespace blocktune

@@ -4,25 +4,11 @@
 // transaction (journal first, roll back on failure), temporary changes that
 // are undone on every exit path, and restoring what a dead session left.
 //
-// Typical use (a CLI or a worker thread; everything here is synchronous):
-//
-//     auto writer = makeAttributeWriter(root);       // direct or pkexec helper
-//     Tuner tuner(root, *writer);
-//     ChangeReport r = tuner.apply({{"sdb", "read_ahead_kb", "4096"}});
-//
-// and for a read-test sweep (issue 4):
-//
-//     TerminationSignals::install();                 // SIGINT/SIGTERM -> flag
-//     Tuner tuner(root, *writer);
-//     for (quint64 kib : values) {
-//         ChangeReport r = tuner.applyTemporary({{dev, "read_ahead_kb", QString::number(kib)}});
-//         if (!r.ok()) break;                         // nothing of this step stayed
-//         ... measure; stop early if TerminationSignals::pending() ...
-//     }
-//     RestoreReport back = tuner.restore();          // or let ~Tuner do it
-//
-// A kill -9 in between leaves a journal; `blocktune-cli restore` (or
-// findJournals() + restoreJournal()) brings the originals back.
+// Everything here is synchronous. Callers go through TuningSession
+// (core/session/session.h), which owns the model, the writer and the journal;
+// this header holds the pieces it is made of. A kill -9 during a temporary
+// change leaves a journal; `blocktune-cli restore` (or findJournals() +
+// restoreJournal()) brings the originals back.
 
 #include "common/result.h"
 #include "common/sysroot.h"
@@ -34,11 +20,36 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <optional>
+#include <thread>
 
 namespace blocktune {
 
 // ---- Change sets ----------------------------------------------------------------
+
+/// A setting's value, parsed once where it enters blocktune (a CLI word, the
+/// console's slider, a profile): a whole number when the text is one (digits
+/// only, fits 64 bits), else the word as given (a scheduler name, or text a
+/// numeric setting refuses with a message that quotes it). The planner reads
+/// the number and never parses text again.
+class SettingValue final
+{
+public:
+    SettingValue() = default;
+    SettingValue(quint64 number) : m_number(number), m_text(QString::number(number)) {}
+    SettingValue(const QString &text);
+
+    const std::optional<quint64> &number() const { return m_number; }
+    /// The value as the user wrote it (for a number: its decimal form).
+    const QString &text() const { return m_text; }
+    bool isEmpty() const { return m_text.isEmpty(); }
+    bool operator==(const SettingValue &other) const { return m_text == other.m_text; }
+
+private:
+    std::optional<quint64> m_number;
+    QString m_text;
+};
 
 /// One requested change, as a user writes it: `sdb read_ahead_kb=4096`.
 /// Keys: read_ahead_kb, ra_sectors (512-byte sectors, as blockdev --setra),
@@ -48,8 +59,12 @@ struct SettingChange
 {
     QString device;
     QString key;
-    QString value;
+    SettingValue value;
 };
+
+/// What readDeviceSettings() notes for a device whose kernel has no
+/// context readahead switch (so a view showing the switch can leave it out).
+QString contextReadaheadBuiltInNote(const QString &device);
 
 /// The keys a SettingChange accepts, for messages ("iosched.NAME" last).
 QStringList settingKeys();
@@ -153,6 +168,9 @@ struct PlanOptions
 {
     /// md/dm readahead: also set the same value on the member disks.
     bool applyToMembers = false;
+    /// How the caller names that option in notes: the CLI's flag, or the
+    /// console's check box.
+    QString membersOption = QStringLiteral("--members");
 };
 
 /// Validates a whole change set against the live values and orders it:
@@ -265,9 +283,10 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
 
 // ---- Transactions ------------------------------------------------------------------
 
-/// Applies change sets through an AttributeWriter as transactions, and holds
-/// temporary ones until restore() or destruction. Not thread-safe: use it
-/// from one thread (a worker thread in the console).
+/// Applies planned change sets through an AttributeWriter as transactions,
+/// and holds temporary ones until restore() or destruction. The engine
+/// under TuningSession (core/session), which owns the model, the writer and
+/// the plans; use the session. Not thread-safe.
 class Tuner final
 {
 public:
@@ -276,48 +295,32 @@ public:
     ~Tuner();
     Q_DISABLE_COPY_MOVE(Tuner)
 
-    /// Validates only (a dry run): nothing is written.
-    ChangePlan plan(const QList<SettingChange> &changes, const PlanOptions &options = {}) const;
-    /// Validates, journals the originals, writes in order; on a failed write
-    /// (or SIGINT/SIGTERM once TerminationSignals are installed) rolls back
-    /// what it wrote. The change stays: the journal is removed on success.
-    ChangeReport apply(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    /// Journals the originals, writes in order; on a failed write (or
+    /// SIGINT/SIGTERM once TerminationSignals are installed) rolls back what
+    /// it wrote. The change stays: the journal is removed on success. An
+    /// invalid plan writes nothing.
+    ChangeReport apply(const ChangePlan &plan);
     /// The same, but held: restore() (or ~Tuner, or `blocktune-cli restore`
     /// after a kill) brings back the values from before the FIRST temporary
     /// change, however many follow (a sweep's steps).
-    ChangeReport applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    ChangeReport applyTemporary(const ChangePlan &plan);
     /// Restores every temporary change held; removes the journal when done.
     RestoreReport restore();
+    /// Keeps the temporary changes as they are: drops the journal and
+    /// returns the originals they replaced (for the caller's revert).
+    QList<JournalEntry> keep();
     bool holdsTemporary() const { return !m_session.entries.isEmpty(); }
+    /// The originals the temporary changes replaced.
+    const QList<JournalEntry> &temporaryOriginals() const { return m_session.entries; }
     /// The session journal (temporary changes), empty when none is held.
     QString journalPath() const { return m_session.path; }
 
 private:
-    ChangeReport run(const QList<SettingChange> &changes, const PlanOptions &options, JournalMode mode);
+    ChangeReport run(const ChangePlan &plan, JournalMode mode);
 
     SysRoot m_root;
     AttributeWriter &m_writer;
     Journal m_session;
-};
-
-/// RAII for one temporary change set: applied in the constructor, restored
-/// (with everything else the Tuner holds) in the destructor.
-class TemporarySettings final
-{
-public:
-    TemporarySettings(Tuner &tuner, const QList<SettingChange> &changes, const PlanOptions &options = {});
-    ~TemporarySettings();
-    Q_DISABLE_COPY_MOVE(TemporarySettings)
-
-    bool ok() const { return m_report.ok(); }
-    const ChangeReport &report() const { return m_report; }
-    /// Restores now instead of at destruction.
-    RestoreReport restore();
-
-private:
-    Tuner &m_tuner;
-    ChangeReport m_report;
-    bool m_restored = false;
 };
 
 // ---- Signals ------------------------------------------------------------------------
@@ -340,6 +343,27 @@ public:
     static int waitMs(qint64 ms);
     /// For tests: forget a received signal.
     static void clear();
+    /// "SIGINT", "SIGTERM", "SIGHUP", else "signal N".
+    static QString name(int signal);
+};
+
+/// Turns a termination signal into a cancel flag that long work checks after
+/// every block (a read test, a sweep): installs the handlers and watches
+/// their pipe on a small thread while it exists.
+class SignalCancel final
+{
+public:
+    SignalCancel();
+    ~SignalCancel();
+    Q_DISABLE_COPY_MOVE(SignalCancel)
+
+    /// The signal that arrived, or 0.
+    int signal() const { return TerminationSignals::pending(); }
+    std::atomic_bool cancel{false};
+
+private:
+    std::atomic_bool m_done{false};
+    std::thread m_thread;
 };
 
 } // namespace blocktune

@@ -187,10 +187,10 @@ void Planner::planReadAhead(const Item &item)
     const SettingChange &c = item.request;
     const bool sectors = c.key == u"ra_sectors";
     const quint64 max = sectors ? 2 * kMaxReadAheadKiB + 1 : kMaxReadAheadKiB;
-    const auto n = isPlainDecimal(c.value) ? sysfs::parseU64(c.value.toLatin1()) : std::nullopt;
+    const std::optional<quint64> &n = c.value.number();
     if (!n || *n > max) {
         error(QStringLiteral("%1 '%2' on %3 is not valid: a whole number of %4 is needed (allowed: 0 to %5)")
-                  .arg(c.key, c.value, item.device->name,
+                  .arg(c.key, c.value.text(), item.device->name,
                        sectors ? QStringLiteral("512-byte sectors") : QStringLiteral("KiB"))
                   .arg(max));
         return;
@@ -244,18 +244,18 @@ void Planner::planNumber(const Item &item)
         current = q->maxSectorsKiB ? kib(*q->maxSectorsKiB) : QString();
     }
     const QString allowed = QStringLiteral("allowed: %1 to %2, %3").arg(range->min).arg(range->max).arg(why);
-    const auto n = isPlainDecimal(c.value) ? sysfs::parseU64(c.value.toLatin1()) : std::nullopt;
+    const std::optional<quint64> &n = c.value.number();
     if (!n) {
-        error(QStringLiteral("%1 '%2' on %3 is not a whole number (%4)").arg(c.key, c.value, q->name, allowed));
+        error(QStringLiteral("%1 '%2' on %3 is not a whole number (%4)").arg(c.key, c.value.text(), q->name, allowed));
         return;
     }
     if (c.key == u"max_sectors_kb" && *n > range->max && q->maxHwSectorsKiB) {
         error(QStringLiteral("max_sectors_kb %1 is above max_hw_sectors_kb %2 on %3 (allowed: %4 to %2)")
-                  .arg(c.value).arg(*q->maxHwSectorsKiB).arg(q->name).arg(range->min));
+                  .arg(c.value.text()).arg(*q->maxHwSectorsKiB).arg(q->name).arg(range->min));
         return;
     }
     if (!range->contains(*n)) {
-        error(QStringLiteral("%1 %2 is out of range on %3 (%4)").arg(c.key, c.value, q->name, allowed));
+        error(QStringLiteral("%1 %2 is out of range on %3 (%4)").arg(c.key, c.value.text(), q->name, allowed));
         return;
     }
     if (c.key == u"nr_requests" && *n < kMinKernelRequests)
@@ -273,17 +273,17 @@ void Planner::planContext(const Item &item)
         error(detail::contextBuiltInText(q->name), NotSupported);
         return;
     }
-    if (c.value != u"0" && c.value != u"1") {
-        error(QStringLiteral("context_readahead '%1' on %2 is not valid (allowed: 0, 1)").arg(c.value, q->name));
+    if (c.value.number() != 0u && c.value.number() != 1u) {
+        error(QStringLiteral("context_readahead '%1' on %2 is not valid (allowed: 0, 1)").arg(c.value.text(), q->name));
         return;
     }
     const QString current = now ? QString::number(int(*now)) : QString();
     if (path.startsWith(u'/')) {
-        note(QStringLiteral("%1 is machine-wide: context_readahead=%2 applies to every device").arg(path, c.value));
-        add(item, QString(), attribute::VmContextReadahead, c.value, current);
+        note(QStringLiteral("%1 is machine-wide: context_readahead=%2 applies to every device").arg(path, c.value.text()));
+        add(item, QString(), attribute::VmContextReadahead, kib(*c.value.number()), current);
     } else {
         queue(q);
-        add(item, q->name, attribute::ContextReadahead, c.value, current);
+        add(item, q->name, attribute::ContextReadahead, kib(*c.value.number()), current);
     }
 }
 
@@ -317,7 +317,7 @@ void Planner::planIosched(const Item &item)
         for (const QString &other : q->schedulers)
             if (other != qs.schedulerAfter && detail::knownTunables(other).contains(name)) {
                 hint = QStringLiteral("; it belongs to %1: switch in the same command, e.g. scheduler=%1 %2=%3")
-                           .arg(other, c.key, c.value);
+                           .arg(other, c.key, c.value.text());
                 break;
             }
         error(QStringLiteral("%1 is not a tunable of %2, %3 scheduler on %4 (tunables: %5)%6")
@@ -325,11 +325,11 @@ void Planner::planIosched(const Item &item)
                        q->name, names.isEmpty() ? QStringLiteral("none") : names.join(u", "), hint));
         return;
     }
-    if (!isPlainDecimal(c.value) || !sysfs::parseU64(c.value.toLatin1())) {
-        error(QStringLiteral("%1 '%2' on %3 is not a whole number").arg(c.key, c.value, q->name));
+    if (!c.value.number()) {
+        error(QStringLiteral("%1 '%2' on %3 is not a whole number").arg(c.key, c.value.text(), q->name));
         return;
     }
-    add(item, q->name, attribute::IoschedPrefix + name, c.value, current);
+    add(item, q->name, attribute::IoschedPrefix + name, kib(*c.value.number()), current);
 }
 
 void Planner::addMembers()
@@ -357,14 +357,14 @@ void Planner::addMembers()
             }
         }
         if (m_options.applyToMembers)
-            note(QStringLiteral("--members: read_ahead_kb %1 also on %2 (the disks under %3)")
-                     .arg(w.value, q->leafDisks.join(u", "), q->name));
+            note(QStringLiteral("%4: read_ahead_kb %1 also on %2 (the disks under %3)")
+                     .arg(w.value, q->leafDisks.join(u", "), q->name, m_options.membersOption));
         else
-            note(QStringLiteral("the disks under %1 keep their own readahead (%2); --members sets them to %3 KiB too")
-                     .arg(q->name, described.join(u", "), w.value));
+            note(QStringLiteral("the disks under %1 keep their own readahead (%2); %4 sets them to %3 KiB too")
+                     .arg(q->name, described.join(u", "), w.value, m_options.membersOption));
     }
     if (m_options.applyToMembers && !any)
-        warn(QStringLiteral("--members has no effect: this change set sets no md or dm readahead"));
+        warn(QStringLiteral("%1 has no effect: this change set sets no md or dm readahead").arg(m_options.membersOption));
 }
 
 void Planner::collectOriginals()
@@ -442,22 +442,22 @@ ChangePlan Planner::run(const QList<SettingChange> &changes)
             continue;
         const SettingChange &c = item.request;
         const BlockDevice *q = item.queue;
-        if (!q->schedulers.contains(c.value)) {
+        if (!q->schedulers.contains(c.value.text())) {
             error(q->schedulers.isEmpty()
                       ? QStringLiteral("%1 has no I/O scheduler to choose").arg(q->name)
                       : QStringLiteral("scheduler '%1' is not available on %2 (available: %3)")
-                            .arg(c.value, q->name, q->schedulers.join(u", ")));
+                            .arg(c.value.text(), q->name, q->schedulers.join(u", ")));
             item.invalid = true;
             continue;
         }
         QueueState &qs = queue(q);
-        if (!qs.schedulerRequestedBy.isEmpty() && qs.schedulerAfter != c.value) {
+        if (!qs.schedulerRequestedBy.isEmpty() && qs.schedulerAfter != c.value.text()) {
             error(QStringLiteral("scheduler of %1 is set twice in one change set (%2 and %3)")
-                      .arg(q->name, qs.schedulerAfter, c.value));
+                      .arg(q->name, qs.schedulerAfter, c.value.text()));
             item.invalid = true;
             continue;
         }
-        qs.schedulerAfter = c.value;
+        qs.schedulerAfter = c.value.text();
         qs.schedulerRequestedBy = c.key;
     }
     for (const Item &item : std::as_const(items)) {
@@ -467,7 +467,7 @@ ChangePlan Planner::run(const QList<SettingChange> &changes)
         if (key == u"read_ahead_kb" || key == u"ra_sectors")
             planReadAhead(item);
         else if (key == u"scheduler")
-            add(item, item.queue->name, attribute::Scheduler, item.request.value, item.queue->scheduler);
+            add(item, item.queue->name, attribute::Scheduler, item.request.value.text(), item.queue->scheduler);
         else if (key == u"nr_requests" || key == u"max_sectors_kb")
             planNumber(item);
         else if (key == u"context_readahead")

@@ -5,6 +5,7 @@
 #include "../tuning/tuningtestutil.h"
 
 #include "profiles/profiles.h"
+#include "session/session.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -247,8 +248,8 @@ private Q_SLOTS:
         QFETCH(QString, tree);
         QFETCH(QByteArray, rules);
         QFETCH(QString, error);
-        const QString path = recordedTree(tree);
-        const ProfilePreview p = previewProfile(profileOf(rules), SysRoot(path), scanTree(path));
+        TuningSession session(SysRoot(recordedTree(tree)));
+        const ProfilePreview p = previewProfile(profileOf(rules), session);
         QVERIFY(!p.ok());
         QCOMPARE(errorsOf(p.errors), error);
         QVERIFY(p.plan.writes.isEmpty());
@@ -256,11 +257,11 @@ private Q_SLOTS:
 
     void planErrorsNameTheRule()
     {
-        const QString tree = recordedTree("md-raid10-f2");
+        TuningSession session(SysRoot(recordedTree("md-raid10-f2")));
         const ProfilePreview p = previewProfile(
             profileOf("{\"match\": {\"name\": \"sda\"}, \"set\": {\"read_ahead_kb\": 256}},"
                       "{\"match\": {\"wwn\": \"0x5000c50063a1b2c0\"}, \"set\": {\"nr_requests\": 100000, \"max_sectors_kb\": 99999}}"),
-            SysRoot(tree), scanTree(tree));
+            session);
         QVERIFY(!p.ok());
         QCOMPARE(errorsOf(p.errors),
                  u"rule 2 (wwn 0x5000c50063a1b2c0): nr_requests 100000 is out of range on sdb (allowed: 1 to 2048, with "
@@ -453,13 +454,21 @@ private Q_SLOTS:
         const auto before = tree.snapshot();
         const SysRoot root(tree.path());
         const Profile p = profileOf("{\"match\": {\"name\": \"sd[b-d]\"}, \"set\": {\"read_ahead_kb\": 4096, \"nr_requests\": 128}}");
-        FailingWriter writer(root, 5);
-        const ProfileApplyReport r = applyProfile(p, root, scanTree(tree.path()), writer);
+        FailingWriter *failing = nullptr;
+        SessionOptions options;
+        options.writerFactory = [&failing](const SysRoot &r) {
+            auto w = std::make_unique<FailingWriter>(r, 5);
+            failing = w.get();
+            return std::unique_ptr<AttributeWriter>(std::move(w));
+        };
+        TuningSession session(root, options);
+        const ProfileApplyReport r = applyProfile(p, session);
         QVERIFY(r.preview.ok());
         QVERIFY(!r.ok());
         QVERIFY(r.report.rollback.has_value());
         QVERIFY(r.report.rollback->ok());
-        QCOMPARE(writer.count(), 5 + 4); // four written, the fifth failed, four rolled back
+        QVERIFY(failing);
+        QCOMPARE(failing->count(), 5 + 4); // four written, the fifth failed, four rolled back
         QCOMPARE(tree.snapshot(), before);
         // Nothing is remembered for revert: nothing changed.
         const auto state = readAppliedState(root);
@@ -473,26 +482,28 @@ private Q_SLOTS:
         QVERIFY(tree.isValid());
         const auto before = tree.snapshot();
         const SysRoot root(tree.path());
-        DirectWriter writer(root);
+        TuningSession session(root);
         const ProfileApplyReport a = applyProfile(profileOf("{\"match\": {\"type\": \"md\"}, \"set\": {\"read_ahead_kb\": 16384}}"),
-                                                  root, scanTree(tree.path()), writer);
+                                                  session);
         QVERIFY2(a.ok(), a.report.error ? qPrintable(a.report.error->message) : "");
         QCOMPARE(tree.read(u"md0"_qs, u"queue/read_ahead_kb"_qs), u"16384"_qs);
         Profile second = profileOf("{\"match\": {\"type\": \"md\"}, \"set\": {\"read_ahead_kb\": 65536}},"
                                    "{\"match\": {\"name\": \"sdb\"}, \"set\": {\"scheduler\": \"bfq\"}}");
         second.name = u"second"_qs;
-        const ProfileApplyReport b = applyProfile(second, root, scanTree(tree.path()), writer);
+        const ProfileApplyReport b = applyProfile(second, session);
         QVERIFY(b.ok());
         QCOMPARE(b.statePath, a.statePath);
         const auto state = readAppliedState(root);
         QVERIFY(state.ok() && state->has_value());
         QCOMPARE((*state)->profiles, (QStringList{u"t"_qs, u"second"_qs}));
         // A profile that changes nothing does not touch what is remembered.
-        const ProfileApplyReport again = applyProfile(second, root, scanTree(tree.path()), writer);
+        const ProfileApplyReport again = applyProfile(second, session);
         QVERIFY(again.ok());
         QVERIFY(again.nothingToDo());
 
-        const ProfileRevertReport back = revertProfile(root, writer);
+        // Revert in another session, as another process would.
+        TuningSession later(root);
+        const ProfileRevertReport back = revertProfile(later);
         QVERIFY(back.ok());
         // md0 goes back to 8192 (from before the FIRST apply), not 16384; the
         // scheduler switch took sdb's tunables and nr_requests, they come back.
@@ -502,7 +513,7 @@ private Q_SLOTS:
         const auto gone = readAppliedState(root);
         QVERIFY(gone.ok());
         QVERIFY(!gone->has_value());
-        const ProfileRevertReport nothing = revertProfile(root, writer);
+        const ProfileRevertReport nothing = revertProfile(later);
         QVERIFY(nothing.ok());
         QVERIFY(nothing.restore.messages.value(0).startsWith(u"no profile was applied here"_qs));
     }

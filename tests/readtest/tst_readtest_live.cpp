@@ -5,6 +5,7 @@
 // settings are put back before it is detached, and the files are hashed at
 // the start and at the end: the tests only ever read.
 #include "readtest/readtest.h"
+#include "session/session.h"
 #include "stats/diskstats.h"
 #include "tuning/tuning.h"
 #include "testsupport.h"
@@ -497,10 +498,11 @@ private Q_SLOTS:
         spec.test.blockSize = 4096;
         spec.test.durationMs = 10000;
         spec.test.repeat = 1;
-        auto sweep = ReadaheadSweep::prepare(SysRoot(), spec);
+        TuningSession tuner{SysRoot()};
+        const auto model = tuner.model();
+        QVERIFY(model.ok());
+        auto sweep = ReadaheadSweep::prepare(SysRoot(), **model, spec);
         QVERIFY2(sweep.ok(), sweep.ok() ? "" : qPrintable(sweep.error().message));
-        auto writer = makeAttributeWriter(SysRoot());
-        Tuner tuner(SysRoot(), *writer);
         std::atomic_bool cancel{false};
         std::atomic<quint64> seenDuringRun{0};
         SweepObserver observer;

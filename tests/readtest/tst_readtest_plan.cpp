@@ -2,6 +2,7 @@
 // ReadTest::prepare() gives on recorded machines (tests/data/sysroot), where
 // every size and alignment is known and nothing can be read.
 #include "readtest/readtest.h"
+#include "session/session.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -366,30 +367,34 @@ private Q_SLOTS:
     void sweepRefusesBeforeChanging()
     {
         const SysRoot root(recordedTree("nvme-parts"));
+        TuningSession session(root);
+        const auto model = session.model();
+        QVERIFY(model.ok());
+        const DeviceModel &devices = **model;
         SweepSpec sweep;
         sweep.device = QStringLiteral("nvme0n1p1");
         sweep.readAheadKiB = {128, 4096};
         sweep.test = seqSpec(QStringLiteral("nvme0n1p1"));
         sweep.test.repeat = 1;
-        auto ok = ReadaheadSweep::prepare(root, sweep);
+        auto ok = ReadaheadSweep::prepare(root, devices, sweep);
         QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
         // The partition's readahead is its disk's.
         QCOMPARE(ok->queueDevice(), QStringLiteral("nvme0n1"));
 
         SweepSpec other = sweep;
         other.device = QStringLiteral("dm-0");
-        auto unrelated = ReadaheadSweep::prepare(root, other);
+        auto unrelated = ReadaheadSweep::prepare(root, devices, other);
         QVERIFY(!unrelated.ok());
         QVERIFY2(unrelated.error().message.contains(QStringLiteral("does not read dm-0")),
                  qPrintable(unrelated.error().message));
 
         SweepSpec empty = sweep;
         empty.readAheadKiB.clear();
-        QVERIFY(!ReadaheadSweep::prepare(root, empty).ok());
+        QVERIFY(!ReadaheadSweep::prepare(root, devices, empty).ok());
 
         SweepSpec missing = sweep;
         missing.device = QStringLiteral("sdz");
-        auto m = ReadaheadSweep::prepare(root, missing);
+        auto m = ReadaheadSweep::prepare(root, devices, missing);
         QVERIFY(!m.ok());
         QCOMPARE(m.error().code, int(NotFound));
     }

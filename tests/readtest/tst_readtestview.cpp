@@ -2,6 +2,7 @@
 // a test, a sweep and a stop on the test's own loop device with root.
 #include "readtest/readtestview.h"
 #include "common/sysroot.h"
+#include "sessionsupport.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
@@ -110,7 +111,9 @@ private Q_SLOTS:
         QFETCH(QString, bs);
         QFETCH(QString, sweep);
         QFETCH(QString, complaint);
-        ReadTestView view(recordedTree("nvme-parts"));
+        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
         view.setDevice(QStringLiteral("nvme0n1p1"));
         configure(view, QStringLiteral("seq"), bs, size, 1, sweep);
         QSignalSpy messages(&view, &ReadTestView::message);
@@ -124,14 +127,18 @@ private Q_SLOTS:
 
     void noDeviceNoStart()
     {
-        ReadTestView view(recordedTree("nvme-parts"));
+        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
         QVERIFY(!view.start());
     }
 
     // A recorded tree has no /dev: the run fails cleanly and says why.
     void recordedTreeRunFailsCleanly()
     {
-        ReadTestView view(recordedTree("nvme-parts"));
+        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
         view.setDevice(QStringLiteral("nvme0n1"));
         configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("1M"), 3);
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -147,7 +154,9 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         ViewLoop loop;
         QVERIFY(loop.isValid());
-        ReadTestView view(QString{});
+        SessionThread session{SysRoot()};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
         view.setDevice(loop.name());
         configure(view, QStringLiteral("server"), QStringLiteral("64K"), QStringLiteral("16M"), 2);
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -169,7 +178,9 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         ViewLoop loop;
         QVERIFY(loop.isValid());
-        ReadTestView view(QString{});
+        SessionThread session{SysRoot()};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
         view.setDevice(loop.name());
         configure(view, QStringLiteral("seq"), QStringLiteral("4K"), QStringLiteral("16M"), 1, QStringLiteral("4,1024"));
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -194,7 +205,9 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         ViewLoop loop;
         QVERIFY(loop.isValid());
-        auto view = std::make_unique<ReadTestView>(QString{});
+        SessionThread session{SysRoot()};
+        QVERIFY(waitForModel(session));
+        auto view = std::make_unique<ReadTestView>(&session);
         view->setDevice(loop.name());
         // Readahead 4 KiB over 64 MiB of 4 KiB reads: seconds of work.
         configure(*view, QStringLiteral("seq"), QStringLiteral("4K"), QString(), 1, QStringLiteral("4,8"));

@@ -303,9 +303,10 @@ private Q_SLOTS:
         QCOMPARE(bad.error().code, int(InvalidArgument));
         QVERIFY(bad.error().message.contains(u"scheduler 'cfq' is not available on sdb"_qs));
 
+        QCOMPARE(writer.starts(), 1); // one helper for the whole session
+
         // Asynchronous use: requests queue up, answers come in order.
-        HelperClient &client = writer.client();
-        QVERIFY(client.isRunning()); // one helper for the whole session
+        HelperClient client(command);
         QSignalSpy spy(&client, &HelperClient::replyReceived);
         const quint64 a = client.submit({{u"op"_qs, u"get"_qs}, {u"device"_qs, u"sdb"_qs}, {u"attribute"_qs, u"read_ahead_kb"_qs}});
         const quint64 b = client.submit({{u"op"_qs, u"get"_qs}, {u"device"_qs, u"nosuch"_qs}, {u"attribute"_qs, u"scheduler"_qs}});
@@ -326,7 +327,11 @@ private Q_SLOTS:
         client.stop();
         QVERIFY(!client.isRunning());
         // A stopped helper is started again on the next request.
-        QVERIFY(writer.write(AttributeWrite{u"sdb"_qs, u"read_ahead_kb"_qs, u"128"_qs}).ok());
+        QVERIFY(client.call({{u"op"_qs, u"set"_qs}, {u"device"_qs, u"sdb"_qs}, {u"attribute"_qs, u"read_ahead_kb"_qs},
+                             {u"value"_qs, u"128"_qs}}).ok);
+        QCOMPARE(client.starts(), 2);
+        QVERIFY(writer.write(AttributeWrite{u"sdb"_qs, u"read_ahead_kb"_qs, u"256"_qs}).ok());
+        QCOMPARE(writer.starts(), 1);
     }
 
     void clientRefusesWhatIsNotTheHelper_data()

@@ -4,6 +4,7 @@
 // only onto the device it was made for.
 #include "tuningtestutil.h"
 
+#include "session/session.h"
 #include "tuning/tuning.h"
 #include "tuning/tuning_p.h"
 
@@ -107,7 +108,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         FailingWriter writer(root, 0);
         writer.journalDir = m_journals.path();
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         const ChangeReport r = tuner.apply(md0Set());
         QVERIFY2(r.ok(), r.error ? qPrintable(r.error->message) : "");
         QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"4096"_qs);
@@ -131,7 +132,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         FailingWriter writer(root, 0);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         QList<SettingChange> changes = md0Set();
         changes << SettingChange{u"sdd"_qs, u"scheduler"_qs, u"cfq"_qs};
         const ChangeReport r = tuner.apply(changes);
@@ -167,7 +168,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         FailingWriter writer(root, failAt);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         const ChangeReport r = tuner.apply(md0Set());
         QVERIFY(!r.ok());
         QVERIFY(!r.invalid());
@@ -203,7 +204,7 @@ private Q_SLOTS:
             DirectWriter inner;
             int n = 0;
         } writer(root);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         const ChangeReport r = tuner.apply(md0Set());
         QVERIFY(!r.ok());
         QVERIFY(r.rollback && !r.rollback->ok());
@@ -234,7 +235,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         DirectWriter writer(root);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         for (const char *kib : {"256", "1024", "4096"}) {
             const ChangeReport r = tuner.applyTemporary({{u"md0"_qs, u"read_ahead_kb"_qs, QString::fromLatin1(kib)}});
             QVERIFY(r.ok());
@@ -255,7 +256,7 @@ private Q_SLOTS:
         QCOMPARE(entries[0].toObject().value(u"original").toString(), u"8192"_qs);
         QCOMPARE(entries[0].toObject().value(u"dev").toString(), u"9:0"_qs);
 
-        const RestoreReport back = tuner.restore();
+        const RestoreReport back = tuner.restoreTemporary();
         QVERIFY(back.ok());
         QCOMPARE(back.items.size(), 1);
         QCOMPARE(back.items[0].status, RestoreStatus::Restored);
@@ -265,14 +266,14 @@ private Q_SLOTS:
         QVERIFY(!tuner.holdsTemporary());
     }
 
-    void temporaryIsRestoredWhenTheTunerGoes()
+    void temporaryIsRestoredWhenTheSessionGoes()
     {
         TreeCopy tree(u"md-raid10-f2"_qs);
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         DirectWriter writer(root);
         {
-            Tuner tuner(root, writer);
+            TuningSession tuner(root, writingThrough(writer));
             {
                 TemporarySettings held(tuner, {{u"sdb"_qs, u"read_ahead_kb"_qs, u"512"_qs}});
                 QVERIFY(held.ok());
@@ -281,7 +282,7 @@ private Q_SLOTS:
             QCOMPARE(tree.snapshot(), before);
             QVERIFY(tuner.applyTemporary({{u"sdc"_qs, u"nr_requests"_qs, u"16"_qs}}).ok());
             QCOMPARE(tree.read(u"sdc"_qs, u"queue/nr_requests"_qs), u"16"_qs);
-        } // ~Tuner restores
+        } // ~TuningSession restores
         QCOMPARE(tree.snapshot(), before);
         QVERIFY(journalFiles(m_journals.path()).isEmpty());
     }
@@ -292,7 +293,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const QString original = tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs);
         FailingWriter writer(root, 3);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         QVERIFY(tuner.applyTemporary({{u"sdb"_qs, u"read_ahead_kb"_qs, u"256"_qs}}).ok()); // write 1
         const ChangeReport step = tuner.applyTemporary({{u"sdb"_qs, u"read_ahead_kb"_qs, u"512"_qs},   // write 2
                                                         {u"sdc"_qs, u"read_ahead_kb"_qs, u"512"_qs}}); // write 3 fails
@@ -301,7 +302,7 @@ private Q_SLOTS:
         // Back to the previous step, not to the original: the session still holds it.
         QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"256"_qs);
         QVERIFY(tuner.holdsTemporary());
-        QVERIFY(tuner.restore().ok());
+        QVERIFY(tuner.restoreTemporary().ok());
         QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), original);
     }
 
@@ -311,7 +312,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         DirectWriter writer(root);
-        auto tuner = std::make_unique<Tuner>(root, writer);
+        auto tuner = std::make_unique<TuningSession>(root, writingThrough(writer));
         QVERIFY(tuner->applyTemporary({{u"sdd"_qs, u"read_ahead_kb"_qs, u"64"_qs}}).ok());
         const QString path = tuner->journalPath();
 
@@ -369,11 +370,11 @@ private Q_SLOTS:
         TreeCopy tree(u"md-raid10-f2"_qs);
         const SysRoot root(tree.path());
         DirectWriter writer(root);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         QVERIFY(tuner.applyTemporary({{u"sde"_qs, u"read_ahead_kb"_qs, u"64"_qs}}).ok());
         // sde goes away and another device takes the name.
         QVERIFY(tree.write(u"sde"_qs, file, content));
-        const RestoreReport back = tuner.restore();
+        const RestoreReport back = tuner.restoreTemporary();
         QCOMPARE(back.items.size(), 1);
         QCOMPARE(back.items[0].status, RestoreStatus::DeviceChanged);
         QVERIFY2(back.items[0].message.contains(message), qPrintable(back.items[0].message));
@@ -428,7 +429,7 @@ private Q_SLOTS:
         const SysRoot root(tree.path());
         const auto before = tree.snapshot();
         DirectWriter writer(root);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         const ChangeReport r = tuner.apply({{u"sdb"_qs, u"read_ahead_kb"_qs, u"512"_qs}});
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
         QVERIFY(!r.ok());
@@ -447,7 +448,7 @@ private Q_SLOTS:
         QCOMPARE(TerminationSignals::pending(), SIGTERM);
         QCOMPARE(TerminationSignals::waitMs(5000), SIGTERM); // returns at once
         FailingWriter writer(root, 0);
-        Tuner tuner(root, writer);
+        TuningSession tuner(root, writingThrough(writer));
         const ChangeReport r = tuner.apply(md0Set());
         TerminationSignals::clear();
         QVERIFY(!r.ok());

@@ -4,6 +4,8 @@
 
 #include "testsupport.h"
 
+#include "session/session.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -12,6 +14,22 @@
 #include <QTest>
 
 namespace blocktune::test {
+
+/// Session options whose writer is `writer`, which the test keeps to look
+/// at (what was written, when it fails).
+inline SessionOptions writingThrough(AttributeWriter &writer)
+{
+    struct Forward final : AttributeWriter
+    {
+        explicit Forward(AttributeWriter &to) : target(to) {}
+        Result<WrittenValue> write(const AttributeWrite &request) override { return target.write(request); }
+        QString describe() const override { return target.describe(); }
+        AttributeWriter &target;
+    };
+    SessionOptions options;
+    options.writerFactory = [&writer](const SysRoot &) { return std::make_unique<Forward>(writer); };
+    return options;
+}
 
 /// A recorded tree (tests/data/sysroot/NAME) copied into a temp dir, so
 /// tests may write into it. cp -a keeps the sysfs symlinks as they are.

@@ -3,16 +3,27 @@
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
+#include "sessionsupport.h"
 #include "testsupport.h"
 
+#include "privilege/privilege.h"
+
 #include <QCheckBox>
+#include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryFile>
 #include <QTest>
+#include <QTimer>
+
+#include <chrono>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -29,6 +40,65 @@ QString readAttr(const QString &root, const QString &rel)
 {
     QFile f(root + QStringLiteral("/sys/class/block/") + rel);
     return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+/// Every attribute file of a tree, for "nothing changed".
+QMap<QString, QByteArray> snapshot(const QString &root)
+{
+    QMap<QString, QByteArray> out;
+    QDirIterator it(root + QStringLiteral("/sys"), QDir::Files | QDir::NoSymLinks, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile f(it.next());
+        if (f.open(QIODevice::ReadOnly))
+            out.insert(it.filePath(), f.readAll());
+    }
+    return out;
+}
+
+/// A stand-in for pkexec + blocktune-helper: counts its starts in a file,
+/// waits `delay` seconds first (an authorization prompt), then runs the real
+/// helper on `root`.
+QString fakeHelper(const QTemporaryDir &dir, const QString &root, int delay = 0)
+{
+    const QString path = dir.filePath(QStringLiteral("fake-pkexec"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QStringLiteral("#!/bin/sh\necho started >> '%1'\nsleep %2\nexec '%3' --sysroot '%4'\n")
+                .arg(dir.filePath(QStringLiteral("starts")))
+                .arg(delay)
+                .arg(QStringLiteral(BLOCKTUNE_BIN_DIR "/blocktune-helper"), root)
+                .toUtf8());
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+int startsOf(const QTemporaryDir &dir)
+{
+    QFile f(dir.filePath(QStringLiteral("starts")));
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+SessionOptions throughHelper(const QString &command)
+{
+    SessionOptions options;
+    options.writerFactory = [command](const SysRoot &) { return std::make_unique<HelperWriter>(QStringList{command}); };
+    return options;
+}
+
+bool waitLoaded(TuningPanel &panel, const QString &device)
+{
+    return QTest::qWaitFor([&] { return panel.loadedDevice() == device; }, 10000);
+}
+
+/// Applies the form without the confirmation and waits for the outcome.
+bool applyAndWait(TuningPanel &panel)
+{
+    QSignalSpy applied(&panel, &TuningPanel::applied);
+    if (!panel.applyChanges(false) || !applied.wait(15000))
+        return false;
+    return applied.at(0).at(0).toBool();
 }
 
 template<typename T>
@@ -61,8 +131,10 @@ private Q_SLOTS:
         QVERIFY(!root.isEmpty());
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
 
-        TuningPanel panel(root);
+        SessionThread session{SysRoot(root)};
+        TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
         auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
         auto *slider = child<QSlider>(&panel, u"Readahead"_qs);
         QVERIFY(spin && slider);
@@ -72,22 +144,28 @@ private Q_SLOTS:
         slider->setValue(slider->value() + 1);
         QCOMPARE(spin->value(), 256);
         spin->setValue(4096);
-        QVERIFY(panel.applyChanges(false));
+        QVERIFY(applyAndWait(panel));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"4096"_qs);
         QVERIFY2(panel.lastMessage().contains(u"applied"_qs), qPrintable(panel.lastMessage()));
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
         QCOMPARE(spin->value(), 4096); // reloaded from the tree
 
         // Revert brings back what the session changed.
+        QSignalSpy loaded(&panel, &TuningPanel::settingsLoaded);
         panel.revertSession();
+        QVERIFY(loaded.wait(10000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+        QCOMPARE(spin->value(), 128);
     }
 
     void mdFloorIsShownAndMembersCanFollow()
     {
         QTemporaryDir dir;
         const QString root = copyOf(dir, "md-raid10-f2");
-        TuningPanel panel(root);
+        SessionThread session{SysRoot(root)};
+        TuningPanel panel(&session);
         panel.setDevice(u"md0"_qs);
+        QVERIFY(waitLoaded(panel, u"md0"_qs));
         auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
         QVERIFY(spin);
         QCOMPARE(spin->value(), 8192);
@@ -103,7 +181,7 @@ private Q_SLOTS:
                 members = box;
         QVERIFY(members && !members->isHidden());
         members->setChecked(true);
-        QVERIFY(panel.applyChanges(false));
+        QVERIFY(applyAndWait(panel));
         QCOMPARE(readAttr(root, u"md0/queue/read_ahead_kb"_qs), u"1024"_qs);
         for (const char *disk : {"sdb", "sdc", "sdi"})
             QCOMPARE(readAttr(root, QString::fromLatin1(disk) + u"/queue/read_ahead_kb"_qs), u"1024"_qs);
@@ -113,19 +191,171 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = copyOf(dir, "md-raid10-f2");
-        TuningPanel panel(root);
+        SessionThread session{SysRoot(root)};
+        TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
-        auto *maxSectors = panel.findChildren<QSpinBox *>().at(2); // ra, nr_requests, max_sectors_kb
-        QVERIFY(maxSectors->suffix().contains(u"KiB"_qs));
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        auto *maxSectors = child<QSpinBox>(&panel, u"max_sectors_kb"_qs);
+        QVERIFY(maxSectors && maxSectors->suffix().contains(u"KiB"_qs));
         // The spin box is clamped to the device's range; a value the
         // kernel would refuse cannot even be entered.
         maxSectors->setValue(1 << 24);
         QVERIFY(quint64(maxSectors->value()) <= readAttr(root, u"sdb/queue/max_hw_sectors_kb"_qs).toULongLong());
+
+        // A tunable typed as text is refused by the planner, with the
+        // readahead change beside it: nothing at all is written.
+        const auto before = snapshot(root);
+        child<QSpinBox>(&panel, u"Readahead in KiB"_qs)->setValue(2048);
+        auto *tunables = child<QTableWidget>(&panel, u"Scheduler tunables"_qs);
+        QVERIFY(tunables && tunables->rowCount() > 0);
+        tunables->item(0, 1)->setText(u"soon"_qs);
+        QVERIFY(!applyAndWait(panel));
+        QVERIFY2(panel.lastMessage().contains(u"Nothing was changed"_qs), qPrintable(panel.lastMessage()));
+        QVERIFY2(panel.lastMessage().contains(u"'soon'"_qs), qPrintable(panel.lastMessage()));
+        QCOMPARE(snapshot(root), before);
+    }
+
+    // A user who is not root: the console's one session starts the helper
+    // once, however many changes the panel applies.
+    void oneHelperPerConsoleSession()
+    {
+        QTemporaryDir dir;
+        const QString root = copyOf(dir, "md-raid10-f2");
+        QTemporaryDir work;
+        const QString helper = fakeHelper(work, root);
+        MainWindow window(root, u"sdb"_qs, throughHelper(helper));
+        TuningPanel *panel = window.tuningPanel();
+        QVERIFY(waitLoaded(*panel, u"sdb"_qs));
+        QCOMPARE(startsOf(work), 0); // reading starts nothing
+        child<QSpinBox>(panel, u"Readahead in KiB"_qs)->setValue(1024);
+        QVERIFY2(applyAndWait(*panel), qPrintable(panel->lastMessage()));
+        QVERIFY(waitLoaded(*panel, u"sdb"_qs));
+        child<QSpinBox>(panel, u"Readahead in KiB"_qs)->setValue(2048);
+        QVERIFY2(applyAndWait(*panel), qPrintable(panel->lastMessage()));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"2048"_qs);
+        QCOMPARE(startsOf(work), 1);
+        QVERIFY(window.session()->state().writerStarted);
+    }
+
+    // While the helper waits for authorization the window keeps painting,
+    // and Cancel gives the change up: nothing is written.
+    void waitingForAuthorizationCanBeCancelled()
+    {
+        QTemporaryDir dir;
+        const QString root = copyOf(dir, "md-raid10-f2");
+        QTemporaryDir work;
+        const QString helper = fakeHelper(work, root, 30);
+        SessionThread session{SysRoot(root), throughHelper(helper)};
+        TuningPanel panel(&session);
+        panel.setDevice(u"sdb"_qs);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        const auto before = snapshot(root);
+        child<QSpinBox>(&panel, u"Readahead in KiB"_qs)->setValue(1024);
+        QSignalSpy applied(&panel, &TuningPanel::applied);
+        QVERIFY(panel.applyChanges(false));
+        QVERIFY(QTest::qWaitFor([&] { return startsOf(work) == 1; }, 10000));
+
+        // The event loop runs while the "prompt" waits: a 20 ms timer keeps
+        // firing on time.
+        QElapsedTimer clock;
+        clock.start();
+        qint64 worstLate = 0, last = 0;
+        int ticks = 0;
+        QTimer timer;
+        timer.setInterval(20);
+        QObject::connect(&timer, &QTimer::timeout, &timer, [&] {
+            const qint64 now = clock.elapsed();
+            if (ticks++ > 0)
+                worstLate = std::max(worstLate, now - last - 20);
+            last = now;
+        });
+        timer.start();
+        QTest::qWait(500);
+        timer.stop();
+        QVERIFY2(ticks >= 15, qPrintable(QString::number(ticks)));
+        QVERIFY2(worstLate < 200, qPrintable(QString::number(worstLate)));
+        QVERIFY(applied.isEmpty());
+        QVERIFY(panel.isBusy());
+
+        auto *cancel = [&]() -> QPushButton * {
+            for (QPushButton *b : panel.findChildren<QPushButton *>())
+                if (b->text() == u"Cancel"_qs)
+                    return b;
+            return nullptr;
+        }();
+        QVERIFY(cancel && !cancel->isHidden());
+        clock.restart();
+        cancel->click();
+        QVERIFY(applied.wait(5000));
+        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(applied.at(0).at(0).toBool(), false);
+        QVERIFY2(panel.lastMessage().contains(u"cancelled"_qs), qPrintable(panel.lastMessage()));
+        QCOMPARE(snapshot(root), before);
+    }
+
+    // "Try for 60 s": a temporary change with a countdown, restored unless
+    // kept; kept, it is still taken back by Revert session.
+    void tryForAMinute()
+    {
+        QTemporaryDir dir;
+        const QString root = copyOf(dir, "md-raid10-f2");
+        SessionThread session{SysRoot(root)};
+        TuningPanel panel(&session);
+        panel.setDevice(u"sdb"_qs);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
+        spin->setValue(1024);
+        QSignalSpy applied(&panel, &TuningPanel::applied);
+        QVERIFY(panel.tryChanges());
+        QVERIFY(applied.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"1024"_qs);
+        QCOMPARE(panel.trialSecondsLeft(), 60);
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 1; }, 5000));
+        QSignalSpy loaded(&panel, &TuningPanel::settingsLoaded);
+        panel.endTrial(); // what the countdown does at 0
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+        QCOMPARE(panel.trialSecondsLeft(), 0);
+
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        spin->setValue(2048);
+        QVERIFY(panel.tryChanges());
+        QVERIFY(applied.wait(10000));
+        panel.keepTrial();
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 5000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"2048"_qs);
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+        loaded.clear();
+        panel.revertSession();
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+    }
+
+    // The console on a recorded tree shows it and writes nothing.
+    void recordedTreeIsReadOnlyInTheConsole()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
+        TuningPanel *panel = window.tuningPanel();
+        QVERIFY(waitLoaded(*panel, u"sdb"_qs));
+        child<QSpinBox>(panel, u"Readahead in KiB"_qs)->setValue(4096);
+        QPushButton *apply = nullptr;
+        for (QPushButton *b : panel->findChildren<QPushButton *>())
+            if (b->text().startsWith(u"Apply"_qs))
+                apply = b;
+        QVERIFY(apply);
+        QVERIFY(!apply->isEnabled());
+        QVERIFY2(apply->toolTip().contains(u"recorded tree"_qs), qPrintable(apply->toolTip()));
+        bool said = false;
+        for (QLabel *label : panel->findChildren<QLabel *>())
+            said |= label->text().contains(u"is a recorded tree"_qs);
+        QVERIFY(said);
+        QCOMPARE(readAttr(recordedTree("md-raid10-f2"), u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
     }
 
     void mainWindowShowsTheStack()
     {
         MainWindow window(recordedTree("scst-raid0-lvm"), u"md0"_qs);
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
         const DeviceTree *tree = window.deviceTree();
         QCOMPARE(tree->topLevelItemCount(), 3); // sda, sdb, sdc
         QCOMPARE(tree->selectedDevice(), u"md0"_qs);

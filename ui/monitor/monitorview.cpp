@@ -364,16 +364,24 @@ void MonitorView::setWindowSeconds(int seconds)
     d->replot();
 }
 
-void MonitorView::setUserGroup(const QString &name, const QStringList &members)
+QString MonitorView::setUserGroup(const QString &name, const QStringList &members, const DeviceModel &model)
 {
+    std::optional<GroupSpec> group;
+    if (!members.isEmpty()) {
+        auto checked = makeUserGroup(name, members, model);
+        if (!checked)
+            return tr("group '%1' refused: %2").arg(name, checked.error().message);
+        group = *checked;
+    }
     d->userGroups.removeIf([&name](const GroupSpec &g) { return g.name == name; });
-    if (!members.isEmpty())
-        d->userGroups.append(GroupSpec{name, QStringLiteral("user"), members});
+    if (group)
+        d->userGroups.append(*group);
     if (!d->running)
-        return;
+        return {};
     MonitorWorker *worker = d->thread->worker();
     const QList<GroupSpec> groups = d->userGroups;
     QMetaObject::invokeMethod(worker, [worker, groups] { worker->setUserGroups(groups); }, Qt::QueuedConnection);
+    return {};
 }
 
 } // namespace blocktune

@@ -8,6 +8,8 @@
 
 namespace blocktune {
 
+class DeviceModel;
+
 /// The console's live monitor: five stacked plots sharing one time axis,
 /// for the devices given to setDevices():
 ///   throughput (MB/s read, write dashed), interrupts/s (all, and each
@@ -45,8 +47,10 @@ public Q_SLOTS:
     /// The span the plots show, 10 s to 1 h (default 120 s).
     void setWindowSeconds(int seconds);
     /// Adds (or with no members removes) a group whose balance is plotted,
-    /// such as two partitions exported by one server.
-    void setUserGroup(const QString &name, const QStringList &members);
+    /// such as two partitions exported by one server, checked against
+    /// `model` as the CLI's --group is (core's makeUserGroup). Returns why it
+    /// was refused, or an empty string.
+    QString setUserGroup(const QString &name, const QStringList &members, const blocktune::DeviceModel &model);
 
 Q_SIGNALS:
     /// After each redraw: the newest sample's time (seconds since sampling

@@ -3,7 +3,8 @@
 #include "common/sysroot.h"
 #include "common/units.h"
 #include "readtest/readtest.h"
-#include "tuning/tuning.h"
+#include "readtest/readtestworker.h"
+#include "session/sessionthread.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,86 +27,9 @@
 
 namespace blocktune {
 
-/// Live intervals of one run, as the engine delivers them (~10 per second).
-struct ReadTestProgress
-{
-    int run = 0;
-    QString label;
-    QStringList names;
-    QList<IntervalSample> samples;
-};
-
-} // namespace blocktune
-
-Q_DECLARE_METATYPE(blocktune::ReadTestProgress)
-Q_DECLARE_METATYPE(blocktune::RunResult)
-Q_DECLARE_METATYPE(blocktune::ReadTestResult)
-Q_DECLARE_METATYPE(blocktune::SweepPoint)
-Q_DECLARE_METATYPE(blocktune::SweepResult)
-
-namespace blocktune {
-
-/// Runs tests on its own thread; everything it reports goes out as queued
-/// signals carrying value structs.
-class ReadTestWorker final : public QObject
-{
-    Q_OBJECT
-    Q_DISABLE_COPY_MOVE(ReadTestWorker)
-
-public:
-    ReadTestWorker(SysRoot root, const std::atomic_bool *cancel) : m_root(std::move(root)), m_cancel(cancel) {}
-    ~ReadTestWorker() override = default;
-
-    void runTest(const ReadTest &test)
-    {
-        const ReadTestResult result = test.run(observer(), m_cancel);
-        Q_EMIT testFinished(result);
-    }
-
-    void runSweep(const ReadaheadSweep &sweep)
-    {
-        // Created here, on the worker thread, and kept: the helper (pkexec)
-        // is asked for a password once per console session.
-        if (!m_writer)
-            m_writer = makeAttributeWriter(m_root);
-        SweepObserver obs;
-        obs.test = observer();
-        obs.pointFinished = [this](const SweepPoint &point) { Q_EMIT pointFinished(point); };
-        SweepResult result;
-        {
-            Tuner tuner(m_root, *m_writer);
-            result = sweep.run(tuner, obs, m_cancel);
-        }
-        Q_EMIT sweepFinished(result);
-    }
-
-Q_SIGNALS:
-    void progressed(const blocktune::ReadTestProgress &progress);
-    void runFinished(const blocktune::RunResult &run);
-    void testFinished(const blocktune::ReadTestResult &result);
-    void pointFinished(const blocktune::SweepPoint &point);
-    void sweepFinished(const blocktune::SweepResult &result);
-
-private:
-    ReadTestObserver observer()
-    {
-        ReadTestObserver o;
-        o.progress = [this](int run, const QString &label, const QList<IntervalSample> &fresh,
-                            const QStringList &names) {
-            Q_EMIT progressed(ReadTestProgress{run, label, names, fresh});
-        };
-        o.runFinished = [this](const RunResult &run) { Q_EMIT runFinished(run); };
-        return o;
-    }
-
-    SysRoot m_root;
-    const std::atomic_bool *m_cancel;
-    std::unique_ptr<AttributeWriter> m_writer;
-};
-
 struct ReadTestView::Private
 {
-    SysRoot root;
+    SessionThread *session = nullptr;
     QString device;
     QThread thread;
     ReadTestWorker *worker = nullptr;
@@ -137,6 +61,7 @@ struct ReadTestView::Private
     QCustomPlot *curve = nullptr;
     QPlainTextEdit *text = nullptr;
     QList<QPointF> curvePoints;
+    qsizetype sweepPoints = 0;
 };
 
 namespace {
@@ -157,14 +82,9 @@ const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44,
 
 } // namespace
 
-ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
-    qRegisterMetaType<ReadTestProgress>();
-    qRegisterMetaType<RunResult>();
-    qRegisterMetaType<ReadTestResult>();
-    qRegisterMetaType<SweepPoint>();
-    qRegisterMetaType<SweepResult>();
-    d->root = SysRoot(sysroot);
+    d->session = session;
 
     d->title = new QLabel(tr("Select a device"), this);
     d->kindBox = new QComboBox(this);
@@ -299,7 +219,7 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
     connect(d->startButton, &QPushButton::clicked, this, &ReadTestView::start);
     connect(d->stopButton, &QPushButton::clicked, this, &ReadTestView::stop);
 
-    d->worker = new ReadTestWorker(d->root, &d->cancel);
+    d->worker = new ReadTestWorker(session->session(), &d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
 
@@ -330,6 +250,10 @@ ReadTestView::ReadTestView(const QString &sysroot, QWidget *parent) : QWidget(pa
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
             d->text->appendPlainText(formatRun(d->kind, run).chopped(1));
+    });
+    connect(d->worker, &ReadTestWorker::pointStarted, this, [this](int index, quint64 kib) {
+        d->status->setText(tr("sweep: read_ahead_kb %1 KiB running (point %2 of %3)")
+                               .arg(kib).arg(index + 1).arg(d->sweepPoints));
     });
     connect(d->worker, &ReadTestWorker::pointFinished, this, [this](const SweepPoint &point) {
         d->text->appendPlainText(formatSweepPoint(point).chopped(1));
@@ -418,6 +342,13 @@ bool ReadTestView::start()
     if (d->device.isEmpty())
         return refuse(tr("select a device first"));
 
+    // The session's model: no scan here (a scan blocks; the session thread
+    // does them).
+    const ModelSnapshot model = d->session->model();
+    if (!model)
+        return refuse(tr("the device list is not read yet"));
+    const SysRoot &root = d->session->root();
+
     ReadTestSpec spec;
     spec.kind = parseReadTestKind(d->kindBox->currentData().toString()).value_or(ReadTestKind::Sequential);
     spec.measure = {StreamTarget{d->device, 0}};
@@ -456,10 +387,11 @@ bool ReadTestView::start()
         if (!values)
             return refuse(values.error().message);
         SweepSpec sweepSpec{d->device, *values, spec};
-        auto sweep = ReadaheadSweep::prepare(d->root, sweepSpec);
+        auto sweep = ReadaheadSweep::prepare(root, *model, sweepSpec);
         if (!sweep)
             return refuse(sweep.error().message);
         d->sweeping = true;
+        d->sweepPoints = values->size();
         d->curvePoints.clear();
         d->curve->graph(0)->data()->clear();
         d->curve->graph(1)->data()->clear();
@@ -469,7 +401,7 @@ bool ReadTestView::start()
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
                                   Qt::QueuedConnection);
     } else {
-        auto test = ReadTest::prepare(d->root, spec);
+        auto test = ReadTest::prepare(root, *model, spec);
         if (!test)
             return refuse(test.error().message);
         d->sweeping = false;
@@ -497,4 +429,3 @@ void ReadTestView::stop()
 
 } // namespace blocktune
 
-#include "readtestview.moc"

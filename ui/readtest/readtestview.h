@@ -9,6 +9,8 @@
 
 namespace blocktune {
 
+class SessionThread;
+
 /// The console's read test: runs `seq`, `server`, `mixed` or `concurrent`
 /// on a device (or a readahead sweep of one of them) and shows
 ///   - the live throughput of every stream (100 ms intervals, redrawn about
@@ -21,19 +23,19 @@ namespace blocktune {
 /// within 200 ms, and a sweep puts the original readahead back on every path
 /// (a crash is covered by the tuning journal).
 ///
-/// Embedding: `auto *view = new ReadTestView(sysroot, parent);` then
+/// Embedding: `auto *view = new ReadTestView(session, parent);` then
 /// `view->setDevice(name)`, e.g. from DeviceTree::deviceSelected. Sweeps
-/// change settings through the same privilege path as the tuning panel
-/// (direct as root, else blocktune-helper through pkexec).
+/// change settings through the console's one TuningSession, as the tuning
+/// panel does (direct as root, else the one blocktune-helper).
 class ReadTestView final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ReadTestView)
 
 public:
-    /// `sysroot` empty = the live machine; else a recorded tree (which has
-    /// no /dev: tests there fail to open the device, cleanly).
-    explicit ReadTestView(const QString &sysroot, QWidget *parent = nullptr);
+    /// Tests read the devices of `session`'s machine; sweeps change
+    /// readahead through that session (one helper for the whole console).
+    explicit ReadTestView(SessionThread *session, QWidget *parent = nullptr);
     /// Cancels a running test and waits for it (and a sweep's restore).
     ~ReadTestView() override;
 

@@ -1,10 +1,7 @@
 #include "tuningpanel.h"
 
-#include "common/sysroot.h"
-#include "devices/devices.h"
-#include "tuning/tuning.h"
+#include "session/sessionthread.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -12,8 +9,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMap>
 #include <QMessageBox>
+#include <QPainter>
+#include <QPointer>
+#include <QStyle>
+#include <QStyleOptionSlider>
+#include <QTimer>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -24,24 +25,11 @@
 
 namespace blocktune {
 
-struct TuningPanelState
-{
-    explicit TuningPanelState(const QString &sysroot) : root(sysroot) {}
-
-    SysRoot root;
-    QString device;
-    std::optional<DeviceSettings> settings;
-    std::unique_ptr<AttributeWriter> writer; // made on the first write (may start pkexec)
-    /// device -> key -> value before this console first changed it.
-    QMap<QString, QMap<QString, QString>> originals;
-    QString lastMessage;
-    bool loading = false;
-};
-
 namespace {
 
 // Slider positions: 0 (off), then 4 KiB .. 64 MiB in powers of two.
 constexpr int kSliderSteps = 15;
+constexpr int kTrySeconds = 60;
 
 int sliderPositionFor(quint64 kib)
 {
@@ -61,244 +49,434 @@ QString fmtOptional(const std::optional<quint64> &value)
     return value ? QString::number(*value) : QString();
 }
 
+/// The readahead slider's scale: labelled ticks (4K, 64K, 1M, 16M, 64M)
+/// under the slider's own tick marks, and the md/dm floor as a red mark.
+class SliderScale final : public QWidget
+{
+public:
+    explicit SliderScale(QSlider *slider, QWidget *parent) : QWidget(parent), m_slider(slider)
+    {
+        setMinimumHeight(fontMetrics().height() + 8);
+        setAccessibleName(TuningPanel::tr("Readahead scale"));
+    }
+    void setFloor(std::optional<quint64> kib)
+    {
+        m_floor = kib;
+        setToolTip(kib ? TuningPanel::tr("Red mark: the kernel's readahead floor for this array, %1 KiB").arg(*kib)
+                       : QString());
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        QStyleOptionSlider opt;
+        opt.initFrom(m_slider);
+        opt.orientation = Qt::Horizontal;
+        opt.minimum = m_slider->minimum();
+        opt.maximum = m_slider->maximum();
+        const QRect groove = m_slider->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, m_slider);
+        const QRect handle = m_slider->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, m_slider);
+        const int span = groove.width() - handle.width();
+        const int left = groove.x() + handle.width() / 2 + m_slider->x() - x();
+        auto xOf = [&](int position) {
+            return left + QStyle::sliderPositionFromValue(opt.minimum, opt.maximum, position, span);
+        };
+        if (m_floor) {
+            const int fx = xOf(sliderPositionFor(*m_floor));
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(200, 40, 40));
+            const QPolygon mark({QPoint(fx - 5, 0), QPoint(fx + 5, 0), QPoint(fx, 6)});
+            p.drawPolygon(mark);
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        const QFontMetrics fm = fontMetrics();
+        static const std::pair<int, const char *> labels[] = {{1, "4K"}, {5, "64K"}, {9, "1M"}, {13, "16M"}, {15, "64M"}};
+        for (const auto &[position, text] : labels) {
+            const QString label = QString::fromLatin1(text);
+            const int w = fm.horizontalAdvance(label);
+            p.drawText(std::clamp(xOf(position) - w / 2, 0, width() - w), fm.ascent() + 6, label);
+        }
+    }
+
+private:
+    QSlider *m_slider;
+    std::optional<quint64> m_floor;
+};
+
 } // namespace
 
-TuningPanel::TuningPanel(const QString &sysroot, QWidget *parent)
-    : QWidget(parent), m_state(std::make_unique<TuningPanelState>(sysroot))
+struct TuningPanel::Private
 {
+    SessionThread *session = nullptr;
+    QString device;
+    std::optional<DeviceSettings> settings; ///< as last read by the session
+    quint64 readTicket = 0;  ///< the settings read we wait for
+    quint64 planTicket = 0;  ///< the plan we wait for
+    quint64 applyTicket = 0; ///< the write we wait for
+    quint64 revertTicket = 0;
+    QPointer<QMessageBox> confirm;
+    bool trying = false;      ///< the applied plan is a "Try for 60 s"
+    int tryLeft = 0;          ///< seconds until it is restored
+    QTimer tryTimer;
+    quint64 tryRestoreTicket = 0;
+    QString lastMessage;
+    bool loading = false;
+    bool confirmPlan = true;
+
+    QLabel *title = nullptr;
+    QLabel *note = nullptr;
+    QSlider *raSlider = nullptr;
+    QSpinBox *raSpin = nullptr;
+    QLabel *raHint = nullptr;
+    SliderScale *raScale = nullptr;
+    QCheckBox *members = nullptr;
+    QComboBox *scheduler = nullptr;
+    QSpinBox *nrRequests = nullptr;
+    QSpinBox *maxSectors = nullptr;
+    QLabel *context = nullptr;
+    QTableWidget *iosched = nullptr;
+    QPushButton *apply = nullptr;
+    QPushButton *reset = nullptr;
+    QPushButton *cancel = nullptr;
+    QPushButton *revert = nullptr;
+    QPushButton *tryIt = nullptr;
+    QPushButton *keep = nullptr;
+    QPushButton *restoreNow = nullptr;
+    QLabel *result = nullptr;
+
+    bool busy() const { return planTicket || applyTicket || revertTicket || tryRestoreTicket || confirm; }
+};
+
+
+TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+{
+    d->session = session;
     auto *layout = new QVBoxLayout(this);
-    m_title = new QLabel(this);
-    QFont titleFont = m_title->font();
+    d->title = new QLabel(this);
+    QFont titleFont = d->title->font();
     titleFont.setBold(true);
-    m_title->setFont(titleFont);
-    layout->addWidget(m_title);
-    m_note = new QLabel(this);
-    m_note->setWordWrap(true);
-    layout->addWidget(m_note);
+    d->title->setFont(titleFont);
+    layout->addWidget(d->title);
+    d->note = new QLabel(this);
+    d->note->setWordWrap(true);
+    layout->addWidget(d->note);
 
     auto *raBox = new QGroupBox(tr("Readahead"), this);
     auto *raLayout = new QVBoxLayout(raBox);
     auto *raRow = new QHBoxLayout;
-    m_raSlider = new QSlider(Qt::Horizontal, raBox);
-    m_raSlider->setRange(0, kSliderSteps);
-    m_raSlider->setPageStep(1);
-    m_raSlider->setTickPosition(QSlider::TicksBelow);
-    m_raSlider->setAccessibleName(tr("Readahead"));
-    m_raSpin = new QSpinBox(raBox);
-    m_raSpin->setRange(0, 1 << 22);
-    m_raSpin->setSuffix(tr(" KiB"));
-    m_raSpin->setAccessibleName(tr("Readahead in KiB"));
-    raRow->addWidget(m_raSlider, 1);
-    raRow->addWidget(m_raSpin);
+    d->raSlider = new QSlider(Qt::Horizontal, raBox);
+    d->raSlider->setRange(0, kSliderSteps);
+    d->raSlider->setPageStep(1);
+    d->raSlider->setTickPosition(QSlider::TicksBelow);
+    d->raSlider->setAccessibleName(tr("Readahead"));
+    d->raSpin = new QSpinBox(raBox);
+    d->raSpin->setRange(0, 1 << 22);
+    d->raSpin->setSuffix(tr(" KiB"));
+    d->raSpin->setAccessibleName(tr("Readahead in KiB"));
+    auto *sliderColumn = new QVBoxLayout;
+    sliderColumn->setSpacing(0);
+    sliderColumn->addWidget(d->raSlider);
+    d->raScale = new SliderScale(d->raSlider, raBox);
+    sliderColumn->addWidget(d->raScale);
+    raRow->addLayout(sliderColumn, 1);
+    raRow->addWidget(d->raSpin, 0, Qt::AlignTop);
     raLayout->addLayout(raRow);
-    m_raHint = new QLabel(raBox);
-    m_raHint->setWordWrap(true);
-    raLayout->addWidget(m_raHint);
-    m_members = new QCheckBox(tr("Also set it on the member disks"), raBox);
-    raLayout->addWidget(m_members);
+    d->raHint = new QLabel(raBox);
+    d->raHint->setWordWrap(true);
+    raLayout->addWidget(d->raHint);
+    d->members = new QCheckBox(tr("Also set it on the member disks"), raBox);
+    raLayout->addWidget(d->members);
     layout->addWidget(raBox);
 
     auto *queueBox = new QGroupBox(tr("Queue"), this);
     auto *form = new QFormLayout(queueBox);
-    m_scheduler = new QComboBox(queueBox);
-    form->addRow(tr("I/O scheduler"), m_scheduler);
-    m_nrRequests = new QSpinBox(queueBox);
-    m_nrRequests->setRange(0, 1 << 20);
-    form->addRow(tr("nr_requests"), m_nrRequests);
-    m_maxSectors = new QSpinBox(queueBox);
-    m_maxSectors->setRange(0, 1 << 24);
-    m_maxSectors->setSuffix(tr(" KiB"));
-    form->addRow(tr("max_sectors_kb"), m_maxSectors);
-    m_context = new QLabel(queueBox);
-    m_context->setWordWrap(true);
-    form->addRow(tr("Context readahead"), m_context);
+    d->scheduler = new QComboBox(queueBox);
+    d->scheduler->setAccessibleName(tr("I/O scheduler"));
+    form->addRow(tr("I/O scheduler"), d->scheduler);
+    d->nrRequests = new QSpinBox(queueBox);
+    d->nrRequests->setRange(0, 1 << 20);
+    d->nrRequests->setAccessibleName(tr("nr_requests"));
+    form->addRow(tr("nr_requests"), d->nrRequests);
+    d->maxSectors = new QSpinBox(queueBox);
+    d->maxSectors->setRange(0, 1 << 24);
+    d->maxSectors->setSuffix(tr(" KiB"));
+    d->maxSectors->setAccessibleName(tr("max_sectors_kb"));
+    form->addRow(tr("max_sectors_kb"), d->maxSectors);
+    d->context = new QLabel(queueBox);
+    d->context->setWordWrap(true);
+    form->addRow(tr("Context readahead"), d->context);
     layout->addWidget(queueBox);
 
     auto *ioBox = new QGroupBox(tr("Scheduler tunables"), this);
     auto *ioLayout = new QVBoxLayout(ioBox);
-    m_iosched = new QTableWidget(0, 2, ioBox);
-    m_iosched->setHorizontalHeaderLabels({tr("Tunable"), tr("Value")});
-    m_iosched->horizontalHeader()->setStretchLastSection(true);
-    m_iosched->verticalHeader()->hide();
-    ioLayout->addWidget(m_iosched);
+    d->iosched = new QTableWidget(0, 2, ioBox);
+    d->iosched->setHorizontalHeaderLabels({tr("Tunable"), tr("Value")});
+    d->iosched->horizontalHeader()->setStretchLastSection(true);
+    d->iosched->verticalHeader()->hide();
+    d->iosched->setAccessibleName(tr("Scheduler tunables"));
+    ioLayout->addWidget(d->iosched);
     layout->addWidget(ioBox, 1);
 
     auto *buttons = new QHBoxLayout;
-    m_apply = new QPushButton(tr("Apply…"), this);
-    m_reset = new QPushButton(tr("Reset form"), this);
-    m_revert = new QPushButton(tr("Revert session"), this);
-    m_revert->setToolTip(tr("Restore every value this console changed since it started"));
-    buttons->addWidget(m_apply);
-    buttons->addWidget(m_reset);
+    d->apply = new QPushButton(tr("Apply…"), this);
+    d->reset = new QPushButton(tr("Reset form"), this);
+    d->cancel = new QPushButton(tr("Cancel"), this);
+    d->cancel->setToolTip(tr("Give up the change that waits for authorization; nothing of it stays"));
+    d->cancel->hide();
+    d->revert = new QPushButton(tr("Revert session"), this);
+    d->revert->setToolTip(tr("Restore every value this console changed since it started"));
+    d->revert->setEnabled(false);
+    d->tryIt = new QPushButton(tr("Try for %n s", nullptr, kTrySeconds), this);
+    d->tryIt->setToolTip(tr("Apply as a temporary change, restored after %n seconds unless you keep it", nullptr,
+                            kTrySeconds));
+    d->keep = new QPushButton(tr("Keep"), this);
+    d->keep->setToolTip(tr("Keep the values being tried (Revert session still undoes them)"));
+    d->keep->hide();
+    d->restoreNow = new QPushButton(tr("Restore now"), this);
+    d->restoreNow->hide();
+    buttons->addWidget(d->apply);
+    buttons->addWidget(d->tryIt);
+    buttons->addWidget(d->keep);
+    buttons->addWidget(d->restoreNow);
+    buttons->addWidget(d->reset);
+    buttons->addWidget(d->cancel);
     buttons->addStretch(1);
-    buttons->addWidget(m_revert);
+    buttons->addWidget(d->revert);
     layout->addLayout(buttons);
-    m_result = new QLabel(this);
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_result);
+    d->result = new QLabel(this);
+    d->result->setWordWrap(true);
+    d->result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(d->result);
 
-    connect(m_raSlider, &QSlider::valueChanged, this, &TuningPanel::readaheadSliderMoved);
-    connect(m_raSpin, &QSpinBox::valueChanged, this, &TuningPanel::readaheadSpinChanged);
-    connect(m_scheduler, &QComboBox::currentIndexChanged, this, &TuningPanel::updateDirty);
-    connect(m_nrRequests, &QSpinBox::valueChanged, this, &TuningPanel::updateDirty);
-    connect(m_maxSectors, &QSpinBox::valueChanged, this, &TuningPanel::updateDirty);
-    connect(m_iosched, &QTableWidget::itemChanged, this, &TuningPanel::updateDirty);
-    connect(m_members, &QCheckBox::toggled, this, &TuningPanel::updateDirty);
-    connect(m_apply, &QPushButton::clicked, this, [this] { applyChanges(true); });
-    connect(m_reset, &QPushButton::clicked, this, &TuningPanel::reload);
-    connect(m_revert, &QPushButton::clicked, this, &TuningPanel::revertSession);
+    connect(d->raSlider, &QSlider::valueChanged, this, [this](int position) {
+        if (d->loading)
+            return;
+        const quint64 kib = kibForSliderPosition(position);
+        if (sliderPositionFor(quint64(d->raSpin->value())) != position)
+            d->raSpin->setValue(int(kib));
+    });
+    connect(d->raSpin, &QSpinBox::valueChanged, this, [this](int kib) {
+        if (!d->loading) {
+            const QSignalBlocker block(d->raSlider);
+            d->raSlider->setValue(sliderPositionFor(quint64(kib)));
+        }
+        updateReadaheadHint();
+        updateDirty();
+    });
+    connect(d->scheduler, &QComboBox::currentIndexChanged, this, [this] { updateDirty(); });
+    connect(d->nrRequests, &QSpinBox::valueChanged, this, [this] { updateDirty(); });
+    connect(d->maxSectors, &QSpinBox::valueChanged, this, [this] { updateDirty(); });
+    connect(d->iosched, &QTableWidget::itemChanged, this, [this] { updateDirty(); });
+    connect(d->members, &QCheckBox::toggled, this, [this] { updateDirty(); });
+    connect(d->apply, &QPushButton::clicked, this, [this] { applyChanges(true); });
+    connect(d->tryIt, &QPushButton::clicked, this, [this] { tryChanges(); });
+    connect(d->keep, &QPushButton::clicked, this, &TuningPanel::keepTrial);
+    connect(d->restoreNow, &QPushButton::clicked, this, &TuningPanel::endTrial);
+    d->tryTimer.setInterval(1000);
+    connect(&d->tryTimer, &QTimer::timeout, this, [this] {
+        if (--d->tryLeft <= 0) {
+            endTrial();
+            return;
+        }
+        showTrial();
+    });
+    connect(d->reset, &QPushButton::clicked, this, &TuningPanel::reload);
+    connect(d->cancel, &QPushButton::clicked, this, [this] {
+        d->session->cancelPendingWrite();
+        setMessage(tr("Cancelling…"));
+    });
+    connect(d->revert, &QPushButton::clicked, this, &TuningPanel::revertSession);
+
+    SessionWorker *worker = session->worker();
+    connect(worker, &SessionWorker::settingsRead, this, [this](quint64 ticket, const SettingsReply &reply) {
+        if (ticket == d->readTicket)
+            showSettings(reply);
+    });
+    connect(worker, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
+        if (ticket == d->planTicket)
+            planArrived(plan);
+    });
+    connect(worker, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
+        if (ticket == d->applyTicket)
+            applyArrived(report);
+    });
+    connect(worker, &SessionWorker::restored, this, [this](quint64 ticket, const RestoreReport &report) {
+        if (ticket == d->revertTicket || ticket == d->tryRestoreTicket)
+            revertArrived(report);
+    });
+    connect(session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
+        d->revert->setEnabled(state.temporary + state.persistent > 0 && !d->busy());
+    });
     setDevice(QString());
 }
 
-TuningPanel::~TuningPanel() = default;
+TuningPanel::~TuningPanel()
+{
+    if (d->confirm)
+        d->confirm->deleteLater();
+}
 
 QString TuningPanel::lastMessage() const
 {
-    return m_state->lastMessage;
+    return d->lastMessage;
+}
+
+QString TuningPanel::loadedDevice() const
+{
+    return d->settings ? d->device : QString();
+}
+
+bool TuningPanel::isBusy() const
+{
+    return d->busy();
 }
 
 void TuningPanel::setMessage(const QString &text)
 {
-    m_state->lastMessage = text;
-    m_result->setText(text);
+    d->lastMessage = text;
+    d->result->setText(text);
     Q_EMIT message(text);
 }
 
 void TuningPanel::setDevice(const QString &name)
 {
-    m_state->device = name;
+    d->device = name;
     reload();
 }
 
 void TuningPanel::reload()
 {
-    m_state->loading = true;
-    m_state->settings.reset();
-    const QString name = m_state->device;
-    std::optional<DeviceSettings> s;
-    QString error;
-    if (!name.isEmpty()) {
-        auto model = DeviceModel::scan(m_state->root, ScanOptions{ScanOptions::Enumerate::Auto, false});
-        if (!model) {
-            error = model.error().message;
-        } else {
-            auto read = readDeviceSettings(m_state->root, *model, name);
-            if (read)
-                s = *read;
-            else
-                error = read.error().message;
-        }
+    d->settings.reset();
+    setEditable(false);
+    if (d->device.isEmpty()) {
+        d->readTicket = 0;
+        showSettings(SettingsReply{});
+        return;
     }
-    const bool usable = s.has_value() && s->readAheadKiB.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_raSlider, m_raSpin, m_scheduler, m_nrRequests,
-                                                       m_maxSectors, m_iosched, m_members})
+    d->title->setText(tr("%1: reading settings…").arg(d->device));
+    d->readTicket = d->session->readSettings(d->device);
+}
+
+void TuningPanel::setEditable(bool usable)
+{
+    const bool readOnly = !d->session->readOnlyReason().isEmpty();
+    for (QWidget *w : std::initializer_list<QWidget *>{d->raSlider, d->raSpin, d->scheduler, d->nrRequests,
+                                                       d->maxSectors, d->iosched, d->members})
         w->setEnabled(usable);
-    m_apply->setEnabled(false);
-    m_reset->setEnabled(usable);
-    m_revert->setEnabled(!m_state->originals.isEmpty());
-    m_iosched->setRowCount(0);
-    m_scheduler->clear();
-    if (!s) {
-        m_title->setText(name.isEmpty() ? tr("Select a device to tune") : tr("%1: cannot read settings").arg(name));
-        m_note->setText(error);
-        m_raHint->clear();
-        m_context->clear();
-        m_state->loading = false;
+    d->apply->setEnabled(false);
+    d->tryIt->setEnabled(false);
+    d->reset->setEnabled(usable);
+    d->apply->setToolTip(readOnly ? d->session->readOnlyReason() : QString());
+    d->tryIt->setVisible(!readOnly);
+}
+
+void TuningPanel::showSettings(const SettingsReply &reply)
+{
+    d->loading = true;
+    d->settings = reply.settings;
+    const bool usable = reply.settings.has_value() && reply.settings->readAheadKiB.has_value() && !d->busy();
+    setEditable(usable);
+    d->iosched->setRowCount(0);
+    d->scheduler->clear();
+    if (!reply.settings) {
+        d->title->setText(d->device.isEmpty() ? tr("Select a device to tune")
+                                              : tr("%1: cannot read settings").arg(d->device));
+        d->note->setText(reply.error);
+        d->note->setVisible(!reply.error.isEmpty());
+        d->raHint->clear();
+        d->context->clear();
+        d->loading = false;
         return;
     }
-    m_state->settings = s;
-    m_title->setText(s->isPartition ? tr("%1 (settings of its disk %2)").arg(s->name, s->queueDevice)
-                                    : tr("%1").arg(s->name));
-    m_note->setText(s->notes.join(u'\n'));
-    m_note->setVisible(!s->notes.isEmpty());
-    const quint64 ra = s->readAheadKiB.value_or(0);
-    m_raSpin->setValue(int(std::min<quint64>(ra, quint64(m_raSpin->maximum()))));
-    m_raSlider->setValue(sliderPositionFor(ra));
-    m_members->setVisible(!s->memberDisks.isEmpty());
-    m_members->setChecked(false);
-    m_members->setText(tr("Also set it on the member disks (%1)").arg(s->memberDisks.join(u", ")));
+    const DeviceSettings &s = *reply.settings;
+    d->title->setText(s.isPartition ? tr("%1 (settings of its disk %2)").arg(s.name, s.queueDevice) : s.name);
+    // The context readahead row says it; the note would say it twice.
+    QStringList notes = s.notes;
+    notes.removeAll(contextReadaheadBuiltInNote(s.queueDevice));
+    if (!d->session->readOnlyReason().isEmpty())
+        notes.prepend(d->session->readOnlyReason());
+    d->note->setText(notes.join(u'\n'));
+    d->note->setVisible(!notes.isEmpty());
+    d->raScale->setFloor(s.readaheadFloorKiB);
+    const quint64 ra = s.readAheadKiB.value_or(0);
+    d->raSpin->setValue(int(std::min<quint64>(ra, quint64(d->raSpin->maximum()))));
+    d->raSlider->setValue(sliderPositionFor(ra));
+    d->members->setVisible(!s.memberDisks.isEmpty());
+    d->members->setChecked(false);
+    d->members->setText(tr("Also set it on the member disks (%1)").arg(s.memberDisks.join(u", ")));
 
-    m_scheduler->addItems(s->schedulers);
-    m_scheduler->setCurrentText(s->scheduler);
-    m_scheduler->setEnabled(s->schedulers.size() > 1);
-    m_nrRequests->setEnabled(s->nrRequestsRange.has_value());
-    if (s->nrRequestsRange) {
-        m_nrRequests->setRange(int(s->nrRequestsRange->min), int(std::min<quint64>(s->nrRequestsRange->max, 1 << 20)));
-    }
-    m_nrRequests->setValue(int(s->nrRequests.value_or(0)));
-    m_maxSectors->setRange(int(s->maxSectorsRange.min), int(std::min<quint64>(s->maxSectorsRange.max, 1 << 24)));
-    m_maxSectors->setValue(int(s->maxSectorsKiB.value_or(0)));
-    m_maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s->maxHwSectorsKiB)));
-    if (s->contextReadaheadSwitch.isEmpty())
-        m_context->setText(tr("built in and always on since Linux 2.6.31 (this kernel has no switch)"));
+    d->scheduler->addItems(s.schedulers);
+    d->scheduler->setCurrentText(s.scheduler);
+    d->scheduler->setEnabled(usable && s.schedulers.size() > 1);
+    d->nrRequests->setEnabled(usable && s.nrRequestsRange.has_value());
+    if (s.nrRequestsRange)
+        d->nrRequests->setRange(int(s.nrRequestsRange->min), int(std::min<quint64>(s.nrRequestsRange->max, 1 << 20)));
+    d->nrRequests->setValue(int(s.nrRequests.value_or(0)));
+    d->maxSectors->setRange(int(s.maxSectorsRange.min), int(std::min<quint64>(s.maxSectorsRange.max, 1 << 24)));
+    d->maxSectors->setValue(int(s.maxSectorsKiB.value_or(0)));
+    d->maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s.maxHwSectorsKiB)));
+    if (s.contextReadaheadSwitch.isEmpty())
+        d->context->setText(tr("built in and always on since Linux 2.6.31 (this kernel has no switch)"));
     else
-        m_context->setText(tr("%1 (switch: %2)").arg(s->contextReadahead.value_or(false) ? tr("on") : tr("off"),
-                                                    s->contextReadaheadSwitch));
-    m_iosched->setRowCount(int(s->iosched.size()));
-    for (int i = 0; i < s->iosched.size(); ++i) {
-        auto *nameItem = new QTableWidgetItem(s->iosched[i].name);
+        d->context->setText(tr("%1 (switch: %2)").arg(s.contextReadahead.value_or(false) ? tr("on") : tr("off"),
+                                                     s.contextReadaheadSwitch));
+    d->iosched->setRowCount(int(s.iosched.size()));
+    for (int i = 0; i < s.iosched.size(); ++i) {
+        auto *nameItem = new QTableWidgetItem(s.iosched[i].name);
         nameItem->setFlags(nameItem->flags() & ~Qt::ItemIsEditable);
-        m_iosched->setItem(i, 0, nameItem);
-        m_iosched->setItem(i, 1, new QTableWidgetItem(s->iosched[i].value));
+        d->iosched->setItem(i, 0, nameItem);
+        d->iosched->setItem(i, 1, new QTableWidgetItem(s.iosched[i].value));
     }
-    m_state->loading = false;
+    d->loading = false;
     updateReadaheadHint();
     updateDirty();
-}
-
-void TuningPanel::readaheadSliderMoved(int position)
-{
-    if (m_state->loading)
-        return;
-    const quint64 kib = kibForSliderPosition(position);
-    if (sliderPositionFor(quint64(m_raSpin->value())) != position)
-        m_raSpin->setValue(int(kib));
-}
-
-void TuningPanel::readaheadSpinChanged(int kib)
-{
-    if (!m_state->loading) {
-        const QSignalBlocker block(m_raSlider);
-        m_raSlider->setValue(sliderPositionFor(quint64(kib)));
-    }
-    updateReadaheadHint();
-    updateDirty();
+    Q_EMIT settingsLoaded(d->device);
 }
 
 void TuningPanel::updateReadaheadHint()
 {
-    const quint64 kib = quint64(m_raSpin->value());
+    const quint64 kib = quint64(d->raSpin->value());
     QString hint = tr("%1 KiB = %2 sectors (blockdev --setra %2)").arg(kib).arg(kib * 2);
-    if (m_state->settings && m_state->settings->readaheadFloorKiB) {
-        const quint64 floor = *m_state->settings->readaheadFloorKiB;
+    if (d->settings && d->settings->readaheadFloorKiB) {
+        const quint64 floor = *d->settings->readaheadFloorKiB;
         if (kib < floor)
             hint += u'\n' + tr("Below the kernel's floor of %1 KiB (2 x stripe): re-assembly or a reshape raises it again.").arg(floor);
         else
             hint += u'\n' + tr("Kernel floor for this array: %1 KiB (2 x stripe).").arg(floor);
     }
-    m_raHint->setText(hint);
+    d->raHint->setText(hint);
 }
 
-static QList<SettingChange> collectChanges(const DeviceSettings &s, quint64 ra, const QString &scheduler,
-                                           int nrRequests, int maxSectors, const QTableWidget *iosched)
+QList<SettingChange> TuningPanel::formChanges() const
 {
+    // Values are typed here, where they enter: the spin boxes' numbers go to
+    // the planner as numbers, never through text.
     QList<SettingChange> changes;
+    if (!d->settings)
+        return changes;
+    const DeviceSettings &s = *d->settings;
     const QString dev = s.name;
+    const quint64 ra = quint64(d->raSpin->value());
+    const QString scheduler = d->scheduler->currentText();
     if (s.readAheadKiB && ra != *s.readAheadKiB)
-        changes.append({dev, QStringLiteral("read_ahead_kb"), QString::number(ra)});
+        changes.append({dev, QStringLiteral("read_ahead_kb"), SettingValue(ra)});
     if (!scheduler.isEmpty() && scheduler != s.scheduler)
-        changes.append({dev, QStringLiteral("scheduler"), scheduler});
-    if (s.nrRequestsRange && s.nrRequests && quint64(nrRequests) != *s.nrRequests && scheduler == s.scheduler)
-        changes.append({dev, QStringLiteral("nr_requests"), QString::number(nrRequests)});
-    if (s.maxSectorsKiB && quint64(maxSectors) != *s.maxSectorsKiB)
-        changes.append({dev, QStringLiteral("max_sectors_kb"), QString::number(maxSectors)});
+        changes.append({dev, QStringLiteral("scheduler"), SettingValue(scheduler)});
+    const quint64 nr = quint64(d->nrRequests->value());
+    if (s.nrRequestsRange && s.nrRequests && nr != *s.nrRequests && scheduler == s.scheduler)
+        changes.append({dev, QStringLiteral("nr_requests"), SettingValue(nr)});
+    const quint64 maxSectors = quint64(d->maxSectors->value());
+    if (s.maxSectorsKiB && maxSectors != *s.maxSectorsKiB)
+        changes.append({dev, QStringLiteral("max_sectors_kb"), SettingValue(maxSectors)});
     // Tunables belong to the active scheduler; a switch brings its own.
     if (scheduler == s.scheduler) {
-        for (int row = 0; row < iosched->rowCount() && row < s.iosched.size(); ++row) {
-            const QString value = iosched->item(row, 1) ? iosched->item(row, 1)->text().trimmed() : QString();
+        for (int row = 0; row < d->iosched->rowCount() && row < s.iosched.size(); ++row) {
+            const QTableWidgetItem *item = d->iosched->item(row, 1);
+            const QString value = item ? item->text().trimmed() : QString();
             if (value != s.iosched[row].value)
-                changes.append({dev, u"iosched." + s.iosched[row].name, value});
+                changes.append({dev, u"iosched." + s.iosched[row].name, SettingValue(value)});
         }
     }
     return changes;
@@ -306,67 +484,98 @@ static QList<SettingChange> collectChanges(const DeviceSettings &s, quint64 ra, 
 
 void TuningPanel::updateDirty()
 {
-    if (m_state->loading || !m_state->settings)
+    if (d->loading || !d->settings)
         return;
-    const auto changes = collectChanges(*m_state->settings, quint64(m_raSpin->value()), m_scheduler->currentText(),
-                                        m_nrRequests->value(), m_maxSectors->value(), m_iosched);
-    m_apply->setEnabled(!changes.isEmpty());
+    const bool can = !d->busy() && !d->trying && d->session->readOnlyReason().isEmpty() && !formChanges().isEmpty();
+    d->apply->setEnabled(can);
+    d->tryIt->setEnabled(can);
+}
+
+void TuningPanel::setBusy(bool busy)
+{
+    d->cancel->setVisible(busy && d->applyTicket);
+    if (busy) {
+        d->apply->setEnabled(false);
+        d->revert->setEnabled(false);
+    } else {
+        d->revert->setEnabled(d->session->state().temporary + d->session->state().persistent > 0);
+        updateDirty();
+    }
 }
 
 bool TuningPanel::applyChanges(bool confirm)
 {
-    if (!m_state->settings)
+    if (!d->settings || d->busy())
         return false;
-    const DeviceSettings &s = *m_state->settings;
-    const QList<SettingChange> changes = collectChanges(s, quint64(m_raSpin->value()), m_scheduler->currentText(),
-                                                        m_nrRequests->value(), m_maxSectors->value(), m_iosched);
+    const QList<SettingChange> changes = formChanges();
     if (changes.isEmpty())
         return false;
     PlanOptions options;
-    options.applyToMembers = !m_members->isHidden() && m_members->isChecked();
+    options.applyToMembers = !d->members->isHidden() && d->members->isChecked();
+    options.membersOption = tr("“Also set it on the member disks”");
+    d->confirmPlan = confirm;
+    d->planTicket = d->session->plan(changes, options);
+    setBusy(true);
+    return true;
+}
 
-    auto model = DeviceModel::scan(m_state->root, ScanOptions{ScanOptions::Enumerate::Auto, false});
-    if (!model) {
-        setMessage(model.error().message);
-        return false;
-    }
-    const ChangePlan plan = planChanges(m_state->root, *model, changes, options);
+void TuningPanel::planArrived(const ChangePlan &plan)
+{
+    d->planTicket = 0;
     if (!plan.ok()) {
         QStringList lines;
         for (const Error &e : plan.errors)
             lines << e.message;
         setMessage(tr("Nothing was changed:\n%1").arg(lines.join(u'\n')));
-        return false;
+        setBusy(false);
+        Q_EMIT applied(false);
+        return;
     }
-    if (confirm) {
-        QStringList lines;
-        for (const PlannedWrite &w : plan.writes)
-            lines << tr("%1 %2: %3 → %4").arg(w.device, w.attribute, w.current.isEmpty() ? tr("(new)") : w.current, w.value);
-        QString text = lines.join(u'\n');
-        if (!plan.warnings.isEmpty())
-            text += u"\n\n" + tr("Warnings:") + u'\n' + plan.warnings.join(u'\n');
-        if (!plan.notes.isEmpty())
-            text += u"\n\n" + plan.notes.join(u'\n');
-        if (QMessageBox::question(this, tr("Apply these changes?"), text) != QMessageBox::Yes)
-            return false;
+    if (!d->confirmPlan) {
+        startApply(plan);
+        return;
     }
+    // The preview is the plan itself: what it lists is what is written.
+    QStringList lines;
+    for (const PlannedWrite &w : plan.writes)
+        lines << tr("%1 %2: %3 → %4").arg(w.device, w.attribute, w.current.isEmpty() ? tr("(new)") : w.current, w.value);
+    QString text = lines.join(u'\n');
+    if (!plan.warnings.isEmpty())
+        text += u"\n\n" + tr("Warnings:") + u'\n' + plan.warnings.join(u'\n');
+    if (!plan.notes.isEmpty())
+        text += u"\n\n" + plan.notes.join(u'\n');
+    // Window-modal and asynchronous: no nested event loop.
+    d->confirm = new QMessageBox(QMessageBox::Question, tr("Apply these changes?"), text,
+                                 QMessageBox::Yes | QMessageBox::No, this);
+    d->confirm->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d->confirm, &QMessageBox::finished, this, [this, plan](int result) {
+        d->confirm = nullptr;
+        if (result == QMessageBox::Yes) {
+            startApply(plan);
+        } else {
+            setBusy(false);
+            Q_EMIT applied(false);
+        }
+    });
+    d->confirm->open();
+}
 
-    if (!m_state->writer)
-        m_state->writer = makeAttributeWriter(m_state->root);
-    Tuner tuner(m_state->root, *m_state->writer);
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const ChangeReport report = tuner.apply(changes, options);
-    QApplication::restoreOverrideCursor();
+void TuningPanel::startApply(const ChangePlan &plan)
+{
+    d->applyTicket = d->session->apply(plan, d->trying);
+    setBusy(true);
+    if (!d->session->state().writerStarted && !d->session->isRecorded())
+        setMessage(tr("Writing… (the first change asks for authorization)"));
+}
 
+void TuningPanel::applyArrived(const ChangeReport &report)
+{
+    d->applyTicket = 0;
     QStringList lines;
     for (const SettingOutcome &o : report.outcomes) {
         QString line = tr("%1 %2: %3").arg(o.write.device, o.write.attribute, settingStatusName(o.status));
-        if (o.status == SettingStatus::Applied) {
+        if (o.status == SettingStatus::Applied)
             line += u' ' + o.kept;
-            auto &orig = m_state->originals[o.write.device];
-            if (!orig.contains(o.write.attribute))
-                orig.insert(o.write.attribute, o.write.current);
-        }
         if (!o.message.isEmpty())
             line += u" (" + o.message + u')';
         lines << line;
@@ -374,44 +583,91 @@ bool TuningPanel::applyChanges(bool confirm)
     if (report.error)
         lines.prepend(report.error->message);
     setMessage(lines.join(u'\n'));
-    Q_EMIT settingsChanged(s.name);
+    if (d->trying) {
+        if (report.ok()) {
+            d->tryLeft = kTrySeconds;
+            d->tryTimer.start();
+            showTrial();
+        } else {
+            d->trying = false;
+        }
+    }
+    setBusy(false);
+    Q_EMIT settingsChanged(d->device);
+    Q_EMIT applied(report.ok());
     reload();
-    return report.ok();
+}
+
+bool TuningPanel::tryChanges()
+{
+    if (d->trying || d->busy())
+        return false;
+    d->trying = true;
+    if (!applyChanges(false)) {
+        d->trying = false;
+        return false;
+    }
+    return true;
+}
+
+int TuningPanel::trialSecondsLeft() const
+{
+    return d->trying && d->tryTimer.isActive() ? d->tryLeft : 0;
+}
+
+void TuningPanel::showTrial()
+{
+    d->keep->setVisible(d->trying);
+    d->restoreNow->setVisible(d->trying);
+    d->tryIt->setVisible(!d->trying && d->session->readOnlyReason().isEmpty());
+    if (d->trying)
+        Q_EMIT message(tr("Trying: restored in %n s unless kept", nullptr, d->tryLeft));
+}
+
+void TuningPanel::keepTrial()
+{
+    if (!d->trying)
+        return;
+    d->tryTimer.stop();
+    d->trying = false;
+    d->session->keepTemporary();
+    showTrial();
+    setMessage(tr("Kept. Revert session still takes it back."));
+    updateDirty();
+}
+
+void TuningPanel::endTrial()
+{
+    if (!d->trying)
+        return;
+    d->tryTimer.stop();
+    d->trying = false;
+    showTrial();
+    d->tryRestoreTicket = d->session->restoreTemporary();
+    setBusy(true);
 }
 
 void TuningPanel::revertSession()
 {
-    if (m_state->originals.isEmpty())
+    if (d->busy())
         return;
-    QList<SettingChange> changes;
-    for (auto dev = m_state->originals.cbegin(); dev != m_state->originals.cend(); ++dev) {
-        // Scheduler first: switching back resets its tunables and nr_requests.
-        const QString scheduler(attribute::Scheduler);
-        if (dev->contains(scheduler))
-            changes.append({dev.key(), QStringLiteral("scheduler"), dev->value(scheduler)});
-        for (auto it = dev->cbegin(); it != dev->cend(); ++it) {
-            if (it.key() == scheduler || it.value().isEmpty())
-                continue;
-            QString key = it.key();
-            if (key.startsWith(attribute::IoschedPrefix))
-                key = u"iosched." + key.mid(attribute::IoschedPrefix.size());
-            else if (key == attribute::VmContextReadahead)
-                key = QStringLiteral("context_readahead");
-            changes.append({dev.key(), key, it.value()});
-        }
-    }
-    if (!m_state->writer)
-        m_state->writer = makeAttributeWriter(m_state->root);
-    Tuner tuner(m_state->root, *m_state->writer);
-    const ChangeReport report = tuner.apply(changes);
-    if (report.ok()) {
-        m_state->originals.clear();
-        setMessage(tr("Restored %n setting(s) to their values from before this session.", nullptr,
-                      int(report.outcomes.size())));
-    } else {
-        setMessage(tr("Revert failed: %1").arg(report.error ? report.error->message : QString()));
-    }
-    Q_EMIT settingsChanged(m_state->device);
+    d->revertTicket = d->session->revertAll();
+    setBusy(true);
+}
+
+void TuningPanel::revertArrived(const RestoreReport &report)
+{
+    d->revertTicket = 0;
+    d->tryRestoreTicket = 0;
+    int restored = 0;
+    for (const RestoreItem &item : report.items)
+        restored += item.status == RestoreStatus::Restored ? 1 : 0;
+    if (report.ok())
+        setMessage(tr("Restored %n setting(s) to their values from before this session.", nullptr, restored));
+    else
+        setMessage(tr("Revert failed: %1").arg(report.messages.join(u"; ")));
+    setBusy(false);
+    Q_EMIT settingsChanged(d->device);
     reload();
 }
 

@@ -1,24 +1,26 @@
 #pragma once
 
+#include <QList>
 #include <QWidget>
 
 #include <memory>
 
-class QComboBox;
-class QLabel;
-class QPushButton;
-class QSlider;
-class QSpinBox;
-class QTableWidget;
-class QCheckBox;
-
 namespace blocktune {
 
-struct TuningPanelState;
+class SessionThread;
+struct SettingsReply;
+struct SettingChange;
+struct ChangePlan;
+struct ChangeReport;
+struct RestoreReport;
 
 /// The "change" half of the console: readahead slider, scheduler and its
-/// tunables, queue limits; Apply shows what will change first, writes as one
-/// transaction (rolled back on failure), Revert restores what this session
+/// tunables, queue limits. Everything goes through the console's one
+/// session (core/session): the settings are read on its thread, Apply plans
+/// the change set once, shows that plan, and hands the same plan to the
+/// session, which journals, writes (through the one helper when not root)
+/// and reads back. While a write waits for authorization the window
+/// repaints and Cancel gives it up. Revert session undoes what the session
 /// changed.
 class TuningPanel final : public QWidget
 {
@@ -26,50 +28,62 @@ class TuningPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(TuningPanel)
 
 public:
-    /// `sysroot` empty = the live machine.
-    explicit TuningPanel(const QString &sysroot, QWidget *parent = nullptr);
+    explicit TuningPanel(SessionThread *session, QWidget *parent = nullptr);
     ~TuningPanel() override;
 
     /// Text of the last outcome (for tests and the status bar).
     QString lastMessage() const;
+    /// The device shown, once its settings have been read.
+    QString loadedDevice() const;
+    /// A plan or a write is on its way.
+    bool isBusy() const;
 
 public Q_SLOTS:
     void setDevice(const QString &name);
     /// Re-reads the device's settings (after a change made elsewhere).
     void reload();
-    /// Shows the preview and, if confirmed (or `confirm` is false), applies.
+    /// Plans the form's changes and, once confirmed (at once when `confirm`
+    /// is false), applies that plan. False when there is nothing to apply
+    /// or something is already on its way; the outcome comes as applied().
     bool applyChanges(bool confirm = true);
-    /// Restores every value this panel changed since the console started.
+    /// Restores every value this console's session changed.
     void revertSession();
+    /// "Try for 60 s": applies the form as a temporary change, restored
+    /// after the countdown unless keepTrial() is called.
+    bool tryChanges();
+    void keepTrial();
+    /// Restores what is being tried now.
+    void endTrial();
+
+public:
+    /// Seconds until a trial is restored, 0 when none runs.
+    int trialSecondsLeft() const;
 
 Q_SIGNALS:
-    /// Something was written: the device list should be refreshed.
+    /// The settings of `device` are on screen.
+    void settingsLoaded(const QString &device);
+    /// A change set ended: written (`ok`), refused, failed or cancelled.
+    void applied(bool ok);
+    /// Something was written: other views should read again.
     void settingsChanged(const QString &device);
     void message(const QString &text);
 
 private:
-    void readaheadSliderMoved(int position);
-    void readaheadSpinChanged(int kib);
+    void setMessage(const QString &text);
+    void setEditable(bool usable);
+    void setBusy(bool busy);
+    void showSettings(const blocktune::SettingsReply &reply);
     void updateReadaheadHint();
     void updateDirty();
-    void setMessage(const QString &text);
+    QList<blocktune::SettingChange> formChanges() const;
+    void planArrived(const blocktune::ChangePlan &plan);
+    void startApply(const blocktune::ChangePlan &plan);
+    void applyArrived(const blocktune::ChangeReport &report);
+    void revertArrived(const blocktune::RestoreReport &report);
+    void showTrial();
 
-    std::unique_ptr<TuningPanelState> m_state;
-    QLabel *m_title = nullptr;
-    QLabel *m_note = nullptr;
-    QSlider *m_raSlider = nullptr;
-    QSpinBox *m_raSpin = nullptr;
-    QLabel *m_raHint = nullptr;
-    QCheckBox *m_members = nullptr;
-    QComboBox *m_scheduler = nullptr;
-    QSpinBox *m_nrRequests = nullptr;
-    QSpinBox *m_maxSectors = nullptr;
-    QLabel *m_context = nullptr;
-    QTableWidget *m_iosched = nullptr;
-    QPushButton *m_apply = nullptr;
-    QPushButton *m_reset = nullptr;
-    QPushButton *m_revert = nullptr;
-    QLabel *m_result = nullptr;
+    struct Private;
+    std::unique_ptr<Private> d;
 };
 
 } // namespace blocktune

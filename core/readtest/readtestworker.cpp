@@ -1,0 +1,45 @@
+#include "readtestworker.h"
+
+#include "session/session.h"
+
+namespace blocktune {
+
+ReadTestWorker::ReadTestWorker(TuningSession &session, const std::atomic_bool *cancel, QObject *parent)
+    : QObject(parent), m_session(session), m_cancel(cancel)
+{
+    qRegisterMetaType<ReadTestProgress>();
+    qRegisterMetaType<RunResult>();
+    qRegisterMetaType<ReadTestResult>();
+    qRegisterMetaType<SweepPoint>();
+    qRegisterMetaType<SweepResult>();
+}
+
+ReadTestWorker::~ReadTestWorker() = default;
+
+ReadTestObserver ReadTestWorker::observer()
+{
+    ReadTestObserver o;
+    o.progress = [this](int run, const QString &label, const QList<IntervalSample> &fresh, const QStringList &names) {
+        Q_EMIT progressed(ReadTestProgress{run, label, names, fresh});
+    };
+    o.runFinished = [this](const RunResult &run) { Q_EMIT runFinished(run); };
+    return o;
+}
+
+void ReadTestWorker::runTest(const ReadTest &test)
+{
+    const ReadTestResult result = test.run(observer(), m_cancel);
+    Q_EMIT testFinished(result);
+}
+
+void ReadTestWorker::runSweep(const ReadaheadSweep &sweep)
+{
+    SweepObserver obs;
+    obs.test = observer();
+    obs.pointStarted = [this](int index, quint64 kib) { Q_EMIT pointStarted(index, kib); };
+    obs.pointFinished = [this](const SweepPoint &point) { Q_EMIT pointFinished(point); };
+    const SweepResult result = sweep.run(m_session, obs, m_cancel);
+    Q_EMIT sweepFinished(result);
+}
+
+} // namespace blocktune

@@ -1,0 +1,62 @@
+#pragma once
+// The read tests' worker (beside the monitor's in core/monitor): runs a test
+// or a sweep on the thread it was moved to and reports by queued signals
+// carrying value structs. The I/O loop itself is plain C++ (engine.cpp).
+
+#include "readtest.h"
+
+#include <QObject>
+
+#include <atomic>
+
+namespace blocktune {
+
+class TuningSession;
+
+/// Live intervals of one run, as the engine delivers them (~10 per second).
+struct ReadTestProgress
+{
+    int run = 0;
+    QString label;
+    QStringList names;
+    QList<IntervalSample> samples;
+};
+
+class ReadTestWorker final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReadTestWorker)
+
+public:
+    /// `session` makes (and undoes) a sweep's changes: the console's one
+    /// session, so the helper is started and authorized once. `cancel` is
+    /// checked after every block.
+    ReadTestWorker(TuningSession &session, const std::atomic_bool *cancel, QObject *parent = nullptr);
+    ~ReadTestWorker() override;
+
+public Q_SLOTS:
+    void runTest(const blocktune::ReadTest &test);
+    void runSweep(const blocktune::ReadaheadSweep &sweep);
+
+Q_SIGNALS:
+    void progressed(const blocktune::ReadTestProgress &progress);
+    void runFinished(const blocktune::RunResult &run);
+    void pointStarted(int index, quint64 readAheadKiB);
+    void testFinished(const blocktune::ReadTestResult &result);
+    void pointFinished(const blocktune::SweepPoint &point);
+    void sweepFinished(const blocktune::SweepResult &result);
+
+private:
+    ReadTestObserver observer();
+
+    TuningSession &m_session;
+    const std::atomic_bool *m_cancel;
+};
+
+} // namespace blocktune
+
+Q_DECLARE_METATYPE(blocktune::ReadTestProgress)
+Q_DECLARE_METATYPE(blocktune::RunResult)
+Q_DECLARE_METATYPE(blocktune::ReadTestResult)
+Q_DECLARE_METATYPE(blocktune::SweepPoint)
+Q_DECLARE_METATYPE(blocktune::SweepResult)

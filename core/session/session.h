@@ -1,0 +1,160 @@
+#pragma once
+// What core/session offers: the one road every change travels. A
+// TuningSession owns, for one machine (live or a recorded tree):
+//   - the SysRoot,
+//   - one device model, scanned on first use and again only on hotplug or
+//     when asked (rescan()), never on every call,
+//   - one AttributeWriter, made on the first write (direct as root; else one
+//     blocktune-helper process, so polkit asks once per session),
+//   - the journal and the temporary changes with their restore,
+//   - what this session changed for good, so revertAll() can undo it.
+// The CLI's get/set/restore, the console's settings panel, read-test sweeps,
+// profiles and the advisor all go through it.
+//
+//     TuningSession session(root);
+//     ChangePlan plan = session.plan({{"sdb", "read_ahead_kb", SettingValue::number(4096)}});
+//     if (plan.ok()) show(plan);                 // the preview
+//     ChangeReport done = session.apply(plan);   // journal, writes, read-back
+//
+// Every operation is synchronous and thread-safe (one lock); a console runs
+// them on a worker thread (SessionWorker, below), so a pkexec prompt never
+// freezes the window.
+
+#include "common/result.h"
+#include "common/sysroot.h"
+#include "devices/devicemodel.h"
+#include "privilege/privilege.h"
+#include "tuning/tuning.h"
+
+#include <QMutex>
+#include <QObject>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace blocktune {
+
+/// Makes the session's writer on its first write.
+using WriterFactory = std::function<std::unique_ptr<AttributeWriter>(const SysRoot &)>;
+
+struct SessionOptions
+{
+    /// Empty: makeAttributeWriter() (direct as root or on a tree, else the helper).
+    WriterFactory writerFactory;
+    /// Probe filesystems with libblkid when scanning (opens every device):
+    /// only `list` wants that; tuning never does.
+    bool probeFilesystems = false;
+    /// Refuse every write with this reason (the console on a recorded
+    /// tree, a remote host without root). Empty: writes allowed.
+    QString readOnlyReason;
+};
+
+class TuningSession final
+{
+public:
+    explicit TuningSession(SysRoot root, SessionOptions options = {});
+    /// Restores the temporary changes still held (persistent ones stay).
+    ~TuningSession();
+    Q_DISABLE_COPY_MOVE(TuningSession)
+
+    const SysRoot &root() const { return m_root; }
+    /// A recorded tree: nothing is measured, and writes land in its files.
+    bool isRecorded() const { return !m_root.isLive(); }
+    /// Why this session refuses to write, or empty when it may.
+    const QString &readOnlyReason() const { return m_options.readOnlyReason; }
+
+    // ---- The device model -------------------------------------------------
+    /// The model, scanned on the first call; the same snapshot until rescan().
+    Result<std::shared_ptr<const DeviceModel>> model();
+    /// Scans again (hotplug, or a value changed outside this session).
+    Result<std::shared_ptr<const DeviceModel>> rescan();
+    /// How many times this session scanned the devices.
+    int scanCount() const { return m_scans.load(); }
+
+    // ---- Reading ----------------------------------------------------------
+    /// A device's settings now (values read from sysfs; identity from the model).
+    Result<DeviceSettings> settings(const QString &device);
+
+    // ---- Changing ----------------------------------------------------------
+    /// Validates once against the model: the plan is the preview and what
+    /// apply() writes, unchanged.
+    ChangePlan plan(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    /// Journals the originals, writes in order, reads back; rolls back on a
+    /// failed write. The change stays; revertAll() can still undo it.
+    ChangeReport apply(const ChangePlan &plan);
+    /// The same, held until restoreTemporary(), revertAll() or destruction
+    /// (or `blocktune-cli restore` after a kill -9): the values from before
+    /// the FIRST temporary change come back.
+    ChangeReport applyTemporary(const ChangePlan &plan);
+    /// plan() then apply(), for callers that show no preview.
+    ChangeReport apply(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    ChangeReport applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options = {});
+    /// Brings back the values the temporary changes replaced.
+    RestoreReport restoreTemporary();
+    /// Keeps the temporary changes ("Try for 60 s", then Keep): they become
+    /// this session's persistent changes, which revertAll() still undoes.
+    void keepTemporary();
+    /// Undoes everything this session changed, temporary and persistent.
+    RestoreReport revertAll();
+
+    bool holdsTemporary() const;
+    /// Attributes held by temporary changes ("2 temporary changes will be restored").
+    int temporaryCount() const;
+    /// Attributes this session changed for good (what revertAll() adds).
+    int persistentCount() const;
+    /// The temporary changes' journal, empty when none is held.
+    QString journalPath() const;
+
+    // ---- Journals of sessions that died -------------------------------------
+    /// Journals whose process is gone (crash, kill -9), oldest first.
+    QList<PendingJournal> deadJournals() const;
+    RestoreReport restoreJournal(const Journal &journal);
+
+    // ---- The writer ----------------------------------------------------------
+    /// True once the writer exists (for the helper: started and authorized).
+    bool writerStarted() const;
+    /// "direct", "blocktune-helper (pkexec)", or "" before the first write.
+    QString writerDescription() const;
+    /// From any thread: gives up a write that waits (a pkexec prompt); the
+    /// change set fails with Interrupted and what it wrote is rolled back.
+    void cancelPendingWrite();
+
+private:
+    class LazyWriter;
+
+    Result<std::shared_ptr<const DeviceModel>> modelLocked();
+    void refreshLocked(const QStringList &queues);
+    ChangeReport runLocked(const ChangePlan &plan, JournalMode mode);
+
+    const SysRoot m_root;
+    const SessionOptions m_options;
+    mutable QRecursiveMutex m_lock;
+    std::shared_ptr<const DeviceModel> m_model;
+    std::unique_ptr<LazyWriter> m_writer; ///< makes the real writer on the first write
+    std::unique_ptr<Tuner> m_tuner;
+    QList<JournalEntry> m_persistent; ///< originals of what apply() changed
+    std::atomic_int m_scans{0};
+};
+
+/// RAII for one temporary change set: applied in the constructor, restored
+/// (with every other temporary change the session holds) in the destructor.
+class TemporarySettings final
+{
+public:
+    TemporarySettings(TuningSession &session, const QList<SettingChange> &changes, const PlanOptions &options = {});
+    ~TemporarySettings();
+    Q_DISABLE_COPY_MOVE(TemporarySettings)
+
+    bool ok() const { return m_report.ok(); }
+    const ChangeReport &report() const { return m_report; }
+    /// Restores now instead of at destruction.
+    RestoreReport restore();
+
+private:
+    TuningSession &m_session;
+    ChangeReport m_report;
+    bool m_restored = false;
+};
+
+} // namespace blocktune
