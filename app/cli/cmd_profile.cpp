@@ -48,6 +48,28 @@ Result<Profile> loadProfile(CliContext &ctx, const QString &nameOrFile)
     return ProfileStore::standard(ctx.root).load(nameOrFile);
 }
 
+// The start every command on one profile shares: its options parsed, one
+// NAME|FILE, the profile loaded. nullopt: return *exitCode (help shown, or a
+// usage error or a bad profile reported, with `refusal` after it).
+std::optional<Profile> profileArgument(CliContext &ctx, QCommandLineParser &parser, const QString &command,
+                                       const QStringList &args, int *exitCode, const QString &refusal = {})
+{
+    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
+    if (const int r = parseCommandArgs(ctx, parser, command, args); r >= 0) {
+        *exitCode = r;
+        return std::nullopt;
+    }
+    auto which = onePositional(parser, QStringLiteral("profile name or file"));
+    auto profile = which ? loadProfile(ctx, *which) : Result<Profile>(which.error());
+    if (profile)
+        return *profile;
+    fail(ctx, profile.error().message, ExitUsage);
+    if (!refusal.isEmpty())
+        fail(ctx, refusal, ExitUsage);
+    *exitCode = ExitUsage;
+    return std::nullopt;
+}
+
 QString firstSentence(const QString &text, int max = 72)
 {
     QString s = text.section(QStringLiteral(". "), 0, 0).simplified();
@@ -210,17 +232,12 @@ int runList(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
 int runShow(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
 {
     parser.setApplicationDescription(QStringLiteral("Shows a profile: its description and rules (--json: the file)."));
-    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the profile file"));
     parser.addOption(json);
-    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile show"), args); r >= 0)
-        return r;
-    auto which = onePositional(parser, QStringLiteral("profile name or file"));
-    if (!which)
-        return usageError(ctx, which.error());
-    auto profile = loadProfile(ctx, *which);
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile show"), args, &exitCode);
     if (!profile)
-        return usageError(ctx, profile.error());
+        return exitCode;
     if (parser.isSet(json)) {
         ctx.out << QString::fromUtf8(profileToJson(*profile));
         ctx.out.flush();
@@ -306,20 +323,13 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
         "that matched nothing and values the md/dm floor will override; then writes everything as one change set "
         "(validated first, journaled, rolled back on a failed write). The values it replaced are kept, so "
         "`profile revert` brings them back, also from another process."));
-    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("show the preview; change nothing"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the preview and report as JSON"));
     parser.addOptions({dryRun, json});
-    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile apply"), args); r >= 0)
-        return r;
-    auto which = onePositional(parser, QStringLiteral("profile name or file"));
-    if (!which)
-        return usageError(ctx, which.error());
-    auto profile = loadProfile(ctx, *which);
-    if (!profile) {
-        fail(ctx, profile.error().message);
-        return fail(ctx, QStringLiteral("refused: nothing was changed"), ExitUsage);
-    }
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile apply"), args, &exitCode, QStringLiteral("refused: nothing was changed"));
+    if (!profile)
+        return exitCode;
     TuningSession session(ctx.root);
     if (auto model = scanDevices(session); !model)
         return fail(ctx, model.error().message);
@@ -438,17 +448,12 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     parser.setApplicationDescription(QStringLiteral(
         "Compares the system with a profile and lists every drift (device, setting, expected, actual), as tuned-adm "
         "verify does. Exit status 0 when everything matches, 1 on drift, 2 for an invalid profile."));
-    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the comparison as JSON"));
     parser.addOption(json);
-    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile verify"), args); r >= 0)
-        return r;
-    auto which = onePositional(parser, QStringLiteral("profile name or file"));
-    if (!which)
-        return usageError(ctx, which.error());
-    auto profile = loadProfile(ctx, *which);
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile verify"), args, &exitCode);
     if (!profile)
-        return usageError(ctx, profile.error());
+        return exitCode;
     TuningSession session(ctx.root);
     auto model = scanDevices(session);
     if (!model)
@@ -485,23 +490,18 @@ int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot) or as a "
         "tuned.conf (for machines where tuned manages tuning). What the target cannot express exactly is said on "
         "stderr and in the file's comments."));
-    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev or tuned"), QStringLiteral("FORMAT"));
     const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("write here instead of stdout"), QStringLiteral("F"));
     parser.addOptions({format, output});
-    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile export"), args); r >= 0)
-        return r;
-    auto which = onePositional(parser, QStringLiteral("profile name or file"));
-    if (!which)
-        return usageError(ctx, which.error());
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile export"), args, &exitCode);
+    if (!profile)
+        return exitCode;
     const QString fmt = parser.value(format);
     if (fmt != u"udev" && fmt != u"tuned")
         return fail(ctx, parser.isSet(format) ? QStringLiteral("unknown format '%1' (formats: udev, tuned)").arg(fmt)
                                               : QStringLiteral("profile export needs --format udev or --format tuned"),
                     ExitUsage);
-    auto profile = loadProfile(ctx, *which);
-    if (!profile)
-        return usageError(ctx, profile.error());
     auto text = fmt == u"udev" ? exportUdevRules(*profile) : exportTuned(*profile);
     if (!text)
         return usageError(ctx, text.error());
@@ -568,15 +568,10 @@ int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &a
         "Installs a profile for every boot: writes its udev rules as /etc/udev/rules.d/70-blocktune-NAME.rules "
         "(through blocktune-helper when not root), then, where udevd runs, udevadm control --reload and udevadm "
         "trigger --action=change --subsystem-match=block."));
-    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
-    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile install"), args); r >= 0)
-        return r;
-    auto which = onePositional(parser, QStringLiteral("profile name or file"));
-    if (!which)
-        return usageError(ctx, which.error());
-    auto profile = loadProfile(ctx, *which);
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile install"), args, &exitCode);
     if (!profile)
-        return usageError(ctx, profile.error());
+        return exitCode;
     auto text = exportUdevRules(*profile);
     if (!text)
         return usageError(ctx, text.error());

@@ -212,6 +212,30 @@ Result<bool> existingIsOurs(int dirFd, const QByteArray &name, const QString &sh
     return true;
 }
 
+// The file a request names, checked: its folder open (not through a link),
+// and whether a file of that name is there (and blocktune's).
+struct RulesTarget
+{
+    DirFd dir;
+    QByteArray name;
+    UdevRulesResult result;
+};
+
+Status openTarget(const SysRoot &root, const QString &fileName, RulesTarget &t)
+{
+    if (Status st = checkUdevRulesName(fileName); !st)
+        return st;
+    if (auto fd = openRulesDirectory(root, t.dir); !fd)
+        return fd.error();
+    t.name = fileName.toLocal8Bit();
+    t.result.path = QString::fromLocal8Bit(rulesDirectory(root)) + u'/' + fileName;
+    auto ours = existingIsOurs(t.dir.fd, t.name, t.result.path);
+    if (!ours)
+        return ours.error();
+    t.result.replaced = *ours;
+    return {};
+}
+
 // udevadm by absolute path only, with a clean environment: the helper runs
 // as root on behalf of a user.
 QString findUdevadm()
@@ -319,20 +343,14 @@ Status checkUdevRulesContent(const QByteArray &content)
 
 Result<UdevRulesResult> installUdevRules(const SysRoot &root, const QString &fileName, const QByteArray &content)
 {
-    if (Status st = checkUdevRulesName(fileName); !st)
-        return st.error();
     if (Status st = checkUdevRulesContent(content); !st)
         return st.error();
-    DirFd dir;
-    if (auto fd = openRulesDirectory(root, dir); !fd)
-        return fd.error();
-    const QByteArray name = fileName.toLocal8Bit();
-    UdevRulesResult result;
-    result.path = QString::fromLocal8Bit(rulesDirectory(root)) + u'/' + fileName;
-    auto ours = existingIsOurs(dir.fd, name, result.path);
-    if (!ours)
-        return ours.error();
-    result.replaced = *ours;
+    RulesTarget t;
+    if (Status st = openTarget(root, fileName, t); !st)
+        return st.error();
+    const DirFd &dir = t.dir;
+    const QByteArray &name = t.name;
+    UdevRulesResult &result = t.result;
 
     // Temp file, fsync, rename over: udev never reads half a file, and a
     // link planted under the final name is replaced, not followed.
@@ -369,25 +387,16 @@ Result<UdevRulesResult> installUdevRules(const SysRoot &root, const QString &fil
 
 Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &fileName)
 {
-    if (Status st = checkUdevRulesName(fileName); !st)
+    RulesTarget t;
+    if (Status st = openTarget(root, fileName, t); !st)
         return st.error();
-    DirFd dir;
-    if (auto fd = openRulesDirectory(root, dir); !fd)
-        return fd.error();
-    const QByteArray name = fileName.toLocal8Bit();
-    UdevRulesResult result;
-    result.path = QString::fromLocal8Bit(rulesDirectory(root)) + u'/' + fileName;
-    auto ours = existingIsOurs(dir.fd, name, result.path);
-    if (!ours)
-        return ours.error();
-    if (!*ours)
-        return makeError(NotFound, QStringLiteral("%1 is not installed: nothing to remove").arg(result.path));
-    if (::unlinkat(dir.fd, name.constData(), 0) != 0)
-        return makeError(errno, QStringLiteral("cannot remove %1: %2").arg(result.path, errnoText(errno)));
-    ::fsync(dir.fd);
-    result.replaced = true;
-    reloadUdev(root, result);
-    return result;
+    if (!t.result.replaced)
+        return makeError(NotFound, QStringLiteral("%1 is not installed: nothing to remove").arg(t.result.path));
+    if (::unlinkat(t.dir.fd, t.name.constData(), 0) != 0)
+        return makeError(errno, QStringLiteral("cannot remove %1: %2").arg(t.result.path, errnoText(errno)));
+    ::fsync(t.dir.fd);
+    reloadUdev(root, t.result);
+    return t.result;
 }
 
 QStringList installedUdevRules(const SysRoot &root, const QString &profileName)
