@@ -1,5 +1,8 @@
 #include "clicontext.h"
 
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
 namespace blocktune::cli {
 
 int fail(CliContext &ctx, const QString &message, int code)
@@ -15,6 +18,27 @@ void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const Q
     if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
         help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
     ctx.out << help;
+int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args)
+{
+    parser.addHelpOption();
+    if (!parser.parse(QStringList{u"blocktune-cli " + name} + args))
+        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(name), ExitUsage);
+    if (parser.isSet(QStringLiteral("help"))) {
+        // Qt names the program by the path it was started as; say how to call it.
+        QString help = parser.helpText();
+        const qsizetype end = help.indexOf(u" [options]");
+        if (help.startsWith(u"Usage: ") && end > 7)
+            help.replace(7, end - 7, u"blocktune-cli [--sysroot DIR] " + name);
+        ctx.out << help;
+        ctx.out.flush();
+        return ExitOk;
+    }
+    return -1;
+}
+
+void printJsonObject(CliContext &ctx, const QJsonObject &o)
+{
+    ctx.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     ctx.out.flush();
 }
 

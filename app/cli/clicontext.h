@@ -3,8 +3,11 @@
 #include "common/sysroot.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
+
+class QCommandLineParser;
 
 namespace blocktune::cli {
 
@@ -25,6 +28,12 @@ int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 /// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
 /// the usage line (Qt names the program by its path there).
 void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
+/// Parses a subcommand's options (adds --help); returns -1 to go on, else
+/// the exit code (help printed, or a usage error reported). `name` is how
+/// the command is called: "profile apply".
+int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
+/// Prints `o` as indented JSON on stdout.
+void printJsonObject(CliContext &ctx, const QJsonObject &o);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
@@ -45,5 +54,6 @@ int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
 int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
 int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
 int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
+int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 
 } // namespace blocktune::cli

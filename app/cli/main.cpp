@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"history", "the read tests and sweeps kept so far (--json, --device D, --limit N)", &runHistory},
     {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
     {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},
+    {"profile", "tuning profiles: list, show, save, apply, revert, verify, export, import, install", &runProfile},
 };
 
 void printUsage(QTextStream &out)

@@ -1,8 +1,11 @@
 // blocktune-helper: the privileged writer. Started by pkexec (polkit action
 // org.blocktune.helper.write), it reads one JSON request per line on stdin
-// and answers one JSON object per line on stdout until EOF. It executes
-// nothing, writes only allowlisted queue attributes of real block devices
-// and validates every value itself (core/privilege/helperservice.cpp).
+// and answers one JSON object per line on stdout until EOF. It writes only
+// allowlisted queue attributes of real block devices, validating every value
+// itself, and udev rules files blocktune generated, in /etc/udev/rules.d
+// only (core/privilege/helperservice.cpp, rulesfile.cpp). The only program
+// it runs is udevadm (absolute path, fixed arguments) after such a file
+// changed.
 #include "privilege/privilege.h"
 
 #include <QByteArray>
@@ -38,7 +41,8 @@ void usage(FILE *to)
                  "Usage: blocktune-helper [--sysroot DIR]\n\n"
                  "Privileged writer for blocktune, normally started by pkexec.\n"
                  "Reads JSON requests, one per line, on stdin; answers one JSON line each on stdout;\n"
-                 "exits at end of input. Ops: hello, get, set. See README.md (blocktune-helper).\n\n"
+                 "exits at end of input. Ops: hello, get, set, install_rules, remove_rules.\n"
+                 "See README.md (blocktune-helper).\n\n"
                  "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
                  "                 started through pkexec or setuid\n");
 }
@@ -104,8 +108,9 @@ int main(int argc, char **argv)
             if (!writeAll(answer + '\n'))
                 return 1;
         }
-        // Never buffer more than one line's worth of an unterminated line.
-        if (buffer.size() > kHelperMaxLine) {
+        // Never buffer more than one line's worth of an unterminated line
+        // (an install_rules request is the longest there is).
+        if (buffer.size() > kHelperMaxRulesLine) {
             discarding = true;
             buffer.clear();
         }

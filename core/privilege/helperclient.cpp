@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStandardPaths>
 
@@ -306,6 +307,33 @@ Result<WrittenValue> HelperWriter::write(const AttributeWrite &request)
                          reply.error.isEmpty() ? PrivilegeText::tr("blocktune-helper refused without a reason")
                                                : reply.error);
     return WrittenValue{reply.body.value(u"previous").toString(), reply.body.value(u"value").toString()};
+}
+
+Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                        const QByteArray &content)
+{
+    // As with attributes: root, or a recorded tree the caller owns, writes
+    // itself; a user asks the helper, which checks it all again.
+    if (!root.isLive() || ::geteuid() == 0)
+        return change == RulesChange::Install ? installUdevRules(root, fileName, content) : removeUdevRules(root, fileName);
+    HelperClient client;
+    QJsonObject request{{QStringLiteral("op"), change == RulesChange::Install ? QStringLiteral("install_rules")
+                                                                               : QStringLiteral("remove_rules")},
+                        {QStringLiteral("name"), fileName}};
+    if (change == RulesChange::Install)
+        request.insert(u"content", QString::fromUtf8(content));
+    const HelperReply reply = client.call(request, 60000);
+    if (!reply.ok)
+        return makeError(errorCodeFromName(reply.body.value(u"code").toString()),
+                         reply.error.isEmpty() ? QStringLiteral("blocktune-helper refused without a reason") : reply.error);
+    UdevRulesResult r;
+    r.path = reply.body.value(u"path").toString();
+    r.replaced = reply.body.value(u"replaced").toBool();
+    r.udevdRunning = reply.body.value(u"udevd").toBool();
+    for (const QJsonValue &v : reply.body.value(u"commands").toArray())
+        r.commands << v.toString();
+    r.message = reply.body.value(u"message").toString();
+    return r;
 }
 
 std::unique_ptr<AttributeWriter> makeAttributeWriter(const SysRoot &root)

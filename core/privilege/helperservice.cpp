@@ -3,6 +3,7 @@
 // so a confused or hostile caller learns why and changes nothing.
 #include "privilege.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
 
@@ -69,13 +70,17 @@ QByteArray HelperService::overlongLine()
 
 QByteArray HelperService::handleLine(const QByteArray &line) const
 {
-    if (line.size() > kHelperMaxLine)
+    if (line.size() > kHelperMaxRulesLine)
         return overlongLine();
     if (line.contains('\0'))
         return toLine(errorObject(QStringLiteral("request contains a NUL byte"), QStringLiteral("invalid")));
 
     QJsonParseError parseError{};
     const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    // Only install_rules carries a file; every other request stays within a line.
+    if (line.size() > kHelperMaxLine
+        && (parseError.error != QJsonParseError::NoError || doc.object().value(u"op").toString() != u"install_rules"))
+        return overlongLine();
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
         return toLine(errorObject(
             QStringLiteral("request is not a JSON object%1 (expected e.g. {\"op\":\"set\",\"device\":\"sdb\","
@@ -85,7 +90,8 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
     const QJsonObject request = doc.object();
 
     static const QStringList known{QStringLiteral("op"), QStringLiteral("id"), QStringLiteral("device"),
-                                   QStringLiteral("attribute"), QStringLiteral("value")};
+                                   QStringLiteral("attribute"), QStringLiteral("value"), QStringLiteral("name"),
+                                   QStringLiteral("content")};
     for (auto it = request.begin(); it != request.end(); ++it)
         if (!known.contains(it.key()))
             return toLine(errorObject(QStringLiteral("unknown field '%1' (fields: %2)")
@@ -96,10 +102,15 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
         return toLine(errorObject(QStringLiteral("field 'id' must be a number or a short string"),
                                   QStringLiteral("invalid")));
 
-    QString op, device, attr, value, error;
+    QString op, device, attr, value, name, content, error;
     if (!stringField(request, u"op", &op, &error) || !stringField(request, u"device", &device, &error)
-        || !stringField(request, u"attribute", &attr, &error) || !stringField(request, u"value", &value, &error))
+        || !stringField(request, u"attribute", &attr, &error) || !stringField(request, u"value", &value, &error)
+        || !stringField(request, u"name", &name, &error) || !stringField(request, u"content", &content, &error))
         return toLine(errorObject(error, QStringLiteral("invalid"), request));
+    const bool rulesOp = op == u"install_rules" || op == u"remove_rules";
+    if (!rulesOp && (request.contains(u"name") || request.contains(u"content")))
+        return toLine(errorObject(QStringLiteral("'name' and 'content' belong to install_rules and remove_rules"),
+                                  QStringLiteral("invalid"), request));
 
     QJsonObject reply;
     reply.insert(u"ok", true);
@@ -147,7 +158,25 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
         reply.insert(u"previous", written->previous);
         return toLine(reply);
     }
-    return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set)").arg(op.left(64)),
+    if (rulesOp) {
+        if (request.contains(u"device") || request.contains(u"attribute") || request.contains(u"value")
+            || !request.contains(u"name") || (op == u"install_rules") != request.contains(u"content"))
+            return toLine(errorObject(QStringLiteral("'%1' takes 'name'%2, nothing else")
+                                          .arg(op, op == u"install_rules" ? QStringLiteral(" and 'content'") : QString()),
+                                      QStringLiteral("invalid"), request));
+        auto done = op == u"install_rules" ? installUdevRules(m_root, name, content.toUtf8())
+                                           : removeUdevRules(m_root, name);
+        if (!done)
+            return toLine(errorObject(done.error().message, codeName(done.error().code), request));
+        reply.insert(u"path", done->path);
+        reply.insert(u"replaced", done->replaced);
+        reply.insert(u"udevd", done->udevdRunning);
+        reply.insert(u"commands", QJsonArray::fromStringList(done->commands));
+        reply.insert(u"message", done->message);
+        return toLine(reply);
+    }
+    return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules)")
+                                  .arg(op.left(64)),
                               QStringLiteral("invalid"), request));
 }
 

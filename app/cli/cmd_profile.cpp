@@ -1,0 +1,657 @@
+// profile list | show | save | apply | revert | verify | export | import |
+// install | uninstall: the CLI face of core/profiles.
+#include "clicontext.h"
+
+#include "devices/devices.h"
+#include "privilege/privilege.h"
+#include "profiles/profiles.h"
+#include "session/session.h"
+#include "tuning/tuning.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace blocktune::cli {
+
+namespace {
+
+const QString kSubcommands = QStringLiteral("list, show, save, apply, revert, verify, export, import, install, uninstall");
+
+// The one session of this command: its model (scanned once) and, for
+// apply and revert, its writer and journal.
+Result<std::shared_ptr<const DeviceModel>> scanDevices(TuningSession &session)
+{
+    return session.model();
+}
+
+// One positional argument (a profile name or file) and nothing else.
+Result<QString> onePositional(const QCommandLineParser &parser, const QString &what)
+{
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1)
+        return makeError(InvalidArgument, QStringLiteral("give exactly one %1 (got %2)").arg(what).arg(pos.size()));
+    return pos.constFirst();
+}
+
+int usageError(CliContext &ctx, const Error &e)
+{
+    return fail(ctx, e.message, ExitUsage);
+}
+
+// A profile by name or file; an unreadable or invalid one is bad input.
+Result<Profile> loadProfile(CliContext &ctx, const QString &nameOrFile)
+{
+    return ProfileStore::standard(ctx.root).load(nameOrFile);
+}
+
+// The start every command on one profile shares: its options parsed, one
+// NAME|FILE, the profile loaded. nullopt: return *exitCode (help shown, or a
+// usage error or a bad profile reported, with `refusal` after it).
+std::optional<Profile> profileArgument(CliContext &ctx, QCommandLineParser &parser, const QString &command,
+                                       const QStringList &args, int *exitCode, const QString &refusal = {})
+{
+    parser.addPositionalArgument(QStringLiteral("NAME|FILE"), QStringLiteral("a profile name or a profile file"));
+    if (const int r = parseCommandArgs(ctx, parser, command, args); r >= 0) {
+        *exitCode = r;
+        return std::nullopt;
+    }
+    auto which = onePositional(parser, QStringLiteral("profile name or file"));
+    auto profile = which ? loadProfile(ctx, *which) : Result<Profile>(which.error());
+    if (profile)
+        return *profile;
+    fail(ctx, profile.error().message, ExitUsage);
+    if (!refusal.isEmpty())
+        fail(ctx, refusal, ExitUsage);
+    *exitCode = ExitUsage;
+    return std::nullopt;
+}
+
+QString firstSentence(const QString &text, int max = 72)
+{
+    QString s = text.section(QStringLiteral(". "), 0, 0).simplified();
+    if (!s.endsWith(u'.') && s.size() < text.simplified().size())
+        s += u'.';
+    return s.size() > max ? s.left(max - 3) + QStringLiteral("...") : s;
+}
+
+Status writeOutput(CliContext &ctx, const QString &file, const QByteArray &data, bool overwrite)
+{
+    if (file.isEmpty() || file == u"-") {
+        ctx.out << QString::fromUtf8(data);
+        ctx.out.flush();
+        return {};
+    }
+    QFile probe(file);
+    if (probe.exists() && !overwrite)
+        return makeError(Refused, QStringLiteral("%1 exists already: choose another file, or replace it with --force").arg(file));
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size())
+        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file, f.errorString()));
+    return {};
+}
+
+void printTable(QTextStream &out, const QList<QStringList> &rows)
+{
+    QList<qsizetype> width;
+    for (const QStringList &r : rows)
+        for (qsizetype i = 0; i < r.size(); ++i) {
+            if (width.size() <= i)
+                width << 0;
+            width[i] = std::max(width[i], r.at(i).size());
+        }
+    for (const QStringList &r : rows) {
+        QString line;
+        for (qsizetype i = 0; i < r.size(); ++i)
+            line += i + 1 < r.size() ? r.at(i).leftJustified(width[i] + 2) : r.at(i);
+        out << line.trimmed() << '\n';
+    }
+}
+
+void printResolution(CliContext &ctx, const Profile &profile, const ProfileResolution &res)
+{
+    QTextStream &out = ctx.out;
+    out << "profile " << profile.name << " (" << profile.source << "), " << profile.rules.size()
+        << (profile.rules.size() == 1 ? " rule\n" : " rules\n");
+    QList<QStringList> rows{{QStringLiteral("DEVICE"), QStringLiteral("SETTING"), QStringLiteral("CURRENT -> NEW"),
+                             QStringLiteral("RULE"), QStringLiteral("")}};
+    for (const ResolvedSetting &r : res.settings) {
+        const QString current = r.current.isEmpty() ? QStringLiteral("(none)") : r.current;
+        QString value;
+        QString state;
+        switch (r.state) {
+        case ResolvedState::Change:
+            value = current + QStringLiteral(" -> ") + r.target;
+            state = r.reason;
+            break;
+        case ResolvedState::Unchanged:
+            value = current;
+            state = QStringLiteral("unchanged");
+            break;
+        case ResolvedState::Kept:
+            value = current;
+            state = QStringLiteral("kept: ") + r.reason;
+            break;
+        case ResolvedState::Skipped:
+            value = QStringLiteral("-");
+            state = QStringLiteral("skipped: ") + r.reason;
+            break;
+        }
+        QString rule = ruleLabel(r.rule);
+        if (!r.overridden.isEmpty()) {
+            QStringList lost;
+            for (int o : r.overridden)
+                lost << QString::number(o + 1);
+            rule += QStringLiteral(" (over %1)").arg(lost.join(u','));
+        }
+        if (!r.via.isEmpty())
+            state = (QStringLiteral("via %1").arg(r.via.join(u',')) + (state.isEmpty() ? QString() : u"; " + state));
+        rows << QStringList{r.device, r.setting.key, value, rule, state};
+    }
+    if (rows.size() > 1)
+        printTable(out, rows);
+    else
+        out << "no device matches any rule\n";
+    if (!res.unmatchedDevices.isEmpty())
+        out << "devices no rule matched: " << res.unmatchedDevices.join(QStringLiteral(", ")) << '\n';
+    for (int r : res.unmatchedRules)
+        out << "rule that matched nothing: " << ruleLabel(r) << " (" << profile.rules.at(r).match.describe() << ")\n";
+    for (const FloorOverride &f : res.floorOverrides)
+        out << "the kernel's floor wins on " << f.device << ": read_ahead_kb " << f.valueKiB << " is below 2 x stripe ("
+            << f.floorKiB << " KiB, stripe " << f.stripeKiB << " KiB); re-assembly or a reshape raises it again\n";
+    out.flush();
+}
+
+void printErrors(CliContext &ctx, const QList<Error> &errors)
+{
+    for (const Error &e : errors)
+        ctx.err << "blocktune-cli: " << e.message << '\n';
+    ctx.err.flush();
+}
+
+void printRestoreItems(CliContext &ctx, const RestoreReport &report)
+{
+    for (const RestoreItem &item : report.items) {
+        const QString device = item.entry.device.isEmpty() ? QStringLiteral("(machine)") : item.entry.device;
+        ctx.out << "  " << device << ' ' << item.entry.attribute << ' ';
+        if (item.status == RestoreStatus::Restored)
+            ctx.out << item.found << " -> " << item.kept << "  restored";
+        else if (item.status == RestoreStatus::AlreadyOriginal)
+            ctx.out << item.kept << "  already original";
+        else
+            ctx.out << restoreStatusName(item.status) << ": " << item.message;
+        ctx.out << '\n';
+    }
+    for (const QString &m : report.messages)
+        ctx.out << "  " << m << '\n';
+    ctx.out.flush();
+}
+
+// ---- the subcommands ----------------------------------------------------------------
+
+int runList(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Lists the profiles: yours ($XDG_CONFIG_HOME/blocktune/profiles), the machine's (/etc/blocktune/profiles) "
+        "and the presets built in. A profile hides a same-named one further down that list."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print JSON"));
+    parser.addOption(json);
+    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile list"), args); r >= 0)
+        return r;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(ctx, QStringLiteral("profile list takes no arguments"), ExitUsage);
+    const ProfileStore store = ProfileStore::standard(ctx.root);
+    const QList<ProfileEntry> entries = store.list();
+    if (parser.isSet(json)) {
+        QJsonArray list;
+        for (const ProfileEntry &e : entries)
+            list.append(QJsonObject{{QStringLiteral("name"), e.name},
+                                    {QStringLiteral("origin"), profileOriginName(e.origin)},
+                                    {QStringLiteral("path"), e.path},
+                                    {QStringLiteral("description"), e.description},
+                                    {QStringLiteral("error"), e.error.isEmpty() ? QJsonValue() : QJsonValue(e.error)},
+                                    {QStringLiteral("shadows"), QJsonArray::fromStringList(e.shadows)}});
+        printJsonObject(ctx, QJsonObject{{QStringLiteral("user_dir"), store.userDir()},
+                                         {QStringLiteral("system_dir"), store.systemDir()},
+                                         {QStringLiteral("profiles"), list}});
+        return ExitOk;
+    }
+    QList<QStringList> rows{{QStringLiteral("NAME"), QStringLiteral("FROM"), QStringLiteral("DESCRIPTION")}};
+    for (const ProfileEntry &e : entries)
+        rows << QStringList{e.name, profileOriginName(e.origin),
+                            e.error.isEmpty() ? firstSentence(e.description) : QStringLiteral("(unreadable: see profile show)")};
+    printTable(ctx.out, rows);
+    ctx.out << "yours: " << store.userDir() << ", the machine's: " << store.systemDir() << '\n';
+    ctx.out.flush();
+    return ExitOk;
+}
+
+int runShow(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral("Shows a profile: its description and rules (--json: the file)."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the profile file"));
+    parser.addOption(json);
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile show"), args, &exitCode);
+    if (!profile)
+        return exitCode;
+    if (parser.isSet(json)) {
+        ctx.out << QString::fromUtf8(profileToJson(*profile));
+        ctx.out.flush();
+        return ExitOk;
+    }
+    ctx.out << profile->name << " (" << profile->source << ")\n";
+    if (!profile->description.isEmpty())
+        ctx.out << profile->description << "\n";
+    for (int r = 0; r < profile->rules.size(); ++r) {
+        const ProfileRule &rule = profile->rules.at(r);
+        QStringList set;
+        for (const ProfileSetting &s : rule.settings)
+            set << s.key + u'=' + s.text();
+        ctx.out << ruleLabel(r) << ": " << rule.match.describe() << ": " << set.join(u' ') << '\n';
+        if (!rule.comment.isEmpty())
+            ctx.out << "  (" << rule.comment << ")\n";
+    }
+    ctx.out.flush();
+    return ExitOk;
+}
+
+int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Saves the current settings of the chosen devices (default: every tunable device that is not a partition) "
+        "as a profile, one rule per device matched by its most stable identity: md UUID, dm name, WWN, serial; "
+        "the kernel name only where there is nothing else (the rule's comment says so).\n--changed keeps only what "
+        "differs from what the kernel sets by itself (README, Profiles: how the defaults are known)."));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("the profile's name"), QStringLiteral("N"));
+    const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("only these devices (a,b,c)"), QStringLiteral("LIST"));
+    const QCommandLineOption changed(QStringLiteral("changed"), QStringLiteral("only what differs from the kernel's defaults"));
+    const QCommandLineOption file(QStringLiteral("file"), QStringLiteral("write here (- for stdout) instead of your profiles folder"),
+                                  QStringLiteral("F"));
+    const QCommandLineOption description(QStringLiteral("description"), QStringLiteral("when it fits and why"), QStringLiteral("TEXT"));
+    const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("replace an existing profile file"));
+    parser.addOptions({name, devices, changed, file, description, force});
+    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile save"), args); r >= 0)
+        return r;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(ctx, QStringLiteral("profile save takes no arguments (got '%1'; devices go in --devices)")
+                             .arg(parser.positionalArguments().join(u' ')), ExitUsage);
+    if (!parser.isSet(name))
+        return fail(ctx, QStringLiteral("profile save needs --name N"), ExitUsage);
+    SaveOptions options;
+    options.name = parser.value(name);
+    options.description = parser.value(description);
+    options.changedOnly = parser.isSet(changed);
+    if (parser.isSet(devices))
+        options.devices = parser.value(devices).split(u',', Qt::SkipEmptyParts);
+    if (parser.isSet(devices) && options.devices.isEmpty())
+        return fail(ctx, QStringLiteral("--devices needs device names (a,b,c)"), ExitUsage);
+    if (!isValidProfileName(options.name))
+        return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting with a letter or "
+                                        "digit, at most 64)").arg(options.name.left(64)), ExitUsage);
+    TuningSession session(ctx.root);
+    auto model = scanDevices(session);
+    if (!model)
+        return fail(ctx, model.error().message);
+    auto saved = saveProfile(ctx.root, **model, options);
+    if (!saved)
+        return fail(ctx, saved.error().message, saved.error().code == NotFound ? ExitFailed : ExitUsage);
+    for (const QString &n : saved->notes)
+        ctx.err << "note: " << n << '\n';
+    ctx.err.flush();
+    const ProfileStore store = ProfileStore::standard(ctx.root);
+    const QString target = parser.isSet(file) ? parser.value(file) : store.userPath(options.name);
+    const QByteArray data = profileToJson(saved->profile);
+    const Status st = target == u"-" ? writeOutput(ctx, target, data, true)
+                                     : writeProfileFile(saved->profile, target, parser.isSet(force));
+    if (!st)
+        return fail(ctx, st.error().message);
+    if (target != u"-")
+        ctx.out << "saved " << saved->profile.rules.size() << (saved->profile.rules.size() == 1 ? " rule" : " rules")
+                << " as " << target << Qt::endl;
+    return ExitOk;
+}
+
+int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Applies a profile: resolves its rules against the devices present (later rules win per setting), shows "
+        "each device, setting, current -> new and the rule that decided it, the devices no rule matched, the rules "
+        "that matched nothing and values the md/dm floor will override; then writes everything as one change set "
+        "(validated first, journaled, rolled back on a failed write). The values it replaced are kept, so "
+        "`profile revert` brings them back, also from another process."));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("show the preview; change nothing"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the preview and report as JSON"));
+    parser.addOptions({dryRun, json});
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile apply"), args, &exitCode, QStringLiteral("refused: nothing was changed"));
+    if (!profile)
+        return exitCode;
+    TuningSession session(ctx.root);
+    if (auto model = scanDevices(session); !model)
+        return fail(ctx, model.error().message);
+    const bool asJson = parser.isSet(json);
+
+    auto toJson = [&](const ProfilePreview &preview, const ChangeReport &report, bool dry, const QString &state,
+                      const QStringList &messages) {
+        QJsonObject o;
+        o.insert(u"ok", preview.ok() && report.ok());
+        o.insert(u"dry_run", dry);
+        o.insert(u"profile", profile->name);
+        o.insert(u"resolution", resolutionToJson(*profile, preview.resolution));
+        QJsonArray errors;
+        for (const Error &e : preview.errors)
+            errors.append(e.message);
+        o.insert(u"errors", errors);
+        o.insert(u"report", changeReportToJson(report, dry));
+        o.insert(u"state_file", state.isEmpty() ? QJsonValue() : QJsonValue(state));
+        o.insert(u"messages", QJsonArray::fromStringList(messages));
+        return o;
+    };
+
+    if (parser.isSet(dryRun)) {
+        const ProfilePreview preview = previewProfile(*profile, session);
+        ChangeReport report;
+        report.plan = preview.plan;
+        for (const PlannedWrite &w : std::as_const(preview.plan.writes))
+            report.outcomes << SettingOutcome{w, SettingStatus::Planned, {}, {}};
+        if (!preview.ok())
+            report.error = preview.errors.constFirst();
+        if (asJson) {
+            printJsonObject(ctx, toJson(preview, report, true, {}, {}));
+        } else {
+            printResolution(ctx, *profile, preview.resolution);
+            printErrors(ctx, preview.errors);
+            for (const QString &w : preview.plan.warnings)
+                ctx.err << "warning: " << w << '\n';
+            ctx.err << (preview.ok() ? "dry run: nothing was changed" : "blocktune-cli: refused: nothing was changed")
+                    << Qt::endl;
+        }
+        return preview.ok() ? ExitOk : ExitUsage;
+    }
+
+    TerminationSignals::install();
+    const ProfileApplyReport done = applyProfile(*profile, session);
+    if (asJson) {
+        printJsonObject(ctx, toJson(done.preview, done.report, false, done.statePath, done.messages));
+    } else {
+        printResolution(ctx, *profile, done.preview.resolution);
+        printErrors(ctx, done.preview.errors);
+        for (const SettingOutcome &o : done.report.outcomes) {
+            ctx.out << o.write.device << ' ' << o.write.attribute << ' '
+                    << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> "
+                    << o.write.value << "  " << settingStatusName(o.status);
+            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
+                ctx.out << " (the kernel kept " << o.kept << ')';
+            if (!o.message.isEmpty() && o.status == SettingStatus::Failed)
+                ctx.out << ": " << o.message;
+            ctx.out << '\n';
+        }
+        for (const QString &m : done.messages)
+            ctx.out << m << '\n';
+        if (done.ok() && !done.statePath.isEmpty())
+            ctx.out << "the values before are kept in " << done.statePath
+                    << ": blocktune-cli profile revert brings them back\n";
+        ctx.out.flush();
+        for (const QString &w : done.preview.plan.warnings)
+            ctx.err << "warning: " << w << '\n';
+        ctx.err.flush();
+    }
+    if (!done.preview.ok()) {
+        if (!asJson)
+            ctx.err << "blocktune-cli: refused: nothing was changed" << Qt::endl;
+        return ExitUsage;
+    }
+    if (!done.report.ok()) {
+        if (!asJson)
+            fail(ctx, done.report.error->message);
+        if (const int sig = TerminationSignals::pending())
+            return 128 + sig;
+        return ExitFailed;
+    }
+    return ExitOk;
+}
+
+int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Brings back the values from before the first profile applied since the last revert (or reboot), onto the "
+        "same devices only (a re-attached or swapped device is left alone), scheduler first."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
+    parser.addOption(json);
+    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile revert"), args); r >= 0)
+        return r;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
+    TuningSession session(ctx.root);
+    const ProfileRevertReport done = revertProfile(session);
+    if (parser.isSet(json)) {
+        QJsonObject o;
+        o.insert(u"ok", done.ok());
+        o.insert(u"state_file", done.state ? QJsonValue(done.state->path) : QJsonValue());
+        o.insert(u"profiles", done.state ? QJsonValue(QJsonArray::fromStringList(done.state->profiles)) : QJsonValue(QJsonArray()));
+        o.insert(u"restore", restoreReportToJson(done.restore));
+        printJsonObject(ctx, o);
+    } else {
+        if (done.state)
+            ctx.out << "reverting " << done.state->profiles.join(QStringLiteral(", ")) << " (" << done.state->path << "):\n";
+        printRestoreItems(ctx, done.restore);
+    }
+    return done.ok() ? ExitOk : ExitFailed;
+}
+
+int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Compares the system with a profile and lists every drift (device, setting, expected, actual), as tuned-adm "
+        "verify does. Exit status 0 when everything matches, 1 on drift, 2 for an invalid profile."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the comparison as JSON"));
+    parser.addOption(json);
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile verify"), args, &exitCode);
+    if (!profile)
+        return exitCode;
+    TuningSession session(ctx.root);
+    auto model = scanDevices(session);
+    if (!model)
+        return fail(ctx, model.error().message);
+    const VerifyReport report = verifyProfile(*profile, ctx.root, **model);
+    if (parser.isSet(json)) {
+        printJsonObject(ctx, verifyReportToJson(*profile, report));
+    } else if (report.resolution.ok()) {
+        if (report.drifts.isEmpty()) {
+            ctx.out << "no drift: " << report.matching << " setting(s) as " << profile->name << " says\n";
+        } else {
+            QList<QStringList> rows{{QStringLiteral("DEVICE"), QStringLiteral("SETTING"), QStringLiteral("EXPECTED"),
+                                     QStringLiteral("ACTUAL"), QStringLiteral("RULE")}};
+            for (const Drift &d : report.drifts)
+                rows << QStringList{d.device, d.key, d.expected, d.actual, ruleLabel(d.rule)};
+            printTable(ctx.out, rows);
+            ctx.out << report.drifts.size() << " drift(s), " << report.matching << " setting(s) match\n";
+        }
+        for (int r : report.resolution.unmatchedRules)
+            ctx.out << "rule that matched nothing: " << ruleLabel(r) << " (" << profile->rules.at(r).match.describe() << ")\n";
+        ctx.out.flush();
+    }
+    if (!report.resolution.ok()) {
+        if (!parser.isSet(json))
+            printErrors(ctx, report.resolution.errors);
+        return ExitUsage;
+    }
+    return report.drifts.isEmpty() ? ExitOk : ExitFailed;
+}
+
+int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot) or as a "
+        "tuned.conf (for machines where tuned manages tuning). What the target cannot express exactly is said on "
+        "stderr and in the file's comments."));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev or tuned"), QStringLiteral("FORMAT"));
+    const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("write here instead of stdout"), QStringLiteral("F"));
+    parser.addOptions({format, output});
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile export"), args, &exitCode);
+    if (!profile)
+        return exitCode;
+    const QString fmt = parser.value(format);
+    if (fmt != u"udev" && fmt != u"tuned")
+        return fail(ctx, parser.isSet(format) ? QStringLiteral("unknown format '%1' (formats: udev, tuned)").arg(fmt)
+                                              : QStringLiteral("profile export needs --format udev or --format tuned"),
+                    ExitUsage);
+    auto text = fmt == u"udev" ? exportUdevRules(*profile) : exportTuned(*profile);
+    if (!text)
+        return usageError(ctx, text.error());
+    for (const QString &w : text->warnings)
+        ctx.err << "warning: " << w << '\n';
+    ctx.err.flush();
+    if (Status st = writeOutput(ctx, parser.value(output), text->text, true); !st)
+        return fail(ctx, st.error().message);
+    return ExitOk;
+}
+
+int runImport(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Reads a tuned profile as tuned does (include= first, from the sibling profile folders; the including "
+        "profile wins) and saves its disk sections as a blocktune profile: devices= and devices_udev_regex= become "
+        "matches, elevator= the scheduler, readahead= read_ahead_kb (N s = sectors, >N and <N kept). Everything "
+        "else is listed as skipped."));
+    parser.addPositionalArgument(QStringLiteral("TUNED_CONF"), QStringLiteral("a tuned.conf (PROFILES/NAME/tuned.conf)"));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("the profile's name (default: the tuned profile's folder)"),
+                                  QStringLiteral("N"));
+    const QCommandLineOption file(QStringLiteral("file"), QStringLiteral("write here (- for stdout) instead of your profiles folder"),
+                                  QStringLiteral("F"));
+    const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("replace an existing profile file"));
+    parser.addOptions({name, file, force});
+    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile import"), args); r >= 0)
+        return r;
+    auto which = onePositional(parser, QStringLiteral("tuned.conf"));
+    if (!which)
+        return usageError(ctx, which.error());
+    auto imported = importTunedProfile(*which, parser.value(name));
+    if (!imported)
+        return usageError(ctx, imported.error());
+    for (const QString &s : imported->skipped)
+        ctx.err << "skipped: " << s << '\n';
+    for (const QString &n : imported->notes)
+        ctx.err << "note: " << n << '\n';
+    ctx.err.flush();
+    const QString target = parser.isSet(file) ? parser.value(file)
+                                              : ProfileStore::standard(ctx.root).userPath(imported->profile.name);
+    const Status st = target == u"-" ? writeOutput(ctx, target, profileToJson(imported->profile), true)
+                                     : writeProfileFile(imported->profile, target, parser.isSet(force));
+    if (!st)
+        return fail(ctx, st.error().message);
+    if (target != u"-")
+        ctx.out << "imported " << imported->profile.rules.size() << " rule(s) from " << imported->files.join(QStringLiteral(", "))
+                << " as " << target << Qt::endl;
+    return ExitOk;
+}
+
+void printRulesResult(CliContext &ctx, const UdevRulesResult &r, const QString &did)
+{
+    ctx.out << did << ' ' << r.path << '\n';
+    for (const QString &c : r.commands)
+        ctx.out << "  " << c << '\n';
+    if (!r.message.isEmpty())
+        ctx.out << r.message << '\n';
+    ctx.out.flush();
+}
+
+int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Installs a profile for every boot: writes its udev rules as /etc/udev/rules.d/70-blocktune-NAME.rules "
+        "(through blocktune-helper when not root), then, where udevd runs, udevadm control --reload and udevadm "
+        "trigger --action=change --subsystem-match=block."));
+    int exitCode = ExitOk;
+    const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile install"), args, &exitCode);
+    if (!profile)
+        return exitCode;
+    auto text = exportUdevRules(*profile);
+    if (!text)
+        return usageError(ctx, text.error());
+    for (const QString &w : text->warnings)
+        ctx.err << "warning: " << w << '\n';
+    ctx.err.flush();
+    auto done = changeUdevRules(ctx.root, RulesChange::Install, udevRulesFileName(profile->name), text->text);
+    if (!done)
+        return fail(ctx, done.error().message);
+    printRulesResult(ctx, *done, done->replaced ? QStringLiteral("replaced") : QStringLiteral("installed"));
+    return ExitOk;
+}
+
+int runUninstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Removes the udev rules `profile install` wrote for NAME (only files blocktune generated), then reloads udev "
+        "where it runs. The settings in force stay until changed or the next boot: `profile revert` brings back "
+        "what an apply replaced."));
+    parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("the profile's name"));
+    if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile uninstall"), args); r >= 0)
+        return r;
+    auto which = onePositional(parser, QStringLiteral("profile name"));
+    if (!which)
+        return usageError(ctx, which.error());
+    if (!isValidProfileName(*which))
+        return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -)").arg(which->left(64)), ExitUsage);
+    const QStringList files = installedUdevRules(ctx.root, *which);
+    if (files.isEmpty())
+        return fail(ctx, QStringLiteral("no udev rules of profile %1 are installed in %2/etc/udev/rules.d")
+                             .arg(*which, ctx.root.root()));
+    for (const QString &f : files) {
+        auto done = changeUdevRules(ctx.root, RulesChange::Remove, f);
+        if (!done)
+            return fail(ctx, done.error().message);
+        printRulesResult(ctx, *done, QStringLiteral("removed"));
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+int runProfile(CliContext &ctx, const QStringList &args)
+{
+    struct Sub
+    {
+        const char16_t *name;
+        int (*run)(CliContext &, QCommandLineParser &, const QStringList &);
+    };
+    static const Sub subs[] = {{u"list", &runList},       {u"show", &runShow},       {u"save", &runSave},
+                               {u"apply", &runApply},     {u"revert", &runRevert},   {u"verify", &runVerify},
+                               {u"export", &runExport},   {u"import", &runImport},   {u"install", &runInstall},
+                               {u"uninstall", &runUninstall}};
+    if (args.isEmpty() || args.constFirst() == u"--help" || args.constFirst() == u"-h") {
+        QTextStream &to = args.isEmpty() ? ctx.err : ctx.out;
+        to << "Usage: blocktune-cli [--sysroot DIR] profile COMMAND [OPTIONS]\n\n"
+              "  list                                     the profiles: yours, the machine's, the presets\n"
+              "  show NAME|FILE [--json]                  a profile's description and rules\n"
+              "  save --name N [--devices a,b] [--changed] [--file F]\n"
+              "                                           the current settings as a profile\n"
+              "  apply NAME|FILE [--dry-run] [--json]     preview, then apply as one change set\n"
+              "  revert                                   bring back what apply replaced\n"
+              "  verify NAME|FILE [--json]                list drift (exit 1 on drift)\n"
+              "  export NAME|FILE --format udev|tuned     a udev rules file or a tuned.conf\n"
+              "  import TUNED_CONF [--name N] [--file F]  a tuned profile as a blocktune profile\n"
+              "  install NAME|FILE                        the udev rules into /etc/udev/rules.d, reload udev\n"
+              "  uninstall NAME                           remove them\n\n"
+              "COMMAND --help says more. Profiles: $XDG_CONFIG_HOME/blocktune/profiles/NAME.json, then\n"
+              "/etc/blocktune/profiles/, then the presets.\n";
+        to.flush();
+        return args.isEmpty() ? ExitUsage : ExitOk;
+    }
+    const QString sub = args.constFirst();
+    for (const Sub &s : subs) {
+        if (sub == QStringView(s.name)) {
+            QCommandLineParser parser;
+            return s.run(ctx, parser, args.mid(1));
+        }
+    }
+    return fail(ctx, QStringLiteral("unknown profile command '%1' (commands: %2)").arg(sub.left(64), kSubcommands), ExitUsage);
+}
+
+} // namespace blocktune::cli

@@ -1,0 +1,340 @@
+// udev and tuned: importing tuned profiles written the way tuned's shipped
+// ones are (include= of a sibling, readahead=>4096, [disk-NAME] with
+// type=disk and devices = sd*, comments, [cpu]/[vm]/[sysctl] beside), what
+// is refused, and what the exports write: udev lines the helper accepts, a
+// tuned.conf that imports back to the same rules.
+#include "testsupport.h"
+
+#include "profiles/profiles.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTest>
+
+using namespace blocktune;
+
+namespace {
+
+QString tunedProfile(const char *name)
+{
+    return QStringLiteral(BLOCKTUNE_TEST_DATA "/tuned/profiles/") + QString::fromLatin1(name) + u"/tuned.conf"_qs;
+}
+
+QString canonical(const char *name)
+{
+    return QFileInfo(tunedProfile(name)).canonicalFilePath();
+}
+
+QStringList rulesOf(const Profile &p)
+{
+    QStringList out;
+    for (const ProfileRule &r : p.rules) {
+        QStringList set;
+        for (const ProfileSetting &s : r.settings)
+            set << s.key + u'=' + s.text();
+        out << r.match.describe() + u": " + set.join(u' ');
+    }
+    return out;
+}
+
+Profile profileOf(const QByteArray &rules, const QByteArray &name = "t")
+{
+    auto p = parseProfile("{\"schema\": 1, \"name\": \"" + name + "\", \"description\": \"Test.\", \"rules\": [" + rules + "]}",
+                          u"t.json"_qs);
+    if (!p)
+        qFatal("bad test profile: %s", qPrintable(p.error().message));
+    return *p;
+}
+
+QStringList presetNames()
+{
+    return QDir(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles")).entryList({u"*.json"_qs}, QDir::Files);
+}
+
+} // namespace
+
+class TestProfileTuned : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void importsAsTunedReadsIt()
+    {
+        const Result<TunedImport> r = importTunedProfile(tunedProfile("storage-server"));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->profile.name, u"storage-server"_qs);
+        QCOMPARE(r->profile.description, u"Storage server: data disks with mq-deadline and 4 MiB readahead"_qs);
+        // The included profile is read first; the including one wins.
+        QCOMPARE(r->files, (QStringList{canonical("throughput-disks"), canonical("storage-server")}));
+        // [disk] (priority 0) keeps throughput-disks' readahead=>${bigra};
+        // [disk-data] (priority -5) claims sd*, !sda first in tuned, so it
+        // comes last here and wins where both match. 8192 s is 4096 KiB.
+        QCOMPARE(rulesOf(r->profile), (QStringList{u"every device: read_ahead_kb=>4096"_qs,
+                                                   u"name sd*, not sda: read_ahead_kb=4096 scheduler=mq-deadline"_qs}));
+        const QString base = canonical("throughput-disks"), own = canonical("storage-server");
+        QCOMPARE(r->skipped, (QStringList{
+                                 u"[cpu] (enabled, %1:11): the cpu plugin's 3 option(s) are not block-device settings"_qs.arg(base),
+                                 u"[sysctl] (enabled, %1:20): the sysctl plugin's 4 option(s) are not block-device settings"_qs.arg(base),
+                                 u"[vm] (enabled, %1:23): the vm plugin's 1 option(s) are not block-device settings"_qs.arg(own),
+                                 u"[disk] readahead_multiply=2 (%1:21): it multiplies whatever readahead a device has; "
+                                 "blocktune sets values"_qs.arg(own),
+                                 u"[disk-data] apm=254 (%1:18): hdparm power management, not a queue setting"_qs.arg(own)}));
+        QCOMPARE(r->profile.rules[1].comment, u"from [disk-data] of %1:12"_qs.arg(own));
+        // What this means on a machine: the data disks get 4 MiB, the system
+        // disk and the array keep "at least 4 MiB".
+        const QString tree = blocktune::test::recordedTree("md-raid10-f2");
+        ScanOptions options;
+        options.probeFilesystems = false;
+        const auto model = DeviceModel::scan(SysRoot(tree), options);
+        QVERIFY(model.ok());
+        const ProfileResolution res = resolveProfile(r->profile, SysRoot(tree), *model);
+        QVERIFY(res.ok());
+        QCOMPARE(res.settings[0].device, u"md0"_qs);
+        QCOMPARE(resolvedStateName(res.settings[0].state), u"kept"_qs); // 8192 >= 4096
+        QCOMPARE(res.settings[1].device, u"sda"_qs);
+        QCOMPARE(res.settings[1].target, u"4096"_qs);
+        QCOMPARE(res.settings[2].device, u"sdb"_qs);
+        QCOMPARE(res.settings[2].rule, 1);
+        QCOMPARE(res.settings[2].overridden, QList<int>{0});
+    }
+
+    void orderFollowsTunedsDeviceAssignment()
+    {
+        // Without priorities tuned hands a device to the first [disk]
+        // section in the file: here [disk] (every device) takes them all.
+        const Result<TunedImport> r = importTunedText("[disk]\nreadahead=1024\n\n[disk-ssd]\ntype=disk\ndevices=nvme*\n"
+                                                      "elevator=none\n",
+                                                      u"x.conf"_qs, u"x"_qs);
+        QVERIFY(r.ok());
+        QCOMPARE(rulesOf(r->profile), (QStringList{u"name nvme*: scheduler=none"_qs, u"every device: read_ahead_kb=1024"_qs}));
+        QVERIFY(r->notes.join(u'\n').contains(u"tuned gives each device to one [disk] section"_qs));
+    }
+
+    void udevRegexBecomesIdentities()
+    {
+        const Result<TunedImport> r = importTunedProfile(tunedProfile("by-identity"), u"ids"_qs);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->profile.name, u"ids"_qs);
+        QCOMPARE(rulesOf(r->profile), (QStringList{u"md_uuid fbf1c0e0:c67c6a70:263679f8:426416e5: read_ahead_kb=>16384"_qs,
+                                                   u"wwn 0x5000c50063a1b2c0: read_ahead_kb=2048"_qs,
+                                                   u"wwn 0x5000c50063a1b493: read_ahead_kb=2048"_qs}));
+        const QString file = canonical("by-identity");
+        QCOMPARE(r->skipped, (QStringList{u"[disk-off] (%1:19): disabled (enabled is not true)"_qs.arg(file),
+                                          u"[disk-vendor] (%1:16) with its 1 setting(s): devices_udev_regex 'ID_VENDOR=ATA.*' "
+                                          "is not something blocktune can match on: 'ID_VENDOR=ATA.*' is not KEY=VALUE with a "
+                                          "literal value"_qs.arg(file)}));
+        QVERIFY(r->notes.join(u'\n').contains(u"devices_udev_regex 'MD_UUID=fbf1c0e0:c67c6a70:263679f8:426416e5' is not "
+                                              "anchored with ^...$"_qs));
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("include cycle") << tunedProfile("cycle-a")
+                                       << u"include cycle: cycle-a -> cycle-b -> cycle-a (%1)"_qs.arg(canonical("cycle-a"));
+        QTest::newRow("missing include")
+            << tunedProfile("missing-include")
+            << u"%1:3: include 'no-such-profile': there is no %2/no-such-profile/tuned.conf (included profiles are looked "
+               "up beside this one, PROFILES/NAME/tuned.conf, as tuned does in /usr/lib/tuned/profiles/)"_qs
+                   .arg(canonical("missing-include"), QFileInfo(canonical("missing-include")).dir().absolutePath().section(u'/', 0, -2));
+        QTest::newRow("broken section") << tunedProfile("broken-section")
+                                        << u"%1:4: '[disk' is a broken section header (write [NAME] alone on its line)"_qs
+                                               .arg(canonical("broken-section"));
+        QTest::newRow("no such file") << u"/nonexistent/x/tuned.conf"_qs << u"cannot read /nonexistent/x/tuned.conf: no such file"_qs;
+    }
+
+    void refused()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        const Result<TunedImport> r = importTunedProfile(path);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().message, message);
+    }
+
+    void refusedText_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("option before any section") << QByteArray("readahead=1024\n[disk]\n")
+                                                   << u"x.conf:1: 'readahead=1024' comes before any [section] (a tuned.conf "
+                                                      "starts with [main] or a plugin's section)"_qs;
+        QTest::newRow("no =") << QByteArray("[disk]\nreadahead 1024\n")
+                              << u"x.conf:2: 'readahead 1024' is neither a [section], KEY=VALUE nor a # comment"_qs;
+        QTest::newRow("text after ]") << QByteArray("[disk] readahead=1\n")
+                                      << u"x.conf:1: '[disk] readahead=1' is a broken section header (write [NAME] alone on "
+                                         "its line)"_qs;
+        QTest::newRow("bad readahead") << QByteArray("[main]\nsummary=s\n[disk]\nreadahead=fast\n")
+                                       << u"x.conf:4: 'fast' is not a readahead (N in KiB, 'N s' in 512-byte sectors, >N or "
+                                          "<N)"_qs;
+        QTest::newRow("bound in sectors") << QByteArray("[disk]\nreadahead=>8192 s\n")
+                                          << u"x.conf:2: '>8192 s': tuned compares > and < in KiB only (it cannot read "
+                                             "'8192 s' as a number)"_qs;
+        QTest::newRow("bad elevator") << QByteArray("[disk]\nelevator=mq deadline\n")
+                                      << u"x.conf:2: elevator 'mq deadline' is not a scheduler name (such as mq-deadline, "
+                                         "bfq, none)"_qs;
+        QTest::newRow("nothing for blocktune") << QByteArray("[cpu]\ngovernor=performance\n[disk]\napm=128\n")
+                                               << u"x.conf: nothing to import: no disk section with elevator= or readahead= "
+                                                  "blocktune applies (skipped:\n  [cpu] (enabled, x.conf:1): the cpu plugin's 1 "
+                                                  "option(s) are not block-device settings\n  [disk] apm=128 (x.conf:4): hdparm "
+                                                  "power management, not a queue setting\n  [disk] (x.conf:3): nothing "
+                                                  "blocktune applies)"_qs;
+        QTest::newRow("not UTF-8") << QByteArray("[disk]\nreadahead=\xff\n")
+                                   << u"x.conf: not UTF-8 text, which tuned cannot read either"_qs;
+    }
+
+    void refusedText()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        const Result<TunedImport> r = importTunedText(text, u"x.conf"_qs, u"x"_qs);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().message, message);
+    }
+
+    void readsTunedsSyntax_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("rules");
+        QTest::newRow("sectors") << QByteArray("[disk]\nreadahead = 8191 s\n") << QStringList{u"every device: read_ahead_kb=4095"_qs};
+        QTest::newRow("lower only") << QByteArray("[disk]\nreadahead=<64\n") << QStringList{u"every device: read_ahead_kb=<64"_qs};
+        QTest::newRow("inline comment needs a space") << QByteArray("[disk]\ndevices=sd#a # a comment\nreadahead=1\n")
+                                                      << QStringList{};
+        QTest::newRow("devices split on commas and spaces")
+            << QByteArray("[disk]\ndevices=sdb,sdc \tsdd\nreadahead=2\n")
+            << QStringList{u"name sdb: read_ahead_kb=2"_qs, u"name sdc: read_ahead_kb=2"_qs, u"name sdd: read_ahead_kb=2"_qs};
+        QTest::newRow("only exclusions") << QByteArray("[disk]\ndevices=!sda, !nvme*\nelevator=bfq\n")
+                                         << QStringList{u"not sda, nvme*: scheduler=bfq"_qs};
+        QTest::newRow("continuation line") << QByteArray("[disk]\ndevices=sdb,\n  sdc\nreadahead=8\n")
+                                           << QStringList{u"name sdb: read_ahead_kb=8"_qs, u"name sdc: read_ahead_kb=8"_qs};
+        QTest::newRow("type names a disk section") << QByteArray("[fast]\ntype=disk\ndevices=nvme0n1\nelevator=none\n")
+                                                   << QStringList{u"name nvme0n1: scheduler=none"_qs};
+        QTest::newRow("semicolon comment, CRLF") << QByteArray("; comment\r\n[disk]\r\nreadahead=16\r\n")
+                                                 << QStringList{u"every device: read_ahead_kb=16"_qs};
+        QTest::newRow("a later same-named section updates") << QByteArray("[disk]\nreadahead=1\n[disk]\nreadahead=2\n")
+                                                            << QStringList{u"every device: read_ahead_kb=2"_qs};
+    }
+
+    void readsTunedsSyntax()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, rules);
+        const Result<TunedImport> r = importTunedText(text, u"x.conf"_qs, u"x"_qs);
+        if (rules.isEmpty()) {
+            // "sd#a" is one device name to tuned, not a glob blocktune reads.
+            QVERIFY(!r.ok());
+            QVERIFY(r.error().message.contains(u"devices=sd#a is not a list of kernel-name globs"_qs));
+            return;
+        }
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(rulesOf(r->profile), rules);
+    }
+
+    void tunedExportImportsBack_data()
+    {
+        QTest::addColumn<QByteArray>("rules");
+        QTest::newRow("presets' shapes") << QByteArray("{\"match\": {\"type\": \"md\"}, \"set\": {\"read_ahead_kb\": \">32768\"}},"
+                                                       "{\"match\": {\"type\": \"disk\"}, \"set\": {\"scheduler\": \"mq-deadline\"}}");
+        QTest::newRow("identities") << QByteArray(
+            "{\"match\": {\"wwn\": \"0x5000c50063a1b2c0\"}, \"set\": {\"read_ahead_kb\": 4096}},"
+            "{\"match\": {\"md_uuid\": \"fbf1c0e0:c67c6a70:263679f8:426416e5\"}, \"set\": {\"read_ahead_kb\": \"<8192\"}},"
+            "{\"match\": {\"dm_name\": \"vg_scst-lun0\"}, \"set\": {\"read_ahead_kb\": 512}},"
+            "{\"match\": {\"serial\": \"S5GXNF0R912345K\"}, \"set\": {\"scheduler\": \"none\"}},"
+            "{\"match\": {\"model\": \"ST2000NM0033-9ZM\", \"transport\": \"sata\"}, \"set\": {\"scheduler\": \"bfq\"}}");
+        QTest::newRow("names and exclusions") << QByteArray(
+            "{\"match\": {\"name\": \"sd[b-i]\", \"not_name\": \"sdc\"}, \"set\": {\"read_ahead_kb\": 1024}},"
+            "{\"match\": {\"name\": \"vd?\", \"wwn\": \"0x1\"}, \"set\": {\"read_ahead_kb\": 64}}");
+    }
+
+    void tunedExportImportsBack()
+    {
+        QFETCH(QByteArray, rules);
+        const Profile p = profileOf(rules);
+        const Result<ExportedText> conf = exportTuned(p);
+        QVERIFY(conf.ok());
+        const Result<TunedImport> back = importTunedText(conf->text, u"exported.conf"_qs, u"t"_qs);
+        QVERIFY2(back.ok(), back.ok() ? "" : qPrintable(back.error().message + u'\n' + QString::fromUtf8(conf->text)));
+        QCOMPARE(rulesOf(back->profile), rulesOf(p));
+        QVERIFY2(back->skipped.isEmpty(), qPrintable(back->skipped.join(u'\n')));
+    }
+
+    void tunedExportSaysWhatItCannot()
+    {
+        const Profile p = profileOf("{\"match\": {\"type\": \"disk\", \"rotational\": true}, \"set\": {\"scheduler\": \"bfq\", "
+                                    "\"nr_requests\": 256, \"ra_sectors\": 8192}}");
+        const Result<ExportedText> conf = exportTuned(p);
+        QVERIFY(conf.ok());
+        const QString text = QString::fromUtf8(conf->text);
+        QVERIFY2(text.contains(u"\n[disk]\ndevices=!md*, !dm-*, !loop*, !sr*\nreadahead=8192 s\nelevator=bfq\n"
+                               "# nr_requests=256 (not a tuned disk option; blocktune applies it)\n"_qs),
+                 qPrintable(text));
+        QVERIFY(text.contains(u"[main]\nsummary=Test.\n"_qs));
+        QCOMPARE(conf->warnings, (QStringList{u"rule 1 matches rotational devices: tuned cannot tell rotational devices apart, "
+                                              "so its section takes every device its devices= selects"_qs,
+                                              u"rule 1: nr_requests=256 has no option in tuned's disk plugin: left as a comment"_qs}));
+    }
+
+    void udevExportWritesTheIssuesLines()
+    {
+        const Profile p = profileOf(
+            "{\"match\": {\"md_uuid\": \"fbf1c0e0-c67c-6a70-2636-79f8426416e5\"}, \"set\": {\"read_ahead_kb\": 65536}},"
+            "{\"match\": {\"wwn\": \"0x5000c50063a1b2c0\", \"rotational\": true}, \"set\": {\"scheduler\": \"mq-deadline\", "
+            "\"iosched.fifo_batch\": 32, \"max_sectors_kb\": 1024, \"ra_sectors\": 8192}},"
+            "{\"match\": {\"serial\": \"Z1X2\", \"name\": \"sd*\"}, \"set\": {\"read_ahead_kb\": \">4096\"}}",
+            "streaming");
+        const Result<ExportedText> rules = exportUdevRules(p);
+        QVERIFY(rules.ok());
+        const QString text = QString::fromUtf8(rules->text);
+        QVERIFY(text.startsWith(u"# Generated by blocktune from profile 'streaming' (schema 1)."_qs));
+        QVERIFY(text.contains(u"blocktune-cli profile install streaming (writes /etc/udev/rules.d/70-blocktune-streaming.rules"_qs));
+        const QString head = u"ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "_qs;
+        QVERIFY2(text.contains(head + u"ENV{MD_UUID}==\"fbf1c0e0:c67c6a70:263679f8:426416e5\", ATTR{queue/read_ahead_kb}=\"65536\"\n"_qs),
+                 qPrintable(text));
+        const QString disk = head + u"ATTR{queue/rotational}==\"1\", ENV{ID_WWN}==\"0x5000c50063a1b2c0\", "_qs;
+        // Scheduler first, guarded; its tunable next; readahead after max_sectors_kb.
+        QVERIFY2(text.contains(disk + u"TEST==\"queue/scheduler\", ATTR{queue/scheduler}=\"mq-deadline\"\n"_qs + disk
+                               + u"TEST==\"queue/iosched/fifo_batch\", ATTR{queue/iosched/fifo_batch}=\"32\"\n"_qs + disk
+                               + u"ATTR{queue/max_sectors_kb}=\"1024\", ATTR{queue/read_ahead_kb}=\"4096\"\n"_qs),
+                 qPrintable(text));
+        QVERIFY2(text.contains(head + u"KERNEL==\"sd*\", ENV{ID_SERIAL}==\"Z1X2|*_Z1X2|*_Z1X2-*\", ATTR{queue/read_ahead_kb}=\"4096\"\n"_qs),
+                 qPrintable(text));
+        QCOMPARE(rules->warnings, QStringList{u"rule 3: read_ahead_kb >4096 written as 4096: udev cannot compare with the "
+                                              "current value (it also lowers a larger one)"_qs});
+        QVERIFY(checkUdevRulesContent(rules->text).ok());
+        QCOMPARE(udevRulesFileName(p.name), u"70-blocktune-streaming.rules"_qs);
+        QVERIFY(checkUdevRulesName(udevRulesFileName(p.name)).ok());
+    }
+
+    void udevExportRefusesWhatUdevCannotMatch()
+    {
+        const Result<ExportedText> part = exportUdevRules(profileOf("{\"match\": {\"type\": \"part\"}, \"set\": {\"read_ahead_kb\": 1}},"
+                                                                    "{\"match\": {\"transport\": \"thunderbolt\"}, \"set\": {\"read_ahead_kb\": 1}}"));
+        QVERIFY(!part.ok());
+        QCOMPARE(part.error().message,
+                 u"t.json: cannot be written as udev rules:\nrule 1 matches partitions (type part): udev sets queue settings on "
+                 "whole disks, and a partition's are its disk's; match the disk instead\nrule 2: transport 'thunderbolt' has "
+                 "no udev match blocktune knows (sata, usb, scsi, nvme, virtio, mmc, iscsi, fc, sas)"_qs);
+    }
+
+    void everyPresetExportsToBoth()
+    {
+        const ProfileStore store(u"/nonexistent"_qs, u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        for (const QString &f : presetNames()) {
+            const Result<Profile> p = store.load(f.chopped(5));
+            QVERIFY(p.ok());
+            const Result<ExportedText> udev = exportUdevRules(*p);
+            QVERIFY2(udev.ok(), qPrintable(f));
+            const Status accepted = checkUdevRulesContent(udev->text);
+            QVERIFY2(accepted.ok(), accepted.ok() ? "" : qPrintable(f + u": " + accepted.error().message));
+            const Result<ExportedText> conf = exportTuned(*p);
+            QVERIFY2(conf.ok(), qPrintable(f));
+            const Result<TunedImport> back = importTunedText(conf->text, f, p->name);
+            QVERIFY2(back.ok(), qPrintable(f));
+            QCOMPARE(back->profile.rules.size(), p->rules.size());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileTuned)
+#include "tst_profile_tuned.moc"

@@ -1,0 +1,259 @@
+// The console's Profiles page, driven as a user would (offscreen) on a copy
+// of a recorded tree: the list with descriptions, the preview table, apply,
+// verify with drift highlighted, revert, save current, export; and the
+// window keeps repainting while a write is slow.
+#include "profilesview.h"
+#include "testsupport.h"
+
+#include "privilege/privilege.h"
+#include "profiles/profiles.h"
+#include "session/sessionthread.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QString readAttr(const QString &root, const QString &rel)
+{
+    QFile f(root + QStringLiteral("/sys/class/block/") + rel);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+bool writeAttr(const QString &root, const QString &rel, const QByteArray &value)
+{
+    QFile f(root + QStringLiteral("/sys/class/block/") + rel);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(value) == value.size();
+}
+
+// Writes through to the tree, each write taking `ms` (an authorization
+// prompt, a slow helper).
+class SlowWriter final : public AttributeWriter
+{
+public:
+    SlowWriter(SysRoot root, int ms) : m_direct(std::move(root)), m_ms(ms) {}
+    Result<WrittenValue> write(const AttributeWrite &request) override
+    {
+        QThread::msleep(m_ms);
+        return m_direct.write(request);
+    }
+    QString describe() const override { return QStringLiteral("slow"); }
+
+private:
+    DirectWriter m_direct;
+    int m_ms;
+};
+
+// Waits for the next finished() and returns what it carried.
+ProfileResult next(QSignalSpy &spy)
+{
+    if (spy.isEmpty() && !spy.wait(30000))
+        return ProfileResult{};
+    return spy.takeFirst().at(0).value<ProfileResult>();
+}
+
+// Waits for the result of `kind` on `profile`, passing over the others (the
+// page previews what the list selects on its own).
+ProfileResult nextOf(QSignalSpy &spy, ProfileResult::Kind kind, const QString &profile)
+{
+    for (int i = 0; i < 10; ++i) {
+        const ProfileResult r = next(spy);
+        if (r.kind == kind && r.profile == profile)
+            return r;
+    }
+    return ProfileResult{};
+}
+
+int rowOf(const QTableWidget *table, const QString &device, const QString &key)
+{
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 0)->text() == device && table->item(r, 1)->text() == key)
+            return r;
+    return -1;
+}
+
+} // namespace
+
+class TestProfilesView : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_journals;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+    }
+
+    void listPreviewApplyVerifyRevert()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        SessionOptions options;
+        options.writerFactory = [](const SysRoot &root) { return std::make_unique<SlowWriter>(root, 150); };
+        SessionThread session(SysRoot(tree.path()), options);
+        const ProfileStore store(user.path(), tree.path() + u"/etc/blocktune/profiles"_qs,
+                                 QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QSignalSpy changed(&view, &ProfilesView::settingsChanged);
+        view.resize(1000, 600);
+        view.show();
+
+        ProfileResult r = next(done);
+        QCOMPARE(r.kind, ProfileResult::List);
+        QCOMPARE(r.names, (QStringList{u"backup-target"_qs, u"database"_qs, u"desktop-defaults"_qs, u"streaming-md"_qs}));
+        auto *list = view.findChild<QListWidget *>();
+        QCOMPARE(list->count(), 4);
+        QCOMPARE(list->item(3)->text(), u"streaming-md  (preset)"_qs);
+
+        // Choosing a profile shows its description and its preview.
+        // The first is previewed at once; choosing another shows its preview.
+        r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Preview);
+        QCOMPARE(r.profile, u"backup-target"_qs);
+        view.select(u"streaming-md"_qs);
+        r = nextOf(done, ProfileResult::Preview, u"streaming-md"_qs);
+        QVERIFY(r.ok);
+        const auto *table = view.findChild<QTableWidget *>();
+        int md0 = rowOf(table, u"md0"_qs, u"read_ahead_kb"_qs);
+        QVERIFY(md0 >= 0);
+        QCOMPARE(table->item(md0, 2)->text(), u"8192"_qs);
+        QCOMPARE(table->item(md0, 3)->text(), u"32768"_qs);
+        QCOMPARE(table->item(md0, 4)->text(), u"rule 1 (type md)"_qs);
+        bool described = false;
+        for (QLabel *l : view.findChildren<QLabel *>())
+            described = described || l->text().startsWith(u"Streaming server on md arrays"_qs);
+        QVERIFY(described);
+        QVERIFY(r.notes.contains(u"Devices no rule matched: sda"_qs));
+
+        // Apply: the window goes on repainting while the writes take their time.
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        timer.start(20);
+        QElapsedTimer clock;
+        clock.start();
+        view.apply();
+        QVERIFY(view.isBusy());
+        r = next(done);
+        timer.stop();
+        QCOMPARE(r.kind, ProfileResult::Apply);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QVERIFY(clock.elapsed() >= 150);
+        QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks)));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
+        QCOMPARE(changed.count(), 1);
+
+        view.verify();
+        r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Verify);
+        QVERIFY(r.ok);
+        QVERIFY(std::none_of(r.rows.cbegin(), r.rows.cend(), [](const ProfileRow &row) { return row.drift; }));
+
+        // Changed behind the console's back: verify rescans and shows it, highlighted.
+        QVERIFY(writeAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs, "1024"));
+        view.verify();
+        r = next(done);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.message, u"1 drift(s) from streaming-md"_qs);
+        md0 = rowOf(table, u"md0"_qs, u"read_ahead_kb"_qs);
+        QVERIFY(md0 >= 0);
+        QCOMPARE(table->item(md0, 2)->text(), u"1024"_qs);
+        QCOMPARE(table->item(md0, 3)->text(), u">32768"_qs);
+        QCOMPARE(table->item(md0, 5)->text(), u"drift"_qs);
+        QCOMPARE(table->item(md0, 0)->background().color(), QColor(255, 214, 214));
+        const int sdb = rowOf(table, u"sdb"_qs, u"scheduler"_qs);
+        QCOMPARE(table->item(sdb, 5)->text(), u"matches"_qs);
+        QVERIFY(table->item(sdb, 0)->background().style() == Qt::NoBrush);
+
+        view.revert();
+        r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Revert);
+        QVERIFY2(r.ok, qPrintable(r.notes.join(u'\n')));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
+    }
+
+    void saveAndExport()
+    {
+        QTemporaryDir tree, user, out;
+        QVERIFY(copyTree(recordedTree("raid5-degraded"), tree.path()));
+        SessionThread session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), tree.path() + u"/etc/blocktune/profiles"_qs,
+                                 QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        QCOMPARE(next(done).kind, ProfileResult::Preview);
+
+        view.saveCurrent(u"nas"_qs, true);
+        ProfileResult r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Save);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QVERIFY(QFile::exists(user.filePath(u"nas.json"_qs)));
+        r = next(done); // the list again, now with it
+        QCOMPARE(r.kind, ProfileResult::List);
+        QVERIFY(r.names.contains(u"nas"_qs));
+        QCOMPARE(next(done).kind, ProfileResult::Preview); // of what stays selected
+        view.saveCurrent(u"nas"_qs, true); // taken: refused, said so
+        r = next(done);
+        QVERIFY(!r.ok);
+        QVERIFY(r.message.contains(u"exists already"_qs));
+
+        view.select(u"nas"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"nas"_qs).ok);
+        view.exportTo(u"udev"_qs, out.filePath(u"nas.rules"_qs));
+        r = next(done);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QFile rules(out.filePath(u"nas.rules"_qs));
+        QVERIFY(rules.open(QIODevice::ReadOnly));
+        const QByteArray text = rules.readAll();
+        QVERIFY(text.startsWith("# Generated by blocktune from profile 'nas'"));
+        QVERIFY(checkUdevRulesContent(text).ok());
+        view.exportTo(u"tuned"_qs, out.filePath(u"tuned.conf"_qs));
+        r = next(done);
+        QVERIFY(r.ok);
+        QFile conf(out.filePath(u"tuned.conf"_qs));
+        QVERIFY(conf.open(QIODevice::ReadOnly));
+        QVERIFY(conf.readAll().contains("elevator=bfq\n"));
+    }
+
+    void readOnlySessionCannotApply()
+    {
+        SessionOptions options;
+        options.readOnlyReason = u"a recorded tree: the console does not write it"_qs;
+        SessionThread session(SysRoot(recordedTree("md-raid10-f2")), options);
+        QTemporaryDir user;
+        const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        QCOMPARE(next(done).kind, ProfileResult::Preview);
+        for (auto *b : view.findChildren<QPushButton *>())
+            if (b->text() == u"Apply"_qs || b->text() == u"Revert"_qs || b->text() == u"Install at boot"_qs) {
+                QVERIFY(!b->isEnabled());
+                QCOMPARE(b->toolTip(), options.readOnlyReason);
+            }
+        view.select(u"streaming-md"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"streaming-md"_qs).ok);
+        view.apply(); // even when called: refused by the session, nothing written
+        const ProfileResult r = next(done);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.message, options.readOnlyReason);
+    }
+};
+
+QTEST_MAIN(TestProfilesView)
+#include "tst_profilesview.moc"

@@ -1,0 +1,116 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QStringList>
+#include <QThread>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTableWidget;
+
+namespace blocktune {
+
+class ProfileStore;
+class SessionThread;
+class ProfileWorker;
+
+/// One line of the Profiles page's table: a preview row, or a verify row.
+struct ProfileRow
+{
+    QString device;
+    QString key;
+    QString current;
+    QString target;  ///< new value (preview) or what the profile expects (verify)
+    QString rule;    ///< "rule 2 (type md)"
+    QString state;   ///< "change", "unchanged", "kept: ...", "skipped: ...", "drift", "matches"
+    bool drift = false;
+};
+
+/// What one operation of the page produced, computed on the worker thread.
+struct ProfileResult
+{
+    enum Kind { List, Preview, Apply, Verify, Revert, Save, Export, Install };
+    Kind kind = List;
+    QString profile;
+    bool ok = false;
+    QString message;        ///< one line for the status label
+    QList<ProfileRow> rows; ///< Preview, Apply, Verify
+    QStringList notes;      ///< unmatched devices and rules, floors, errors, skipped
+    QStringList names;      ///< List: profile names
+    QStringList origins;    ///< List: "preset", "user", "system"
+    QStringList descriptions;
+};
+
+/// The console's Profiles page: the profiles with their descriptions, the
+/// selected one's preview as a table (device, setting, current -> new, the
+/// rule that won), Apply / Revert / Verify (drift highlighted), Save current,
+/// Export (udev or tuned, through a save dialog) and Install at boot.
+/// Everything that reads or writes runs on the page's own worker thread and
+/// drives the console's one session (thread-safe), so a pkexec prompt never
+/// freezes the window; answers come back as queued signals. `session` must
+/// outlive the view; `store` says where the profiles are
+/// (ProfileStore::standard(root) in the console).
+class ProfilesView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProfilesView)
+
+public:
+    ProfilesView(SessionThread *session, const ProfileStore &store, QWidget *parent = nullptr);
+    ~ProfilesView() override;
+
+    /// The profile selected in the list.
+    QString selectedProfile() const;
+    /// The last result shown (for tests and the status bar).
+    const ProfileResult &lastResult() const { return m_last; }
+    bool isBusy() const { return m_busy; }
+
+public Q_SLOTS:
+    void refresh();
+    void select(const QString &name);
+    void preview();
+    void apply();
+    void verify();
+    void revert();
+    /// Saves the current settings of every tunable device as NAME.
+    void saveCurrent(const QString &name, bool changedOnly);
+    /// Writes the selected profile as `format` ("udev" or "tuned") to `path`.
+    void exportTo(const QString &format, const QString &path);
+    void installAtBoot();
+
+Q_SIGNALS:
+    /// An operation ended; `result` is what the page shows.
+    void finished(const blocktune::ProfileResult &result);
+    /// Something was written: other views should read again.
+    void settingsChanged();
+
+private:
+    void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {});
+    void showResult(const blocktune::ProfileResult &result);
+    void setBusy(bool busy);
+    void askSave();
+    void askExport();
+
+    SessionThread *m_session;
+    QThread m_thread;
+    ProfileWorker *m_worker = nullptr;
+    ProfileResult m_last;
+    bool m_busy = false;
+    QString m_pendingSelect;
+    QStringList m_listDescriptions;
+    QListWidget *m_list = nullptr;
+    QLabel *m_description = nullptr;
+    QTableWidget *m_table = nullptr;
+    QLabel *m_notes = nullptr;
+    QLabel *m_status = nullptr;
+    QList<QPushButton *> m_buttons;
+};
+
+} // namespace blocktune
+
+Q_DECLARE_METATYPE(blocktune::ProfileResult)
