@@ -18,6 +18,9 @@ void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const Q
     if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
         help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
     ctx.out << help;
+    ctx.out.flush();
+}
+
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args)
 {
     parser.addHelpOption();
