@@ -101,6 +101,8 @@ private:
         case Plant::Fifo:
             return ::mkfifo(path.constData(), 0644) == 0;
         case Plant::Link: // data: the target, relative to the tree's root
+            // git keeps no empty folder (slaves/ of a disk nothing is built on)
+            QDir().mkpath(QFileInfo(m_path).absolutePath());
             return QFile::link(QFileInfo(m_path).dir().relativeFilePath(root + u'/' + QString::fromLatin1(data)),
                                m_path);
         }

@@ -45,7 +45,7 @@ class RulesRoot final
 public:
     explicit RulesRoot(bool withRulesFolder = true)
     {
-        QDir().mkpath(m_dir.path() + u"/sys"_qs);
+        QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // a tree the helper accepts: sys/block, nothing in it
         if (withRulesFolder)
             QDir().mkpath(rulesDir());
     }

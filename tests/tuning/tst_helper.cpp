@@ -169,7 +169,7 @@ void addProtocolRows(QList<HostileRequest> &rows)
         {"two objects on a line", "{\"op\":\"hello\"}{\"op\":\"hello\"}", notObject, u"invalid"_qs},
         {"nested 3000 deep", nested, notObject, u"invalid"_qs},
         {"invalid UTF-8", "{\"op\":\"get\",\"device\":\"sd\xff\xfe\",\"attribute\":\"scheduler\"}", notObject, u"invalid"_qs},
-        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set)"_qs, u"invalid"_qs},
+        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules)"_qs, u"invalid"_qs},
         {"upper-case op", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"SET\""), u"unknown op 'SET'"_qs, u"invalid"_qs},
         {"op with a space", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"set \""), u"unknown op 'set '"_qs, u"invalid"_qs},
         {"no op", "{\"device\":\"sdb\"}", u"unknown op ''"_qs, u"invalid"_qs},
