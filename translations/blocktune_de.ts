@@ -60,16 +60,8 @@
         <translation>%1: „%2“ ist keine Größe (eine Anzahl Bytes angeben, oder mit K, M, G, T als binären Vielfachen: 64K, 256M, 1G)</translation>
     </message>
     <message>
-        <source>%1: &apos;%2&apos; is too large</source>
-        <translation>%1: „%2“ ist zu groß</translation>
-    </message>
-    <message>
         <source>%1: &apos;%2&apos; is not a duration (use 100ms, 10s, 2m or 1h)</source>
         <translation>%1: „%2“ ist keine Dauer (z. B. 100ms, 10s, 2m oder 1h)</translation>
-    </message>
-    <message>
-        <source>%1: &apos;%2&apos; is too long</source>
-        <translation>%1: „%2“ ist zu lang</translation>
     </message>
     <message>
         <source>%1: no sys/ directory there (expected a tree made by scripts/mk-sysroot.py or a copy of /sys and /proc)</source>
@@ -78,6 +70,14 @@
     <message>
         <source>not a Linux sysfs tree: neither %1 nor %2 exists</source>
         <translation>kein Linux-sysfs-Baum: weder %1 noch %2 existiert</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too large (at most 16E - 1 bytes: 18446744073709551615, 16383P)</source>
+        <translation>%1: &apos;%2&apos; ist zu groß (höchstens 16E - 1 Bytes: 18446744073709551615, 16383P)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too long (at most 277777777h)</source>
+        <translation>%1: &apos;%2&apos; ist zu lang (höchstens 277777777h)</translation>
     </message>
 </context>
 <context>
@@ -930,6 +930,88 @@ KiB</translation>
     <message>
         <source> (authorization)</source>
         <translation> (Autorisierung)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ProfilesView</name>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Einstellung</translation>
+    </message>
+    <message>
+        <source>Current</source>
+        <translation>Aktuell</translation>
+    </message>
+    <message>
+        <source>New / expected</source>
+        <translation>Neu / erwartet</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Zurücknehmen</translation>
+    </message>
+    <message>
+        <source>Save current…</source>
+        <translation>Aktuelle speichern…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Install at boot</source>
+        <translation>Beim Start installieren</translation>
+    </message>
+    <message>
+        <source>Save current settings</source>
+        <translation>Aktuelle Einstellungen speichern</translation>
+    </message>
+    <message>
+        <source>Profile name (letters, digits, _ . -):</source>
+        <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
+    </message>
+    <message>
+        <source>Keep only what differs from the kernel&apos;s own defaults?</source>
+        <translation>Nur behalten, was von den Vorgaben des Kernels abweicht?</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>%1 exportieren</translation>
+    </message>
+    <message>
+        <source>udev rules (*.rules);;tuned profile (tuned.conf)</source>
+        <translation>udev-Regeln (*.rules);;tuned-Profil (tuned.conf)</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Arbeite…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n profile(s)</source>
+        <translation>
+            <numerusform>%n Profil</numerusform>
+            <numerusform>%n Profile</numerusform>
+        </translation>
     </message>
 </context>
 <context>
