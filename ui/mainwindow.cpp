@@ -290,20 +290,21 @@ void MainWindow::offerJournalRestore()
         if (answer != QMessageBox::Yes)
             return;
         const quint64 ticket = m_session->restoreJournals(journals);
-        auto *conn = new QMetaObject::Connection;
-        *conn = connect(m_session->worker(), &SessionWorker::restored, this,
-                        [this, ticket, conn](quint64 t, const RestoreReport &report) {
-                            if (t != ticket)
-                                return;
-                            QObject::disconnect(*conn);
-                            delete conn;
-                            QStringList outcome;
-                            for (const RestoreItem &item : report.items)
-                                outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute,
-                                                              restoreStatusName(item.status));
-                            statusBar()->showMessage(outcome.join(u"; "), 15000);
-                            m_tuning->reload();
-                        });
+        // The context object ends the connection: on the answer, or with the window
+        // if it closes before the answer arrives.
+        auto *waiter = new QObject(this);
+        connect(m_session->worker(), &SessionWorker::restored, waiter,
+                [this, ticket, waiter](quint64 t, const RestoreReport &report) {
+                    if (t != ticket)
+                        return;
+                    waiter->deleteLater();
+                    QStringList outcome;
+                    for (const RestoreItem &item : report.items)
+                        outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute,
+                                                      restoreStatusName(item.status));
+                    statusBar()->showMessage(outcome.join(u"; "), 15000);
+                    m_tuning->reload();
+                });
     });
     box->open();
 }
