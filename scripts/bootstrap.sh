@@ -9,7 +9,14 @@ packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libudev-dev libblkid-dev
+    libqt6sql6-sqlite  # the QSQLITE driver for the read-test history (core/history)
     util-linux fio xvfb xauth polkitd pkexec python3
+    # desktop integration and the Debian package: icons rendered at build
+    # time, desktop entry and AppStream checks, Qt's own German strings,
+    # dpkg-shlibdeps and lintian for the .deb, a system bus for the
+    # privilege-path test
+    librsvg2-bin desktop-file-utils appstream qt6-translations-l10n
+    dpkg-dev lintian dbus-daemon dbus-bin dbus-system-bus-common
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -2,12 +2,25 @@
 
 #include <QTreeWidget>
 
+#include <memory>
+
+class QTimer;
+
 namespace blocktune {
 
 class DeviceModel;
 
-/// The stack of block devices as a tree: disks at the top, partitions,
-/// md arrays and dm volumes under what they are built on.
+/// The block devices as a tree, in one of two arrangements:
+///   Arrays: what an admin tunes at the top (md arrays, dm/LVM volumes by
+///   VG/LV name with dm-N beside it, then whole disks nothing is built on);
+///   an array's members, with their partitions, nest under it once.
+///   Disks: like lsblk, disks at the top, partitions and what is built on
+///   them underneath (an array then shows under each of its members).
+/// Filters hide empty devices (size 0: detached loops, empty card readers)
+/// and loop/zram/ram devices; a search keeps the rows whose name, model,
+/// serial or WWN contains the text (with their context). The readahead and
+/// scheduler of the rows on screen are read again every two seconds, so a
+/// change made outside the console shows without a rescan.
 class DeviceTree final : public QTreeWidget
 {
     Q_OBJECT
@@ -15,15 +28,55 @@ class DeviceTree final : public QTreeWidget
 
 public:
     enum Column { Name, Type, Size, Readahead, Scheduler, Rotational, Detail, ColumnCount };
+    enum class Arrangement { Arrays, Disks };
 
     explicit DeviceTree(QWidget *parent = nullptr);
+    ~DeviceTree() override;
 
-    /// Rebuilds the tree, keeping the selected device selected.
+    /// Where refreshVisibleValues() reads (empty = the live machine).
+    void setSysroot(const QString &sysroot);
+    /// Rebuilds the tree from a published model, keeping the selected
+    /// device selected. The tree keeps the snapshot, not a copy.
+    void setModel(std::shared_ptr<const DeviceModel> model);
+    /// The same from a model of one's own (tests, tools): shared as a copy.
     void setModel(const DeviceModel &model);
+
     QString selectedDevice() const;
+    /// Selects the first row showing this kernel name; false if none does.
+    bool selectDevice(const QString &name);
+    /// Every row showing this kernel name (hidden ones included).
+    QList<QTreeWidgetItem *> itemsFor(const QString &name) const;
+
+    Arrangement arrangement() const { return m_arrangement; }
+    bool hidesEmpty() const { return m_hideEmpty; }
+    bool hidesVirtual() const { return m_hideVirtual; }
+    QString searchText() const { return m_search; }
+
+public Q_SLOTS:
+    void setArrangement(blocktune::DeviceTree::Arrangement arrangement);
+    void setHideEmpty(bool hide);
+    /// loop, zram and ram devices.
+    void setHideVirtual(bool hide);
+    void setSearchText(const QString &text);
+    /// Reads read_ahead_kb and the scheduler of the rows on screen again
+    /// (core's readQueueValues: a few small reads, no scan). The timer calls
+    /// it every two seconds while the tree is visible.
+    void refreshVisibleValues();
 
 Q_SIGNALS:
     void deviceSelected(const QString &name);
+
+private:
+    void rebuild();
+    void applySearch();
+
+    std::shared_ptr<const DeviceModel> m_model;
+    QString m_sysroot;
+    QTimer *m_refresh = nullptr;
+    Arrangement m_arrangement = Arrangement::Arrays;
+    bool m_hideEmpty = true;
+    bool m_hideVirtual = false;
+    QString m_search;
 };
 
 } // namespace blocktune

@@ -1,9 +1,11 @@
 #include "mainwindow.h"
 
+#include "devicepane.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
+#include "history/historyview.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -61,7 +63,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
     auto *splitter = new QSplitter(this);
-    m_tree = new DeviceTree(splitter);
+    auto *pane = new DevicePane(sysroot, splitter);
+    m_tree = pane->tree();
     m_tabs = new QTabWidget(splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
     m_tabs->addTab(m_tuning, tr("Settings"));
@@ -73,6 +76,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_details, tr("Details"));
+    m_history = new HistoryView({}, m_tabs);
+    m_tabs->addTab(m_history, tr("History"));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     setCentralWidget(splitter);
@@ -134,6 +139,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
             parts << tr("writing…");
         m_privilege->setText(parts.join(QStringLiteral(" · ")));
     });
+    connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });
@@ -230,7 +236,7 @@ void MainWindow::showPlotHelp()
            "<p><b>Queue depth</b> (aqu-sz) is the average number of requests in flight; one stream at depth ~1 "
            "cannot keep several disks busy.</p>"
            "<p><b>Member balance</b> shows each md member's share of the bytes read and Jain's fairness index "
-           "(100% = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
+           "(1 = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
         QMessageBox::Close, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
@@ -246,15 +252,13 @@ void MainWindow::showModel()
     const ModelSnapshot model = m_session->model();
     if (!model)
         return;
-    m_tree->setModel(*model);
+    m_tree->setModel(model);
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
                              ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
                              : QString()));
     if (!m_initialDevice.isEmpty()) {
-        const auto found = m_tree->findItems(m_initialDevice, Qt::MatchExactly | Qt::MatchRecursive);
-        if (!found.isEmpty())
-            m_tree->setCurrentItem(found.constFirst());
+        m_tree->selectDevice(m_initialDevice);
         m_initialDevice.clear();
     }
     if (!m_ready) {

@@ -18,6 +18,7 @@ struct SessionOptions;
 class TuningPanel;
 class MonitorView;
 class ReadTestView;
+class HistoryView;
 
 /// The console's main window. It owns the console's one TuningSession (on
 /// its own thread, core/session/sessionthread.h): the device tree, the
@@ -40,6 +41,7 @@ public:
     TuningPanel *tuningPanel() const { return m_tuning; }
     MonitorView *monitorView() const { return m_monitor; }
     ReadTestView *readTestView() const { return m_readTest; }
+    HistoryView *historyView() const { return m_history; }
     QTabWidget *tabs() const { return m_tabs; }
     SessionThread *session() const { return m_session; }
     /// The device list is on screen (the first scan arrived).
@@ -77,6 +79,7 @@ private:
     TuningPanel *m_tuning = nullptr;
     MonitorView *m_monitor = nullptr;
     ReadTestView *m_readTest = nullptr;
+    HistoryView *m_history = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_privilege = nullptr;
     QLabel *m_lastError = nullptr;

@@ -2,11 +2,10 @@
 
 #include "common/sysroot.h"
 
+#include <QCommandLineParser>
 #include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
-
-class QCommandLineParser;
 
 namespace blocktune::cli {
 
@@ -30,6 +29,9 @@ int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
 /// Prints `o` as indented JSON on stdout.
 void printJsonObject(CliContext &ctx, const QJsonObject &o);
+/// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
+/// the usage line (Qt names the program by its path there).
+void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
@@ -48,5 +50,8 @@ int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
 int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
+int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
+int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
+int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 
 } // namespace blocktune::cli

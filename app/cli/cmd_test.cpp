@@ -3,6 +3,7 @@
 #include "clicontext.h"
 
 #include "common/units.h"
+#include "history/history.h"
 #include "readtest/readtest.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
@@ -291,6 +292,22 @@ struct ProgressPrinter
     }
 };
 
+/// Keeps a finished test or sweep in the history (core/history). A failure
+/// to keep it is said on stderr and changes nothing else: the result is
+/// printed already and the exit status stays the test's. A recorded tree
+/// (--sysroot) reads no device, so nothing is kept.
+void keepInHistory(CliContext &ctx, const HistoryRecord &record)
+{
+    if (!ctx.root.isLive())
+        return;
+    HistoryNotice notice;
+    const auto id = HistoryStore().add(record, &notice);
+    if (!notice.text.isEmpty())
+        ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
+    if (!id)
+        ctx.err << "blocktune-cli: " << id.error().message << Qt::endl;
+}
+
 int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done)
 {
     done = false;
@@ -300,13 +317,7 @@ int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, 
     }
     if (p.isSet(QStringLiteral("help"))) {
         done = true;
-        // Qt names the program by its path in the usage line; name the command.
-        QString help = p.helpText();
-        const qsizetype options = help.indexOf(QStringLiteral(" [options]"));
-        if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
-            help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
-        ctx.out << help;
-        ctx.out.flush();
+        printCommandHelp(ctx, p, command);
         return ExitOk;
     }
     return ExitOk;
@@ -404,6 +415,8 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
         ctx.out << formatReadTestResult(result);
         ctx.out.flush();
     }
+    if (!result.runs.isEmpty())
+        keepInHistory(ctx, historyRecord(result, QStringLiteral("cli"), describeReadTest(*test, command).trimmed()));
     for (const QString &e : std::as_const(result.errors))
         fail(ctx, e);
     if (sig) {
@@ -531,6 +544,12 @@ int runSweep(CliContext &ctx, const QStringList &args)
         ctx.out << formatSweepResult(result, false);
     }
     ctx.out.flush();
+    if (!result.points.isEmpty())
+        keepInHistory(ctx, historyRecord(result, QStringLiteral("cli"),
+                                         describeReadTest(prepared->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
+                                                                                .arg(prepared->queueDevice(),
+                                                                                     readTestKindName(sweep.test.kind)))
+                                             .trimmed()));
     if (!result.restoreMessage.isEmpty() && !result.restored)
         fail(ctx, result.restoreMessage);
     for (const QString &e : std::as_const(result.errors))

@@ -1,4 +1,6 @@
 // blocktune: the tuning console.
+#include "appicon.h"
+#include "i18n.h"
 #include "mainwindow.h"
 
 #include "devices/demodevice.h"
@@ -13,45 +15,96 @@
 #include <cstdio>
 #include <memory>
 
+namespace {
+
+struct ConsoleOptions
+{
+    QCommandLineOption sysroot{QStringLiteral("sysroot"),
+                               QCoreApplication::translate("blocktune::Console", "Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine."),
+                               QCoreApplication::translate("blocktune::Console", "DIR")};
+    QCommandLineOption device{QStringLiteral("device"),
+                              QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
+                              QCoreApplication::translate("blocktune::Console", "DEVICE")};
+    QCommandLineOption demo{QStringLiteral("demo"),
+                            QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
+                                                                          "and detach it when the console ends (root).")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
+                           QCoreApplication::translate("blocktune::Console", "TAB")};
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(QCoreApplication::translate("blocktune::Console", "Linux block-device tuning console"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(sysroot);
+        parser.addOption(device);
+        parser.addOption(tab);
+        parser.addOption(demo);
+    }
+};
+
+/// True when the command line ends before a window would open: --help,
+/// --version or a mistake. Those answer on the terminal, so they must work
+/// without a display (a QApplication aborts without one).
+bool answersOnTerminal(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser probe;
+    ConsoleOptions().addTo(probe);
+    if (probe.parse(args))
+        return probe.isSet(QStringLiteral("help")) || probe.isSet(QStringLiteral("help-all"))
+               || probe.isSet(QStringLiteral("version"));
+    // QApplication takes its own options (-platform offscreen, -style ...)
+    // out of argv before our parser sees them: those are no mistake.
+    static const QStringList guiOptions{QStringLiteral("platform"), QStringLiteral("platformpluginpath"),
+                                        QStringLiteral("platformtheme"), QStringLiteral("plugin"),
+                                        QStringLiteral("style"), QStringLiteral("stylesheet"),
+                                        QStringLiteral("display"), QStringLiteral("geometry"),
+                                        QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowtitle"),
+                                        QStringLiteral("qwindowicon"), QStringLiteral("reverse"),
+                                        QStringLiteral("session"), QStringLiteral("widgetcount")};
+    for (const QString &name : probe.unknownOptionNames())
+        if (guiOptions.contains(name))
+            return false;
+    return true;
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("blocktune"));
-    QApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
+    QCoreApplication::setApplicationName(QStringLiteral("blocktune"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("blocktune.org"));
+    // The Qt-documented way for a program that may not need a GUI: choose
+    // the application class from the arguments before creating it.
+    const bool terminalOnly = answersOnTerminal(argc, argv);
+    std::unique_ptr<QCoreApplication> app = terminalOnly ? std::make_unique<QCoreApplication>(argc, argv)
+                                                         : std::make_unique<QApplication>(argc, argv);
+    blocktune::installTranslations();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Linux block-device tuning console"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption sysroot(QStringLiteral("sysroot"),
-                                     QStringLiteral("Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine."),
-                                     QStringLiteral("DIR"));
-    const QCommandLineOption device(QStringLiteral("device"),
-                                    QStringLiteral("Select DEVICE (a kernel name such as loop0) at start."),
-                                    QStringLiteral("DEVICE"));
-    const QCommandLineOption demo(QStringLiteral("demo"),
-                                  QStringLiteral("Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
-                                                 "and detach it when the console ends (root)."));
-    const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QStringLiteral("Open on TAB: settings, test, monitor or details."),
-                                 QStringLiteral("TAB"));
-    parser.addOption(sysroot);
-    parser.addOption(device);
-    parser.addOption(tab);
-    parser.addOption(demo);
-    parser.process(app);
+    const ConsoleOptions options;
+    options.addTo(parser);
+    parser.process(*app); // --help, --version and mistakes print and exit here
 
-    const QString root = parser.value(sysroot);
+    const QString root = parser.value(options.sysroot);
     if (!root.isEmpty() && !QFileInfo(root + QStringLiteral("/sys")).isDir()) {
-        qCritical("blocktune: --sysroot %s: no sys/ directory there", qPrintable(root));
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console", "--sysroot %1: no sys/ directory there").arg(root)));
         return 2;
     }
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
-                           QStringLiteral("details")};
-    const int tabIndex = parser.isSet(tab) ? int(tabs.indexOf(parser.value(tab))) : 0;
+                           QStringLiteral("details"), QStringLiteral("history")};
+    const int tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
     if (tabIndex < 0) {
-        qCritical("blocktune: --tab %s: unknown tab (use settings, test, monitor or details)",
-                  qPrintable(parser.value(tab)));
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console",
+                                                       "--tab %1: unknown tab (use settings, test, monitor or details)")
+                                    .arg(parser.value(options.tab))));
         return 2;
     }
     // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
@@ -61,20 +114,25 @@ int main(int argc, char **argv)
     // The demo device lives as long as this process: the kernel detaches it
     // when its last descriptor closes, also after a crash or a kill -9.
     std::unique_ptr<blocktune::DemoDevice> demoDevice;
-    QString selected = parser.value(device);
+    QString selected = parser.value(options.device);
     QString demoProblem;
-    if (parser.isSet(demo)) {
+    if (parser.isSet(options.demo)) {
         if (!root.isEmpty()) {
-            demoProblem = QStringLiteral("--demo makes a device on this machine; it does not go with --sysroot");
+            demoProblem = QCoreApplication::translate("blocktune::Console",
+                                                      "--demo makes a device on this machine; it does not go with --sysroot");
         } else {
-            std::printf("blocktune: preparing a 1 GiB demo device...\n");
+            std::printf("blocktune: %s\n",
+                        qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
             std::fflush(stdout);
             auto made = blocktune::DemoDevice::create(quint64(1) << 30);
             if (made) {
                 demoDevice = std::move(*made);
                 selected = demoDevice->name();
-                std::printf("blocktune: demo device %s (1 GiB, direct I/O), detached when the console ends\n",
-                            qPrintable(selected));
+                std::printf("blocktune: %s\n",
+                            qPrintable(QCoreApplication::translate(
+                                           "blocktune::Console",
+                                           "demo device %1 (1 GiB, direct I/O), detached when the console ends")
+                                           .arg(selected)));
                 std::fflush(stdout);
             } else {
                 demoProblem = made.error().message;
@@ -83,6 +141,8 @@ int main(int argc, char **argv)
         if (!demoProblem.isEmpty())
             std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
     }
+    QApplication::setWindowIcon(blocktune::applicationIcon());
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
     blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);
     window.show();
@@ -90,5 +150,5 @@ int main(int argc, char **argv)
     if (!demoProblem.isEmpty())
         QMetaObject::invokeMethod(&window, [&window, demoProblem] { window.statusBar()->showMessage(demoProblem); },
                                   Qt::QueuedConnection);
-    return app.exec();
+    return app->exec();
 }

@@ -1,5 +1,7 @@
 #include "sysroot.h"
 
+#include "common/tr.h"
+
 #include <QDir>
 
 #include <cerrno>
@@ -289,14 +291,14 @@ Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype m
     const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
-        return makeError(err, QStringLiteral("cannot open %1: %2")
+        return makeError(err, CommonText::tr("cannot open %1: %2")
                                   .arg(displayPath(absolutePath), errnoText(err)));
     }
     auto data = readAllFd(fd, maxBytes);
     const int err = errno;
     ::close(fd);
     if (!data)
-        return makeError(err, QStringLiteral("cannot read %1: %2")
+        return makeError(err, CommonText::tr("cannot read %1: %2")
                                   .arg(displayPath(absolutePath), errnoText(err)));
     return std::move(*data);
 }
@@ -316,7 +318,7 @@ Result<quint64> SysRoot::readU64(const QByteArray &absolutePath) const
         return data.error();
     if (auto value = sysfs::parseU64(*data))
         return *value;
-    return makeError(InvalidArgument, QStringLiteral("%1 does not hold a number: '%2'")
+    return makeError(InvalidArgument, CommonText::tr("%1 does not hold a number: '%2'")
                                           .arg(displayPath(absolutePath),
                                                QString::fromUtf8(sysfs::stripNewline(*data))));
 }
@@ -328,7 +330,7 @@ Result<BracketChoice> SysRoot::readBracketChoice(const QByteArray &absolutePath)
         return data.error();
     if (auto choice = sysfs::parseBracketChoice(*data))
         return *choice;
-    return makeError(InvalidArgument, QStringLiteral("%1 is not a list of choices: '%2'")
+    return makeError(InvalidArgument, CommonText::tr("%1 is not a list of choices: '%2'")
                                           .arg(displayPath(absolutePath),
                                                QString::fromUtf8(sysfs::stripNewline(*data))));
 }
@@ -348,13 +350,13 @@ Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
 {
     if (!isPlausibleKernelName(kernelName))
         return makeError(InvalidArgument,
-                         QStringLiteral("'%1' is not a block device name (a kernel name such as "
+                         CommonText::tr("'%1' is not a block device name (a kernel name such as "
                                         "sda, sda1, nvme0n1, md0, dm-0 or loop0)")
                              .arg(kernelName));
     const QByteArray link = sysPath(QByteArray("class/block/" + kernelName.toLocal8Bit()));
     char resolved[PATH_MAX];
     if (!::realpath(link.constData(), resolved))
-        return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(kernelName));
+        return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
     return QByteArray(resolved);
 }
 
@@ -364,7 +366,7 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     const QString shown = displayPath(absolutePath);
     if (payload.size() > 4096 || payload.contains('\n') || payload.contains('\0'))
         return makeError(InvalidArgument,
-                         QStringLiteral("refusing to write to %1: the value must be one line "
+                         CommonText::tr("refusing to write to %1: the value must be one line "
                                         "of at most 4096 bytes").arg(shown));
 
     // The directory may be reached through sysfs symlinks (class/block/X);
@@ -374,20 +376,20 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     const QByteArray fileName = absolutePath.mid(slash + 1);
     char resolvedDir[PATH_MAX];
     if (slash <= 0 || fileName.isEmpty() || !::realpath(dirPath.constData(), resolvedDir))
-        return makeError(NotFound, QStringLiteral("%1 does not exist").arg(shown));
+        return makeError(NotFound, CommonText::tr("%1 does not exist").arg(shown));
     char resolvedRoot[PATH_MAX] = "";
     if (!m_root.isEmpty() && !::realpath(m_root.constData(), resolvedRoot))
-        return makeError(NotFound, QStringLiteral("root %1 does not exist").arg(root()));
+        return makeError(NotFound, CommonText::tr("root %1 does not exist").arg(root()));
     const QByteArray base(resolvedRoot);
     const QByteArray dir(resolvedDir);
     if (!dir.startsWith(QByteArray(base + "/sys/")) && !dir.startsWith(QByteArray(base + "/proc/sys/")))
-        return makeError(Refused, QStringLiteral("refusing to write %1: not below sys or proc/sys")
+        return makeError(Refused, CommonText::tr("refusing to write %1: not below sys or proc/sys")
                                       .arg(shown));
 
     const int dirFd = ::open(resolvedDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd < 0) {
         const int err = errno;
-        return makeError(err, QStringLiteral("cannot open %1: %2").arg(shown, errnoText(err)));
+        return makeError(err, CommonText::tr("cannot open %1: %2").arg(shown, errnoText(err)));
     }
     // No O_CREAT: only an attribute the kernel already offers can be written.
     // O_TRUNC is a no-op on sysfs and /proc/sys (as with `echo > attr`), but
@@ -398,8 +400,8 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     if (fd < 0) {
         ::close(dirFd);
         if (openErr == ELOOP)
-            return makeError(Refused, QStringLiteral("refusing to write %1: it is a symlink").arg(shown));
-        return makeError(openErr, QStringLiteral("cannot open %1 for writing: %2")
+            return makeError(Refused, CommonText::tr("refusing to write %1: it is a symlink").arg(shown));
+        return makeError(openErr, CommonText::tr("cannot open %1 for writing: %2")
                                       .arg(shown, errnoText(openErr)));
     }
     const ssize_t written = ::write(fd, payload.constData(), size_t(payload.size()));
@@ -408,7 +410,7 @@ Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QS
     if (written != payload.size()) {
         ::close(dirFd);
         return makeError(written < 0 ? writeErr : EIO,
-                         QStringLiteral("writing '%1' to %2 failed: %3")
+                         CommonText::tr("writing '%1' to %2 failed: %3")
                              .arg(value, shown, errnoText(written < 0 ? writeErr : EIO)));
     }
     // Re-read: the kernel rounds and clamps, and what it kept is the truth.

@@ -1,5 +1,7 @@
 #include "units.h"
 
+#include "common/tr.h"
+
 #include <QRegularExpression>
 
 #include <cmath>
@@ -15,7 +17,7 @@ Result<quint64> parseSize(const QString &text, const QString &what)
     const quint64 number = m.hasMatch() ? m.captured(1).toULongLong(&ok) : 0;
     if (!ok)
         return makeError(InvalidArgument,
-                         QStringLiteral("%1: '%2' is not a size (use a number of bytes, or with "
+                         CommonText::tr("%1: '%2' is not a size (use a number of bytes, or with "
                                         "K, M, G, T as binary multiples: 64K, 256M, 1G)")
                              .arg(what, text));
     const QString unit = m.captured(2).toUpper();
@@ -26,7 +28,7 @@ Result<quint64> parseSize(const QString &text, const QString &what)
     else if (unit == u"T") shift = 40;
     else if (unit == u"P") shift = 50;
     if (shift && number > (UINT64_MAX >> shift))
-        return makeError(InvalidArgument, QStringLiteral("%1: '%2' is too large").arg(what, text));
+        return makeError(InvalidArgument, CommonText::tr("%1: '%2' is too large").arg(what, text));
     return number << shift;
 }
 
@@ -36,7 +38,7 @@ Result<qint64> parseDurationMs(const QString &text, const QString &what)
     const auto m = re.match(text);
     if (!m.hasMatch())
         return makeError(InvalidArgument,
-                         QStringLiteral("%1: '%2' is not a duration (use 100ms, 10s, 2m or 1h)")
+                         CommonText::tr("%1: '%2' is not a duration (use 100ms, 10s, 2m or 1h)")
                              .arg(what, text));
     const double number = m.captured(1).toDouble();
     const QString unit = m.captured(2);
@@ -45,7 +47,7 @@ Result<qint64> parseDurationMs(const QString &text, const QString &what)
     else if (unit == u"m") ms = number * 60'000.0;
     else if (unit == u"h") ms = number * 3'600'000.0;
     if (ms > 1e15)
-        return makeError(InvalidArgument, QStringLiteral("%1: '%2' is too long").arg(what, text));
+        return makeError(InvalidArgument, CommonText::tr("%1: '%2' is too long").arg(what, text));
     return qint64(std::llround(ms));
 }
 

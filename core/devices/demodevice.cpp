@@ -1,5 +1,7 @@
 #include "demodevice.h"
 
+#include "common/tr.h"
+
 #include <QByteArray>
 
 #include <cerrno>
@@ -49,13 +51,13 @@ Status fill(int fd, quint64 bytes)
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0)
-                return makeError(errno ? errno : EIO, QStringLiteral("cannot write the demo device's file: %1")
+                return makeError(errno ? errno : EIO, DevicesText::tr("cannot write the demo device's file: %1")
                                                           .arg(errnoText(errno ? errno : EIO)));
             off += n;
         }
     }
     if (::fsync(fd) != 0)
-        return makeError(errno, QStringLiteral("cannot sync the demo device's file: %1").arg(errnoText(errno)));
+        return makeError(errno, DevicesText::tr("cannot sync the demo device's file: %1").arg(errnoText(errno)));
     return {};
 }
 
@@ -65,14 +67,14 @@ Result<std::unique_ptr<DemoDevice>> DemoDevice::create(quint64 bytes, const QStr
 {
     bytes = bytes / (1 << 20) * (1 << 20);
     if (bytes == 0)
-        return makeError(InvalidArgument, QStringLiteral("a demo device needs at least 1 MiB"));
+        return makeError(InvalidArgument, DevicesText::tr("a demo device needs at least 1 MiB"));
     if (::geteuid() != 0)
-        return makeError(EPERM, QStringLiteral("--demo attaches a loop device, which needs root: run the console "
+        return makeError(EPERM, DevicesText::tr("--demo attaches a loop device, which needs root: run the console "
                                                "as root for a demo device, or name a device of yours with --device"));
     QByteArray path = (directory + QStringLiteral("/blocktune-demo-XXXXXX")).toLocal8Bit();
     Fd file(::mkostemp(path.data(), O_CLOEXEC));
     if (file.get() < 0)
-        return makeError(errno, QStringLiteral("cannot create a file in %1 for the demo device: %2")
+        return makeError(errno, DevicesText::tr("cannot create a file in %1 for the demo device: %2")
                                     .arg(directory, errnoText(errno)));
     // Unlinked at once: the descriptor (then the loop) holds the inode, so
     // a crash at any point leaves no file behind.
@@ -82,15 +84,15 @@ Result<std::unique_ptr<DemoDevice>> DemoDevice::create(quint64 bytes, const QStr
 
     Fd control(::open("/dev/loop-control", O_RDWR | O_CLOEXEC));
     if (control.get() < 0)
-        return makeError(errno, QStringLiteral("cannot open /dev/loop-control: %1").arg(errnoText(errno)));
+        return makeError(errno, DevicesText::tr("cannot open /dev/loop-control: %1").arg(errnoText(errno)));
     for (int attempt = 0; attempt < 8; ++attempt) {
         const int n = ::ioctl(control.get(), LOOP_CTL_GET_FREE);
         if (n < 0)
-            return makeError(errno, QStringLiteral("no free loop device: %1").arg(errnoText(errno)));
+            return makeError(errno, DevicesText::tr("no free loop device: %1").arg(errnoText(errno)));
         const QByteArray node = "/dev/loop" + QByteArray::number(n);
         Fd loop(::open(node.constData(), O_RDWR | O_CLOEXEC));
         if (loop.get() < 0)
-            return makeError(errno, QStringLiteral("cannot open %1: %2").arg(QString::fromLatin1(node), errnoText(errno)));
+            return makeError(errno, DevicesText::tr("cannot open %1: %2").arg(QString::fromLatin1(node), errnoText(errno)));
         loop_config config {};
         config.fd = quint32(file.get());
         config.block_size = 4096; // direct I/O needs the backing file system's alignment
@@ -99,7 +101,7 @@ Result<std::unique_ptr<DemoDevice>> DemoDevice::create(quint64 bytes, const QStr
         if (::ioctl(loop.get(), LOOP_CONFIGURE, &config) != 0) {
             if (errno == EBUSY)
                 continue; // another process took it between GET_FREE and CONFIGURE
-            return makeError(errno, QStringLiteral("cannot attach %1 to %2: %3")
+            return makeError(errno, DevicesText::tr("cannot attach %1 to %2: %3")
                                         .arg(QString::fromLocal8Bit(path), QString::fromLatin1(node), errnoText(errno)));
         }
         std::unique_ptr<DemoDevice> demo(new DemoDevice);
@@ -108,7 +110,7 @@ Result<std::unique_ptr<DemoDevice>> DemoDevice::create(quint64 bytes, const QStr
         demo->m_fd = loop.release();
         return demo;
     }
-    return makeError(EBUSY, QStringLiteral("every free loop device was taken by another process; try again"));
+    return makeError(EBUSY, DevicesText::tr("every free loop device was taken by another process; try again"));
 }
 
 DemoDevice::~DemoDevice()

@@ -1,5 +1,7 @@
 #include "devicemodel.h"
 
+#include "common/tr.h"
+
 #include "mdgeometry.h"
 
 #include <QFileInfo>
@@ -589,12 +591,12 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     }
     if (useUdev && !root.isLive())
         return makeError(InvalidArgument,
-                         QStringLiteral("libudev cannot read a recorded tree (%1); walk sysfs instead")
+                         DevicesText::tr("libudev cannot read a recorded tree (%1); walk sysfs instead")
                              .arg(root.root()));
 
     const SysDir classDir = root.openSys("class/block");
     if (!classDir.isValid())
-        return makeError(NotFound, QStringLiteral("%1 does not exist: not a Linux sysfs tree")
+        return makeError(NotFound, DevicesText::tr("%1 does not exist: not a Linux sysfs tree")
                                        .arg(root.displayPath(root.sysPath("class/block"))));
 
     const QList<Candidate> candidates = useUdev ? enumerateUdev() : enumerateSysfs(root);
@@ -731,6 +733,26 @@ void DeviceModel::refreshQueues(const SysRoot &root, const QStringList &names)
             if (const auto p = m_index.constFind(part); p != m_index.constEnd())
                 inheritFromDisk(m_devices[*p], d);
     }
+}
+
+QHash<QString, QueueValues> readQueueValues(const SysRoot &root, const QStringList &devices)
+{
+    QHash<QString, QueueValues> out;
+    for (const QString &name : devices) {
+        if (out.contains(name) || !SysRoot::isPlausibleKernelName(name))
+            continue;
+        // class/block/NAME is the kernel's link to the device directory;
+        // opening it as a directory follows it (no realpath walk needed).
+        const SysDir dir = root.openSys(QByteArray("class/block/" + name.toLocal8Bit()));
+        if (!dir.isValid())
+            continue;
+        QueueValues values;
+        values.readAheadKiB = dir.readU64("queue/read_ahead_kb");
+        if (auto sched = dir.readBracketChoice("queue/scheduler"))
+            values.scheduler = sched->active;
+        out.insert(name, values);
+    }
+    return out;
 }
 
 } // namespace blocktune

@@ -52,6 +52,19 @@ private:
     QHash<QString, QStringList> m_partitions; ///< disk -> its partitions
 };
 
+/// The queue values a view shows for each row and refreshes every few
+/// seconds, in case something outside blocktune changed them.
+struct QueueValues
+{
+    std::optional<quint64> readAheadKiB;
+    QString scheduler; ///< the active one; empty when the device has no queue/scheduler
+};
+
+/// Reads read_ahead_kb and the active scheduler of a few whole devices (the
+/// rows on screen), by kernel name, without scanning: two small reads each.
+/// A device that is gone (or a name that is not one) is left out.
+QHash<QString, QueueValues> readQueueValues(const SysRoot &root, const QStringList &devices);
+
 /// Orders kernel names as people expect: sdz before sdaa, nvme0n1p2 before
 /// nvme0n1p10.
 bool kernelNameLess(const QString &a, const QString &b);

@@ -1,5 +1,7 @@
 #include "devicewatcher.h"
 
+#include "common/tr.h"
+
 #include <QFileInfo>
 #include <QSocketNotifier>
 
@@ -25,7 +27,7 @@ bool DeviceWatcher::start()
         return true;
     m_udev = udev_new();
     if (!m_udev) {
-        m_error = QStringLiteral("libudev could not be initialised");
+        m_error = DevicesText::tr("libudev could not be initialised");
         return false;
     }
     // Without udevd nobody re-broadcasts on the "udev" group: listen to the
@@ -34,12 +36,12 @@ bool DeviceWatcher::start()
     m_source = udevdRunning ? QStringLiteral("udev") : QStringLiteral("kernel");
     m_monitor = udev_monitor_new_from_netlink(m_udev, udevdRunning ? "udev" : "kernel");
     if (!m_monitor) {
-        m_error = QStringLiteral("cannot open the %1 uevent socket (netlink)").arg(m_source);
+        m_error = DevicesText::tr("cannot open the %1 uevent socket (netlink)").arg(m_source);
         return false;
     }
     udev_monitor_filter_add_match_subsystem_devtype(m_monitor, "block", nullptr);
     if (udev_monitor_enable_receiving(m_monitor) < 0) {
-        m_error = QStringLiteral("cannot receive %1 uevents").arg(m_source);
+        m_error = DevicesText::tr("cannot receive %1 uevents").arg(m_source);
         udev_monitor_unref(m_monitor);
         m_monitor = nullptr;
         return false;

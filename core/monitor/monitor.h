@@ -449,6 +449,10 @@ public Q_SLOTS:
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
 
+public:
+    /// The timer runs (between start() and stop()). Ask on the worker's thread.
+    bool isSampling() const;
+
 Q_SIGNALS:
     void sampled(const blocktune::Sample &sample);
     /// A tick (or the device scan) failed; repeated failures with the same
@@ -473,6 +477,9 @@ class MonitorThread final : public QObject
 
 public:
     explicit MonitorThread(const QString &sysroot, QObject *parent = nullptr);
+    /// With a replaced source and clock (tests of the views that use it).
+    MonitorThread(const QString &sysroot, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock,
+                  QObject *parent = nullptr);
     ~MonitorThread() override;
     /// Connect to its signals; call its slots with QMetaObject::invokeMethod.
     MonitorWorker *worker() const { return m_worker; }

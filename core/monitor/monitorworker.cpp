@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "common/tr.h"
+
 #include "devices/devicemodel.h"
 
 #include <QThread>
@@ -36,7 +38,7 @@ MonitorWorker::~MonitorWorker() = default;
 void MonitorWorker::start(int intervalMs)
 {
     if (intervalMs < 10 || intervalMs > 3'600'000) {
-        Q_EMIT failed(QStringLiteral("monitor interval %1 ms is out of range (10 ms to 1 h)").arg(intervalMs));
+        Q_EMIT failed(MonitorText::tr("monitor interval %1 ms is out of range (10 ms to 1 h)").arg(intervalMs));
         return;
     }
     if (!m_timer) {
@@ -56,6 +58,11 @@ void MonitorWorker::stop()
 {
     if (m_timer)
         m_timer->stop();
+}
+
+bool MonitorWorker::isSampling() const
+{
+    return m_timer && m_timer->isActive();
 }
 
 void MonitorWorker::setWatched(const QStringList &devices)
@@ -98,7 +105,14 @@ void MonitorWorker::tick()
 }
 
 MonitorThread::MonitorThread(const QString &sysroot, QObject *parent)
-    : QObject(parent), m_thread(new QThread(this)), m_worker(new MonitorWorker(sysroot))
+    : MonitorThread(sysroot, std::make_unique<ProcSource>(SysRoot(sysroot)), std::make_unique<SteadyClock>(), parent)
+{
+}
+
+MonitorThread::MonitorThread(const QString &sysroot, std::unique_ptr<CounterSource> source,
+                             std::unique_ptr<Clock> clock, QObject *parent)
+    : QObject(parent), m_thread(new QThread(this)),
+      m_worker(new MonitorWorker(sysroot, std::move(source), std::move(clock)))
 {
     m_thread->setObjectName(QStringLiteral("blocktune-monitor"));
     m_worker->moveToThread(m_thread);

@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "common/tr.h"
+
 #include "devices/devicemodel.h"
 
 #include <algorithm>
@@ -322,7 +324,7 @@ Result<Sample> Sampler::sample()
     if (elapsedNs <= 0) {
         st.planDirty = true; // the plan was made for a reading now dropped
         return makeError(InvalidArgument,
-                         QStringLiteral("the clock did not advance between two readings (%1 ns)")
+                         MonitorText::tr("the clock did not advance between two readings (%1 ns)")
                              .arg(elapsedNs));
     }
     const double seconds = double(elapsedNs) / 1e9;

@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "common/tr.h"
+
 #include <QDateTime>
 
 #include <cerrno>
@@ -72,7 +74,7 @@ Result<QByteArray> ProcSource::read(File &file)
             file.fd = ::open(file.path.constData(), O_RDONLY | O_CLOEXEC);
             if (file.fd < 0) {
                 const int err = errno;
-                return makeError(err, QStringLiteral("cannot open %1: %2")
+                return makeError(err, MonitorText::tr("cannot open %1: %2")
                                           .arg(m_root.displayPath(file.path), errnoText(err)));
             }
         }
@@ -87,10 +89,10 @@ Result<QByteArray> ProcSource::read(File &file)
         // A kept sysfs file whose device went away reads ENODEV: open the
         // path again once (a device of the same name may be there now).
         if (!m_keepOpen || attempt == 1)
-            return makeError(err, QStringLiteral("cannot read %1: %2")
+            return makeError(err, MonitorText::tr("cannot read %1: %2")
                                       .arg(m_root.displayPath(file.path), errnoText(err)));
     }
-    return makeError(EIO, QStringLiteral("cannot read %1").arg(m_root.displayPath(file.path)));
+    return makeError(EIO, MonitorText::tr("cannot read %1").arg(m_root.displayPath(file.path)));
 }
 
 Result<QByteArray> ProcSource::diskStats()

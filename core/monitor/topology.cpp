@@ -2,6 +2,7 @@
 // Computed on start and when devices come or go, never per tick.
 #include "monitor.h"
 
+#include "common/tr.h"
 #include "devices/devicemodel.h"
 
 #include <QRegularExpression>
@@ -239,7 +240,7 @@ Topology buildTopology(const SysRoot &root, const DeviceModel &model)
 Result<GroupSpec> makeUserGroup(const QString &name, const QStringList &members, const DeviceModel &model)
 {
     if (name.isEmpty())
-        return makeError(InvalidArgument, QStringLiteral("a group needs a name"));
+        return makeError(InvalidArgument, MonitorText::tr("a group needs a name"));
     if (!SysRoot::isPlausibleKernelName(name) || name.contains(u',') || name.contains(u'='))
         return makeError(InvalidArgument, QStringLiteral("'%1' is not a usable group name (letters, digits, "
                                                          "'-', '_', no spaces or commas)").arg(name));
@@ -250,13 +251,13 @@ Result<GroupSpec> makeUserGroup(const QString &name, const QStringList &members,
     for (const QString &member : members) {
         const BlockDevice *d = model.findByUserName(member.trimmed());
         if (!d)
-            return makeError(NotFound, QStringLiteral("no block device named '%1'").arg(member));
+            return makeError(NotFound, MonitorText::tr("no block device named '%1'").arg(member));
         if (group.members.contains(d->name))
             return makeError(InvalidArgument, QStringLiteral("'%1' is listed twice").arg(d->name));
         group.members.append(d->name);
     }
     if (group.members.size() < 2)
-        return makeError(InvalidArgument, QStringLiteral("a group needs at least two devices"));
+        return makeError(InvalidArgument, MonitorText::tr("a group needs at least two devices"));
     return group;
 }
 

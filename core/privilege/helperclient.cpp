@@ -2,7 +2,10 @@
 // requests in order, answers matched by id.
 #include "privilege.h"
 
+#include "common/tr.h"
+
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -44,9 +47,16 @@ HelperClient::~HelperClient()
 
 QStringList HelperClient::defaultCommand()
 {
-    // The helper is installed next to the programs that use it; pkexec wants
-    // an absolute path, and the polkit action names that path.
-    return {QStringLiteral("pkexec"), QCoreApplication::applicationDirPath() + u"/blocktune-helper"};
+    // pkexec wants an absolute path, and the polkit action names the
+    // installed one: BINDIR/../libexec/blocktune/blocktune-helper, found from
+    // this program's directory so a staged install finds its own. In the
+    // build tree the helper is this program's neighbour in bin/.
+    const QString dir = QCoreApplication::applicationDirPath();
+    // cleanPath: pkexec matches the path against the action's exec.path as
+    // a string, so no "bin/.." may stay in it.
+    const QString installed = QDir::cleanPath(dir + u'/' + QStringLiteral(BLOCKTUNE_HELPER_FROM_BINDIR));
+    return {QStringLiteral("pkexec"),
+            QFileInfo::exists(installed) ? installed : dir + u"/blocktune-helper"};
 }
 
 bool HelperClient::isRunning() const
@@ -68,12 +78,12 @@ bool HelperClient::ensureStarted(QString *error)
     if (program.isEmpty()
         || (QStandardPaths::findExecutable(program).isEmpty() && !QFileInfo(program).isExecutable())) {
         *error = program == u"pkexec"
-                     ? QStringLiteral("pkexec is not installed: install pkexec (polkit) or run as root")
-                     : QStringLiteral("cannot run %1: not found or not executable").arg(program);
+                     ? PrivilegeText::tr("pkexec is not installed: install pkexec (polkit) or run as root")
+                     : PrivilegeText::tr("cannot run %1: not found or not executable").arg(program);
         return false;
     }
     if (m_command.size() > 1 && m_command.constFirst() == u"pkexec" && !QFileInfo(m_command[1]).isExecutable()) {
-        *error = QStringLiteral("%1 is missing: blocktune-helper must be installed next to this program")
+        *error = PrivilegeText::tr("%1 is missing: install blocktune-helper (cmake --install or the blocktune package)")
                      .arg(m_command[1]);
         return false;
     }
@@ -88,7 +98,7 @@ bool HelperClient::ensureStarted(QString *error)
     ++m_starts;
     m_process->start(program, m_command.mid(1));
     if (!m_process->waitForStarted(10000)) {
-        *error = QStringLiteral("cannot start %1: %2").arg(m_command.join(u' '), m_process->errorString());
+        *error = PrivilegeText::tr("cannot start %1: %2").arg(m_command.join(u' '), m_process->errorString());
         return false;
     }
     // The greeting is the first request: its answer proves we talk to a
@@ -144,8 +154,8 @@ HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTime
             for (quint64 pendingId : std::exchange(m_pending, {}))
                 if (pendingId != m_helloId)
                     m_ready.append(HelperReply{pendingId, false, QJsonObject{{QStringLiteral("code"), QStringLiteral("interrupted")}},
-                                               QStringLiteral("cancelled while waiting for blocktune-helper%1")
-                                                   .arg(m_greeted ? QString() : QStringLiteral(" (authorization)"))});
+                                               PrivilegeText::tr("cancelled while waiting for blocktune-helper%1")
+                                                   .arg(m_greeted ? QString() : PrivilegeText::tr(" (authorization)"))});
             // No grace period: a prompt does not read its stdin.
             m_process->kill();
             m_process->waitForFinished(3000);
@@ -155,7 +165,7 @@ HelperReply HelperClient::call(QJsonObject request, int timeoutMs, int firstTime
         if (left <= 0) {
             // Answers come in order: a helper that misses one is stuck, and
             // waiting on it would misattribute every later answer.
-            failPending(QStringLiteral("blocktune-helper gave no answer within %1 s").arg(limit / 1000));
+            failPending(PrivilegeText::tr("blocktune-helper gave no answer within %1 s").arg(limit / 1000));
             stop();
             continue;
         }
@@ -181,14 +191,14 @@ void HelperClient::readReplies()
         const QJsonObject body = QJsonDocument::fromJson(line).object();
         HelperReply reply{id, body.value(u"ok").toBool(), body, body.value(u"error").toString()};
         if (body.isEmpty())
-            reply.error = QStringLiteral("blocktune-helper answered something that is not JSON: %1")
+            reply.error = PrivilegeText::tr("blocktune-helper answered something that is not JSON: %1")
                               .arg(QString::fromUtf8(line.left(200)));
         else if (quint64(body.value(u"id").toDouble()) != id)
-            reply = HelperReply{id, false, body, QStringLiteral("blocktune-helper answered out of order")};
+            reply = HelperReply{id, false, body, PrivilegeText::tr("blocktune-helper answered out of order")};
         if (id == m_helloId) {
             if (!reply.ok || body.value(u"program").toString() != u"blocktune-helper"
                 || body.value(u"version").toInt() != kHelperProtocolVersion) {
-                failPending(QStringLiteral("%1 is not a blocktune-helper speaking protocol %2 (%3)")
+                failPending(PrivilegeText::tr("%1 is not a blocktune-helper speaking protocol %2 (%3)")
                                 .arg(m_command.join(u' ')).arg(kHelperProtocolVersion)
                                 .arg(reply.error.isEmpty() ? QString::fromUtf8(line.left(200)) : reply.error));
                 stop();
@@ -222,20 +232,20 @@ void HelperClient::failPending(const QString &why)
 QString HelperClient::exitExplanation() const
 {
     if (!m_process)
-        return QStringLiteral("blocktune-helper is not running");
+        return PrivilegeText::tr("blocktune-helper is not running");
     const QString err = QString::fromLocal8Bit(m_process->readAllStandardError()).trimmed();
     const bool viaPkexec = m_command.value(0) == u"pkexec";
     if (m_process->exitStatus() == QProcess::CrashExit)
-        return QStringLiteral("blocktune-helper died (%1)").arg(err.isEmpty() ? m_process->errorString() : err);
+        return PrivilegeText::tr("blocktune-helper died (%1)").arg(err.isEmpty() ? m_process->errorString() : err);
     const int code = m_process->exitCode();
     // pkexec(1): 126 = the authorization dialog was dismissed, 127 = not
     // authorized or the authentication failed.
     if (viaPkexec && code == 126)
-        return QStringLiteral("authorization was dismissed (pkexec exit 126); nothing was changed by the helper");
+        return PrivilegeText::tr("authorization was dismissed (pkexec exit 126); nothing was changed by the helper");
     if (viaPkexec && code == 127)
-        return QStringLiteral("not authorized to change block device settings (pkexec exit 127)%1")
+        return PrivilegeText::tr("not authorized to change block device settings (pkexec exit 127)%1")
             .arg(err.isEmpty() ? QString() : u": " + err);
-    return QStringLiteral("blocktune-helper exited with code %1%2").arg(code).arg(err.isEmpty() ? QString() : u": " + err);
+    return PrivilegeText::tr("blocktune-helper exited with code %1%2").arg(code).arg(err.isEmpty() ? QString() : u": " + err);
 }
 
 void HelperClient::stop()
@@ -294,7 +304,7 @@ Result<WrittenValue> HelperWriter::write(const AttributeWrite &request)
                               Qt::BlockingQueuedConnection);
     if (!reply.ok)
         return makeError(errorCodeFromName(reply.body.value(u"code").toString()),
-                         reply.error.isEmpty() ? QStringLiteral("blocktune-helper refused without a reason")
+                         reply.error.isEmpty() ? PrivilegeText::tr("blocktune-helper refused without a reason")
                                                : reply.error);
     return WrittenValue{reply.body.value(u"previous").toString(), reply.body.value(u"value").toString()};
 }

@@ -158,7 +158,10 @@ public:
     explicit HelperClient(QStringList command = {}, QObject *parent = nullptr);
     ~HelperClient() override;
 
-    /// {"pkexec", "<dir of this executable>/blocktune-helper"}.
+    /// {"pkexec", HELPER}: HELPER is the installed helper
+    /// (<dir of this executable>/../libexec/blocktune/blocktune-helper for
+    /// the configured layout) if it exists, else the build tree's neighbour
+    /// <dir of this executable>/blocktune-helper.
     static QStringList defaultCommand();
 
     /// Queues a request; the answer arrives as replyReceived(id, ...).

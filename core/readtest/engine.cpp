@@ -2,6 +2,7 @@
 // reader, sampled every interval by the thread that called run().
 #include "readtest.h"
 
+#include "common/tr.h"
 #include "common/units.h"
 #include "stats/diskstats.h"
 
@@ -162,14 +163,14 @@ quint64 readBlock(Worker &w, const RunControl &control, quint64 offset, quint64 
             const int err = errno;
             if (err == EINTR)
                 continue;
-            w.error = QStringLiteral("read error on %1 at offset %2: %3")
+            w.error = ReadTestText::tr("read error on %1 at offset %2: %3")
                           .arg(w.displayPath, offsetText(offset + got), errnoDetail(err));
             return got;
         }
         if (n == 0) {
             // A block device returns 0 only at its end; the plan stayed
             // inside the size sysfs reported, so the device shrank.
-            w.error = QStringLiteral("read on %1 at offset %2 returned no data before the end the "
+            w.error = ReadTestText::tr("read on %1 at offset %2 returned no data before the end the "
                                      "device reported (it shrank during the test?)")
                           .arg(w.displayPath, offsetText(offset + got));
             return got;
@@ -355,16 +356,16 @@ bool startCold(const SysRoot &root, const QList<TestDevice> &devices, bool dropC
         Fd fd(::open(dev.devPath.constData(), O_RDONLY | O_CLOEXEC));
         if (fd.get() < 0) {
             const int err = errno;
-            run.errors << QStringLiteral("cannot open %1: %2%3")
+            run.errors << ReadTestText::tr("cannot open %1: %2%3")
                               .arg(root.displayPath(dev.devPath), errnoDetail(err),
-                                   err == EACCES ? QStringLiteral(" (reading a block device needs root "
+                                   err == EACCES ? ReadTestText::tr(" (reading a block device needs root "
                                                                   "or the disk group)")
                                                  : QString());
             continue;
         }
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0 || !S_ISBLK(st.st_mode)) {
-            run.errors << QStringLiteral("%1 is not a block device").arg(root.displayPath(dev.devPath));
+            run.errors << ReadTestText::tr("%1 is not a block device").arg(root.displayPath(dev.devPath));
             continue;
         }
         ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
@@ -409,9 +410,9 @@ bool openStreams(const SysRoot &root, const QList<TestDevice> &devices, const QL
         Fd fd(::open(dev.devPath.constData(), flags));
         if (fd.get() < 0) {
             const int err = errno;
-            run.errors << QStringLiteral("cannot open %1%2: %3")
+            run.errors << ReadTestText::tr("cannot open %1%2: %3")
                               .arg(root.displayPath(dev.devPath),
-                                   spec.direct ? QStringLiteral(" with O_DIRECT") : QString(),
+                                   spec.direct ? ReadTestText::tr(" with O_DIRECT") : QString(),
                                    errnoDetail(err));
             return -1;
         }
@@ -447,7 +448,7 @@ bool openStreams(const SysRoot &root, const QList<TestDevice> &devices, const QL
             w->bufferSize = std::min(plan.blockSize, kSliceBytes);
             void *mem = nullptr;
             if (::posix_memalign(&mem, size_t(align), size_t(w->bufferSize)) != 0) {
-                run.errors << QStringLiteral("out of memory for a %1 read buffer").arg(formatBytes(w->bufferSize));
+                run.errors << ReadTestText::tr("out of memory for a %1 read buffer").arg(formatBytes(w->bufferSize));
                 break;
             }
             buffers.emplace_back(static_cast<char *>(mem));
@@ -482,7 +483,7 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
         try {
             threads.emplace_back(runWorker, std::ref(*w), std::ref(control), std::ref(start));
         } catch (const std::system_error &e) {
-            run.errors << QStringLiteral("cannot start a reader thread: %1").arg(QString::fromLocal8Bit(e.what()));
+            run.errors << ReadTestText::tr("cannot start a reader thread: %1").arg(QString::fromLocal8Bit(e.what()));
             control.abort = true;
             const std::ptrdiff_t missing = std::ptrdiff_t(rs.workers.size() - threads.size());
             start.count_down(missing);

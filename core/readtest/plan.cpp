@@ -2,6 +2,8 @@
 // before a device is opened or a setting changed.
 #include "readtest.h"
 
+#include "common/tr.h"
+
 #include "common/units.h"
 #include "devices/devicemodel.h"
 
@@ -30,8 +32,8 @@ Error invalid(const QString &message)
 QString bytesText(quint64 bytes)
 {
     if (bytes < 1024)
-        return QStringLiteral("%1 bytes").arg(bytes);
-    return QStringLiteral("%1 (%2 bytes)").arg(formatBytes(bytes)).arg(bytes);
+        return ReadTestText::tr("%1 bytes").arg(bytes);
+    return ReadTestText::tr("%1 (%2 bytes)").arg(formatBytes(bytes)).arg(bytes);
 }
 
 } // namespace
@@ -68,10 +70,10 @@ Result<StreamTarget> parseStreamTarget(const QString &text)
     StreamTarget target;
     target.device = (at < 0 ? text : text.left(at)).trimmed();
     if (target.device.isEmpty())
-        return invalid(QStringLiteral("'%1' names no device (use DEV or DEV@OFFSET, e.g. sdb or "
+        return invalid(ReadTestText::tr("'%1' names no device (use DEV or DEV@OFFSET, e.g. sdb or "
                                       "/dev/sdb@1G)").arg(text));
     if (at >= 0) {
-        auto offset = parseSize(text.mid(at + 1), QStringLiteral("offset in '%1'").arg(text));
+        auto offset = parseSize(text.mid(at + 1), ReadTestText::tr("offset in '%1'").arg(text));
         if (!offset)
             return offset.error();
         target.offset = *offset;
@@ -86,7 +88,7 @@ Result<QList<quint64>> parseReadaheadList(const QString &text)
     for (const QString &raw : items) {
         const QString item = raw.trimmed();
         if (item.isEmpty())
-            return invalid(QStringLiteral("--ra '%1': empty value in the list (use KiB values "
+            return invalid(ReadTestText::tr("--ra '%1': empty value in the list (use KiB values "
                                           "separated by commas, e.g. 128,512,4096)").arg(text));
         quint64 kib = 0;
         bool plain = false;
@@ -94,20 +96,20 @@ Result<QList<quint64>> parseReadaheadList(const QString &text)
         if (plain) {
             kib = number;
         } else {
-            auto bytes = parseSize(item, QStringLiteral("--ra value '%1'").arg(item));
+            auto bytes = parseSize(item, ReadTestText::tr("--ra value '%1'").arg(item));
             if (!bytes)
-                return invalid(QStringLiteral("--ra: '%1' is not a readahead size (use KiB "
+                return invalid(ReadTestText::tr("--ra: '%1' is not a readahead size (use KiB "
                                               "numbers such as 128, or 512K, 4M)").arg(item));
             if (*bytes % 1024 != 0)
-                return invalid(QStringLiteral("--ra: '%1' is not a whole number of KiB").arg(item));
+                return invalid(ReadTestText::tr("--ra: '%1' is not a whole number of KiB").arg(item));
             kib = *bytes / 1024;
         }
         // sysfs read_ahead_kb takes an unsigned int of KiB (block/blk-sysfs.c).
         if (kib > UINT_MAX)
-            return invalid(QStringLiteral("--ra: %1 KiB is above the kernel's limit of %2 KiB")
+            return invalid(ReadTestText::tr("--ra: %1 KiB is above the kernel's limit of %2 KiB")
                                .arg(kib).arg(UINT_MAX));
         if (values.contains(kib))
-            return invalid(QStringLiteral("--ra: %1 KiB is listed twice").arg(kib));
+            return invalid(ReadTestText::tr("--ra: %1 KiB is listed twice").arg(kib));
         values.append(kib);
     }
     return values;
@@ -130,46 +132,46 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
 
     // ---- options that need no device ----
     if (spec.blockSize == 0)
-        return invalid(QStringLiteral("--bs must be at least 1 byte (e.g. 4K, 64K, 1M)"));
+        return invalid(ReadTestText::tr("--bs must be at least 1 byte (e.g. 4K, 64K, 1M)"));
     if (spec.blockSize > kMaxBlockSize)
-        return invalid(QStringLiteral("--bs %1 is too large (at most %2)")
+        return invalid(ReadTestText::tr("--bs %1 is too large (at most %2)")
                            .arg(formatBytes(spec.blockSize), formatBytes(kMaxBlockSize)));
     const int limits = int(spec.sizeBytes.has_value()) + int(spec.count.has_value())
         + int(spec.durationMs.has_value());
     if (limits > 1)
-        return invalid(QStringLiteral("give at most one of --size, --count and --time"));
+        return invalid(ReadTestText::tr("give at most one of --size, --count and --time"));
     if (spec.sizeBytes && *spec.sizeBytes == 0)
-        return invalid(QStringLiteral("--size must be more than 0 bytes"));
+        return invalid(ReadTestText::tr("--size must be more than 0 bytes"));
     if (spec.count && *spec.count == 0)
-        return invalid(QStringLiteral("--count must be at least 1 block"));
+        return invalid(ReadTestText::tr("--count must be at least 1 block"));
     if (spec.count && *spec.count > UINT64_MAX / spec.blockSize)
-        return invalid(QStringLiteral("--count %1 blocks of %2 is more than any device holds")
+        return invalid(ReadTestText::tr("--count %1 blocks of %2 is more than any device holds")
                            .arg(*spec.count).arg(formatBytes(spec.blockSize)));
     if (spec.durationMs && *spec.durationMs <= 0)
-        return invalid(QStringLiteral("--time must be more than 0"));
+        return invalid(ReadTestText::tr("--time must be more than 0"));
     if (spec.repeat < 1 || spec.repeat > kMaxRepeat)
-        return invalid(QStringLiteral("--repeat %1 is out of range (1 to %2)").arg(spec.repeat).arg(kMaxRepeat));
+        return invalid(ReadTestText::tr("--repeat %1 is out of range (1 to %2)").arg(spec.repeat).arg(kMaxRepeat));
     if (spec.intervalMs < 10 || spec.intervalMs > 60000)
-        return invalid(QStringLiteral("--interval %1 ms is out of range (10 ms to 60 s)").arg(spec.intervalMs));
+        return invalid(ReadTestText::tr("--interval %1 ms is out of range (10 ms to 60 s)").arg(spec.intervalMs));
     if (spec.threads < 1 || spec.threads > kMaxThreads)
-        return invalid(QStringLiteral("--threads %1 is out of range (1 to %2)").arg(spec.threads).arg(kMaxThreads));
+        return invalid(ReadTestText::tr("--threads %1 is out of range (1 to %2)").arg(spec.threads).arg(kMaxThreads));
     if (spec.seqStreams < 1 || spec.seqStreams > kMaxStreams)
-        return invalid(QStringLiteral("--seq %1 is out of range (1 to %2)").arg(spec.seqStreams).arg(kMaxStreams));
+        return invalid(ReadTestText::tr("--seq %1 is out of range (1 to %2)").arg(spec.seqStreams).arg(kMaxStreams));
     if (spec.randomReaders < 0 || spec.randomReaders > kMaxStreams)
-        return invalid(QStringLiteral("--random %1 is out of range (0 to %2)").arg(spec.randomReaders).arg(kMaxStreams));
+        return invalid(ReadTestText::tr("--random %1 is out of range (0 to %2)").arg(spec.randomReaders).arg(kMaxStreams));
     if (spec.randomBlockSize == 0 || spec.randomBlockSize > kMaxBlockSize)
-        return invalid(QStringLiteral("--random-bs must be between 1 byte and %1").arg(formatBytes(kMaxBlockSize)));
+        return invalid(ReadTestText::tr("--random-bs must be between 1 byte and %1").arg(formatBytes(kMaxBlockSize)));
 
     if (spec.measure.isEmpty())
         return invalid(spec.kind == ReadTestKind::Concurrent
-                           ? QStringLiteral("test concurrent needs at least one --measure DEV[@OFFSET]")
-                           : QStringLiteral("test %1 needs a device").arg(kind));
+                           ? ReadTestText::tr("test concurrent needs at least one --measure DEV[@OFFSET]")
+                           : ReadTestText::tr("test %1 needs a device").arg(kind));
     if (spec.kind != ReadTestKind::Concurrent && spec.measure.size() != 1)
-        return invalid(QStringLiteral("test %1 reads one device (got %2)").arg(kind).arg(spec.measure.size()));
+        return invalid(ReadTestText::tr("test %1 reads one device (got %2)").arg(kind).arg(spec.measure.size()));
     if (spec.kind != ReadTestKind::Concurrent && !spec.background.isEmpty())
-        return invalid(QStringLiteral("--background streams belong to test concurrent"));
+        return invalid(ReadTestText::tr("--background streams belong to test concurrent"));
     if (spec.measure.size() + spec.background.size() > kMaxStreams)
-        return invalid(QStringLiteral("at most %1 streams").arg(kMaxStreams));
+        return invalid(ReadTestText::tr("at most %1 streams").arg(kMaxStreams));
 
     // ---- devices ----
     ReadTest test;
@@ -178,13 +180,13 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
     auto resolve = [&](const StreamTarget &t) -> Result<int> {
         const BlockDevice *bd = model.findByUserName(t.device);
         if (!bd)
-            return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli "
+            return makeError(NotFound, ReadTestText::tr("no block device named '%1' (see blocktune-cli "
                                                       "list; give a kernel name such as sdb or a "
                                                       "/dev path)").arg(t.device));
         if (auto it = indexOf.constFind(bd->name); it != indexOf.constEnd())
             return *it;
         if (!bd->sizeBytes || *bd->sizeBytes == 0)
-            return invalid(QStringLiteral("%1 is empty (size 0): nothing to read").arg(bd->name));
+            return invalid(ReadTestText::tr("%1 is empty (size 0): nothing to read").arg(bd->name));
         TestDevice dev;
         dev.name = bd->name;
         dev.devPath = root.devPath(bd->name.toLocal8Bit());
@@ -200,7 +202,7 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
     // kernel returns EINVAL otherwise); say so before reading anything.
     auto checkAligned = [&](const TestDevice &dev, quint64 value, const QString &what) -> Status {
         if (spec.direct && value % dev.logicalBlockBytes != 0)
-            return invalid(QStringLiteral("%1 %2 is not a multiple of %3's logical block size (%4 bytes), "
+            return invalid(ReadTestText::tr("%1 %2 is not a multiple of %3's logical block size (%4 bytes), "
                                           "which --direct requires")
                                .arg(what).arg(value).arg(dev.name).arg(dev.logicalBlockBytes));
         return {};
@@ -226,25 +228,25 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
             if (spec.direct)
                 length -= length % dev.logicalBlockBytes;
             if (length == 0)
-                return invalid(QStringLiteral("less than one logical block of %1 is left past offset %2")
+                return invalid(ReadTestText::tr("less than one logical block of %1 is left past offset %2")
                                    .arg(dev.name).arg(offset));
             return length;
         }
         if (length > room)
-            return invalid(QStringLiteral("%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6")
+            return invalid(ReadTestText::tr("%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6")
                                .arg(asked, offset ? bytesText(offset) : QStringLiteral("0"), dev.name)
                                .arg(dev.sizeBytes)
                                .arg(bytesText(room), roomNote));
-        if (auto st = checkAligned(dev, length, QStringLiteral("the length")); !st)
+        if (auto st = checkAligned(dev, length, ReadTestText::tr("the length")); !st)
             return st.error();
         return length;
     };
 
     auto checkOffset = [&](const TestDevice &dev, quint64 offset) -> Status {
         if (offset >= dev.sizeBytes)
-            return invalid(QStringLiteral("offset %1 is past the end of %2 (%3)")
+            return invalid(ReadTestText::tr("offset %1 is past the end of %2 (%3)")
                                .arg(bytesText(offset), dev.name, bytesText(dev.sizeBytes)));
-        return checkAligned(dev, offset, QStringLiteral("offset"));
+        return checkAligned(dev, offset, ReadTestText::tr("offset"));
     };
 
     QHash<QString, int> nameUse;
@@ -320,10 +322,10 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
         quint64 spacing = span / quint64(spec.seqStreams);
         spacing -= spacing % dev.logicalBlockBytes;
         if (spacing == 0)
-            return invalid(QStringLiteral("%1 is too small for %2 sequential streams past offset %3")
+            return invalid(ReadTestText::tr("%1 is too small for %2 sequential streams past offset %3")
                                .arg(dev.name).arg(spec.seqStreams).arg(t.offset));
         const QString note = spec.seqStreams > 1
-            ? QStringLiteral(" (each of the %1 sequential streams gets 1/%1 of the device past the offset)")
+            ? ReadTestText::tr(" (each of the %1 sequential streams gets 1/%1 of the device past the offset)")
                   .arg(spec.seqStreams)
             : QString();
         auto len = measuredLength(dev, t.offset, spacing, note);
@@ -340,7 +342,7 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
             test.m_streams.append(s);
         }
         if (spec.randomReaders > 0 && span < spec.randomBlockSize)
-            return invalid(QStringLiteral("%1 holds less than one --random-bs block past offset %2")
+            return invalid(ReadTestText::tr("%1 holds less than one --random-bs block past offset %2")
                                .arg(dev.name).arg(t.offset));
         for (int i = 0; i < spec.randomReaders; ++i) {
             PlannedStream s;

@@ -14,6 +14,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QLocale>
 #include <QString>
 #include <QStringList>
 
@@ -361,27 +362,32 @@ private:
 };
 
 // ---- reports ----------------------------------------------------------------
+// In dd's words. The words are translated (ReadTestText: the console
+// installs a translator, the CLI none); numbers follow `locale`, which is
+// C for the CLI ("22.3 MB/s") and the user's for the console ("22,3 MB/s"),
+// never with digit grouping ("1520 MB/s"). Byte counts and sysfs values stay
+// plain integers, as dd prints them.
 
 /// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
 /// significant digits, as dd prints.
-QString formatMbPerSec(double mbPerSec);
+QString formatMbPerSec(double mbPerSec, const QLocale &locale = QLocale::c());
 /// "268435456 bytes (268 MB, 256 MiB)", as dd writes an amount.
-QString formatDdBytes(quint64 bytes);
+QString formatDdBytes(quint64 bytes, const QLocale &locale = QLocale::c());
 /// One line: "TITLE: bs 64K, 256M from offset 0, buffered...".
-QString describeReadTest(const ReadTest &test, const QString &title);
+QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &locale = QLocale::c());
 /// One run's lines: "\ta) 268435456 bytes (268 MB, 256 MiB) copied, 0.2 s,
 /// 1145 MB/s", and per stream for concurrent and mixed tests.
-QString formatRun(ReadTestKind kind, const RunResult &run);
+QString formatRun(ReadTestKind kind, const RunResult &run, const QLocale &locale = QLocale::c());
 /// The settings in force, every run, mean/min/max/stdev, per-stream means
 /// and the device counters.
-QString formatReadTestResult(const ReadTestResult &result);
+QString formatReadTestResult(const ReadTestResult &result, const QLocale &locale = QLocale::c());
 /// The column heads of a sweep's table.
 QString formatSweepHeader();
 /// One row of a sweep's table (read_ahead_kb, MB/s, average request KiB).
-QString formatSweepPoint(const SweepPoint &point);
+QString formatSweepPoint(const SweepPoint &point, const QLocale &locale = QLocale::c());
 /// The table (optional), the curve as bars, and whether the original
 /// readahead is back.
-QString formatSweepResult(const SweepResult &result, bool withTable = true);
+QString formatSweepResult(const SweepResult &result, bool withTable = true, const QLocale &locale = QLocale::c());
 
 // ---- JSON -----------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 // Human-readable reports of read tests, in dd's words: the CLI prints them,
-// the console shows them.
+// the console shows them (translated, with the user's decimal separator).
 #include "readtest.h"
 
+#include "common/tr.h"
 #include "common/units.h"
 
 #include <QTextStream>
@@ -13,79 +14,94 @@ namespace blocktune {
 
 namespace {
 
-QString threeDigits(double v)
+// The locale's decimal sign, no digit grouping: dd prints "1520 MB/s".
+QLocale ungrouped(QLocale locale)
 {
-    return QString::number(v, 'f', v >= 10 ? 0 : 1);
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+QString threeDigits(double v, const QLocale &locale)
+{
+    return locale.toString(v, 'f', v >= 10 ? 0 : 1);
 }
 
 QString settingsLine(const RecordedSettings &s)
 {
     auto num = [](const std::optional<quint64> &v) { return v ? QString::number(*v) : QStringLiteral("?"); };
-    QString line = QStringLiteral("read_ahead_kb %1, scheduler %2, nr_requests %3, max_sectors_kb %4")
+    QString line = ReadTestText::tr("read_ahead_kb %1, scheduler %2, nr_requests %3, max_sectors_kb %4")
                        .arg(num(s.readAheadKiB), s.scheduler.isEmpty() ? QStringLiteral("?") : s.scheduler,
                             num(s.nrRequests), num(s.maxSectorsKiB));
     if (s.queueDevice != s.device)
-        line += QStringLiteral(" (of %1)").arg(s.queueDevice);
+        line += ReadTestText::tr(" (of %1)").arg(s.queueDevice);
     if (!s.kernel.isEmpty())
-        line += QStringLiteral(", kernel %1").arg(s.kernel);
+        line += ReadTestText::tr(", kernel %1").arg(s.kernel);
     return line;
 }
 
-QString amountText(const ReadTestSpec &spec, const PlannedStream &first)
+QString amountText(const ReadTestSpec &spec, const PlannedStream &first, const QLocale &locale)
 {
     if (spec.durationMs)
-        return QStringLiteral("for %1 s").arg(double(*spec.durationMs) / 1000.0);
+        return ReadTestText::tr("for %1 s").arg(locale.toString(double(*spec.durationMs) / 1000.0));
     if (spec.count)
-        return QStringLiteral("%1 blocks").arg(*spec.count);
+        return ReadTestText::tr("%1 blocks").arg(*spec.count);
     return formatBytes(first.length);
 }
 
-QString streamLine(const StreamResult &s)
+QString streamLine(const StreamResult &s, const QLocale &locale)
 {
-    QString line = QStringLiteral("%1 %2 %3 copied, %4 s, %5")
-                       .arg(s.name.leftJustified(12), streamRoleName(s.role).leftJustified(10), formatDdBytes(s.bytes))
-                       .arg(s.seconds, 0, 'f', 4)
-                       .arg(formatMbPerSec(s.mbPerSec));
+    QString line = ReadTestText::tr("%1 %2 %3 copied, %4 s, %5")
+                       .arg(s.name.leftJustified(12), streamRoleName(s.role).leftJustified(10),
+                            formatDdBytes(s.bytes, locale), locale.toString(s.seconds, 'f', 4),
+                            formatMbPerSec(s.mbPerSec, locale));
     if (s.pattern == AccessPattern::Random)
-        line = QStringLiteral("%1 random     %2 reads, latency mean %3 ms, p50 %4 ms, p99 %5 ms, max %6 ms")
-                   .arg(s.name.leftJustified(12))
-                   .arg(s.reads)
-                   .arg(s.latency.meanMs, 0, 'f', 3)
-                   .arg(s.latency.p50Ms, 0, 'f', 3)
-                   .arg(s.latency.p99Ms, 0, 'f', 3)
-                   .arg(s.latency.maxMs, 0, 'f', 3);
+        line = ReadTestText::tr("%1 random     %2 reads, latency mean %3 ms, p50 %4 ms, p99 %5 ms, max %6 ms")
+                   .arg(s.name.leftJustified(12), QString::number(s.reads),
+                        locale.toString(s.latency.meanMs, 'f', 3), locale.toString(s.latency.p50Ms, 'f', 3),
+                        locale.toString(s.latency.p99Ms, 'f', 3), locale.toString(s.latency.maxMs, 'f', 3));
     if (!s.error.isEmpty())
-        line += QStringLiteral("  [I/O error]");
+        line += ReadTestText::tr("  [I/O error]");
     return line;
 }
 
-void printDeviceStats(QTextStream &out, const QList<RunResult> &runs)
+void printDeviceStats(QTextStream &out, const QList<RunResult> &runs, const QLocale &locale)
 {
     const QList<DeviceCounterDelta> totals = sumDeviceStats(runs);
     for (const DeviceCounterDelta &d : totals) {
         if (!d.available) {
-            out << d.device << ": no diskstats line (no device counters)\n";
+            out << ReadTestText::tr("%1: no diskstats line (no device counters)").arg(d.device) << '\n';
             continue;
         }
-        out << d.device << ": " << d.requests << " read requests, avg " << QString::number(d.avgRequestKiB, 'f', 1) << " KiB, "
-            << d.merges << " merges; device read " << d.deviceBytes << " bytes for " << d.consumedBytes
-            << " consumed (readahead overshoot " << d.overshootBytes << " bytes)\n";
+        out << ReadTestText::tr("%1: %2 read requests, avg %3 KiB, %4 merges; device read %5 bytes for %6 "
+                                "consumed (readahead overshoot %7 bytes)")
+                   .arg(d.device, QString::number(d.requests), locale.toString(d.avgRequestKiB, 'f', 1),
+                        QString::number(d.merges), QString::number(d.deviceBytes), QString::number(d.consumedBytes),
+                        QString::number(d.overshootBytes))
+            << '\n';
     }
+}
+
+QString runSuffix(const RunResult &r)
+{
+    return r.cancelled ? ReadTestText::tr("  (interrupted)")
+                       : (!r.errors.isEmpty() ? ReadTestText::tr("  (failed)") : QString());
 }
 
 } // namespace
 
-QString formatMbPerSec(double mbps)
+QString formatMbPerSec(double mbps, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     // dd prints rates with about three significant digits.
     const int decimals = mbps >= 100 ? 0 : (mbps >= 10 ? 1 : 2);
-    return QStringLiteral("%1 MB/s").arg(mbps, 0, 'f', decimals);
+    return locale.toString(mbps, 'f', decimals) + QStringLiteral(" MB/s");
 }
 
-QString formatDdBytes(quint64 bytes)
+QString formatDdBytes(quint64 bytes, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     if (bytes < 1000)
-        return QStringLiteral("%1 bytes").arg(bytes);
+        return ReadTestText::tr("%1 bytes").arg(bytes);
     static const char *si[] = {"kB", "MB", "GB", "TB", "PB"};
     static const char *iec[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
     double d = double(bytes) / 1000.0;
@@ -94,7 +110,7 @@ QString formatDdBytes(quint64 bytes)
         d /= 1000.0;
         ++i;
     }
-    QString text = QStringLiteral("%1 bytes (%2 %3").arg(bytes).arg(threeDigits(d), QLatin1StringView(si[i]));
+    QString amounts = threeDigits(d, locale) + u' ' + QLatin1StringView(si[i]);
     if (bytes >= 1024) {
         double b = double(bytes) / 1024.0;
         int j = 0;
@@ -102,40 +118,49 @@ QString formatDdBytes(quint64 bytes)
             b /= 1024.0;
             ++j;
         }
-        text += QStringLiteral(", %1 %2").arg(threeDigits(b), QLatin1StringView(iec[j]));
+        amounts += QStringLiteral(", ") + threeDigits(b, locale) + u' ' + QLatin1StringView(iec[j]);
     }
-    return text + u')';
+    //: dd's amount: "268435456 bytes (268 MB, 256 MiB)"
+    return ReadTestText::tr("%1 bytes (%2)").arg(QString::number(bytes), amounts);
 }
 
-QString describeReadTest(const ReadTest &test, const QString &title)
+QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     const ReadTestSpec &spec = test.spec();
     const PlannedStream &first = test.streams().constFirst();
     QString text;
     QTextStream out(&text);
-    out << title << ": bs " << formatBytes(spec.blockSize) << ", " << amountText(spec, first)
-        << (spec.kind == ReadTestKind::Concurrent ? QStringLiteral(" per measured stream")
-                                                  : QStringLiteral(" from offset %1").arg(first.start))
-        << ", " << (spec.direct ? "O_DIRECT" : "buffered") << (spec.fadviseSequential ? ", fadvise SEQUENTIAL" : "");
+    out << ReadTestText::tr("%1: bs %2, %3").arg(title, formatBytes(spec.blockSize), amountText(spec, first, locale))
+        << (spec.kind == ReadTestKind::Concurrent ? ReadTestText::tr(" per measured stream")
+                                                  : ReadTestText::tr(" from offset %1").arg(first.start))
+        << ", " << (spec.direct ? QStringLiteral("O_DIRECT") : ReadTestText::tr("buffered"))
+        << (spec.fadviseSequential ? QStringLiteral(", fadvise SEQUENTIAL") : QString());
     if (spec.kind == ReadTestKind::Server)
-        out << ", " << spec.threads << " threads" << (spec.sharedFd ? " sharing one descriptor" : " with a descriptor each");
+        out << ", "
+            << (spec.sharedFd ? ReadTestText::tr("%1 threads sharing one descriptor")
+                              : ReadTestText::tr("%1 threads with a descriptor each"))
+                   .arg(spec.threads);
     if (spec.kind == ReadTestKind::Mixed)
-        out << ", " << spec.seqStreams << " sequential + " << spec.randomReaders << " random readers ("
-            << formatBytes(spec.randomBlockSize) << ")";
+        out << ", "
+            << ReadTestText::tr("%1 sequential + %2 random readers (%3)")
+                   .arg(spec.seqStreams)
+                   .arg(spec.randomReaders)
+                   .arg(formatBytes(spec.randomBlockSize));
     out << '\n';
     out.flush();
     return text;
 }
 
-QString formatRun(ReadTestKind kind, const RunResult &r)
+QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     const QString tag = QStringLiteral("\t%1) ").arg(r.label);
-    const QString suffix = r.cancelled ? QStringLiteral("  (interrupted)")
-                                       : (!r.errors.isEmpty() ? QStringLiteral("  (failed)") : QString());
+    const QString suffix = runSuffix(r);
     if (r.streams.isEmpty()) {
-        out << tag << "not run" << suffix << '\n';
+        out << tag << ReadTestText::tr("not run") << suffix << '\n';
         out.flush();
         return text;
     }
@@ -143,47 +168,59 @@ QString formatRun(ReadTestKind kind, const RunResult &r)
     case ReadTestKind::Sequential:
     case ReadTestKind::Server: {
         const StreamResult &s = r.streams.constFirst();
-        out << tag << formatDdBytes(s.bytes) << " copied, " << QString::number(s.seconds, 'f', 4) << " s, "
-            << formatMbPerSec(s.mbPerSec);
+        out << tag
+            << ReadTestText::tr("%1 copied, %2 s, %3")
+                   .arg(formatDdBytes(s.bytes, locale), locale.toString(s.seconds, 'f', 4),
+                        formatMbPerSec(s.mbPerSec, locale));
         if (s.workers.size() > 1) {
             QStringList per;
             for (const WorkerResult &w : s.workers)
-                per << QString::number(w.seconds > 0 ? double(w.bytes) / w.seconds / 1e6 : 0.0, 'f', 1);
-            out << "; " << s.workers.size() << " threads: " << per.join(QStringLiteral(", ")) << " MB/s";
+                per << locale.toString(w.seconds > 0 ? double(w.bytes) / w.seconds / 1e6 : 0.0, 'f', 1);
+            // "12.5, 13.1" but "12,5; 13,1" where the comma is the decimal sign.
+            const QString separator = locale.decimalPoint() == u"," ? QStringLiteral("; ") : QStringLiteral(", ");
+            out << "; "
+                << ReadTestText::tr("%1 threads: %2 MB/s").arg(QString::number(s.workers.size()), per.join(separator));
         }
         out << suffix << '\n';
         break;
     }
     case ReadTestKind::Concurrent:
     case ReadTestKind::Mixed:
-        out << tag << "measured " << formatDdBytes(r.measuredBytes) << " copied, " << QString::number(r.seconds, 'f', 4)
-            << " s, " << formatMbPerSec(r.mbPerSec) << "; aggregate " << formatMbPerSec(r.aggregateMbPerSec)
-            << ", fairness " << QString::number(r.fairnessJain, 'f', 3) << suffix << '\n';
+        out << tag
+            << ReadTestText::tr("measured %1 copied, %2 s, %3; aggregate %4, fairness %5")
+                   .arg(formatDdBytes(r.measuredBytes, locale), locale.toString(r.seconds, 'f', 4),
+                        formatMbPerSec(r.mbPerSec, locale), formatMbPerSec(r.aggregateMbPerSec, locale),
+                        locale.toString(r.fairnessJain, 'f', 3))
+            << suffix << '\n';
         for (const StreamResult &s : r.streams)
-            out << "\t     " << streamLine(s) << '\n';
+            out << "\t     " << streamLine(s, locale) << '\n';
         break;
     }
     out.flush();
     return text;
 }
 
-QString formatReadTestResult(const ReadTestResult &result)
+QString formatReadTestResult(const ReadTestResult &result, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     if (!result.runs.isEmpty() && !result.runs.constFirst().settings.isEmpty()) {
         const RunResult &first = result.runs.constFirst();
         for (const RecordedSettings &s : first.settings)
             out << s.device << ": " << settingsLine(s) << '\n';
-        out << "cold start: " << first.cacheDrop << '\n';
+        out << ReadTestText::tr("cold start: %1").arg(first.cacheDrop) << '\n';
     }
     for (const RunResult &r : result.runs)
-        out << formatRun(result.kind, r);
+        out << formatRun(result.kind, r, locale);
     const Summary &m = result.mbPerSec;
     if (m.count > 0)
-        out << "mean " << formatMbPerSec(m.mean) << ", min " << formatMbPerSec(m.min) << ", max "
-            << formatMbPerSec(m.max) << ", stdev " << QString::number(m.stdev, 'f', 2) << " MB/s (" << m.count
-            << (m.count == 1 ? " run)" : " runs)") << '\n';
+        // No %n plural: without a translator (the CLI) it would print "run(s)".
+        out << ReadTestText::tr("mean %1, min %2, max %3, stdev %4 MB/s (%5)")
+                   .arg(formatMbPerSec(m.mean, locale), formatMbPerSec(m.min, locale), formatMbPerSec(m.max, locale),
+                        locale.toString(m.stdev, 'f', 2),
+                        m.count == 1 ? ReadTestText::tr("1 run") : ReadTestText::tr("%1 runs").arg(m.count))
+            << '\n';
     if ((result.kind == ReadTestKind::Concurrent || result.kind == ReadTestKind::Mixed) && !result.runs.isEmpty()) {
         // Per stream over the runs.
         const QList<StreamResult> &streams = result.runs.constFirst().streams;
@@ -195,14 +232,14 @@ QString formatReadTestResult(const ReadTestResult &result)
                     lat << r.streams.at(i).latency.p99Ms;
                 }
             const StreamResult &s = streams.at(i);
-            out << "  " << s.name.leftJustified(12) << ' ' << streamRoleName(s.role).leftJustified(10) << " mean "
-                << formatMbPerSec(summarize(rates).mean);
+            out << "  " << s.name.leftJustified(12) << ' ' << streamRoleName(s.role).leftJustified(10) << ' '
+                << ReadTestText::tr("mean %1").arg(formatMbPerSec(summarize(rates).mean, locale));
             if (s.pattern == AccessPattern::Random)
-                out << ", p99 latency " << QString::number(summarize(lat).mean, 'f', 3) << " ms";
+                out << ReadTestText::tr(", p99 latency %1 ms").arg(locale.toString(summarize(lat).mean, 'f', 3));
             out << '\n';
         }
     }
-    printDeviceStats(out, result.runs);
+    printDeviceStats(out, result.runs, locale);
     out.flush();
     return text;
 }
@@ -210,28 +247,31 @@ QString formatReadTestResult(const ReadTestResult &result)
 QString formatSweepHeader()
 {
     return QStringLiteral("%1 %2 %3\n").arg(QStringLiteral("read_ahead_kb"), 13).arg(QStringLiteral("MB/s"), 10)
-        .arg(QStringLiteral("avg req KiB"), 12);
+        .arg(ReadTestText::tr("avg req KiB"), 12);
 }
 
-QString formatSweepPoint(const SweepPoint &point)
+QString formatSweepPoint(const SweepPoint &point, const QLocale &given)
 {
-    QString line = QStringLiteral("%1 %2 %3").arg(point.readAheadKiB, 13).arg(point.mbPerSec, 10, 'f', 1)
-                       .arg(point.avgRequestKiB, 12, 'f', 1);
+    const QLocale locale = ungrouped(given);
+    QString line = QStringLiteral("%1 %2 %3").arg(point.readAheadKiB, 13)
+                       .arg(locale.toString(point.mbPerSec, 'f', 1), 10)
+                       .arg(locale.toString(point.avgRequestKiB, 'f', 1), 12);
     if (point.result.cancelled)
-        line += QStringLiteral("  (interrupted)");
+        line += ReadTestText::tr("  (interrupted)");
     else if (point.result.failed)
-        line += QStringLiteral("  (failed)");
+        line += ReadTestText::tr("  (failed)");
     return line + u'\n';
 }
 
-QString formatSweepResult(const SweepResult &result, bool withTable)
+QString formatSweepResult(const SweepResult &result, bool withTable, const QLocale &given)
 {
+    const QLocale locale = ungrouped(given);
     QString text;
     QTextStream out(&text);
     if (withTable) {
         out << formatSweepHeader();
         for (const SweepPoint &p : result.points)
-            out << formatSweepPoint(p);
+            out << formatSweepPoint(p, locale);
     }
     // The curve: one bar per point, scaled to the fastest.
     double best = 0;
@@ -241,11 +281,15 @@ QString formatSweepResult(const SweepResult &result, bool withTable)
         out << '\n';
         for (const SweepPoint &p : result.points)
             out << QStringLiteral("%1 KiB |").arg(p.readAheadKiB, 10)
-                << QString(int(std::lround(p.mbPerSec / best * 50.0)), u'#') << ' ' << formatMbPerSec(p.mbPerSec) << '\n';
+                << QString(int(std::lround(p.mbPerSec / best * 50.0)), u'#') << ' ' << formatMbPerSec(p.mbPerSec, locale)
+                << '\n';
     }
     if (result.originalKiB)
-        out << (result.restored ? "restored" : "NOT restored") << " read_ahead_kb " << *result.originalKiB << " on "
-            << result.queueDevice << '\n';
+        out << (result.restored ? ReadTestText::tr("restored read_ahead_kb %1 on %2")
+                                : ReadTestText::tr("NOT restored read_ahead_kb %1 on %2"))
+                   .arg(*result.originalKiB)
+                   .arg(result.queueDevice)
+            << '\n';
     out.flush();
     return text;
 }

@@ -1,12 +1,18 @@
 // The console's monitor view on a recorded md array whose counters the
-// test advances: the plots get the member shares, the throughput and the
-// status line; an empty selection stops sampling; teardown joins the thread.
+// test advances through a fake source and clock, sample by sample: the
+// balance bars name each member with its share and Jain's index, say when
+// the array is idle and vanish for a disk; in-flight is a step average; a
+// missing device leaves a gap; pause, wheel zoom and PNG export; an empty
+// selection stops sampling; teardown joins the thread.
 #include "monitor/monitorview.h"
 #include "monitortestsupport.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
+
+#include <cmath>
 
 #include <qcustomplot.h>
 
@@ -28,6 +34,97 @@ double lastValue(QCPGraph *graph)
     return graph && !graph->data()->isEmpty() ? (graph->data()->constEnd() - 1)->value : -1;
 }
 
+QCPBars *barsOf(QCustomPlot *plot)
+{
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto *bars = qobject_cast<QCPBars *>(plot->plottable(i)))
+            return bars;
+    return nullptr;
+}
+
+const QStringList kMembers{u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs, u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs};
+// 64 KiB reads per 100 ms: sdb three times sdc, the rest twice; md0 all of it.
+const QMap<QString, quint64> kUneven{{u"md0"_qs, 16 * 128}, {u"sdb"_qs, 3 * 128}, {u"sdc"_qs, 128},
+                                     {u"sdd"_qs, 2 * 128},  {u"sde"_qs, 2 * 128}, {u"sdf"_qs, 2 * 128},
+                                     {u"sdg"_qs, 2 * 128},  {u"sdh"_qs, 2 * 128}, {u"sdi"_qs, 2 * 128}};
+
+/// The monitor view on the recorded raid10 tree (its topology: md0 over
+/// sdb..sdi on two AHCI controllers) with a fake counter source and clock:
+/// the test makes every sample itself, the sampling timer never fires.
+struct Rig
+{
+    Rig() : Rig(std::make_unique<FakeSource>(), std::make_unique<FakeClock>()) {}
+
+    FakeSource *source = nullptr;
+    FakeClock *clock = nullptr;
+    QMap<QString, Counters> counters;
+    QTemporaryDir dir;
+    MonitorView view;
+    int samples = 0; ///< non-baseline samples the view was sent
+
+    QCustomPlot *plot() { return view.findChild<QCustomPlot *>(QStringLiteral("monitorPlot")); }
+
+    /// One sample `ms` after the last: `sectors` more read on each named
+    /// device, `inflight` requests in flight everywhere, `drop` left out of
+    /// /proc/diskstats.
+    void step(double ms, const QMap<QString, quint64> &sectors, quint64 inflight = 0, const QStringList &drop = {})
+    {
+        for (auto it = sectors.cbegin(); it != sectors.cend(); ++it) {
+            Counters &c = counters[it.key()];
+            c[0] += it.value() / 128; // 64 KiB reads
+            c[2] += it.value();
+        }
+        QList<std::pair<QString, Counters>> lines;
+        for (auto it = counters.begin(); it != counters.end(); ++it) {
+            it.value()[8] = inflight;
+            if (!drop.contains(it.key()))
+                lines.append({it.key(), it.value()});
+        }
+        MonitorWorker *worker = view.worker();
+        FakeSource *src = source;
+        FakeClock *clk = clock;
+        QMetaObject::invokeMethod(worker, [=] {
+            clk->advanceMs(ms);
+            src->setDevices(lines);
+            src->intrTotal = src->intrTotal.value_or(0) + 500;
+            src->irqs[34] += 100;
+            src->irqs[35] += 50;
+            worker->tick();
+        }, Qt::BlockingQueuedConnection);
+    }
+
+    bool sampling()
+    {
+        bool on = false;
+        MonitorWorker *worker = view.worker();
+        QMetaObject::invokeMethod(worker, [&on, worker] { on = worker->isSampling(); }, Qt::BlockingQueuedConnection);
+        return on;
+    }
+
+private:
+    Rig(std::unique_ptr<FakeSource> s, std::unique_ptr<FakeClock> c)
+        : source(s.get()), clock(c.get()), view(recordedTree("md-raid10-f2"), std::move(s), std::move(c))
+    {
+        for (const QString &name : QStringList{u"sda"_qs} + kMembers + QStringList{u"md0"_qs})
+            counters.insert(name, Counters{});
+        QList<std::pair<QString, Counters>> lines;
+        for (auto it = counters.cbegin(); it != counters.cend(); ++it)
+            lines.append({it.key(), it.value()});
+        source->setDevices(lines); // before the worker's thread reads it
+        source->intrTotal = 0;
+        source->irqs = {{34, 0}, {35, 0}};
+        view.resize(900, 900);
+        view.show();
+        // The sampling timer stays quiet during a test (and the view keeps an
+        // hour of samples at this interval: 60).
+        view.setIntervalMs(60'000);
+        QObject::connect(view.worker(), &MonitorWorker::sampled, &view, [this](const Sample &sample) {
+            if (!sample.baseline)
+                ++samples;
+        });
+    }
+};
+
 } // namespace
 
 class TestMonitorView : public QObject
@@ -35,60 +132,156 @@ class TestMonitorView : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void plotsWhatTheArrayReads()
+    void balanceBarsNameEachMember()
     {
-        QTemporaryDir dir;
-        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
-        MonitorView view(dir.path());
-        view.resize(900, 700);
-        view.show();
-        auto *plot = view.findChild<QCustomPlot *>(QStringLiteral("monitorPlot"));
-        QVERIFY(plot);
-        QSignalSpy plotted(&view, &MonitorView::plotted);
-        view.setIntervalMs(50);
-        view.setDevices({u"md0"_qs});
-        QCOMPARE(view.devices(), QStringList{u"md0"_qs});
+        Rig rig;
+        rig.view.setDevices({u"md0"_qs});
+        QCOMPARE(rig.view.devices(), QStringList{u"md0"_qs});
 
         // The array reads; sdb carries three times sdc's share, the rest even.
-        const QStringList members{u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs,
-                                  u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs};
-        QMap<QString, quint64> sectors;
-        for (const QString &m : members)
-            sectors.insert(m, m == u"sdb" ? 3 * 2048 : m == u"sdc" ? 2048 : 2 * 2048);
-        sectors.insert(u"md0"_qs, 16 * 2048);
-        // Real time here: the view samples on its own thread every 50 ms.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (advanceDiskstats(dir.path(), sectors), lastValue(graphNamed(plot, u"md0 read MB/s"_qs)) > 0), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (advanceDiskstats(dir.path(), sectors), lastValue(graphNamed(plot, u"md0/sdc share %"_qs)) > 0), 10000);
+        rig.step(100, kUneven);
+        QTRY_VERIFY(lastValue(graphNamed(rig.plot(), u"md0 read MB/s"_qs)) > 0);
+        rig.view.exportPng(rig.dir.filePath(u"first.png"_qs)); // draws now
+        QCPBars *bars = barsOf(rig.plot());
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 8);
+        QVERIFY2(bars->keyAxis()->axisRect()->layout() == rig.plot()->plotLayout(), "the balance chart is shown");
+        auto ticker = bars->keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QStringList labels;
+        for (const QString &label : ticker->ticks())
+            labels << label.section(u'\n', 0, 0);
+        QCOMPARE(labels, kMembers);
+        // Each bar is the member's share of the bytes read: 3, 1 and 2 of 16.
+        QCOMPARE(bars->data()->at(0)->value, 100.0 * 3 / 16);
+        QCOMPARE(bars->data()->at(1)->value, 100.0 * 1 / 16);
+        QCOMPARE(bars->data()->at(2)->value, 100.0 * 2 / 16);
+        QVERIFY2(ticker->ticks().value(1.0).contains(u"18.8 %"_qs), qPrintable(ticker->ticks().value(1.0)));
+        // Jain's index of 3,1,2,2,2,2,2,2: 16^2 / (8 x 34) = 0.941.
+        QVERIFY2(rig.view.balanceTitle().contains(u"Jain's index 0.941"_qs), qPrintable(rig.view.balanceTitle()));
+        QVERIFY(graphNamed(rig.plot(), u"md0 read request KiB"_qs));
+        QVERIFY(graphNamed(rig.plot(), u"md0 aqu-sz"_qs));
+        QVERIFY(graphNamed(rig.plot(), u"md0 irq/s (shared lines)"_qs)); // AHCI lines also serve sda
+        QVERIFY(graphNamed(rig.plot(), u"all interrupts/s"_qs));
+        QVERIFY2(rig.view.statusText().contains(u"md0 Jain"_qs), qPrintable(rig.view.statusText()));
 
-        QCPGraph *sdb = graphNamed(plot, u"md0/sdb share %"_qs);
-        QCPGraph *sdc = graphNamed(plot, u"md0/sdc share %"_qs);
-        QVERIFY(sdb && sdc);
-        // Every tick that saw reads saw the same proportions: 3 and 1 of 16.
-        QVERIFY2(qAbs(lastValue(sdb) - 100.0 * 3 / 16) < 1e-3, qPrintable(QString::number(lastValue(sdb))));
-        QVERIFY2(qAbs(lastValue(sdc) - 100.0 * 1 / 16) < 1e-3, qPrintable(QString::number(lastValue(sdc))));
-        QVERIFY(graphNamed(plot, u"md0 Jain x100"_qs));
-        QVERIFY(graphNamed(plot, u"md0 read request KiB"_qs));
-        QVERIFY(graphNamed(plot, u"md0 aqu-sz"_qs));
-        QVERIFY(graphNamed(plot, u"md0 irq/s (shared lines)"_qs)); // AHCI lines also serve sda
-        QVERIFY(graphNamed(plot, u"all interrupts/s"_qs));
-        QVERIFY2(view.statusText().contains(u"md0 Jain"_qs), qPrintable(view.statusText()));
-        QTRY_VERIFY(!plotted.isEmpty());
-
-        // The span: the x axis shows the last 30 s.
-        view.setWindowSeconds(30);
-        QCOMPARE(view.windowSeconds(), 30);
-        QCOMPARE(plot->axisRect(0)->axis(QCPAxis::atBottom)->range().size(), 30.0);
+        // Eleven quiet seconds: the chart says so instead of going blank.
+        rig.step(11'000, {});
+        rig.view.exportPng(rig.dir.filePath(u"idle.png"_qs));
+        QTRY_VERIFY2(rig.view.balanceTitle().contains(u"no reads in the last 10 s"_qs), qPrintable(rig.view.balanceTitle()));
+        QCOMPARE(barsOf(rig.plot())->data()->at(0)->value, 0.0);
 
         if (qEnvironmentVariableIsSet("BLOCKTUNE_MONITOR_SCREENSHOT"))
-            view.grab().save(qEnvironmentVariable("BLOCKTUNE_MONITOR_SCREENSHOT"));
+            rig.view.grab().save(qEnvironmentVariable("BLOCKTUNE_MONITOR_SCREENSHOT"));
 
-        // Nothing selected: sampling stops, no more redraws.
-        view.setDevices({});
-        QTest::qWait(200);
+        // A disk has no group: no balance chart, no empty legend.
+        rig.view.setDevices({u"sda"_qs});
+        rig.step(100, {{u"sda"_qs, 2048}});
+        QTRY_VERIFY(lastValue(graphNamed(rig.plot(), u"sda read MB/s"_qs)) > 0);
+        rig.view.exportPng(rig.dir.filePath(u"sda.png"_qs));
+        QVERIFY(rig.view.balanceTitle().isEmpty());
+        QVERIFY(barsOf(rig.plot())->keyAxis()->axisRect()->layout() == nullptr);
+    }
+
+    void inFlightIsAStepAverageAndGapsStayGaps()
+    {
+        Rig rig;
+        rig.view.setDevices({u"md0"_qs});
+        // Eight samples within the first second: 0, 4, 0, 4... in flight,
+        // one step at their mean of 2.
+        for (int i = 0; i < 8; ++i)
+            rig.step(100, kUneven, i % 2 ? 4 : 0);
+        QTRY_COMPARE(rig.samples, 8);
+        QCPGraph *inflight = graphNamed(rig.plot(), u"md0 in flight"_qs);
+        QVERIFY(inflight);
+        QCOMPARE(inflight->lineStyle(), QCPGraph::lsStepRight);
+        QCOMPARE(inflight->data()->size(), 1);
+        QCOMPARE(lastValue(inflight), 2.0);
+
+        // md0 vanishes from /proc/diskstats for two samples, then returns.
+        QCPGraph *read = graphNamed(rig.plot(), u"md0 read MB/s"_qs);
+        rig.step(100, kUneven, 0, {u"md0"_qs});
+        rig.step(100, kUneven, 0, {u"md0"_qs});
+        QTRY_COMPARE(rig.samples, 10);
+        QVERIFY(std::isnan(lastValue(read)));
+        // Back: the first reading is its new baseline, the second has rates.
+        rig.step(100, kUneven);
+        rig.step(100, kUneven);
+        QTRY_COMPARE(rig.samples, 12);
+        QVERIFY(lastValue(read) > 0);
+        int gaps = 0;
+        for (auto it = read->data()->constBegin(); it != read->data()->constEnd(); ++it)
+            gaps += std::isnan(it->value) ? 1 : 0;
+        QVERIFY2(gaps >= 1, "the line breaks where md0 was missing");
+    }
+
+    void pauseZoomAndExport()
+    {
+        Rig rig;
+        QSignalSpy failed(&rig.view, &MonitorView::failed);
+        rig.view.setDevices({u"md0"_qs});
+        rig.step(100, kUneven);
+        QTRY_COMPARE(rig.samples, 1);
+        QCPGraph *read = graphNamed(rig.plot(), u"md0 read MB/s"_qs);
+        QVERIFY(read);
+        const int before = read->data()->size();
+
+        // Paused: sampling goes on, the plots stay; resumed, they catch up.
+        rig.view.setPaused(true);
+        rig.step(100, kUneven);
+        rig.step(100, kUneven);
+        QTRY_COMPARE(rig.samples, 3);
+        QCOMPARE(read->data()->size(), before);
+        rig.view.setPaused(false);
+        QCOMPARE(read->data()->size(), before + 2);
+
+        // The wheel zooms the span, within 30 s .. 1 h.
+        QCOMPARE(rig.view.windowSeconds(), 120);
+        const QPointF at(rig.plot()->width() / 2.0, rig.plot()->height() / 4.0);
+        QWheelEvent in(at, rig.plot()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                       Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(rig.plot(), &in);
+        QCOMPARE(rig.view.windowSeconds(), 96);
+        QCOMPARE(rig.plot()->axisRect(0)->axis(QCPAxis::atBottom)->range().size(), 96.0);
+        for (int i = 0; i < 20; ++i)
+            QCoreApplication::sendEvent(rig.plot(), &in);
+        QCOMPARE(rig.view.windowSeconds(), 30);
+        QWheelEvent out(at, rig.plot()->mapToGlobal(at), QPoint(), QPoint(0, -120 * 30), Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(rig.plot(), &out);
+        QCOMPARE(rig.view.windowSeconds(), 3600);
+        rig.view.setWindowSeconds(30);
+        QCOMPARE(rig.plot()->axisRect(0)->axis(QCPAxis::atBottom)->range().size(), 30.0);
+
+        // Export: the picture is the plots as shown; a bad path says so.
+        const QString png = rig.dir.filePath(u"monitor.png"_qs);
+        QVERIFY(rig.view.exportPng(png));
+        const QImage image(png);
+        QCOMPARE(image.size(), rig.plot()->size());
+        QVERIFY(failed.isEmpty());
+        QVERIFY(!rig.view.exportPng(rig.dir.filePath(u"no/such/dir/monitor.png"_qs)));
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed.at(0).at(0).toString().contains(u"no/such/dir"_qs), qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    void nothingSelectedStopsSampling()
+    {
+        Rig rig;
+        QSignalSpy plotted(&rig.view, &MonitorView::plotted);
+        rig.view.setDevices({u"md0"_qs});
+        QVERIFY(rig.sampling());
+        rig.step(100, kUneven);
+        QTRY_VERIFY(!plotted.isEmpty());
+
+        // Nothing selected: the worker's timer stops, and a sample that was
+        // already on its way draws nothing.
+        rig.view.setDevices({});
+        QVERIFY(!rig.sampling());
+        rig.view.exportPng(rig.dir.filePath(u"cleared.png"_qs)); // the emptied plots drawn once
         plotted.clear();
-        QTest::qWait(400);
+        rig.step(100, kUneven);
+        QTRY_COMPARE(rig.samples, 2); // delivered to the view...
+        rig.view.exportPng(rig.dir.filePath(u"stopped.png"_qs)); // ...and a redraw forced
         QCOMPARE(plotted.size(), 0);
     }
 

@@ -8,6 +8,7 @@
 #include "session/session.h"
 #include "stats/diskstats.h"
 #include "tuning/tuning.h"
+#include "testloop.h"
 #include "testsupport.h"
 
 #include <QCryptographicHash>
@@ -35,98 +36,11 @@ using namespace blocktune::test;
 
 namespace {
 
-QByteArray knownContents()
-{
-    // 1 MiB of deterministic noise, repeated: nothing a hole or a zero page
-    // could stand in for.
-    QByteArray block(1 << 20, Qt::Uninitialized);
-    std::mt19937 rng(4242);
-    for (char &c : block)
-        c = char(rng() | 1);
-    return block;
-}
-
-QByteArray fileHash(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    h.addData(&f);
-    return h.result().toHex();
-}
-
-QString queueAttr(const QString &dev, const char *attr)
-{
-    const SysRoot root;
-    auto v = root.readString(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)));
-    return v ? *v : QString();
-}
-
-bool setQueueAttr(const QString &dev, const char *attr, const QString &value)
-{
-    const SysRoot root;
-    return root.writeAttribute(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)), value).ok();
-}
-
-quint64 readAhead(const QString &dev)
-{
-    return queueAttr(dev, "read_ahead_kb").toULongLong();
-}
-
 quint64 readsCompleted(const QString &dev)
 {
     auto table = readDiskStats(SysRoot());
     return table ? table->value(dev)[DiskCounters::ReadsCompleted] : 0;
 }
-
-/// A loop device of this test with known queue settings: loop devices keep
-/// their queue settings across detach and attach, so a previous user's
-/// max_sectors_kb of 4 would make every request 4 KiB. Puts the settings it
-/// found back before the device is detached.
-class TestLoop final
-{
-public:
-    TestLoop(qint64 bytes, const QByteArray &fill) : m_loop(bytes, true, fill)
-    {
-        if (!m_loop.isValid())
-            return;
-        m_hash = fileHash(m_loop.backingFile());
-        const QString dev = m_loop.name();
-        for (const char *attr : {"read_ahead_kb", "max_sectors_kb", "scheduler"}) {
-            QString value = queueAttr(dev, attr);
-            if (QLatin1StringView(attr) == QLatin1StringView("scheduler")) {
-                const auto choice = sysfs::parseBracketChoice(value.toLatin1());
-                value = choice ? choice->active : QString();
-            }
-            m_saved.append({attr, value});
-        }
-        m_ok = setQueueAttr(dev, "max_sectors_kb", queueAttr(dev, "max_hw_sectors_kb"))
-            && setQueueAttr(dev, "scheduler", QStringLiteral("none"))
-            && setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
-    }
-    ~TestLoop()
-    {
-        if (!m_loop.isValid())
-            return;
-        for (const auto &[attr, value] : m_saved)
-            if (!value.isEmpty())
-                setQueueAttr(m_loop.name(), attr, value);
-    }
-    Q_DISABLE_COPY_MOVE(TestLoop)
-
-    bool isValid() const { return m_loop.isValid() && m_ok; }
-    QString name() const { return m_loop.name(); }
-    QString path() const { return m_loop.path(); }
-    QString backingFile() const { return m_loop.backingFile(); }
-    QByteArray initialHash() const { return m_hash; }
-
-private:
-    LoopDevice m_loop;
-    QByteArray m_hash;
-    QList<std::pair<const char *, QString>> m_saved;
-    bool m_ok = false;
-};
 
 QJsonObject runJson(const QStringList &args, int expectExit = 0, ProcessResult *raw = nullptr)
 {
@@ -210,6 +124,41 @@ private Q_SLOTS:
         QCOMPARE(sweep.value(u"original_read_ahead_kb").toInt(), 128);
         QCOMPARE(readAhead(dev), quint64(128));
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    // What the CLI measured is kept: `history --json` lists it with the
+    // device, the settings in force and the mean; --device and --limit filter.
+    void cliHistoryListsFinishedTests()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray db = (dir.path() + QStringLiteral("/history.sqlite")).toLocal8Bit();
+        const QByteArray saved = qgetenv("BLOCKTUNE_HISTORY_DB");
+        qputenv("BLOCKTUNE_HISTORY_DB", db);
+        const QString dev = m_a->name();
+        const QJsonObject test = runJson({QStringLiteral("test"), QStringLiteral("seq"), dev, QStringLiteral("--bs"),
+                                          QStringLiteral("64K"), QStringLiteral("--size"), QStringLiteral("8M"),
+                                          QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY(!test.isEmpty());
+        const QJsonObject list = runJson({QStringLiteral("history"), QStringLiteral("--json")});
+        const QJsonObject none = runJson({QStringLiteral("history"), QStringLiteral("--json"), QStringLiteral("--device"),
+                                          QStringLiteral("sdzz")});
+        ProcessResult bad;
+        runJson({QStringLiteral("history"), QStringLiteral("--limit"), QStringLiteral("0")}, 2, &bad);
+        qputenv("BLOCKTUNE_HISTORY_DB", saved);
+        QCOMPARE(list.value(u"schema").toInt(), 1);
+        const QJsonArray records = list.value(u"records").toArray();
+        QCOMPARE(records.size(), 1);
+        const QJsonObject r = records.at(0).toObject();
+        QCOMPARE(r.value(u"device").toString(), dev);
+        QCOMPARE(r.value(u"source").toString(), QStringLiteral("cli"));
+        QCOMPARE(r.value(u"test").toString(), QStringLiteral("seq"));
+        QCOMPARE(r.value(u"ok").toBool(), true);
+        QCOMPARE(r.value(u"mb_per_s").toDouble(), test.value(u"mean_mb_per_s").toDouble());
+        QCOMPARE(r.value(u"settings").toObject().value(dev + QStringLiteral(" read_ahead_kb")).toInt(), 128);
+        QVERIFY(!r.value(u"kernel").toString().isEmpty());
+        QCOMPARE(none.value(u"records").toArray().size(), 0);
+        QVERIFY2(bad.err.contains("--limit '0'"), bad.err.constData());
     }
 
     void seqReportsRunsLikeDd()
@@ -547,6 +496,52 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("(interrupted)")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("restored read_ahead_kb 128")), qPrintable(out));
         QVERIFY2(err.contains(QStringLiteral("interrupted by SIGTERM")), qPrintable(err));
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    // SIGINT or SIGTERM during every kind of test and a sweep: the CLI stops
+    // within 2 s, says so, exits 128+N (never dies of the signal), and the
+    // readahead is what it was.
+    void signalStopsEveryKind_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("signal");
+        const QString a = m_a ? m_a->name() : QString();
+        const QString b = m_b ? m_b->name() : QString();
+        const QStringList slow{u"--bs"_qs, u"4K"_qs, u"--time"_qs, u"30s"_qs};
+        const QList<std::pair<const char *, QStringList>> kinds{
+            {"seq", QStringList{u"test"_qs, u"seq"_qs, a} + slow},
+            {"concurrent", QStringList{u"test"_qs, u"concurrent"_qs, u"--measure"_qs, a, u"--background"_qs, b} + slow},
+            {"server", QStringList{u"test"_qs, u"server"_qs, a, u"--threads"_qs, u"4"_qs} + slow},
+            {"mixed", QStringList{u"test"_qs, u"mixed"_qs, a, u"--seq"_qs, u"1"_qs, u"--random"_qs, u"1"_qs} + slow},
+            {"sweep", QStringList{u"sweep"_qs, a, u"--ra"_qs, u"8,16"_qs} + slow},
+        };
+        for (const auto &[kind, args] : kinds) {
+            QTest::addRow("%s SIGINT", kind) << args << int(SIGINT);
+            QTest::addRow("%s SIGTERM", kind) << args << int(SIGTERM);
+        }
+    }
+    void signalStopsEveryKind()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, signal);
+        const QString dev = m_a->name();
+        const quint64 readsBefore = readsCompleted(dev);
+        QProcess p;
+        p.start(binary("blocktune-cli"), args);
+        QVERIFY(p.waitForStarted());
+        // Running: the device is being read.
+        QVERIFY(QTest::qWaitFor([&] { return readsCompleted(dev) > readsBefore + 100; }, 10000));
+        QElapsedTimer t;
+        t.start();
+        ::kill(pid_t(p.processId()), signal);
+        QVERIFY(p.waitForFinished(5000));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + signal);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(signal == SIGINT ? u"interrupted by SIGINT"_qs : u"interrupted by SIGTERM"_qs), qPrintable(err));
         QCOMPARE(readAhead(dev), quint64(128));
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }

@@ -1,11 +1,21 @@
 // The console's read test view: refusals without root on a recorded tree;
-// a test, a sweep and a stop on the test's own loop device with root.
+// a test, a sweep, a stop, two streams side by side and the history on
+// the test's own loop devices with root.
 #include "readtest/readtestview.h"
 #include "common/sysroot.h"
+#include "history/history.h"
 #include "sessionsupport.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
+#include <QFile>
+#include <QFrame>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -133,20 +143,148 @@ private Q_SLOTS:
         QVERIFY(!view.start());
     }
 
-    // A recorded tree has no /dev: the run fails cleanly and says why.
-    void recordedTreeRunFailsCleanly()
+    // A recorded tree has no devices to read: Start is disabled with the
+    // reason, and start() refuses with it (nothing runs, no "mean 0.00").
+    void recordedTreeRefusesTests()
     {
         SessionThread session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(QStringLiteral("nvme0n1"));
         configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("1M"), 3);
+        QPushButton *startButton = nullptr;
+        for (QPushButton *b : view.findChildren<QPushButton *>())
+            if (b->text() == u"Start")
+                startButton = b;
+        QVERIFY(startButton);
+        QVERIFY(!startButton->isEnabled());
+        QVERIFY2(startButton->toolTip().contains(QStringLiteral("recorded tree")), qPrintable(startButton->toolTip()));
+        QSignalSpy messages(&view, &ReadTestView::message);
+        QSignalSpy started(&view, &ReadTestView::started);
+        QVERIFY(!view.start());
+        QVERIFY(!view.isRunning());
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.at(0).at(0).toString().contains(QStringLiteral("need the live machine")),
+                 qPrintable(messages.at(0).at(0).toString()));
+        QVERIFY(!view.reportText().contains(QStringLiteral("MB/s")));
+    }
+
+    // Two measured streams side by side: two cards, a results table with
+    // runs a, b, c per stream and the summary rows, CSV and JSON exports,
+    // and the run kept in the history.
+    void twoStreamsMakeCardsAndResults()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        ViewLoop first, second;
+        QVERIFY(first.isValid() && second.isValid());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qputenv("BLOCKTUNE_HISTORY_DB", (dir.path() + QStringLiteral("/history.sqlite")).toLocal8Bit());
+        SessionThread session{SysRoot()};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
+        view.setDevice(first.name());
+        configure(view, QStringLiteral("concurrent"), QStringLiteral("64K"), QStringLiteral("8M"), 3);
+        view.findChild<QLineEdit *>(QStringLiteral("measure"))->setText(second.name());
         QSignalSpy finished(&view, &ReadTestView::finished);
+        QSignalSpy kept(&view, &ReadTestView::historyRecorded);
         QVERIFY(view.start());
-        QVERIFY(view.isRunning());
-        QVERIFY(finished.wait(10000));
-        QCOMPARE(finished.at(0).at(0).toBool(), false);
-        QVERIFY2(view.reportText().contains(QStringLiteral("cannot open")), qPrintable(view.reportText()));
+        const QList<QFrame *> cards = view.findChildren<QFrame *>(QStringLiteral("streamCard"));
+        QCOMPARE(cards.size(), 2);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        // Each card ends showing its stream's MB/s.
+        for (QFrame *card : cards)
+            QVERIFY(card->findChild<QLabel *>(QStringLiteral("rate"))->text().endsWith(QStringLiteral("MB/s")));
+
+        auto *table = view.findChild<QTableView *>(QStringLiteral("results"));
+        QVERIFY(table);
+        QAbstractItemModel *model = table->model();
+        QStringList runs;
+        QStringList summaries;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString run = model->index(row, 0).data().toString();
+            const QString stream = model->index(row, 1).data().toString();
+            if (run.size() == 1)
+                runs << run + u' ' + stream;
+            else
+                summaries << run;
+        }
+        QCOMPARE(runs, (QStringList{QStringLiteral("a ") + first.name(), QStringLiteral("a ") + second.name(),
+                                    QStringLiteral("b ") + first.name(), QStringLiteral("b ") + second.name(),
+                                    QStringLiteral("c ") + first.name(), QStringLiteral("c ") + second.name()}));
+        QCOMPARE(summaries.count(QStringLiteral("mean")), 2);
+        QCOMPARE(summaries.count(QStringLiteral("spread")), 2);
+        QVERIFY(summaries.contains(QStringLiteral("all runs")));
+        // Each run's row carries 8 MiB and a MB/s figure.
+        QCOMPARE(model->index(0, 5).data(Qt::UserRole).toDouble(), double(8 << 20));
+        QVERIFY(model->index(0, 3).data().toString().endsWith(QStringLiteral("MB/s")));
+        // Sorting by MB/s descending keeps the summary rows at the bottom.
+        table->sortByColumn(3, Qt::DescendingOrder);
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(model->index(row, 0).data().toString().size(), 1);
+        QVERIFY(model->index(0, 3).data(Qt::UserRole).toDouble() >= model->index(5, 3).data(Qt::UserRole).toDouble());
+
+        QVERIFY(view.resultText().contains(QStringLiteral("\ta) ")));
+        QTemporaryDir out;
+        QVERIFY(view.exportCsv(out.filePath(QStringLiteral("r.csv"))));
+        QFile csv(out.filePath(QStringLiteral("r.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList csvLines = QString::fromUtf8(csv.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY(csvLines.at(0).startsWith(QStringLiteral("run,stream,role,mb_per_s")));
+        QVERIFY2(csvLines.at(1).startsWith(QStringLiteral("a,") + first.name() + QStringLiteral(",measured,")),
+                 qPrintable(csvLines.at(1)));
+        QVERIFY(view.exportJson(out.filePath(QStringLiteral("r.json"))));
+        QFile json(out.filePath(QStringLiteral("r.json")));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(o.value(QStringLiteral("runs")).toArray().size(), 3);
+
+        QVERIFY(kept.wait(10000));
+        QVERIFY(kept.at(0).at(0).toLongLong() > 0);
+        const auto records = HistoryStore().list();
+        QVERIFY(records);
+        QCOMPARE(records->size(), 1);
+        QCOMPARE(records->constFirst().device, first.name());
+        QCOMPARE(records->constFirst().test, QStringLiteral("concurrent"));
+        QVERIFY(records->constFirst().metrics.contains(QStringLiteral("fairness (Jain)")));
+        qunsetenv("BLOCKTUNE_HISTORY_DB");
+    }
+
+    // A damaged history database does not stop a test: the result is shown,
+    // the file is set aside and the user told.
+    void corruptHistoryDoesNotStopATest()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        ViewLoop loop;
+        QVERIFY(loop.isValid());
+        QTemporaryDir dir;
+        const QString db = dir.path() + QStringLiteral("/history.sqlite");
+        {
+            QFile f(db);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(8192, 'x'));
+        }
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        SessionThread session{SysRoot()};
+        QVERIFY(waitForModel(session));
+        ReadTestView view(&session);
+        view.setDevice(loop.name());
+        configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("4M"), 1);
+        QSignalSpy finished(&view, &ReadTestView::finished);
+        QSignalSpy kept(&view, &ReadTestView::historyRecorded);
+        QSignalSpy messages(&view, &ReadTestView::message);
+        QVERIFY(view.start());
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        QVERIFY2(view.reportText().contains(QStringLiteral("4194304 bytes (4.2 MB, 4.0 MiB) copied, ")), qPrintable(view.reportText()));
+        QVERIFY(kept.wait(10000));
+        QVERIFY2(kept.at(0).at(1).toString().contains(QStringLiteral("set aside")), qPrintable(kept.at(0).at(1).toString()));
+        QVERIFY(kept.at(0).at(0).toLongLong() > 0); // kept in a new database
+        QVERIFY(!messages.isEmpty());
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("history.sqlite.corrupt-*")}, QDir::Files).size(), 1);
+        qunsetenv("BLOCKTUNE_HISTORY_DB");
     }
 
     void runsTestAndShowsRuns()

@@ -1,28 +1,60 @@
 #include "monitorview.h"
 
+#include "format.h"
 #include "monitor/monitor.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <deque>
 
 namespace blocktune {
 
 namespace {
 
-enum Rect { Throughput, Interrupts, RequestSize, QueueDepth, Balance, RectCount };
+// The time plots; the balance bars are a chart of their own below them.
+enum Rect { Throughput, Interrupts, RequestSize, QueueDepth, RectCount };
 
 // What each plot shows; the line styles are explained in the titles
 // rather than in five legends.
-const char *const kRectTitles[RectCount] = {"MB/s\n(write dashed)", "interrupts/s\n(black: all)",
-                                            "read request\nKiB", "queue depth\n(in flight dotted)",
-                                            "read share %\n(Jain x100 dashed)"};
+const char *const kRectTitles[RectCount] = {
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "MB/s\n(write dashed)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(black: all)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "read request\nKiB"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "queue depth\n(thin: in flight, 1 s mean)")};
+
+constexpr int kMinWindowSeconds = 30;
+constexpr int kMaxWindowSeconds = 3600;
+/// In-flight counts are instants: sampled at 10 Hz they zigzag into a
+/// hatch. Their mean over each second is drawn as a step instead.
+constexpr double kStepSeconds = 1.0;
+
+/// One step-averaged series: the points of the open bucket are folded into
+/// one, keyed at the newest sample, holding the bucket's mean.
+struct StepAverage
+{
+    qint64 bucket = -1;
+    double sum = 0;
+    int count = 0;
+    double lastKey = 0;
+};
+
+/// One group's bytes read per member over the last kBalanceSeconds.
+struct BalanceWindow
+{
+    QString group;
+    QStringList members;
+    std::deque<std::pair<double, std::vector<quint64>>> samples; // (t, bytes per member)
+};
 
 QColor paletteColor(qsizetype i)
 {
@@ -42,10 +74,20 @@ struct MonitorView::Private
     QCustomPlot *plot = nullptr;
     QLabel *status = nullptr;
     QComboBox *span = nullptr;
+    QPushButton *pause = nullptr;
+    QPushButton *exportButton = nullptr;
     QCPAxisRect *rects[RectCount] = {};
     QCPLegend *deviceLegend = nullptr;
-    QCPLegend *balanceLegend = nullptr;
+    QCPAxisRect *balanceRect = nullptr;
+    QCPTextElement *balanceHeading = nullptr;
+    QCPBars *balanceBars = nullptr;
+    QSharedPointer<QCPAxisTickerText> balanceTicker;
+    QCPItemStraightLine *evenLine = nullptr;
     QTimer *replotTimer = nullptr;
+    QHash<QString, StepAverage> steps; // keyed by series name
+    BalanceWindow balance;
+    QString balanceTitle;
+    bool paused = false;
 
     History history;
     QHash<QString, QCPGraph *> graphs; // keyed by History series name
@@ -63,40 +105,85 @@ struct MonitorView::Private
     void clearGraphs();
     void onSample(const Sample &s);
     void show(const QString &series, double value, Rect rect, const QString &label, const QColor &color,
-              Qt::PenStyle style, double scale, QCPLegend *legend);
-    void fill(QCPGraph *graph, const QString &series, double scale);
+              Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false);
+    void fill(QCPGraph *graph, const QString &series);
+    void fillAll();
+    void addPoint(QCPGraph *graph, const QString &series, double t, double v);
+    void updateBalance(const Sample &s);
+    void drawBalance();
+    void setBalanceShown(bool shown);
     void replot();
+    void showSpan();
 };
 
 void MonitorView::Private::buildPlot()
 {
     plot->setAutoAddPlottableToLegend(false);
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->plotLayout()->clear();
     auto *margins = new QCPMarginGroup(plot);
     for (int i = 0; i < RectCount; ++i) {
         auto *rect = new QCPAxisRect(plot);
         plot->plotLayout()->addElement(i, 0, rect);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        rect->axis(QCPAxis::atLeft)->setLabel(QString::fromLatin1(kRectTitles[i]));
+        rect->axis(QCPAxis::atLeft)->setLabel(MonitorView::tr(kRectTitles[i]));
         rect->axis(QCPAxis::atBottom)->setRange(0, windowSeconds);
         rect->axis(QCPAxis::atLeft)->setRange(0, 1);
         rects[i] = rect;
     }
-    rects[Balance]->axis(QCPAxis::atBottom)->setLabel(QStringLiteral("seconds"));
-    rects[Balance]->axis(QCPAxis::atLeft)->setRange(0, 105);
-    auto makeLegend = [this](QCPAxisRect *rect) {
-        auto *legend = new QCPLegend;
-        rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-        legend->setLayer(QStringLiteral("legend"));
-        legend->setFont(QFont(q->font().family(), 7));
-        legend->setRowSpacing(0);
-        legend->setWrap(3); // columns of three: an 8-disk array fits a short plot
-        legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-        legend->setBrush(QColor(255, 255, 255, 200));
-        return legend;
-    };
-    deviceLegend = makeLegend(rects[Throughput]);
-    balanceLegend = makeLegend(rects[Balance]);
+    rects[QueueDepth]->axis(QCPAxis::atBottom)->setLabel(MonitorView::tr("seconds"));
+    deviceLegend = new QCPLegend;
+    rects[Throughput]->insetLayout()->addElement(deviceLegend, Qt::AlignTop | Qt::AlignLeft);
+    deviceLegend->setLayer(QStringLiteral("legend"));
+    deviceLegend->setFont(QFont(q->font().family(), 7));
+    deviceLegend->setRowSpacing(0);
+    deviceLegend->setBrush(QColor(255, 255, 255, 220));
+
+    // The balance chart: one bar per member, named on the axis with its
+    // share; not in the layout until a group is sampled.
+    balanceHeading = new QCPTextElement(plot, QString(), QFont(q->font().family(), 9, QFont::Bold));
+    balanceRect = new QCPAxisRect(plot);
+    balanceRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    balanceTicker.reset(new QCPAxisTickerText);
+    QCPAxis *keys = balanceRect->axis(QCPAxis::atBottom);
+    keys->setTicker(balanceTicker);
+    keys->setSubTicks(false);
+    keys->setTickLength(0, 3);
+    keys->grid()->setVisible(false);
+    QCPAxis *values = balanceRect->axis(QCPAxis::atLeft);
+    values->setLabel(MonitorView::tr("share of bytes read %\n(even: dashed)"));
+    values->setRange(0, 100);
+    balanceBars = new QCPBars(keys, values);
+    balanceBars->setName(MonitorView::tr("read share %"));
+    balanceBars->setWidth(0.6);
+    balanceBars->setPen(QPen(QColor(31, 119, 180)));
+    balanceBars->setBrush(QColor(31, 119, 180, 170));
+    evenLine = new QCPItemStraightLine(plot);
+    evenLine->setClipAxisRect(balanceRect);
+    evenLine->point1->setAxes(keys, values);
+    evenLine->point2->setAxes(keys, values);
+    evenLine->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
+    evenLine->setVisible(false);
+    // Made outside the layout: setBalanceShown() adds them for a group.
+}
+
+void MonitorView::Private::setBalanceShown(bool shown)
+{
+    QCPLayoutGrid *layout = plot->plotLayout();
+    const bool inLayout = balanceRect->layout() == layout;
+    if (shown == inLayout)
+        return;
+    if (shown) {
+        layout->addElement(RectCount, 0, balanceHeading);
+        layout->addElement(RectCount + 1, 0, balanceRect);
+        layout->setRowStretchFactor(RectCount, 0.01);
+        layout->setRowStretchFactor(RectCount + 1, 1.4);
+    } else {
+        layout->take(balanceHeading);
+        layout->take(balanceRect);
+        layout->simplify();
+    }
+    dirty = true;
 }
 
 void MonitorView::Private::clearGraphs()
@@ -105,10 +192,14 @@ void MonitorView::Private::clearGraphs()
         // QCustomPlot only cleans its own default legend when a plottable
         // goes; ours would keep an item pointing at the deleted graph.
         g->removeFromLegend(deviceLegend);
-        g->removeFromLegend(balanceLegend);
         plot->removeGraph(g);
     }
     graphs.clear();
+    steps.clear();
+    balance = {};
+    balanceTitle.clear();
+    balanceBars->data()->clear();
+    setBalanceShown(false);
     dirty = true;
 }
 
@@ -135,36 +226,143 @@ void MonitorView::Private::restart()
     running = true;
 }
 
-void MonitorView::Private::fill(QCPGraph *graph, const QString &series, double scale)
+void MonitorView::Private::addPoint(QCPGraph *graph, const QString &series, double t, double v)
+{
+    const auto step = steps.find(series);
+    if (step == steps.end() || std::isnan(v)) {
+        if (step != steps.end())
+            *step = StepAverage{};
+        graph->addData(t, v); // NaN stays NaN: a gap in the line
+        return;
+    }
+    const auto bucket = qint64(std::floor(t / kStepSeconds));
+    if (bucket != step->bucket) {
+        *step = StepAverage{bucket, v, 1, t};
+    } else {
+        step->sum += v;
+        ++step->count;
+        graph->data()->remove(step->lastKey);
+        step->lastKey = t;
+    }
+    graph->addData(t, step->sum / step->count);
+}
+
+void MonitorView::Private::fill(QCPGraph *graph, const QString &series)
 {
     graph->data()->clear();
+    if (steps.contains(series))
+        steps[series] = StepAverage{};
     const double from = lastT - windowSeconds;
     for (qsizetype i = 0; i < history.size(); ++i) {
         const double t = history.timeAt(i);
-        const double v = history.valueAt(series, i);
         if (t >= from)
-            graph->addData(t, v * scale); // NaN stays NaN: a gap in the line
+            addPoint(graph, series, t, history.valueAt(series, i));
     }
 }
 
+void MonitorView::Private::fillAll()
+{
+    for (auto it = graphs.cbegin(); it != graphs.cend(); ++it)
+        fill(it.value(), it.key());
+    dirty = true;
+}
+
 void MonitorView::Private::show(const QString &series, double value, Rect rect, const QString &label,
-                                const QColor &color, Qt::PenStyle style, double scale, QCPLegend *legend)
+                                const QColor &color, Qt::PenStyle style, QCPLegend *legend, bool stepAverage)
 {
     auto it = graphs.find(series);
     if (it == graphs.end()) {
         QCPGraph *graph = plot->addGraph(rects[rect]->axis(QCPAxis::atBottom), rects[rect]->axis(QCPAxis::atLeft));
         graph->setName(label);
-        graph->setPen(QPen(color, 1.5, style));
-        graph->setAdaptiveSampling(true);
+        if (stepAverage) {
+            QColor light = color;
+            light.setAlpha(150);
+            graph->setPen(QPen(light, 1.0));
+            graph->setLineStyle(QCPGraph::lsStepRight);
+            steps.insert(series, StepAverage{});
+        } else {
+            graph->setPen(QPen(color, 1.5, style));
+            graph->setAdaptiveSampling(true);
+        }
         if (legend)
             graph->addToLegend(legend);
         // A series shown for the first time (a device selected again, a
         // group appearing) gets what the history already holds.
-        fill(graph, series, scale);
+        fill(graph, series);
         graphs.insert(series, graph);
         return;
     }
-    (*it)->addData(lastT, value * scale);
+    addPoint(*it, series, lastT, value);
+}
+
+void MonitorView::Private::updateBalance(const Sample &s)
+{
+    const GroupBalance *g = s.groups.isEmpty() ? nullptr : &s.groups.constFirst();
+    if (!g) {
+        balance = {};
+        balanceTitle.clear();
+        setBalanceShown(false);
+        return;
+    }
+    QStringList members;
+    for (const MemberShare &m : g->members)
+        members << m.name;
+    if (g->name != balance.group || members != balance.members)
+        balance = BalanceWindow{g->name, members, {}};
+    std::vector<quint64> bytes;
+    bytes.reserve(size_t(g->members.size()));
+    for (const MemberShare &m : g->members)
+        bytes.push_back(m.present ? m.readBytes : 0);
+    balance.samples.emplace_back(s.t, std::move(bytes));
+    while (!balance.samples.empty() && balance.samples.front().first <= s.t - MonitorView::kBalanceSeconds)
+        balance.samples.pop_front();
+    setBalanceShown(true);
+}
+
+void MonitorView::Private::drawBalance()
+{
+    if (balance.group.isEmpty())
+        return;
+    const qsizetype n = balance.members.size();
+    std::vector<double> sums(size_t(n), 0.0);
+    for (const auto &[t, bytes] : balance.samples)
+        for (size_t i = 0; i < bytes.size() && i < sums.size(); ++i)
+            sums[i] += double(bytes[i]);
+    double total = 0;
+    for (double v : sums)
+        total += v;
+    QVector<double> keys, values;
+    balanceTicker->clear();
+    double top = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        const double share = total > 0 ? 100.0 * sums[size_t(i)] / total : 0.0;
+        keys << double(i + 1);
+        values << share;
+        top = std::max(top, share);
+        balanceTicker->addTick(double(i + 1), total > 0 ? QStringLiteral("%1\n%2 %").arg(balance.members[i],
+                                                                                           format::number(share, 1))
+                                                        : balance.members[i]);
+    }
+    balanceBars->setData(keys, values, true);
+    QCPAxis *keyAxis = balanceRect->axis(QCPAxis::atBottom);
+    keyAxis->setRange(0.4, double(n) + 0.6);
+    balanceRect->axis(QCPAxis::atLeft)->setRange(0, std::max(10.0, std::ceil(top * 1.15 / 5) * 5));
+    // The even share, as a reference line.
+    QCPItemStraightLine *even = evenLine;
+    even->point1->setCoords(0, n > 0 ? 100.0 / double(n) : 0);
+    even->point2->setCoords(1, n > 0 ? 100.0 / double(n) : 0);
+    even->setVisible(total > 0 && n > 0);
+    if (total <= 0) {
+        balanceTitle = MonitorView::tr("%1: no reads in the last %2 s").arg(balance.group).arg(MonitorView::kBalanceSeconds);
+    } else {
+        std::vector<double> load(sums.begin(), sums.end());
+        const BalanceFigures figures = balanceOf(load);
+        balanceTitle = MonitorView::tr("%1 read balance over the last %2 s: Jain's index %3 (1 = even, %4 = one member does all)")
+                           .arg(balance.group)
+                           .arg(MonitorView::kBalanceSeconds)
+                           .arg(format::number(figures.jain.value_or(0), 3), format::number(1.0 / double(n), 3));
+    }
+    balanceHeading->setText(balanceTitle);
 }
 
 void MonitorView::Private::onSample(const Sample &s)
@@ -173,64 +371,88 @@ void MonitorView::Private::onSample(const Sample &s)
         return;
     history.record(s);
     lastT = s.t;
-    QStringList summary{QStringLiteral("t %1 s").arg(s.t, 0, 'f', 1)};
-    if (s.interruptsPerSec) {
-        show(QStringLiteral("interrupts_per_s"), *s.interruptsPerSec, Interrupts,
-             QStringLiteral("all interrupts/s"), Qt::black, Qt::SolidLine, 1, nullptr);
-        summary << QStringLiteral("%1 interrupts/s").arg(*s.interruptsPerSec, 0, 'f', 0);
-    }
+    updateBalance(s);
+    QStringList summary{MonitorView::tr("t %1 s").arg(format::number(s.t, 1))};
+    for (const DeviceRates &dev : s.devices)
+        summary << QStringLiteral("%1 %2 %3").arg(dev.name, format::rate(dev.readMBps), format::kib(dev.avgReadRequestKiB));
+    if (s.interruptsPerSec)
+        summary << MonitorView::tr("%1 interrupts/s").arg(format::number(*s.interruptsPerSec, 0));
+    for (const GroupBalance &g : s.groups)
+        if (g.bytes.jain)
+            summary << MonitorView::tr("%1 Jain %2").arg(g.name, format::number(*g.bytes.jain, 3));
+    if (!s.missing.isEmpty())
+        summary << MonitorView::tr("missing: %1").arg(s.missing.join(u' '));
+    statusText = summary.join(QStringLiteral("  ·  "));
+    status->setText(statusText);
+    if (paused)
+        return; // the history has it; unpausing draws it
+
+    QSet<QCPGraph *> fed;
+    auto put = [&](const QString &series, double value, Rect rect, const QString &label, const QColor &color,
+                   Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false) {
+        show(series, value, rect, label, color, style, legend, stepAverage);
+        fed.insert(graphs.value(series));
+    };
+    if (s.interruptsPerSec)
+        put(QStringLiteral("interrupts_per_s"), *s.interruptsPerSec, Interrupts, MonitorView::tr("all interrupts/s"),
+            Qt::black, Qt::SolidLine, nullptr);
     for (const DeviceRates &dev : s.devices) {
         const QColor color = paletteColor(devices.indexOf(dev.name));
         const QString p = dev.name + u'/';
-        show(p + u"read_mb_per_s", dev.readMBps, Throughput, dev.name + u" read MB/s", color,
-             Qt::SolidLine, 1, deviceLegend);
-        show(p + u"write_mb_per_s", dev.writeMBps, Throughput, dev.name + u" write MB/s", color,
-             Qt::DashLine, 1, nullptr);
+        put(p + u"read_mb_per_s", dev.readMBps, Throughput, MonitorView::tr("%1 read MB/s").arg(dev.name), color,
+            Qt::SolidLine, deviceLegend);
+        put(p + u"write_mb_per_s", dev.writeMBps, Throughput, MonitorView::tr("%1 write MB/s").arg(dev.name), color,
+            Qt::DashLine, nullptr);
         if (dev.irqPerSec)
-            show(p + u"irq_per_s", *dev.irqPerSec, Interrupts,
-                 dev.name + (dev.irqShared ? u" irq/s (shared lines)" : u" irq/s"), color, Qt::SolidLine, 1,
-                 nullptr);
-        show(p + u"avg_read_request_kb", dev.reads > 0 ? dev.avgReadRequestKiB : qQNaN(), RequestSize,
-             dev.name + u" read request KiB", color, Qt::SolidLine, 1, nullptr);
-        show(p + u"queue_depth", dev.queueDepth, QueueDepth, dev.name + u" aqu-sz", color, Qt::SolidLine, 1,
-             nullptr);
-        show(p + u"inflight", double(dev.inFlight), QueueDepth, dev.name + u" in flight", color, Qt::DotLine,
-             1, nullptr);
-        summary << QStringLiteral("%1 %2 MB/s %3 KiB").arg(dev.name).arg(dev.readMBps, 0, 'f', 1)
-                       .arg(dev.avgReadRequestKiB, 0, 'f', 0);
+            put(p + u"irq_per_s", *dev.irqPerSec, Interrupts,
+                (dev.irqShared ? MonitorView::tr("%1 irq/s (shared lines)") : MonitorView::tr("%1 irq/s")).arg(dev.name),
+                color, Qt::SolidLine, nullptr);
+        put(p + u"avg_read_request_kb", dev.reads > 0 ? dev.avgReadRequestKiB : qQNaN(), RequestSize,
+            MonitorView::tr("%1 read request KiB").arg(dev.name), color, Qt::SolidLine, nullptr);
+        put(p + u"queue_depth", dev.queueDepth, QueueDepth, MonitorView::tr("%1 aqu-sz").arg(dev.name), color,
+            Qt::SolidLine, nullptr);
+        put(p + u"inflight", double(dev.inFlight), QueueDepth, MonitorView::tr("%1 in flight").arg(dev.name), color,
+            Qt::SolidLine, nullptr, true);
     }
-    for (const GroupBalance &g : s.groups) {
-        for (qsizetype i = 0; i < g.members.size(); ++i) {
-            const MemberShare &m = g.members[i];
-            if (m.share)
-                show(g.name + u'/' + m.name + u"/share", *m.share, Balance,
-                     g.name + u'/' + m.name + u" share %", paletteColor(i), Qt::SolidLine, 100, balanceLegend);
-        }
-        if (g.bytes.jain) {
-            show(g.name + u"/jain", *g.bytes.jain, Balance, g.name + u" Jain x100", Qt::black, Qt::DashDotLine,
-                 100, balanceLegend);
-            summary << QStringLiteral("%1 Jain %2").arg(g.name).arg(*g.bytes.jain, 0, 'f', 3);
-        }
-    }
-    if (!s.missing.isEmpty())
-        summary << QStringLiteral("missing: %1").arg(s.missing.join(u' '));
-    statusText = summary.join(QStringLiteral("  ·  "));
-    status->setText(statusText);
+    // A series without a value this tick (its device vanished: no line in
+    // /proc/diskstats) gets a gap, not a line drawn across the hole.
+    for (auto it = graphs.begin(); it != graphs.end(); ++it)
+        if (!fed.contains(it.value()))
+            addPoint(it.value(), it.key(), lastT, qQNaN());
     for (QCPGraph *graph : std::as_const(graphs))
         graph->data()->removeBefore(lastT - windowSeconds);
     dirty = true;
 }
 
+void MonitorView::Private::showSpan()
+{
+    const int index = span->findData(windowSeconds);
+    if (index >= 0) {
+        span->setCurrentIndex(index);
+        return;
+    }
+    // A span the wheel made: shown as the combo's last entry.
+    const int custom = span->count() - 1;
+    const QString text = windowSeconds < 120 ? MonitorView::tr("%1 s").arg(windowSeconds)
+                                             : MonitorView::tr("%1 min").arg(format::number(windowSeconds / 60.0, 1));
+    if (span->itemData(custom, Qt::UserRole + 1).toBool()) {
+        span->setItemText(custom, text);
+        span->setItemData(custom, windowSeconds);
+    } else {
+        span->addItem(text, windowSeconds);
+        span->setItemData(span->count() - 1, true, Qt::UserRole + 1);
+    }
+    span->setCurrentIndex(span->count() - 1);
+}
+
 void MonitorView::Private::replot()
 {
-    if (!dirty)
+    if (!dirty || paused)
         return;
     dirty = false;
     const double upper = std::max(lastT, double(windowSeconds));
     for (int i = 0; i < RectCount; ++i) {
         rects[i]->axis(QCPAxis::atBottom)->setRange(upper - windowSeconds, upper);
-        if (i == Balance)
-            continue;
         QCPAxis *axis = rects[i]->axis(QCPAxis::atLeft);
         double top = 0;
         for (QCPGraph *graph : std::as_const(graphs)) {
@@ -243,11 +465,18 @@ void MonitorView::Private::replot()
         }
         axis->setRange(0, top > 0 ? top * 1.1 : 1);
     }
+    drawBalance();
     plot->replot(QCustomPlot::rpQueuedReplot);
     Q_EMIT q->plotted(lastT);
 }
 
 MonitorView::MonitorView(const QString &sysroot, QWidget *parent)
+    : MonitorView(sysroot, std::make_unique<ProcSource>(SysRoot(sysroot)), std::make_unique<SteadyClock>(), parent)
+{
+}
+
+MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock,
+                         QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     d->q = this;
@@ -257,22 +486,51 @@ MonitorView::MonitorView(const QString &sysroot, QWidget *parent)
     auto *bar = new QHBoxLayout;
     d->status = new QLabel(tr("Select a device to watch it live."), this);
     d->status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->status->setAccessibleName(tr("Latest figures"));
     d->span = new QComboBox(this);
     for (const int seconds : {30, 120, 600, 3600})
         d->span->addItem(seconds < 120 ? tr("%1 s").arg(seconds) : tr("%1 min").arg(seconds / 60), seconds);
     d->span->setCurrentIndex(1);
-    d->span->setToolTip(tr("Time span the plots show (one hour is kept)"));
+    d->span->setToolTip(tr("Time span the plots show (one hour is kept); the mouse wheel over the plots zooms"));
+    d->span->setAccessibleName(tr("Time span"));
+    d->pause = new QPushButton(tr("&Pause"), this);
+    d->pause->setCheckable(true);
+    d->pause->setToolTip(tr("Freeze the plots; sampling goes on and shows when you resume"));
+    d->exportButton = new QPushButton(tr("E&xport PNG…"), this);
+    d->exportButton->setToolTip(tr("Save the plots as they are on screen"));
     bar->addWidget(d->status, 1);
+    bar->addWidget(d->pause);
     bar->addWidget(d->span);
+    bar->addWidget(d->exportButton);
     layout->addLayout(bar);
     d->plot = new QCustomPlot(this);
     d->plot->setObjectName(QStringLiteral("monitorPlot"));
+    d->plot->setAccessibleName(tr("Live plots"));
     d->plot->setMinimumHeight(500);
     layout->addWidget(d->plot, 1);
     d->buildPlot();
 
     connect(d->span, &QComboBox::activated, this,
             [this](int index) { setWindowSeconds(d->span->itemData(index).toInt()); });
+    connect(d->pause, &QPushButton::toggled, this, &MonitorView::setPaused);
+    connect(d->exportButton, &QPushButton::clicked, this, [this] {
+        // Asynchronous (open(), not exec()): no nested event loop.
+        auto *dialog = new QFileDialog(this, tr("Export the plots"), QString(), tr("PNG images (*.png)"));
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->setDefaultSuffix(QStringLiteral("png"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) { exportPng(path); });
+        dialog->open();
+    });
+    // The wheel zooms the time span (not QCustomPlot's own zoom, which
+    // would fight the plots following the newest sample).
+    connect(d->plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent *event) {
+        const double steps = event->angleDelta().y() / 120.0;
+        if (steps == 0)
+            return;
+        setWindowSeconds(int(std::lround(d->windowSeconds * std::pow(0.8, steps))));
+        event->accept();
+    });
 
     // Samples may come at 20 Hz or more; the plots are redrawn at most 10
     // times a second.
@@ -281,7 +539,7 @@ MonitorView::MonitorView(const QString &sysroot, QWidget *parent)
     connect(d->replotTimer, &QTimer::timeout, this, [this] { d->replot(); });
     d->replotTimer->start();
 
-    d->thread = new MonitorThread(sysroot, this);
+    d->thread = new MonitorThread(sysroot, std::move(source), std::move(clock), this);
     connect(d->thread->worker(), &MonitorWorker::sampled, this, [this](const Sample &s) { d->onSample(s); });
     connect(d->thread->worker(), &MonitorWorker::failed, this, [this](const QString &message) {
         d->statusText = message;
@@ -295,6 +553,11 @@ MonitorView::~MonitorView()
     // Stop and join the sampling thread before the plots it feeds go away.
     delete d->thread;
     d->thread = nullptr;
+}
+
+MonitorWorker *MonitorView::worker() const
+{
+    return d->thread->worker();
 }
 
 QStringList MonitorView::devices() const
@@ -315,6 +578,26 @@ int MonitorView::windowSeconds() const
 QString MonitorView::statusText() const
 {
     return d->statusText;
+}
+
+QString MonitorView::balanceTitle() const
+{
+    return d->balanceTitle;
+}
+
+bool MonitorView::isPaused() const
+{
+    return d->paused;
+}
+
+bool MonitorView::exportPng(const QString &path)
+{
+    d->replot();
+    if (d->plot->savePng(path, d->plot->width(), d->plot->height()))
+        return true;
+    const QString message = tr("cannot write %1 (check the folder exists and is writable)").arg(path);
+    Q_EMIT failed(message);
+    return false;
 }
 
 void MonitorView::setDevices(const QStringList &devices)
@@ -348,20 +631,28 @@ void MonitorView::setIntervalMs(int ms)
 
 void MonitorView::setWindowSeconds(int seconds)
 {
-    seconds = std::clamp(seconds, 10, 3600);
+    seconds = std::clamp(seconds, kMinWindowSeconds, kMaxWindowSeconds);
     if (seconds == d->windowSeconds)
         return;
     d->windowSeconds = seconds;
-    const int index = d->span->findData(seconds);
-    if (index >= 0)
-        d->span->setCurrentIndex(index);
-    const QHash<QString, QCPGraph *> graphs = d->graphs;
-    for (auto it = graphs.cbegin(); it != graphs.cend(); ++it) {
-        const bool percent = it.key().endsWith(u"/share") || it.key().endsWith(u"/jain");
-        d->fill(it.value(), it.key(), percent ? 100 : 1);
-    }
-    d->dirty = true;
+    d->showSpan();
+    d->fillAll();
+    const bool paused = d->paused;
+    d->paused = false; // a paused view still zooms
     d->replot();
+    d->paused = paused;
+}
+
+void MonitorView::setPaused(bool paused)
+{
+    if (paused == d->paused)
+        return;
+    d->paused = paused;
+    if (d->pause->isChecked() != paused)
+        d->pause->setChecked(paused);
+    d->pause->setText(paused ? tr("&Resume") : tr("&Pause"));
+    if (!paused)
+        d->fillAll(); // what came while paused
 }
 
 QString MonitorView::setUserGroup(const QString &name, const QStringList &members, const DeviceModel &model)

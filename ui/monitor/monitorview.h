@@ -8,17 +8,23 @@
 
 namespace blocktune {
 
+class Clock;
+class CounterSource;
 class DeviceModel;
+class MonitorWorker;
 
-/// The console's live monitor: five stacked plots sharing one time axis,
-/// for the devices given to setDevices():
-///   throughput (MB/s read, write dashed), interrupts/s (all, and each
-///   device's lines), average read request size (KiB), queue depth (aqu-sz,
-///   in-flight dotted), and md member balance (each member's share of the
-///   bytes read, %, and Jain's index x 100).
+/// The console's live monitor, for the devices given to setDevices(): four
+/// stacked plots sharing one time axis, throughput (MB/s read, write
+/// dashed), interrupts/s (all, and each device's lines), average read
+/// request size (KiB), queue depth (aqu-sz, and requests in flight as a
+/// one-second step average), and, for a device with a group (an md array's
+/// members, a dm device's slaves, a user group), the member balance as a
+/// bar chart: each member's share of the bytes read over the last ten
+/// seconds, with Jain's index. A device that vanishes leaves a gap.
 /// Sampling runs on its own thread (core's MonitorThread); plots are
 /// redrawn at most ten times a second whatever the sampling rate. One hour
-/// of every series is kept (bounded memory), the plots show the chosen span.
+/// of every series is kept (bounded memory); the plots show the chosen span
+/// (30 s to 1 h, also by the mouse wheel), and can be paused and exported.
 ///
 /// Embedding: `auto *view = new MonitorView(sysroot, parent);` then
 /// `view->setDevices({name})`, e.g. from DeviceTree::deviceSelected.
@@ -30,7 +36,21 @@ class MonitorView final : public QWidget
 public:
     /// `sysroot` empty = the live machine; else a recorded tree.
     explicit MonitorView(const QString &sysroot, QWidget *parent = nullptr);
+    /// With a replaced counter source and clock (tests drive worker()->tick()).
+    MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock,
+                QWidget *parent = nullptr);
     ~MonitorView() override;
+
+    /// The sampling worker (on its own thread: call it with invokeMethod).
+    MonitorWorker *worker() const;
+    /// Seconds over which the balance bars add up the bytes read.
+    static constexpr int kBalanceSeconds = 10;
+    /// The balance chart's heading: group, Jain's index, or that it is idle.
+    /// Empty when no group is shown.
+    QString balanceTitle() const;
+    bool isPaused() const;
+    /// Saves the plots as they are on screen; false (and failed()) on error.
+    bool exportPng(const QString &path);
 
     QStringList devices() const;
     int intervalMs() const;
@@ -44,8 +64,11 @@ public Q_SLOTS:
     void setDevices(const QStringList &devices);
     /// Sampling interval, 10 ms to 1 h (default 100 ms). Restarts the plots.
     void setIntervalMs(int ms);
-    /// The span the plots show, 10 s to 1 h (default 120 s).
+    /// The span the plots show, 30 s to 1 h (default 120 s).
     void setWindowSeconds(int seconds);
+    /// Freezes the plots (sampling and the history go on); unpausing shows
+    /// what came meanwhile.
+    void setPaused(bool paused);
     /// Adds (or with no members removes) a group whose balance is plotted,
     /// such as two partitions exported by one server, checked against
     /// `model` as the CLI's --group is (core's makeUserGroup). Returns why it

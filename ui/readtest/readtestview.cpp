@@ -1,12 +1,26 @@
 #include "readtestview.h"
 
+#include "format.h"
 #include "common/sysroot.h"
 #include "common/units.h"
 #include "readtest/readtest.h"
 #include "readtest/readtestworker.h"
+#include "history/history.h"
+#include "resultsmodel.h"
+#include "streamcard.h"
 #include "session/sessionthread.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QFile>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QScrollArea>
+#include <QTableView>
+#include <QThreadPool>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -51,6 +65,7 @@ struct ReadTestView::Private
     QSpinBox *seqStreams = nullptr;
     QSpinBox *randomReaders = nullptr;
     QLineEdit *background = nullptr;
+    QLineEdit *alsoMeasure = nullptr;
     QCheckBox *sweep = nullptr;
     QLineEdit *sweepValues = nullptr;
     QPushButton *startButton = nullptr;
@@ -62,6 +77,29 @@ struct ReadTestView::Private
     QPlainTextEdit *text = nullptr;
     QList<QPointF> curvePoints;
     qsizetype sweepPoints = 0;
+    std::optional<quint64> kneeKiB;
+    QString runningPoint;      ///< "read_ahead_kb 512 KiB" while a sweep point runs
+
+    // One card per stream, side by side.
+    QScrollArea *cardsArea = nullptr;
+    QHBoxLayout *cardsLayout = nullptr;
+    QList<StreamCard *> cards;
+    QStringList graphNames;    ///< "loop0 (measured)": the graphs name their roles
+    // The live plot keeps every run: x runs on across runs, boundaries marked.
+    double runOffset = 0;
+    double lastX = 0;
+    double lastEndInRun = 0;
+    bool boundaryPending = false;
+
+    QTabWidget *bottom = nullptr;
+    ReadTestResultsModel *results = nullptr;
+    ResultsSortProxy *proxy = nullptr;
+    QTableView *table = nullptr;
+    QPushButton *copyButton = nullptr;
+    QPushButton *csvButton = nullptr;
+    QPushButton *jsonButton = nullptr;
+    std::optional<ReadTestResult> lastResult;
+    QString description;       ///< the test's one-line description, kept with its history record
 };
 
 namespace {
@@ -69,6 +107,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLabel)
 {
     auto *plot = new QCustomPlot(parent);
+    plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
     plot->setMinimumHeight(180);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -125,6 +164,9 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->background = new QLineEdit(this);
     d->background->setObjectName(QStringLiteral("background"));
     d->background->setPlaceholderText(tr("sdc sdd@1G  (loop until the measured stream ends)"));
+    d->alsoMeasure = new QLineEdit(this);
+    d->alsoMeasure->setObjectName(QStringLiteral("measure"));
+    d->alsoMeasure->setPlaceholderText(tr("sdc sdd@1G  (measured beside the selected device, side by side)"));
     d->sweep = new QCheckBox(tr("sweep read_ahead_kb:"), this);
     d->sweep->setObjectName(QStringLiteral("sweep"));
     d->sweepValues = new QLineEdit(QStringLiteral("128,512,1024,4096"), this);
@@ -157,6 +199,7 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     mixed->addWidget(d->randomReaders);
     mixed->addStretch();
     form->addRow(tr("Sequential streams"), mixed);
+    form->addRow(tr("Also measured"), d->alsoMeasure);
     form->addRow(tr("Background"), d->background);
     auto *sweepRow = new QHBoxLayout;
     sweepRow->addWidget(d->sweep);
@@ -171,10 +214,11 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->live = makePlot(d->plots, tr("seconds into the run"), tr("MB/s"));
     d->curve = makePlot(d->plots, tr("read_ahead_kb"), tr("MB/s"));
     // Readahead values grow in powers of two: a log2 axis spaces them evenly.
+    // Readahead values grow in powers of two: a log axis spaces them evenly;
+    // its ticks are exactly the values swept ("4K", "128K", "1M"), so one
+    // point or twenty read the same way.
     d->curve->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(2);
-    d->curve->xAxis->setTicker(ticker);
+    d->curve->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     d->curve->yAxis2->setVisible(true);
     d->curve->yAxis2->setLabel(tr("average request KiB"));
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
@@ -185,6 +229,18 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->curve->graph(1)->setName(tr("avg request KiB"));
     d->curve->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     d->curve->graph(1)->setPen(QPen(kColors[1], 1, Qt::DashLine));
+    d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
+    d->curve->graph(2)->setName(tr("knee: smallest readahead within 5% of the best"));
+    d->curve->graph(2)->setLineStyle(QCPGraph::lsNone);
+    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kColors[3], 2), Qt::NoBrush, 14));
+    // The live plot's legend is the row of cards above it: each card's
+    // colour bar is its line's colour and it names the stream and its role,
+    // so nothing is drawn over the lines.
+    d->live->legend->setVisible(false);
+    // The sweep's legend sits top left: readahead values below the knee
+    // deliver least, so that corner of the curve stays empty.
+    d->curve->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    d->curve->legend->setBrush(QColor(255, 255, 255, 220));
     d->plots->addTab(d->live, tr("Live"));
     d->plots->addTab(d->curve, tr("Sweep curve"));
 
@@ -193,13 +249,63 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->text->setFont(QFont(QStringLiteral("monospace")));
     d->text->setLineWrapMode(QPlainTextEdit::NoWrap);
 
+    // Cards, one per stream, side by side (a scroll bar past what fits).
+    auto *cardsHost = new QWidget;
+    d->cardsLayout = new QHBoxLayout(cardsHost);
+    d->cardsLayout->setContentsMargins(0, 0, 0, 0);
+    d->cardsLayout->addStretch();
+    d->cardsArea = new QScrollArea(this);
+    d->cardsArea->setObjectName(QStringLiteral("streamCards"));
+    d->cardsArea->setWidget(cardsHost);
+    d->cardsArea->setWidgetResizable(true);
+    d->cardsArea->setFrameShape(QFrame::NoFrame);
+    d->cardsArea->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    d->cardsArea->setFixedHeight(190);
+    d->cardsArea->hide();
+
+    // The results: a sortable table, copied as dd's text or exported.
+    d->results = new ReadTestResultsModel(this);
+    d->proxy = new ResultsSortProxy(this);
+    d->proxy->setSourceModel(d->results);
+    d->table = new QTableView(this);
+    d->table->setObjectName(QStringLiteral("results"));
+    d->table->setModel(d->proxy);
+    d->table->setSortingEnabled(true);
+    d->table->sortByColumn(-1, Qt::AscendingOrder); // runs in order until the user sorts
+    d->table->verticalHeader()->hide();
+    d->table->setAlternatingRowColors(true);
+    d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    d->table->horizontalHeader()->setStretchLastSection(true);
+    d->copyButton = new QPushButton(tr("Copy as text"), this);
+    d->copyButton->setToolTip(tr("The report as dd prints it, to paste into a ticket or a mail"));
+    d->csvButton = new QPushButton(tr("Export CSV..."), this);
+    d->jsonButton = new QPushButton(tr("Export JSON..."), this);
+    for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
+        b->setEnabled(false);
+    auto *resultsPage = new QWidget(this);
+    auto *resultsLayout = new QVBoxLayout(resultsPage);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(d->table, 1);
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(d->copyButton);
+    exportRow->addWidget(d->csvButton);
+    exportRow->addWidget(d->jsonButton);
+    exportRow->addStretch();
+    resultsLayout->addLayout(exportRow);
+    d->bottom = new QTabWidget(this);
+    d->bottom->addTab(resultsPage, tr("Results"));
+    d->bottom->addTab(d->text, tr("Report"));
+
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(d->plots);
-    splitter->addWidget(d->text);
+    splitter->addWidget(d->bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(d->title);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    layout->addWidget(d->cardsArea);
     layout->addWidget(splitter, 1);
 
     auto updateEnabled = [this] {
@@ -209,6 +315,7 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         d->seqStreams->setEnabled(kind == u"mixed");
         d->randomReaders->setEnabled(kind == u"mixed");
         d->background->setEnabled(kind == u"concurrent");
+        d->alsoMeasure->setEnabled(kind == u"concurrent");
         d->sweepValues->setEnabled(d->sweep->isChecked());
     };
     connect(d->kindBox, &QComboBox::currentIndexChanged, this, updateEnabled);
@@ -218,6 +325,31 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     updateEnabled();
     connect(d->startButton, &QPushButton::clicked, this, &ReadTestView::start);
     connect(d->stopButton, &QPushButton::clicked, this, &ReadTestView::stop);
+    connect(d->copyButton, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(resultText());
+        d->status->setText(tr("report copied"));
+    });
+    connect(d->csvButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), d->device + QStringLiteral(".csv"),
+                                                          tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportCsv(path);
+    });
+    connect(d->jsonButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export JSON"),
+                                                          d->device + QStringLiteral(".json"), tr("JSON (*.json)"));
+        if (!path.isEmpty())
+            exportJson(path);
+    });
+
+    if (session->isRecorded()) {
+        // A recorded tree has sysfs but no devices to read.
+        const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                                .arg(session->root().root());
+        d->startButton->setEnabled(false);
+        d->startButton->setToolTip(why);
+        d->status->setText(why);
+    }
 
     d->worker = new ReadTestWorker(session->session(), &d->cancel);
     d->worker->moveToThread(&d->thread);
@@ -225,52 +357,94 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
 
     connect(d->worker, &ReadTestWorker::progressed, this, [this](const ReadTestProgress &p) {
         QCustomPlot *plot = d->live;
-        if (p.label != d->currentRun) {
-            d->currentRun = p.label;
-            plot->clearGraphs();
+        if (plot->graphCount() == 0) {
             for (qsizetype i = 0; i < p.names.size(); ++i) {
                 QCPGraph *g = plot->addGraph();
-                g->setName(p.names.at(i));
+                g->setName(d->graphNames.value(i, p.names.at(i)));
                 g->setPen(QPen(kColors[size_t(i) % std::size(kColors)], 1.5));
             }
-            plot->xAxis->setLabel(tr("seconds into run %1").arg(p.label));
+        }
+        const bool newRun = p.label != d->currentRun || d->boundaryPending
+            || (!p.samples.isEmpty() && p.samples.constFirst().endSeconds < d->lastEndInRun);
+        if (newRun) {
+            d->currentRun = p.label;
+            d->runOffset = d->lastX;
+            d->lastEndInRun = 0;
+            d->boundaryPending = false;
+            const QString mark = d->runningPoint.isEmpty() ? tr("run %1").arg(p.label) : d->runningPoint;
+            if (d->runOffset > 0) {
+                auto *line = new QCPItemStraightLine(plot);
+                line->point1->setCoords(d->runOffset, 0);
+                line->point2->setCoords(d->runOffset, 1);
+                line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+            }
+            auto *text = new QCPItemText(plot);
+            text->setClipToAxisRect(true);
+            text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            text->position->setCoords(d->runOffset, 0.0);
+            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            text->setPadding(QMargins(4, 2, 4, 2));
+            text->setColor(QColor(90, 90, 90));
+            text->setText(mark);
+            for (StreamCard *card : std::as_const(d->cards))
+                card->startRun(p.label);
         }
         double t = 0;
         for (const IntervalSample &s : p.samples) {
-            for (qsizetype i = 0; i < s.streams.size() && i < plot->graphCount(); ++i)
-                plot->graph(int(i))->addData(s.endSeconds,
-                                             s.seconds > 0 ? double(s.streams.at(i).bytes) / s.seconds / 1e6 : 0.0);
+            const double x = d->runOffset + s.endSeconds;
+            for (qsizetype i = 0; i < s.streams.size(); ++i) {
+                const IntervalSample::Stream &st = s.streams.at(i);
+                if (i < plot->graphCount())
+                    plot->graph(int(i))->addData(x, s.seconds > 0 ? double(st.bytes) / s.seconds / 1e6 : 0.0);
+                if (i < d->cards.size())
+                    d->cards.at(i)->addInterval(st.bytes, st.reads, s.seconds, st.meanLatencyMs);
+            }
             t = s.endSeconds;
+            d->lastEndInRun = s.endSeconds;
+            d->lastX = x;
         }
         plot->rescaleAxes();
+        plot->xAxis->setRangeLower(0);
         plot->yAxis->setRangeLower(0);
+        plot->yAxis->setRangeUpper(plot->yAxis->range().upper * 1.1);
         plot->replot(QCustomPlot::rpQueuedReplot);
         Q_EMIT progressed(t);
     });
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
-            d->text->appendPlainText(formatRun(d->kind, run).chopped(1));
+            d->text->appendPlainText(formatRun(d->kind, run, QLocale()).chopped(1));
+        for (qsizetype i = 0; i < run.streams.size() && i < d->cards.size(); ++i) {
+            const StreamResult &s = run.streams.at(i);
+            std::optional<double> request;
+            for (const DeviceCounterDelta &dev : run.deviceStats)
+                if (dev.device == s.device && dev.available)
+                    request = dev.avgRequestKiB;
+            d->cards.at(i)->finishRun(run.label, s.mbPerSec, request);
+        }
     });
     connect(d->worker, &ReadTestWorker::pointStarted, this, [this](int index, quint64 kib) {
-        d->status->setText(tr("sweep: read_ahead_kb %1 KiB running (point %2 of %3)")
-                               .arg(kib).arg(index + 1).arg(d->sweepPoints));
+        d->runningPoint = tr("read_ahead_kb %1").arg(format::kib(double(kib)));
+        d->boundaryPending = true;
+        d->status->setText(tr("sweep: read_ahead_kb %1 running (point %2 of %3)")
+                               .arg(format::kib(double(kib)))
+                               .arg(index + 1)
+                               .arg(d->sweepPoints));
+        d->live->xAxis->setLabel(tr("seconds; now read_ahead_kb %1").arg(format::kib(double(kib))));
     });
     connect(d->worker, &ReadTestWorker::pointFinished, this, [this](const SweepPoint &point) {
-        d->text->appendPlainText(formatSweepPoint(point).chopped(1));
+        d->text->appendPlainText(formatSweepPoint(point, QLocale()).chopped(1));
         d->curvePoints << QPointF(double(point.readAheadKiB), point.mbPerSec);
         // A log axis cannot show 0 KiB: such a point stays in the table only.
         if (point.readAheadKiB > 0) {
             d->curve->graph(0)->addData(double(point.readAheadKiB), point.mbPerSec);
             d->curve->graph(1)->addData(double(point.readAheadKiB), point.avgRequestKiB);
         }
-        d->curve->rescaleAxes();
-        d->curve->yAxis->setRangeLower(0);
-        d->curve->yAxis2->setRangeLower(0);
-        d->curve->xAxis->scaleRange(1.3, d->curve->xAxis->range().center());
-        d->curve->replot(QCustomPlot::rpQueuedReplot);
+        updateCurve();
     });
     auto done = [this](bool ok, const QString &text, const QStringList &errors) {
         d->running = false;
+        d->runningPoint.clear();
         d->report += text;
         if (!errors.isEmpty())
             d->report += errors.join(u'\n') + u'\n';
@@ -280,17 +454,162 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         d->status->setText(ok ? tr("done") : (errors.isEmpty() ? tr("stopped") : errors.constFirst()));
         Q_EMIT finished(ok);
     };
-    connect(d->worker, &ReadTestWorker::testFinished, this, [done](const ReadTestResult &r) {
-        done(!r.failed && !r.cancelled, formatReadTestResult(r), r.errors);
+    connect(d->worker, &ReadTestWorker::testFinished, this, [this, done](const ReadTestResult &r) {
+        d->lastResult = r;
+        d->results->setResult(r);
+        d->table->resizeColumnsToContents();
+        for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
+            b->setEnabled(true);
+        d->bottom->setCurrentIndex(0);
+        done(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
+        if (!r.runs.isEmpty())
+            keep(historyRecord(r, QStringLiteral("console"), d->description));
     });
     connect(d->worker, &ReadTestWorker::sweepFinished, this, [this, done](const SweepResult &r) {
         QStringList errors = r.errors;
         if (!r.restored && !r.restoreMessage.isEmpty())
             errors.prepend(r.restoreMessage);
         d->plots->setCurrentWidget(d->curve);
-        done(!r.failed && !r.cancelled && r.restored, formatSweepHeader() + formatSweepResult(r), errors);
+        d->bottom->setCurrentWidget(d->text);
+        // formatSweepResult() heads its table itself.
+        done(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
+        if (!r.points.isEmpty())
+            keep(historyRecord(r, QStringLiteral("console"), d->description));
     });
     d->thread.start();
+}
+
+void ReadTestView::updateCurve()
+{
+    QCustomPlot *plot = d->curve;
+    double lo = 0, hi = 0, best = 0, topReq = 0;
+    QList<QPointF> shown;
+    for (const QPointF &p : std::as_const(d->curvePoints))
+        if (p.x() > 0)
+            shown << p;
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot->xAxis->ticker());
+    ticker->clear();
+    for (const QPointF &p : std::as_const(shown)) {
+        lo = lo == 0 ? p.x() : std::min(lo, p.x());
+        hi = std::max(hi, p.x());
+        best = std::max(best, p.y());
+        ticker->addTick(p.x(), formatBytes(quint64(p.x()) * 1024));
+    }
+    for (auto it = plot->graph(1)->data()->constBegin(); it != plot->graph(1)->data()->constEnd(); ++it)
+        topReq = std::max(topReq, it->value);
+    // The knee: the smallest readahead within 5% of the best point.
+    d->kneeKiB.reset();
+    plot->graph(2)->data()->clear();
+    plot->clearItems();
+    if (!shown.isEmpty() && best > 0) {
+        QPointF knee = shown.constFirst();
+        bool found = false;
+        for (const QPointF &p : std::as_const(shown)) {
+            if (p.y() >= 0.95 * best && (!found || p.x() < knee.x())) {
+                knee = p;
+                found = true;
+            }
+        }
+        d->kneeKiB = quint64(knee.x());
+        plot->graph(2)->addData(knee.x(), knee.y());
+        auto *label = new QCPItemText(plot);
+        label->position->setCoords(knee.x(), knee.y());
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(QMargins(0, 0, 0, 12));
+        label->setColor(kColors[3]);
+        label->setText(tr("knee %1").arg(format::kib(knee.x())));
+    }
+    if (hi > 0) {
+        // Half an octave of room on both sides: one point sits in the middle.
+        plot->xAxis->setRange(lo / 1.6, hi * 1.6);
+        plot->yAxis->setRange(0, std::max(1.0, best * 1.2));
+        plot->yAxis2->setRange(0, std::max(1.0, topReq * 1.2));
+    }
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ReadTestView::keep(const HistoryRecord &record)
+{
+    if (d->session->isRecorded())
+        return;
+    // SQLite waits for a lock up to 2 s: never on the GUI thread.
+    QPointer<ReadTestView> self(this);
+    QThreadPool::globalInstance()->start([self, record] {
+        HistoryNotice notice;
+        const auto id = HistoryStore().add(record, &notice);
+        const qint64 number = id ? *id : 0;
+        const QString error = id ? QString() : id.error().message;
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, number, notice, error] {
+            if (!self)
+                return;
+            QStringList said;
+            if (!notice.text.isEmpty())
+                said << notice.text;
+            if (!error.isEmpty())
+                said << error;
+            for (const QString &text : std::as_const(said))
+                Q_EMIT self->message(text);
+            if (!said.isEmpty())
+                self->d->status->setText(self->d->status->text() + QStringLiteral(" · ") + said.join(u' '));
+            else
+                self->d->status->setText(self->d->status->text() + tr(" · kept in the history (#%1)").arg(number));
+            Q_EMIT self->historyRecorded(number, said.join(u'\n'));
+        }, Qt::QueuedConnection);
+    });
+}
+
+void ReadTestView::setupStreams(const ReadTest &test)
+{
+    for (StreamCard *card : std::as_const(d->cards))
+        delete card;
+    d->cards.clear();
+    d->graphNames.clear();
+    for (qsizetype i = 0; i < test.streams().size(); ++i) {
+        const PlannedStream &s = test.streams().at(i);
+        const QString role = s.pattern == AccessPattern::Random ? tr("random")
+            : s.role == StreamRole::Measure                     ? tr("measured")
+                                                                : tr("background");
+        const QString device = test.testDevices().value(s.device).name;
+        auto *card = new StreamCard(s.name, device, s.start, role, kColors[size_t(i) % std::size(kColors)]);
+        d->cardsLayout->insertWidget(d->cardsLayout->count() - 1, card);
+        d->cards << card;
+        d->graphNames << QStringLiteral("%1 (%2)").arg(s.name, role);
+    }
+    d->cardsArea->setVisible(!d->cards.isEmpty());
+}
+
+QString ReadTestView::resultText() const
+{
+    return d->lastResult ? formatReadTestResult(*d->lastResult, QLocale()) : QString();
+}
+
+bool ReadTestView::exportCsv(const QString &path)
+{
+    QFile f(path);
+    if (!d->lastResult || !f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        Q_EMIT message(tr("cannot write %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    f.write(d->results->toCsv().toUtf8());
+    d->status->setText(tr("saved %1").arg(path));
+    return true;
+}
+
+bool ReadTestView::exportJson(const QString &path)
+{
+    QFile f(path);
+    if (!d->lastResult || !f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        Q_EMIT message(tr("cannot write %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    f.write(QJsonDocument(readTestToJson(*d->lastResult, true)).toJson(QJsonDocument::Indented));
+    d->status->setText(tr("saved %1").arg(path));
+    return true;
+}
+
+std::optional<quint64> ReadTestView::sweepKnee() const
+{
+    return d->kneeKiB;
 }
 
 ReadTestView::~ReadTestView()
@@ -369,6 +688,12 @@ bool ReadTestView::start()
     spec.seqStreams = d->seqStreams->value();
     spec.randomReaders = d->randomReaders->value();
     if (spec.kind == ReadTestKind::Concurrent) {
+        for (const QString &item : d->alsoMeasure->text().split(u' ', Qt::SkipEmptyParts)) {
+            auto target = parseStreamTarget(item);
+            if (!target)
+                return refuse(target.error().message);
+            spec.measure << *target;
+        }
         for (const QString &item : d->background->text().split(u' ', Qt::SkipEmptyParts)) {
             auto target = parseStreamTarget(item);
             if (!target)
@@ -376,12 +701,29 @@ bool ReadTestView::start()
             spec.background << *target;
         }
     }
+    // The options are checked above even here, so a mistake is named;
+    // but a recorded tree has no devices to read.
+    auto refuseRecorded = [&] {
+        return refuse(tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                          .arg(d->session->root().root()));
+    };
 
-    d->cancel = false;
-    d->kind = spec.kind;
-    d->currentRun.clear();
-    d->live->clearGraphs();
-    d->live->replot();
+    auto reset = [this, &spec](const ReadTest &test) {
+        d->cancel = false;
+        d->kind = spec.kind;
+        d->currentRun.clear();
+        d->runOffset = d->lastX = d->lastEndInRun = 0;
+        d->boundaryPending = false;
+        d->live->clearGraphs();
+        d->live->clearItems();
+        d->live->xAxis->setLabel(tr("seconds into the test (runs marked)"));
+        d->live->replot();
+        d->lastResult.reset();
+        d->results->clear();
+        for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
+            b->setEnabled(false);
+        setupStreams(test);
+    };
     if (d->sweep->isChecked()) {
         auto values = parseReadaheadList(d->sweepValues->text());
         if (!values)
@@ -390,22 +732,34 @@ bool ReadTestView::start()
         auto sweep = ReadaheadSweep::prepare(root, *model, sweepSpec);
         if (!sweep)
             return refuse(sweep.error().message);
+        if (d->session->isRecorded())
+            return refuseRecorded();
+        reset(sweep->test());
         d->sweeping = true;
         d->sweepPoints = values->size();
         d->curvePoints.clear();
         d->curve->graph(0)->data()->clear();
         d->curve->graph(1)->data()->clear();
+        updateCurve();
         d->report = describeReadTest(sweep->test(), tr("sweep read_ahead_kb of %1, test %2")
-                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)));
+                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)),
+                                     QLocale());
+        d->description = d->report.trimmed();
         d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
+        d->bottom->setCurrentWidget(d->text);
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
                                   Qt::QueuedConnection);
     } else {
         auto test = ReadTest::prepare(root, *model, spec);
         if (!test)
             return refuse(test.error().message);
+        if (d->session->isRecorded())
+            return refuseRecorded();
+        reset(*test);
         d->sweeping = false;
-        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device));
+        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device),
+                                     QLocale());
+        d->description = d->report.trimmed();
         d->text->setPlainText(d->report.chopped(1));
         d->plots->setCurrentWidget(d->live);
         QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },

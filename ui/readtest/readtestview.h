@@ -6,19 +6,27 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 namespace blocktune {
 
 class SessionThread;
+class ReadTest;
+struct HistoryRecord;
 
 /// The console's read test: runs `seq`, `server`, `mixed` or `concurrent`
 /// on a device (or a readahead sweep of one of them) and shows
-///   - the live throughput of every stream (100 ms intervals, redrawn about
-///     ten times a second),
-///   - the runs as dd prints them (a, b, c with mean, min, max, stdev), the
-///     settings in force and the device's counters,
+///   - a card per stream (device, offset, role, live MB/s and sparkline,
+///     reads in flight, request size), side by side,
+///   - the live throughput of every stream over all runs, run boundaries
+///     marked (100 ms intervals, redrawn about ten times a second),
+///   - the results as a sortable table (runs a, b, c per stream; mean, min,
+///     max, spread; Jain's fairness), copied as dd's text or exported as
+///     CSV and JSON, and the report as dd prints it,
 ///   - for a sweep, the curve: MB/s and average request size against
-///     read_ahead_kb.
+///     read_ahead_kb, with the knee marked.
+/// Every finished test and sweep is kept in the history (core/history).
+/// On a recorded tree Start is disabled, with the reason.
 /// The test runs on a worker thread; Stop (or closing the view) cancels it
 /// within 200 ms, and a sweep puts the original readahead back on every path
 /// (a crash is covered by the tuning journal).
@@ -45,6 +53,15 @@ public:
     QString reportText() const;
     /// The sweep's points so far: x = read_ahead_kb, y = MB/s.
     QList<QPointF> sweepCurve() const;
+    /// The knee marked on the curve: the smallest readahead within 5% of
+    /// the best point.
+    std::optional<quint64> sweepKnee() const;
+    /// The last test's report as dd prints it ("Copy as text").
+    QString resultText() const;
+    /// The results table as CSV, and the whole result as JSON (the CLI's
+    /// schema, intervals included). false and a message() if not written.
+    bool exportCsv(const QString &path);
+    bool exportJson(const QString &path);
 
 public Q_SLOTS:
     void setDevice(const QString &name);
@@ -62,8 +79,16 @@ Q_SIGNALS:
     void message(const QString &text);
     /// After each redraw of the live plot: seconds into the current run.
     void progressed(double seconds);
+    /// A finished test or sweep was kept in the history (`id` > 0), or
+    /// not (`id` 0; `note` says why). A damaged database set aside is in
+    /// `note` too. The result is on screen either way.
+    void historyRecorded(qint64 id, const QString &note);
 
 private:
+    void setupStreams(const ReadTest &test);
+    void updateCurve();
+    void keep(const HistoryRecord &record);
+
     struct Private;
     std::unique_ptr<Private> d;
 };

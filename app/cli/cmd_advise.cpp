@@ -1,0 +1,188 @@
+// `advise` and `diagnose`: core/advisor, printed as text or JSON.
+#include "clicontext.h"
+
+#include "advisor/advisor.h"
+#include "common/units.h"
+#include "session/session.h"
+#include "tuning/tuning.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+namespace blocktune::cli {
+
+namespace {
+
+int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done)
+{
+    done = true;
+    if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args))
+        return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(command), ExitUsage);
+    if (p.isSet(QStringLiteral("help"))) {
+        printCommandHelp(ctx, p, command);
+        return ExitOk;
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 1)
+        return fail(ctx, pos.isEmpty() ? QStringLiteral("%1 needs a DEVICE (e.g. sdb or /dev/sdb)").arg(command)
+                                       : QStringLiteral("%1 takes one DEVICE (got: %2)").arg(command, pos.join(u' ')),
+                    ExitUsage);
+    done = false;
+    return ExitOk;
+}
+
+int exitCodeFor(const Error &e)
+{
+    return e.code >= InvalidArgument && e.code != Interrupted ? ExitUsage : ExitFailed;
+}
+
+Result<quint64> blockSizeOption(const QCommandLineParser &p, const QCommandLineOption &bs)
+{
+    if (!p.isSet(bs))
+        return quint64(64 * 1024);
+    auto v = parseSize(p.value(bs), QStringLiteral("--bs"));
+    if (!v)
+        return v.error();
+    if (*v == 0 || *v > 64ull << 20)
+        return makeError(InvalidArgument, QStringLiteral("--bs %1 is out of range (512 bytes to 64M)").arg(p.value(bs)));
+    return *v;
+}
+
+} // namespace
+
+int runAdvise(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Finds the smallest readahead that reaches the plateau: measures what the device delivers with O_DIRECT "
+        "(1 MiB reads, 16 in flight), sweeps read_ahead_kb over powers of two from 4 KiB to 64 MiB (at most a "
+        "quarter of the device), refines around the knee, and recommends the smallest value within 5% of the best "
+        "point, never below the md/dm floor. Every value is a temporary change, restored at the end, on error and "
+        "on SIGINT/SIGTERM (after a kill -9: blocktune-cli restore).\n"
+        "Exit status: 0 success, 1 failure, 2 invalid usage (nothing changed), 128+N when stopped by signal N."));
+    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept"));
+    const QCommandLineOption workload{QStringLiteral("workload"),
+                                      QStringLiteral("seq (default), concurrent:N, server:N or mixed:K+R"),
+                                      QStringLiteral("W")};
+    const QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("the workload's read size (default 64K)"),
+                                QStringLiteral("SIZE")};
+    const QCommandLineOption budget{QStringLiteral("budget"),
+                                    QStringLiteral("time for the whole advice, kept within 10% (default 60s)"),
+                                    QStringLiteral("DURATION")};
+    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see README)")};
+    p.addOptions({workload, bs, budget, json});
+    p.addHelpOption();
+    bool done = false;
+    if (const int rc = parseArgs(ctx, p, QStringLiteral("advise"), args, done); done)
+        return rc;
+
+    AdviseSpec spec;
+    spec.device = p.positionalArguments().constFirst();
+    if (p.isSet(workload)) {
+        auto w = parseWorkload(p.value(workload));
+        if (!w)
+            return fail(ctx, QStringLiteral("--workload: ") + w.error().message, ExitUsage);
+        spec.workload = *w;
+    }
+    auto size = blockSizeOption(p, bs);
+    if (!size)
+        return fail(ctx, size.error().message, ExitUsage);
+    spec.blockSize = *size;
+    if (p.isSet(budget)) {
+        auto ms = parseDurationMs(p.value(budget), QStringLiteral("--budget"));
+        if (!ms)
+            return fail(ctx, ms.error().message, ExitUsage);
+        if (*ms > 3600 * 1000)
+            return fail(ctx, QStringLiteral("--budget %1 is longer than the 1 h allowed").arg(p.value(budget)), ExitUsage);
+        spec.budgetMs = *ms;
+    }
+    if (!ctx.root.isLive())
+        return fail(ctx, QStringLiteral("advise measures reads, and --sysroot %1 is a recorded tree: there is nothing "
+                                        "to read there (blocktune-cli diagnose --static checks a recorded tree)")
+                             .arg(ctx.root.root()), ExitUsage);
+
+    TuningSession session(ctx.root);
+    ReadTestEngine engine(session, spec.device);
+    const bool asJson = p.isSet(json);
+    Result<Advice> advice = makeError(Interrupted, QString());
+    int sig = 0;
+    {
+        SignalCancel watch;
+        advice = advise(session, engine, spec,
+                        [&](const CurvePoint &pt) {
+                            if (!asJson)
+                                ctx.err << "  read_ahead_kb " << pt.readAheadKiB << ": " << formatMbPerSec(pt.mbPerSec)
+                                        << Qt::endl;
+                        },
+                        &watch.cancel);
+        sig = watch.signal();
+    }
+    if (!advice)
+        return fail(ctx, advice.error().message, exitCodeFor(advice.error()));
+    if (asJson)
+        ctx.out << QJsonDocument(adviceToJson(*advice)).toJson(QJsonDocument::Indented);
+    else
+        ctx.out << formatAdvice(*advice);
+    ctx.out.flush();
+    if (!advice->restored)
+        fail(ctx, advice->restoreMessage);
+    if (sig) {
+        fail(ctx, QStringLiteral("interrupted by %1: the advice above is partial").arg(TerminationSignals::name(sig)));
+        return 128 + sig;
+    }
+    return advice->restored ? ExitOk : ExitFailed;
+}
+
+int runDiagnose(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Static checks on the device model (md floor, partitions, LVM), then, unless --static or on a recorded "
+        "tree, a few seconds of measured reads (the current readahead and a larger one, O_DIRECT, one stream "
+        "alone and beside a second), every setting restored. Each finding: code, severity, the cause in one "
+        "sentence, evidence and a fix as settings (README lists the codes).\n"
+        "Exit status: 0 diagnosed (findings or none), 1 failure, 2 invalid usage, 128+N when stopped by signal N."));
+    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device to diagnose"));
+    const QCommandLineOption staticOnly{QStringLiteral("static"), QStringLiteral("static checks only: read nothing")};
+    const QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("read size of the measured reads (default 64K)"),
+                                QStringLiteral("SIZE")};
+    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see README)")};
+    p.addOptions({staticOnly, bs, json});
+    p.addHelpOption();
+    bool done = false;
+    if (const int rc = parseArgs(ctx, p, QStringLiteral("diagnose"), args, done); done)
+        return rc;
+
+    DiagnoseSpec spec;
+    spec.device = p.positionalArguments().constFirst();
+    auto size = blockSizeOption(p, bs);
+    if (!size)
+        return fail(ctx, size.error().message, ExitUsage);
+    spec.blockSize = *size;
+    spec.measure = !p.isSet(staticOnly) && ctx.root.isLive();
+    if (!p.isSet(staticOnly) && !ctx.root.isLive())
+        ctx.err << "blocktune-cli: " << ctx.root.root()
+                << " is a recorded tree: static checks only (nothing can be read there)" << Qt::endl;
+
+    TuningSession session(ctx.root);
+    ReadTestEngine engine(session, spec.device);
+    Result<Diagnosis> result = makeError(Interrupted, QString());
+    int sig = 0;
+    {
+        SignalCancel watch;
+        result = diagnose(session, spec.measure ? &engine : nullptr, spec, &watch.cancel);
+        sig = watch.signal();
+    }
+    if (!result)
+        return fail(ctx, result.error().message, sig ? 128 + sig : exitCodeFor(result.error()));
+    if (p.isSet(json))
+        ctx.out << QJsonDocument(diagnosisToJson(*result)).toJson(QJsonDocument::Indented);
+    else
+        ctx.out << formatDiagnosis(*result);
+    ctx.out.flush();
+    if (!result->restored)
+        return fail(ctx, QStringLiteral("settings not restored: ") + result->restoreMessage);
+    return sig ? 128 + sig : ExitOk;
+}
+
+} // namespace blocktune::cli

@@ -1,0 +1,245 @@
+#pragma once
+// What core/advisor offers: the smallest readahead that reaches the plateau
+// for a device and a workload (advise), and findings with their cause,
+// evidence and fix (diagnose).
+//
+// Both measure through a ReadEngine: ReadTestEngine sets readahead through
+// the TuningSession as temporary changes and reads with core/readtest;
+// tests pass a fake with rates built to show a case, so recorded md trees
+// (which this kernel cannot make) are tested too. The advisor restores the
+// engine's temporary changes on every path before it returns.
+//
+//     TuningSession session(root);
+//     ReadTestEngine engine(session, "sdb");
+//     auto advice = advise(session, engine, {"sdb", *parseWorkload("seq")});
+
+#include "common/result.h"
+#include "readtest/readtest.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace blocktune {
+
+class TuningSession; // core/session
+
+// ---- Workloads --------------------------------------------------------------------
+
+/// What the device serves: `seq`, `concurrent:N`, `server:N`, `mixed:K+R`.
+struct Workload
+{
+    ReadTestKind kind = ReadTestKind::Sequential;
+    int streams = 1;       ///< concurrent: streams; server: threads; mixed: sequential streams
+    int randomReaders = 0; ///< mixed only
+};
+/// Refuses anything else with the forms allowed (N from 1 to 64, R from 0).
+Result<Workload> parseWorkload(const QString &text);
+QString workloadName(const Workload &workload); ///< the form parseWorkload() takes
+/// Readahead windows the workload keeps open at once (one per descriptor
+/// that streams): seq 1, concurrent:N N, server:N N, mixed:K+R K.
+int readaheadWindows(const Workload &workload);
+
+// ---- The measuring engine ------------------------------------------------------------
+
+/// One buffered measurement at one readahead.
+struct BufferedProbe
+{
+    quint64 readAheadKiB = 0;
+    Workload workload;
+    quint64 blockSize = 64 * 1024;
+    qint64 durationMs = 1000;
+};
+
+struct Measurement
+{
+    quint64 readAheadKiB = 0;   ///< what the kernel kept
+    double mbPerSec = 0;        ///< measured streams together (10^6 B/s)
+    double avgRequestKiB = 0;   ///< device requests during the measurement
+    double seconds = 0;
+    quint64 bytes = 0;          ///< bytes the measured streams read
+    QList<double> streamMbPerSec; ///< each measured stream
+    /// Interrupts on the whole machine during the measurement, nullopt when
+    /// /proc/stat could not be read.
+    std::optional<quint64> interrupts;
+    /// md/dm: bytes each member disk read (diskstats), in memberDisks order.
+    QList<quint64> memberBytes;
+};
+
+/// A measured stream alone, then beside a second stream on the same device.
+struct StreamPairMeasurement
+{
+    double aloneMbPerSec = 0;
+    double withMbPerSec = 0;  ///< the same stream with the second one running
+    double otherMbPerSec = 0; ///< the second stream meanwhile
+    QString scheduler;
+};
+
+/// Measures one device. Every readahead it sets is a temporary change that
+/// restore() brings back; the advisor calls restore() on every path.
+class ReadEngine
+{
+public:
+    virtual ~ReadEngine() = default;
+    /// Sets read_ahead_kb (temporarily) and reads for probe.durationMs.
+    virtual Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel) = 0;
+    /// O_DIRECT reads of `blockSize` with `inFlight` requests in flight: what
+    /// the device delivers without the page cache.
+    virtual Result<double> measureRawMbPerSec(quint64 blockSize, int inFlight, qint64 durationMs,
+                                              const std::atomic_bool *cancel) = 0;
+    /// One sequential stream alone, then with a second one (at the current readahead).
+    virtual Result<StreamPairMeasurement> measureStreamPair(quint64 blockSize, qint64 durationMs,
+                                                            const std::atomic_bool *cancel) = 0;
+    /// Brings back what measureBuffered() changed; true when it is back.
+    virtual bool restore(QString *message) = 0;
+};
+
+/// The real engine: readahead through `session` (temporary changes), reads
+/// through ReadTest (time-based, one cold run per measurement).
+class ReadTestEngine final : public ReadEngine
+{
+public:
+    /// `device` as the user gave it; refuses recorded trees when measuring.
+    ReadTestEngine(TuningSession &session, const QString &device);
+    Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel) override;
+    Result<double> measureRawMbPerSec(quint64 blockSize, int inFlight, qint64 durationMs,
+                                      const std::atomic_bool *cancel) override;
+    Result<StreamPairMeasurement> measureStreamPair(quint64 blockSize, qint64 durationMs,
+                                                    const std::atomic_bool *cancel) override;
+    bool restore(QString *message) override;
+
+private:
+    Result<ReadTestResult> runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel);
+    TuningSession &m_session;
+    QString m_device;
+};
+
+// ---- Advise ----------------------------------------------------------------------
+
+struct AdviseSpec
+{
+    QString device;
+    Workload workload;
+    quint64 blockSize = 64 * 1024;
+    qint64 budgetMs = 60000;
+    /// Share of the budget for the raw (O_DIRECT) measurement.
+    double rawShare = 0.1;
+};
+
+struct CurvePoint
+{
+    quint64 readAheadKiB = 0;
+    double mbPerSec = 0;
+    double avgRequestKiB = 0;
+    bool refinement = false; ///< measured around the knee after the coarse pass
+};
+
+struct Advice
+{
+    QString device;
+    QString queueDevice;
+    Workload workload;
+    QList<CurvePoint> curve;     ///< sorted by readahead
+    quint64 bestKiB = 0;         ///< the fastest point
+    double bestMbPerSec = 0;
+    quint64 kneeKiB = 0;         ///< smallest point within 5% of the best
+    quint64 recommendedKiB = 0;  ///< the knee, raised to the floor
+    std::optional<quint64> floorKiB;
+    bool floorDecides = false;   ///< the floor, not the curve, set the value
+    std::optional<quint64> originalKiB;
+    double rawMbPerSec = 0;
+    double reachedPct = 0;       ///< best buffered / raw
+    QString verdict;             ///< one sentence: how close, and the likelier cause when not
+    int windows = 1;             ///< readaheadWindows(workload)
+    int devices = 1;
+    quint64 memoryKiB = 0;       ///< recommended x windows x devices
+    qint64 budgetMs = 0;
+    qint64 elapsedMs = 0;
+    qint64 pointMs = 0;          ///< planned time per point
+    bool restored = false;
+    QString restoreMessage;
+    QJsonObject profile;         ///< issue 10's format, ready to save
+    bool cancelled = false;
+};
+
+/// Readahead values of the coarse pass: powers of two from 4 KiB to 64 MiB,
+/// no larger than a quarter of the device (so a point reads several windows).
+QList<quint64> coarseReadaheads(quint64 deviceBytes);
+/// The per-point time for `points` points and the raw share within the budget.
+qint64 plannedPointMs(qint64 budgetMs, int points, double rawShare);
+/// The smallest readahead whose MB/s is within 5% of the best point.
+quint64 kneeOf(const QList<CurvePoint> &curve);
+
+/// Runs the sweep and the raw measurement through `engine`, restores, and
+/// recommends. Refuses a device it cannot find and a budget too short for
+/// the points (naming the minimum).
+Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+                      const std::function<void(const CurvePoint &)> &pointDone = {},
+                      const std::atomic_bool *cancel = nullptr);
+
+/// `{"schema":1,"name","description","rules":[{"match":{"name":...},"set":{"read_ahead_kb":N}}]}`
+/// (issue 10's profile format; md arrays matched by md_uuid when known).
+QJsonObject adviceProfile(const QString &device, const QString &mdUuid, const Workload &workload, quint64 readAheadKiB,
+                          const QString &why);
+QJsonObject adviceToJson(const Advice &advice);
+QString formatAdvice(const Advice &advice);
+
+// ---- Diagnose ---------------------------------------------------------------------
+
+enum class Severity { Note, Warning, Problem };
+QString severityName(Severity severity); ///< "note", "warning", "problem"
+
+struct Finding
+{
+    QString code;
+    Severity severity = Severity::Note;
+    QString summary;       ///< the cause, one sentence
+    QJsonObject evidence;  ///< numbers
+    QJsonObject fix;       ///< settings (`blocktune-cli set` keys), empty when none
+};
+
+struct DiagnoseSpec
+{
+    QString device;
+    bool measure = true;   ///< false: static checks only
+    quint64 blockSize = 64 * 1024;
+    qint64 pointMs = 500;  ///< each of the six measurements
+};
+
+struct Diagnosis
+{
+    QString device;
+    QList<Finding> findings;
+    bool measured = false;
+    bool restored = true;
+    QString restoreMessage;
+};
+
+/// Thresholds, named so the README and the tests say the same.
+/// readahead_blocking: at the larger readahead requests are at least 1.5 x
+/// larger (readahead limited them; a device cap would not move) and the
+/// stream at least 15% faster.
+inline constexpr double kBlockingRequestGrowth = 1.5;
+inline constexpr double kBlockingGain = 1.15;
+inline constexpr double kFarFromRawPct = 70;
+inline constexpr double kImbalanceJain = 0.9;
+inline constexpr double kUnfairShare = 0.4;          ///< under 40% of its rate alone
+inline constexpr double kUnfairJain = 0.8;
+/// Raw reads: 1 MiB O_DIRECT requests, this many in flight (16 MiB, as
+/// much as a large readahead keeps in flight).
+inline constexpr int kRawInFlight = 16;
+
+/// Static checks on the model (below_md_floor, notes), then, with
+/// spec.measure and an engine, measured ones; restores before returning.
+/// Measuring on a recorded tree needs an engine that is not ReadTestEngine
+/// (the CLI refuses it).
+Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+                           const std::atomic_bool *cancel = nullptr);
+QJsonObject diagnosisToJson(const Diagnosis &diagnosis);
+QString formatDiagnosis(const Diagnosis &diagnosis);
+
+} // namespace blocktune

@@ -1,0 +1,286 @@
+// Diagnosis: static checks on the device model, then a few measured reads
+// (current readahead, a larger one, raw, two streams), everything restored.
+#include "advisor.h"
+#include "advisor_p.h"
+
+#include "session/session.h"
+#include "tuning/tuning.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cmath>
+
+namespace blocktune {
+
+QString severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Note:
+        return QStringLiteral("note");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Problem:
+        return QStringLiteral("problem");
+    }
+    return {};
+}
+
+namespace {
+
+double round1(double v)
+{
+    return std::round(v * 10.0) / 10.0;
+}
+
+double perMb(const Measurement &m)
+{
+    return m.interrupts && m.bytes ? double(*m.interrupts) / (double(m.bytes) / 1e6) : -1;
+}
+
+void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
+{
+    if (s.readaheadFloorKiB && s.readAheadKiB && *s.readAheadKiB < *s.readaheadFloorKiB) {
+        Finding f;
+        f.code = QStringLiteral("below_md_floor");
+        f.severity = Severity::Warning;
+        f.summary = QStringLiteral("%1's read_ahead_kb %2 is below the array's floor of %3 KiB (2 x stripe), which "
+                                   "re-assembly or a reshape sets again, so this value will not last")
+                        .arg(s.name).arg(*s.readAheadKiB).arg(*s.readaheadFloorKiB);
+        f.evidence = {{QStringLiteral("read_ahead_kb"), qint64(*s.readAheadKiB)},
+                      {QStringLiteral("floor_kb"), qint64(*s.readaheadFloorKiB)},
+                      {QStringLiteral("stripe_kb"), s.stripeKiB ? QJsonValue(qint64(*s.stripeKiB)) : QJsonValue()}};
+        f.fix = {{QStringLiteral("read_ahead_kb"), qint64(*s.readaheadFloorKiB)}};
+        out << f;
+    }
+    if (s.isPartition) {
+        Finding f;
+        f.code = QStringLiteral("partition_shares_readahead");
+        f.summary = QStringLiteral("%1 is a partition: its readahead is %2's, shared with every partition of that "
+                                   "disk, so a change here changes them all")
+                        .arg(s.name, s.queueDevice);
+        f.evidence = {{QStringLiteral("queue_device"), s.queueDevice},
+                      {QStringLiteral("read_ahead_kb"), s.readAheadKiB ? QJsonValue(qint64(*s.readAheadKiB)) : QJsonValue()}};
+        out << f;
+    }
+    if (bd.dm && bd.dm->kind == u"lvm") {
+        Finding f;
+        f.code = QStringLiteral("lvm_rewrites_readahead");
+        f.summary = QStringLiteral("%1 is an LVM volume (%2): activation sets its readahead from the volume's metadata "
+                                   "(lvchange -r), so a value set here lasts only until the next activation")
+                        .arg(s.name, bd.dm->name);
+        f.evidence = {{QStringLiteral("dm_name"), bd.dm->name},
+                      {QStringLiteral("read_ahead_kb"), s.readAheadKiB ? QJsonValue(qint64(*s.readAheadKiB)) : QJsonValue()}};
+        out << f;
+    }
+}
+
+} // namespace
+
+Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+                           const std::atomic_bool *cancel)
+{
+    auto found = advisor_detail::lookUpDevice(session, spec.device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const BlockDevice *bd = found->device;
+
+    Diagnosis d;
+    d.device = bd->name;
+    staticChecks(*settings, *bd, d.findings);
+    if (!spec.measure || !engine || !settings->readAheadKiB)
+        return d;
+
+    const DeviceSettings &s = *settings;
+    const quint64 current = *s.readAheadKiB;
+    const quint64 larger = std::min<quint64>(std::max<quint64>(current * 4, 512), 64 * 1024);
+    const Workload seq;
+    {
+        struct Restore
+        {
+            ReadEngine &e;
+            Diagnosis &d;
+            ~Restore() { d.restored = e.restore(&d.restoreMessage); }
+        } restore{*engine, d};
+
+        auto now = engine->measureBuffered({current, seq, spec.blockSize, spec.pointMs}, cancel);
+        if (!now)
+            return now.error();
+        std::optional<Measurement> more;
+        if (larger > current) {
+            auto m = engine->measureBuffered({larger, seq, spec.blockSize, spec.pointMs}, cancel);
+            if (!m)
+                return m.error();
+            more = *m;
+        }
+        // The raw ceiling and the stream pair at the readahead in force.
+        engine->restore(nullptr);
+        auto raw = engine->measureRawMbPerSec(1024 * 1024, kRawInFlight, spec.pointMs, cancel);
+        if (!raw)
+            return raw.error();
+        auto pair = engine->measureStreamPair(spec.blockSize, spec.pointMs, cancel);
+        if (!pair && pair.error().code != InvalidArgument)
+            return pair.error();
+        d.measured = true;
+
+        // readahead_blocking: a larger readahead makes the requests larger
+        // and the stream faster, so readahead is what limits each request.
+        if (more && more->mbPerSec >= kBlockingGain * now->mbPerSec && more->avgRequestKiB >= kBlockingRequestGrowth * now->avgRequestKiB) {
+            Finding f;
+            f.code = QStringLiteral("readahead_blocking");
+            f.severity = Severity::Problem;
+            f.summary = QStringLiteral("readahead is the blocking factor on %1: at %2 KiB the stream's requests average "
+                                       "%3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7")
+                            .arg(s.name).arg(current).arg(now->avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(now->mbPerSec))
+                            .arg(larger).arg(more->avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(more->mbPerSec));
+            f.evidence = {{QStringLiteral("read_ahead_kb"), qint64(current)},
+                          {QStringLiteral("avg_request_kb"), round1(now->avgRequestKiB)},
+                          {QStringLiteral("mb_per_s"), round1(now->mbPerSec)},
+                          {QStringLiteral("interrupts_per_mb"), round1(perMb(*now))},
+                          {QStringLiteral("larger_read_ahead_kb"), qint64(larger)},
+                          {QStringLiteral("larger_avg_request_kb"), round1(more->avgRequestKiB)},
+                          {QStringLiteral("larger_mb_per_s"), round1(more->mbPerSec)},
+                          {QStringLiteral("larger_interrupts_per_mb"), round1(perMb(*more))}};
+            f.fix = {{QStringLiteral("read_ahead_kb"), qint64(larger)}};
+            d.findings << f;
+        }
+
+        if (*raw > 0 && now->mbPerSec < kFarFromRawPct / 100.0 * *raw) {
+            const double pct = now->mbPerSec / *raw * 100.0;
+            const bool largerCloses = more && more->mbPerSec >= kFarFromRawPct / 100.0 * *raw;
+            Finding f;
+            f.code = QStringLiteral("buffered_far_from_raw");
+            f.severity = Severity::Warning;
+            f.summary = largerCloses
+                ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
+                                 "%5 KiB brings them to %6%")
+                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
+                      .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
+                : more && more->mbPerSec >= kBlockingGain * now->mbPerSec
+                ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
+                                 "%5 KiB brings them to %6%, so readahead is the cause and a value larger still is "
+                                 "needed (blocktune-cli advise %1 finds it)")
+                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
+                      .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
+                : QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw) and a larger "
+                                 "readahead does not close the gap: the page-cache copy, the CPU or request size "
+                                 "(max_sectors_kb %5) is the likelier limit")
+                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
+                      .arg(s.maxSectorsKiB.value_or(0));
+            f.evidence = {{QStringLiteral("buffered_mb_per_s"), round1(now->mbPerSec)},
+                          {QStringLiteral("raw_mb_per_s"), round1(*raw)},
+                          {QStringLiteral("reached_pct"), round1(pct)},
+                          {QStringLiteral("read_ahead_kb"), qint64(current)},
+                          {QStringLiteral("avg_request_kb"), round1(now->avgRequestKiB)}};
+            if (more)
+                f.evidence.insert(QStringLiteral("larger_reached_pct"), round1(more->mbPerSec / *raw * 100.0));
+            if (largerCloses)
+                f.fix = {{QStringLiteral("read_ahead_kb"), qint64(larger)}};
+            d.findings << f;
+        }
+
+        // member_imbalance: what each member read while the array was read.
+        quint64 total = 0;
+        for (quint64 b : std::as_const(now->memberBytes))
+            total += b;
+        if (s.memberDisks.size() >= 2 && now->memberBytes.size() == s.memberDisks.size() && total > 0) {
+            QList<double> shares;
+            QJsonObject sharesJson;
+            qsizetype top = 0;
+            for (qsizetype i = 0; i < s.memberDisks.size(); ++i) {
+                shares << double(now->memberBytes.at(i));
+                sharesJson.insert(s.memberDisks.at(i), round1(double(now->memberBytes.at(i)) / double(total) * 100.0));
+                if (now->memberBytes.at(i) > now->memberBytes.at(top))
+                    top = i;
+            }
+            const double jain = jainFairness(shares);
+            if (jain < kImbalanceJain) {
+                Finding f;
+                f.code = QStringLiteral("member_imbalance");
+                f.severity = Severity::Warning;
+                f.summary = QStringLiteral("the members of %1 share reads unevenly: %2 served %3% of the bytes where "
+                                           "an even share is %4% (Jain's index %5)")
+                                .arg(s.name, s.memberDisks.at(top))
+                                .arg(round1(double(now->memberBytes.at(top)) / double(total) * 100.0))
+                                .arg(round1(100.0 / double(s.memberDisks.size())))
+                                .arg(jain, 0, 'f', 2);
+                f.evidence = {{QStringLiteral("shares_pct"), sharesJson}, {QStringLiteral("jain"), round1(jain * 100) / 100}};
+                d.findings << f;
+            }
+        }
+
+        if (pair && pair->aloneMbPerSec > 0) {
+            const double share = pair->withMbPerSec / pair->aloneMbPerSec;
+            const double jain = jainFairness({pair->withMbPerSec, pair->otherMbPerSec});
+            if (share < kUnfairShare || jain < kUnfairJain) {
+                Finding f;
+                f.code = QStringLiteral("stream_unfair");
+                f.severity = Severity::Problem;
+                f.summary = QStringLiteral("with a second stream running, the measured stream on %1 drops to %2% of its "
+                                           "rate alone (%3 -> %4, the other stream %5; Jain %6, scheduler %7)")
+                                .arg(s.name).arg(qRound(share * 100))
+                                .arg(formatMbPerSec(pair->aloneMbPerSec), formatMbPerSec(pair->withMbPerSec),
+                                     formatMbPerSec(pair->otherMbPerSec))
+                                .arg(jain, 0, 'f', 2).arg(pair->scheduler.isEmpty() ? QStringLiteral("none") : pair->scheduler);
+                f.evidence = {{QStringLiteral("alone_mb_per_s"), round1(pair->aloneMbPerSec)},
+                              {QStringLiteral("with_second_mb_per_s"), round1(pair->withMbPerSec)},
+                              {QStringLiteral("second_mb_per_s"), round1(pair->otherMbPerSec)},
+                              {QStringLiteral("share_pct"), round1(share * 100)},
+                              {QStringLiteral("jain"), round1(jain * 100) / 100},
+                              {QStringLiteral("scheduler"), pair->scheduler}};
+                // bfq shares a device's time between processes; the
+                // others serve whoever keeps the queue full.
+                if (pair->scheduler != u"bfq" && s.schedulers.contains(QStringLiteral("bfq")))
+                    f.fix = {{QStringLiteral("scheduler"), QStringLiteral("bfq")}};
+                d.findings << f;
+            }
+        }
+    }
+    return d;
+}
+
+QJsonObject diagnosisToJson(const Diagnosis &d)
+{
+    QJsonArray findings;
+    for (const Finding &f : d.findings)
+        findings.append(QJsonObject{{QStringLiteral("code"), f.code},
+                                    {QStringLiteral("severity"), severityName(f.severity)},
+                                    {QStringLiteral("summary"), f.summary},
+                                    {QStringLiteral("evidence"), f.evidence},
+                                    {QStringLiteral("fix"), f.fix}});
+    return QJsonObject{{QStringLiteral("device"), d.device},
+                       {QStringLiteral("findings"), findings},
+                       {QStringLiteral("measured"), d.measured},
+                       {QStringLiteral("restored"), d.restored}};
+}
+
+QString formatDiagnosis(const Diagnosis &d)
+{
+    QString out;
+    QTextStream s(&out);
+    s << "diagnose " << d.device << (d.measured ? " (static checks and measured reads)" : " (static checks)") << '\n';
+    if (d.findings.isEmpty())
+        s << "  no findings\n";
+    for (const Finding &f : d.findings) {
+        s << "  [" << severityName(f.severity) << "] " << f.code << ": " << f.summary << '\n';
+        QStringList ev;
+        for (auto it = f.evidence.constBegin(); it != f.evidence.constEnd(); ++it)
+            ev << it.key() + u'=' + (it->isObject() ? QString::fromUtf8(QJsonDocument(it->toObject()).toJson(QJsonDocument::Compact))
+                                                    : it->toVariant().toString());
+        s << "      evidence: " << ev.join(u' ') << '\n';
+        if (!f.fix.isEmpty()) {
+            QStringList fix;
+            for (auto it = f.fix.constBegin(); it != f.fix.constEnd(); ++it)
+                fix << it.key() + u'=' + it->toVariant().toString();
+            s << "      fix: blocktune-cli set " << d.device << ' ' << fix.join(u' ') << '\n';
+        }
+    }
+    if (d.measured && !d.restored)
+        s << "settings NOT restored: " << d.restoreMessage << '\n';
+    return out;
+}
+
+} // namespace blocktune

@@ -1,0 +1,104 @@
+#pragma once
+// The read tests' history: every finished test and sweep, from the console
+// or the CLI, with its device, the settings in force, the kernel and the
+// time, in a local SQLite database ($XDG_DATA_HOME/blocktune/history.sqlite,
+// or $BLOCKTUNE_HISTORY_DB). Any two records can be compared.
+//
+// Each call opens its own connection and closes it before returning, so a
+// HistoryStore may be used from any thread (Qt SQL connections belong to
+// the thread that made them). A corrupt database file is renamed aside
+// (history.sqlite.corrupt-YYYYMMDDTHHMMSS) and a new one started; a locked
+// one is reported and left alone. Either way the caller still has its result.
+
+#include "common/result.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace blocktune {
+
+struct ReadTestResult; // core/readtest
+struct SweepResult;
+
+/// Schema of the database; migrations bring older files up to it.
+inline constexpr int kHistorySchemaVersion = 1;
+
+struct HistoryRecord
+{
+    qint64 id = 0;             ///< 0 until stored
+    QDateTime recordedAt;      ///< UTC
+    QString source;            ///< "console", "cli"
+    QString kind;              ///< "test" or "sweep"
+    QString test;              ///< seq, concurrent, server, mixed
+    QString device;            ///< kernel name of the first measured device
+    QString kernel;            ///< release the test ran on
+    QString description;       ///< "bs 64K, 256M from offset 0, buffered" (readahead list for a sweep)
+    double mbPerSec = 0;       ///< test: mean over runs; sweep: best point
+    bool ok = true;            ///< no I/O error, not stopped
+    /// Flat "device setting" -> value: {"loop0 read_ahead_kb": 128, ...}.
+    QJsonObject settings;
+    /// Flat figures compared between records: {"mean MB/s": 330, ...}.
+    QJsonObject metrics;
+    /// The whole result (readTestToJson / sweepToJson).
+    QJsonObject result;
+};
+
+/// What a finished test or sweep becomes in the history.
+HistoryRecord historyRecord(const ReadTestResult &result, const QString &source, const QString &description);
+HistoryRecord historyRecord(const SweepResult &result, const QString &source, const QString &description);
+
+/// One line of a comparison: the same key in two records.
+struct HistoryDiff
+{
+    QString key;
+    QString a;              ///< as text ("128", "mq-deadline", "-" when absent)
+    QString b;
+    bool differs = false;
+    std::optional<double> percent; ///< numbers only: (b - a) / a * 100
+};
+
+struct HistoryComparison
+{
+    QList<HistoryDiff> settings; ///< every key either record has
+    QList<HistoryDiff> results;  ///< metrics, with the change in %
+};
+HistoryComparison compareHistory(const HistoryRecord &a, const HistoryRecord &b);
+
+/// What a store call did besides its answer: a corrupt file set aside.
+struct HistoryNotice
+{
+    QString text; ///< empty when nothing happened worth saying
+};
+
+class HistoryStore final
+{
+public:
+    /// $BLOCKTUNE_HISTORY_DB, else GenericDataLocation/blocktune/history.sqlite
+    /// ($XDG_DATA_HOME/blocktune/..., ~/.local/share/blocktune/... by default).
+    static QString defaultPath();
+
+    explicit HistoryStore(QString path = defaultPath());
+
+    const QString &path() const { return m_path; }
+
+    /// Stores `record`; returns its id. `notice` (optional) says whether a
+    /// corrupt file was set aside first.
+    Result<qint64> add(const HistoryRecord &record, HistoryNotice *notice = nullptr) const;
+    /// Newest first; `device` empty = all; `limit` <= 0 = all.
+    Result<QList<HistoryRecord>> list(const QString &device = {}, int limit = 0,
+                                      HistoryNotice *notice = nullptr) const;
+    Result<HistoryRecord> get(qint64 id) const;
+
+private:
+    QString m_path;
+};
+
+/// `{"schema":1,"records":[{"id","recorded_at","source","kind","test",
+///   "device","kernel","description","mb_per_s","ok","settings","metrics"}]}`
+QJsonObject historyToJson(const QList<HistoryRecord> &records, bool withResults = false);
+
+} // namespace blocktune

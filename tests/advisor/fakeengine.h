@@ -1,0 +1,51 @@
+#pragma once
+// A ReadEngine with rates built to show a case: a readahead -> MB/s curve,
+// member shares, a stream pair. It remembers what it was asked, and whether
+// restore() came after the last readahead it "set".
+#include "advisor/advisor.h"
+
+#include <functional>
+
+namespace blocktune::test {
+
+class FakeEngine final : public ReadEngine
+{
+public:
+    /// MB/s at a readahead (KiB); avg request = min(readahead, 1024) KiB.
+    std::function<double(quint64)> curve = [](quint64) { return 100.0; };
+    double rawMbPerSec = 200;
+    QList<quint64> memberBytes;   ///< per member, for every buffered measurement
+    StreamPairMeasurement pair{100, 50, 50, QStringLiteral("mq-deadline")};
+
+    QList<quint64> asked;          ///< readaheads measured, in order
+    QList<qint64> askedMs;
+    int restores = 0;
+    bool holding = false;          ///< a readahead set and not restored
+
+    Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *) override
+    {
+        asked << probe.readAheadKiB;
+        askedMs << probe.durationMs;
+        holding = true;
+        Measurement m;
+        m.readAheadKiB = probe.readAheadKiB;
+        m.mbPerSec = curve(probe.readAheadKiB);
+        m.avgRequestKiB = double(qMin<quint64>(probe.readAheadKiB, 1024));
+        m.seconds = double(probe.durationMs) / 1000.0;
+        m.bytes = quint64(m.mbPerSec * 1e6 * m.seconds);
+        m.streamMbPerSec = {m.mbPerSec};
+        m.interrupts = m.bytes / 65536;
+        m.memberBytes = memberBytes;
+        return m;
+    }
+    Result<double> measureRawMbPerSec(quint64, int, qint64, const std::atomic_bool *) override { return rawMbPerSec; }
+    Result<StreamPairMeasurement> measureStreamPair(quint64, qint64, const std::atomic_bool *) override { return pair; }
+    bool restore(QString *) override
+    {
+        ++restores;
+        holding = false;
+        return true;
+    }
+};
+
+} // namespace blocktune::test

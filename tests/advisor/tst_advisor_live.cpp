@@ -1,0 +1,154 @@
+// advise and diagnose on the test's own direct-I/O loop devices (root):
+// such a loop device reads its file with O_DIRECT, so readahead changes its
+// request sizes and throughput as a disk's does. The tests only read.
+#include "testloop.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <memory>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QJsonObject cliJson(const QStringList &args, qint64 *wallMs = nullptr)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const ProcessResult r = run(binary("blocktune-cli"), args, 120000);
+    if (wallMs)
+        *wallMs = clock.elapsed();
+    if (r.exitCode != 0) {
+        qWarning("blocktune-cli %s: exit %d\n%s", qPrintable(args.join(u' ')), r.exitCode, r.err.constData());
+        return {};
+    }
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonObject findingOf(const QJsonObject &diagnosis, const char *code)
+{
+    for (const QJsonValue &f : diagnosis.value(u"findings").toArray())
+        if (f.toObject().value(u"code").toString() == QLatin1StringView(code))
+            return f.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestAdvisorLive final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TestLoop> m_loop;
+
+private slots:
+    void initTestCase()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        m_loop = std::make_unique<TestLoop>(qint64(64) << 20, knownContents());
+        QVERIFY(m_loop->isValid());
+    }
+    void cleanupTestCase()
+    {
+        if (!m_loop)
+            return;
+        QCOMPARE(fileHash(m_loop->backingFile()), m_loop->initialHash());
+        m_loop.reset();
+    }
+
+    void adviseFromFourKiB()
+    {
+        const QString dev = m_loop->name();
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("4")));
+        const qint64 budgetMs = 4000;
+        qint64 wallMs = 0;
+        const QJsonObject a = cliJson({QStringLiteral("advise"), dev, QStringLiteral("--bs"), QStringLiteral("4K"),
+                                       QStringLiteral("--budget"), QStringLiteral("4s"), QStringLiteral("--json")},
+                                      &wallMs);
+        QVERIFY(!a.isEmpty());
+        // The original readahead is back, and the advice says so.
+        QCOMPARE(readAhead(dev), quint64(4));
+        QVERIFY(a.value(u"restored").toBool());
+        QCOMPARE(a.value(u"original_read_ahead_kb").toInteger(), 4);
+
+        // The budget: the advisor's own clock within 10%; the process
+        // (start, device scan, exit) within a generous second more.
+        const qint64 elapsed = a.value(u"elapsed_ms").toInteger();
+        qInfo("budget %lld ms: advisor %lld ms, process %lld ms", budgetMs, elapsed, wallMs);
+        QVERIFY2(elapsed <= budgetMs * 11 / 10, qPrintable(QString::number(elapsed)));
+        QVERIFY2(elapsed >= budgetMs / 2, qPrintable(QString::number(elapsed)));
+        QVERIFY2(wallMs <= budgetMs * 11 / 10 + 1500, qPrintable(QString::number(wallMs)));
+
+        // The recommendation is at or above the knee: no smaller point of
+        // the curve is within 5% of the best, and 4 KiB is not it.
+        const QJsonArray curve = a.value(u"curve").toArray();
+        QVERIFY(curve.size() >= 10);
+        double best = 0;
+        for (const QJsonValue &p : curve)
+            best = qMax(best, p.toObject().value(u"mb_per_s").toDouble());
+        const qint64 recommended = a.value(u"recommended_read_ahead_kb").toInteger();
+        QString table;
+        for (const QJsonValue &v : curve) {
+            const QJsonObject p = v.toObject();
+            table += QStringLiteral("%1 KiB %2 MB/s %3 KiB/request\n")
+                         .arg(p.value(u"read_ahead_kb").toInteger())
+                         .arg(p.value(u"mb_per_s").toDouble(), 0, 'f', 1)
+                         .arg(p.value(u"avg_request_kb").toDouble(), 0, 'f', 1);
+        }
+        qInfo("recommended %lld KiB, best %.1f MB/s, raw %.1f MB/s\n%s", recommended, best,
+              a.value(u"raw_peak_mb_per_s").toDouble(), qPrintable(table));
+        bool recommendedMeasured = false;
+        for (const QJsonValue &v : curve) {
+            const QJsonObject p = v.toObject();
+            const qint64 ra = p.value(u"read_ahead_kb").toInteger();
+            const double mb = p.value(u"mb_per_s").toDouble();
+            if (ra < recommended)
+                QVERIFY2(mb < 0.95 * best, qPrintable(table));
+            if (ra == recommended) {
+                recommendedMeasured = true;
+                QVERIFY(mb >= 0.95 * best);
+            }
+        }
+        QVERIFY(recommendedMeasured);
+        QVERIFY2(recommended > 4, qPrintable(table));
+        QVERIFY(a.value(u"raw_peak_mb_per_s").toDouble() > 0);
+        QCOMPARE(a.value(u"memory_kb").toInteger(), recommended);
+        QCOMPARE(a.value(u"profile").toObject().value(u"rules").toArray().at(0).toObject()
+                     .value(u"set").toObject().value(u"read_ahead_kb").toInteger(), recommended);
+    }
+
+    void diagnoseReadaheadBlocking()
+    {
+        const QString dev = m_loop->name();
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("4")));
+        const QJsonObject d = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--json")});
+        QVERIFY(!d.isEmpty());
+        QCOMPARE(readAhead(dev), quint64(4));
+        QVERIFY(d.value(u"measured").toBool());
+        const QJsonObject f = findingOf(d, "readahead_blocking");
+        QVERIFY2(!f.isEmpty(), QJsonDocument(d).toJson().constData());
+        const QJsonObject ev = f.value(u"evidence").toObject();
+        QCOMPARE(ev.value(u"read_ahead_kb").toInteger(), 4);
+        QCOMPARE(ev.value(u"larger_read_ahead_kb").toInteger(), 512);
+        QVERIFY(ev.value(u"larger_mb_per_s").toDouble() > ev.value(u"mb_per_s").toDouble());
+        QVERIFY(ev.value(u"larger_avg_request_kb").toDouble() > ev.value(u"avg_request_kb").toDouble());
+        QVERIFY(ev.contains(u"interrupts_per_mb"));
+        QCOMPARE(f.value(u"fix").toObject().value(u"read_ahead_kb").toInteger(), 512);
+
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("1024")));
+        const QJsonObject quiet = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--bs"), QStringLiteral("4K"), QStringLiteral("--json")});
+        QVERIFY(!quiet.isEmpty());
+        QCOMPARE(readAhead(dev), quint64(1024));
+        QVERIFY2(findingOf(quiet, "readahead_blocking").isEmpty(), QJsonDocument(quiet).toJson().constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdvisorLive)
+#include "tst_advisor_live.moc"

@@ -1,0 +1,1939 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>blocktune::Common</name>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>%1 does not hold a number: &apos;%2&apos;</source>
+        <translation>%1 enthält keine Zahl: „%2“</translation>
+    </message>
+    <message>
+        <source>%1 is not a list of choices: &apos;%2&apos;</source>
+        <translation>%1 ist keine Auswahlliste: „%2“</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a block device name (a kernel name such as sda, sda1, nvme0n1, md0, dm-0 or loop0)</source>
+        <translation>„%1“ ist kein Blockgerätename (ein Kernel-Name wie sda, sda1, nvme0n1, md0, dm-0 oder loop0)</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos;</source>
+        <translation>kein Blockgerät namens „%1“</translation>
+    </message>
+    <message>
+        <source>refusing to write to %1: the value must be one line of at most 4096 bytes</source>
+        <translation>in %1 wird nicht geschrieben: der Wert muss eine Zeile von höchstens 4096 Bytes sein</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>root %1 does not exist</source>
+        <translation>Wurzelverzeichnis %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: not below sys or proc/sys</source>
+        <translation>%1 wird nicht geschrieben: liegt nicht unter sys oder proc/sys</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: it is a symlink</source>
+        <translation>%1 wird nicht geschrieben: es ist ein symbolischer Link</translation>
+    </message>
+    <message>
+        <source>cannot open %1 for writing: %2</source>
+        <translation>%1 lässt sich nicht zum Schreiben öffnen: %2</translation>
+    </message>
+    <message>
+        <source>writing &apos;%1&apos; to %2 failed: %3</source>
+        <translation>„%1“ nach %2 schreiben ist fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a size (use a number of bytes, or with K, M, G, T as binary multiples: 64K, 256M, 1G)</source>
+        <translation>%1: „%2“ ist keine Größe (eine Anzahl Bytes angeben, oder mit K, M, G, T als binären Vielfachen: 64K, 256M, 1G)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too large</source>
+        <translation>%1: „%2“ ist zu groß</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a duration (use 100ms, 10s, 2m or 1h)</source>
+        <translation>%1: „%2“ ist keine Dauer (z. B. 100ms, 10s, 2m oder 1h)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too long</source>
+        <translation>%1: „%2“ ist zu lang</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Console</name>
+    <message>
+        <source>Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine.</source>
+        <translation>DIR/sys und DIR/proc (einen aufgezeichneten Baum) statt des laufenden Systems lesen.</translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation>VERZ</translation>
+    </message>
+    <message>
+        <source>Select DEVICE (a kernel name such as loop0) at start.</source>
+        <translation>GERÄT (ein Kernel-Name wie loop0) beim Start auswählen.</translation>
+    </message>
+    <message>
+        <source>DEVICE</source>
+        <translation>GERÄT</translation>
+    </message>
+    <message>
+        <source>Open on TAB: settings, test, monitor or details.</source>
+        <translation>Mit Reiter TAB öffnen: settings, test, monitor oder details.</translation>
+    </message>
+    <message>
+        <source>TAB</source>
+        <translation>TAB</translation>
+    </message>
+    <message>
+        <source>Linux block-device tuning console</source>
+        <translation>Tuning-Konsole für Linux-Blockgeräte</translation>
+    </message>
+    <message>
+        <source>--sysroot %1: no sys/ directory there</source>
+        <translation>--sysroot %1: dort gibt es kein Verzeichnis sys/</translation>
+    </message>
+    <message>
+        <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
+        <translation>--tab %1: unbekannter Reiter (settings, test, monitor oder details angeben)</translation>
+    </message>
+    <message>
+        <source>Make a scratch 1 GiB direct-I/O loop device over a file, select it, and detach it when the console ends (root).</source>
+        <translation>Ein Wegwerf-Loop-Gerät von 1 GiB mit Direct I/O über einer Datei anlegen, auswählen und beim Beenden der Konsole wieder lösen (root).</translation>
+    </message>
+    <message>
+        <source>--demo makes a device on this machine; it does not go with --sysroot</source>
+        <translation>--demo legt ein Gerät auf diesem System an; es passt nicht zu --sysroot</translation>
+    </message>
+    <message>
+        <source>preparing a 1 GiB demo device...</source>
+        <translation>ein Demo-Gerät von 1 GiB wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>demo device %1 (1 GiB, direct I/O), detached when the console ends</source>
+        <translation>Demo-Gerät %1 (1 GiB, Direct I/O), wird beim Beenden der Konsole gelöst</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DevicePane</name>
+    <message>
+        <source>Arrays and volumes</source>
+        <translation>Arrays und Volumes</translation>
+    </message>
+    <message>
+        <source>By disk (like lsblk)</source>
+        <translation>Nach Festplatte (wie lsblk)</translation>
+    </message>
+    <message>
+        <source>Tree arrangement</source>
+        <translation>Anordnung der Liste</translation>
+    </message>
+    <message>
+        <source>Arrays and volumes: what you tune at the top, members under their array.
+By disk: disks at the top, what is built on them underneath.</source>
+        <translation>Arrays und Volumes: was Sie einstellen, oben; Mitglieder unter ihrem Array.
+Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation>
+    </message>
+    <message>
+        <source>Hide &amp;empty</source>
+        <translation>&amp;Leere ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide devices of size 0 (detached loop devices, card readers without a card)</source>
+        <translation>Geräte der Größe 0 ausblenden (getrennte Loop-Geräte, Kartenleser ohne Karte)</translation>
+    </message>
+    <message>
+        <source>Hide loop/&amp;zram/ram</source>
+        <translation>Loop/&amp;zram/ram ausblenden</translation>
+    </message>
+    <message>
+        <source>Name, model, serial or WWN</source>
+        <translation>Name, Modell, Seriennummer oder WWN</translation>
+    </message>
+    <message>
+        <source>Search devices</source>
+        <translation>Geräte suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suche:</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DeviceTree</name>
+    <message>
+        <source>, readahead floor %1</source>
+        <translation>, Readahead-Untergrenze %1</translation>
+    </message>
+    <message>
+        <source>, degraded</source>
+        <translation>, degradiert</translation>
+    </message>
+    <message>
+        <source> (direct I/O)</source>
+        <translation> (Direct I/O)</translation>
+    </message>
+    <message>
+        <source>HDD</source>
+        <translation>HDD</translation>
+    </message>
+    <message>
+        <source>SSD</source>
+        <translation>SSD</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Readahead KiB</source>
+        <translation>Readahead KiB</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Media</source>
+        <translation>Medium</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>Einzelheiten</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>detached</source>
+        <translation>getrennt</translation>
+    </message>
+    <message>
+        <source>empty (no medium)</source>
+        <translation>leer (kein Medium)</translation>
+    </message>
+    <message>
+        <source>, on %1</source>
+        <translation>, auf %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Readahead and scheduler are those of %1 (a partition has no queue of its own)</source>
+        <translation>Readahead und Scheduler sind die von %1 (eine Partition hat keine eigene Warteschlange)</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation>Stripe</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>dm name</source>
+        <translation>dm-Name</translation>
+    </message>
+    <message>
+        <source>dm uuid</source>
+        <translation>dm-UUID</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Block devices</source>
+        <translation>Blockgeräte</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Devices</name>
+    <message>
+        <source>libudev cannot read a recorded tree (%1); walk sysfs instead</source>
+        <translation>libudev kann keinen aufgezeichneten Baum lesen (%1); stattdessen sysfs durchlaufen</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: not a Linux sysfs tree</source>
+        <translation>%1 existiert nicht: kein Linux-sysfs-Baum</translation>
+    </message>
+    <message>
+        <source>libudev could not be initialised</source>
+        <translation>libudev ließ sich nicht initialisieren</translation>
+    </message>
+    <message>
+        <source>cannot open the %1 uevent socket (netlink)</source>
+        <translation>der %1-uevent-Socket (netlink) lässt sich nicht öffnen</translation>
+    </message>
+    <message>
+        <source>cannot receive %1 uevents</source>
+        <translation>%1-uevents lassen sich nicht empfangen</translation>
+    </message>
+    <message>
+        <source>cannot write the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht schreiben: %1</translation>
+    </message>
+    <message>
+        <source>cannot sync the demo device&apos;s file: %1</source>
+        <translation>die Datei des Demo-Geräts lässt sich nicht synchronisieren: %1</translation>
+    </message>
+    <message>
+        <source>a demo device needs at least 1 MiB</source>
+        <translation>ein Demo-Gerät braucht mindestens 1 MiB</translation>
+    </message>
+    <message>
+        <source>--demo attaches a loop device, which needs root: run the console as root for a demo device, or name a device of yours with --device</source>
+        <translation>--demo bindet ein Loop-Gerät ein, was root erfordert: die Konsole für ein Demo-Gerät als root starten oder mit --device ein eigenes Gerät nennen</translation>
+    </message>
+    <message>
+        <source>cannot create a file in %1 for the demo device: %2</source>
+        <translation>in %1 lässt sich keine Datei für das Demo-Gerät anlegen: %2</translation>
+    </message>
+    <message>
+        <source>cannot open /dev/loop-control: %1</source>
+        <translation>/dev/loop-control lässt sich nicht öffnen: %1</translation>
+    </message>
+    <message>
+        <source>no free loop device: %1</source>
+        <translation>kein freies Loop-Gerät: %1</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>cannot attach %1 to %2: %3</source>
+        <translation>%1 lässt sich nicht an %2 binden: %3</translation>
+    </message>
+    <message>
+        <source>every free loop device was taken by another process; try again</source>
+        <translation>jedes freie Loop-Gerät wurde von einem anderen Prozess belegt; noch einmal versuchen</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::HistoryView</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>What ran</source>
+        <translation>Was lief</translation>
+    </message>
+    <message>
+        <source>Setting / result</source>
+        <translation>Einstellung / Ergebnis</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Compare the two selected</source>
+        <translation>Die zwei ausgewählten vergleichen</translation>
+    </message>
+    <message>
+        <source>sweep (%1)</source>
+        <translation>Reihe (%1)</translation>
+    </message>
+    <message>
+        <source> (incomplete)</source>
+        <translation> (unvollständig)</translation>
+    </message>
+    <message>
+        <source>No tests kept yet: a finished read test or sweep appears here (%1)</source>
+        <translation>Noch keine Tests gespeichert: ein beendeter Lesetest oder eine Reihe erscheint hier (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s); select two to compare</source>
+        <translation>
+            <numerusform>%n Eintrag; zwei auswählen zum Vergleichen</numerusform>
+            <numerusform>%n Einträge; zwei auswählen zum Vergleichen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A: #%1 %2</source>
+        <translation>A: #%1 %2</translation>
+    </message>
+    <message>
+        <source>B: #%1 %2</source>
+        <translation>B: #%1 %2</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>differs</source>
+        <translation>unterschiedlich</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <source>#%1 and #%2 side by side; changes read from A to B</source>
+        <translation>#%1 und #%2 nebeneinander; Änderungen von A nach B</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::MainWindow</name>
+    <message>
+        <source>blocktune</source>
+        <translation>blocktune</translation>
+    </message>
+    <message>
+        <source>blocktune — %1</source>
+        <translation>blocktune — %1</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Read test</source>
+        <translation>Lesetest</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>Monitor</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Rescan devices</source>
+        <translation>Geräte neu &amp;einlesen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block device(s)</source>
+        <translation>
+            <numerusform>%n Blockgerät</numerusform>
+            <numerusform>%n Blockgeräte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — following hotplug (%1 events)</source>
+        <translation> — verfolgt Hotplug (%1-Ereignisse)</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3</source>
+        <translation>%1 %2 = %3</translation>
+    </message>
+    <message>
+        <source>(machine)</source>
+        <translation>(System)</translation>
+    </message>
+    <message>
+        <source>Restore settings?</source>
+        <translation>Einstellungen wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>A blocktune session ended without restoring what it changed (crash or kill). Restore these original values?
+
+%1</source>
+        <translation>Eine blocktune-Sitzung wurde beendet, ohne ihre Änderungen zurückzunehmen (Absturz oder kill). Diese ursprünglichen Werte wiederherstellen?
+
+%1</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>%1 is gone</source>
+        <translation>%1 ist nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>recorded tree: writes go to its files</source>
+        <translation>aufgezeichneter Baum: Schreibzugriffe gehen in seine Dateien</translation>
+    </message>
+    <message>
+        <source>read-only until the first change authorizes</source>
+        <translation>nur lesend, bis die erste Änderung autorisiert ist</translation>
+    </message>
+    <message>
+        <source>writing through %1</source>
+        <translation>schreibt über %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n temporary change(s) will be restored</source>
+        <translation>
+            <numerusform>%n vorübergehende Änderung wird wiederhergestellt</numerusform>
+            <numerusform>%n vorübergehende Änderungen werden wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>writing…</source>
+        <translation>schreibt …</translation>
+    </message>
+    <message>
+        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
+        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Device list</source>
+        <translation>&amp;Geräteliste</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>How to read these &amp;plots</source>
+        <translation>Wie man diese &amp;Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&amp;About blocktune</source>
+        <translation>Ü&amp;ber blocktune</translation>
+    </message>
+    <message>
+        <source>read-only (recorded tree)</source>
+        <translation>nur lesen (aufgezeichneter Baum)</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>last error: %1</source>
+        <translation>letzter Fehler: %1</translation>
+    </message>
+    <message>
+        <source>About blocktune</source>
+        <translation>Über blocktune</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;A Linux block-device tuning console: see how devices stack, change readahead and the I/O scheduler safely, measure streaming reads honestly, watch the counters live.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (built with %4)&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;blocktune %1&lt;/h3&gt;&lt;p&gt;Eine Konsole zum Einstellen von Linux-Blockgeräten: sehen, wie Geräte aufeinander aufbauen, Readahead und I/O-Scheduler sicher ändern, Streaming-Lesen ehrlich messen, die Zähler live beobachten.&lt;/p&gt;&lt;p&gt;Kernel %2&lt;br&gt;Qt %3 (gebaut mit %4)&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>How to read these plots</source>
+        <translation>Wie man diese Diagramme liest</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (1 = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (1 = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Monitor</name>
+    <message>
+        <source>monitor interval %1 ms is out of range (10 ms to 1 h)</source>
+        <translation>Monitor-Intervall %1 ms liegt außerhalb des Bereichs (10 ms bis 1 h)</translation>
+    </message>
+    <message>
+        <source>the clock did not advance between two readings (%1 ns)</source>
+        <translation>die Uhr ist zwischen zwei Messungen nicht weitergelaufen (%1 ns)</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation>%1 lässt sich nicht lesen</translation>
+    </message>
+    <message>
+        <source>a group needs a name</source>
+        <translation>eine Gruppe braucht einen Namen</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos;</source>
+        <translation>kein Blockgerät namens „%1“</translation>
+    </message>
+    <message>
+        <source>a group needs at least two devices</source>
+        <translation>eine Gruppe braucht mindestens zwei Geräte</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::MonitorView</name>
+    <message>
+        <source>MB/s
+(write dashed)</source>
+        <translation>MB/s
+(Schreiben gestrichelt)</translation>
+    </message>
+    <message>
+        <source>interrupts/s
+(black: all)</source>
+        <translation>Interrupts/s
+(schwarz: alle)</translation>
+    </message>
+    <message>
+        <source>read request
+KiB</source>
+        <translation>Leseanforderung
+KiB</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>t %1 s</source>
+        <translation>t %1 s</translation>
+    </message>
+    <message>
+        <source>all interrupts/s</source>
+        <translation>alle Interrupts/s</translation>
+    </message>
+    <message>
+        <source>%1 interrupts/s</source>
+        <translation>%1 Interrupts/s</translation>
+    </message>
+    <message>
+        <source>%1 read MB/s</source>
+        <translation>%1 Lesen MB/s</translation>
+    </message>
+    <message>
+        <source>%1 write MB/s</source>
+        <translation>%1 Schreiben MB/s</translation>
+    </message>
+    <message>
+        <source>%1 irq/s (shared lines)</source>
+        <translation>%1 IRQ/s (geteilte Leitungen)</translation>
+    </message>
+    <message>
+        <source>%1 irq/s</source>
+        <translation>%1 IRQ/s</translation>
+    </message>
+    <message>
+        <source>%1 read request KiB</source>
+        <translation>%1 Leseanforderung KiB</translation>
+    </message>
+    <message>
+        <source>%1 aqu-sz</source>
+        <translation>%1 aqu-sz</translation>
+    </message>
+    <message>
+        <source>%1 in flight</source>
+        <translation>%1 in Bearbeitung</translation>
+    </message>
+    <message>
+        <source>%1 Jain %2</source>
+        <translation>%1 Jain %2</translation>
+    </message>
+    <message>
+        <source>missing: %1</source>
+        <translation>fehlt: %1</translation>
+    </message>
+    <message>
+        <source>Select a device to watch it live.</source>
+        <translation>Ein Gerät auswählen, um es live zu beobachten.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>group &apos;%1&apos; refused: %2</source>
+        <translation>Gruppe „%1“ abgelehnt: %2</translation>
+    </message>
+    <message>
+        <source>queue depth
+(thin: in flight, 1 s mean)</source>
+        <translation>Warteschlangentiefe
+(dünn: in Bearbeitung, 1-s-Mittel)</translation>
+    </message>
+    <message>
+        <source>share of bytes read %
+(even: dashed)</source>
+        <translation>Anteil gelesener Bytes %
+(gleichmäßig: gestrichelt)</translation>
+    </message>
+    <message>
+        <source>read share %</source>
+        <translation>Leseanteil %</translation>
+    </message>
+    <message>
+        <source>%1: no reads in the last %2 s</source>
+        <translation>%1: keine Lesezugriffe in den letzten %2 s</translation>
+    </message>
+    <message>
+        <source>%1 read balance over the last %2 s: Jain&apos;s index %3 (1 = even, %4 = one member does all)</source>
+        <translation>%1 Leseverteilung der letzten %2 s: Jain-Index %3 (1 = gleichmäßig, %4 = ein Mitglied macht alles)</translation>
+    </message>
+    <message>
+        <source>Latest figures</source>
+        <translation>Neueste Werte</translation>
+    </message>
+    <message>
+        <source>Time span the plots show (one hour is kept); the mouse wheel over the plots zooms</source>
+        <translation>Zeitspanne der Diagramme (eine Stunde wird aufbewahrt); das Mausrad über den Diagrammen zoomt</translation>
+    </message>
+    <message>
+        <source>Time span</source>
+        <translation>Zeitspanne</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling goes on and shows when you resume</source>
+        <translation>Diagramme anhalten; die Messung läuft weiter und erscheint beim Fortsetzen</translation>
+    </message>
+    <message>
+        <source>E&amp;xport PNG…</source>
+        <translation>Als PNG e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Save the plots as they are on screen</source>
+        <translation>Die Diagramme speichern, wie sie auf dem Bildschirm sind</translation>
+    </message>
+    <message>
+        <source>Live plots</source>
+        <translation>Live-Diagramme</translation>
+    </message>
+    <message>
+        <source>Export the plots</source>
+        <translation>Diagramme exportieren</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>cannot write %1 (check the folder exists and is writable)</source>
+        <translation>%1 kann nicht geschrieben werden (prüfen Sie, ob der Ordner existiert und beschreibbar ist)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Privilege</name>
+    <message>
+        <source>pkexec is not installed: install pkexec (polkit) or run as root</source>
+        <translation>pkexec ist nicht installiert: pkexec (polkit) installieren oder als root ausführen</translation>
+    </message>
+    <message>
+        <source>cannot run %1: not found or not executable</source>
+        <translation>%1 lässt sich nicht ausführen: nicht gefunden oder nicht ausführbar</translation>
+    </message>
+    <message>
+        <source>%1 is missing: install blocktune-helper (cmake --install or the blocktune package)</source>
+        <translation>%1 fehlt: blocktune-helper installieren (cmake --install oder das Paket blocktune)</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>%1 lässt sich nicht starten: %2</translation>
+    </message>
+    <message>
+        <source>blocktune-helper gave no answer within %1 s</source>
+        <translation>blocktune-helper hat innerhalb von %1 s nicht geantwortet</translation>
+    </message>
+    <message>
+        <source>blocktune-helper answered something that is not JSON: %1</source>
+        <translation>blocktune-helper hat etwas geantwortet, das kein JSON ist: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper answered out of order</source>
+        <translation>blocktune-helper hat in falscher Reihenfolge geantwortet</translation>
+    </message>
+    <message>
+        <source>%1 is not a blocktune-helper speaking protocol %2 (%3)</source>
+        <translation>%1 ist kein blocktune-helper mit Protokoll %2 (%3)</translation>
+    </message>
+    <message>
+        <source>blocktune-helper is not running</source>
+        <translation>blocktune-helper läuft nicht</translation>
+    </message>
+    <message>
+        <source>blocktune-helper died (%1)</source>
+        <translation>blocktune-helper ist abgestürzt (%1)</translation>
+    </message>
+    <message>
+        <source>authorization was dismissed (pkexec exit 126); nothing was changed by the helper</source>
+        <translation>die Autorisierung wurde abgebrochen (pkexec-Exit 126); das Hilfsprogramm hat nichts geändert</translation>
+    </message>
+    <message>
+        <source>not authorized to change block device settings (pkexec exit 127)%1</source>
+        <translation>nicht berechtigt, Einstellungen von Blockgeräten zu ändern (pkexec-Exit 127)%1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper exited with code %1%2</source>
+        <translation>blocktune-helper wurde mit Code %1 beendet%2</translation>
+    </message>
+    <message>
+        <source>blocktune-helper refused without a reason</source>
+        <translation>blocktune-helper hat ohne Angabe von Gründen abgelehnt</translation>
+    </message>
+    <message>
+        <source>cancelled while waiting for blocktune-helper%1</source>
+        <translation>abgebrochen beim Warten auf blocktune-helper%1</translation>
+    </message>
+    <message>
+        <source> (authorization)</source>
+        <translation> (Autorisierung)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ProfilesView</name>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Einstellung</translation>
+    </message>
+    <message>
+        <source>Current</source>
+        <translation>Aktuell</translation>
+    </message>
+    <message>
+        <source>New / expected</source>
+        <translation>Neu / erwartet</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Zurücknehmen</translation>
+    </message>
+    <message>
+        <source>Save current…</source>
+        <translation>Aktuelle speichern…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Install at boot</source>
+        <translation>Beim Start anwenden</translation>
+    </message>
+    <message>
+        <source>Save current settings</source>
+        <translation>Aktuelle Einstellungen speichern</translation>
+    </message>
+    <message>
+        <source>Profile name (letters, digits, _ . -):</source>
+        <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
+    </message>
+    <message>
+        <source>Keep only what differs from the kernel&apos;s own defaults?</source>
+        <translation>Nur behalten, was von den Vorgaben des Kernels abweicht?</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>%1 exportieren</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Wird ausgeführt…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n profile(s)</source>
+        <translation>
+            <numerusform>%n Profil</numerusform>
+            <numerusform>%n Profile</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>udev rules (*.rules)</source>
+        <translation>udev-Regeln (*.rules)</translation>
+    </message>
+    <message>
+        <source>tuned profile (tuned.conf)</source>
+        <translation>tuned-Profil (tuned.conf)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ReadTest</name>
+    <message>
+        <source>read error on %1 at offset %2: %3</source>
+        <translation>Lesefehler auf %1 bei Offset %2: %3</translation>
+    </message>
+    <message>
+        <source>read on %1 at offset %2 returned no data before the end the device reported (it shrank during the test?)</source>
+        <translation>Lesen auf %1 bei Offset %2 lieferte vor dem gemeldeten Geräteende keine Daten (ist das Gerät während des Tests geschrumpft?)</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2%3</source>
+        <translation>%1 lässt sich nicht öffnen: %2%3</translation>
+    </message>
+    <message>
+        <source> (reading a block device needs root or the disk group)</source>
+        <translation> (Lesen eines Blockgeräts erfordert root oder die Gruppe disk)</translation>
+    </message>
+    <message>
+        <source>%1 is not a block device</source>
+        <translation>%1 ist kein Blockgerät</translation>
+    </message>
+    <message>
+        <source>cannot open %1%2: %3</source>
+        <translation>%1 lässt sich%2 nicht öffnen: %3</translation>
+    </message>
+    <message>
+        <source> with O_DIRECT</source>
+        <translation> mit O_DIRECT</translation>
+    </message>
+    <message>
+        <source>out of memory for a %1 read buffer</source>
+        <translation>kein Speicher für einen Lesepuffer von %1</translation>
+    </message>
+    <message>
+        <source>cannot start a reader thread: %1</source>
+        <translation>ein Lese-Thread lässt sich nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no device (use DEV or DEV@OFFSET, e.g. sdb or /dev/sdb@1G)</source>
+        <translation>„%1“ nennt kein Gerät (GERÄT oder GERÄT@OFFSET angeben, z. B. sdb oder /dev/sdb@1G)</translation>
+    </message>
+    <message>
+        <source>offset in &apos;%1&apos;</source>
+        <translation>Offset in „%1“</translation>
+    </message>
+    <message>
+        <source>--ra &apos;%1&apos;: empty value in the list (use KiB values separated by commas, e.g. 128,512,4096)</source>
+        <translation>--ra „%1“: leerer Wert in der Liste (KiB-Werte durch Kommas getrennt angeben, z. B. 128,512,4096)</translation>
+    </message>
+    <message>
+        <source>--ra value &apos;%1&apos;</source>
+        <translation>--ra-Wert „%1“</translation>
+    </message>
+    <message>
+        <source>--ra: &apos;%1&apos; is not a readahead size (use KiB numbers such as 128, or 512K, 4M)</source>
+        <translation>--ra: „%1“ ist keine Readahead-Größe (KiB-Zahlen wie 128 oder 512K, 4M angeben)</translation>
+    </message>
+    <message>
+        <source>--ra: &apos;%1&apos; is not a whole number of KiB</source>
+        <translation>--ra: „%1“ ist keine ganze Zahl von KiB</translation>
+    </message>
+    <message>
+        <source>--ra: %1 KiB is above the kernel&apos;s limit of %2 KiB</source>
+        <translation>--ra: %1 KiB liegt über der Grenze des Kernels von %2 KiB</translation>
+    </message>
+    <message>
+        <source>--ra: %1 KiB is listed twice</source>
+        <translation>--ra: %1 KiB ist doppelt aufgeführt</translation>
+    </message>
+    <message>
+        <source>--bs must be at least 1 byte (e.g. 4K, 64K, 1M)</source>
+        <translation>--bs muss mindestens 1 Byte sein (z. B. 4K, 64K, 1M)</translation>
+    </message>
+    <message>
+        <source>--bs %1 is too large (at most %2)</source>
+        <translation>--bs %1 ist zu groß (höchstens %2)</translation>
+    </message>
+    <message>
+        <source>give at most one of --size, --count and --time</source>
+        <translation>höchstens eines von --size, --count und --time angeben</translation>
+    </message>
+    <message>
+        <source>--size must be more than 0 bytes</source>
+        <translation>--size muss größer als 0 Bytes sein</translation>
+    </message>
+    <message>
+        <source>--count must be at least 1 block</source>
+        <translation>--count muss mindestens 1 Block sein</translation>
+    </message>
+    <message>
+        <source>--count %1 blocks of %2 is more than any device holds</source>
+        <translation>--count %1 Blöcke zu %2 ist mehr, als ein Gerät fassen kann</translation>
+    </message>
+    <message>
+        <source>--time must be more than 0</source>
+        <translation>--time muss größer als 0 sein</translation>
+    </message>
+    <message>
+        <source>--repeat %1 is out of range (1 to %2)</source>
+        <translation>--repeat %1 liegt außerhalb des Bereichs (1 bis %2)</translation>
+    </message>
+    <message>
+        <source>--interval %1 ms is out of range (10 ms to 60 s)</source>
+        <translation>--interval %1 ms liegt außerhalb des Bereichs (10 ms bis 60 s)</translation>
+    </message>
+    <message>
+        <source>--threads %1 is out of range (1 to %2)</source>
+        <translation>--threads %1 liegt außerhalb des Bereichs (1 bis %2)</translation>
+    </message>
+    <message>
+        <source>--seq %1 is out of range (1 to %2)</source>
+        <translation>--seq %1 liegt außerhalb des Bereichs (1 bis %2)</translation>
+    </message>
+    <message>
+        <source>--random %1 is out of range (0 to %2)</source>
+        <translation>--random %1 liegt außerhalb des Bereichs (0 bis %2)</translation>
+    </message>
+    <message>
+        <source>--random-bs must be between 1 byte and %1</source>
+        <translation>--random-bs muss zwischen 1 Byte und %1 liegen</translation>
+    </message>
+    <message>
+        <source>test concurrent needs at least one --measure DEV[@OFFSET]</source>
+        <translation>test concurrent braucht mindestens ein --measure GERÄT[@OFFSET]</translation>
+    </message>
+    <message>
+        <source>test %1 needs a device</source>
+        <translation>test %1 braucht ein Gerät</translation>
+    </message>
+    <message>
+        <source>test %1 reads one device (got %2)</source>
+        <translation>test %1 liest ein Gerät (angegeben: %2)</translation>
+    </message>
+    <message>
+        <source>--background streams belong to test concurrent</source>
+        <translation>--background-Datenströme gehören zu test concurrent</translation>
+    </message>
+    <message>
+        <source>at most %1 streams</source>
+        <translation>höchstens %1 Datenströme</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos; (see blocktune-cli list; give a kernel name such as sdb or a /dev path)</source>
+        <translation>kein Blockgerät namens „%1“ (siehe blocktune-cli list; einen Kernel-Namen wie sdb oder einen /dev-Pfad angeben)</translation>
+    </message>
+    <message>
+        <source>%1 is empty (size 0): nothing to read</source>
+        <translation>%1 ist leer (Größe 0): nichts zu lesen</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a multiple of %3&apos;s logical block size (%4 bytes), which --direct requires</source>
+        <translation>%1 %2 ist kein Vielfaches der logischen Blockgröße von %3 (%4 Bytes), wie --direct es verlangt</translation>
+    </message>
+    <message>
+        <source>less than one logical block of %1 is left past offset %2</source>
+        <translation>hinter Offset %2 bleibt weniger als ein logischer Block von %1</translation>
+    </message>
+    <message>
+        <source>%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6</source>
+        <translation>%1 ab Offset %2 reicht über das Ende von %3 hinaus (%4 Bytes): höchstens %5 passt%6</translation>
+    </message>
+    <message>
+        <source>the length</source>
+        <translation>die Länge</translation>
+    </message>
+    <message>
+        <source>offset %1 is past the end of %2 (%3)</source>
+        <translation>Offset %1 liegt hinter dem Ende von %2 (%3)</translation>
+    </message>
+    <message>
+        <source>offset</source>
+        <translation>Offset</translation>
+    </message>
+    <message>
+        <source>%1 is too small for %2 sequential streams past offset %3</source>
+        <translation>%1 ist zu klein für %2 sequenzielle Datenströme hinter Offset %3</translation>
+    </message>
+    <message>
+        <source> (each of the %1 sequential streams gets 1/%1 of the device past the offset)</source>
+        <translation> (jeder der %1 sequenziellen Datenströme bekommt 1/%1 des Geräts hinter dem Offset)</translation>
+    </message>
+    <message>
+        <source>%1 holds less than one --random-bs block past offset %2</source>
+        <translation>%1 fasst hinter Offset %2 weniger als einen --random-bs-Block</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb %1, scheduler %2, nr_requests %3, max_sectors_kb %4</source>
+        <translation>read_ahead_kb %1, Scheduler %2, nr_requests %3, max_sectors_kb %4</translation>
+    </message>
+    <message>
+        <source> (of %1)</source>
+        <translation> (von %1)</translation>
+    </message>
+    <message>
+        <source>, kernel %1</source>
+        <translation>, Kernel %1</translation>
+    </message>
+    <message>
+        <source>for %1 s</source>
+        <translation>für %1 s</translation>
+    </message>
+    <message>
+        <source>%1 blocks</source>
+        <translation>%1 Blöcke</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 copied, %4 s, %5</source>
+        <translation>%1 %2 %3 kopiert, %4 s, %5</translation>
+    </message>
+    <message>
+        <source>%1 random     %2 reads, latency mean %3 ms, p50 %4 ms, p99 %5 ms, max %6 ms</source>
+        <translation>%1 zufällig    %2 Lesevorgänge, Latenz Mittel %3 ms, p50 %4 ms, p99 %5 ms, max. %6 ms</translation>
+    </message>
+    <message>
+        <source>  [I/O error]</source>
+        <translation>  [E/A-Fehler]</translation>
+    </message>
+    <message>
+        <source>%1: no diskstats line (no device counters)</source>
+        <translation>%1: keine diskstats-Zeile (keine Gerätezähler)</translation>
+    </message>
+    <message>
+        <source>%1: %2 read requests, avg %3 KiB, %4 merges; device read %5 bytes for %6 consumed (readahead overshoot %7 bytes)</source>
+        <translation>%1: %2 Leseanforderungen, Mittel %3 KiB, %4 Zusammenfassungen; Gerät las %5 Bytes für %6 verbrauchte (Readahead-Überhang %7 Bytes)</translation>
+    </message>
+    <message>
+        <source>  (interrupted)</source>
+        <translation>  (unterbrochen)</translation>
+    </message>
+    <message>
+        <source>  (failed)</source>
+        <translation>  (fehlgeschlagen)</translation>
+    </message>
+    <message>
+        <source>%1 bytes (%2)</source>
+        <extracomment>dd&apos;s amount: &quot;268435456 bytes (268 MB, 256 MiB)&quot;</extracomment>
+        <translation>%1 Bytes (%2)</translation>
+    </message>
+    <message>
+        <source>%1: bs %2, %3</source>
+        <translation>%1: bs %2, %3</translation>
+    </message>
+    <message>
+        <source> per measured stream</source>
+        <translation> je gemessenem Datenstrom</translation>
+    </message>
+    <message>
+        <source> from offset %1</source>
+        <translation> ab Offset %1</translation>
+    </message>
+    <message>
+        <source>buffered</source>
+        <translation>gepuffert</translation>
+    </message>
+    <message>
+        <source>%1 threads sharing one descriptor</source>
+        <translation>%1 Threads mit einem gemeinsamen Deskriptor</translation>
+    </message>
+    <message>
+        <source>%1 threads with a descriptor each</source>
+        <translation>%1 Threads mit je einem Deskriptor</translation>
+    </message>
+    <message>
+        <source>%1 sequential + %2 random readers (%3)</source>
+        <translation>%1 sequenzielle + %2 zufällige Leser (%3)</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht gelaufen</translation>
+    </message>
+    <message>
+        <source>%1 copied, %2 s, %3</source>
+        <translation>%1 kopiert, %2 s, %3</translation>
+    </message>
+    <message>
+        <source>%1 threads: %2 MB/s</source>
+        <translation>%1 Threads: %2 MB/s</translation>
+    </message>
+    <message>
+        <source>measured %1 copied, %2 s, %3; aggregate %4, fairness %5</source>
+        <translation>gemessen %1 kopiert, %2 s, %3; gesamt %4, Fairness %5</translation>
+    </message>
+    <message>
+        <source>cold start: %1</source>
+        <translation>Kaltstart: %1</translation>
+    </message>
+    <message>
+        <source>mean %1, min %2, max %3, stdev %4 MB/s (%5)</source>
+        <translation>Mittel %1, min. %2, max. %3, Standardabweichung %4 MB/s (%5)</translation>
+    </message>
+    <message>
+        <source>1 run</source>
+        <translation>1 Lauf</translation>
+    </message>
+    <message>
+        <source>%1 runs</source>
+        <translation>%1 Läufe</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>Mittel %1</translation>
+    </message>
+    <message>
+        <source>, p99 latency %1 ms</source>
+        <translation>, p99-Latenz %1 ms</translation>
+    </message>
+    <message>
+        <source>avg req KiB</source>
+        <translation>Mittl. Anf. KiB</translation>
+    </message>
+    <message>
+        <source>restored read_ahead_kb %1 on %2</source>
+        <translation>read_ahead_kb %1 auf %2 wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>NOT restored read_ahead_kb %1 on %2</source>
+        <translation>read_ahead_kb %1 auf %2 NICHT wiederhergestellt</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ReadTestResultsModel</name>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation>%1 (gestoppt)</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>spread</source>
+        <translation>Spanne</translation>
+    </message>
+    <message>
+        <source>all runs</source>
+        <translation>alle Läufe</translation>
+    </message>
+    <message>
+        <source>fairness over the streams&apos; means</source>
+        <translation>Fairness über die Mittel der Ströme</translation>
+    </message>
+    <message>
+        <source>10^6 bytes per second, from the stream&apos;s first read to its last, as dd prints</source>
+        <translation>10^6 Byte pro Sekunde, vom ersten bis zum letzten Lesen des Stroms, wie dd es ausgibt</translation>
+    </message>
+    <message>
+        <source>The device&apos;s average read request during the run (/proc/diskstats)</source>
+        <translation>Mittlere Leseanforderung des Geräts während des Laufs (/proc/diskstats)</translation>
+    </message>
+    <message>
+        <source>Bytes the device read beyond what the test consumed: readahead not used (negative: pages came from the cache)</source>
+        <translation>Bytes, die das Gerät über das vom Test Verbrauchte hinaus las: ungenutztes Readahead (negativ: Seiten kamen aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>Jain&apos;s index over the streams&apos; MB/s: 1 = equal shares, 1/n = one stream got all</source>
+        <translation>Jain-Index über die MB/s der Ströme: 1 = gleiche Anteile, 1/n = ein Strom bekam alles</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>Strom</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anforderung</translation>
+    </message>
+    <message>
+        <source>Overshoot</source>
+        <translation>Überschuss</translation>
+    </message>
+    <message>
+        <source>Fairness (Jain)</source>
+        <translation>Fairness (Jain)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ReadTestView</name>
+    <message>
+        <source>Select a device</source>
+        <translation>Ein Gerät auswählen</translation>
+    </message>
+    <message>
+        <source>Sequential (dd)</source>
+        <translation>Sequenziell (dd)</translation>
+    </message>
+    <message>
+        <source>Server: N threads, one stream</source>
+        <translation>Server: N Threads, ein Datenstrom</translation>
+    </message>
+    <message>
+        <source>Mixed: sequential + random noise</source>
+        <translation>Gemischt: sequenziell + zufälliges Rauschen</translation>
+    </message>
+    <message>
+        <source>Concurrent: with background streams</source>
+        <translation>Parallel: mit Hintergrund-Datenströmen</translation>
+    </message>
+    <message>
+        <source>256M or the device, whichever is less</source>
+        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
+    </message>
+    <message>
+        <source>Bytes each measured stream reads (K/M/G are binary)</source>
+        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G sind binär)</translation>
+    </message>
+    <message>
+        <source>O_DIRECT (bypasses readahead)</source>
+        <translation>O_DIRECT (umgeht Readahead)</translation>
+    </message>
+    <message>
+        <source>one shared descriptor</source>
+        <translation>ein gemeinsamer Deskriptor</translation>
+    </message>
+    <message>
+        <source>sdc sdd@1G  (loop until the measured stream ends)</source>
+        <translation>sdc sdd@1G  (laufen in Schleife, bis der gemessene Datenstrom endet)</translation>
+    </message>
+    <message>
+        <source>sweep read_ahead_kb:</source>
+        <translation>Messreihe über read_ahead_kb:</translation>
+    </message>
+    <message>
+        <source>KiB values, set one after the other as a temporary change and restored at the end</source>
+        <translation>KiB-Werte, nacheinander als vorübergehende Änderung gesetzt und am Ende wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>random readers</source>
+        <translation>zufällige Leser</translation>
+    </message>
+    <message>
+        <source>Sequential streams</source>
+        <translation>Sequenzielle Datenströme</translation>
+    </message>
+    <message>
+        <source>Background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Messreihe</translation>
+    </message>
+    <message>
+        <source>seconds into the run</source>
+        <translation>Sekunden seit Laufbeginn</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb</source>
+        <translation>read_ahead_kb</translation>
+    </message>
+    <message>
+        <source>average request KiB</source>
+        <translation>mittlere Anforderung KiB</translation>
+    </message>
+    <message>
+        <source>avg request KiB</source>
+        <translation>mittl. Anforderung KiB</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Sweep curve</source>
+        <translation>Messreihenkurve</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>Read test on %1</source>
+        <translation>Lesetest auf %1</translation>
+    </message>
+    <message>
+        <source>select a device first</source>
+        <translation>zuerst ein Gerät auswählen</translation>
+    </message>
+    <message>
+        <source>block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>sweep read_ahead_kb of %1, test %2</source>
+        <translation>Messreihe über read_ahead_kb von %1, Test %2</translation>
+    </message>
+    <message>
+        <source>test %1 %2</source>
+        <translation>Test %1 %2</translation>
+    </message>
+    <message>
+        <source>running...</source>
+        <translation>läuft …</translation>
+    </message>
+    <message>
+        <source>stopping...</source>
+        <translation>wird angehalten …</translation>
+    </message>
+    <message>
+        <source>the device list is not read yet</source>
+        <translation>die Geräteliste ist noch nicht gelesen</translation>
+    </message>
+    <message>
+        <source>sdc sdd@1G  (measured beside the selected device, side by side)</source>
+        <translation>sdc sdd@1G  (neben dem ausgewählten Gerät gemessen)</translation>
+    </message>
+    <message>
+        <source>Also measured</source>
+        <translation>Auch gemessen</translation>
+    </message>
+    <message>
+        <source>knee: smallest readahead within 5% of the best</source>
+        <translation>Knie: kleinstes Readahead innerhalb 5 % vom besten</translation>
+    </message>
+    <message>
+        <source>Copy as text</source>
+        <translation>Als Text kopieren</translation>
+    </message>
+    <message>
+        <source>The report as dd prints it, to paste into a ticket or a mail</source>
+        <translation>Der Bericht, wie dd ihn ausgibt, zum Einfügen in ein Ticket oder eine Mail</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Export JSON...</source>
+        <translation>JSON exportieren...</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>Bericht</translation>
+    </message>
+    <message>
+        <source>report copied</source>
+        <translation>Bericht kopiert</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export JSON</source>
+        <translation>JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Read tests need the live machine: %1 is a recorded tree (read-only)</source>
+        <translation>Lesetests brauchen die laufende Maschine: %1 ist ein aufgezeichneter Baum (nur lesen)</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb %1</source>
+        <translation>read_ahead_kb %1</translation>
+    </message>
+    <message>
+        <source>sweep: read_ahead_kb %1 running (point %2 of %3)</source>
+        <translation>Reihe: read_ahead_kb %1 läuft (Punkt %2 von %3)</translation>
+    </message>
+    <message>
+        <source>seconds; now read_ahead_kb %1</source>
+        <translation>Sekunden; jetzt read_ahead_kb %1</translation>
+    </message>
+    <message>
+        <source>knee %1</source>
+        <translation>Knie %1</translation>
+    </message>
+    <message>
+        <source> · kept in the history (#%1)</source>
+        <translation> · im Verlauf gespeichert (#%1)</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>kann %1 nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>seconds into the test (runs marked)</source>
+        <translation>Sekunden im Test (Läufe markiert)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::StreamCard</name>
+    <message>
+        <source>stream %1</source>
+        <translation>Strom %1</translation>
+    </message>
+    <message>
+        <source>%1 from %2 · %3</source>
+        <translation>%1 ab %2 · %3</translation>
+    </message>
+    <message>
+        <source>Reads outstanding on average in the last interval (reads/s × mean latency)</source>
+        <translation>Im letzten Intervall im Mittel ausstehende Lesevorgänge (Lesevorgänge/s × mittlere Latenz)</translation>
+    </message>
+    <message>
+        <source>Bytes per read the stream issued; after a run, the device&apos;s own average request size (/proc/diskstats)</source>
+        <translation>Bytes pro Lesevorgang des Stroms; nach einem Lauf die mittlere Anforderungsgröße des Geräts (/proc/diskstats)</translation>
+    </message>
+    <message>
+        <source>in flight %1</source>
+        <translation>ausstehend %1</translation>
+    </message>
+    <message>
+        <source>read size %1</source>
+        <translation>Lesegröße %1</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>  · run %1</source>
+        <translation>  · Lauf %1</translation>
+    </message>
+    <message>
+        <source>device request %1</source>
+        <translation>Geräteanforderung %1</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::TuningPanel</name>
+    <message>
+        <source>Readahead</source>
+        <translation>Vorauslesen (Readahead)</translation>
+    </message>
+    <message>
+        <source> KiB</source>
+        <translation> KiB</translation>
+    </message>
+    <message>
+        <source>Readahead in KiB</source>
+        <translation>Readahead in KiB</translation>
+    </message>
+    <message>
+        <source>Also set it on the member disks</source>
+        <translation>Auch auf den Mitgliedsplatten setzen</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>I/O scheduler</source>
+        <translation>I/O-Scheduler</translation>
+    </message>
+    <message>
+        <source>nr_requests</source>
+        <translation>nr_requests</translation>
+    </message>
+    <message>
+        <source>max_sectors_kb</source>
+        <translation>max_sectors_kb</translation>
+    </message>
+    <message>
+        <source>Context readahead</source>
+        <translation>Kontext-Readahead</translation>
+    </message>
+    <message>
+        <source>Scheduler tunables</source>
+        <translation>Scheduler-Parameter</translation>
+    </message>
+    <message>
+        <source>Tunable</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Apply…</source>
+        <translation>Anwenden …</translation>
+    </message>
+    <message>
+        <source>Reset form</source>
+        <translation>Formular zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Revert session</source>
+        <translation>Sitzung zurücknehmen</translation>
+    </message>
+    <message>
+        <source>Restore every value this console changed since it started</source>
+        <translation>Jeden Wert wiederherstellen, den diese Konsole seit ihrem Start geändert hat</translation>
+    </message>
+    <message>
+        <source>Select a device to tune</source>
+        <translation>Ein Gerät zum Einstellen auswählen</translation>
+    </message>
+    <message>
+        <source>%1: cannot read settings</source>
+        <translation>%1: Einstellungen lassen sich nicht lesen</translation>
+    </message>
+    <message>
+        <source>%1 (settings of its disk %2)</source>
+        <translation>%1 (Einstellungen seiner Festplatte %2)</translation>
+    </message>
+    <message>
+        <source>Also set it on the member disks (%1)</source>
+        <translation>Auch auf den Mitgliedsplatten setzen (%1)</translation>
+    </message>
+    <message>
+        <source>At most max_hw_sectors_kb = %1 KiB</source>
+        <translation>Höchstens max_hw_sectors_kb = %1 KiB</translation>
+    </message>
+    <message>
+        <source>built in and always on since Linux 2.6.31 (this kernel has no switch)</source>
+        <translation>seit Linux 2.6.31 eingebaut und immer aktiv (dieser Kernel hat keinen Schalter)</translation>
+    </message>
+    <message>
+        <source>%1 (switch: %2)</source>
+        <translation>%1 (Schalter: %2)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>%1 KiB = %2 sectors (blockdev --setra %2)</source>
+        <translation>%1 KiB = %2 Sektoren (blockdev --setra %2)</translation>
+    </message>
+    <message>
+        <source>Below the kernel&apos;s floor of %1 KiB (2 x stripe): re-assembly or a reshape raises it again.</source>
+        <translation>Unter der Untergrenze des Kernels von %1 KiB (2 x Stripe): erneutes Zusammensetzen oder ein Reshape hebt den Wert wieder an.</translation>
+    </message>
+    <message>
+        <source>Kernel floor for this array: %1 KiB (2 x stripe).</source>
+        <translation>Untergrenze des Kernels für diesen Verbund: %1 KiB (2 x Stripe).</translation>
+    </message>
+    <message>
+        <source>Nothing was changed:
+%1</source>
+        <translation>Es wurde nichts geändert:
+%1</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4</source>
+        <translation>%1 %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>Apply these changes?</source>
+        <translation>Diese Änderungen anwenden?</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n setting(s) to their values from before this session.</source>
+        <translation>
+            <numerusform>%n Einstellung auf ihren Wert von vor dieser Sitzung zurückgesetzt.</numerusform>
+            <numerusform>%n Einstellungen auf ihre Werte von vor dieser Sitzung zurückgesetzt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revert failed: %1</source>
+        <translation>Zurücknehmen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Give up the change that waits for authorization; nothing of it stays</source>
+        <translation>Die Änderung aufgeben, die auf Autorisierung wartet; nichts davon bleibt</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>%1: reading settings…</source>
+        <translation>%1: Einstellungen werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Writing… (the first change asks for authorization)</source>
+        <translation>Schreibt … (die erste Änderung fragt nach Autorisierung)</translation>
+    </message>
+    <message>
+        <source>Readahead scale</source>
+        <translation>Readahead-Skala</translation>
+    </message>
+    <message>
+        <source>Red mark: the kernel&apos;s readahead floor for this array, %1 KiB</source>
+        <translation>Rote Marke: die Readahead-Untergrenze des Kernels für diesen Verbund, %1 KiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try for %n s</source>
+        <translation>
+            <numerusform>%n s lang probieren</numerusform>
+            <numerusform>%n s lang probieren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply as a temporary change, restored after %n seconds unless you keep it</source>
+        <translation>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunde wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunden wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Keep the values being tried (Revert session still undoes them)</source>
+        <translation>Die probierten Werte behalten („Sitzung zurücknehmen“ macht sie weiterhin rückgängig)</translation>
+    </message>
+    <message>
+        <source>Restore now</source>
+        <translation>Jetzt wiederherstellen</translation>
+    </message>
+    <message>
+        <source>“Also set it on the member disks”</source>
+        <translation>„Auch auf den Mitgliedsplatten setzen“</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying: restored in %n s unless kept</source>
+        <translation>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+            <numerusform>Probelauf: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kept. Revert session still takes it back.</source>
+        <translation>Behalten. „Sitzung zurücknehmen“ nimmt es weiterhin zurück.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,228 @@
+#include "historyview.h"
+
+#include "format.h"
+#include "history/history.h"
+
+#include <QCoreApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPointer>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+namespace blocktune {
+
+struct HistoryView::Private
+{
+    QString path;
+    QStandardItemModel *records = nullptr;
+    QStandardItemModel *comparison = nullptr;
+    QTableView *list = nullptr;
+    QTableView *compare = nullptr;
+    QPushButton *reload = nullptr;
+    QPushButton *compareButton = nullptr;
+    QLabel *status = nullptr;
+};
+
+namespace {
+
+QStandardItem *cell(const QString &text, const QVariant &sort = {})
+{
+    auto *item = new QStandardItem(text);
+    item->setEditable(false);
+    if (sort.isValid())
+        item->setData(sort, Qt::UserRole);
+    return item;
+}
+
+/// Runs `work` on a pool thread and `then` with its answer on the GUI
+/// thread, if `owner` still exists.
+template<typename Work, typename Then>
+void offThread(QObject *owner, Work work, Then then)
+{
+    QPointer<QObject> guard(owner);
+    QThreadPool::globalInstance()->start([guard, work, then] {
+        auto answer = work();
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [guard, then, answer] {
+            if (guard)
+                then(answer);
+        }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace
+
+HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+{
+    d->path = path.isEmpty() ? HistoryStore::defaultPath() : path;
+    d->records = new QStandardItemModel(0, 8, this);
+    d->records->setHorizontalHeaderLabels({tr("#"), tr("Time"), tr("Device"), tr("Test"), tr("MB/s"),
+                                           tr("Kernel"), tr("From"), tr("What ran")});
+    d->records->setSortRole(Qt::UserRole);
+    d->list = new QTableView(this);
+    d->list->setObjectName(QStringLiteral("historyList"));
+    d->list->setModel(d->records);
+    d->list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    d->list->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    d->list->setSortingEnabled(true);
+    d->list->verticalHeader()->hide();
+    d->list->setAlternatingRowColors(true);
+    d->list->horizontalHeader()->setStretchLastSection(true);
+
+    d->comparison = new QStandardItemModel(0, 4, this);
+    d->comparison->setHorizontalHeaderLabels({tr("Setting / result"), tr("A"), tr("B"), tr("Change")});
+    d->compare = new QTableView(this);
+    d->compare->setObjectName(QStringLiteral("historyCompare"));
+    d->compare->setModel(d->comparison);
+    d->compare->verticalHeader()->hide();
+    d->compare->horizontalHeader()->setStretchLastSection(true);
+
+    d->reload = new QPushButton(tr("Reload"), this);
+    d->compareButton = new QPushButton(tr("Compare the two selected"), this);
+    d->compareButton->setEnabled(false);
+    d->status = new QLabel(this);
+    d->status->setWordWrap(true);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(d->reload);
+    buttons->addWidget(d->compareButton);
+    buttons->addWidget(d->status, 1);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(d->list);
+    splitter->addWidget(d->compare);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(splitter, 1);
+
+    connect(d->reload, &QPushButton::clicked, this, &HistoryView::reload);
+    connect(d->list->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { d->compareButton->setEnabled(d->list->selectionModel()->selectedRows().size() == 2); });
+    connect(d->compareButton, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = d->list->selectionModel()->selectedRows();
+        if (rows.size() != 2)
+            return;
+        qint64 a = d->records->item(rows.at(0).row(), 0)->data(Qt::UserRole).toLongLong();
+        qint64 b = d->records->item(rows.at(1).row(), 0)->data(Qt::UserRole).toLongLong();
+        if (a > b)
+            std::swap(a, b); // A is the older one: the change reads "from A to B"
+        compare(a, b);
+    });
+    reload();
+}
+
+HistoryView::~HistoryView() = default;
+
+int HistoryView::recordCount() const
+{
+    return d->records->rowCount();
+}
+
+qint64 HistoryView::recordId(int row) const
+{
+    const QStandardItem *item = d->records->item(row, 0);
+    return item ? item->data(Qt::UserRole).toLongLong() : 0;
+}
+
+void HistoryView::reload()
+{
+    const QString path = d->path;
+    offThread(
+        this,
+        [path] {
+            HistoryNotice notice;
+            auto list = HistoryStore(path).list({}, 0, &notice);
+            return std::make_pair(list.toOptional(), QString(notice.text + (list ? QString() : list.error().message)));
+        },
+        [this](const std::pair<std::optional<QList<HistoryRecord>>, QString> &answer) {
+            d->records->removeRows(0, d->records->rowCount());
+            if (!answer.second.isEmpty()) {
+                d->status->setText(answer.second);
+                Q_EMIT message(answer.second);
+            }
+            const QList<HistoryRecord> records = answer.first.value_or(QList<HistoryRecord>{});
+            for (const HistoryRecord &r : records) {
+                const QDateTime local = r.recordedAt.toLocalTime();
+                d->records->appendRow(QList<QStandardItem *>{
+                    cell(QString::number(r.id), r.id),
+                    cell(QLocale().toString(local, QLocale::ShortFormat), local),
+                    cell(r.device, r.device),
+                    cell(r.kind == u"sweep" ? tr("sweep (%1)").arg(r.test) : r.test, QString(r.kind + r.test)),
+                    cell(QString(format::rate(r.mbPerSec) + (r.ok ? QString() : tr(" (incomplete)"))), r.mbPerSec),
+                    cell(r.kernel, r.kernel),
+                    cell(r.source, r.source),
+                    cell(r.description, r.description),
+                });
+                d->records->item(d->records->rowCount() - 1, 4)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            d->list->resizeColumnsToContents();
+            if (answer.second.isEmpty())
+                d->status->setText(records.isEmpty() ? tr("No tests kept yet: a finished read test or sweep "
+                                                          "appears here (%1)").arg(d->path)
+                                                     : tr("%n record(s); select two to compare", nullptr,
+                                                          int(records.size())));
+            Q_EMIT loaded(int(records.size()));
+        });
+}
+
+void HistoryView::compare(qint64 a, qint64 b)
+{
+    const QString path = d->path;
+    offThread(
+        this,
+        [path, a, b] {
+            const HistoryStore store(path);
+            auto ra = store.get(a);
+            auto rb = store.get(b);
+            QString error = !ra ? ra.error().message : (!rb ? rb.error().message : QString());
+            return std::make_tuple(ra.toOptional(), rb.toOptional(), error);
+        },
+        [this](const std::tuple<std::optional<HistoryRecord>, std::optional<HistoryRecord>, QString> &answer) {
+            const auto &[ra, rb, error] = answer;
+            d->comparison->removeRows(0, d->comparison->rowCount());
+            if (!ra || !rb) {
+                d->status->setText(error);
+                Q_EMIT message(error);
+                return;
+            }
+            d->comparison->setHorizontalHeaderLabels(
+                {tr("Setting / result"),
+                 tr("A: #%1 %2").arg(ra->id).arg(QLocale().toString(ra->recordedAt.toLocalTime(), QLocale::ShortFormat)),
+                 tr("B: #%1 %2").arg(rb->id).arg(QLocale().toString(rb->recordedAt.toLocalTime(), QLocale::ShortFormat)),
+                 tr("Change")});
+            const HistoryComparison c = compareHistory(*ra, *rb);
+            auto section = [this](const QString &title) {
+                QStandardItem *head = cell(title);
+                QFont bold = head->font();
+                bold.setBold(true);
+                head->setFont(bold);
+                d->comparison->appendRow(QList<QStandardItem *>{head, cell({}), cell({}), cell({})});
+            };
+            section(tr("Settings"));
+            for (const HistoryDiff &diff : c.settings) {
+                QList<QStandardItem *> row{cell(diff.key), cell(diff.a), cell(diff.b),
+                                           cell(diff.differs ? tr("differs") : QString())};
+                if (diff.differs)
+                    for (QStandardItem *item : row)
+                        item->setBackground(QColor(255, 243, 205));
+                d->comparison->appendRow(row);
+            }
+            section(tr("Results"));
+            for (const HistoryDiff &diff : c.results) {
+                QString change;
+                if (diff.percent)
+                    change = (*diff.percent > 0 ? QStringLiteral("+") : QString())
+                        + format::number(*diff.percent, 1) + QStringLiteral(" %");
+                d->comparison->appendRow(QList<QStandardItem *>{cell(diff.key), cell(diff.a), cell(diff.b), cell(change)});
+            }
+            d->compare->resizeColumnsToContents();
+            d->status->setText(tr("#%1 and #%2 side by side; changes read from A to B").arg(ra->id).arg(rb->id));
+            Q_EMIT compared();
+        });
+}
+
+} // namespace blocktune

@@ -1,0 +1,148 @@
+#include "streamcard.h"
+
+#include "format.h"
+
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace blocktune {
+
+namespace {
+constexpr qsizetype kSparkPoints = 150; // 15 s at the engine's 100 ms interval
+}
+
+Sparkline::Sparkline(QColor color, QWidget *parent) : QWidget(parent), m_color(std::move(color))
+{
+    setMinimumHeight(30);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void Sparkline::add(double value)
+{
+    m_values << value;
+    if (m_values.size() > kSparkPoints) {
+        m_values.removeFirst();
+        ++m_dropped;
+    }
+    update();
+}
+
+void Sparkline::markBoundary()
+{
+    m_boundaries << m_dropped + m_values.size();
+    update();
+}
+
+void Sparkline::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF r = QRectF(rect()).adjusted(1, 2, -1, -2);
+    p.fillRect(rect(), palette().base());
+    if (m_values.size() < 2)
+        return;
+    const double top = std::max(1.0, *std::max_element(m_values.cbegin(), m_values.cend()));
+    const double step = r.width() / double(kSparkPoints - 1);
+    auto xAt = [&](qsizetype i) { return r.left() + double(i) * step; };
+    p.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
+    for (qsizetype b : m_boundaries) {
+        const qsizetype i = b - m_dropped;
+        if (i > 0 && i < m_values.size())
+            p.drawLine(QPointF(xAt(i), r.top()), QPointF(xAt(i), r.bottom()));
+    }
+    QPainterPath path;
+    for (qsizetype i = 0; i < m_values.size(); ++i) {
+        const QPointF pt(xAt(i), r.bottom() - m_values.at(i) / top * r.height());
+        i == 0 ? path.moveTo(pt) : path.lineTo(pt);
+    }
+    p.setPen(QPen(m_color, 1.5));
+    p.drawPath(path);
+}
+
+StreamCard::StreamCard(const QString &name, const QString &device, quint64 offset, const QString &role,
+                       QColor color, QWidget *parent)
+    : QFrame(parent), m_name(name), m_role(role)
+{
+    setObjectName(QStringLiteral("streamCard"));
+    setFrameShape(QFrame::StyledPanel);
+    setMinimumWidth(170);
+    setMaximumWidth(280);
+    setAccessibleName(tr("stream %1").arg(name));
+
+    auto *title = new QLabel(this);
+    title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
+    auto *where = new QLabel(tr("%1 from %2 · %3").arg(device, format::size(offset), role), this);
+    where->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
+    // A colour bar ties the card to its line in the live plot.
+    auto *bar = new QFrame(this);
+    bar->setFixedHeight(3);
+    bar->setStyleSheet(QStringLiteral("background: %1").arg(color.name()));
+    m_rate = new QLabel(QStringLiteral("–"), this);
+    m_rate->setObjectName(QStringLiteral("rate"));
+    QFont big = m_rate->font();
+    big.setPointSizeF(big.pointSizeF() * 1.8);
+    big.setBold(true);
+    m_rate->setFont(big);
+    m_spark = new Sparkline(color, this);
+    m_inflight = new QLabel(this);
+    m_request = new QLabel(this);
+    m_runs = new QLabel(this);
+    m_runs->setWordWrap(true);
+    m_inflight->setToolTip(tr("Reads outstanding on average in the last interval (reads/s × mean latency)"));
+    m_request->setToolTip(tr("Bytes per read the stream issued; after a run, the device's own average "
+                             "request size (/proc/diskstats)"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->setSpacing(2);
+    layout->addWidget(bar);
+    layout->addWidget(title);
+    layout->addWidget(where);
+    layout->addWidget(m_rate);
+    layout->addWidget(m_spark);
+    layout->addWidget(m_inflight);
+    layout->addWidget(m_request);
+    layout->addWidget(m_runs);
+    layout->addStretch();
+}
+
+QString StreamCard::rateText() const
+{
+    return m_rate->text();
+}
+
+void StreamCard::addInterval(quint64 bytes, quint64 reads, double seconds, double meanLatencyMs)
+{
+    if (seconds <= 0)
+        return;
+    const double mbps = double(bytes) / seconds / 1e6;
+    m_rate->setText(format::rate(mbps));
+    m_spark->add(mbps);
+    // Little's law: outstanding = arrival rate x time in the system.
+    const double inflight = double(reads) / seconds * meanLatencyMs / 1000.0;
+    m_inflight->setText(tr("in flight %1").arg(format::number(inflight, 1)));
+    if (reads > 0)
+        m_request->setText(tr("read size %1").arg(format::kib(double(bytes) / double(reads) / 1024.0, 0)));
+}
+
+void StreamCard::startRun(const QString &label)
+{
+    m_spark->markBoundary();
+    m_runs->setText(m_finished.isEmpty() ? tr("run %1").arg(label)
+                                         : m_finished.join(QStringLiteral("  ")) + tr("  · run %1").arg(label));
+}
+
+void StreamCard::finishRun(const QString &label, double mbPerSec, std::optional<double> deviceRequestKiB)
+{
+    m_finished << QStringLiteral("%1) %2").arg(label, format::rate(mbPerSec));
+    m_runs->setText(m_finished.join(QStringLiteral("  ")));
+    m_rate->setText(format::rate(mbPerSec));
+    if (deviceRequestKiB)
+        m_request->setText(tr("device request %1").arg(format::kib(*deviceRequestKiB, 0)));
+}
+
+} // namespace blocktune
