@@ -19,3 +19,23 @@ target_compile_definitions(blocktune_common INTERFACE
     QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
     QT_USE_QSTRINGBUILDER
     BLOCKTUNE_VERSION="${PROJECT_VERSION}")
+
+# ASan + UBSan for every target (BLOCKTUNE_SANITIZE): the first report aborts
+# the process (-fno-sanitize-recover=all), so a test fails on it; leaks are
+# reported at exit by LeakSanitizer (tests/CMakeLists.txt sets the options).
+if(BLOCKTUNE_SANITIZE)
+    set(_blocktune_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all)
+    target_compile_options(blocktune_common INTERFACE ${_blocktune_sanitizers} -fno-omit-frame-pointer)
+    target_link_options(blocktune_common INTERFACE ${_blocktune_sanitizers})
+    target_compile_definitions(blocktune_common INTERFACE BLOCKTUNE_SANITIZED=1)
+endif()
+
+# libFuzzer builds (BLOCKTUNE_FUZZ, clang): everything instrumented for
+# coverage plus ASan + UBSan; the fuzz targets add -fsanitize=fuzzer
+# (tests/fuzz/CMakeLists.txt).
+if(BLOCKTUNE_FUZZ)
+    set(_blocktune_fuzz_sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all)
+    target_compile_options(blocktune_common INTERFACE -fsanitize=fuzzer-no-link ${_blocktune_fuzz_sanitizers}
+                           -fno-omit-frame-pointer)
+    target_link_options(blocktune_common INTERFACE ${_blocktune_fuzz_sanitizers})
+endif()

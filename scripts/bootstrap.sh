@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what blocktune needs to build and test (Debian 12 packages), then
+# Installs what blocktune needs to build and test (Debian 12 packages; clang
+# and its runtime for the libFuzzer targets, scripts/run-fuzzers.sh), then
 # configures and builds into build/ (binaries land in build/bin/).
 # Usage: scripts/bootstrap.sh [extra cmake -D options...]
 set -euo pipefail
@@ -17,6 +18,8 @@ packages=(
     # privilege-path test
     librsvg2-bin desktop-file-utils appstream qt6-translations-l10n
     dpkg-dev lintian dbus-daemon dbus-bin dbus-system-bus-common
+    # the sanitizer build and the libFuzzer targets
+    clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

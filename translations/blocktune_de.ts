@@ -71,6 +71,14 @@
         <source>%1: &apos;%2&apos; is too long</source>
         <translation>%1: „%2“ ist zu lang</translation>
     </message>
+    <message>
+        <source>%1: no sys/ directory there (expected a tree made by scripts/mk-sysroot.py or a copy of /sys and /proc)</source>
+        <translation>%1: dort gibt es kein Verzeichnis sys/ (erwartet wird ein mit scripts/mk-sysroot.py erstellter Baum oder eine Kopie von /sys und /proc)</translation>
+    </message>
+    <message>
+        <source>not a Linux sysfs tree: neither %1 nor %2 exists</source>
+        <translation>kein Linux-sysfs-Baum: weder %1 noch %2 existiert</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Console</name>
@@ -101,10 +109,6 @@
     <message>
         <source>Linux block-device tuning console</source>
         <translation>Tuning-Konsole für Linux-Blockgeräte</translation>
-    </message>
-    <message>
-        <source>--sysroot %1: no sys/ directory there</source>
-        <translation>--sysroot %1: dort gibt es kein Verzeichnis sys/</translation>
     </message>
     <message>
         <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
@@ -318,10 +322,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>libudev kann keinen aufgezeichneten Baum lesen (%1); stattdessen sysfs durchlaufen</translation>
     </message>
     <message>
-        <source>%1 does not exist: not a Linux sysfs tree</source>
-        <translation>%1 existiert nicht: kein Linux-sysfs-Baum</translation>
-    </message>
-    <message>
         <source>libudev could not be initialised</source>
         <translation>libudev ließ sich nicht initialisieren</translation>
     </message>
@@ -372,6 +372,42 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>every free loop device was taken by another process; try again</source>
         <translation>jedes freie Loop-Gerät wurde von einem anderen Prozess belegt; noch einmal versuchen</translation>
+    </message>
+    <message>
+        <source>%1: what it is built on (slaves/) leads back to %1; its leaf disks are incomplete</source>
+        <translation>%1: das, worauf es aufbaut (slaves/), führt zurück zu %1; seine Blattplatten sind unvollständig</translation>
+    </message>
+    <message>
+        <source>%1: %2 cannot be read: %3 (shown as unknown)</source>
+        <translation>%1: %2 kann nicht gelesen werden: %3 (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 is missing (shown as unknown)</source>
+        <translation>%1: %2 fehlt (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 holds more than %3 bytes, longer than any sysfs attribute (shown as unknown)</source>
+        <translation>%1: %2 enthält mehr als %3 Bytes, länger als jedes sysfs-Attribut (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 is empty, not a number (shown as unknown)</source>
+        <translation>%1: %2 ist leer, keine Zahl (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 holds &apos;%3&apos;, not a number (shown as unknown)</source>
+        <translation>%1: %2 enthält „%3“, keine Zahl (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 holds &apos;%3&apos;, not a list of schedulers with the active one in brackets (shown as unknown)</source>
+        <translation>%1: %2 enthält „%3“, keine Liste von Schedulern mit dem aktiven in eckigen Klammern (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: %2 holds &apos;%3&apos;, not MAJOR:MINOR (shown as unknown)</source>
+        <translation>%1: %2 enthält „%3“, kein MAJOR:MINOR (als unbekannt angezeigt)</translation>
+    </message>
+    <message>
+        <source>%1: its directory %2 cannot be opened: %3 (left out)</source>
+        <translation>%1: sein Verzeichnis %2 kann nicht geöffnet werden: %3 (ausgelassen)</translation>
     </message>
 </context>
 <context>

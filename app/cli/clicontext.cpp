@@ -11,6 +11,16 @@ int fail(CliContext &ctx, const QString &message, int code)
     return code;
 }
 
+void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command)
+{
+    QString help = parser.helpText();
+    const qsizetype options = help.indexOf(QStringLiteral(" [options]"));
+    if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
+        help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
+    ctx.out << help;
+    ctx.out.flush();
+}
+
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args)
 {
     parser.addHelpOption();
@@ -26,16 +36,6 @@ int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString 
 void printJsonObject(CliContext &ctx, const QJsonObject &o)
 {
     ctx.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-    ctx.out.flush();
-}
-
-void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command)
-{
-    QString help = parser.helpText();
-    const qsizetype options = help.indexOf(QStringLiteral(" [options]"));
-    if (help.startsWith(QStringLiteral("Usage: ")) && options > 0)
-        help.replace(7, options - 7, QStringLiteral("blocktune-cli [--sysroot DIR] %1").arg(command));
-    ctx.out << help;
     ctx.out.flush();
 }
 

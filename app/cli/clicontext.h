@@ -23,15 +23,15 @@ enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 
+/// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
+/// the usage line (Qt names the program by its path there).
+void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
 /// Parses a subcommand's options (adds --help); returns -1 to go on, else
 /// the exit code (help printed, or a usage error reported). `name` is how
 /// the command is called: "profile apply".
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
 /// Prints `o` as indented JSON on stdout.
 void printJsonObject(CliContext &ctx, const QJsonObject &o);
-/// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
-/// the usage line (Qt names the program by its path there).
-void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
@@ -49,9 +49,9 @@ int runRestore(CliContext &ctx, const QStringList &args); // cmd_tuning.cpp
 int runTest(CliContext &ctx, const QStringList &args);    // cmd_test.cpp
 int runSweep(CliContext &ctx, const QStringList &args);   // cmd_test.cpp
 int runMonitor(CliContext &ctx, const QStringList &args); // cmd_monitor.cpp
-int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
 int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
 int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
+int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 
 } // namespace blocktune::cli

@@ -53,7 +53,7 @@ void collect(const DeviceModel &model, const QString &name, const QString &prefi
         return;
     Row row;
     row.name = top ? name : prefix + (last ? u"└─" : u"├─") + name;
-    row.majMin = QStringLiteral("%1:%2").arg(d->major).arg(d->minor);
+    row.majMin = d->hasDeviceNumber() ? QStringLiteral("%1:%2").arg(d->major).arg(d->minor) : QStringLiteral("-");
     row.type = deviceTypeName(d->type);
     row.size = d->sizeBytes ? formatBytes(*d->sizeBytes) : QStringLiteral("-");
     row.ra = d->readAheadKiB ? QString::number(*d->readAheadKiB) : QStringLiteral("-");
@@ -127,6 +127,11 @@ int runList(CliContext &ctx, const QStringList &args)
     auto model = DeviceModel::scan(ctx.root, options);
     if (!model)
         return fail(ctx, model.error().message);
+    // A recorded tree may hold garbage: say what was shown as unknown, on
+    // stderr, so the JSON on stdout stays what the schema says.
+    for (const QString &warning : model->warnings())
+        ctx.err << "warning: " << warning << '\n';
+    ctx.err.flush();
     if (parser.isSet(json)) {
         // Straight to stdout: through QTextStream, 5 MB of UTF-8 would be
         // decoded to QString and encoded back.

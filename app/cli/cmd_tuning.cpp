@@ -385,8 +385,9 @@ int runRestore(CliContext &ctx, const QStringList &args)
             allOk = false;
             j.insert(u"status", QStringLiteral("unreadable"));
             j.insert(u"error", p.error);
+            j.insert(u"set_aside", p.setAsideTo.isEmpty() ? QJsonValue() : QJsonValue(p.setAsideTo));
             if (!asJson)
-                fail(ctx, p.error + QStringLiteral(": left in place; look at it and remove it by hand"));
+                fail(ctx, p.error);
             journals.append(j);
             continue;
         }

@@ -4,7 +4,6 @@
 #include "devices/devicemodel.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 
 #include <cstdio>
 #include <iterator>
@@ -77,10 +76,8 @@ int main(int argc, char **argv)
             } else {
                 sysroot = opt.mid(10);
             }
-            if (!QFileInfo(sysroot + QStringLiteral("/sys")).isDir()) {
-                err << "blocktune-cli: --sysroot " << sysroot
-                    << ": no sys/ directory there (expected a tree made by scripts/mk-sysroot.py"
-                       " or a copy of /sys and /proc)" << Qt::endl;
+            if (auto tree = SysRoot::openTree(sysroot); !tree) {
+                err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
                 return ExitUsage;
             }
             continue;

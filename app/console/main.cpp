@@ -3,12 +3,12 @@
 #include "i18n.h"
 #include "mainwindow.h"
 
+#include "common/sysroot.h"
 #include "devices/demodevice.h"
 #include "tuning/tuning.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -92,9 +92,8 @@ int main(int argc, char **argv)
     parser.process(*app); // --help, --version and mistakes print and exit here
 
     const QString root = parser.value(options.sysroot);
-    if (!root.isEmpty() && !QFileInfo(root + QStringLiteral("/sys")).isDir()) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console", "--sysroot %1: no sys/ directory there").arg(root)));
+    if (auto tree = blocktune::SysRoot::openTree(root); !tree) {
+        std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(tree.error().message));
         return 2;
     }
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),

@@ -83,13 +83,13 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "blocktune-helper: --sysroot is refused when started through pkexec or setuid\n");
         return 2;
     }
-    if (!sysroot.isEmpty() && ::access(QByteArray(sysroot.toLocal8Bit() + "/sys").constData(), F_OK) != 0) {
-        std::fprintf(stderr, "blocktune-helper: --sysroot %s: no sys/ directory there\n",
-                     sysroot.toLocal8Bit().constData());
+    auto tree = SysRoot::openTree(sysroot);
+    if (!tree) {
+        std::fprintf(stderr, "blocktune-helper: --sysroot %s\n", tree.error().message.toLocal8Bit().constData());
         return 2;
     }
 
-    const HelperService service{SysRoot(sysroot)};
+    const HelperService service{std::move(*tree)};
     QByteArray buffer;
     bool discarding = false; // inside a line that is already too long
     char chunk[4096];

@@ -49,6 +49,19 @@ std::optional<QByteArray> readAllFd(int fd, qsizetype maxBytes)
     return out;
 }
 
+bool isDirectoryPath(const QByteArray &path)
+{
+    struct stat st {};
+    return ::stat(path.constData(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// stat() follows links: a dangling or looping entry leads nowhere.
+bool leadsSomewhere(const QByteArray &path)
+{
+    struct stat st {};
+    return ::stat(path.constData(), &st) == 0;
+}
+
 } // namespace
 
 namespace sysfs {
@@ -100,6 +113,8 @@ std::optional<BracketChoice> parseBracketChoice(QByteArrayView text)
             continue;
         if (word.startsWith('[') && word.endsWith(']') && word.size() > 2) {
             word = word.mid(1, word.size() - 2);
+            if (word.contains('[') || word.contains(']'))
+                return std::nullopt;
             choice.active = QString::fromLatin1(word);
             ++bracketed;
         } else if (word.contains('[') || word.contains(']')) {
@@ -129,7 +144,8 @@ SysDir::~SysDir()
         ::close(m_fd);
 }
 
-SysDir::SysDir(SysDir &&other) noexcept : m_fd(other.m_fd), m_path(std::move(other.m_path))
+SysDir::SysDir(SysDir &&other) noexcept
+    : m_fd(other.m_fd), m_openError(other.m_openError), m_path(std::move(other.m_path))
 {
     other.m_fd = -1;
 }
@@ -140,6 +156,7 @@ SysDir &SysDir::operator=(SysDir &&other) noexcept
         if (m_fd >= 0)
             ::close(m_fd);
         m_fd = other.m_fd;
+        m_openError = other.m_openError;
         m_path = std::move(other.m_path);
         other.m_fd = -1;
     }
@@ -150,17 +167,26 @@ SysDir SysDir::open(const QByteArray &absolutePath)
 {
     SysDir dir;
     dir.m_fd = ::open(absolutePath.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    dir.m_openError = dir.m_fd < 0 ? errno : 0;
     dir.m_path = absolutePath;
     return dir;
 }
 
-std::optional<QByteArray> SysDir::readRaw(const char *relative) const
+std::optional<QByteArray> SysDir::readRaw(const char *relative, int *error) const
 {
-    if (m_fd < 0)
+    if (m_fd < 0) {
+        if (error)
+            *error = m_openError ? m_openError : EBADF;
         return std::nullopt;
-    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    }
+    // O_NONBLOCK: a named pipe in a recorded tree must not hang the open
+    // (sysfs and procfs reads ignore the flag).
+    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (error)
+            *error = errno;
         return std::nullopt;
+    }
     // A sysfs attribute arrives whole in one read (show() fills one page),
     // and a short read of a regular file is its end: skip the EOF read.
     char buffer[4096];
@@ -176,7 +202,10 @@ std::optional<QByteArray> SysDir::readRaw(const char *relative) const
         if (rest)
             data = QByteArray(buffer, n) + *rest;
     }
+    const int readError = errno;
     ::close(fd);
+    if (!data && error)
+        *error = readError;
     return data;
 }
 
@@ -266,6 +295,30 @@ SysRoot::SysRoot(const QString &root)
     m_root = cleaned.toLocal8Bit();
 }
 
+Result<SysRoot> SysRoot::openTree(const QString &dir)
+{
+    SysRoot root(dir);
+    if (root.isLive())
+        return root;
+    if (!isDirectoryPath(root.sysPath("")))
+        return makeError(NotFound, CommonText::tr("%1: no sys/ directory there (expected a tree made by "
+                                                  "scripts/mk-sysroot.py or a copy of /sys and /proc)")
+                                       .arg(dir));
+    if (auto layout = root.blockLayout(); !layout)
+        return makeError(layout.error().code, dir + u": " + layout.error().message);
+    return root;
+}
+
+Result<BlockLayout> SysRoot::blockLayout() const
+{
+    if (isDirectoryPath(sysPath("class/block")))
+        return BlockLayout::ClassBlock;
+    if (isDirectoryPath(sysPath("block")))
+        return BlockLayout::SysBlock;
+    return makeError(NotFound, CommonText::tr("not a Linux sysfs tree: neither %1 nor %2 exists")
+                                   .arg(displayPath(sysPath("class/block")), displayPath(sysPath("block"))));
+}
+
 QByteArray SysRoot::sysPath(QByteArrayView relative) const
 {
     return m_root + "/sys/" + relative;
@@ -281,6 +334,51 @@ QByteArray SysRoot::devPath(QByteArrayView name) const
     return m_root + "/dev/" + name;
 }
 
+QString SysRoot::resolveInRoot(const QString &absolutePath) const
+{
+    if (!absolutePath.startsWith(u'/'))
+        return {};
+    // Components still to walk, front first; what is resolved so far.
+    QList<QByteArray> todo = absolutePath.toLocal8Bit().split('/');
+    QList<QByteArray> done;
+    int links = 0;
+    while (!todo.isEmpty()) {
+        const QByteArray part = todo.takeFirst();
+        if (part.isEmpty() || part == ".")
+            continue;
+        if (part == "..") {
+            if (!done.isEmpty())
+                done.removeLast();
+            continue;
+        }
+        const QByteArray here = m_root + '/' + (done.isEmpty() ? QByteArray() : done.join('/') + '/') + part;
+        struct stat st {};
+        if (::lstat(here.constData(), &st) != 0) {
+            if (todo.isEmpty() && errno == ENOENT) { // the device node a tree does not hold
+                done.append(part);
+                break;
+            }
+            return {};
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            done.append(part);
+            continue;
+        }
+        if (++links > 40) // the kernel's limit (MAXSYMLINKS): a loop
+            return {};
+        char target[PATH_MAX];
+        const ssize_t n = ::readlink(here.constData(), target, sizeof target - 1);
+        if (n <= 0)
+            return {};
+        const QByteArray text(target, n);
+        if (text.startsWith('/'))
+            done.clear();
+        QList<QByteArray> more = text.split('/');
+        todo = more + todo;
+    }
+    return QString::fromLocal8Bit('/' + done.join('/'));
+}
+
 QString SysRoot::displayPath(const QByteArray &absolute) const
 {
     return QString::fromLocal8Bit(absolute);
@@ -288,7 +386,7 @@ QString SysRoot::displayPath(const QByteArray &absolute) const
 
 Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype maxBytes) const
 {
-    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // a FIFO must not hang
     if (fd < 0) {
         const int err = errno;
         return makeError(err, CommonText::tr("cannot open %1: %2")
@@ -346,16 +444,43 @@ bool SysRoot::isPlausibleKernelName(const QString &name)
     return !name.contains(u"..");
 }
 
-Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
+Result<QByteArray> SysRoot::deviceEntry(const QString &kernelName) const
 {
     if (!isPlausibleKernelName(kernelName))
         return makeError(InvalidArgument,
                          CommonText::tr("'%1' is not a block device name (a kernel name such as "
                                         "sda, sda1, nvme0n1, md0, dm-0 or loop0)")
                              .arg(kernelName));
-    const QByteArray link = sysPath(QByteArray("class/block/" + kernelName.toLocal8Bit()));
+    const QByteArray name = kernelName.toLocal8Bit();
+    const QByteArray classEntry = sysPath(QByteArray("class/block/" + name));
+    if (leadsSomewhere(classEntry))
+        return classEntry;
+    // Where class/block exists it lists every device; only a tree without
+    // it is looked up the way lsblk does: sys/block, then the partition
+    // directories under their disk (sda1 in sys/block/sda/, nvme0n1p2 in
+    // sys/block/nvme0n1/).
+    if (!isDirectoryPath(sysPath("class/block"))) {
+        const QByteArray whole = sysPath(QByteArray("block/" + name));
+        if (leadsSomewhere(whole))
+            return whole;
+        for (const QString &disk : openSys("block").list()) {
+            if (kernelName.size() <= disk.size() || !kernelName.startsWith(disk))
+                continue;
+            const QByteArray part = sysPath(QByteArray("block/" + disk.toLocal8Bit() + '/' + name));
+            if (leadsSomewhere(part + "/partition"))
+                return part;
+        }
+    }
+    return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
+}
+
+Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
+{
+    auto entry = deviceEntry(kernelName);
+    if (!entry)
+        return entry.error();
     char resolved[PATH_MAX];
-    if (!::realpath(link.constData(), resolved))
+    if (!::realpath(entry->constData(), resolved))
         return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
     return QByteArray(resolved);
 }

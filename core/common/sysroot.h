@@ -44,10 +44,13 @@ public:
     static SysDir open(const QByteArray &absolutePath);
 
     bool isValid() const { return m_fd >= 0; }
+    /// Why open() failed (an errno value), 0 when it did not.
+    int openError() const { return m_openError; }
     const QByteArray &path() const { return m_path; }
 
-    /// Raw contents, at most 64 KiB; nullopt when missing or unreadable.
-    std::optional<QByteArray> readRaw(const char *relative) const;
+    /// Raw contents, at most 64 KiB; nullopt when missing or unreadable,
+    /// with the errno value in *error when asked (ENOENT: missing).
+    std::optional<QByteArray> readRaw(const char *relative, int *error = nullptr) const;
     /// Contents with the trailing newline stripped.
     std::optional<QString> readString(const char *relative) const;
     std::optional<quint64> readU64(const char *relative) const;
@@ -62,7 +65,19 @@ public:
 
 private:
     int m_fd = -1;
+    int m_openError = 0;
     QByteArray m_path;
+};
+
+/// How a tree lists its block devices.
+enum class BlockLayout {
+    /// sys/class/block names every device, partitions included: every
+    /// kernel since 2.6.25, and the trees scripts/mk-sysroot.py makes.
+    ClassBlock,
+    /// Only sys/block: whole devices, each partition a subdirectory of its
+    /// disk, stacking in holders/ and slaves/ (older kernels, and recorded
+    /// machines that copied sys/block and sys/dev/block but not sys/class).
+    SysBlock,
 };
 
 /// The one way to reach /sys, /proc and /dev. A non-empty root makes every
@@ -73,12 +88,29 @@ public:
     SysRoot() = default; ///< the live machine
     explicit SysRoot(const QString &root);
 
+    /// The root a `--sysroot DIR` option names, checked once for every
+    /// program: DIR must hold a sys/ directory that lists block devices
+    /// (blockLayout()). An empty DIR is the live machine. The error says
+    /// what was expected, ready to follow "PROGRAM: --sysroot ".
+    static Result<SysRoot> openTree(const QString &dir);
+
+    /// sys/class/block where the tree has it, else sys/block; an error
+    /// naming both when there is neither (not a Linux sysfs tree).
+    Result<BlockLayout> blockLayout() const;
+
     bool isLive() const { return m_root.isEmpty(); }
     QString root() const { return QString::fromLocal8Bit(m_root); }
 
     QByteArray sysPath(QByteArrayView relative) const;  ///< ROOT/sys/relative
     QByteArray procPath(QByteArrayView relative) const; ///< ROOT/proc/relative
     QByteArray devPath(QByteArrayView name) const;      ///< ROOT/dev/name
+    /// A /dev path as it resolves in this root ("/dev/disk/by-id/wwn-0x50..."
+    /// -> "/dev/sdb"): every symlink is followed inside ROOT (an absolute
+    /// target means ROOT/target, ".." stops at ROOT), so an open tree never
+    /// consults the live /dev. The last component may be missing (a tree
+    /// has links but no device nodes). Empty when the path does not
+    /// resolve (a missing directory, a symlink loop) or is not absolute.
+    QString resolveInRoot(const QString &absolutePath) const;
     /// The same paths for display (no root prefix shown when live).
     QString displayPath(const QByteArray &absolute) const;
 
@@ -89,7 +121,13 @@ public:
     Result<quint64> readU64(const QByteArray &absolutePath) const;
     Result<BracketChoice> readBracketChoice(const QByteArray &absolutePath) const;
 
-    /// Kernel name -> real sysfs device directory (resolving the class link),
+    /// Kernel name -> the path that names the device, not resolved:
+    /// ROOT/sys/class/block/NAME, or in a tree without class/block
+    /// ROOT/sys/block/NAME (a whole device) or ROOT/sys/block/DISK/NAME (a
+    /// partition). On the live machine the class link keeps following a
+    /// device that is re-created under the same name.
+    Result<QByteArray> deviceEntry(const QString &kernelName) const;
+    /// Kernel name -> real sysfs device directory (deviceEntry() resolved),
     /// or an error saying the device does not exist.
     Result<QByteArray> deviceDirectory(const QString &kernelName) const;
 

@@ -13,13 +13,17 @@ Result<quint64> parseSize(const QString &text, const QString &what)
     static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*([KMGTP]?)(?:i?B)?\\s*$"),
                                        QRegularExpression::CaseInsensitiveOption);
     const auto m = re.match(text);
-    bool ok = false;
-    const quint64 number = m.hasMatch() ? m.captured(1).toULongLong(&ok) : 0;
-    if (!ok)
+    if (!m.hasMatch())
         return makeError(InvalidArgument,
                          CommonText::tr("%1: '%2' is not a size (use a number of bytes, or with "
                                         "K, M, G, T as binary multiples: 64K, 256M, 1G)")
                              .arg(what, text));
+    bool ok = false;
+    const quint64 number = m.captured(1).toULongLong(&ok);
+    const QString tooLarge = CommonText::tr("%1: '%2' is too large (at most 16E - 1 bytes: 18446744073709551615, "
+                                            "16383P)").arg(what, text);
+    if (!ok) // digits only, so it overflowed
+        return makeError(InvalidArgument, tooLarge);
     const QString unit = m.captured(2).toUpper();
     int shift = 0;
     if (unit == u"K") shift = 10;
@@ -28,7 +32,7 @@ Result<quint64> parseSize(const QString &text, const QString &what)
     else if (unit == u"T") shift = 40;
     else if (unit == u"P") shift = 50;
     if (shift && number > (UINT64_MAX >> shift))
-        return makeError(InvalidArgument, CommonText::tr("%1: '%2' is too large").arg(what, text));
+        return makeError(InvalidArgument, tooLarge);
     return number << shift;
 }
 
@@ -46,8 +50,9 @@ Result<qint64> parseDurationMs(const QString &text, const QString &what)
     if (unit == u"ms") ms = number;
     else if (unit == u"m") ms = number * 60'000.0;
     else if (unit == u"h") ms = number * 3'600'000.0;
+    // 10^15 ms (about 31,700 years) keeps every later sum in qint64.
     if (ms > 1e15)
-        return makeError(InvalidArgument, CommonText::tr("%1: '%2' is too long").arg(what, text));
+        return makeError(InvalidArgument, CommonText::tr("%1: '%2' is too long (at most 277777777h)").arg(what, text));
     return qint64(std::llround(ms));
 }
 

@@ -58,7 +58,7 @@ struct BlockDevice
     QString name;      ///< kernel name: sda, sda1, md0, dm-0, loop0
     QString path;      ///< /dev/NAME (or udev's DEVNAME)
     int major = 0;
-    int minor = 0;
+    int minor = 0; ///< 0:0 when `dev` could not be read (no block device has that number)
     DeviceType type = DeviceType::Other;
     std::optional<quint64> sizeBytes;
     QString parent;       ///< partitions: the whole disk
@@ -104,6 +104,7 @@ struct BlockDevice
     std::optional<LoopInfo> loop;
 
     bool isWhole() const { return type != DeviceType::Partition; }
+    bool hasDeviceNumber() const { return major != 0 || minor != 0; }
 };
 
 } // namespace blocktune

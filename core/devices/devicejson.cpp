@@ -35,8 +35,8 @@ QJsonObject deviceToJson(const BlockDevice &d)
     o.insert(u"name", d.name);
     o.insert(u"path", orNull(d.path));
     o.insert(u"type", deviceTypeName(d.type));
-    o.insert(u"major", d.major);
-    o.insert(u"minor", d.minor);
+    o.insert(u"major", d.hasDeviceNumber() ? QJsonValue(d.major) : QJsonValue(QJsonValue::Null));
+    o.insert(u"minor", d.hasDeviceNumber() ? QJsonValue(d.minor) : QJsonValue(QJsonValue::Null));
     o.insert(u"size_bytes", orNull(d.sizeBytes));
     o.insert(u"parent", orNull(d.parent));
     o.insert(u"slaves", stringArray(d.slaves));

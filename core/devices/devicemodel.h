@@ -15,7 +15,7 @@ struct ScanOptions
     enum class Enumerate {
         Auto,       ///< libudev on the live machine, a sysfs walk on a recorded tree
         Udev,       ///< libudev (live only)
-        SysfsWalk,  ///< ROOT/sys/class/block
+        SysfsWalk,  ///< ROOT/sys/class/block, or sys/block where a tree has no class/block
     };
     Enumerate enumerate = Enumerate::Auto;
     /// Probe filesystems with libblkid (live machine only; opens each
@@ -33,8 +33,14 @@ public:
     static int scansInProcess();
 
     const QList<BlockDevice> &devices() const { return m_devices; }
+    /// What the scan could not use, one sentence each ("sdb: queue/
+    /// read_ahead_kb holds 'fast', not a number (shown as unknown)"): a
+    /// recorded tree may hold garbage; such values are unknown (null).
+    const QStringList &warnings() const { return m_warnings; }
     const BlockDevice *find(const QString &name) const;
-    /// Accepts "sda", "/dev/sda" or a /dev/disk/by-* link (live machine).
+    /// Accepts "sda", "/dev/sda" or a link below /dev (/dev/disk/by-id/...,
+    /// /dev/mapper/NAME), resolved in the scanned root: ROOT/dev in a
+    /// recorded tree, never the live /dev.
     const BlockDevice *findByUserName(const QString &nameOrPath) const;
     /// Devices with nothing under them (disks, loops), in display order.
     QStringList roots() const;
@@ -47,7 +53,9 @@ public:
     void refreshQueues(const SysRoot &root, const QStringList &names);
 
 private:
+    SysRoot m_root;
     QList<BlockDevice> m_devices;
+    QStringList m_warnings;
     QHash<QString, qsizetype> m_index;
     QHash<QString, QStringList> m_partitions; ///< disk -> its partitions
 };

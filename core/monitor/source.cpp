@@ -105,8 +105,12 @@ std::optional<InFlight> ProcSource::inFlight(const QString &device)
     auto it = m_inflight.find(device);
     if (it == m_inflight.end()) {
         File file;
-        // class/block/X works for partitions too (sda1's directory is below sda).
-        file.path = m_root.sysPath(QByteArray("class/block/" + device.toLocal8Bit() + "/inflight"));
+        // class/block/X (or a partition under its disk in sys/block) works
+        // for partitions too; unresolved, so a device re-created under the
+        // same name is found again after ENODEV.
+        const auto entry = m_root.deviceEntry(device);
+        file.path = (entry ? *entry : m_root.sysPath(QByteArray("class/block/" + device.toLocal8Bit())))
+                    + "/inflight";
         it = m_inflight.insert(device, file);
     }
     auto data = read(*it);

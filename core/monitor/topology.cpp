@@ -86,7 +86,7 @@ struct DiskIrqFinder
         QList<int> irqs;
         QByteArray dir = disk.sysfsDir.toLocal8Bit();
         if (dir.isEmpty())
-            dir = realPath(root.sysPath(QByteArray("class/block/" + disk.name.toLocal8Bit())));
+            dir = root.deviceDirectory(disk.name).valueOr(QByteArray());
 
         // The nearest PCI function above the device is the one whose
         // vectors complete its requests (a bridge above it has its own).

@@ -88,7 +88,7 @@ Result<SysDir> openDisk(const SysRoot &root, const QString &device)
     auto dirPath = root.deviceDirectory(device);
     if (!dirPath)
         return dirPath.error();
-    // class/block/NAME must lead into ROOT/sys/devices, where the kernel
+    // The device's entry must lead into ROOT/sys/devices, where the kernel
     // keeps device directories; anything else is not a block device.
     const QString devices = realDirectory(root.sysPath("devices"));
     const QString real = QString::fromLocal8Bit(*dirPath);
@@ -245,6 +245,13 @@ Result<Resolved> resolve(const SysRoot &root, const QString &device, const QStri
 }
 
 } // namespace
+
+bool isAllowedAttributeName(const QString &attr)
+{
+    if (attr == attribute::VmContextReadahead || queueAttributes().contains(attr))
+        return true;
+    return attr.startsWith(attribute::IoschedPrefix) && isTunableName(QStringView(attr).mid(attribute::IoschedPrefix.size()));
+}
 
 bool isPlainDecimal(QStringView text)
 {

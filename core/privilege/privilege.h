@@ -8,6 +8,8 @@
 // Attribute names (the same in the C++ API and on the helper's wire):
 //   read_ahead_kb, scheduler, nr_requests, max_sectors_kb, context_readahead
 //                                 -> ROOT/sys/class/block/DEVICE/queue/NAME
+//                                    (SysRoot::deviceEntry: sys/block where a
+//                                    recorded tree has no class/block)
 //   iosched/NAME                  -> .../queue/iosched/NAME (active scheduler's)
 //   vm/enable_context_readahead   -> ROOT/proc/sys/vm/enable_context_readahead
 //                                    (machine-wide: no device)
@@ -103,11 +105,16 @@ NumberRange maxSectorsRange(const SysRoot &root, const SysDir &disk);
 /// The page size in KiB of the machine being looked at (4 in recorded trees).
 quint64 pageKiB(const SysRoot &root);
 
+/// The allowlist by name alone, no device looked at: a queue attribute
+/// blocktune changes, iosched/NAME with a plausible tunable name, or the
+/// machine-wide vm switch. For checking journals before they are trusted.
+bool isAllowedAttributeName(const QString &attribute);
+
 /// True for a plain decimal number: digits only, no sign, no spaces.
 bool isPlainDecimal(QStringView text);
 
 /// Resolves and checks a request exactly as the helper does: the device is a
-/// kernel name under ROOT/sys/class/block with its own queue/, the attribute
+/// kernel name under ROOT/sys/class/block (or sys/block) with its own queue/, the attribute
 /// is allowlisted and exists as a regular file (not a symlink), the value is
 /// one short line and valid for that attribute on that device now. Returns
 /// the attribute's absolute path.

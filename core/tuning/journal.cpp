@@ -41,33 +41,6 @@ Status fsyncDirectory(const QByteArray &dir)
     return {};
 }
 
-// The journal directory must be ours alone: a journal names values root
-// will write back.
-Status ensurePrivateDirectory(const QString &path)
-{
-    const QByteArray p = QFile::encodeName(path);
-    if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
-        return makeError(errno, QStringLiteral("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
-    struct stat st {};
-    if (::lstat(p.constData(), &st) != 0)
-        return makeError(errno, QStringLiteral("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
-    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
-        return makeError(Refused, QStringLiteral("the journal directory %1 is not a private directory of this user "
-                                                 "(a directory, owned by uid %2, not group or world writable)")
-                                      .arg(path).arg(::geteuid()));
-    return {};
-}
-
-// Journals name the tree they were made for by its canonical path, so a
-// relative --sysroot from another directory still finds them.
-QString rootKey(const SysRoot &root)
-{
-    if (root.isLive())
-        return {};
-    const QString canonical = QFileInfo(root.root()).canonicalFilePath();
-    return canonical.isEmpty() ? root.root() : canonical;
-}
-
 QString bootId()
 {
     // Journals describe the live kernel's state: read the live /proc.
@@ -75,17 +48,39 @@ QString bootId()
     return live.readString(live.procPath("sys/kernel/random/boot_id")).valueOr(QString()).trimmed();
 }
 
-JournalEntry entryFromJson(const QJsonObject &o)
+// One entry, every field checked for its type: a journal is written by
+// blocktune, so anything else in it is damage (or a hand edit), and it
+// names values root will write back.
+Result<JournalEntry> entryFromJson(const QJsonValue &v, qsizetype index)
 {
+    const QString where = QStringLiteral("entry %1").arg(index + 1);
+    if (!v.isObject())
+        return makeError(InvalidArgument, where + QStringLiteral(" is not an object"));
+    const QJsonObject o = v.toObject();
+    for (const char16_t *name : {u"device", u"dev", u"diskseq", u"attribute", u"original", u"scheduler"}) {
+        const QJsonValue field = o.value(QStringView(name));
+        if (!field.isUndefined() && !field.isString())
+            return makeError(InvalidArgument, QStringLiteral("%1: '%2' is not a string").arg(where, QStringView(name)));
+    }
+    for (const char16_t *name : {u"device", u"attribute", u"original"})
+        if (!o.contains(QStringView(name)))
+            return makeError(InvalidArgument, QStringLiteral("%1 has no '%2'").arg(where, QStringView(name)));
     JournalEntry e;
     e.device = o.value(u"device").toString();
-    const QString dev = o.value(u"dev").toString();
-    e.major = dev.section(u':', 0, 0).toInt();
-    e.minor = dev.section(u':', 1, 1).toInt();
+    if (o.contains(u"dev")) {
+        const QString dev = o.value(u"dev").toString();
+        bool majorOk = false, minorOk = false;
+        e.major = dev.section(u':', 0, 0).toInt(&majorOk);
+        e.minor = dev.section(u':', 1).toInt(&minorOk);
+        if (!majorOk || !minorOk || e.major < 0 || e.minor < 0)
+            return makeError(InvalidArgument, QStringLiteral("%1: dev '%2' is not MAJOR:MINOR").arg(where, dev.left(32)));
+    }
     e.diskseq = o.value(u"diskseq").toString();
     e.attribute = o.value(u"attribute").toString();
     e.original = o.value(u"original").toString();
     e.scheduler = o.value(u"scheduler").toString();
+    if (Status st = detail::checkJournalEntry(e); !st)
+        return makeError(InvalidArgument, QStringLiteral("%1: %2").arg(where, st.error().message));
     return e;
 }
 
@@ -155,6 +150,33 @@ QString identityProblem(const SysRoot &root, const JournalEntry &e)
 } // namespace
 
 namespace detail {
+
+// The journal directory must be ours alone: a journal names values root
+// will write back.
+Status ensurePrivateDirectory(const QString &path)
+{
+    const QByteArray p = QFile::encodeName(path);
+    if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
+        return makeError(errno, QStringLiteral("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
+    struct stat st {};
+    if (::lstat(p.constData(), &st) != 0)
+        return makeError(errno, QStringLiteral("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
+        return makeError(Refused, QStringLiteral("the journal directory %1 is not a private directory of this user "
+                                                 "(a directory, owned by uid %2, not group or world writable)")
+                                      .arg(path).arg(::geteuid()));
+    return {};
+}
+
+// Journals name the tree they were made for by its canonical path, so a
+// relative --sysroot from another directory still finds them.
+QString journalRootKey(const SysRoot &root)
+{
+    if (root.isLive())
+        return {};
+    const QString canonical = QFileInfo(root.root()).canonicalFilePath();
+    return canonical.isEmpty() ? root.root() : canonical;
+}
 
 Result<QString> readAttribute(const SysRoot &root, const QString &device, const QString &attr)
 {
@@ -243,7 +265,7 @@ void initJournal(Journal &journal, const SysRoot &root, JournalMode mode)
     journal.pid = ::getpid();
     journal.pidStart = processStartTime(journal.pid);
     journal.mode = mode;
-    journal.root = rootKey(root);
+    journal.root = detail::journalRootKey(root);
     journal.bootId = bootId();
     journal.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
 }
@@ -276,30 +298,60 @@ QJsonObject journalToJson(const Journal &j)
     return o;
 }
 
+Status checkJournalEntry(const JournalEntry &e)
+{
+    if (!e.device.isEmpty() && !SysRoot::isPlausibleKernelName(e.device))
+        return makeError(InvalidArgument, QStringLiteral("'%1' is not a device name").arg(e.device.left(64)));
+    if (!isAllowedAttributeName(e.attribute))
+        return makeError(InvalidArgument,
+                         QStringLiteral("attribute '%1' is not one blocktune changes").arg(e.attribute.left(64)));
+    if (e.original.size() > 64 || std::any_of(e.original.cbegin(), e.original.cend(), [](QChar c) {
+            return c.unicode() < 0x20 || c.unicode() > 0x7e;
+        }))
+        return makeError(InvalidArgument, QStringLiteral("the original value of %1 is not one short printable line")
+                                              .arg(e.attribute));
+    return {};
+}
+
 Result<Journal> journalFromJson(const QByteArray &data)
 {
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(data, &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject())
-        return makeError(InvalidArgument, QStringLiteral("not JSON: %1").arg(err.errorString()));
+    if (err.error != QJsonParseError::NoError)
+        return makeError(InvalidArgument, QStringLiteral("not JSON: %1 at byte %2 of %3")
+                                              .arg(err.errorString()).arg(err.offset).arg(data.size()));
+    if (!doc.isObject())
+        return makeError(InvalidArgument, QStringLiteral("not a JSON object"));
     const QJsonObject o = doc.object();
-    if (o.value(u"blocktune_journal").toInt() != kJournalFormat)
+    if (o.value(u"blocktune_journal").toInteger(-1) != kJournalFormat)
         return makeError(InvalidArgument, QStringLiteral("not a blocktune journal of format %1").arg(kJournalFormat));
     Journal j;
-    j.pid = qint64(o.value(u"pid").toDouble());
-    j.pidStart = o.value(u"pid_start").toString().toULongLong();
+    // A pid is a positive whole number up to 2^22 (PID_MAX_LIMIT).
+    j.pid = o.value(u"pid").toInteger(-1);
+    if (j.pid < 1 || j.pid > 4194304)
+        return makeError(InvalidArgument, QStringLiteral("'pid' is not a process id"));
+    bool startOk = false;
+    j.pidStart = o.value(u"pid_start").toString().toULongLong(&startOk);
+    if (!startOk)
+        return makeError(InvalidArgument, QStringLiteral("'pid_start' is not a whole number in a string"));
     const QString mode = o.value(u"mode").toString();
     if (mode != u"temporary" && mode != u"persistent")
-        return makeError(InvalidArgument, QStringLiteral("unknown mode '%1'").arg(mode));
+        return makeError(InvalidArgument, QStringLiteral("unknown mode '%1'").arg(mode.left(32)));
     j.mode = mode == u"temporary" ? JournalMode::Temporary : JournalMode::Persistent;
+    for (const char16_t *name : {u"root", u"boot_id", u"created"})
+        if (!o.value(QStringView(name)).isString())
+            return makeError(InvalidArgument, QStringLiteral("'%1' is not a string").arg(QStringView(name)));
     j.root = o.value(u"root").toString();
     j.bootId = o.value(u"boot_id").toString();
     j.created = o.value(u"created").toString();
-    for (const QJsonValue &v : o.value(u"entries").toArray()) {
-        const JournalEntry e = entryFromJson(v.toObject());
-        if (e.attribute.isEmpty())
-            return makeError(InvalidArgument, QStringLiteral("an entry names no attribute"));
-        j.entries.append(e);
+    if (!o.value(u"entries").isArray())
+        return makeError(InvalidArgument, QStringLiteral("'entries' is not a list"));
+    const QJsonArray entries = o.value(u"entries").toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        auto e = entryFromJson(entries.at(i), i);
+        if (!e)
+            return e.error();
+        j.entries.append(*e);
     }
     return j;
 }
@@ -377,6 +429,23 @@ Result<QString> journalDirectory()
     return QString(runtime + u"/blocktune");
 }
 
+namespace {
+
+// A journal that does not read back is never guessed at: it is renamed out
+// of the way (so the next look does not trip on it again) and reported
+// with where it went, for a person to look at.
+QString setAside(const QString &path)
+{
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss");
+    QString target = path + QStringLiteral(".bad-") + stamp;
+    for (int n = 2; QFileInfo::exists(target); ++n)
+        target = path + QStringLiteral(".bad-%1-%2").arg(stamp).arg(n);
+    return ::rename(QFile::encodeName(path).constData(), QFile::encodeName(target).constData()) == 0 ? target
+                                                                                                      : QString();
+}
+
+} // namespace
+
 QList<PendingJournal> findJournals(const SysRoot &root)
 {
     QList<PendingJournal> out;
@@ -394,13 +463,22 @@ QList<PendingJournal> findJournals(const SysRoot &root)
             out.append(p);
             continue;
         }
-        auto journal = detail::journalFromJson(f.read(1 << 20));
+        // Ours are a few KiB; anything past 1 MiB is not one of them.
+        const QByteArray data = f.read((1 << 20) + 1);
+        auto journal = data.size() > (1 << 20) ? Result<Journal>(makeError(InvalidArgument, QStringLiteral("larger than 1 MiB")))
+                                               : detail::journalFromJson(data);
         if (!journal) {
-            p.error = QStringLiteral("%1 is not a readable journal (%2)").arg(p.path, journal.error().message);
+            p.setAsideTo = setAside(p.path);
+            p.error = QStringLiteral("%1 is not a readable journal (%2): nothing was restored from it; %3")
+                          .arg(p.path, journal.error().message,
+                               p.setAsideTo.isEmpty()
+                                   ? QStringLiteral("it could not be moved aside (%1) and stays in place")
+                                         .arg(errnoText(errno))
+                                   : QStringLiteral("moved aside to %1: look at it, then remove it").arg(p.setAsideTo));
             out.append(p);
             continue;
         }
-        if (journal->root != rootKey(root))
+        if (journal->root != detail::journalRootKey(root))
             continue; // made for another tree (or the live machine)
         journal->path = p.path;
         p.ownerAlive = detail::processAlive(journal->pid, journal->pidStart);
@@ -416,7 +494,7 @@ QList<PendingJournal> findJournals(const SysRoot &root)
 RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal)
 {
     RestoreReport report;
-    if (journal.root != rootKey(root)) {
+    if (journal.root != detail::journalRootKey(root)) {
         report.messages << QStringLiteral("%1 was made for %2, not %3: left alone")
                                .arg(journal.path, journal.root.isEmpty() ? QStringLiteral("the live machine") : journal.root,
                                     root.isLive() ? QStringLiteral("the live machine") : root.root());
@@ -431,6 +509,17 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
                                .arg(journal.path);
         if (Status st = detail::removeJournal(journal.path); !st)
             report.messages << st.error().message;
+        return report;
+    }
+    // A running session changing the same device holds its lock: never write
+    // between its steps (it would restore over us, or we over it).
+    QStringList devices;
+    for (const JournalEntry &e : journal.entries)
+        devices << e.device;
+    const auto locks = DeviceLocks::acquire(root, devices);
+    if (!locks) {
+        report.messages << locks.error().message + QStringLiteral("; %1 stays for another try").arg(journal.path);
+        report.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, report.messages.constLast()});
         return report;
     }
     report = detail::restoreEntries(root, writer, journal.entries);

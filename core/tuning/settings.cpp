@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace blocktune {
 
 QStringList settingKeys()
@@ -22,11 +24,21 @@ SettingValue::SettingValue(const QString &text) : m_text(text)
 Result<SettingChange> parseSettingChange(const QString &device, const QString &assignment)
 {
     const qsizetype eq = assignment.indexOf(u'=');
-    if (eq <= 0 || eq == assignment.size() - 1)
+    if (eq <= 0)
         return makeError(InvalidArgument,
                          QStringLiteral("'%1' is not KEY=VALUE (keys: %2)")
                              .arg(assignment, settingKeys().join(u", ")));
-    return SettingChange{device, assignment.left(eq).trimmed(), SettingValue(assignment.mid(eq + 1).trimmed())};
+    const QString key = assignment.left(eq), value = assignment.mid(eq + 1);
+    if (value.isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("'%1' has no value after '=' (write %2VALUE as one word)")
+                                              .arg(assignment, assignment));
+    // "read_ahead_kb= 12" quoted, or a tab pasted in: a value is one word,
+    // and a space there is more likely a mistake than meant.
+    if (std::any_of(assignment.cbegin(), assignment.cend(), [](QChar c) { return c.isSpace(); }))
+        return makeError(InvalidArgument,
+                         QStringLiteral("'%1' has a space in it: write KEY=VALUE as one word, e.g. %2=%3")
+                             .arg(assignment, key.trimmed(), value.trimmed()));
+    return SettingChange{device, key, SettingValue(value)};
 }
 
 QString contextReadaheadBuiltInNote(const QString &device)

@@ -77,6 +77,17 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
     }
     if (report.plan.writes.isEmpty())
         return report;
+    // One blocktune process at a time per device, and what the plan found
+    // must still be there once we hold them (devicelock.cpp).
+    auto locks = DeviceLocks::forPlan(m_root, report.plan);
+    if (!locks) {
+        report.error = makeError(locks.error().code, locks.error().message + u"; nothing was changed");
+        for (SettingOutcome &o : report.outcomes)
+            o.status = SettingStatus::Skipped;
+        return report;
+    }
+    if (locks->waited())
+        report.plan.notes << QStringLiteral("waited for %1").arg(locks->waitedFor());
 
     // The originals go to disk before the first write.
     Journal transaction;
@@ -134,6 +145,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
                 report.plan.warnings << st.error().message;
         } else {
             report.journalPath = m_session.path;
+            m_sessionLocks.adopt(std::move(*locks));
         }
         return report;
     }
@@ -206,6 +218,7 @@ RestoreReport Tuner::restore()
         if (Status st = detail::removeJournal(m_session.path); !st)
             report.messages << st.error().message;
         m_session = Journal{};
+        m_sessionLocks.release();
         return report;
     }
     m_session.entries = left;
@@ -215,6 +228,7 @@ RestoreReport Tuner::restore()
                            .arg(left.size()).arg(m_session.path);
     // Nothing more this session can do; a later `restore` may.
     m_session = Journal{};
+    m_sessionLocks.release();
     return report;
 }
 

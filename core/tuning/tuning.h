@@ -21,8 +21,10 @@
 #include <QStringList>
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace blocktune {
 
@@ -269,17 +271,72 @@ struct PendingJournal
     QString path;
     std::optional<Journal> journal; ///< nullopt: unreadable (see error)
     QString error;
+    QString setAsideTo; ///< an unreadable journal's new name (NAME.bad-TIMESTAMP); empty if it stayed
     bool ownerAlive = false; ///< its process still runs: leave it alone
 };
 
 /// Every journal in journalDirectory() made for `root` (live or the same
-/// recorded tree), oldest first, including unreadable ones.
+/// recorded tree), oldest first, including unreadable ones. A journal that
+/// does not parse (truncated, garbage, a field of the wrong type, a device
+/// or attribute blocktune would never have written) is renamed to
+/// NAME.bad-YYYYMMDD-HHMMSS and reported with that name; nothing from it is
+/// ever restored.
 QList<PendingJournal> findJournals(const SysRoot &root);
 
 /// Brings a dead session's originals back (scheduler first, then the rest),
 /// checking each device's identity; removes the journal when every entry is
 /// settled, else rewrites it with what is left to retry.
 RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal);
+
+// ---- Device locks -------------------------------------------------------------------
+
+/// How long a change waits for another blocktune process that is changing
+/// the same device before it is refused (a plain `set` holds its lock for
+/// milliseconds; a `--hold` or a sweep for as long as it runs).
+inline constexpr int kDeviceLockWaitMs = 5000;
+
+/// Serialises blocktune processes that change the same device: an exclusive
+/// flock(2) on JOURNALDIR/locks/blocktune-DEVICE.lock (recorded trees: with a tag
+/// of the tree's path), so their journals and restores never interleave.
+/// The file holds the holder's pid for the message the next one sees. The
+/// kernel drops the lock when the holder exits, even by kill -9. Within one
+/// process a device already locked is shared, not locked again (flock
+/// would conflict with itself on a second descriptor).
+class DeviceLocks final
+{
+public:
+    DeviceLocks();
+    ~DeviceLocks();
+    DeviceLocks(DeviceLocks &&) noexcept;
+    DeviceLocks &operator=(DeviceLocks &&) noexcept;
+    Q_DISABLE_COPY(DeviceLocks)
+
+    /// Locks `devices` (kernel names; "" is the machine-wide switch) of
+    /// `root`, in name order, waiting up to `waitMs` for each (less if a
+    /// TerminationSignals signal arrives). Refused with a message naming the
+    /// holder's pid and the device; nothing stays locked then.
+    static Result<DeviceLocks> acquire(const SysRoot &root, QStringList devices, int waitMs = kDeviceLockWaitMs);
+    /// Locks the devices `plan` writes, then checks that every value it
+    /// journals as original is still what the device holds: a plan made
+    /// before another process changed the device (or while waiting for it)
+    /// is refused, naming the value that moved, instead of journaling and
+    /// later restoring the other process's value.
+    static Result<DeviceLocks> forPlan(const SysRoot &root, const ChangePlan &plan, int waitMs = kDeviceLockWaitMs);
+    /// True when another process held one of them at first (what it found
+    /// may have changed meanwhile), with whom it waited for in waitedFor().
+    bool waited() const { return !m_waitedFor.isEmpty(); }
+    const QString &waitedFor() const { return m_waitedFor; }
+    /// Keeps `other`'s locks too (a temporary session growing by steps).
+    void adopt(DeviceLocks &&other);
+    QStringList devices() const;
+    void release();
+
+    struct Held; ///< one device's lock, shared within the process (devicelock.cpp)
+
+private:
+    std::vector<std::shared_ptr<Held>> m_held;
+    QString m_waitedFor;
+};
 
 // ---- Transactions ------------------------------------------------------------------
 
@@ -321,6 +378,7 @@ private:
     SysRoot m_root;
     AttributeWriter &m_writer;
     Journal m_session;
+    DeviceLocks m_sessionLocks; ///< held with the temporary changes, released by restore()
 };
 
 // ---- Signals ------------------------------------------------------------------------

@@ -40,6 +40,16 @@ Status removeJournal(const QString &path);
 QJsonObject journalToJson(const Journal &journal);
 Result<Journal> journalFromJson(const QByteArray &data);
 
+/// Creates `path` 0700 if missing; refused unless it is a directory of this
+/// user that nobody else may write (journals and locks live there).
+Status ensurePrivateDirectory(const QString &path);
+/// How journals (and device locks) name a root: empty for the live
+/// machine, else the tree's canonical path.
+QString journalRootKey(const SysRoot &root);
+/// Checks what a journal asks to write back before anything is restored
+/// from it: a kernel name, an allowlisted attribute, one short line.
+Status checkJournalEntry(const JournalEntry &entry);
+
 /// Start time of a process in clock ticks since boot (/proc/PID/stat field
 /// 22), 0 when unknown.
 quint64 processStartTime(qint64 pid);

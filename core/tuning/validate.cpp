@@ -326,7 +326,8 @@ void Planner::planIosched(const Item &item)
         return;
     }
     if (!c.value.number()) {
-        error(QStringLiteral("%1 '%2' on %3 is not a whole number").arg(c.key, c.value.text(), q->name));
+        error(QStringLiteral("%1 '%2' on %3 is not a whole number (allowed: 0 to 18446744073709551615, digits only)")
+                  .arg(c.key, c.value.text(), q->name));
         return;
     }
     add(item, q->name, attribute::IoschedPrefix + name, kib(*c.value.number()), current);

@@ -1,4 +1,5 @@
 #include "common/sysroot.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,6 +22,11 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // the console is started below
+    }
+
     void parseU64_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -69,6 +75,10 @@ private Q_SLOTS:
         QTest::newRow("empty") << QByteArray("\n") << false << QString() << QStringList();
         QTest::newRow("broken bracket") << QByteArray("none [bfq") << false << QString() << QStringList();
         QTest::newRow("empty brackets") << QByteArray("none []") << false << QString() << QStringList();
+        // Found by fuzz_scheduler_line: an inner bracket made "m[mq-deadline" the active name.
+        QTest::newRow("bracket inside brackets") << QByteArray("ne [m[mq-deadline] kyber bfq") << false << QString()
+                                                 << QStringList();
+        QTest::newRow("doubled brackets") << QByteArray("none [[bfq]]") << false << QString() << QStringList();
     }
     void parseBracketChoice()
     {
@@ -116,6 +126,54 @@ private Q_SLOTS:
         QVERIFY(!d.readU64("queue/none").has_value());
     }
 
+    // A tree without class/block is looked up as lsblk does: whole devices
+    // in sys/block (links into sys/devices, or on old kernels the
+    // directories themselves), partitions under their disk.
+    void deviceEntryWithoutClassBlock_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("entry");    // below ROOT/sys, "" = not found
+        QTest::addColumn<QString>("directory"); // below ROOT/sys after resolving
+        QTest::newRow("disk, linked") << u"sda"_qs << u"block/sda"_qs << u"devices/pci0/host0/block/sda"_qs;
+        QTest::newRow("partition, linked disk") << u"sda1"_qs << u"block/sda/sda1"_qs
+                                                << u"devices/pci0/host0/block/sda/sda1"_qs;
+        QTest::newRow("nvme partition") << u"nvme0n1p2"_qs << u"block/nvme0n1/nvme0n1p2"_qs
+                                        << u"devices/pci1/nvme/nvme0/nvme0n1/nvme0n1p2"_qs;
+        QTest::newRow("old kernel: real directory") << u"hda"_qs << u"block/hda"_qs << u"block/hda"_qs;
+        QTest::newRow("old kernel: its partition") << u"hda3"_qs << u"block/hda/hda3"_qs << u"block/hda/hda3"_qs;
+        QTest::newRow("a directory that is no partition") << u"sdaqueue"_qs << QString() << QString();
+        QTest::newRow("missing partition") << u"sda9"_qs << QString() << QString();
+        QTest::newRow("missing disk") << u"sdq"_qs << QString() << QString();
+    }
+    void deviceEntryWithoutClassBlock()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, entry);
+        QFETCH(QString, directory);
+        QTemporaryDir dir;
+        const QString sys = dir.filePath(u"sys"_qs);
+        writeFile(sys + u"/devices/pci0/host0/block/sda/dev"_qs, "8:0\n");
+        writeFile(sys + u"/devices/pci0/host0/block/sda/sda1/partition"_qs, "1\n");
+        writeFile(sys + u"/devices/pci0/host0/block/sda/sdaqueue/x"_qs, "not a partition\n");
+        writeFile(sys + u"/devices/pci1/nvme/nvme0/nvme0n1/nvme0n1p2/partition"_qs, "2\n");
+        writeFile(sys + u"/block/hda/dev"_qs, "3:0\n");
+        writeFile(sys + u"/block/hda/hda3/partition"_qs, "3\n");
+        QVERIFY(QFile::link(u"../devices/pci0/host0/block/sda"_qs, sys + u"/block/sda"_qs));
+        QVERIFY(QFile::link(u"../devices/pci1/nvme/nvme0/nvme0n1"_qs, sys + u"/block/nvme0n1"_qs));
+
+        const SysRoot root(dir.path());
+        QCOMPARE(root.blockLayout().value(), BlockLayout::SysBlock);
+        const auto found = root.deviceEntry(name);
+        const auto resolved = root.deviceDirectory(name);
+        if (entry.isEmpty()) {
+            QCOMPARE(found.error().code, int(NotFound));
+            QCOMPARE(resolved.error().message, u"no block device named '"_qs + name + u"'"_qs);
+            return;
+        }
+        QCOMPARE(QString::fromLocal8Bit(found.value()), sys + u'/' + entry);
+        QCOMPARE(QString::fromLocal8Bit(resolved.value()), QFileInfo(sys + u'/' + directory).canonicalFilePath());
+    }
+
     void writeKeepsToTheTreeAndReadsBack()
     {
         QTemporaryDir dir;
@@ -153,6 +211,76 @@ private Q_SLOTS:
         auto created = root.writeAttribute(dir.filePath(u"sys/devices/virtual/block/x0/queue/new"_qs).toLocal8Bit(), u"1"_qs);
         QVERIFY(!created.ok());
         QVERIFY(!QFile::exists(dir.filePath(u"sys/devices/virtual/block/x0/queue/new"_qs)));
+    }
+
+    void openTree_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("live machine") << u"live"_qs << true;
+        QTest::newRow("recorded tree") << u"recorded"_qs << true;
+        QTest::newRow("no such directory") << u"missing"_qs << false;
+        QTest::newRow("directory without sys/") << u"empty"_qs << false;
+        QTest::newRow("sys is a file") << u"file"_qs << false;
+        QTest::newRow("sys/ listing no block devices") << u"bare sys"_qs << false;
+    }
+    void openTree()
+    {
+        QFETCH(QString, kind);
+        QFETCH(bool, ok);
+        QTemporaryDir tmp;
+        QString dir;
+        if (kind == u"recorded")
+            dir = test::recordedTree("md-raid10-f2");
+        else if (kind == u"missing")
+            dir = tmp.filePath(u"nosuch"_qs);
+        else if (kind == u"empty")
+            dir = tmp.path();
+        else if (kind == u"file") {
+            dir = tmp.path();
+            writeFile(tmp.filePath(u"sys"_qs), "not a directory\n");
+        } else if (kind == u"bare sys") {
+            dir = tmp.path();
+            QVERIFY(QDir().mkpath(tmp.filePath(u"sys/devices"_qs)));
+        }
+        const auto tree = SysRoot::openTree(dir);
+        QCOMPARE(tree.ok(), ok);
+        if (ok) {
+            QCOMPARE(tree->isLive(), kind == u"live");
+            QCOMPARE(tree->sysPath("block"), SysRoot(dir).sysPath("block"));
+        } else if (kind == u"bare sys") {
+            QCOMPARE(tree.error().message, dir + u": not a Linux sysfs tree: neither "_qs + dir
+                                               + u"/sys/class/block nor "_qs + dir + u"/sys/block exists"_qs);
+        } else {
+            QCOMPARE(tree.error().message,
+                     dir + u": no sys/ directory there (expected a tree made by scripts/mk-sysroot.py "
+                           u"or a copy of /sys and /proc)"_qs);
+        }
+    }
+
+    // The console, the CLI and the helper refuse a tree without sys/ with
+    // the same sentence, exit 2, and do nothing else.
+    void everyProgramRefusesTheSameWay_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("after");
+        QTest::newRow("blocktune") << u"blocktune"_qs << QStringList();
+        QTest::newRow("blocktune-cli") << u"blocktune-cli"_qs << QStringList{u"list"_qs};
+        QTest::newRow("blocktune-helper") << u"blocktune-helper"_qs << QStringList();
+    }
+    void everyProgramRefusesTheSameWay()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, after);
+        QTemporaryDir tmp;
+        const auto tree = SysRoot::openTree(tmp.path());
+        QVERIFY(!tree.ok());
+        const test::ProcessResult r = test::run(test::binary(program.toLatin1().constData()),
+                                                QStringList{u"--sysroot"_qs, tmp.path()} + after, 30000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromLocal8Bit(r.err).contains(program + u": --sysroot "_qs + tree.error().message),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
     }
 
     void kernelNames_data()

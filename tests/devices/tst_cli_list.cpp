@@ -2,6 +2,7 @@
 // schema, the tree, and clear refusals of bad input.
 #include "testsupport.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -128,6 +129,18 @@ private Q_SLOTS:
         QVERIFY(lines[sdb + 3].startsWith(u"    ├─dm-0 "_qs));
         QVERIFY(lines[sdb + 5].startsWith(u"    └─dm-2 "_qs));
         QVERIFY(lines[sdb].contains(u" cfq "_qs));
+    }
+
+    // A /dev/disk/by-id name is looked up in the tree (ROOT/dev/disk/by-id),
+    // not on this machine, which has no such link.
+    void byIdNamesResolveInTheTree()
+    {
+        const QString link = u"/dev/disk/by-id/wwn-0x5000c50063a1b2c0"_qs;
+        QVERIFY(!QFileInfo::exists(link));
+        const ProcessResult r = cli({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2"), u"get"_qs, link,
+                                     u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(u"name").toString(), u"sdb"_qs);
     }
 
     void refusesBadInput_data()

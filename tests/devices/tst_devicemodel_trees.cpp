@@ -4,6 +4,9 @@
 #include "devices/devices.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -52,7 +55,8 @@ private Q_SLOTS:
     void agreesWithLsblk_data()
     {
         QTest::addColumn<QString>("treeName");
-        for (const char *t : {"live-loop", "scst-raid0-lvm", "md-raid10-f2", "raid5-degraded", "nvme-parts"})
+        for (const char *t : {"live-loop", "scst-raid0-lvm", "md-raid10-f2", "raid5-degraded", "nvme-parts",
+                              "scst-raid0-lvm-sysblock"})
             QTest::newRow(t) << QString::fromLatin1(t);
     }
     void agreesWithLsblk()
@@ -131,6 +135,29 @@ private Q_SLOTS:
                                                u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs}));
         QCOMPARE(model.find(u"sdb"_qs)->holders, QStringList{u"md0"_qs});
         QCOMPARE(model.find(u"sdb"_qs)->transport, u"sata"_qs);
+    }
+
+    // The referee is the kernel: each recorded array carries, as literals,
+    // the io_opt its md personality reported and the readahead it set at
+    // assembly (2 x io_opt). blocktune derives both from md/level,
+    // raid_disks, chunk_size and layout alone, so a wrong stripe formula
+    // disagrees with the machine here.
+    void mdGeometryAgreesWithWhatTheKernelSet_data()
+    {
+        QTest::addColumn<QString>("treeName");
+        for (const char *t : {"scst-raid0-lvm", "md-raid10-f2", "raid5-degraded"})
+            QTest::newRow(t) << QString::fromLatin1(t);
+    }
+    void mdGeometryAgreesWithWhatTheKernelSet()
+    {
+        QFETCH(QString, treeName);
+        const auto model = DeviceModel::scan(SysRoot(recordedTree(treeName)));
+        QVERIFY(model.ok());
+        const BlockDevice *md0 = model->find(u"md0"_qs);
+        QVERIFY(md0 && md0->md && md0->md->stripeKiB);
+        QVERIFY(md0->optimalIoBytes && md0->readAheadKiB);
+        QCOMPARE(*md0->md->stripeKiB * 1024, *md0->optimalIoBytes);
+        QCOMPARE(md0->md->readaheadFloorKiB, md0->readAheadKiB);
     }
 
     void raid0UnderLvmOnTheScstTarget()
@@ -272,6 +299,133 @@ private Q_SLOTS:
         QStringList names{u"sdaa"_qs, u"sdb"_qs, u"sdz"_qs, u"sda"_qs, u"nvme0n1p10"_qs, u"nvme0n1p2"_qs};
         std::sort(names.begin(), names.end(), kernelNameLess);
         QCOMPARE(names, (QStringList{u"nvme0n1p2"_qs, u"nvme0n1p10"_qs, u"sda"_qs, u"sdb"_qs, u"sdz"_qs, u"sdaa"_qs}));
+    }
+
+    // Trees without sys/class/block, enumerated as lsblk does: an old
+    // kernel's sys/block of real directories, and a partial copy whose
+    // sys/block lacks md0, found through its member's holders/.
+    void withoutClassBlock_data()
+    {
+        QTest::addColumn<bool>("oldKernel");
+        QTest::newRow("old kernel: sys/block holds the directories") << true;
+        QTest::newRow("partial copy: md0 only in holders/") << false;
+    }
+    void withoutClassBlock()
+    {
+        QFETCH(bool, oldKernel);
+        QTemporaryDir tmp;
+        const QString sys = tmp.filePath(u"sys"_qs);
+        const QString hda = oldKernel ? sys + u"/block/hda"_qs : sys + u"/devices/pci0000:00/0000:00:1f.1/ide0/0.0/block/hda"_qs;
+        const QString md0 = oldKernel ? sys + u"/block/md0"_qs : sys + u"/devices/virtual/block/md0"_qs;
+        auto put = [](const QString &path, const QByteArray &data) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+        };
+        auto link = [](const QString &path, const QString &target) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            return QFile::link(target, path);
+        };
+        QVERIFY(put(hda + u"/dev"_qs, "3:0\n") && put(hda + u"/size"_qs, "2000\n") && put(hda + u"/ro"_qs, "0\n")
+                && put(hda + u"/removable"_qs, "0\n") && put(hda + u"/queue/read_ahead_kb"_qs, "128\n")
+                && put(hda + u"/queue/rotational"_qs, "1\n")
+                && put(hda + u"/queue/scheduler"_qs, "noop anticipatory [deadline] cfq\n"));
+        QVERIFY(put(hda + u"/hda1/dev"_qs, "3:1\n") && put(hda + u"/hda1/size"_qs, "1000\n")
+                && put(hda + u"/hda1/ro"_qs, "0\n") && put(hda + u"/hda1/partition"_qs, "1\n"));
+        QVERIFY(put(md0 + u"/dev"_qs, "9:0\n") && put(md0 + u"/size"_qs, "1000\n") && put(md0 + u"/ro"_qs, "0\n")
+                && put(md0 + u"/removable"_qs, "0\n") && put(md0 + u"/queue/read_ahead_kb"_qs, "128\n")
+                && put(md0 + u"/queue/rotational"_qs, "1\n") && put(md0 + u"/queue/scheduler"_qs, "none\n")
+                && put(md0 + u"/md/level"_qs, "raid1\n") && put(md0 + u"/md/raid_disks"_qs, "1\n"));
+        QVERIFY(link(hda + u"/hda1/holders/md0"_qs, QDir(hda + u"/hda1/holders"_qs).relativeFilePath(md0)));
+        QVERIFY(link(md0 + u"/slaves/hda1"_qs, QDir(md0 + u"/slaves"_qs).relativeFilePath(hda + u"/hda1"_qs)));
+        if (!oldKernel) // no sys/block/md0: a copy that missed it
+            QVERIFY(link(sys + u"/block/hda"_qs, u"../devices/pci0000:00/0000:00:1f.1/ide0/0.0/block/hda"_qs));
+
+        const auto model = DeviceModel::scan(SysRoot(tmp.path()));
+        QVERIFY2(model.ok(), model.ok() ? "" : qPrintable(model.error().message));
+        QStringList names;
+        for (const BlockDevice &d : model->devices())
+            names << d.name;
+        QCOMPARE(names, (QStringList{u"hda"_qs, u"hda1"_qs, u"md0"_qs}));
+        const BlockDevice *part = model->find(u"hda1"_qs);
+        QCOMPARE(part->type, DeviceType::Partition);
+        QCOMPARE(part->parent, u"hda"_qs);
+        QCOMPARE(part->scheduler, u"deadline"_qs); // the disk's queue
+        QCOMPARE(part->holders, QStringList{u"md0"_qs});
+        const BlockDevice *md = model->find(u"md0"_qs);
+        QCOMPARE(md->type, DeviceType::Md);
+        QCOMPARE(md->slaves, QStringList{u"hda1"_qs});
+        QCOMPARE(md->leafDisks, QStringList{u"hda"_qs});
+        QCOMPARE(model->roots(), QStringList{u"hda"_qs});
+        QCOMPARE(model->children(u"hda"_qs), QStringList{u"hda1"_qs});
+        QCOMPARE(model->children(u"hda1"_qs), QStringList{u"md0"_qs});
+    }
+
+    // /dev/disk/by-* names resolve in the tree, not on this machine: the
+    // recorded raid10 host has udev's by-id links in ROOT/dev/disk/by-id.
+    void byIdLinksResolveInTheTree_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("device"); // "" = no device
+        QTest::newRow("wwn of a member") << u"/dev/disk/by-id/wwn-0x5000c50063a1b2c0"_qs << u"sdb"_qs;
+        QTest::newRow("ata model and serial") << u"/dev/disk/by-id/ata-ST2000NM0033-9ZM175_Z1X0A213"_qs << u"sdc"_qs;
+        QTest::newRow("a partition") << u"/dev/disk/by-id/ata-Samsung_SSD_870_EVO_500GB_S62ANJ0R412345T-part2"_qs
+                                     << u"sda2"_qs;
+        QTest::newRow("the array") << u"/dev/disk/by-id/md-uuid-fbf1c0e0:c67c6a70:263679f8:426416e5"_qs << u"md0"_qs;
+        QTest::newRow("no such link") << u"/dev/disk/by-id/wwn-0x0000000000000000"_qs << QString();
+        QTest::newRow("no such directory") << u"/dev/disk/by-path/pci-0000:00:1f.2-ata-2"_qs << QString();
+        QTest::newRow("plain name") << u"sdd"_qs << u"sdd"_qs;
+        QTest::newRow("plain node") << u"/dev/sde"_qs << u"sde"_qs;
+    }
+    void byIdLinksResolveInTheTree()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, device);
+        if (path.startsWith(u"/dev/disk"_qs))
+            QVERIFY2(!QFileInfo::exists(path), "the link must not exist on this machine for the test to prove anything");
+        const DeviceModel model = scanTree("md-raid10-f2");
+        const BlockDevice *d = model.findByUserName(path);
+        if (device.isEmpty()) {
+            QVERIFY2(!d, d ? qPrintable(d->name) : "");
+        } else {
+            QVERIFY2(d, qPrintable(path));
+            QCOMPARE(d->name, device);
+        }
+    }
+
+    // Links are followed inside the root: an absolute target and one that
+    // climbs too far both stay in the tree; a loop ends.
+    void devLinksStayInTheRoot()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        const QString byId = tree.filePath(u"dev/disk/by-id/"_qs);
+        QVERIFY(QFile::link(u"/dev/sdf"_qs, byId + u"absolute"_qs));
+        QVERIFY(QFile::link(u"../../../../../../../dev/sdg"_qs, byId + u"climbing"_qs));
+        QVERIFY(QDir().mkpath(tree.filePath(u"dev/mapper"_qs)));
+        QVERIFY(QFile::link(u"../md0"_qs, tree.filePath(u"dev/mapper/array"_qs)));
+        QVERIFY(QFile::link(u"../../mapper/array"_qs, byId + u"chained"_qs));
+        QVERIFY(QFile::link(u"loop-b"_qs, byId + u"loop-a"_qs));
+        QVERIFY(QFile::link(u"loop-a"_qs, byId + u"loop-b"_qs));
+        QVERIFY(QFile::link(u"../../../etc/passwd"_qs, byId + u"outside-dev"_qs));
+        const auto model = DeviceModel::scan(SysRoot(tree.path()));
+        QVERIFY(model.ok());
+        auto nameOf = [&model](const QString &path) {
+            const BlockDevice *d = model->findByUserName(path);
+            return d ? d->name : QString();
+        };
+        QCOMPARE(nameOf(u"/dev/disk/by-id/absolute"_qs), u"sdf"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/climbing"_qs), u"sdg"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/chained"_qs), u"md0"_qs);
+        QCOMPARE(nameOf(u"/dev/mapper/array"_qs), u"md0"_qs);
+        QCOMPARE(nameOf(u"/dev/disk/by-id/loop-a"_qs), QString());
+        QCOMPARE(nameOf(u"/dev/disk/by-id/outside-dev"_qs), QString());
+        const SysRoot root(tree.path());
+        // ROOT/etc does not exist; the live /etc/passwd is never looked at.
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/outside-dev"_qs), QString());
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/climbing"_qs), u"/dev/sdg"_qs);
+        QCOMPARE(root.resolveInRoot(u"/dev/disk/by-id/loop-a"_qs), QString());
+        QCOMPARE(root.resolveInRoot(u"dev/disk/by-id/absolute"_qs), QString());
     }
 
     void notASysfsTree()

@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <unistd.h>
+
 using namespace blocktune;
 using namespace blocktune::test;
 
@@ -259,18 +261,157 @@ private Q_SLOTS:
         QCOMPARE(jsonOf(r).value(u"journal_dir").toString(), m_journals.path());
     }
 
-    void restoreLeavesAnUnreadableJournal()
+    // A journal that does not read back as one blocktune wrote is never
+    // applied: it is renamed NAME.bad-TIMESTAMP, the message says where, and
+    // the tree it names is left as it is. Each row spoils a journal that
+    // would otherwise set sdb back to 4096 (the tree has 128).
+    void restoreSetsABadJournalAside_data()
     {
+        QTest::addColumn<QByteArray>("content"); // %ROOT% becomes the tree's path
+        QTest::addColumn<QString>("reason");
+        const QByteArray head = "{\"blocktune_journal\":1,\"pid\":%PID%,\"pid_start\":\"1\",\"mode\":\"temporary\","
+                                "\"root\":\"%ROOT%\",\"boot_id\":\"\",\"created\":\"2026-01-01T00:00:00.000Z\",";
+        const QByteArray good = head + "\"entries\":[{\"device\":\"sdb\",\"dev\":\"8:16\",\"attribute\":\"read_ahead_kb\","
+                                       "\"original\":\"4096\"}]}";
+        auto entry = [&](const QByteArray &e) -> QByteArray { return head + "\"entries\":[" + e + "]}"; };
+        QTest::newRow("garbage") << QByteArray("garbage") << u"not JSON"_qs;
+        QTest::newRow("empty file") << QByteArray() << u"not JSON"_qs;
+        QTest::newRow("truncated") << good.left(good.size() / 2) << u"not JSON"_qs;
+        QTest::newRow("cut before the last brace") << good.chopped(1) << u"not JSON"_qs;
+        QTest::newRow("JSON array") << QByteArray("[1,2]") << u"not a JSON object"_qs;
+        QTest::newRow("other format") << QByteArray(good).replace("\"blocktune_journal\":1", "\"blocktune_journal\":2")
+                                      << u"not a blocktune journal of format 1"_qs;
+        QTest::newRow("pid a string") << QByteArray(good).replace("%PID%", "\"%PID%\"") << u"'pid' is not a process id"_qs;
+        QTest::newRow("pid 1e300") << QByteArray(good).replace("%PID%", "1e300") << u"'pid' is not a process id"_qs;
+        QTest::newRow("pid negative") << QByteArray(good).replace("%PID%", "-5") << u"'pid' is not a process id"_qs;
+        QTest::newRow("unknown mode") << QByteArray(good).replace("temporary", "forever") << u"unknown mode 'forever'"_qs;
+        QTest::newRow("entries not a list") << QByteArray(head + "\"entries\":{}}") << u"'entries' is not a list"_qs;
+        QTest::newRow("entry not an object") << entry("\"sdb\"") << u"entry 1 is not an object"_qs;
+        QTest::newRow("attribute outside the allowlist")
+            << entry("{\"device\":\"sdb\",\"attribute\":\"../../../etc/shadow\",\"original\":\"x\"}")
+            << u"attribute '../../../etc/shadow' is not one blocktune changes"_qs;
+        QTest::newRow("queue attribute not allowlisted")
+            << entry("{\"device\":\"sdb\",\"attribute\":\"rotational\",\"original\":\"0\"}")
+            << u"attribute 'rotational' is not one blocktune changes"_qs;
+        QTest::newRow("device path") << entry("{\"device\":\"../sdb\",\"attribute\":\"read_ahead_kb\",\"original\":\"1\"}")
+                                     << u"'../sdb' is not a device name"_qs;
+        QTest::newRow("two-line original")
+            << entry("{\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"original\":\"4096\\n1\"}")
+            << u"not one short printable line"_qs;
+        QTest::newRow("original a number") << entry("{\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"original\":4096}")
+                                           << u"entry 1: 'original' is not a string"_qs;
+        QTest::newRow("no original") << entry("{\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\"}")
+                                     << u"entry 1 has no 'original'"_qs;
+        QTest::newRow("dev garbage")
+            << entry("{\"device\":\"sdb\",\"dev\":\"eight\",\"attribute\":\"read_ahead_kb\",\"original\":\"4096\"}")
+            << u"dev 'eight' is not MAJOR:MINOR"_qs;
+        QTest::newRow("over 1 MiB") << QByteArray(good).replace("\"boot_id\":\"\"",
+                                                                QByteArray("\"boot_id\":\"" + QByteArray(1100000, 'x') + "\""))
+                                    << u"larger than 1 MiB"_qs;
+    }
+    void restoreSetsABadJournalAside()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const auto before = tree.snapshot();
+        content.replace("%ROOT%", QFileInfo(tree.path()).canonicalFilePath().toUtf8())
+            .replace("%PID%", QByteArray::number(qint64(::getpid()) + 4194304 / 2));
         const QString path = m_journals.filePath(u"blocktune-4242-1.json"_qs);
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("garbage");
+        f.write(content);
         f.close();
-        const ProcessResult r = cli({u"restore"_qs});
+
+        ProcessResult r = cliOn(tree.path(), {u"restore"_qs});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("is not a readable journal"), r.err);
-        QVERIFY(QFileInfo::exists(path));
-        QFile::remove(path);
+        QVERIFY2(r.err.contains("blocktune-4242-1.json is not a readable journal"), r.err);
+        QVERIFY2(r.err.contains(reason.toUtf8()), r.err);
+        QVERIFY2(r.err.contains("nothing was restored from it"), r.err);
+        QVERIFY(!QFileInfo::exists(path));
+        const QStringList aside = journals();
+        QCOMPARE(aside.size(), 1);
+        QVERIFY2(aside[0].startsWith(u"blocktune-4242-1.json.bad-"_qs), qPrintable(aside[0]));
+        QVERIFY2(r.err.contains(QByteArray("moved aside to " + m_journals.filePath(aside[0]).toUtf8())), r.err);
+        QFile kept(m_journals.filePath(aside[0]));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), content); // kept as it was, for a person to look at
+        QCOMPARE(tree.snapshot(), before);
+
+        // Set aside once: the next restore does not trip on it again.
+        r = cliOn(tree.path(), {u"restore"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(jsonOf(r).value(u"journals").toArray().isEmpty());
+        QVERIFY(QFile::remove(m_journals.filePath(aside[0])));
+    }
+
+    void restoreGoesOnPastABadJournal()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const auto before = tree.snapshot();
+        QProcess p;
+        QVERIFY(startHold(p, {u"--sysroot"_qs, tree.path(), u"set"_qs, u"sdc"_qs, u"read_ahead_kb=64"_qs,
+                              u"--hold"_qs, u"60"_qs}));
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+        QFile bad(m_journals.filePath(u"blocktune-1-1.json"_qs));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"blocktune_journal\":1,\"pid\":"); // a crash mid-write would never look like this (rename), a disk error might
+        bad.close();
+        const ProcessResult r = cliOn(tree.path(), {u"restore"_qs, u"--json"_qs});
+        QCOMPARE(r.exitCode, 1); // the bad one needs a look
+        const QJsonArray js = jsonOf(r).value(u"journals").toArray();
+        QCOMPARE(js.size(), 2);
+        QStringList statuses;
+        for (const QJsonValue &j : js)
+            statuses << j.toObject().value(u"status").toString();
+        statuses.sort();
+        QCOMPARE(statuses, (QStringList{u"restored"_qs, u"unreadable"_qs}));
+        for (const QJsonValue &j : js)
+            if (j.toObject().value(u"status") == u"unreadable"_qs) {
+                const QString aside = j.toObject().value(u"set_aside").toString();
+                QVERIFY2(aside.startsWith(bad.fileName() + u".bad-"_qs), qPrintable(aside));
+                QVERIFY(QFile::remove(aside));
+            }
+        QCOMPARE(tree.snapshot(), before);
+    }
+
+    // Two blocktune processes on one device: the second waits for the first
+    // (kDeviceLockWaitMs) and is then refused, naming it; another device is
+    // not held up.
+    void secondProcessOnAHeldDeviceIsRefused()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const auto before = tree.snapshot();
+        QProcess holder;
+        QVERIFY(startHold(holder, {u"--sysroot"_qs, tree.path(), u"set"_qs, u"sdb"_qs, u"read_ahead_kb=4096"_qs,
+                                   u"--hold"_qs, u"120"_qs}));
+        const QByteArray holderPid = QByteArray::number(holder.processId());
+        QElapsedTimer t;
+        t.start();
+        ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=64"_qs});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(t.elapsed() >= 4500); // it waited before giving up
+        QVERIFY2(r.err.contains(QByteArray("sdb is being changed by blocktune process " + holderPid)),
+                 r.err);
+        QVERIFY2(r.err.contains("nothing was changed"), r.err);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"4096"_qs);
+        // A temporary one is refused the same way, and leaves no journal.
+        r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"scheduler=bfq"_qs, u"--hold"_qs, u"1"_qs});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(journals().size(), 1);
+        QVERIFY(tree.read(u"sdb"_qs, u"queue/scheduler"_qs).contains(u"[mq-deadline]"_qs));
+
+        t.restart();
+        r = cliOn(tree.path(), {u"set"_qs, u"sdc"_qs, u"read_ahead_kb=64"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(t.elapsed() < 4500, "a device nobody holds is not waited for");
+        QVERIFY(cliOn(tree.path(), {u"set"_qs, u"sdc"_qs, u"read_ahead_kb=128"_qs}).exitCode == 0);
+
+        holder.terminate();
+        QVERIFY(holder.waitForFinished(10000));
+        QCOMPARE(holder.exitCode(), 128 + 15);
+        QCOMPARE(tree.snapshot(), before);
     }
 
     void treeHoldKilledThenRestored()
@@ -508,6 +649,97 @@ private Q_SLOTS:
         QVERIFY(o.value(u"restore").toObject().value(u"ok").toBool());
         QCOMPARE(liveSettings(dev), original);
     }
+
+    // Two `set --hold` on the test's own loop device, the second started
+    // while the first holds: the second waits for the first's lock; by then
+    // the first has put the device back, so the second's plan (made while
+    // the first's 4096 was in force) no longer matches and it is refused,
+    // naming the first, instead of journaling 4096 as "original". The
+    // device never shows the second's value and ends as it began.
+    void liveHoldsOnOneDeviceAreSerialised()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        LiveSettingsGuard guard(dev);
+        QVERIFY(writeLive(dev, u"queue/scheduler"_qs, "none"));
+        QVERIFY(writeLive(dev, u"queue/read_ahead_kb"_qs, "256"));
+        const auto original = liveSettings(dev);
+
+        QProcess first, second;
+        QVERIFY(startHold(first, {u"set"_qs, dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"1500ms"_qs}));
+        const qint64 firstPid = first.processId();
+        second.start(binary("blocktune-cli"), {u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"--hold"_qs, u"500ms"_qs});
+        QVERIFY(second.waitForStarted(10000));
+        QStringList seen{liveValue(dev, u"queue/read_ahead_kb"_qs)};
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 30000 && (first.state() != QProcess::NotRunning || second.state() != QProcess::NotRunning)) {
+            first.waitForFinished(20);
+            second.waitForFinished(20);
+            const QString ra = liveValue(dev, u"queue/read_ahead_kb"_qs);
+            if (ra != seen.constLast())
+                seen << ra;
+        }
+        QCOMPARE(first.exitCode(), 0);
+        QCOMPARE(seen, (QStringList{u"4096"_qs, u"256"_qs}));
+        const QByteArray secondErr = second.readAllStandardError();
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY2(secondErr.contains(QByteArray("read_ahead_kb on " + dev.toLatin1() + " is 256 now, not 4096")), secondErr);
+        QVERIFY2(secondErr.contains(QByteArray("blocktune process " + QByteArray::number(firstPid))), secondErr);
+        QVERIFY2(secondErr.contains("nothing was changed"), secondErr);
+        QCOMPARE(liveSettings(dev), original);
+        QVERIFY(journals().isEmpty());
+
+        // Run again, it finds the device free and restores what it found.
+        const ProcessResult again = cli({u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"--hold"_qs, u"300ms"_qs});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.out.contains("256 -> 8192"), again.out);
+        QCOMPARE(liveSettings(dev), original);
+    }
+
+    // The lock held by another process (flock(1) on blocktune's lock file)
+    // for a second: a set waits and then goes ahead when what it planned is
+    // still there, or is refused when the holder changed the value.
+    void waitsForALockThenChecksItsPlan_data()
+    {
+        QTest::addColumn<QString>("holderWrites"); // what the holder leaves in sdb's read_ahead_kb
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("value unchanged") << QString() << 0 << u"note: waited for another blocktune process (changing sdb)"_qs;
+        QTest::newRow("value changed") << u"4000"_qs << 1
+                                       << u"read_ahead_kb on sdb is 4000 now, not 128 as when this change was planned"_qs;
+    }
+    void waitsForALockThenChecksItsPlan()
+    {
+        QFETCH(QString, holderWrites);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        // A first change makes the lock file; find it rather than spell its name.
+        QDir(m_journals.filePath(u"locks"_qs)).removeRecursively();
+        QCOMPARE(cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=128"_qs}).exitCode, 0);
+        const QStringList locks = QDir(m_journals.filePath(u"locks"_qs)).entryList({u"*-sdb.lock"_qs}, QDir::Files);
+        QCOMPARE(locks.size(), 1);
+        const QString lockFile = m_journals.filePath(u"locks/"_qs + locks[0]);
+        QString script = u"sleep 1.5"_qs;
+        if (!holderWrites.isEmpty())
+            script += u"; printf %1 > '%2'"_qs.arg(holderWrites, tree.attr(u"sdb"_qs, u"queue/read_ahead_kb"_qs));
+        QProcess holder;
+        holder.start(u"flock"_qs, {u"-x"_qs, lockFile, u"sh"_qs, u"-c"_qs, script});
+        QVERIFY(holder.waitForStarted(10000));
+        QTest::qWait(300); // flock(1) has the lock
+        QElapsedTimer t;
+        t.start();
+        const ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=512"_qs});
+        QVERIFY(holder.waitForFinished(10000));
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY(t.elapsed() >= 900);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err);
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), exitCode == 0 ? u"512"_qs : holderWrites);
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestTuningCli)

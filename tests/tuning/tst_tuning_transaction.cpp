@@ -381,16 +381,23 @@ private Q_SLOTS:
         QCOMPARE(tree.read(u"sde"_qs, u"queue/read_ahead_kb"_qs), u"64"_qs); // not touched
     }
 
-    void unreadableJournalIsReported()
+    void unreadableJournalIsSetAside()
     {
         QFile f(m_journals.filePath(u"blocktune-1-1.json"_qs));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{not json");
         f.close();
-        const QList<PendingJournal> found = findJournals(SysRoot());
+        QList<PendingJournal> found = findJournals(SysRoot());
         QCOMPARE(found.size(), 1);
         QVERIFY(!found[0].journal.has_value());
         QVERIFY2(found[0].error.contains(u"not a readable journal"_qs), qPrintable(found[0].error));
+        QVERIFY(!QFileInfo::exists(f.fileName()));
+        QVERIFY2(found[0].setAsideTo.startsWith(f.fileName() + u".bad-"_qs), qPrintable(found[0].setAsideTo));
+        QVERIFY(QFileInfo::exists(found[0].setAsideTo));
+        QVERIFY2(found[0].error.contains(found[0].setAsideTo), qPrintable(found[0].error));
+        // The console's start and `restore` ask again: it is not offered twice.
+        found = findJournals(SysRoot());
+        QVERIFY(found.isEmpty());
     }
 
     void journalFromAnEarlierBootIsDropped()

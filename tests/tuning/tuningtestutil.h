@@ -6,6 +6,7 @@
 
 #include "session/session.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -81,6 +82,36 @@ public:
                 files.insert(file.mid(m_dir.path().size()), f.readAll().trimmed());
         }
         return files;
+    }
+
+    /// SHA-256 over every entry under the copy, byte for byte: paths,
+    /// types, permission bits, file contents and symlink targets. Equal
+    /// hashes mean nothing at all changed.
+    QByteArray hash() const
+    {
+        QStringList entries;
+        QDirIterator it(m_dir.path(), QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            entries << it.next();
+        entries.sort();
+        QCryptographicHash h(QCryptographicHash::Sha256);
+        for (const QString &e : std::as_const(entries)) {
+            const QFileInfo info(e);
+            h.addData(QFile::encodeName(e.mid(m_dir.path().size())));
+            h.addData(QByteArray::number(int(info.permissions())));
+            if (info.isSymLink()) {
+                h.addData(QByteArrayView("link:"));
+                h.addData(QFile::encodeName(info.symLinkTarget()));
+            } else if (info.isFile()) {
+                QFile f(e);
+                h.addData(QByteArrayView("file:"));
+                if (f.open(QIODevice::ReadOnly))
+                    h.addData(f.readAll());
+            }
+            h.addData(QByteArrayView("\0", 1));
+        }
+        return h.result().toHex();
     }
 
 private:

@@ -1,0 +1,38 @@
+// /proc/diskstats (and a device's stat line), as the monitor and the read
+// tests read it every tick.
+#include "fuzzcheck.h"
+
+#include "stats/diskstats.h"
+
+#include <cstdint>
+
+using namespace blocktune;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArrayView text(reinterpret_cast<const char *>(data), qsizetype(size));
+    const DiskStatsTable table = parseDiskStats(text);
+
+    // Line by line the same verdicts: every parsed line is in the table
+    // (the last line of a name wins), with 11 to 17 counters and a name
+    // without blanks.
+    qsizetype parsedLines = 0;
+    for (QByteArrayView rest = text; !rest.isEmpty();) {
+        const qsizetype nl = rest.indexOf('\n');
+        const QByteArrayView line = nl < 0 ? rest : rest.first(nl);
+        rest = nl < 0 ? QByteArrayView() : rest.sliced(nl + 1);
+        QByteArrayView name;
+        DiskCounters c;
+        if (!parseDiskStatsLine(line, name, c))
+            continue;
+        ++parsedLines;
+        FUZZ_CHECK(c.fieldsPresent >= 11 && c.fieldsPresent <= DiskCounters::FieldCount);
+        FUZZ_CHECK(!name.isEmpty() && !name.contains(' ') && !name.contains('\t') && !name.contains('\n'));
+        FUZZ_CHECK(name.data() >= line.data() && name.data() + name.size() <= line.data() + line.size());
+        FUZZ_CHECK(table.contains(QString::fromLatin1(name)));
+    }
+    FUZZ_CHECK(table.size() <= parsedLines);
+    for (auto it = table.cbegin(); it != table.cend(); ++it)
+        counterDelta(it->value[DiskCounters::SectorsRead], it->value[DiskCounters::ReadsCompleted]);
+    return 0;
+}
