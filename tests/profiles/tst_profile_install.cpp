@@ -39,13 +39,13 @@ QJsonObject ask(const QString &root, const QByteArray &line)
     return QJsonDocument::fromJson(r.out.trimmed()).object();
 }
 
-// The helper needs only ROOT/sys to exist; the rules op looks at ROOT/etc.
+// The helper needs only ROOT/sys/block to exist; the rules op looks at ROOT/etc.
 class RulesRoot final
 {
 public:
     explicit RulesRoot(bool withRulesFolder = true)
     {
-        QDir().mkpath(m_dir.path() + u"/sys"_qs);
+        QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // what makes it a sysfs tree
         if (withRulesFolder)
             QDir().mkpath(rulesDir());
     }
