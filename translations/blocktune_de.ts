@@ -1013,6 +1013,14 @@ KiB</translation>
             <numerusform>%n Profile</numerusform>
         </translation>
     </message>
+    <message>
+        <source>udev rules (*.rules)</source>
+        <translation>udev-Regeln (*.rules)</translation>
+    </message>
+    <message>
+        <source>tuned profile (tuned.conf)</source>
+        <translation>tuned-Profil (tuned.conf)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTest</name>

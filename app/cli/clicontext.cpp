@@ -27,13 +27,7 @@ int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString 
     if (!parser.parse(QStringList{u"blocktune-cli " + name} + args))
         return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(name), ExitUsage);
     if (parser.isSet(QStringLiteral("help"))) {
-        // Qt names the program by the path it was started as; say how to call it.
-        QString help = parser.helpText();
-        const qsizetype end = help.indexOf(u" [options]");
-        if (help.startsWith(u"Usage: ") && end > 7)
-            help.replace(7, end - 7, u"blocktune-cli [--sysroot DIR] " + name);
-        ctx.out << help;
-        ctx.out.flush();
+        printCommandHelp(ctx, parser, name);
         return ExitOk;
     }
     return -1;

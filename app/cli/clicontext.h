@@ -7,8 +7,6 @@
 #include <QStringList>
 #include <QTextStream>
 
-class QCommandLineParser;
-
 namespace blocktune::cli {
 
 /// What every subcommand gets: the root to read, and the two streams.

@@ -131,8 +131,9 @@ struct ProfileEntry
 
 /// Profiles by name: $XDG_CONFIG_HOME/blocktune/profiles/NAME.json (the
 /// user's, found through QStandardPaths), ROOT/etc/blocktune/profiles/
-/// (the machine's), and the presets built in from resources/profiles/, in
-/// that order: a user's profile hides a preset of the same name.
+/// (the machine's), and the presets of resources/profiles/ (embedded by
+/// blocktune::resources as :/profiles/, in programs that link it), in that
+/// order: a user's profile hides a preset of the same name.
 class ProfileStore final
 {
 public:

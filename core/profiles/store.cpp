@@ -50,7 +50,7 @@ ProfileStore ProfileStore::standard(const SysRoot &root)
     const QString config = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
     return ProfileStore(config + QStringLiteral("/blocktune/profiles"),
                         root.root() + QStringLiteral("/etc/blocktune/profiles"),
-                        QStringLiteral(":/blocktune/profiles"));
+                        QStringLiteral(":/profiles"));
 }
 
 QString ProfileStore::userPath(const QString &name) const

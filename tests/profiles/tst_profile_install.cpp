@@ -39,13 +39,17 @@ QJsonObject ask(const QString &root, const QByteArray &line)
     return QJsonDocument::fromJson(r.out.trimmed()).object();
 }
 
-// The helper needs only ROOT/sys to exist; the rules op looks at ROOT/etc.
+// The helper needs only ROOT/sys/block to exist; the rules op looks at ROOT/etc.
 class RulesRoot final
 {
 public:
     explicit RulesRoot(bool withRulesFolder = true)
     {
+<<<<<<< HEAD
         QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // a tree the helper accepts: sys/block, nothing in it
+=======
+        QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // what makes it a sysfs tree
+>>>>>>> profiles
         if (withRulesFolder)
             QDir().mkpath(rulesDir());
     }

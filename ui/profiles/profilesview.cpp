@@ -429,12 +429,13 @@ void ProfilesView::askExport()
     const QString name = selectedProfile();
     if (name.isEmpty())
         return;
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(name), udevRulesFileName(name),
-        tr("udev rules (*.rules);;tuned profile (tuned.conf)"), &filter);
+    const QString udev = tr("udev rules (*.rules)");
+    const QString tuned = tr("tuned profile (tuned.conf)");
+    QString filter = udev;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(name), udevRulesFileName(name),
+                                                      udev + QStringLiteral(";;") + tuned, &filter);
     if (!path.isEmpty())
-        exportTo(filter.startsWith(u"tuned") ? QStringLiteral("tuned") : QStringLiteral("udev"), path);
+        exportTo(filter == tuned ? QStringLiteral("tuned") : QStringLiteral("udev"), path);
 }
 
 void ProfilesView::setBusy(bool busy)
