@@ -60,16 +60,8 @@
         <translation>%1: „%2“ ist keine Größe (eine Anzahl Bytes angeben, oder mit K, M, G, T als binären Vielfachen: 64K, 256M, 1G)</translation>
     </message>
     <message>
-        <source>%1: &apos;%2&apos; is too large</source>
-        <translation>%1: „%2“ ist zu groß</translation>
-    </message>
-    <message>
         <source>%1: &apos;%2&apos; is not a duration (use 100ms, 10s, 2m or 1h)</source>
         <translation>%1: „%2“ ist keine Dauer (z. B. 100ms, 10s, 2m oder 1h)</translation>
-    </message>
-    <message>
-        <source>%1: &apos;%2&apos; is too long</source>
-        <translation>%1: „%2“ ist zu lang</translation>
     </message>
     <message>
         <source>%1: no sys/ directory there (expected a tree made by scripts/mk-sysroot.py or a copy of /sys and /proc)</source>
@@ -78,6 +70,14 @@
     <message>
         <source>not a Linux sysfs tree: neither %1 nor %2 exists</source>
         <translation>kein Linux-sysfs-Baum: weder %1 noch %2 existiert</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too large (at most 16E - 1 bytes: 18446744073709551615, 16383P)</source>
+        <translation>%1: „%2“ ist zu groß (höchstens 16E - 1 Bytes: 18446744073709551615, 16383P)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too long (at most 277777777h)</source>
+        <translation>%1: „%2“ ist zu lang (höchstens 277777777h)</translation>
     </message>
 </context>
 <context>
