@@ -73,11 +73,11 @@
     </message>
     <message>
         <source>%1: &apos;%2&apos; is too large (at most 16E - 1 bytes: 18446744073709551615, 16383P)</source>
-        <translation>%1: &apos;%2&apos; ist zu groß (höchstens 16E - 1 Bytes: 18446744073709551615, 16383P)</translation>
+        <translation>%1: „%2“ ist zu groß (höchstens 16E - 1 Bytes: 18446744073709551615, 16383P)</translation>
     </message>
     <message>
         <source>%1: &apos;%2&apos; is too long (at most 277777777h)</source>
-        <translation>%1: &apos;%2&apos; ist zu lang (höchstens 277777777h)</translation>
+        <translation>%1: „%2“ ist zu lang (höchstens 277777777h)</translation>
     </message>
 </context>
 <context>
