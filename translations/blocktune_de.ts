@@ -999,10 +999,6 @@ KiB</translation>
         <translation>%1 exportieren</translation>
     </message>
     <message>
-        <source>udev rules (*.rules);;tuned profile (tuned.conf)</source>
-        <translation>udev-Regeln (*.rules);;tuned-Profil (tuned.conf)</translation>
-    </message>
-    <message>
         <source>Working…</source>
         <translation>Arbeite…</translation>
     </message>

@@ -45,11 +45,7 @@ class RulesRoot final
 public:
     explicit RulesRoot(bool withRulesFolder = true)
     {
-<<<<<<< HEAD
-        QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // a tree the helper accepts: sys/block, nothing in it
-=======
         QDir().mkpath(m_dir.path() + u"/sys/block"_qs); // what makes it a sysfs tree
->>>>>>> profiles
         if (withRulesFolder)
             QDir().mkpath(rulesDir());
     }
