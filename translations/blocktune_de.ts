@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>blocktune::Advisor</name>
+    <message>
+        <source>workload &apos;%1&apos; is not one of seq, concurrent:N, server:N, mixed:K+R (N and K from 1 to 64, R from 0 to 64)</source>
+        <translation>Arbeitslast „%1“ ist keine von seq, concurrent:N, server:N, mixed:K+R (N und K von 1 bis 64, R von 0 bis 64)</translation>
+    </message>
+    <message>
+        <source>--budget %1 ms is too short for the %2 readahead points of %3 (%4 ms a point: at least %5 s)</source>
+        <translation>--budget %1 ms ist zu kurz für die %2 Readahead-Punkte von %3 (%4 ms je Punkt: mindestens %5 s)</translation>
+    </message>
+    <message>
+        <source>%1 is on a recorded tree (--sysroot): there is nothing to read, so nothing can be measured (diagnose --static checks a recorded tree)</source>
+        <translation>%1 liegt in einem aufgezeichneten Baum (--sysroot): dort gibt es nichts zu lesen, also lässt sich nichts messen (diagnose --static prüft einen aufgezeichneten Baum)</translation>
+    </message>
+    <message>
+        <source>reading %1 failed</source>
+        <translation>Lesen von %1 ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>measuring %1 was cancelled</source>
+        <translation>Messen von %1 wurde abgebrochen</translation>
+    </message>
+    <message>
+        <source>setting read_ahead_kb %1 on %2 failed</source>
+        <translation>read_ahead_kb %1 auf %2 setzen ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 is too small for two streams</source>
+        <translation>%1 ist zu klein für zwei Datenströme</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::Common</name>
     <message>
         <source>cannot open %1: %2</source>
@@ -1345,6 +1376,30 @@ KiB</translation>
         <source>NOT restored read_ahead_kb %1 on %2</source>
         <translation>read_ahead_kb %1 auf %2 NICHT wiederhergestellt</translation>
     </message>
+    <message>
+        <source>a sweep needs at least one readahead value (--ra)</source>
+        <translation>eine Messreihe braucht mindestens einen Readahead-Wert (--ra)</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos; (see blocktune-cli list)</source>
+        <translation>kein Blockgerät namens „%1“ (siehe blocktune-cli list)</translation>
+    </message>
+    <message>
+        <source>the sweep changes %1&apos;s readahead but the test does not read %1 (or a partition of it)</source>
+        <translation>die Messreihe ändert das Readahead von %1, aber der Test liest %1 nicht (auch keine Partition davon)</translation>
+    </message>
+    <message>
+        <source>setting read_ahead_kb %1 on %2 failed</source>
+        <translation>read_ahead_kb %1 auf %2 setzen ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb of %1 is %2, not the original %3</source>
+        <translation>read_ahead_kb von %1 ist %2, nicht der ursprüngliche Wert %3</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>nicht lesbar</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTestResultsModel</name>
@@ -1749,6 +1804,389 @@ KiB</translation>
     <message>
         <source>device request %1</source>
         <translation>Geräteanforderung %1</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Tuning</name>
+    <message>
+        <source>blocktune process %1</source>
+        <translation>blocktune-Prozess %1</translation>
+    </message>
+    <message>
+        <source>another blocktune process</source>
+        <translation>ein anderer blocktune-Prozess</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a device name to lock</source>
+        <translation>„%1“ ist kein Gerätename, der sich sperren lässt</translation>
+    </message>
+    <message>
+        <source>cannot open the lock file %1: %2</source>
+        <translation>die Sperrdatei %1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>the machine-wide settings</source>
+        <translation>die systemweiten Einstellungen</translation>
+    </message>
+    <message>
+        <source>cannot lock %1: %2</source>
+        <translation>%1 lässt sich nicht sperren: %2</translation>
+    </message>
+    <message>
+        <source>%1 is being changed by %2 (lock %3)%4: try again when it has finished</source>
+        <translation>%1 wird gerade von %2 geändert (Sperre %3)%4: erneut versuchen, wenn er fertig ist</translation>
+    </message>
+    <message>
+        <source>, and a signal arrived while waiting</source>
+        <translation>, und während des Wartens kam ein Signal</translation>
+    </message>
+    <message>
+        <source>, still after %1 s</source>
+        <translation>, auch nach %1 s noch</translation>
+    </message>
+    <message>
+        <source>%1 (changing %2)</source>
+        <translation>%1 (ändert %2)</translation>
+    </message>
+    <message>
+        <source>%1 on %2 is %3 now, not %4 as when this change was planned%5: plan it again</source>
+        <translation>%1 auf %2 ist jetzt %3, nicht %4 wie bei der Planung dieser Änderung%5: neu planen</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>diesem Rechner</translation>
+    </message>
+    <message>
+        <source> (%1 changed it)</source>
+        <translation> (%1 hat es geändert)</translation>
+    </message>
+    <message>
+        <source>%1 belonged to %2, which is no longer active on %3 (now %4): it went with it</source>
+        <translation>%1 gehörte zu %2, der auf %3 nicht mehr aktiv ist (jetzt %4): es ist mit ihm verschwunden</translation>
+    </message>
+    <message>
+        <source>writing %1=%2 back to %3 failed: %4</source>
+        <translation>%1=%2 auf %3 zurückschreiben ist fehlgeschlagen: %4</translation>
+    </message>
+    <message>
+        <source>%1 on %2: wrote %3 back, the kernel kept %4</source>
+        <translation>%1 auf %2: %3 zurückgeschrieben, der Kernel hat %4 behalten</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists: nothing to restore there</source>
+        <translation>%1 existiert nicht mehr: dort ist nichts wiederherzustellen</translation>
+    </message>
+    <message>
+        <source>%1 is now device %2, the journal&apos;s was %3: another device took the name; not restoring</source>
+        <translation>%1 ist jetzt Gerät %2, das im Journal war %3: ein anderes Gerät hat den Namen übernommen; keine Wiederherstellung</translation>
+    </message>
+    <message>
+        <source>%1 was re-attached or its medium changed since (diskseq %2, now %3); not restoring</source>
+        <translation>%1 wurde seitdem neu angebunden oder sein Medium gewechselt (diskseq %2, jetzt %3); keine Wiederherstellung</translation>
+    </message>
+    <message>
+        <source>cannot create the journal directory %1: %2</source>
+        <translation>das Journalverzeichnis %1 lässt sich nicht anlegen: %2</translation>
+    </message>
+    <message>
+        <source>cannot use the journal directory %1: %2</source>
+        <translation>das Journalverzeichnis %1 lässt sich nicht verwenden: %2</translation>
+    </message>
+    <message>
+        <source>the journal directory %1 is not a private directory of this user (a directory, owned by uid %2, not group or world writable)</source>
+        <translation>das Journalverzeichnis %1 ist kein privates Verzeichnis dieses Benutzers (ein Verzeichnis, Eigentümer uid %2, nicht für Gruppe oder alle schreibbar)</translation>
+    </message>
+    <message>
+        <source>cannot write the journal %1: %2</source>
+        <translation>das Journal %1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>cannot sync the journal %1: %2</source>
+        <translation>das Journal %1 lässt sich nicht auf den Datenträger bringen (sync): %2</translation>
+    </message>
+    <message>
+        <source>cannot remove the journal %1: %2</source>
+        <translation>das Journal %1 lässt sich nicht entfernen: %2</translation>
+    </message>
+    <message>
+        <source>XDG_RUNTIME_DIR is not set, so there is no private place for the journal of original values; set it (or BLOCKTUNE_JOURNAL_DIR)</source>
+        <translation>XDG_RUNTIME_DIR ist nicht gesetzt, also gibt es keinen privaten Ort für das Journal der ursprünglichen Werte; es setzen (oder BLOCKTUNE_JOURNAL_DIR)</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable journal (%2): nothing was restored from it; %3</source>
+        <translation>%1 ist kein lesbares Journal (%2): daraus wurde nichts wiederhergestellt; %3</translation>
+    </message>
+    <message>
+        <source>it could not be moved aside (%1) and stays in place</source>
+        <translation>es ließ sich nicht beiseitelegen (%1) und bleibt, wo es ist</translation>
+    </message>
+    <message>
+        <source>moved aside to %1: look at it, then remove it</source>
+        <translation>beiseitegelegt als %1: ansehen, dann entfernen</translation>
+    </message>
+    <message>
+        <source>%1 was made for %2, not %3: left alone</source>
+        <translation>%1 wurde für %2 angelegt, nicht für %3: unverändert gelassen</translation>
+    </message>
+    <message>
+        <source>the live machine</source>
+        <translation>den laufenden Rechner</translation>
+    </message>
+    <message>
+        <source>%1 is from an earlier boot: the kernel has since started afresh, nothing to restore; removed</source>
+        <translation>%1 stammt aus einem früheren Systemstart: der Kernel hat seitdem neu begonnen, nichts wiederherzustellen; entfernt</translation>
+    </message>
+    <message>
+        <source>; %1 stays for another try</source>
+        <translation>; %1 bleibt für einen weiteren Versuch</translation>
+    </message>
+    <message>
+        <source>%1 keeps %2 value(s) that could not be restored, for another try</source>
+        <translation>%1 behält %2 Wert(e), die sich nicht wiederherstellen ließen, für einen weiteren Versuch</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not KEY=VALUE (keys: %2)</source>
+        <translation>„%1“ ist nicht SCHLÜSSEL=WERT (Schlüssel: %2)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no value after &apos;=&apos; (write %2VALUE as one word)</source>
+        <translation>„%1“ hat keinen Wert nach „=“ (%2WERT als ein Wort schreiben)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has a space in it: write KEY=VALUE as one word, e.g. %2=%3</source>
+        <translation>„%1“ enthält ein Leerzeichen: SCHLÜSSEL=WERT als ein Wort schreiben, z. B. %2=%3</translation>
+    </message>
+    <message>
+        <source>context readahead on %1 is built into the kernel and always on since 2.6.31; this kernel has no switch for it (no queue/context_readahead, no /proc/sys/vm/enable_context_readahead), so it is not tunable</source>
+        <translation>Kontext-Readahead auf %1 ist seit 2.6.31 fest im Kernel eingebaut und immer an; dieser Kernel hat keinen Schalter dafür (kein queue/context_readahead, kein /proc/sys/vm/enable_context_readahead), also lässt es sich nicht einstellen</translation>
+    </message>
+    <message>
+        <source>no block device named &apos;%1&apos; (see blocktune-cli list)</source>
+        <translation>kein Blockgerät namens „%1“ (siehe blocktune-cli list)</translation>
+    </message>
+    <message>
+        <source>%1 is a partition: readahead and the queue settings are those of the whole disk %2 (changing them changes %2)</source>
+        <translation>%1 ist eine Partition: Readahead und die Warteschlangen-Einstellungen sind die der ganzen Festplatte %2 (sie zu ändern ändert %2)</translation>
+    </message>
+    <message>
+        <source>the context readahead switch %1 is machine-wide: it applies to every device</source>
+        <translation>der Kontext-Readahead-Schalter %1 gilt systemweit: er wirkt auf jedes Gerät</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb %1 on %2 is below the kernel&apos;s readahead floor of %3 KiB (2 x stripe of %4 KiB): re-assembly or a reshape raises it again</source>
+        <translation>read_ahead_kb %1 auf %2 liegt unter der Readahead-Untergrenze des Kernels von %3 KiB (2 x Stripe von %4 KiB): ein erneutes Zusammensetzen oder ein Reshape hebt es wieder an</translation>
+    </message>
+    <message>
+        <source>LVM sets readahead again on every activation: make a value stick with lvchange -r (in sectors)</source>
+        <translation>LVM setzt das Readahead bei jeder Aktivierung neu: einen Wert mit lvchange -r (in Sektoren) dauerhaft machen</translation>
+    </message>
+    <message>
+        <source>%1 is bio-based (no request queue): nr_requests does not apply</source>
+        <translation>%1 ist bio-basiert (keine Request-Warteschlange): nr_requests gilt hier nicht</translation>
+    </message>
+    <message>
+        <source>planned</source>
+        <translation>geplant</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>angewendet</translation>
+    </message>
+    <message>
+        <source>rolled back</source>
+        <translation>zurückgenommen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>already original</source>
+        <translation>bereits ursprünglich</translation>
+    </message>
+    <message>
+        <source>discarded</source>
+        <translation>verworfen</translation>
+    </message>
+    <message>
+        <source>device changed</source>
+        <translation>Gerät gewechselt</translation>
+    </message>
+    <message>
+        <source>; nothing was changed</source>
+        <translation>; es wurde nichts geändert</translation>
+    </message>
+    <message>
+        <source>waited for %1</source>
+        <translation>auf %1 gewartet</translation>
+    </message>
+    <message>
+        <source>interrupted by signal %1 before %2=%3 on %4</source>
+        <translation>durch Signal %1 unterbrochen vor %2=%3 auf %4</translation>
+    </message>
+    <message>
+        <source>%1=%2 on %3 failed: %4</source>
+        <translation>%1=%2 auf %3 ist fehlgeschlagen: %4</translation>
+    </message>
+    <message>
+        <source>the kernel kept %1, not %2</source>
+        <translation>der Kernel hat %1 behalten, nicht %2</translation>
+    </message>
+    <message>
+        <source>applied, but rolling it back failed: %1</source>
+        <translation>angewendet, aber das Zurücknehmen ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>the original values stay in %1: run blocktune-cli restore</source>
+        <translation>die ursprünglichen Werte bleiben in %1: blocktune-cli restore ausführen</translation>
+    </message>
+    <message>
+        <source>%1 value(s) could not be restored; they stay in %2 for blocktune-cli restore</source>
+        <translation>%1 Wert(e) ließen sich nicht wiederherstellen; sie bleiben in %2 für blocktune-cli restore</translation>
+    </message>
+    <message>
+        <source>%1 of %2 is set twice in one change set (%3 and %4)</source>
+        <translation>%1 von %2 wird in einem Änderungssatz zweimal gesetzt (%3 und %4)</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; on %3 is not valid: a whole number of %4 is needed (allowed: 0 to %5)</source>
+        <translation>%1 „%2“ auf %3 ist ungültig: nötig ist eine ganze Zahl in %4 (erlaubt: 0 bis %5)</translation>
+    </message>
+    <message>
+        <source>512-byte sectors</source>
+        <translation>512-Byte-Sektoren</translation>
+    </message>
+    <message>
+        <source>ra_sectors %1 = read_ahead_kb %2 (512-byte sectors, as blockdev --setra counts)%3</source>
+        <translation>ra_sectors %1 = read_ahead_kb %2 (512-Byte-Sektoren, wie blockdev --setra zählt)%3</translation>
+    </message>
+    <message>
+        <source>; an odd count keeps what blockdev --setra %1 keeps: the kernel stores whole pages</source>
+        <translation>; eine ungerade Anzahl behält, was blockdev --setra %1 behält: der Kernel speichert ganze Seiten</translation>
+    </message>
+    <message>
+        <source>the kernel keeps readahead in whole %1 KiB pages: read_ahead_kb %2 will read back as %3</source>
+        <translation>der Kernel hält Readahead in ganzen Seiten zu %1 KiB: read_ahead_kb %2 wird als %3 zurückgelesen</translation>
+    </message>
+    <message>
+        <source>LVM sets readahead again on every activation of %1: make it stick with lvchange -r %2</source>
+        <translation>LVM setzt das Readahead bei jeder Aktivierung von %1 neu: mit lvchange -r %2 dauerhaft machen</translation>
+    </message>
+    <message>
+        <source>nr_requests does not apply to %1: it is bio-based (no request queue to size)</source>
+        <translation>nr_requests gilt nicht für %1: es ist bio-basiert (keine Request-Warteschlange, deren Größe sich setzen ließe)</translation>
+    </message>
+    <message>
+        <source>without a scheduler, at most the hardware queue depth</source>
+        <translation>ohne Scheduler höchstens die Warteschlangentiefe der Hardware</translation>
+    </message>
+    <message>
+        <source>with scheduler %1</source>
+        <translation>mit Scheduler %1</translation>
+    </message>
+    <message>
+        <source>one page up to max_hw_sectors_kb</source>
+        <translation>eine Seite bis max_hw_sectors_kb</translation>
+    </message>
+    <message>
+        <source>allowed: %1 to %2, %3</source>
+        <translation>erlaubt: %1 bis %2, %3</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; on %3 is not a whole number (%4)</source>
+        <translation>%1 „%2“ auf %3 ist keine ganze Zahl (%4)</translation>
+    </message>
+    <message>
+        <source>max_sectors_kb %1 is above max_hw_sectors_kb %2 on %3 (allowed: %4 to %2)</source>
+        <translation>max_sectors_kb %1 liegt über max_hw_sectors_kb %2 auf %3 (erlaubt: %4 bis %2)</translation>
+    </message>
+    <message>
+        <source>%1 %2 is out of range on %3 (%4)</source>
+        <translation>%1 %2 liegt auf %3 außerhalb des Bereichs (%4)</translation>
+    </message>
+    <message>
+        <source>the kernel raises nr_requests below %1 to %1</source>
+        <translation>der Kernel hebt nr_requests unter %1 auf %1 an</translation>
+    </message>
+    <message>
+        <source>context_readahead &apos;%1&apos; on %2 is not valid (allowed: 0, 1)</source>
+        <translation>context_readahead „%1“ auf %2 ist ungültig (erlaubt: 0, 1)</translation>
+    </message>
+    <message>
+        <source>%1 is machine-wide: context_readahead=%2 applies to every device</source>
+        <translation>%1 gilt systemweit: context_readahead=%2 wirkt auf jedes Gerät</translation>
+    </message>
+    <message>
+        <source>cannot check %1 before %2 switches to %3, whose tunables blocktune does not know: switch first, then set it in a second command</source>
+        <translation>%1 lässt sich nicht prüfen, bevor %2 zu %3 wechselt, dessen Parameter blocktune nicht kennt: erst wechseln, dann in einem zweiten Befehl setzen</translation>
+    </message>
+    <message>
+        <source>; it belongs to %1: switch in the same command, e.g. scheduler=%1 %2=%3</source>
+        <translation>; es gehört zu %1: im selben Befehl wechseln, z. B. scheduler=%1 %2=%3</translation>
+    </message>
+    <message>
+        <source>%1 is not a tunable of %2, %3 scheduler on %4 (tunables: %5)%6</source>
+        <translation>%1 ist kein Parameter von %2, %3 Scheduler auf %4 (Parameter: %5)%6</translation>
+    </message>
+    <message>
+        <source>the new</source>
+        <translation>dem neuen</translation>
+    </message>
+    <message>
+        <source>the active</source>
+        <translation>dem aktiven</translation>
+    </message>
+    <message>
+        <source>%1 &apos;%2&apos; on %3 is not a whole number (allowed: 0 to 18446744073709551615, digits only)</source>
+        <translation>%1 „%2“ auf %3 ist keine ganze Zahl (erlaubt: 0 bis 18446744073709551615, nur Ziffern)</translation>
+    </message>
+    <message>
+        <source>%4: read_ahead_kb %1 also on %2 (the disks under %3)</source>
+        <translation>%4: read_ahead_kb %1 auch auf %2 (die Festplatten unter %3)</translation>
+    </message>
+    <message>
+        <source>the disks under %1 keep their own readahead (%2); %4 sets them to %3 KiB too</source>
+        <translation>die Festplatten unter %1 behalten ihr eigenes Readahead (%2); %4 setzt sie ebenfalls auf %3 KiB</translation>
+    </message>
+    <message>
+        <source>%1 has no effect: this change set sets no md or dm readahead</source>
+        <translation>%1 wirkt nicht: dieser Änderungssatz setzt kein md- oder dm-Readahead</translation>
+    </message>
+    <message>
+        <source>unknown setting &apos;%1&apos; on %2 (settings: %3)</source>
+        <translation>unbekannte Einstellung „%1“ auf %2 (Einstellungen: %3)</translation>
+    </message>
+    <message>
+        <source>%1 on %2 needs a value</source>
+        <translation>%1 auf %2 braucht einen Wert</translation>
+    </message>
+    <message>
+        <source>%1 is a partition: readahead and queue settings belong to the whole disk %2; changing %2</source>
+        <translation>%1 ist eine Partition: Readahead und Warteschlangen-Einstellungen gehören zur ganzen Festplatte %2; %2 wird geändert</translation>
+    </message>
+    <message>
+        <source>%1 has no I/O scheduler to choose</source>
+        <translation>%1 hat keinen I/O-Scheduler zur Auswahl</translation>
+    </message>
+    <message>
+        <source>scheduler &apos;%1&apos; is not available on %2 (available: %3)</source>
+        <translation>Scheduler „%1“ ist auf %2 nicht verfügbar (verfügbar: %3)</translation>
+    </message>
+    <message>
+        <source>scheduler of %1 is set twice in one change set (%2 and %3)</source>
+        <translation>der Scheduler von %1 wird in einem Änderungssatz zweimal gesetzt (%2 und %3)</translation>
     </message>
 </context>
 <context>

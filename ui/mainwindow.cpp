@@ -301,7 +301,7 @@ void MainWindow::offerJournalRestore()
                     QStringList outcome;
                     for (const RestoreItem &item : report.items)
                         outcome << tr("%1 %2: %3").arg(item.entry.device, item.entry.attribute,
-                                                      restoreStatusName(item.status));
+                                                      restoreStatusText(item.status));
                     statusBar()->showMessage(outcome.join(u"; "), 15000);
                     m_tuning->reload();
                 });

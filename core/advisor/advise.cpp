@@ -3,6 +3,7 @@
 #include "advisor.h"
 #include "advisor_p.h"
 
+#include "common/tr.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 
@@ -52,7 +53,7 @@ Result<Workload> parseWorkload(const QString &text)
 {
     static const QRegularExpression form(QStringLiteral(R"(^(seq|concurrent|server|mixed)(?::(\d+)(?:\+(\d+))?)?$)"));
     const auto refuse = [&] {
-        return makeError(InvalidArgument, QStringLiteral("workload '%1' is not one of seq, concurrent:N, server:N, "
+        return makeError(InvalidArgument, AdvisorText::tr("workload '%1' is not one of seq, concurrent:N, server:N, "
                                                          "mixed:K+R (N and K from 1 to 64, R from 0 to 64)").arg(text));
     };
     const auto m = form.match(text.trimmed());
@@ -210,7 +211,7 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
     const int points = int(coarse.size()) + kRefinePoints + 1; // +1: the raw measurement's own point
     const qint64 minBudget = qint64(std::ceil(double(kMinPointMs * points) * 1.1 / 100.0)) * 100;
     if (spec.budgetMs < minBudget)
-        return makeError(InvalidArgument, QStringLiteral("--budget %1 ms is too short for the %2 readahead points of %3 "
+        return makeError(InvalidArgument, AdvisorText::tr("--budget %1 ms is too short for the %2 readahead points of %3 "
                                                          "(%4 ms a point: at least %5 s)")
                                               .arg(spec.budgetMs).arg(points - 1).arg(bd->name).arg(kMinPointMs)
                                               .arg(double(minBudget) / 1000.0, 0, 'f', 1));

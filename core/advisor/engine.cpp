@@ -3,6 +3,7 @@
 #include "advisor.h"
 #include "advisor_p.h"
 
+#include "common/tr.h"
 #include "monitor/monitor.h"
 #include "session/session.h"
 #include "stats/diskstats.h"
@@ -37,7 +38,7 @@ QList<quint64> memberSectors(const SysRoot &root, const QStringList &members)
 
 Error recordedRefusal(const QString &device)
 {
-    return makeError(Refused, QStringLiteral("%1 is on a recorded tree (--sysroot): there is nothing to read, so "
+    return makeError(Refused, AdvisorText::tr("%1 is on a recorded tree (--sysroot): there is nothing to read, so "
                                              "nothing can be measured (diagnose --static checks a recorded tree)")
                                   .arg(device));
 }
@@ -61,11 +62,11 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
         return test.error();
     ReadTestResult result = test->run({}, cancel);
     if (result.failed)
-        return makeError(EIO, result.errors.isEmpty() ? QStringLiteral("reading %1 failed").arg(m_device)
+        return makeError(EIO, result.errors.isEmpty() ? AdvisorText::tr("reading %1 failed").arg(m_device)
                                                       : result.errors.join(QStringLiteral("; ")));
     // A cut-short run measured a part of a point: it is no point of the curve.
     if (result.cancelled || result.runs.isEmpty())
-        return makeError(Interrupted, QStringLiteral("measuring %1 was cancelled").arg(m_device));
+        return makeError(Interrupted, AdvisorText::tr("measuring %1 was cancelled").arg(m_device));
     return result;
 }
 
@@ -83,7 +84,7 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
         m_session.applyTemporary({SettingChange{queue, QStringLiteral("read_ahead_kb"), SettingValue(probe.readAheadKiB)}});
     if (!report.ok())
         return report.error ? *report.error
-                            : makeError(EIO, QStringLiteral("setting read_ahead_kb %1 on %2 failed")
+                            : makeError(EIO, AdvisorText::tr("setting read_ahead_kb %1 on %2 failed")
                                                  .arg(probe.readAheadKiB).arg(queue));
 
     Measurement m;
@@ -165,7 +166,7 @@ Result<StreamPairMeasurement> ReadTestEngine::measureStreamPair(quint64 blockSiz
     const DeviceSettings *settings = &found->settings;
     const quint64 half = found->sizeBytes() / 2 / blockSize * blockSize;
     if (half == 0)
-        return makeError(InvalidArgument, QStringLiteral("%1 is too small for two streams").arg(m_device));
+        return makeError(InvalidArgument, AdvisorText::tr("%1 is too small for two streams").arg(m_device));
 
     StreamPairMeasurement pair;
     pair.scheduler = settings->scheduler;

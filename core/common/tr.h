@@ -15,6 +15,10 @@
 
 namespace blocktune {
 
+struct AdvisorText
+{
+    Q_DECLARE_TR_FUNCTIONS(blocktune::Advisor)
+};
 struct CommonText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Common)

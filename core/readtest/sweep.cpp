@@ -2,6 +2,7 @@
 // changes; this file decides the order and measures in between.
 #include "readtest.h"
 
+#include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
@@ -28,14 +29,14 @@ SettingChange readAheadChange(const QString &queueDevice, quint64 kib)
 Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const DeviceModel &model, const SweepSpec &spec)
 {
     if (spec.readAheadKiB.isEmpty())
-        return makeError(InvalidArgument, QStringLiteral("a sweep needs at least one readahead value (--ra)"));
+        return makeError(InvalidArgument, ReadTestText::tr("a sweep needs at least one readahead value (--ra)"));
 
     auto test = ReadTest::prepare(root, model, spec.test);
     if (!test)
         return test.error();
     const BlockDevice *swept = model.findByUserName(spec.device);
     if (!swept)
-        return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli list)")
+        return makeError(NotFound, ReadTestText::tr("no block device named '%1' (see blocktune-cli list)")
                                        .arg(spec.device));
     const QString queue = swept->queueDevice.isEmpty() ? swept->name : swept->queueDevice;
 
@@ -44,7 +45,7 @@ Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const Device
     for (const TestDevice &d : test->testDevices())
         used = used || d.queueDevice == queue;
     if (!used)
-        return makeError(InvalidArgument, QStringLiteral("the sweep changes %1's readahead but the test does not "
+        return makeError(InvalidArgument, ReadTestText::tr("the sweep changes %1's readahead but the test does not "
                                                          "read %1 (or a partition of it)").arg(queue));
 
     // Every value is validated by the same planner that will apply it, now,
@@ -88,7 +89,7 @@ SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &obs
             result.journalPath = session.journalPath();
         if (!report.ok()) {
             result.errors << (report.error ? report.error->message
-                                           : QStringLiteral("setting read_ahead_kb %1 on %2 failed").arg(kib).arg(m_queueDevice));
+                                           : ReadTestText::tr("setting read_ahead_kb %1 on %2 failed").arg(kib).arg(m_queueDevice));
             if (TerminationSignals::pending() || (cancel && cancel->load()))
                 result.cancelled = true;
             else
@@ -140,8 +141,8 @@ SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &obs
     const auto now = readAheadNow(m_root, m_queueDevice);
     result.restored = back.ok() && now == result.originalKiB;
     if (!result.restored && result.restoreMessage.isEmpty())
-        result.restoreMessage = QStringLiteral("read_ahead_kb of %1 is %2, not the original %3")
-                                    .arg(m_queueDevice, now ? QString::number(*now) : QStringLiteral("unreadable"),
+        result.restoreMessage = ReadTestText::tr("read_ahead_kb of %1 is %2, not the original %3")
+                                    .arg(m_queueDevice, now ? QString::number(*now) : ReadTestText::tr("unreadable"),
                                          result.originalKiB ? QString::number(*result.originalKiB) : QStringLiteral("?"));
     return result;
 }

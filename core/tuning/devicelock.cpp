@@ -8,6 +8,8 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/tr.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QFileInfo>
@@ -66,7 +68,7 @@ QString holderOf(int fd)
     // The holder writes its pid after it has the lock and clears it before
     // letting go; a pid of a process gone is a holder that is not blocktune.
     const bool alive = ok && pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
-    return alive ? QStringLiteral("blocktune process %1").arg(pid) : QStringLiteral("another blocktune process");
+    return alive ? TuningText::tr("blocktune process %1").arg(pid) : TuningText::tr("another blocktune process");
 }
 
 } // namespace
@@ -108,7 +110,7 @@ Result<DeviceLocks> DeviceLocks::acquire(const SysRoot &root, QStringList device
     DeviceLocks locks;
     for (const QString &device : std::as_const(devices)) {
         if (!device.isEmpty() && !SysRoot::isPlausibleKernelName(device))
-            return makeError(InvalidArgument, QStringLiteral("'%1' is not a device name to lock").arg(device));
+            return makeError(InvalidArgument, TuningText::tr("'%1' is not a device name to lock").arg(device));
         const QString path = dir + u'/' + lockName(root, device);
         {
             const QMutexLocker lock(&registryMutex());
@@ -120,31 +122,31 @@ Result<DeviceLocks> DeviceLocks::acquire(const SysRoot &root, QStringList device
         const QByteArray p = QFile::encodeName(path);
         const int fd = ::open(p.constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
-            return makeError(errno, QStringLiteral("cannot open the lock file %1: %2").arg(path, errnoText(errno)));
+            return makeError(errno, TuningText::tr("cannot open the lock file %1: %2").arg(path, errnoText(errno)));
         auto held = std::make_shared<Held>();
         held->path = path;
         held->device = device;
         held->fd = fd;
-        const QString what = device.isEmpty() ? QStringLiteral("the machine-wide settings") : device;
+        const QString what = device.isEmpty() ? TuningText::tr("the machine-wide settings") : device;
         const qint64 deadline = QDateTime::currentMSecsSinceEpoch() + waitMs;
         QString holder;
         while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR)
-                return makeError(errno, QStringLiteral("cannot lock %1: %2").arg(path, errnoText(errno)));
+                return makeError(errno, TuningText::tr("cannot lock %1: %2").arg(path, errnoText(errno)));
             if (holder.isEmpty())
                 holder = holderOf(fd);
             const bool signalled = TerminationSignals::installed() && TerminationSignals::pending();
             if (signalled || QDateTime::currentMSecsSinceEpoch() >= deadline)
                 return makeError(signalled ? int(Interrupted) : int(Refused),
-                                 QStringLiteral("%1 is being changed by %2 (lock %3)%4: try again when it has "
+                                 TuningText::tr("%1 is being changed by %2 (lock %3)%4: try again when it has "
                                                 "finished")
                                      .arg(what, holder, path,
-                                          signalled ? QStringLiteral(", and a signal arrived while waiting")
-                                                    : QStringLiteral(", still after %1 s").arg(waitMs / 1000.0)));
+                                          signalled ? TuningText::tr(", and a signal arrived while waiting")
+                                                    : TuningText::tr(", still after %1 s").arg(waitMs / 1000.0)));
             ::usleep(20000);
         }
         if (!holder.isEmpty() && locks.m_waitedFor.isEmpty())
-            locks.m_waitedFor = QStringLiteral("%1 (changing %2)").arg(holder, what);
+            locks.m_waitedFor = TuningText::tr("%1 (changing %2)").arg(holder, what);
         const QByteArray pid = QByteArray::number(qint64(::getpid())) + '\n';
         if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.constData(), size_t(pid.size()), 0) != pid.size()) {
             // The lock holds all the same; only the next one's message is vaguer.
@@ -174,11 +176,11 @@ Result<DeviceLocks> DeviceLocks::forPlan(const SysRoot &root, const ChangePlan &
             continue; // goes with its scheduler, which is checked itself
         const auto now = detail::readAttribute(root, e.device, e.attribute);
         if (now && *now != e.original)
-            return makeError(Refused, QStringLiteral("%1 on %2 is %3 now, not %4 as when this change was planned%5: "
+            return makeError(Refused, TuningText::tr("%1 on %2 is %3 now, not %4 as when this change was planned%5: "
                                                      "plan it again")
-                                          .arg(e.attribute, e.device.isEmpty() ? QStringLiteral("this machine") : e.device,
+                                          .arg(e.attribute, e.device.isEmpty() ? TuningText::tr("this machine") : e.device,
                                                *now, e.original,
-                                               locks->waited() ? QStringLiteral(" (%1 changed it)").arg(locks->waitedFor())
+                                               locks->waited() ? TuningText::tr(" (%1 changed it)").arg(locks->waitedFor())
                                                                : QString()));
     }
     return locks;

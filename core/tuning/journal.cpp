@@ -8,6 +8,8 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/tr.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QHash>
@@ -88,12 +90,12 @@ RestoreItem restoreOne(const SysRoot &root, AttributeWriter &writer, const Journ
 {
     RestoreItem item;
     item.entry = e;
-    const QString where = e.device.isEmpty() ? QStringLiteral("this machine") : e.device;
+    const QString where = e.device.isEmpty() ? TuningText::tr("this machine") : e.device;
     if (e.attribute.startsWith(attribute::IoschedPrefix)) {
         const QString active = detail::readAttribute(root, e.device, QString(attribute::Scheduler)).valueOr(QString());
         if (active != e.scheduler) {
             item.status = RestoreStatus::Discarded;
-            item.message = QStringLiteral("%1 belonged to %2, which is no longer active on %3 (now %4): it went with it")
+            item.message = TuningText::tr("%1 belonged to %2, which is no longer active on %3 (now %4): it went with it")
                                .arg(e.attribute, e.scheduler, where, active);
             return item;
         }
@@ -113,7 +115,7 @@ RestoreItem restoreOne(const SysRoot &root, AttributeWriter &writer, const Journ
     auto written = writer.write(AttributeWrite{e.device, e.attribute, e.original});
     if (!written) {
         item.status = RestoreStatus::Failed;
-        item.message = QStringLiteral("writing %1=%2 back to %3 failed: %4")
+        item.message = TuningText::tr("writing %1=%2 back to %3 failed: %4")
                            .arg(e.attribute, e.original, where, written.error().message);
         return item;
     }
@@ -122,7 +124,7 @@ RestoreItem restoreOne(const SysRoot &root, AttributeWriter &writer, const Journ
         item.status = RestoreStatus::Restored;
     } else {
         item.status = RestoreStatus::Failed;
-        item.message = QStringLiteral("%1 on %2: wrote %3 back, the kernel kept %4")
+        item.message = TuningText::tr("%1 on %2: wrote %3 back, the kernel kept %4")
                            .arg(e.attribute, where, e.original, written->kept);
     }
     return item;
@@ -133,16 +135,16 @@ QString identityProblem(const SysRoot &root, const JournalEntry &e)
 {
     auto dir = root.deviceDirectory(e.device);
     if (!dir)
-        return QStringLiteral("%1 no longer exists: nothing to restore there").arg(e.device);
+        return TuningText::tr("%1 no longer exists: nothing to restore there").arg(e.device);
     const SysDir d = SysDir::open(*dir);
     const QString dev = d.readString("dev").value_or(QString()).trimmed();
     const QString was = QStringLiteral("%1:%2").arg(e.major).arg(e.minor);
     if ((e.major || e.minor) && dev != was)
-        return QStringLiteral("%1 is now device %2, the journal's was %3: another device took the name; not restoring")
+        return TuningText::tr("%1 is now device %2, the journal's was %3: another device took the name; not restoring")
             .arg(e.device, dev, was);
     const QString seq = d.readString("diskseq").value_or(QString()).trimmed();
     if (!e.diskseq.isEmpty() && !seq.isEmpty() && seq != e.diskseq)
-        return QStringLiteral("%1 was re-attached or its medium changed since (diskseq %2, now %3); not restoring")
+        return TuningText::tr("%1 was re-attached or its medium changed since (diskseq %2, now %3); not restoring")
             .arg(e.device, e.diskseq, seq);
     return {};
 }
@@ -157,12 +159,12 @@ Status ensurePrivateDirectory(const QString &path)
 {
     const QByteArray p = QFile::encodeName(path);
     if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
-        return makeError(errno, QStringLiteral("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
+        return makeError(errno, TuningText::tr("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
     struct stat st {};
     if (::lstat(p.constData(), &st) != 0)
-        return makeError(errno, QStringLiteral("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
+        return makeError(errno, TuningText::tr("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
     if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
-        return makeError(Refused, QStringLiteral("the journal directory %1 is not a private directory of this user "
+        return makeError(Refused, TuningText::tr("the journal directory %1 is not a private directory of this user "
                                                  "(a directory, owned by uid %2, not group or world writable)")
                                       .arg(path).arg(::geteuid()));
     return {};
@@ -373,7 +375,7 @@ Status writeJournal(Journal &journal)
     const QByteArray temp = target + ".tmp";
     const int fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return makeError(errno, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(errno)));
+        return makeError(errno, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(errno)));
     qsizetype done = 0;
     while (done < data.size()) {
         const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
@@ -383,7 +385,7 @@ Status writeJournal(Journal &journal)
             const int e = n < 0 ? errno : EIO;
             ::close(fd);
             ::unlink(temp.constData());
-            return makeError(e, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
+            return makeError(e, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
         }
         done += n;
     }
@@ -392,13 +394,13 @@ Status writeJournal(Journal &journal)
         const int e = errno;
         ::close(fd);
         ::unlink(temp.constData());
-        return makeError(e, QStringLiteral("cannot sync the journal %1: %2").arg(journal.path, errnoText(e)));
+        return makeError(e, TuningText::tr("cannot sync the journal %1: %2").arg(journal.path, errnoText(e)));
     }
     ::close(fd);
     if (::rename(temp.constData(), target.constData()) != 0) {
         const int e = errno;
         ::unlink(temp.constData());
-        return makeError(e, QStringLiteral("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
+        return makeError(e, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
     }
     return fsyncDirectory(QFile::encodeName(dirPath));
 }
@@ -409,7 +411,7 @@ Status removeJournal(const QString &path)
         return {};
     const QByteArray p = QFile::encodeName(path);
     if (::unlink(p.constData()) != 0 && errno != ENOENT)
-        return makeError(errno, QStringLiteral("cannot remove the journal %1: %2").arg(path, errnoText(errno)));
+        return makeError(errno, TuningText::tr("cannot remove the journal %1: %2").arg(path, errnoText(errno)));
     return fsyncDirectory(QFile::encodeName(QFileInfo(path).absolutePath()));
 }
 
@@ -424,7 +426,7 @@ Result<QString> journalDirectory()
         return QStringLiteral("/run/blocktune");
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (runtime.isEmpty())
-        return makeError(NotFound, QStringLiteral("XDG_RUNTIME_DIR is not set, so there is no private place for the "
+        return makeError(NotFound, TuningText::tr("XDG_RUNTIME_DIR is not set, so there is no private place for the "
                                                   "journal of original values; set it (or BLOCKTUNE_JOURNAL_DIR)"));
     return QString(runtime + u"/blocktune");
 }
@@ -459,7 +461,7 @@ QList<PendingJournal> findJournals(const SysRoot &root)
         p.path = d.filePath(name);
         QFile f(p.path);
         if (!f.open(QIODevice::ReadOnly)) {
-            p.error = QStringLiteral("cannot read %1: %2").arg(p.path, f.errorString());
+            p.error = TuningText::tr("cannot read %1: %2").arg(p.path, f.errorString());
             out.append(p);
             continue;
         }
@@ -469,12 +471,12 @@ QList<PendingJournal> findJournals(const SysRoot &root)
                                                : detail::journalFromJson(data);
         if (!journal) {
             p.setAsideTo = setAside(p.path);
-            p.error = QStringLiteral("%1 is not a readable journal (%2): nothing was restored from it; %3")
+            p.error = TuningText::tr("%1 is not a readable journal (%2): nothing was restored from it; %3")
                           .arg(p.path, journal.error().message,
                                p.setAsideTo.isEmpty()
-                                   ? QStringLiteral("it could not be moved aside (%1) and stays in place")
+                                   ? TuningText::tr("it could not be moved aside (%1) and stays in place")
                                          .arg(errnoText(errno))
-                                   : QStringLiteral("moved aside to %1: look at it, then remove it").arg(p.setAsideTo));
+                                   : TuningText::tr("moved aside to %1: look at it, then remove it").arg(p.setAsideTo));
             out.append(p);
             continue;
         }
@@ -495,16 +497,16 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
 {
     RestoreReport report;
     if (journal.root != detail::journalRootKey(root)) {
-        report.messages << QStringLiteral("%1 was made for %2, not %3: left alone")
-                               .arg(journal.path, journal.root.isEmpty() ? QStringLiteral("the live machine") : journal.root,
-                                    root.isLive() ? QStringLiteral("the live machine") : root.root());
+        report.messages << TuningText::tr("%1 was made for %2, not %3: left alone")
+                               .arg(journal.path, journal.root.isEmpty() ? TuningText::tr("the live machine") : journal.root,
+                                    root.isLive() ? TuningText::tr("the live machine") : root.root());
         report.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, report.messages.constLast()});
         return report;
     }
     const QString now = bootId();
     if (root.isLive() && !journal.bootId.isEmpty() && !now.isEmpty() && now != journal.bootId) {
         // sysfs settings do not survive a reboot: there is nothing to undo.
-        report.messages << QStringLiteral("%1 is from an earlier boot: the kernel has since started afresh, nothing "
+        report.messages << TuningText::tr("%1 is from an earlier boot: the kernel has since started afresh, nothing "
                                           "to restore; removed")
                                .arg(journal.path);
         if (Status st = detail::removeJournal(journal.path); !st)
@@ -518,7 +520,7 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
         devices << e.device;
     const auto locks = DeviceLocks::acquire(root, devices);
     if (!locks) {
-        report.messages << locks.error().message + QStringLiteral("; %1 stays for another try").arg(journal.path);
+        report.messages << locks.error().message + TuningText::tr("; %1 stays for another try").arg(journal.path);
         report.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, report.messages.constLast()});
         return report;
     }
@@ -534,7 +536,7 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
     } else if (Status st = detail::writeJournal(rest); !st) {
         report.messages << st.error().message;
     } else {
-        report.messages << QStringLiteral("%1 keeps %2 value(s) that could not be restored, for another try")
+        report.messages << TuningText::tr("%1 keeps %2 value(s) that could not be restored, for another try")
                                .arg(journal.path).arg(rest.entries.size());
     }
     return report;

@@ -2,6 +2,8 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/tr.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -26,17 +28,17 @@ Result<SettingChange> parseSettingChange(const QString &device, const QString &a
     const qsizetype eq = assignment.indexOf(u'=');
     if (eq <= 0)
         return makeError(InvalidArgument,
-                         QStringLiteral("'%1' is not KEY=VALUE (keys: %2)")
+                         TuningText::tr("'%1' is not KEY=VALUE (keys: %2)")
                              .arg(assignment, settingKeys().join(u", ")));
     const QString key = assignment.left(eq), value = assignment.mid(eq + 1);
     if (value.isEmpty())
-        return makeError(InvalidArgument, QStringLiteral("'%1' has no value after '=' (write %2VALUE as one word)")
+        return makeError(InvalidArgument, TuningText::tr("'%1' has no value after '=' (write %2VALUE as one word)")
                                               .arg(assignment, assignment));
     // "read_ahead_kb= 12" quoted, or a tab pasted in: a value is one word,
     // and a space there is more likely a mistake than meant.
     if (std::any_of(assignment.cbegin(), assignment.cend(), [](QChar c) { return c.isSpace(); }))
         return makeError(InvalidArgument,
-                         QStringLiteral("'%1' has a space in it: write KEY=VALUE as one word, e.g. %2=%3")
+                         TuningText::tr("'%1' has a space in it: write KEY=VALUE as one word, e.g. %2=%3")
                              .arg(assignment, key.trimmed(), value.trimmed()));
     return SettingChange{device, key, SettingValue(value)};
 }
@@ -67,7 +69,7 @@ StripeFloor stripeFloor(const BlockDevice &queue)
 
 QString contextBuiltInText(const QString &device)
 {
-    return QStringLiteral("context readahead on %1 is built into the kernel and always on since 2.6.31; "
+    return TuningText::tr("context readahead on %1 is built into the kernel and always on since 2.6.31; "
                           "this kernel has no switch for it (no queue/context_readahead, no "
                           "/proc/sys/vm/enable_context_readahead), so it is not tunable")
         .arg(device);
@@ -90,7 +92,7 @@ Result<DeviceSettings> readDeviceSettings(const SysRoot &root, const DeviceModel
 {
     const BlockDevice *d = model.findByUserName(device);
     if (!d)
-        return makeError(NotFound, QStringLiteral("no block device named '%1' (see blocktune-cli list)").arg(device));
+        return makeError(NotFound, TuningText::tr("no block device named '%1' (see blocktune-cli list)").arg(device));
     const BlockDevice *q = model.find(d->queueDevice);
     if (!q)
         q = d;
@@ -122,23 +124,23 @@ Result<DeviceSettings> readDeviceSettings(const SysRoot &root, const DeviceModel
         s.memberDisks = q->leafDisks;
 
     if (s.isPartition)
-        s.notes << QStringLiteral("%1 is a partition: readahead and the queue settings are those of the whole "
+        s.notes << TuningText::tr("%1 is a partition: readahead and the queue settings are those of the whole "
                                   "disk %2 (changing them changes %2)")
                        .arg(s.name, s.queueDevice);
     if (s.contextReadaheadSwitch.isEmpty())
         s.notes << detail::contextBuiltInText(s.queueDevice);
     else if (s.contextReadaheadSwitch.startsWith(u'/'))
-        s.notes << QStringLiteral("the context readahead switch %1 is machine-wide: it applies to every device")
+        s.notes << TuningText::tr("the context readahead switch %1 is machine-wide: it applies to every device")
                        .arg(s.contextReadaheadSwitch);
     if (s.readaheadFloorKiB && s.readAheadKiB && *s.readAheadKiB < *s.readaheadFloorKiB)
-        s.notes << QStringLiteral("read_ahead_kb %1 on %2 is below the kernel's readahead floor of %3 KiB "
+        s.notes << TuningText::tr("read_ahead_kb %1 on %2 is below the kernel's readahead floor of %3 KiB "
                                   "(2 x stripe of %4 KiB): re-assembly or a reshape raises it again")
                        .arg(*s.readAheadKiB).arg(s.queueDevice).arg(*s.readaheadFloorKiB).arg(*s.stripeKiB);
     if (q->dm && q->dm->kind == u"lvm")
-        s.notes << QStringLiteral("LVM sets readahead again on every activation: make a value stick with "
+        s.notes << TuningText::tr("LVM sets readahead again on every activation: make a value stick with "
                                   "lvchange -r (in sectors)");
     if (!s.nrRequestsRange)
-        s.notes << QStringLiteral("%1 is bio-based (no request queue): nr_requests does not apply")
+        s.notes << TuningText::tr("%1 is bio-based (no request queue): nr_requests does not apply")
                        .arg(s.queueDevice);
     return s;
 }

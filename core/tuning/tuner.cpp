@@ -3,39 +3,63 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/tr.h"
+
 namespace blocktune {
 
 namespace {
 
 QString target(const PlannedWrite &w)
 {
-    return w.device.isEmpty() ? QStringLiteral("this machine") : w.device;
+    return w.device.isEmpty() ? TuningText::tr("this machine") : w.device;
+}
+
+// One word per status, marked for lupdate: the JSON and the CLI take it as
+// it is, the console through the translator.
+const char *settingStatusWord(SettingStatus status)
+{
+    switch (status) {
+    case SettingStatus::Planned: return QT_TRANSLATE_NOOP("blocktune::Tuning", "planned");
+    case SettingStatus::Applied: return QT_TRANSLATE_NOOP("blocktune::Tuning", "applied");
+    case SettingStatus::RolledBack: return QT_TRANSLATE_NOOP("blocktune::Tuning", "rolled back");
+    case SettingStatus::Failed: return QT_TRANSLATE_NOOP("blocktune::Tuning", "failed");
+    case SettingStatus::Skipped: return QT_TRANSLATE_NOOP("blocktune::Tuning", "skipped");
+    }
+    return "";
+}
+
+const char *restoreStatusWord(RestoreStatus status)
+{
+    switch (status) {
+    case RestoreStatus::Restored: return QT_TRANSLATE_NOOP("blocktune::Tuning", "restored");
+    case RestoreStatus::AlreadyOriginal: return QT_TRANSLATE_NOOP("blocktune::Tuning", "already original");
+    case RestoreStatus::Discarded: return QT_TRANSLATE_NOOP("blocktune::Tuning", "discarded");
+    case RestoreStatus::DeviceChanged: return QT_TRANSLATE_NOOP("blocktune::Tuning", "device changed");
+    case RestoreStatus::Failed: return QT_TRANSLATE_NOOP("blocktune::Tuning", "failed");
+    }
+    return "";
 }
 
 } // namespace
 
 QString settingStatusName(SettingStatus status)
 {
-    switch (status) {
-    case SettingStatus::Planned: return QStringLiteral("planned");
-    case SettingStatus::Applied: return QStringLiteral("applied");
-    case SettingStatus::RolledBack: return QStringLiteral("rolled back");
-    case SettingStatus::Failed: return QStringLiteral("failed");
-    case SettingStatus::Skipped: return QStringLiteral("skipped");
-    }
-    return {};
+    return QString::fromLatin1(settingStatusWord(status));
+}
+
+QString settingStatusText(SettingStatus status)
+{
+    return TuningText::tr(settingStatusWord(status));
 }
 
 QString restoreStatusName(RestoreStatus status)
 {
-    switch (status) {
-    case RestoreStatus::Restored: return QStringLiteral("restored");
-    case RestoreStatus::AlreadyOriginal: return QStringLiteral("already original");
-    case RestoreStatus::Discarded: return QStringLiteral("discarded");
-    case RestoreStatus::DeviceChanged: return QStringLiteral("device changed");
-    case RestoreStatus::Failed: return QStringLiteral("failed");
-    }
-    return {};
+    return QString::fromLatin1(restoreStatusWord(status));
+}
+
+QString restoreStatusText(RestoreStatus status)
+{
+    return TuningText::tr(restoreStatusWord(status));
 }
 
 Tuner::Tuner(SysRoot root, AttributeWriter &writer) : m_root(std::move(root)), m_writer(writer)
@@ -81,13 +105,13 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
     // must still be there once we hold them (devicelock.cpp).
     auto locks = DeviceLocks::forPlan(m_root, report.plan);
     if (!locks) {
-        report.error = makeError(locks.error().code, locks.error().message + u"; nothing was changed");
+        report.error = makeError(locks.error().code, locks.error().message + TuningText::tr("; nothing was changed"));
         for (SettingOutcome &o : report.outcomes)
             o.status = SettingStatus::Skipped;
         return report;
     }
     if (locks->waited())
-        report.plan.notes << QStringLiteral("waited for %1").arg(locks->waitedFor());
+        report.plan.notes << TuningText::tr("waited for %1").arg(locks->waitedFor());
 
     // The originals go to disk before the first write.
     Journal transaction;
@@ -105,7 +129,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
     if (Status st = detail::writeJournal(*journal); !st) {
         if (mode == JournalMode::Temporary)
             m_session.entries = sessionBefore;
-        report.error = makeError(st.error().code, st.error().message + u"; nothing was changed");
+        report.error = makeError(st.error().code, st.error().message + TuningText::tr("; nothing was changed"));
         for (SettingOutcome &o : report.outcomes)
             o.status = SettingStatus::Skipped;
         return report;
@@ -116,7 +140,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
         SettingOutcome &o = report.outcomes[i];
         const PlannedWrite &w = o.write;
         if (TerminationSignals::installed() && TerminationSignals::pending()) {
-            report.error = makeError(Interrupted, QStringLiteral("interrupted by signal %1 before %2=%3 on %4")
+            report.error = makeError(Interrupted, TuningText::tr("interrupted by signal %1 before %2=%3 on %4")
                                                       .arg(TerminationSignals::pending())
                                                       .arg(w.attribute, w.value, target(w)));
             failedAt = i;
@@ -126,7 +150,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
         if (!written) {
             o.status = SettingStatus::Failed;
             o.message = written.error().message;
-            report.error = makeError(written.error().code, QStringLiteral("%1=%2 on %3 failed: %4")
+            report.error = makeError(written.error().code, TuningText::tr("%1=%2 on %3 failed: %4")
                                                                .arg(w.attribute, w.value, target(w),
                                                                     written.error().message));
             failedAt = i;
@@ -135,7 +159,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
         o.status = SettingStatus::Applied;
         o.kept = written->kept;
         if (o.kept != w.value)
-            o.message = QStringLiteral("the kernel kept %1, not %2").arg(o.kept, w.value);
+            o.message = TuningText::tr("the kernel kept %1, not %2").arg(o.kept, w.value);
     }
 
     if (failedAt < 0) {
@@ -170,7 +194,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
             o.status = SettingStatus::RolledBack;
         } else {
             o.status = SettingStatus::Failed;
-            o.message = QStringLiteral("applied, but rolling it back failed: %1").arg(item->message);
+            o.message = TuningText::tr("applied, but rolling it back failed: %1").arg(item->message);
         }
     }
     if (rollback.ok()) {
@@ -189,7 +213,7 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
         }
     } else {
         report.journalPath = journal->path;
-        rollback.messages << QStringLiteral("the original values stay in %1: run blocktune-cli restore").arg(journal->path);
+        rollback.messages << TuningText::tr("the original values stay in %1: run blocktune-cli restore").arg(journal->path);
     }
     report.rollback = rollback;
     return report;
@@ -224,7 +248,7 @@ RestoreReport Tuner::restore()
     m_session.entries = left;
     if (Status st = detail::writeJournal(m_session); !st)
         report.messages << st.error().message;
-    report.messages << QStringLiteral("%1 value(s) could not be restored; they stay in %2 for blocktune-cli restore")
+    report.messages << TuningText::tr("%1 value(s) could not be restored; they stay in %2 for blocktune-cli restore")
                            .arg(left.size()).arg(m_session.path);
     // Nothing more this session can do; a later `restore` may.
     m_session = Journal{};

@@ -191,8 +191,10 @@ enum class SettingStatus {
     Failed,     ///< the write failed (or its rollback did)
     Skipped,    ///< not attempted because an earlier write failed
 };
-/// "planned", "applied", "rolled back", "failed", "skipped".
+/// "planned", "applied", "rolled back", "failed", "skipped": the JSON's and the CLI's word.
 QString settingStatusName(SettingStatus status);
+/// The same word in the user's language (the console's; English without a translator).
+QString settingStatusText(SettingStatus status);
 
 struct SettingOutcome
 {
@@ -209,8 +211,10 @@ enum class RestoreStatus {
     DeviceChanged,   ///< the device is gone or another one took its name
     Failed,          ///< the write back failed
 };
-/// "restored", "already original", "discarded", "device changed", "failed".
+/// "restored", "already original", "discarded", "device changed", "failed": the JSON's and the CLI's word.
 QString restoreStatusName(RestoreStatus status);
+/// The same word in the user's language (the console's; English without a translator).
+QString restoreStatusText(RestoreStatus status);
 
 struct RestoreItem
 {

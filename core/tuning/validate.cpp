@@ -3,6 +3,8 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/tr.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -174,8 +176,8 @@ void Planner::add(const Item &item, const QString &device, const QString &attrib
                 m_plan.writes[*it] = PlannedWrite{item.request, device, attribute, value, current, false};
             return;
         }
-        error(QStringLiteral("%1 of %2 is set twice in one change set (%3 and %4)")
-                  .arg(attribute, device.isEmpty() ? QStringLiteral("this machine") : device, earlier.value, value));
+        error(TuningText::tr("%1 of %2 is set twice in one change set (%3 and %4)")
+                  .arg(attribute, device.isEmpty() ? TuningText::tr("this machine") : device, earlier.value, value));
         return;
     }
     m_byTarget.insert(target, m_plan.writes.size());
@@ -189,30 +191,30 @@ void Planner::planReadAhead(const Item &item)
     const quint64 max = sectors ? 2 * kMaxReadAheadKiB + 1 : kMaxReadAheadKiB;
     const std::optional<quint64> &n = c.value.number();
     if (!n || *n > max) {
-        error(QStringLiteral("%1 '%2' on %3 is not valid: a whole number of %4 is needed (allowed: 0 to %5)")
+        error(TuningText::tr("%1 '%2' on %3 is not valid: a whole number of %4 is needed (allowed: 0 to %5)")
                   .arg(c.key, c.value.text(), item.device->name,
-                       sectors ? QStringLiteral("512-byte sectors") : QStringLiteral("KiB"))
+                       sectors ? TuningText::tr("512-byte sectors") : QStringLiteral("KiB"))
                   .arg(max));
         return;
     }
     const quint64 value = sectors ? *n / 2 : *n;
     if (sectors)
-        note(QStringLiteral("ra_sectors %1 = read_ahead_kb %2 (512-byte sectors, as blockdev --setra counts)%3")
+        note(TuningText::tr("ra_sectors %1 = read_ahead_kb %2 (512-byte sectors, as blockdev --setra counts)%3")
                  .arg(*n).arg(value)
-                 .arg(*n % 2 ? QStringLiteral("; an odd count keeps what blockdev --setra %1 keeps: the kernel "
+                 .arg(*n % 2 ? TuningText::tr("; an odd count keeps what blockdev --setra %1 keeps: the kernel "
                                               "stores whole pages").arg(*n)
                              : QString()));
     if (value % m_page)
-        note(QStringLiteral("the kernel keeps readahead in whole %1 KiB pages: read_ahead_kb %2 will read back as %3")
+        note(TuningText::tr("the kernel keeps readahead in whole %1 KiB pages: read_ahead_kb %2 will read back as %3")
                  .arg(m_page).arg(value).arg(value / m_page * m_page));
     const BlockDevice *q = item.queue;
     const detail::StripeFloor floor = detail::stripeFloor(*q);
     if (floor.floorKiB && value < *floor.floorKiB)
-        warn(QStringLiteral("read_ahead_kb %1 on %2 is below the kernel's readahead floor of %3 KiB (2 x stripe "
+        warn(TuningText::tr("read_ahead_kb %1 on %2 is below the kernel's readahead floor of %3 KiB (2 x stripe "
                             "of %4 KiB): re-assembly or a reshape raises it again")
                  .arg(value).arg(q->name).arg(*floor.floorKiB).arg(*floor.stripeKiB));
     if (q->dm && q->dm->kind == u"lvm")
-        note(QStringLiteral("LVM sets readahead again on every activation of %1: make it stick with lvchange -r %2")
+        note(TuningText::tr("LVM sets readahead again on every activation of %1: make it stick with lvchange -r %2")
                  .arg(q->name).arg(value * 2));
     queue(q);
     add(item, q->name, attribute::ReadAheadKb, kib(value),
@@ -230,36 +232,36 @@ void Planner::planNumber(const Item &item)
     if (c.key == u"nr_requests") {
         range = nrRequestsRange(qs.dir, qs.schedulerAfter);
         if (!range) {
-            error(QStringLiteral("nr_requests does not apply to %1: it is bio-based (no request queue to size)")
+            error(TuningText::tr("nr_requests does not apply to %1: it is bio-based (no request queue to size)")
                       .arg(q->name), NotSupported);
             return;
         }
         why = qs.schedulerAfter.isEmpty() || qs.schedulerAfter == u"none"
-                  ? QStringLiteral("without a scheduler, at most the hardware queue depth")
-                  : QStringLiteral("with scheduler %1").arg(qs.schedulerAfter);
+                  ? TuningText::tr("without a scheduler, at most the hardware queue depth")
+                  : TuningText::tr("with scheduler %1").arg(qs.schedulerAfter);
         current = q->nrRequests ? kib(*q->nrRequests) : QString();
     } else {
         range = maxSectorsRange(m_root, qs.dir);
-        why = QStringLiteral("one page up to max_hw_sectors_kb");
+        why = TuningText::tr("one page up to max_hw_sectors_kb");
         current = q->maxSectorsKiB ? kib(*q->maxSectorsKiB) : QString();
     }
-    const QString allowed = QStringLiteral("allowed: %1 to %2, %3").arg(range->min).arg(range->max).arg(why);
+    const QString allowed = TuningText::tr("allowed: %1 to %2, %3").arg(range->min).arg(range->max).arg(why);
     const std::optional<quint64> &n = c.value.number();
     if (!n) {
-        error(QStringLiteral("%1 '%2' on %3 is not a whole number (%4)").arg(c.key, c.value.text(), q->name, allowed));
+        error(TuningText::tr("%1 '%2' on %3 is not a whole number (%4)").arg(c.key, c.value.text(), q->name, allowed));
         return;
     }
     if (c.key == u"max_sectors_kb" && *n > range->max && q->maxHwSectorsKiB) {
-        error(QStringLiteral("max_sectors_kb %1 is above max_hw_sectors_kb %2 on %3 (allowed: %4 to %2)")
+        error(TuningText::tr("max_sectors_kb %1 is above max_hw_sectors_kb %2 on %3 (allowed: %4 to %2)")
                   .arg(c.value.text()).arg(*q->maxHwSectorsKiB).arg(q->name).arg(range->min));
         return;
     }
     if (!range->contains(*n)) {
-        error(QStringLiteral("%1 %2 is out of range on %3 (%4)").arg(c.key, c.value.text(), q->name, allowed));
+        error(TuningText::tr("%1 %2 is out of range on %3 (%4)").arg(c.key, c.value.text(), q->name, allowed));
         return;
     }
     if (c.key == u"nr_requests" && *n < kMinKernelRequests)
-        note(QStringLiteral("the kernel raises nr_requests below %1 to %1").arg(kMinKernelRequests));
+        note(TuningText::tr("the kernel raises nr_requests below %1 to %1").arg(kMinKernelRequests));
     add(item, q->name, c.key, kib(*n), current);
 }
 
@@ -274,12 +276,12 @@ void Planner::planContext(const Item &item)
         return;
     }
     if (c.value.number() != 0u && c.value.number() != 1u) {
-        error(QStringLiteral("context_readahead '%1' on %2 is not valid (allowed: 0, 1)").arg(c.value.text(), q->name));
+        error(TuningText::tr("context_readahead '%1' on %2 is not valid (allowed: 0, 1)").arg(c.value.text(), q->name));
         return;
     }
     const QString current = now ? QString::number(int(*now)) : QString();
     if (path.startsWith(u'/')) {
-        note(QStringLiteral("%1 is machine-wide: context_readahead=%2 applies to every device").arg(path, c.value.text()));
+        note(TuningText::tr("%1 is machine-wide: context_readahead=%2 applies to every device").arg(path, c.value.text()));
         add(item, QString(), attribute::VmContextReadahead, kib(*c.value.number()), current);
     } else {
         queue(q);
@@ -299,7 +301,7 @@ void Planner::planIosched(const Item &item)
     if (switching) {
         names = detail::knownTunables(qs.schedulerAfter);
         if (names.isEmpty()) {
-            error(QStringLiteral("cannot check %1 before %2 switches to %3, whose tunables blocktune does not know: "
+            error(TuningText::tr("cannot check %1 before %2 switches to %3, whose tunables blocktune does not know: "
                                  "switch first, then set it in a second command")
                       .arg(c.key, q->name, qs.schedulerAfter));
             return;
@@ -316,17 +318,17 @@ void Planner::planIosched(const Item &item)
         QString hint;
         for (const QString &other : q->schedulers)
             if (other != qs.schedulerAfter && detail::knownTunables(other).contains(name)) {
-                hint = QStringLiteral("; it belongs to %1: switch in the same command, e.g. scheduler=%1 %2=%3")
+                hint = TuningText::tr("; it belongs to %1: switch in the same command, e.g. scheduler=%1 %2=%3")
                            .arg(other, c.key, c.value.text());
                 break;
             }
-        error(QStringLiteral("%1 is not a tunable of %2, %3 scheduler on %4 (tunables: %5)%6")
-                  .arg(c.key, qs.schedulerAfter, switching ? QStringLiteral("the new") : QStringLiteral("the active"),
+        error(TuningText::tr("%1 is not a tunable of %2, %3 scheduler on %4 (tunables: %5)%6")
+                  .arg(c.key, qs.schedulerAfter, switching ? TuningText::tr("the new") : TuningText::tr("the active"),
                        q->name, names.isEmpty() ? QStringLiteral("none") : names.join(u", "), hint));
         return;
     }
     if (!c.value.number()) {
-        error(QStringLiteral("%1 '%2' on %3 is not a whole number (allowed: 0 to 18446744073709551615, digits only)")
+        error(TuningText::tr("%1 '%2' on %3 is not a whole number (allowed: 0 to 18446744073709551615, digits only)")
                   .arg(c.key, c.value.text(), q->name));
         return;
     }
@@ -358,14 +360,14 @@ void Planner::addMembers()
             }
         }
         if (m_options.applyToMembers)
-            note(QStringLiteral("%4: read_ahead_kb %1 also on %2 (the disks under %3)")
+            note(TuningText::tr("%4: read_ahead_kb %1 also on %2 (the disks under %3)")
                      .arg(w.value, q->leafDisks.join(u", "), q->name, m_options.membersOption));
         else
-            note(QStringLiteral("the disks under %1 keep their own readahead (%2); %4 sets them to %3 KiB too")
+            note(TuningText::tr("the disks under %1 keep their own readahead (%2); %4 sets them to %3 KiB too")
                      .arg(q->name, described.join(u", "), w.value, m_options.membersOption));
     }
     if (m_options.applyToMembers && !any)
-        warn(QStringLiteral("%1 has no effect: this change set sets no md or dm readahead").arg(m_options.membersOption));
+        warn(TuningText::tr("%1 has no effect: this change set sets no md or dm readahead").arg(m_options.membersOption));
 }
 
 void Planner::collectOriginals()
@@ -414,24 +416,24 @@ ChangePlan Planner::run(const QList<SettingChange> &changes)
     for (const SettingChange &c : changes) {
         const BlockDevice *d = m_model.findByUserName(c.device);
         if (!d) {
-            error(QStringLiteral("no block device named '%1' (see blocktune-cli list)").arg(c.device), NotFound);
+            error(TuningText::tr("no block device named '%1' (see blocktune-cli list)").arg(c.device), NotFound);
             continue;
         }
         const bool known = plainKeys.contains(c.key) || (c.key.startsWith(kIosched) && c.key.size() > kIosched.size());
         if (!known) {
-            error(QStringLiteral("unknown setting '%1' on %2 (settings: %3)")
+            error(TuningText::tr("unknown setting '%1' on %2 (settings: %3)")
                       .arg(c.key, d->name, settingKeys().join(u", ")));
             continue;
         }
         if (c.value.isEmpty()) {
-            error(QStringLiteral("%1 on %2 needs a value").arg(c.key, d->name));
+            error(TuningText::tr("%1 on %2 needs a value").arg(c.key, d->name));
             continue;
         }
         const BlockDevice *q = m_model.find(d->queueDevice);
         if (!q)
             q = d;
         if (d->type == DeviceType::Partition)
-            note(QStringLiteral("%1 is a partition: readahead and queue settings belong to the whole disk %2; "
+            note(TuningText::tr("%1 is a partition: readahead and queue settings belong to the whole disk %2; "
                                 "changing %2")
                      .arg(d->name, q->name));
         items.append(Item{c, d, q, false});
@@ -445,15 +447,15 @@ ChangePlan Planner::run(const QList<SettingChange> &changes)
         const BlockDevice *q = item.queue;
         if (!q->schedulers.contains(c.value.text())) {
             error(q->schedulers.isEmpty()
-                      ? QStringLiteral("%1 has no I/O scheduler to choose").arg(q->name)
-                      : QStringLiteral("scheduler '%1' is not available on %2 (available: %3)")
+                      ? TuningText::tr("%1 has no I/O scheduler to choose").arg(q->name)
+                      : TuningText::tr("scheduler '%1' is not available on %2 (available: %3)")
                             .arg(c.value.text(), q->name, q->schedulers.join(u", ")));
             item.invalid = true;
             continue;
         }
         QueueState &qs = queue(q);
         if (!qs.schedulerRequestedBy.isEmpty() && qs.schedulerAfter != c.value.text()) {
-            error(QStringLiteral("scheduler of %1 is set twice in one change set (%2 and %3)")
+            error(TuningText::tr("scheduler of %1 is set twice in one change set (%2 and %3)")
                       .arg(q->name, qs.schedulerAfter, c.value.text()));
             item.invalid = true;
             continue;

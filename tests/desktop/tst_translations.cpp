@@ -10,6 +10,8 @@
 
 #include "common/units.h"
 #include "readtest/readtest.h"
+#include "session/session.h"
+#include "tuning/tuning.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -233,6 +235,27 @@ private Q_SLOTS:
         QVERIFY(!size);
         QVERIFY2(size.error().message.startsWith(QStringLiteral("Blockgröße: „viel“ ist keine Größe")),
                  qPrintable(size.error().message));
+    }
+
+    // What the settings panel shows when Apply is refused: the session's
+    // plan, validated in core, in German; the words of the report too. The
+    // CLI's words and the JSON stay English (settingStatusName).
+    void coreValidationInGerman()
+    {
+        TuningSession session(SysRoot(recordedTree("md-raid10-f2")));
+        const ChangePlan plan = session.plan({SettingChange{QStringLiteral("sdh"), QStringLiteral("scheduler"),
+                                                            SettingValue(QStringLiteral("cfq"))},
+                                              SettingChange{QStringLiteral("sdh"), QStringLiteral("read_ahead_kb"),
+                                                            SettingValue(QStringLiteral("viel"))}});
+        QCOMPARE(plan.errors.size(), 2);
+        QCOMPARE(plan.errors.at(0).message,
+                 QStringLiteral("Scheduler „cfq“ ist auf sdh nicht verfügbar (verfügbar: none, mq-deadline, kyber, bfq)"));
+        QVERIFY2(plan.errors.at(1).message.startsWith(QStringLiteral("read_ahead_kb „viel“ auf sdh ist ungültig: nötig ist "
+                                                                     "eine ganze Zahl in KiB")),
+                 qPrintable(plan.errors.at(1).message));
+        QCOMPARE(restoreStatusText(RestoreStatus::AlreadyOriginal), QStringLiteral("bereits ursprünglich"));
+        QCOMPARE(settingStatusText(SettingStatus::RolledBack), QStringLiteral("zurückgenommen"));
+        QCOMPARE(settingStatusName(SettingStatus::RolledBack), QStringLiteral("rolled back"));
     }
 
     // Qt's own strings (dialog buttons) come from qtbase_de.qm beside ours.

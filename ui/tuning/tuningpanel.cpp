@@ -1,5 +1,7 @@
 #include "tuningpanel.h"
 
+#include "format.h"
+
 #include "session/sessionthread.h"
 
 #include <QCheckBox>
@@ -46,7 +48,7 @@ quint64 kibForSliderPosition(int position)
 
 QString fmtOptional(const std::optional<quint64> &value)
 {
-    return value ? QString::number(*value) : QString();
+    return value ? format::count(*value) : QString();
 }
 
 /// The readahead slider's scale: labelled ticks (4K, 64K, 1M, 16M, 64M)
@@ -573,7 +575,7 @@ void TuningPanel::applyArrived(const ChangeReport &report)
     d->applyTicket = 0;
     QStringList lines;
     for (const SettingOutcome &o : report.outcomes) {
-        QString line = tr("%1 %2: %3").arg(o.write.device, o.write.attribute, settingStatusName(o.status));
+        QString line = tr("%1 %2: %3").arg(o.write.device, o.write.attribute, settingStatusText(o.status));
         if (o.status == SettingStatus::Applied)
             line += u' ' + o.kept;
         if (!o.message.isEmpty())
