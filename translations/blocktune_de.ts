@@ -1400,6 +1400,10 @@ KiB</translation>
         <source>unreadable</source>
         <translation>nicht lesbar</translation>
     </message>
+    <message>
+        <source>%1 is a recorded tree (--sysroot): its %2 describes a disk of the machine it was recorded on, and %3 is no recording of that disk&apos;s data (at best it opens this machine&apos;s %2), so nothing is read: read tests and sweeps measure the live machine only (diagnose --static checks a recorded tree)</source>
+        <translation>%1 ist ein aufgezeichneter Baum (--sysroot): sein %2 beschreibt eine Festplatte des Rechners, auf dem er aufgezeichnet wurde, und %3 enthält keine Aufzeichnung ihrer Daten (bestenfalls öffnet es das %2 dieses Rechners), also wird nichts gelesen: Lesetests und Messreihen messen nur den laufenden Rechner (diagnose --static prüft einen aufgezeichneten Baum)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTestResultsModel</name>

@@ -390,6 +390,8 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     auto test = ReadTest::prepare(ctx.root, spec);
     if (!test)
         return fail(ctx, test.error().message, exitCodeFor(test.error()));
+    if (Status live = test->checkLiveMachine(); !live)
+        return fail(ctx, live.error().message, ExitUsage);
 
     const bool json = p.isSet(o.json);
     if (!json) {
@@ -514,6 +516,8 @@ int runSweep(CliContext &ctx, const QStringList &args)
     auto prepared = ReadaheadSweep::prepare(ctx.root, **model, sweep);
     if (!prepared)
         return fail(ctx, prepared.error().message, exitCodeFor(prepared.error()));
+    if (Status live = prepared->test().checkLiveMachine(); !live)
+        return fail(ctx, live.error().message, ExitUsage);
 
     const bool json = p.isSet(o.json);
     SweepObserver observer;

@@ -719,12 +719,30 @@ RunResult ReadTest::runOnce(int index, const ReadTestObserver &observer,
     return run;
 }
 
+Status ReadTest::checkLiveMachine() const
+{
+    if (m_root.isLive())
+        return Status::success();
+    return makeError(Refused, ReadTestText::tr("%1 is a recorded tree (--sysroot): its %2 describes a disk of the "
+                                               "machine it was recorded on, and %3 is no recording of that disk's "
+                                               "data (at best it opens this machine's %2), so nothing is read: read "
+                                               "tests and sweeps measure the live machine only (diagnose --static "
+                                               "checks a recorded tree)")
+                                  .arg(m_root.root(), primaryDevice(),
+                                       QString::fromLocal8Bit(m_devices.constFirst().devPath)));
+}
+
 ReadTestResult ReadTest::run(const ReadTestObserver &observer, const std::atomic_bool *cancel) const
 {
     ReadTestResult result;
     result.kind = m_spec.kind;
     result.device = primaryDevice();
     result.spec = m_spec;
+    if (Status live = checkLiveMachine(); !live) {
+        result.errors << live.error().message;
+        result.failed = true;
+        return result;
+    }
     for (int i = 0; i < m_spec.repeat; ++i) {
         if (cancel && cancel->load()) {
             result.cancelled = true;

@@ -274,6 +274,13 @@ public:
     ReadTestResult run(const ReadTestObserver &observer = {},
                        const std::atomic_bool *cancel = nullptr) const;
 
+    /// Reads need the live machine. On a recorded tree (--sysroot) a
+    /// device's node is no recording of the disk: it is missing, or a link
+    /// or node that opens this machine's device of the same name. Refused
+    /// (code Refused) naming the tree, the device and why; run() and
+    /// ReadaheadSweep::run() check it first, so nothing is opened or changed.
+    Status checkLiveMachine() const;
+
     /// The settings in force now for one of testDevices().
     RecordedSettings currentSettings(const TestDevice &device) const;
 

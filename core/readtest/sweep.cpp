@@ -75,6 +75,13 @@ SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &obs
     result.device = m_test->primaryDevice();
     result.queueDevice = m_queueDevice;
     result.originalKiB = readAheadNow(m_root, m_queueDevice);
+    // Nothing to measure on a recorded tree, so nothing to change there either.
+    if (Status live = m_test->checkLiveMachine(); !live) {
+        result.errors << live.error().message;
+        result.failed = true;
+        result.restored = true;
+        return result;
+    }
 
     for (qsizetype i = 0; i < m_spec.readAheadKiB.size(); ++i) {
         if (cancel && cancel->load()) {

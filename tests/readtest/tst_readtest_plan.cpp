@@ -5,8 +5,11 @@
 #include "session/session.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <climits>
@@ -29,6 +32,12 @@ ReadTestSpec seqSpec(const QString &device, quint64 offset = 0)
 
 // nvme0n1 in the nvme-parts tree: 1953525168 sectors of 512 bytes.
 constexpr quint64 kNvmeBytes = 1953525168ULL * 512;
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 } // namespace
 
@@ -345,23 +354,98 @@ private Q_SLOTS:
         QVERIFY(st->streams().constFirst().sharedFd);
     }
 
-    // A recorded tree has no /dev: a run reports that it cannot open the
-    // device and reads nothing, without crashing.
-    void runOnRecordedTreeFailsCleanly()
+    // A recorded tree describes another machine's disks: its dev/ holds no
+    // recording of their data, only (at best) a link that opens this
+    // machine's device of that name. Here dev/nvme0n1 is such a stand-in,
+    // a readable file: a run must refuse, naming the tree, and open nothing
+    // (no run, so no "cannot open" either).
+    void runOnRecordedTreeIsRefused()
     {
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("nvme-parts"), dir.path()));
+        QDir().mkpath(dir.filePath(QStringLiteral("dev")));
+        QFile node(dir.filePath(QStringLiteral("dev/nvme0n1")));
+        QVERIFY(node.open(QIODevice::WriteOnly));
+        node.write(QByteArray(1 << 20, 'x'));
+        node.close();
+
         ReadTestSpec spec = seqSpec(QStringLiteral("nvme0n1"));
         spec.repeat = 3;
-        auto t = ReadTest::prepare(SysRoot(recordedTree("nvme-parts")), spec);
+        auto t = ReadTest::prepare(SysRoot(dir.path()), spec);
         QVERIFY(t.ok());
+        const Status live = t->checkLiveMachine();
+        QVERIFY(!live);
+        QCOMPARE(live.error().code, int(Refused));
         const ReadTestResult r = t->run();
         QVERIFY(r.failed);
-        QCOMPARE(r.runs.size(), 1); // the same failure would repeat: stop after it
-        QVERIFY2(r.errors.constFirst().contains(QStringLiteral("cannot open")), qPrintable(r.errors.constFirst()));
-        QVERIFY(r.errors.constFirst().contains(QStringLiteral("dev/nvme0n1")));
+        QVERIFY(r.runs.isEmpty());
+        QCOMPARE(r.errors.size(), 1);
+        const QString &message = r.errors.constFirst();
+        QVERIFY2(message.startsWith(dir.path() + QStringLiteral(" is a recorded tree (--sysroot): its nvme0n1 ")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("nothing is read")), qPrintable(message));
         const QJsonObject json = readTestToJson(r);
         QCOMPARE(json.value(u"schema").toInt(), kReadTestSchema);
         QCOMPARE(json.value(u"failed").toBool(), true);
         QCOMPARE(json.value(u"errors").toArray().size(), 1);
+    }
+
+    // The sweep on a recorded tree changes nothing: the tree's
+    // read_ahead_kb keeps its value and no journal is written.
+    void sweepOnRecordedTreeChangesNothing()
+    {
+        QTemporaryDir dir, journals;
+        QVERIFY(copyTree(recordedTree("nvme-parts"), dir.path()));
+        qputenv("BLOCKTUNE_JOURNAL_DIR", journals.path().toLocal8Bit());
+        const SysRoot root(dir.path());
+        const QString ra = QString::fromLocal8Bit(root.sysPath("block/nvme0n1/queue/read_ahead_kb"));
+        const QByteArray before = readFile(ra);
+        QVERIFY(!before.isEmpty());
+        TuningSession session(root);
+        const auto model = session.model();
+        QVERIFY(model.ok());
+        SweepSpec sweep;
+        sweep.device = QStringLiteral("nvme0n1");
+        sweep.readAheadKiB = {4096, 8192};
+        sweep.test = seqSpec(QStringLiteral("nvme0n1"));
+        auto prepared = ReadaheadSweep::prepare(root, **model, sweep);
+        QVERIFY2(prepared.ok(), prepared.ok() ? "" : qPrintable(prepared.error().message));
+        const SweepResult r = prepared->run(session);
+        qunsetenv("BLOCKTUNE_JOURNAL_DIR");
+        QVERIFY(r.failed);
+        QVERIFY(r.points.isEmpty());
+        QVERIFY2(r.errors.value(0).contains(QStringLiteral("is a recorded tree (--sysroot)")), qPrintable(r.errors.value(0)));
+        QCOMPARE(readFile(ra), before);
+        QVERIFY(r.journalPath.isEmpty());
+        QVERIFY(QDir(journals.path()).entryList({QStringLiteral("blocktune-*.json")}, QDir::Files).isEmpty());
+    }
+
+    // blocktune-cli test/sweep --sysroot: refused before anything is said
+    // about the test, exit 2, the reason on stderr.
+    void cliRefusesMeasuringARecordedTree_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("test seq") << QStringList{QStringLiteral("test"), QStringLiteral("seq"), QStringLiteral("nvme0n1")};
+        QTest::newRow("test server") << QStringList{QStringLiteral("test"), QStringLiteral("server"),
+                                                    QStringLiteral("nvme0n1p1"), QStringLiteral("--threads"),
+                                                    QStringLiteral("2")};
+        QTest::newRow("sweep") << QStringList{QStringLiteral("sweep"), QStringLiteral("nvme0n1"), QStringLiteral("--ra"),
+                                              QStringLiteral("128,4096")};
+    }
+    void cliRefusesMeasuringARecordedTree()
+    {
+        QFETCH(QStringList, args);
+        QTemporaryDir journals;
+        qputenv("BLOCKTUNE_JOURNAL_DIR", journals.path().toLocal8Bit());
+        const QString tree = recordedTree("nvme-parts");
+        const ProcessResult r = run(binary("blocktune-cli"), QStringList{QStringLiteral("--sysroot"), tree} + args);
+        qunsetenv("BLOCKTUNE_JOURNAL_DIR");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        const QString err = QString::fromLocal8Bit(r.err);
+        QVERIFY2(err.contains(tree + QStringLiteral(" is a recorded tree (--sysroot)")) && err.contains(u"nothing is read"),
+                 qPrintable(err));
+        QVERIFY(QDir(journals.path()).entryList({QStringLiteral("blocktune-*.json")}, QDir::Files).isEmpty());
     }
 
     void sweepRefusesBeforeChanging()
