@@ -1,5 +1,7 @@
 #include "diskstats.h"
 
+#include <limits>
+
 namespace blocktune {
 
 quint64 counterDelta(quint64 before, quint64 after)
@@ -23,15 +25,24 @@ inline const char *skipSpaces(const char *p, const char *end)
     return p;
 }
 
+// A counter is a u64: more digits than that would wrap and come out as a
+// small, plausible-looking number, so such a field (and with it the line)
+// does not parse, and the device's counters are unknown this reading.
 inline const char *parseNumber(const char *p, const char *end, quint64 &out, bool &ok)
 {
+    constexpr quint64 kMax = std::numeric_limits<quint64>::max();
     quint64 v = 0;
     const char *start = p;
+    bool overflow = false;
     while (p < end && *p >= '0' && *p <= '9') {
-        v = v * 10 + quint64(*p - '0');
+        const quint64 digit = quint64(*p - '0');
+        if (v > (kMax - digit) / 10)
+            overflow = true;
+        else
+            v = v * 10 + digit;
         ++p;
     }
-    ok = p != start;
+    ok = p != start && !overflow;
     out = v;
     return p;
 }
@@ -49,9 +60,11 @@ bool parseDiskStatsLine(QByteArrayView line, QByteArrayView &name, DiskCounters 
     q = parseNumber(q, lineEnd, num, ok);
     if (!ok)
         return false;
+    if (!ok || num > quint64(std::numeric_limits<int>::max()))
+        return false;
     c.major = int(num);
     q = parseNumber(skipSpaces(q, lineEnd), lineEnd, num, ok);
-    if (!ok)
+    if (!ok || num > quint64(std::numeric_limits<int>::max()))
         return false;
     c.minor = int(num);
     q = skipSpaces(q, lineEnd);

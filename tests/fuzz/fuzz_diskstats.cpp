@@ -4,6 +4,9 @@
 
 #include "stats/diskstats.h"
 
+#include <QByteArray>
+#include <QList>
+
 #include <cstdint>
 
 using namespace blocktune;
@@ -30,6 +33,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(!name.isEmpty() && !name.contains(' ') && !name.contains('\t') && !name.contains('\n'));
         FUZZ_CHECK(name.data() >= line.data() && name.data() + name.size() <= line.data() + line.size());
         FUZZ_CHECK(table.contains(QString::fromLatin1(name)));
+        // Every counter is the decimal number written there, never a
+        // wrapped one (a field past u64 makes the line not parse).
+        QList<QByteArray> words;
+        for (const QByteArray &w : line.toByteArray().replace('\t', ' ').split(' '))
+            if (!w.isEmpty())
+                words << w;
+        FUZZ_CHECK(words.size() >= 3 + c.fieldsPresent);
+        for (int i = 0; i < c.fieldsPresent; ++i) {
+            bool ok = false;
+            const quint64 written = words.at(3 + i).toULongLong(&ok);
+            FUZZ_CHECK(ok && written == c.value[size_t(i)]);
+        }
     }
     FUZZ_CHECK(table.size() <= parsedLines);
     for (auto it = table.cbegin(); it != table.cend(); ++it)

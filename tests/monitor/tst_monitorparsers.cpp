@@ -194,6 +194,20 @@ private Q_SLOTS:
         QTest::newRow("no name") << QByteArray("8 0") << false << QByteArray() << 0 << quint64(0);
         QTest::newRow("garbage") << QByteArray("hello world") << false << QByteArray() << 0 << quint64(0);
         QTest::newRow("empty") << QByteArray() << false << QByteArray() << 0 << quint64(0);
+        // u64 at its limit still parses; one more, or more digits, would wrap
+        // to a small number that looks real: the line is refused instead.
+        QTest::newRow("u64 max") << QByteArray("8 0 sda 1 2 18446744073709551615 4 5 6 7 8 9 10 11")
+                                 << true << QByteArray("sda") << 11 << quint64(18446744073709551615ULL);
+        QTest::newRow("u64 max + 1") << QByteArray("8 0 sda 1 2 18446744073709551616 4 5 6 7 8 9 10 11")
+                                     << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("21 digits") << QByteArray("8 0 sda 1 2 100000000000000000003 4 5 6 7 8 9 10 11")
+                                   << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("40 digits") << QByteArray("8 0 sda 1 2 1844674407370955161618446744073709551616 4 5 6 7 8 9 10 11")
+                                   << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("huge major") << QByteArray("4294967304 0 sda 1 2 3 4 5 6 7 8 9 10 11")
+                                    << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("huge minor") << QByteArray("8 99999999999999999999999 sda 1 2 3 4 5 6 7 8 9 10 11")
+                                    << false << QByteArray() << 0 << quint64(0);
     }
     void diskStatsLine()
     {
