@@ -42,7 +42,8 @@ inline const char *parseNumber(const char *p, const char *end, quint64 &out, boo
             v = v * 10 + digit;
         ++p;
     }
-    ok = p != start && !overflow;
+    // "2985xyz" is no counter either: a number ends at a blank or the line's end.
+    ok = p != start && !overflow && (p == end || *p == ' ' || *p == '\t');
     out = v;
     return p;
 }

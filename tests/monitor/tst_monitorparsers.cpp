@@ -204,6 +204,11 @@ private Q_SLOTS:
                                    << false << QByteArray() << 0 << quint64(0);
         QTest::newRow("40 digits") << QByteArray("8 0 sda 1 2 1844674407370955161618446744073709551616 4 5 6 7 8 9 10 11")
                                    << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("garbage glued to the last counter")
+            << QByteArray("259 3 nvme0n1p3 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 2985\xff\xff")
+            << false << QByteArray() << 0 << quint64(0);
+        QTest::newRow("garbage glued to a counter") << QByteArray("8 0 sda 1 2 3x 4 5 6 7 8 9 10 11")
+                                                    << false << QByteArray() << 0 << quint64(0);
         QTest::newRow("huge major") << QByteArray("4294967304 0 sda 1 2 3 4 5 6 7 8 9 10 11")
                                     << false << QByteArray() << 0 << quint64(0);
         QTest::newRow("huge minor") << QByteArray("8 99999999999999999999999 sda 1 2 3 4 5 6 7 8 9 10 11")
