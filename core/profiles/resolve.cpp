@@ -312,8 +312,10 @@ void Resolver::checkApplicability()
         if (!a.seen || a.applicable)
             continue;
         const ProfileRule &rule = m_profile.rules.at(key.first);
+        // A copy: clang before 16 cannot capture a structured binding.
+        const QString settingKey = key.second;
         const auto it = std::find_if(rule.settings.cbegin(), rule.settings.cend(),
-                                     [&](const ProfileSetting &s) { return s.key == key.second; });
+                                     [&](const ProfileSetting &s) { return s.key == settingKey; });
         const QString what = it == rule.settings.cend() ? key.second : QStringLiteral("%1 %2").arg(key.second, it->text());
         m_out.errors << makeError(InvalidArgument, QStringLiteral("%1 (%2): %3 applies to none of the devices it "
                                                                   "matches: %4")
