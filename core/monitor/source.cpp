@@ -71,7 +71,8 @@ Result<QByteArray> ProcSource::read(File &file)
 {
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (file.fd < 0) {
-            file.fd = ::open(file.path.constData(), O_RDONLY | O_CLOEXEC);
+            // O_NONBLOCK: a named pipe in a recorded tree must not hang the open.
+            file.fd = ::open(file.path.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
             if (file.fd < 0) {
                 const int err = errno;
                 return makeError(err, MonitorText::tr("cannot open %1: %2")

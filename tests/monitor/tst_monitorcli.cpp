@@ -9,7 +9,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QElapsedTimer>
+#include <QFile>
+
 #include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -240,6 +245,62 @@ private Q_SLOTS:
         const ProcessResult r = monitor(dir.path(), {u"--count"_qs, u"1"_qs, u"--interval"_qs, u"10ms"_qs});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("proc/diskstats"), r.err.constData());
+    }
+
+    // A recorded tree's proc/diskstats as garbage: the monitor ends within
+    // its time (a named pipe once hung the open), and a device whose line
+    // is garbage is missing, never shown with made-up counters.
+    void garbageDiskstatsEndsAndShowsNothingMadeUp_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("empty file") << "empty" << 0;
+        QTest::newRow("named pipe") << "fifo" << 1;
+        QTest::newRow("symlink loop") << "loop" << 1;
+        QTest::newRow("10 MB of digits") << "huge" << 0;
+        QTest::newRow("words for counters") << "words" << 0;
+        QTest::newRow("a counter past 2^64") << "overflow" << 0;
+    }
+    void garbageDiskstatsEndsAndShowsNothingMadeUp()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, exitCode);
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
+        const QString path = dir.filePath(u"proc/diskstats"_qs);
+        QVERIFY(QFile::remove(path));
+        const QByteArray path8 = QFile::encodeName(path);
+        QFile f(path);
+        if (kind == u"fifo") {
+            QCOMPARE(::mkfifo(path8.constData(), 0600), 0);
+        } else if (kind == u"loop") {
+            QCOMPARE(::symlink("diskstats", path8.constData()), 0);
+        } else {
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            if (kind == u"huge")
+                f.write(QByteArray(10 << 20, '7'));
+            else if (kind == u"words")
+                f.write("   7       0 loop0 many 0 lots 13861 0 0 0 0 0 6128 13861 0 0 0 0 0 0\n");
+            else if (kind == u"overflow")
+                f.write("   7       0 loop0 111309 0 18446744073709551617 13861 0 0 0 0 0 6128 13861 0 0 0 0 0 0\n");
+            f.close();
+        }
+        QElapsedTimer t;
+        t.start();
+        const ProcessResult r = monitor(dir.path(), {u"loop0"_qs, u"--count"_qs, u"2"_qs, u"--interval"_qs, u"20ms"_qs,
+                                                     u"--json"_qs});
+        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(r.exitCode, exitCode);
+        if (exitCode != 0) {
+            QVERIFY2(r.err.contains("proc/diskstats"), r.err.constData());
+            return;
+        }
+        const QList<QJsonObject> lines = jsonLines(r.out);
+        QVERIFY(!lines.isEmpty());
+        for (const QJsonObject &line : lines) {
+            QVERIFY2(line.value(u"missing").toArray().contains(u"loop0"_qs), QJsonDocument(line).toJson().constData());
+            QVERIFY(!line.value(u"devices").toObject().contains(u"loop0"_qs));
+        }
     }
 
     void help()
