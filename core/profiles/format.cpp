@@ -42,6 +42,21 @@ QString typeNames()
     return QStringLiteral("disk, part, md, dm, loop");
 }
 
+// Text that goes into exports (udev and tuned comment lines, tuned's
+// summary=): why it cannot, or empty. Line breaks and tabs are written as
+// comment lines; any other control character (NUL, CR, ESC) would cut a
+// line or a value short in the file written, or garble a terminal.
+QString controlCharacterIn(const QString &text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if ((c < 0x20 && c != u'\n' && c != u'\t') || c == 0x7f)
+            return QStringLiteral("a control character (U+%1) at character %2; text, line breaks and tabs are allowed")
+                .arg(uint(c), 4, 16, QLatin1Char('0')).arg(i + 1);
+    }
+    return {};
+}
+
 QString jsonTypeName(const QJsonValue &v)
 {
     switch (v.type()) {
@@ -251,10 +266,12 @@ void parseRule(Problems &problems, int index, const QJsonValue &value, QList<Pro
     else
         parseMatch(problems, where + QStringLiteral(", match"), o.value(u"match"), rule.match);
     if (o.contains(u"comment")) {
-        if (o.value(u"comment").isString())
-            rule.comment = o.value(u"comment").toString();
-        else
+        if (!o.value(u"comment").isString())
             problems.add(where + QStringLiteral(", comment"), QStringLiteral("must be a string"));
+        else if (const QString why = controlCharacterIn(o.value(u"comment").toString()); !why.isEmpty())
+            problems.add(where + QStringLiteral(", comment"), why);
+        else
+            rule.comment = o.value(u"comment").toString();
     }
     const QJsonValue set = o.value(u"set");
     if (!set.isObject() || set.toObject().isEmpty()) {
@@ -352,10 +369,12 @@ Result<Profile> parseProfile(const QByteArray &json, const QString &source)
                                                      .arg(name->left(64)));
     }
     if (o.contains(u"description")) {
-        if (o.value(u"description").isString())
-            profile.description = o.value(u"description").toString();
-        else
+        if (!o.value(u"description").isString())
             problems.add(QStringLiteral("description"), QStringLiteral("must be a string"));
+        else if (const QString why = controlCharacterIn(o.value(u"description").toString()); !why.isEmpty())
+            problems.add(QStringLiteral("description"), why);
+        else
+            profile.description = o.value(u"description").toString();
     }
     const QJsonValue rules = o.value(u"rules");
     if (!rules.isArray()) {

@@ -108,6 +108,15 @@ private Q_SLOTS:
                                       "{\"read_ahead_kb\": 1}}]}")
                         << u"f.json: name: 'my profile' is not a profile name (letters, digits, _ . -, starting with a "
                            "letter or digit, at most 64)"_qs;
+        // Exports write the description as tuned's summary= and as comment
+        // lines: a NUL or an escape would cut or garble them.
+        row("NUL in the description") << QByteArray("{\"schema\": 1, \"name\": \"p\", \"description\": \"a\\u0000b\", "
+                                                     "\"rules\": [{\"match\": {}, \"set\": {\"read_ahead_kb\": 1}}]}")
+                                      << u"f.json: description: a control character (U+0000) at character 2; text, line "
+                                         "breaks and tabs are allowed"_qs;
+        row("escape in a rule's comment") << wrap("{\"comment\": \"one\\u001b[2Jtwo\", \"match\": {}, \"set\": {\"read_ahead_kb\": 1}}")
+                                          << u"f.json: rule 1, comment: a control character (U+001b) at character 4; text, "
+                                             "line breaks and tabs are allowed"_qs;
         row("two problems, both said") << wrap("{\"match\": {\"type\": \"ssd\"}, \"set\": {\"scheduler\": 3}}")
                                        << u"f.json: rule 1, match.type: unknown device type 'ssd' (types: disk, part, md, dm, loop)\n"
                                           "f.json: rule 1, set.scheduler: a scheduler name is needed, such as \"mq-deadline\" "
