@@ -6,9 +6,13 @@
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
+#include "profiles/profilesview.h"
+#include "advisor/adviseview.h"
+#include "advisor/diagnoseview.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "profiles/profiles.h"
 #include "session/sessionthread.h"
 #include "tuning/tuning.h"
 
@@ -78,6 +82,13 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_tabs->addTab(m_details, tr("Details"));
     m_history = new HistoryView({}, m_tabs);
     m_tabs->addTab(m_history, tr("History"));
+    const ProfileStore profileStore = ProfileStore::standard(m_session->root());
+    m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
+    m_tabs->addTab(m_profiles, tr("Profiles"));
+    m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
+    m_tabs->addTab(m_advise, tr("Advise"));
+    m_diagnose = new DiagnoseView(m_session, m_tabs);
+    m_tabs->addTab(m_diagnose, tr("Diagnose"));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     setCentralWidget(splitter);
@@ -113,6 +124,14 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
 
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
+    connect(m_tree, &DeviceTree::applyProfileRequested, this, &MainWindow::openProfilesFor);
+    connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
+    connect(m_advise, &AdviseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    connect(m_advise, &AdviseView::profileSaved, m_profiles, &ProfilesView::refresh);
+    connect(m_diagnose, &DiagnoseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    auto statusLine = [this](const QString &text) { statusBar()->showMessage(text.section(u'\n', 0, 0), 10000); };
+    connect(m_advise, &AdviseView::message, this, statusLine);
+    connect(m_diagnose, &DiagnoseView::message, this, statusLine);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
     // the session refreshed what it touched, the views read it again.
@@ -315,7 +334,17 @@ void MainWindow::deviceSelected(const QString &name)
     m_tuning->setDevice(name);
     if (!m_readTest->isRunning())
         m_readTest->setDevice(name);
+    if (!m_advise->isRunning())
+        m_advise->setDevice(name);
+    if (!m_diagnose->isRunning())
+        m_diagnose->setDevice(name);
     updateMonitorDevices();
+}
+
+void MainWindow::openProfilesFor(const QString &name)
+{
+    m_tabs->setCurrentWidget(m_profiles);
+    m_profiles->setDevice(name);
 }
 
 void MainWindow::updateMonitorDevices()
