@@ -359,20 +359,12 @@
         <translation>GERÄT</translation>
     </message>
     <message>
-        <source>Open on TAB: settings, test, monitor or details.</source>
-        <translation>Mit Reiter TAB öffnen: settings, test, monitor oder details.</translation>
-    </message>
-    <message>
         <source>TAB</source>
         <translation>TAB</translation>
     </message>
     <message>
         <source>Linux block-device tuning console</source>
         <translation>Tuning-Konsole für Linux-Blockgeräte</translation>
-    </message>
-    <message>
-        <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
-        <translation>--tab %1: unbekannter Reiter (settings, test, monitor oder details angeben)</translation>
     </message>
     <message>
         <source>Make a scratch 1 GiB direct-I/O loop device over a file, select it, and detach it when the console ends (root).</source>
@@ -389,6 +381,14 @@
     <message>
         <source>demo device %1 (1 GiB, direct I/O), detached when the console ends</source>
         <translation>Demo-Gerät %1 (1 GiB, Direct I/O), wird beim Beenden der Konsole gelöst</translation>
+    </message>
+    <message>
+        <source>Open on TAB: settings, test, monitor, details, history, profiles, advise or diagnose.</source>
+        <translation>Mit Reiter TAB öffnen: settings, test, monitor, details, history, profiles, advise oder diagnose.</translation>
+    </message>
+    <message>
+        <source>--tab %1: unknown tab (use settings, test, monitor, details, history, profiles, advise or diagnose)</source>
+        <translation>--tab %1: unbekannter Reiter (settings, test, monitor, details, history, profiles, advise oder diagnose angeben)</translation>
     </message>
 </context>
 <context>

@@ -89,8 +89,10 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_tabs->addTab(m_advise, tr("Advise"));
     m_diagnose = new DiagnoseView(m_session, m_tabs);
     m_tabs->addTab(m_diagnose, tr("Diagnose"));
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    // Half each: the tree keeps its columns, the eight tabs' pages (the
+    // Profiles table, the Advise curve) get the width they need.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);

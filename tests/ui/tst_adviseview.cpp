@@ -37,6 +37,20 @@ bool setQueueAttr(const QString &device, const char *attr, const QByteArray &val
     return f.open(QIODevice::WriteOnly) && f.write(value) == value.size();
 }
 
+/// The loop's readahead as it was (a loop device's queue settings outlive
+/// its detach), put back before the loop goes.
+class SavedReadahead final
+{
+public:
+    explicit SavedReadahead(const QString &device) : m_device(device), m_value(queueAttr(device, "read_ahead_kb")) {}
+    ~SavedReadahead() { setQueueAttr(m_device, "read_ahead_kb", m_value.toLatin1()); }
+    Q_DISABLE_COPY_MOVE(SavedReadahead)
+
+private:
+    QString m_device;
+    QString m_value;
+};
+
 } // namespace
 
 class TestAdviseView : public QObject
@@ -56,6 +70,7 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         LoopDevice loop(64 << 20, true, QByteArray(4096, 'b'));
         QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4")); // the loop is ours
         SessionThread session{SysRoot()};
         QTemporaryDir profiles;
@@ -108,9 +123,9 @@ private Q_SLOTS:
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
 
         // Save as profile: the advice's rule in the profile folder.
-        QSignalSpy saved(&view, &AdviseView::profileSaved);
+        QSignalSpy profileSaved(&view, &AdviseView::profileSaved);
         view.saveAsProfile(u"loop-advice"_qs);
-        QVERIFY(saved.wait(10000));
+        QVERIFY(profileSaved.wait(10000));
         QFile file(profiles.filePath(u"loop-advice.json"_qs));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject profile = QJsonDocument::fromJson(file.readAll()).object();
@@ -126,6 +141,7 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         LoopDevice loop(64 << 20, true, QByteArray(4096, 'c'));
         QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
         SessionThread session{SysRoot()};
         QTemporaryDir profiles;

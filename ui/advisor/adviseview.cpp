@@ -208,14 +208,15 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->rawLabel->setVisible(false);
     d->kneeLabel = new QCPItemText(d->plot);
     d->kneeLabel->setColor(kKnee);
-    d->kneeLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
-    d->kneeLabel->setPadding(QMargins(0, 10, 0, 0));
+    // Left of and below the point: the curve's plateau lies to its right.
+    d->kneeLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    d->kneeLabel->setPadding(QMargins(0, 8, 12, 0));
     d->kneeLabel->setVisible(false);
     d->plot->legend->setVisible(true);
     d->plot->legend->setFont(QFont(d->plot->font().family(), 8));
-    // Small readahead values deliver least: the bottom right stays empty
-    // only on a flat curve, the top left stays empty on a rising one.
-    d->plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
+    // Small readahead values deliver least: the top left corner of a
+    // readahead curve stays empty.
+    d->plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
     d->plot->legend->setBrush(QColor(255, 255, 255, 220));
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);

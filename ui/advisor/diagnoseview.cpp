@@ -197,6 +197,9 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
             card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-left: 5px solid %2; "
                                                "border-radius: 3px; background: %3; }")
                                     .arg(f.code, color.name(), color.lighter(190).name()));
+            // As tall as its contents, never stretched: the space below the
+            // last card stays empty instead of opening gaps inside the cards.
+            card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
             auto *cardLayout = new QVBoxLayout(card);
             auto *head = new QHBoxLayout;
             auto *icon = new QLabel(card);

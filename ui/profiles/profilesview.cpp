@@ -282,6 +282,9 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
 
     m_table = new QTableWidget(0, 6);
     m_table->setHorizontalHeaderLabels({tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr("")});
+    // Whole values on one line: the columns take what the rows on screen
+    // need (filterRows()), the state takes the rest.
+    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -292,11 +295,15 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     m_status = new QLabel;
     m_status->setWordWrap(true);
 
+    // Two rows: what acts on the machine, then what writes files; one row
+    // of seven is wider than a German window can be.
     auto *buttons = new QHBoxLayout;
+    auto *fileButtons = new QHBoxLayout;
+    QHBoxLayout *buttonRow = buttons;
     auto button = [&](const QString &text, void (ProfilesView::*slot)()) {
         auto *b = new QPushButton(text);
         connect(b, &QPushButton::clicked, this, slot);
-        buttons->addWidget(b);
+        buttonRow->addWidget(b);
         m_buttons << b;
         return b;
     };
@@ -304,10 +311,12 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     QPushButton *applyButton = button(tr("Apply"), &ProfilesView::apply);
     button(tr("Verify"), &ProfilesView::verify);
     QPushButton *revertButton = button(tr("Revert"), &ProfilesView::revert);
+    buttons->addStretch();
+    buttonRow = fileButtons;
     button(tr("Save current…"), &ProfilesView::askSave);
     button(tr("Export…"), &ProfilesView::askExport);
     QPushButton *installButton = button(tr("Install at boot"), &ProfilesView::installAtBoot);
-    buttons->addStretch();
+    fileButtons->addStretch();
     if (!m_session->readOnlyReason().isEmpty())
         for (QPushButton *b : {applyButton, revertButton, installButton}) {
             b->setEnabled(false);
@@ -339,8 +348,10 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     rightLayout->addWidget(m_table, 1);
     rightLayout->addWidget(m_notes);
     rightLayout->addLayout(buttons);
+    rightLayout->addLayout(fileButtons);
     rightLayout->addWidget(m_status);
 
+    left->setMinimumWidth(240);
     auto *split = new QSplitter;
     split->addWidget(left);
     split->addWidget(right);
@@ -422,6 +433,9 @@ void ProfilesView::filterRows()
                 first = r;
         }
     }
+    // Sized for the rows now shown (hidden rows do not count).
+    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
     if (first >= 0)
         m_table->scrollToItem(m_table->item(first, 0));
 }
@@ -552,7 +566,6 @@ void ProfilesView::showResult(const ProfileResult &result)
                 m_table->setItem(i, c, item);
             }
         }
-        m_table->resizeColumnsToContents();
         filterRows();
     }
     if (result.kind == ProfileResult::Save && result.ok)
