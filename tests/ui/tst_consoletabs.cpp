@@ -9,10 +9,13 @@
 #include "diagnoseview.h"
 #include "testsupport.h"
 
+#include "privilege/privilege.h"
+#include "profiles/profiles.h"
 #include "session/session.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QFrame>
 #include <QLabel>
@@ -58,6 +61,41 @@ bool previewOf(QSignalSpy &spy, const QString &profile)
             return true;
     }
     return false;
+}
+
+// A pkexec stand-in: counts its starts, keeps the requests it passes on,
+// and runs the real helper on `root`.
+QString fakeHelper(const QTemporaryDir &dir, const QString &root)
+{
+    const QString path = dir.filePath(QStringLiteral("fake-pkexec"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QStringLiteral("#!/bin/sh\necho started >> '%1'\ntee -a '%2' | '%3' --sysroot '%4'\n")
+                .arg(dir.filePath(QStringLiteral("starts")), dir.filePath(QStringLiteral("requests")),
+                     QStringLiteral(BLOCKTUNE_BIN_DIR "/blocktune-helper"), root)
+                .toUtf8());
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+int startsOf(const QTemporaryDir &dir)
+{
+    QFile f(dir.filePath(QStringLiteral("starts")));
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+ProfileResult nextResult(QSignalSpy &spy, ProfileResult::Kind kind)
+{
+    for (int i = 0; i < 10; ++i) {
+        if (spy.isEmpty() && !spy.wait(20000))
+            break;
+        const auto r = spy.takeFirst().at(0).value<ProfileResult>();
+        if (r.kind == kind)
+            return r;
+    }
+    return {};
 }
 
 } // namespace
@@ -227,6 +265,40 @@ private Q_SLOTS:
         QVERIFY(done.wait(20000)); // checked again after the write
         QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
         QVERIFY(view->findingCodes().isEmpty());
+    }
+
+    // A user: Apply and Install at boot go through the session's one
+    // helper, started once for both (one prompt per console).
+    void profileApplyAndInstallShareTheHelper()
+    {
+        QTemporaryDir dir, work;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        QVERIFY(QDir().mkpath(dir.path() + u"/etc/udev/rules.d"_qs)); // udev is installed there
+        SessionOptions options;
+        const QString helper = fakeHelper(work, dir.path());
+        options.writerFactory = [helper](const SysRoot &) { return std::make_unique<HelperWriter>(QStringList{helper}); };
+        MainWindow window(dir.path(), u"md0"_qs, options);
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        ProfilesView *page = window.profilesView();
+        QSignalSpy done(page, &ProfilesView::finished);
+        page->select(u"streaming-md"_qs);
+        QVERIFY(previewOf(done, u"streaming-md"_qs));
+        QCOMPARE(startsOf(work), 0);
+        page->apply();
+        ProfileResult r = nextResult(done, ProfileResult::Apply);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
+        QCOMPARE(startsOf(work), 1);
+        page->installAtBoot();
+        r = nextResult(done, ProfileResult::Install);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        const QString rules = dir.path() + u"/etc/udev/rules.d/"_qs + udevRulesFileName(u"streaming-md"_qs);
+        QVERIFY2(QFile::exists(rules), qPrintable(r.message));
+        QCOMPARE(r.message, u"Installed "_qs + rules);
+        QCOMPARE(startsOf(work), 1); // the same helper, no second prompt
+        QFile requests(work.filePath(u"requests"_qs));
+        QVERIFY(requests.open(QIODevice::ReadOnly));
+        QVERIFY(requests.readAll().contains("\"op\":\"install_rules\"")); // it wrote the file, not the console
     }
 
     void adviseIsRefusedOnARecordedTree()

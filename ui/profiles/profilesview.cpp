@@ -239,7 +239,8 @@ private:
                 r.message = text.error().message;
                 return;
             }
-            auto done = changeUdevRules(m_session.root(), RulesChange::Install, udevRulesFileName(p.name), text->text);
+            // Through the session's writer: as a user, the helper it started already.
+            auto done = m_session.changeUdevRules(RulesChange::Install, udevRulesFileName(p.name), text->text);
             if (!done) {
                 r.message = done.error().message;
                 return;
