@@ -2,6 +2,7 @@
 
 #include "advisorworker.h"
 #include "format.h"
+#include "plotrefresh.h"
 #include "common/units.h"
 #include "session/sessionthread.h"
 
@@ -73,6 +74,7 @@ struct AdviseView::Private
     QPushButton *cancelButton = nullptr;
     QProgressBar *progress = nullptr;
     QCustomPlot *plot = nullptr;
+    PlotRefresh *refresh = nullptr; ///< drawn while on screen
     QCPItemStraightLine *floorLine = nullptr;
     QCPItemText *floorLabel = nullptr;
     QCPItemStraightLine *rawLine = nullptr;
@@ -220,6 +222,7 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->plot->legend->setBrush(QColor(255, 255, 255, 220));
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);
+    d->refresh = new PlotRefresh(d->plot);
 
     auto label = [this](const QString &name) {
         auto *l = new QLabel(this);
@@ -479,7 +482,7 @@ bool AdviseView::start()
     d->kneeLabel->setVisible(false);
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);
-    d->plot->replot();
+    d->refresh->request();
     for (QLabel *l : {d->recommendation, d->raw, d->memory, d->verdict})
         l->clear();
     d->budgetMs = spec.budgetMs;
@@ -518,7 +521,7 @@ void AdviseView::addPoint(double kib, double mbPerSec, double requestKiB)
         top = std::max(top, d->rawLine->point1->value());
     d->plot->yAxis->setRange(0, std::max(1.0, top * 1.15));
     d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.15));
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    d->refresh->request();
     setMessage(tr("%1: %2 (%n point(s) so far)", nullptr, int(d->points.size()))
                    .arg(format::kib(kib), format::rate(mbPerSec)));
 }
@@ -583,7 +586,7 @@ void AdviseView::showAdvice()
     }
     d->plot->yAxis->setRange(0, std::max(1.0, top * 1.18));
     d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.18));
-    d->plot->replot();
+    d->refresh->request();
 
     if (a.cancelled) {
         d->recommendation->setText(tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size())));
