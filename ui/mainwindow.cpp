@@ -215,7 +215,13 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     rescan();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views go first: their destructors cancel and wait for work that
+    // drives the session (a sweep, an advice, a profile), and the session
+    // (a child made before them, so otherwise deleted first) must outlive it.
+    delete m_splitter;
+}
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {

@@ -332,11 +332,8 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
             return;
         d->planTicket = 0;
         if (!plan.ok()) {
-            QStringList errors;
-            for (const Error &e : plan.errors)
-                errors << e.message;
             d->trying = false;
-            setMessage(errors.join(u'\n'));
+            setMessage(planErrors(plan));
             updateButtons();
             return;
         }

@@ -80,4 +80,12 @@ QString fixText(const QJsonObject &fix)
     return parts.join(QStringLiteral(", "));
 }
 
+QString planErrors(const ChangePlan &plan)
+{
+    QStringList errors;
+    for (const Error &e : plan.errors)
+        errors << e.message;
+    return errors.join(u'\n');
+}
+
 } // namespace blocktune

@@ -67,6 +67,8 @@ private:
 QList<SettingChange> fixChanges(const QString &device, const QJsonObject &fix);
 /// "read_ahead_kb = 8192, scheduler = none"
 QString fixText(const QJsonObject &fix);
+/// A refused plan's errors, one a line.
+QString planErrors(const ChangePlan &plan);
 
 } // namespace blocktune
 

@@ -67,7 +67,8 @@ QString evidenceText(const QJsonValue &v)
         const double x = v.toDouble();
         if (std::abs(x - std::round(x)) < 1e-9 && std::abs(x) < 1e15)
             return x < 0 ? format::number(x, 0) : format::count(quint64(std::llround(x)));
-        return format::number(x, std::abs(x) < 10 ? 3 : 1);
+        // Core rounds its figures to one decimal; a share under 1 keeps three.
+        return format::number(x, std::abs(x) < 1 ? 3 : 1);
     }
     if (v.isArray()) {
         QStringList parts;
@@ -276,10 +277,7 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
             return;
         d->planTicket = 0;
         if (!plan.ok()) {
-            QStringList errors;
-            for (const Error &e : plan.errors)
-                errors << e.message;
-            setMessage(errors.join(u'\n'));
+            setMessage(planErrors(plan));
             return;
         }
         d->applyTicket = d->session->apply(plan, false);
