@@ -3,12 +3,15 @@
 // recommendation on the curve and the original readahead back; a cancel in
 // the middle stops it and restores too.
 #include "adviseview.h"
+#include "mainwindow.h"
 #include "testsupport.h"
 
 #include "common/sysroot.h"
+#include "session/session.h"
 #include "session/sessionthread.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,6 +165,31 @@ private Q_SLOTS:
         QVERIFY(!view.recommendedKiB());
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
         QCOMPARE(session.session().temporaryCount(), 0);
+    }
+
+    // The console closed in the middle of an advice: the views go first,
+    // the sweep stops and its readahead comes back before the session ends.
+    void closingTheConsoleMidRunRestores()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true, QByteArray(4096, 'd'));
+        QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
+        QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
+        QTemporaryDir config;
+        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+        auto window = std::make_unique<MainWindow>(QString(), loop.name(), SessionOptions{});
+        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 10000));
+        AdviseView *view = window->adviseView();
+        QCOMPARE(view->device(), loop.name());
+        view->findChild<QSpinBox *>(u"budget"_qs)->setValue(60);
+        QVERIFY(view->start());
+        QVERIFY(QTest::qWaitFor([&] { return view->curve().size() >= 2; }, 30000));
+        QElapsedTimer clock;
+        clock.start();
+        window.reset();
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
     }
 };
 
