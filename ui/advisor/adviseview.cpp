@@ -216,10 +216,14 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->kneeLabel->setVisible(false);
     d->plot->legend->setVisible(true);
     d->plot->legend->setFont(QFont(d->plot->font().family(), 8));
-    // Small readahead values deliver least: the top left corner of a
-    // readahead curve stays empty.
-    d->plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
-    d->plot->legend->setBrush(QColor(255, 255, 255, 220));
+    // The legend in a row under the plot: inside, the newest point (the
+    // highest so far, anywhere left or right while the sweep runs) could
+    // land under it.
+    d->plot->axisRect()->insetLayout()->take(d->plot->legend);
+    d->plot->plotLayout()->addElement(1, 0, d->plot->legend);
+    d->plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    d->plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    d->plot->legend->setBorderPen(Qt::NoPen);
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);
     d->refresh = new PlotRefresh(d->plot);
