@@ -2,6 +2,266 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>blocktune::AdviseView</name>
+    <message>
+        <source>Select a device</source>
+        <translation>Gerät auswählen</translation>
+    </message>
+    <message>
+        <source>Sequential: one stream</source>
+        <translation>Sequenziell: ein Datenstrom</translation>
+    </message>
+    <message>
+        <source>Concurrent: N streams</source>
+        <translation>Parallel: N Datenströme</translation>
+    </message>
+    <message>
+        <source>Server: N threads, one file</source>
+        <translation>Server: N Threads, eine Datei</translation>
+    </message>
+    <message>
+        <source>Mixed: K streams + R random readers</source>
+        <translation>Gemischt: K Datenströme + R Zufallsleser</translation>
+    </message>
+    <message>
+        <source>N = </source>
+        <translation>N = </translation>
+    </message>
+    <message>
+        <source>R = </source>
+        <translation>R = </translation>
+    </message>
+    <message>
+        <source>Size of each read the streams issue (K/M are binary)</source>
+        <translation>Größe jedes Lesevorgangs der Datenströme (K/M binär)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>The whole run, raw measurement included, keeps within this time (±10%)</source>
+        <translation>Der ganze Lauf samt Rohmessung bleibt in dieser Zeit (±10 %)</translation>
+    </message>
+    <message>
+        <source>Advise</source>
+        <translation>Empfehlen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>%p% of the budget</source>
+        <translation>%p % des Zeitbudgets</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Last</translation>
+    </message>
+    <message>
+        <source>budget</source>
+        <translation>Zeitbudget</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb</source>
+        <translation>read_ahead_kb</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>average request KiB</source>
+        <translation>mittlere Anfrage KiB</translation>
+    </message>
+    <message>
+        <source>avg request KiB</source>
+        <translation>mittl. Anfrage KiB</translation>
+    </message>
+    <message>
+        <source>knee: smallest within 5% of the best</source>
+        <translation>Knick: kleinster Wert innerhalb 5 % des besten</translation>
+    </message>
+    <message>
+        <source>recommended</source>
+        <translation>empfohlen</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Set the recommended read_ahead_kb for good (Revert session still undoes it)</source>
+        <translation>Das empfohlene read_ahead_kb dauerhaft setzen (Sitzung zurücksetzen macht es weiterhin rückgängig)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try for %n s</source>
+        <translation>
+            <numerusform>%n s lang probieren</numerusform>
+            <numerusform>%n s lang probieren</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply as a temporary change, restored after %n seconds unless you keep it</source>
+        <translation>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunde wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+            <numerusform>Als vorübergehende Änderung anwenden, nach %n Sekunden wiederhergestellt, sofern Sie sie nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Restore now</source>
+        <translation>Jetzt wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Save as profile…</source>
+        <translation>Als Profil speichern…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %1: restored in %n s unless kept</source>
+        <translation>
+            <numerusform>Probe mit %1: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+            <numerusform>Probe mit %1: in %n s wiederhergestellt, sofern nicht behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved profile %1 as %2</source>
+        <translation>Profil %1 als %2 gespeichert</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb of %1 is now %2</source>
+        <translation>read_ahead_kb von %1 ist jetzt %2</translation>
+    </message>
+    <message>
+        <source>Trial over: the previous read_ahead_kb is back</source>
+        <translation>Probe beendet: das vorige read_ahead_kb ist zurück</translation>
+    </message>
+    <message>
+        <source>A recorded tree has nothing to read: Advise measures only the live machine</source>
+        <translation>Ein aufgezeichneter Baum hat nichts zu lesen: Empfehlen misst nur auf der laufenden Maschine</translation>
+    </message>
+    <message>
+        <source>Advise readahead for %1</source>
+        <translation>Readahead-Empfehlung für %1</translation>
+    </message>
+    <message>
+        <source>block size</source>
+        <translation>Blockgröße</translation>
+    </message>
+    <message>
+        <source>block size &apos;%1&apos; is not a multiple of 512 bytes such as 4K, 64K or 1M</source>
+        <translation>Blockgröße „%1“ ist kein Vielfaches von 512 Byte wie 4K, 64K oder 1M</translation>
+    </message>
+    <message>
+        <source>Measuring raw reads, then the readahead curve (%1 at most)…</source>
+        <translation>Messe Rohlesen, dann die Readahead-Kurve (höchstens %1)…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling: the original readahead comes back…</source>
+        <translation>Breche ab: das ursprüngliche Readahead kommt zurück…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 (%n point(s) so far)</source>
+        <translation>
+            <numerusform>%1: %2 (bisher %n Punkt)</numerusform>
+            <numerusform>%1: %2 (bisher %n Punkte)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>raw (O_DIRECT) %1</source>
+        <translation>roh (O_DIRECT) %1</translation>
+    </message>
+    <message>
+        <source>md floor %1</source>
+        <translation>md-Untergrenze %1</translation>
+    </message>
+    <message>
+        <source>knee %1</source>
+        <translation>Knick %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n point(s): no recommendation</source>
+        <translation>
+            <numerusform>Nach %n Punkt abgebrochen: keine Empfehlung</numerusform>
+            <numerusform>Nach %n Punkten abgebrochen: keine Empfehlung</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; the curve&apos;s knee is %3</source>
+        <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
+    </message>
+    <message>
+        <source>Recommended read_ahead_kb for %1: %2 — the smallest within 5% of the best (%3 at %4)</source>
+        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb 5 % des besten (%3 bei %4)</translation>
+    </message>
+    <message>
+        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
+        <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
+    </message>
+    <message>
+        <source>Raw peak: not measured</source>
+        <translation>Rohspitze: nicht gemessen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory: %1 × %n readahead window(s) × %2 device(s) = %3</source>
+        <translation>
+            <numerusform>Speicher: %1 × %n Readahead-Fenster × %2 Gerät(e) = %3</numerusform>
+            <numerusform>Speicher: %1 × %n Readahead-Fenster × %2 Gerät(e) = %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Took %1 s of a %2 s budget.</source>
+        <translation>Dauerte %1 s von %2 s Zeitbudget.</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb is back at %1.</source>
+        <translation>read_ahead_kb ist wieder %1.</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb NOT restored: %1</source>
+        <translation>read_ahead_kb NICHT wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <source>Writing…</source>
+        <translation>Schreibe…</translation>
+    </message>
+    <message>
+        <source>Writing… (the first change asks for authorization)</source>
+        <translation>Schreibe… (die erste Änderung fragt nach der Berechtigung)</translation>
+    </message>
+    <message>
+        <source>Kept. Revert session still takes it back.</source>
+        <translation>Behalten. Sitzung zurücksetzen nimmt es weiterhin zurück.</translation>
+    </message>
+    <message>
+        <source>Save as profile</source>
+        <translation>Als Profil speichern</translation>
+    </message>
+    <message>
+        <source>Profile name (letters, digits, _ . -):</source>
+        <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::Advisor</name>
     <message>
         <source>workload &apos;%1&apos; is not one of seq, concurrent:N, server:N, mixed:K+R (N and K from 1 to 64, R from 0 to 64)</source>
@@ -130,20 +390,12 @@
         <translation>GERÄT</translation>
     </message>
     <message>
-        <source>Open on TAB: settings, test, monitor or details.</source>
-        <translation>Mit Reiter TAB öffnen: settings, test, monitor oder details.</translation>
-    </message>
-    <message>
         <source>TAB</source>
         <translation>TAB</translation>
     </message>
     <message>
         <source>Linux block-device tuning console</source>
         <translation>Tuning-Konsole für Linux-Blockgeräte</translation>
-    </message>
-    <message>
-        <source>--tab %1: unknown tab (use settings, test, monitor or details)</source>
-        <translation>--tab %1: unbekannter Reiter (settings, test, monitor oder details angeben)</translation>
     </message>
     <message>
         <source>Make a scratch 1 GiB direct-I/O loop device over a file, select it, and detach it when the console ends (root).</source>
@@ -160,6 +412,14 @@
     <message>
         <source>demo device %1 (1 GiB, direct I/O), detached when the console ends</source>
         <translation>Demo-Gerät %1 (1 GiB, Direct I/O), wird beim Beenden der Konsole gelöst</translation>
+    </message>
+    <message>
+        <source>Open on TAB: settings, test, monitor, details, history, profiles, advise or diagnose.</source>
+        <translation>Mit Reiter TAB öffnen: settings, test, monitor, details, history, profiles, advise oder diagnose.</translation>
+    </message>
+    <message>
+        <source>--tab %1: unknown tab (use settings, test, monitor, details, history, profiles, advise or diagnose)</source>
+        <translation>--tab %1: unbekannter Reiter (settings, test, monitor, details, history, profiles, advise oder diagnose angeben)</translation>
     </message>
 </context>
 <context>
@@ -345,6 +605,14 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Block devices</source>
         <translation>Blockgeräte</translation>
     </message>
+    <message>
+        <source>Apply profile…</source>
+        <translation>Profil anwenden…</translation>
+    </message>
+    <message>
+        <source>Open the Profiles page with this device&apos;s settings in the preview</source>
+        <translation>Die Profilseite mit den Einstellungen dieses Geräts in der Vorschau öffnen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Devices</name>
@@ -439,6 +707,120 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>%1: its directory %2 cannot be opened: %3 (left out)</source>
         <translation>%1: sein Verzeichnis %2 kann nicht geöffnet werden: %3 (ausgelassen)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DiagnoseView</name>
+    <message>
+        <source>problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Select a device</source>
+        <translation>Gerät auswählen</translation>
+    </message>
+    <message>
+        <source>Static checks only (no reads)</source>
+        <translation>Nur statische Prüfungen (kein Lesen)</translation>
+    </message>
+    <message>
+        <source>Diagnose</source>
+        <translation>Diagnose</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>A recorded tree has nothing to read: only the static checks run here</source>
+        <translation>Ein aufgezeichneter Baum hat nichts zu lesen: hier laufen nur die statischen Prüfungen</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Beleg</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Fix: %1</source>
+        <translation>Abhilfe: %1</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Set %1 on %2</source>
+        <translation>%1 auf %2 setzen</translation>
+    </message>
+    <message>
+        <source>No findings for %1</source>
+        <translation>Keine Befunde für %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) for %1</source>
+        <translation>
+            <numerusform>%n Befund für %1</numerusform>
+            <numerusform>%n Befunde für %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (static checks and measured reads)</source>
+        <translation> (statische Prüfungen und gemessenes Lesen)</translation>
+    </message>
+    <message>
+        <source> (static checks)</source>
+        <translation> (statische Prüfungen)</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb NOT restored: %1</source>
+        <translation>read_ahead_kb NICHT wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>Applied the fix for %1; checking again</source>
+        <translation>Abhilfe für %1 angewendet; prüfe erneut</translation>
+    </message>
+    <message>
+        <source>Diagnose %1</source>
+        <translation>Diagnose von %1</translation>
+    </message>
+    <message>
+        <source>Checking %1, then a few seconds of reads…</source>
+        <translation>Prüfe %1, dann einige Sekunden Lesen…</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>Prüfe %1…</translation>
+    </message>
+    <message>
+        <source>Applying %1…</source>
+        <translation>Wende %1 an…</translation>
     </message>
 </context>
 <context>
@@ -698,6 +1080,18 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>History</source>
         <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation>Profile</translation>
+    </message>
+    <message>
+        <source>Advise</source>
+        <translation>Empfehlen</translation>
+    </message>
+    <message>
+        <source>Diagnose</source>
+        <translation>Diagnose</translation>
     </message>
 </context>
 <context>
@@ -964,6 +1358,87 @@ KiB</translation>
     </message>
 </context>
 <context>
+    <name>blocktune::ProfileWorker</name>
+    <message numerus="yes">
+        <source>Saved %n rule(s) as %1</source>
+        <translation>
+            <numerusform>%n Regel als %1 gespeichert</numerusform>
+            <numerusform>%n Regeln als %1 gespeichert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1: %n value(s) restored</source>
+        <translation>
+            <numerusform>%1 zurückgesetzt: %n Wert wiederhergestellt</numerusform>
+            <numerusform>%1 zurückgesetzt: %n Werte wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to revert: no profile was applied since the last revert</source>
+        <translation>Nichts zurückzusetzen: seit dem letzten Zurücksetzen wurde kein Profil angewendet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s)</source>
+        <translation>
+            <numerusform>%1 würde %n Einstellung ändern</numerusform>
+            <numerusform>%1 würde %n Einstellungen ändern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is refused here: nothing would change</source>
+        <translation>%1 wird hier abgelehnt: nichts würde sich ändern</translation>
+    </message>
+    <message>
+        <source>Nothing to change: every device already is as %1 says</source>
+        <translation>Nichts zu ändern: jedes Gerät ist bereits so, wie %1 es sagt</translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %1: %n write(s); Revert brings the values before back</source>
+        <translation>
+            <numerusform>%1 angewendet: %n Schreibvorgang; Zurücksetzen bringt die vorigen Werte zurück</numerusform>
+            <numerusform>%1 angewendet: %n Schreibvorgänge; Zurücksetzen bringt die vorigen Werte zurück</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>matches</source>
+        <translation>stimmt</translation>
+    </message>
+    <message>
+        <source>drift</source>
+        <translation>Abweichung</translation>
+    </message>
+    <message numerus="yes">
+        <source>No drift: %n setting(s) as %1 says</source>
+        <translation>
+            <numerusform>Keine Abweichung: %n Einstellung wie in %1</numerusform>
+            <numerusform>Keine Abweichung: %n Einstellungen wie in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n drift(s) from %1</source>
+        <translation>
+            <numerusform>%n Abweichung von %1</numerusform>
+            <numerusform>%n Abweichungen von %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 does not resolve here</source>
+        <translation>%1 lässt sich hier nicht auflösen</translation>
+    </message>
+    <message>
+        <source>Exported %1 as %2 to %3</source>
+        <translation>%1 als %2 nach %3 exportiert</translation>
+    </message>
+    <message>
+        <source>Installed %1</source>
+        <translation>%1 installiert</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::ProfilesView</name>
     <message>
         <source>Device</source>
@@ -1047,6 +1522,58 @@ KiB</translation>
     <message>
         <source>tuned profile (tuned.conf)</source>
         <translation>tuned-Profil (tuned.conf)</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>ändern</translation>
+    </message>
+    <message>
+        <source>change: %1</source>
+        <translation>ändern: %1</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>kept: %1</source>
+        <translation>beibehalten: %1</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>übersprungen: %1</translation>
+    </message>
+    <message>
+        <source>Devices no rule matched: %1</source>
+        <translation>Geräte ohne passende Regel: %1</translation>
+    </message>
+    <message>
+        <source>Rule that matched nothing: %1</source>
+        <translation>Regel ohne Treffer: %1</translation>
+    </message>
+    <message>
+        <source>%1: read_ahead_kb %2 is below the kernel&apos;s floor of %3 KiB (2 x stripe): re-assembly or a reshape raises it again</source>
+        <translation>%1: read_ahead_kb %2 liegt unter der Untergrenze des Kernels von %3 KiB (2 × Stripe): erneutes Zusammensetzen oder ein Reshape hebt es wieder an</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>All devices</source>
+        <translation>Alle Geräte</translation>
+    </message>
+    <message>
+        <source>Only this device</source>
+        <translation>Nur dieses Gerät</translation>
+    </message>
+    <message>
+        <source>Read-only: %1</source>
+        <translation>Nur lesen: %1</translation>
+    </message>
+    <message>
+        <source>Device: %1</source>
+        <translation>Gerät: %1</translation>
     </message>
 </context>
 <context>

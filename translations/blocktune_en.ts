@@ -2,6 +2,68 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>blocktune::AdviseView</name>
+    <message numerus="yes">
+        <source>Try for %n s</source>
+        <translation>
+            <numerusform>Try for %n s</numerusform>
+            <numerusform>Try for %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply as a temporary change, restored after %n seconds unless you keep it</source>
+        <translation>
+            <numerusform>Apply as a temporary change, restored after %n second unless you keep it</numerusform>
+            <numerusform>Apply as a temporary change, restored after %n seconds unless you keep it</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %1: restored in %n s unless kept</source>
+        <translation>
+            <numerusform>Trying %1: restored in %n s unless kept</numerusform>
+            <numerusform>Trying %1: restored in %n s unless kept</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 (%n point(s) so far)</source>
+        <translation>
+            <numerusform>%1: %2 (%n point so far)</numerusform>
+            <numerusform>%1: %2 (%n points so far)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n point(s): no recommendation</source>
+        <translation>
+            <numerusform>Cancelled after %n point: no recommendation</numerusform>
+            <numerusform>Cancelled after %n points: no recommendation</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory: %1 × %n readahead window(s) × %2 device(s) = %3</source>
+        <translation>
+            <numerusform>Memory: %1 × %n readahead window × %2 device(s) = %3</numerusform>
+            <numerusform>Memory: %1 × %n readahead windows × %2 device(s) = %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DiagnoseView</name>
+    <message numerus="yes">
+        <source>%n finding(s) for %1</source>
+        <translation>
+            <numerusform>%n finding for %1</numerusform>
+            <numerusform>%n findings for %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>blocktune::HistoryView</name>
     <message numerus="yes">
         <source>%n record(s); select two to compare</source>
@@ -25,6 +87,51 @@
         <translation>
             <numerusform>%n block device</numerusform>
             <numerusform>%n block devices</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ProfileWorker</name>
+    <message numerus="yes">
+        <source>Saved %n rule(s) as %1</source>
+        <translation>
+            <numerusform>Saved %n rule as %1</numerusform>
+            <numerusform>Saved %n rules as %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1: %n value(s) restored</source>
+        <translation>
+            <numerusform>Reverted %1: %n value restored</numerusform>
+            <numerusform>Reverted %1: %n values restored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s)</source>
+        <translation>
+            <numerusform>%1 would change %n setting</numerusform>
+            <numerusform>%1 would change %n settings</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %1: %n write(s); Revert brings the values before back</source>
+        <translation>
+            <numerusform>Applied %1: %n write; Revert brings the values before back</numerusform>
+            <numerusform>Applied %1: %n writes; Revert brings the values before back</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No drift: %n setting(s) as %1 says</source>
+        <translation>
+            <numerusform>No drift: %n setting as %1 says</numerusform>
+            <numerusform>No drift: %n settings as %1 says</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n drift(s) from %1</source>
+        <translation>
+            <numerusform>%n drift from %1</numerusform>
+            <numerusform>%n drifts from %1</numerusform>
         </translation>
     </message>
 </context>

@@ -5,7 +5,9 @@
 #include "common/sysroot.h"
 #include "devices/devices.h"
 
+#include <QAction>
 #include <QHeaderView>
+#include <QMenu>
 #include <QSet>
 #include <QTimer>
 #include <QTreeWidgetItemIterator>
@@ -283,6 +285,27 @@ DeviceTree::DeviceTree(QWidget *parent) : QTreeWidget(parent)
     connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *current) {
         if (current)
             Q_EMIT deviceSelected(current->data(Name, NameRole).toString());
+    });
+    // The context menu acts on the row under the mouse: a right click
+    // selects it first, so the action can follow the selection.
+    m_applyProfile = new QAction(tr("Apply profile…"), this);
+    m_applyProfile->setObjectName(QStringLiteral("applyProfile"));
+    m_applyProfile->setToolTip(tr("Open the Profiles page with this device's settings in the preview"));
+    connect(m_applyProfile, &QAction::triggered, this, [this] {
+        const QString name = selectedDevice();
+        if (!name.isEmpty())
+            Q_EMIT applyProfileRequested(name);
+    });
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QTreeWidgetItem *item = itemAt(pos);
+        if (!item)
+            return;
+        setCurrentItem(item);
+        auto *menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(m_applyProfile);
+        menu->popup(viewport()->mapToGlobal(pos));
     });
     m_refresh = new QTimer(this);
     m_refresh->setInterval(kRefreshMs);

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+class QAction;
 class QTimer;
 
 namespace blocktune {
@@ -51,6 +52,8 @@ public:
     bool hidesEmpty() const { return m_hideEmpty; }
     bool hidesVirtual() const { return m_hideVirtual; }
     QString searchText() const { return m_search; }
+    /// "Apply profile…" of the context menu (acts on the selected device).
+    QAction *applyProfileAction() const { return m_applyProfile; }
 
 public Q_SLOTS:
     void setArrangement(blocktune::DeviceTree::Arrangement arrangement);
@@ -65,6 +68,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void deviceSelected(const QString &name);
+    /// The context menu's "Apply profile…" on this device.
+    void applyProfileRequested(const QString &name);
 
 private:
     void rebuild();
@@ -73,6 +78,7 @@ private:
     std::shared_ptr<const DeviceModel> m_model;
     QString m_sysroot;
     QTimer *m_refresh = nullptr;
+    QAction *m_applyProfile = nullptr;
     Arrangement m_arrangement = Arrangement::Arrays;
     bool m_hideEmpty = true;
     bool m_hideVirtual = false;

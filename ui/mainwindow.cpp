@@ -6,9 +6,13 @@
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
+#include "profiles/profilesview.h"
+#include "advisor/adviseview.h"
+#include "advisor/diagnoseview.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "profiles/profiles.h"
 #include "session/sessionthread.h"
 #include "tuning/tuning.h"
 
@@ -78,8 +82,17 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_tabs->addTab(m_details, tr("Details"));
     m_history = new HistoryView({}, m_tabs);
     m_tabs->addTab(m_history, tr("History"));
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    const ProfileStore profileStore = ProfileStore::standard(m_session->root());
+    m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
+    m_tabs->addTab(m_profiles, tr("Profiles"));
+    m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
+    m_tabs->addTab(m_advise, tr("Advise"));
+    m_diagnose = new DiagnoseView(m_session, m_tabs);
+    m_tabs->addTab(m_diagnose, tr("Diagnose"));
+    // Half each: the tree keeps its columns, the eight tabs' pages (the
+    // Profiles table, the Advise curve) get the width they need.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
@@ -113,6 +126,14 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
 
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
+    connect(m_tree, &DeviceTree::applyProfileRequested, this, &MainWindow::openProfilesFor);
+    connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
+    connect(m_advise, &AdviseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    connect(m_advise, &AdviseView::profileSaved, m_profiles, &ProfilesView::refresh);
+    connect(m_diagnose, &DiagnoseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    auto statusLine = [this](const QString &text) { statusBar()->showMessage(text.section(u'\n', 0, 0), 10000); };
+    connect(m_advise, &AdviseView::message, this, statusLine);
+    connect(m_diagnose, &DiagnoseView::message, this, statusLine);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
     // the session refreshed what it touched, the views read it again.
@@ -194,7 +215,13 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     rescan();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views go first: their destructors cancel and wait for work that
+    // drives the session (a sweep, an advice, a profile), and the session
+    // (a child made before them, so otherwise deleted first) must outlive it.
+    delete m_splitter;
+}
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
@@ -315,7 +342,17 @@ void MainWindow::deviceSelected(const QString &name)
     m_tuning->setDevice(name);
     if (!m_readTest->isRunning())
         m_readTest->setDevice(name);
+    if (!m_advise->isRunning())
+        m_advise->setDevice(name);
+    if (!m_diagnose->isRunning())
+        m_diagnose->setDevice(name);
     updateMonitorDevices();
+}
+
+void MainWindow::openProfilesFor(const QString &name)
+{
+    m_tabs->setCurrentWidget(m_profiles);
+    m_profiles->setDevice(name);
 }
 
 void MainWindow::updateMonitorDevices()

@@ -19,6 +19,9 @@ class TuningPanel;
 class MonitorView;
 class ReadTestView;
 class HistoryView;
+class ProfilesView;
+class AdviseView;
+class DiagnoseView;
 
 /// The console's main window. It owns the console's one TuningSession (on
 /// its own thread, core/session/sessionthread.h): the device tree, the
@@ -42,6 +45,9 @@ public:
     MonitorView *monitorView() const { return m_monitor; }
     ReadTestView *readTestView() const { return m_readTest; }
     HistoryView *historyView() const { return m_history; }
+    ProfilesView *profilesView() const { return m_profiles; }
+    AdviseView *adviseView() const { return m_advise; }
+    DiagnoseView *diagnoseView() const { return m_diagnose; }
     QTabWidget *tabs() const { return m_tabs; }
     SessionThread *session() const { return m_session; }
     /// The device list is on screen (the first scan arrived).
@@ -69,6 +75,8 @@ private:
     void showModel();
     void showDetails(const QString &name);
     void deviceSelected(const QString &name);
+    /// The device tree's "Apply profile…": the Profiles tab, that device preselected.
+    void openProfilesFor(const QString &name);
     /// Samples only while the Monitor tab is on screen.
     void updateMonitorDevices();
 
@@ -80,6 +88,9 @@ private:
     MonitorView *m_monitor = nullptr;
     ReadTestView *m_readTest = nullptr;
     HistoryView *m_history = nullptr;
+    ProfilesView *m_profiles = nullptr;
+    AdviseView *m_advise = nullptr;
+    DiagnoseView *m_diagnose = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_privilege = nullptr;
     QLabel *m_lastError = nullptr;

@@ -29,7 +29,7 @@ struct ConsoleOptions
                             QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
                                                                           "and detach it when the console ends (root).")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor or details."),
+                           QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor, details, history, profiles, advise or diagnose."),
                            QCoreApplication::translate("blocktune::Console", "TAB")};
 
     void addTo(QCommandLineParser &parser) const
@@ -97,12 +97,14 @@ int main(int argc, char **argv)
         return 2;
     }
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
-                           QStringLiteral("details"), QStringLiteral("history")};
+                           QStringLiteral("details"), QStringLiteral("history"), QStringLiteral("profiles"),
+                           QStringLiteral("advise"), QStringLiteral("diagnose")};
     const int tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
     if (tabIndex < 0) {
         std::fprintf(stderr, "blocktune: %s\n",
                      qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                       "--tab %1: unknown tab (use settings, test, monitor or details)")
+                                                       "--tab %1: unknown tab (use settings, test, monitor, details, history, "
+                                                       "profiles, advise or diagnose)")
                                     .arg(parser.value(options.tab))));
         return 2;
     }

@@ -309,20 +309,20 @@ Result<WrittenValue> HelperWriter::write(const AttributeWrite &request)
     return WrittenValue{reply.body.value(u"previous").toString(), reply.body.value(u"value").toString()};
 }
 
-Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
-                                        const QByteArray &content)
+namespace {
+
+QJsonObject rulesRequest(RulesChange change, const QString &fileName, const QByteArray &content)
 {
-    // As with attributes: root, or a recorded tree the caller owns, writes
-    // itself; a user asks the helper, which checks it all again.
-    if (!root.isLive() || ::geteuid() == 0)
-        return change == RulesChange::Install ? installUdevRules(root, fileName, content) : removeUdevRules(root, fileName);
-    HelperClient client;
     QJsonObject request{{QStringLiteral("op"), change == RulesChange::Install ? QStringLiteral("install_rules")
                                                                                : QStringLiteral("remove_rules")},
                         {QStringLiteral("name"), fileName}};
     if (change == RulesChange::Install)
         request.insert(u"content", QString::fromUtf8(content));
-    const HelperReply reply = client.call(request, 60000);
+    return request;
+}
+
+Result<UdevRulesResult> rulesReply(const HelperReply &reply)
+{
     if (!reply.ok)
         return makeError(errorCodeFromName(reply.body.value(u"code").toString()),
                          reply.error.isEmpty() ? QStringLiteral("blocktune-helper refused without a reason") : reply.error);
@@ -334,6 +334,36 @@ Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change,
         r.commands << v.toString();
     r.message = reply.body.value(u"message").toString();
     return r;
+}
+
+} // namespace
+
+Result<UdevRulesResult> AttributeWriter::changeRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                                     const QByteArray &content)
+{
+    return change == RulesChange::Install ? installUdevRules(root, fileName, content) : removeUdevRules(root, fileName);
+}
+
+Result<UdevRulesResult> HelperWriter::changeRules(const SysRoot &, RulesChange change, const QString &fileName,
+                                                  const QByteArray &content)
+{
+    // The helper works on its own root (the machine, or its --sysroot in tests).
+    const QJsonObject json = rulesRequest(change, fileName, content);
+    HelperReply reply;
+    QMetaObject::invokeMethod(m_client, [&reply, &json, c = m_client] { reply = c->call(json, 60000); },
+                              Qt::BlockingQueuedConnection);
+    return rulesReply(reply);
+}
+
+Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                        const QByteArray &content)
+{
+    // As with attributes: root, or a recorded tree the caller owns, writes
+    // itself; a user asks the helper, which checks it all again.
+    if (!root.isLive() || ::geteuid() == 0)
+        return change == RulesChange::Install ? installUdevRules(root, fileName, content) : removeUdevRules(root, fileName);
+    HelperClient client;
+    return rulesReply(client.call(rulesRequest(change, fileName, content), 60000));
 }
 
 std::unique_ptr<AttributeWriter> makeAttributeWriter(const SysRoot &root)

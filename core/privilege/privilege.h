@@ -52,12 +52,21 @@ struct WrittenValue
 /// The fake-able seam for every kernel setting blocktune changes.
 /// Implementations validate the request themselves (allowlist, ranges);
 /// callers still validate first to give better messages.
+struct UdevRulesResult;
+enum class RulesChange;
+
 class AttributeWriter
 {
 public:
     virtual ~AttributeWriter() = default;
     /// Writes one attribute and reads back what the kernel kept.
     virtual Result<WrittenValue> write(const AttributeWrite &request) = 0;
+    /// Installs or removes a blocktune udev rules file under `root` (see
+    /// installUdevRules()). This default does it in this process (root, or
+    /// a recorded tree); the helper's writer asks the helper it already
+    /// started, so a console's profile install needs no second prompt.
+    virtual Result<UdevRulesResult> changeRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                                const QByteArray &content);
     /// "direct" or "blocktune-helper (pkexec)": for messages.
     virtual QString describe() const = 0;
     /// From any thread: gives up a write that is waiting (for a pkexec
@@ -222,6 +231,9 @@ public:
     ~HelperWriter() override;
     Q_DISABLE_COPY_MOVE(HelperWriter)
     Result<WrittenValue> write(const AttributeWrite &request) override;
+    /// Through the helper this writer started (ops install_rules, remove_rules).
+    Result<UdevRulesResult> changeRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                        const QByteArray &content) override;
     QString describe() const override;
     void cancel() override { m_client->cancel(); }
     /// How many times the helper process was started.

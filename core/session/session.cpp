@@ -51,6 +51,15 @@ public:
         const AttributeWriter *real = m_started.load();
         return real ? real->describe() : QString();
     }
+    Result<UdevRulesResult> changeRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                        const QByteArray &content) override
+    {
+        if (!m_real) {
+            m_real = m_factory ? m_factory(m_root) : makeAttributeWriter(m_root);
+            m_started.store(m_real.get());
+        }
+        return m_real->changeRules(root, change, fileName, content);
+    }
     void cancel() override
     {
         if (AttributeWriter *real = m_started.load())
@@ -115,6 +124,15 @@ void TuningSession::refreshLocked(const QStringList &queues)
     auto fresh = std::make_shared<DeviceModel>(*m_model);
     fresh->refreshQueues(m_root, queues);
     m_model = std::move(fresh);
+}
+
+Result<UdevRulesResult> TuningSession::changeUdevRules(RulesChange change, const QString &fileName,
+                                                      const QByteArray &content)
+{
+    const QMutexLocker locker(&m_lock);
+    if (!m_options.readOnlyReason.isEmpty())
+        return makeError(Refused, m_options.readOnlyReason);
+    return m_writer->changeRules(m_root, change, fileName, content);
 }
 
 Result<DeviceSettings> TuningSession::settings(const QString &device)

@@ -106,6 +106,12 @@ public:
     /// The temporary changes' journal, empty when none is held.
     QString journalPath() const;
 
+    // ---- udev rules (a profile installed at boot) -----------------------------
+    /// installUdevRules()/removeUdevRules() through this session's writer:
+    /// as a user, the helper it already started (one prompt per session).
+    /// Refused with readOnlyReason() on a read-only session.
+    Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName, const QByteArray &content = {});
+
     // ---- Journals of sessions that died -------------------------------------
     /// Journals whose process is gone (crash, kill -9), oldest first.
     QList<PendingJournal> deadJournals() const;

@@ -5,6 +5,10 @@
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
 #include "session/sessionthread.h"
+#include "format.h"
+
+#include <QCoreApplication>
+#include <QCheckBox>
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -38,11 +42,11 @@ ProfileRow previewRow(const Profile &p, const ResolvedSetting &r)
     switch (r.state) {
     case ResolvedState::Change:
         row.target = r.target;
-        row.state = r.reason.isEmpty() ? QStringLiteral("change") : QStringLiteral("change: ") + r.reason;
+        row.state = r.reason.isEmpty() ? ProfilesView::tr("change") : ProfilesView::tr("change: %1").arg(r.reason);
         break;
-    case ResolvedState::Unchanged: row.state = QStringLiteral("unchanged"); break;
-    case ResolvedState::Kept: row.state = QStringLiteral("kept: ") + r.reason; break;
-    case ResolvedState::Skipped: row.state = QStringLiteral("skipped: ") + r.reason; break;
+    case ResolvedState::Unchanged: row.state = ProfilesView::tr("unchanged"); break;
+    case ResolvedState::Kept: row.state = ProfilesView::tr("kept: %1").arg(r.reason); break;
+    case ResolvedState::Skipped: row.state = ProfilesView::tr("skipped: %1").arg(r.reason); break;
     }
     return row;
 }
@@ -51,13 +55,13 @@ QStringList resolutionNotes(const Profile &p, const ProfileResolution &res)
 {
     QStringList notes;
     if (!res.unmatchedDevices.isEmpty())
-        notes << QStringLiteral("Devices no rule matched: %1").arg(res.unmatchedDevices.join(QStringLiteral(", ")));
+        notes << ProfilesView::tr("Devices no rule matched: %1").arg(res.unmatchedDevices.join(QStringLiteral(", ")));
     for (int r : res.unmatchedRules)
-        notes << QStringLiteral("Rule that matched nothing: %1").arg(ruleText(p, r));
+        notes << ProfilesView::tr("Rule that matched nothing: %1").arg(ruleText(p, r));
     for (const FloorOverride &f : res.floorOverrides)
-        notes << QStringLiteral("%1: read_ahead_kb %2 is below the kernel's floor of %3 KiB (2 x stripe): re-assembly or "
-                                "a reshape raises it again")
-                     .arg(f.device).arg(f.valueKiB).arg(f.floorKiB);
+        notes << ProfilesView::tr("%1: read_ahead_kb %2 is below the kernel's floor of %3 KiB (2 x stripe): re-assembly or "
+                    "a reshape raises it again")
+                     .arg(f.device, format::count(f.valueKiB), format::count(f.floorKiB));
     return notes;
 }
 
@@ -65,7 +69,7 @@ Status writeText(const QString &path, const QByteArray &data)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
-        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        return makeError(Refused, ProfilesView::tr("cannot write %1: %2").arg(path, f.errorString()));
     return {};
 }
 
@@ -131,7 +135,7 @@ private:
         }
         r.ok = true;
         r.notes = saved->notes;
-        r.message = QStringLiteral("Saved %1 rule(s) as %2").arg(saved->profile.rules.size()).arg(path);
+        r.message = tr("Saved %n rule(s) as %1", nullptr, int(saved->profile.rules.size())).arg(path);
     }
 
     void revert(ProfileResult &r)
@@ -145,10 +149,9 @@ private:
                 r.notes << QStringLiteral("%1 %2: %3").arg(i.entry.device, i.entry.attribute, i.message);
         }
         r.notes << back.restore.messages;
-        r.message = back.state ? QStringLiteral("Reverted %1: %2 value(s) restored")
+        r.message = back.state ? tr("Reverted %1: %n value(s) restored", nullptr, restored)
                                      .arg(back.state->profiles.join(QStringLiteral(", ")))
-                                     .arg(restored)
-                               : QStringLiteral("Nothing to revert: no profile was applied since the last revert");
+                               : tr("Nothing to revert: no profile was applied since the last revert");
     }
 
     void withProfile(ProfileResult &r, const QString &a, const QString &b)
@@ -168,8 +171,8 @@ private:
             for (const Error &e : preview.errors)
                 r.notes << e.message;
             r.ok = preview.ok();
-            r.message = preview.ok() ? QStringLiteral("%1 would change %2 setting(s)").arg(p.name).arg(preview.plan.writes.size())
-                                     : QStringLiteral("%1 is refused here: nothing would change").arg(p.name);
+            r.message = preview.ok() ? tr("%1 would change %n setting(s)", nullptr, int(preview.plan.writes.size())).arg(p.name)
+                                     : tr("%1 is refused here: nothing would change").arg(p.name);
             break;
         }
         case ProfileResult::Apply: {
@@ -182,12 +185,12 @@ private:
             r.notes << done.messages;
             r.ok = done.ok();
             if (done.nothingToDo())
-                r.message = QStringLiteral("Nothing to change: every device already is as %1 says").arg(p.name);
+                r.message = tr("Nothing to change: every device already is as %1 says").arg(p.name);
             else if (done.ok())
-                r.message = QStringLiteral("Applied %1: %2 write(s); Revert brings the values before back")
-                                .arg(p.name).arg(done.report.outcomes.size());
+                r.message = tr("Applied %1: %n write(s); Revert brings the values before back", nullptr,
+                               int(done.report.outcomes.size())).arg(p.name);
             else
-                r.message = done.report.error ? done.report.error->message : QStringLiteral("refused");
+                r.message = done.report.error ? done.report.error->message : tr("refused");
             break;
         }
         case ProfileResult::Verify: {
@@ -202,17 +205,17 @@ private:
                 if (s.state == ResolvedState::Skipped)
                     continue;
                 ProfileRow row{s.device, s.setting.key, s.current, s.setting.text(), ruleText(p, s.rule),
-                               s.satisfied ? QStringLiteral("matches") : QStringLiteral("drift"), !s.satisfied};
+                               s.satisfied ? tr("matches") : tr("drift"), !s.satisfied};
                 r.rows << row;
             }
             for (const Error &e : v.resolution.errors)
                 r.notes << e.message;
             r.ok = v.ok();
-            r.message = v.resolution.ok() ? (v.drifts.isEmpty() ? QStringLiteral("No drift: %1 setting(s) as %2 says")
-                                                                      .arg(v.matching).arg(p.name)
-                                                                : QStringLiteral("%1 drift(s) from %2")
-                                                                      .arg(v.drifts.size()).arg(p.name))
-                                          : QStringLiteral("%1 does not resolve here").arg(p.name);
+            r.message = v.resolution.ok() ? (v.drifts.isEmpty() ? tr("No drift: %n setting(s) as %1 says", nullptr,
+                                                                         int(v.matching)).arg(p.name)
+                                                                : tr("%n drift(s) from %1", nullptr,
+                                                                     int(v.drifts.size())).arg(p.name))
+                                          : tr("%1 does not resolve here").arg(p.name);
             break;
         }
         case ProfileResult::Export: {
@@ -227,7 +230,7 @@ private:
             }
             r.notes = text->warnings;
             r.ok = true;
-            r.message = QStringLiteral("Exported %1 as %2 to %3").arg(p.name, a, b);
+            r.message = tr("Exported %1 as %2 to %3").arg(p.name, a, b);
             break;
         }
         case ProfileResult::Install: {
@@ -236,7 +239,8 @@ private:
                 r.message = text.error().message;
                 return;
             }
-            auto done = changeUdevRules(m_session.root(), RulesChange::Install, udevRulesFileName(p.name), text->text);
+            // Through the session's writer: as a user, the helper it started already.
+            auto done = m_session.changeUdevRules(RulesChange::Install, udevRulesFileName(p.name), text->text);
             if (!done) {
                 r.message = done.error().message;
                 return;
@@ -244,7 +248,7 @@ private:
             r.ok = true;
             r.notes = text->warnings;
             r.notes << done->commands << done->message;
-            r.message = QStringLiteral("Installed %1").arg(done->path);
+            r.message = tr("Installed %1").arg(done->path);
             break;
         }
         default: break;
@@ -279,6 +283,9 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
 
     m_table = new QTableWidget(0, 6);
     m_table->setHorizontalHeaderLabels({tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr("")});
+    // Whole values on one line: the columns take what the rows on screen
+    // need (filterRows()), the state takes the rest.
+    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -289,11 +296,15 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     m_status = new QLabel;
     m_status->setWordWrap(true);
 
+    // Two rows: what acts on the machine, then what writes files; one row
+    // of seven is wider than a German window can be.
     auto *buttons = new QHBoxLayout;
+    auto *fileButtons = new QHBoxLayout;
+    QHBoxLayout *buttonRow = buttons;
     auto button = [&](const QString &text, void (ProfilesView::*slot)()) {
         auto *b = new QPushButton(text);
         connect(b, &QPushButton::clicked, this, slot);
-        buttons->addWidget(b);
+        buttonRow->addWidget(b);
         m_buttons << b;
         return b;
     };
@@ -301,10 +312,12 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     QPushButton *applyButton = button(tr("Apply"), &ProfilesView::apply);
     button(tr("Verify"), &ProfilesView::verify);
     QPushButton *revertButton = button(tr("Revert"), &ProfilesView::revert);
+    buttons->addStretch();
+    buttonRow = fileButtons;
     button(tr("Save current…"), &ProfilesView::askSave);
     button(tr("Export…"), &ProfilesView::askExport);
     QPushButton *installButton = button(tr("Install at boot"), &ProfilesView::installAtBoot);
-    buttons->addStretch();
+    fileButtons->addStretch();
     if (!m_session->readOnlyReason().isEmpty())
         for (QPushButton *b : {applyButton, revertButton, installButton}) {
             b->setEnabled(false);
@@ -312,14 +325,34 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
             m_buttons.removeAll(b); // stays disabled
         }
 
+    m_deviceLabel = new QLabel(tr("All devices"));
+    m_onlyDevice = new QCheckBox(tr("Only this device"));
+    m_onlyDevice->setObjectName(QStringLiteral("onlyDevice"));
+    m_onlyDevice->setEnabled(false);
+    connect(m_onlyDevice, &QCheckBox::toggled, this, &ProfilesView::filterRows);
+    auto *deviceRow = new QHBoxLayout;
+    deviceRow->addWidget(m_deviceLabel);
+    deviceRow->addWidget(m_onlyDevice);
+    deviceRow->addStretch();
+
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
+    if (!m_session->readOnlyReason().isEmpty()) {
+        auto *readOnly = new QLabel(tr("Read-only: %1").arg(m_session->readOnlyReason()));
+        readOnly->setObjectName(QStringLiteral("readOnlyReason"));
+        readOnly->setWordWrap(true);
+        readOnly->setStyleSheet(QStringLiteral("color: #8a5a00"));
+        rightLayout->addWidget(readOnly);
+    }
+    rightLayout->addLayout(deviceRow);
     rightLayout->addWidget(m_table, 1);
     rightLayout->addWidget(m_notes);
     rightLayout->addLayout(buttons);
+    rightLayout->addLayout(fileButtons);
     rightLayout->addWidget(m_status);
 
+    left->setMinimumWidth(240);
     auto *split = new QSplitter;
     split->addWidget(left);
     split->addWidget(right);
@@ -369,6 +402,43 @@ void ProfilesView::select(const QString &name)
             return;
         }
     m_pendingSelect = name; // the list is still on its way
+}
+
+void ProfilesView::setDevice(const QString &name)
+{
+    m_device = name;
+    m_deviceLabel->setText(name.isEmpty() ? tr("All devices") : tr("Device: %1").arg(name));
+    m_onlyDevice->setEnabled(!name.isEmpty());
+    {
+        const QSignalBlocker block(m_onlyDevice);
+        m_onlyDevice->setChecked(!name.isEmpty());
+    }
+    filterRows();
+    if (!m_busy)
+        preview(); // the device's current values, read now
+}
+
+void ProfilesView::filterRows()
+{
+    const bool only = m_onlyDevice->isChecked() && !m_device.isEmpty();
+    m_table->clearSelection();
+    int first = -1;
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        const QTableWidgetItem *item = m_table->item(r, 0);
+        const bool mine = item && item->text() == m_device;
+        m_table->setRowHidden(r, only && !mine);
+        if (mine) {
+            m_table->selectionModel()->select(m_table->model()->index(r, 0),
+                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            if (first < 0)
+                first = r;
+        }
+    }
+    // Sized for the rows now shown (hidden rows do not count).
+    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
+    if (first >= 0)
+        m_table->scrollToItem(m_table->item(first, 0));
 }
 
 void ProfilesView::preview()
@@ -497,7 +567,7 @@ void ProfilesView::showResult(const ProfileResult &result)
                 m_table->setItem(i, c, item);
             }
         }
-        m_table->resizeColumnsToContents();
+        filterRows();
     }
     if (result.kind == ProfileResult::Save && result.ok)
         refresh();

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -69,10 +70,16 @@ public:
     /// The last result shown (for tests and the status bar).
     const ProfileResult &lastResult() const { return m_last; }
     bool isBusy() const { return m_busy; }
+    /// The device the page was opened for ("Apply profile…" in the device
+    /// tree), or empty: its rows are selected in the table.
+    QString device() const { return m_device; }
 
 public Q_SLOTS:
     void refresh();
     void select(const QString &name);
+    /// Shows the preview with `name`'s rows selected and, while "only this
+    /// device" is ticked, only them. Apply still applies the whole profile.
+    void setDevice(const QString &name);
     void preview();
     void apply();
     void verify();
@@ -95,6 +102,7 @@ private:
     void setBusy(bool busy);
     void askSave();
     void askExport();
+    void filterRows();
 
     SessionThread *m_session;
     QThread m_thread;
@@ -108,6 +116,9 @@ private:
     QTableWidget *m_table = nullptr;
     QLabel *m_notes = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_deviceLabel = nullptr;
+    QCheckBox *m_onlyDevice = nullptr;
+    QString m_device;
     QList<QPushButton *> m_buttons;
 };
 

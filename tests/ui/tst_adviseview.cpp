@@ -1,0 +1,197 @@
+// The console's Advise view on the test's own direct-I/O loop device (as
+// root): a small budget draws the curve point by point, ends with a
+// recommendation on the curve and the original readahead back; a cancel in
+// the middle stops it and restores too.
+#include "adviseview.h"
+#include "mainwindow.h"
+#include "testsupport.h"
+
+#include "common/sysroot.h"
+#include "session/session.h"
+#include "session/sessionthread.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <qcustomplot.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QString queueAttr(const QString &device, const char *attr)
+{
+    QFile f(QStringLiteral("/sys/block/%1/queue/%2").arg(device, QString::fromLatin1(attr)));
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+bool setQueueAttr(const QString &device, const char *attr, const QByteArray &value)
+{
+    QFile f(QStringLiteral("/sys/block/%1/queue/%2").arg(device, QString::fromLatin1(attr)));
+    return f.open(QIODevice::WriteOnly) && f.write(value) == value.size();
+}
+
+/// The loop's readahead as it was (a loop device's queue settings outlive
+/// its detach), put back before the loop goes.
+class SavedReadahead final
+{
+public:
+    explicit SavedReadahead(const QString &device) : m_device(device), m_value(queueAttr(device, "read_ahead_kb")) {}
+    ~SavedReadahead() { setQueueAttr(m_device, "read_ahead_kb", m_value.toLatin1()); }
+    Q_DISABLE_COPY_MOVE(SavedReadahead)
+
+private:
+    QString m_device;
+    QString m_value;
+};
+
+} // namespace
+
+class TestAdviseView : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_journals;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+    }
+
+    void smallBudgetDrawsAndRecommends()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true, QByteArray(4096, 'b'));
+        QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
+        QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4")); // the loop is ours
+        SessionThread session{SysRoot()};
+        QTemporaryDir profiles;
+        AdviseView view(&session, profiles.path());
+        view.resize(1100, 700);
+        view.show();
+        view.setDevice(loop.name());
+        view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
+        view.findChild<QSpinBox *>(u"budget"_qs)->setValue(5);
+        QSignalSpy finished(&view, &AdviseView::finished);
+        QList<int> pointsSeen; // the curve as each point arrived
+        connect(&view, &AdviseView::message, this, [&] { pointsSeen << int(view.curve().size()); });
+        QVERIFY(view.start());
+        QVERIFY(view.isRunning());
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.takeFirst().at(0).toBool(), qPrintable(view.findChild<QLabel *>(u"status"_qs)->text()));
+        // Drawn as the points arrived, not at the end only.
+        QVERIFY(std::adjacent_find(pointsSeen.cbegin(), pointsSeen.cend(),
+                                   [](int a, int b) { return b == a + 1 && a >= 1; }) != pointsSeen.cend());
+        const QList<QPointF> curve = view.curve();
+        QVERIFY(curve.size() >= 8);
+        auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
+        QCOMPARE(plot->graph(0)->dataCount(), int(curve.size()));
+        QCOMPARE(plot->graph(3)->dataCount(), 1); // the recommendation, marked
+
+        // The recommendation: no smaller point within 5% of the best.
+        QVERIFY(view.recommendedKiB());
+        const quint64 rec = *view.recommendedKiB();
+        double best = 0;
+        for (const QPointF &p : curve)
+            best = std::max(best, p.y());
+        for (const QPointF &p : curve)
+            if (p.x() < double(rec))
+                QVERIFY2(p.y() < 0.95 * best, qPrintable(QStringLiteral("%1 KiB: %2 of best %3").arg(p.x()).arg(p.y()).arg(best)));
+        QVERIFY2(view.resultText().contains(u"Recommended read_ahead_kb for %1: %2 KiB"_qs.arg(loop.name()).arg(rec)),
+                 qPrintable(view.resultText()));
+        QVERIFY(view.resultText().contains(u"Raw peak"_qs));
+        QVERIFY(view.resultText().contains(u"Memory: "_qs));
+        QCOMPARE(view.findChild<QProgressBar *>()->value(), 100);
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+        QCOMPARE(session.session().temporaryCount(), 0);
+
+        // Try for 60 s: the recommendation now; Restore now brings 4 back.
+        QSignalSpy changed(&view, &AdviseView::settingsChanged);
+        view.tryRecommendation();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QString::number(rec));
+        view.endTrial();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+
+        // Save as profile: the advice's rule in the profile folder.
+        QSignalSpy profileSaved(&view, &AdviseView::profileSaved);
+        view.saveAsProfile(u"loop-advice"_qs);
+        QVERIFY(profileSaved.wait(10000));
+        QFile file(profiles.filePath(u"loop-advice.json"_qs));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject profile = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(profile.value(u"name").toString(), u"loop-advice"_qs);
+        const QJsonObject rule = profile.value(u"rules").toArray().at(0).toObject();
+        QCOMPARE(rule.value(u"match").toObject().value(u"name").toString(), loop.name());
+        QCOMPARE(rule.value(u"set").toObject().value(u"read_ahead_kb").toInteger(), qint64(rec));
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+    }
+
+    void cancelMidRunRestores()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true, QByteArray(4096, 'c'));
+        QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
+        QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
+        SessionThread session{SysRoot()};
+        QTemporaryDir profiles;
+        AdviseView view(&session, profiles.path());
+        view.setDevice(loop.name());
+        view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
+        view.findChild<QSpinBox *>(u"budget"_qs)->setValue(60);
+        QSignalSpy finished(&view, &AdviseView::finished);
+        QVERIFY(view.start());
+        QVERIFY(QTest::qWaitFor([&] { return view.curve().size() >= 2; }, 30000));
+        QVERIFY(view.isRunning());
+        QElapsedTimer clock;
+        clock.start();
+        view.cancel();
+        QVERIFY(finished.wait(10000));
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QVERIFY(!view.recommendedKiB());
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+        QCOMPARE(session.session().temporaryCount(), 0);
+    }
+
+    // The console closed in the middle of an advice: the views go first,
+    // the sweep stops and its readahead comes back before the session ends.
+    void closingTheConsoleMidRunRestores()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice loop(64 << 20, true, QByteArray(4096, 'd'));
+        QVERIFY(loop.isValid());
+        const SavedReadahead saved(loop.name());
+        QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
+        QTemporaryDir config;
+        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+        auto window = std::make_unique<MainWindow>(QString(), loop.name(), SessionOptions{});
+        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 10000));
+        AdviseView *view = window->adviseView();
+        QCOMPARE(view->device(), loop.name());
+        view->findChild<QSpinBox *>(u"budget"_qs)->setValue(60);
+        QVERIFY(view->start());
+        QVERIFY(QTest::qWaitFor([&] { return view->curve().size() >= 2; }, 30000));
+        QElapsedTimer clock;
+        clock.start();
+        window.reset();
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+    }
+};
+
+QTEST_MAIN(TestAdviseView)
+#include "tst_adviseview.moc"

@@ -1,0 +1,322 @@
+// The console's Profiles, Advise and Diagnose tabs in the main window on
+// recorded trees (offscreen): the Profiles tab and the device tree's
+// "Apply profile…" that opens it on a device, the preview's rows; Diagnose's
+// static checks as cards; Advise and measured Diagnose refused with the reason.
+#include "mainwindow.h"
+#include "devicetree.h"
+#include "profilesview.h"
+#include "adviseview.h"
+#include "diagnoseview.h"
+#include "testsupport.h"
+
+#include "privilege/privilege.h"
+#include "profiles/profiles.h"
+#include "session/session.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QFrame>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+bool writeAttr(const QString &root, const QString &rel, const QByteArray &value)
+{
+    QFile f(root + QStringLiteral("/sys/class/block/") + rel);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(value) == value.size();
+}
+
+QString readAttr(const QString &root, const QString &rel)
+{
+    QFile f(root + QStringLiteral("/sys/class/block/") + rel);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+int tabOf(const QTabWidget *tabs, const QString &text)
+{
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i) == text)
+            return i;
+    return -1;
+}
+
+// Waits for the Profiles page's preview of `profile`.
+bool previewOf(QSignalSpy &spy, const QString &profile)
+{
+    for (int i = 0; i < 10; ++i) {
+        if (spy.isEmpty() && !spy.wait(20000))
+            return false;
+        const auto r = spy.takeFirst().at(0).value<ProfileResult>();
+        if (r.kind == ProfileResult::Preview && r.profile == profile)
+            return true;
+    }
+    return false;
+}
+
+// A pkexec stand-in: counts its starts, keeps the requests it passes on,
+// and runs the real helper on `root`.
+QString fakeHelper(const QTemporaryDir &dir, const QString &root)
+{
+    const QString path = dir.filePath(QStringLiteral("fake-pkexec"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QStringLiteral("#!/bin/sh\necho started >> '%1'\ntee -a '%2' | '%3' --sysroot '%4'\n")
+                .arg(dir.filePath(QStringLiteral("starts")), dir.filePath(QStringLiteral("requests")),
+                     QStringLiteral(BLOCKTUNE_BIN_DIR "/blocktune-helper"), root)
+                .toUtf8());
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+int startsOf(const QTemporaryDir &dir)
+{
+    QFile f(dir.filePath(QStringLiteral("starts")));
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+ProfileResult nextResult(QSignalSpy &spy, ProfileResult::Kind kind)
+{
+    for (int i = 0; i < 10; ++i) {
+        if (spy.isEmpty() && !spy.wait(20000))
+            break;
+        const auto r = spy.takeFirst().at(0).value<ProfileResult>();
+        if (r.kind == kind)
+            return r;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestConsoleTabs : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_config;
+    QTemporaryDir m_journals;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // The console's profile folder and settings: the test's own.
+        qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+    }
+
+    void applyProfileFromTheDeviceTree()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
+        window.resize(1280, 760);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QTabWidget *tabs = window.tabs();
+        const int profilesTab = tabOf(tabs, u"Profiles"_qs);
+        QVERIFY(profilesTab >= 0);
+        QCOMPARE(tabs->widget(profilesTab), window.profilesView());
+        QVERIFY(tabOf(tabs, u"Advise"_qs) >= 0);
+        QVERIFY(tabOf(tabs, u"Diagnose"_qs) >= 0);
+        QCOMPARE(tabs->currentIndex(), 0);
+
+        ProfilesView *page = window.profilesView();
+        QSignalSpy done(page, &ProfilesView::finished);
+        page->select(u"streaming-md"_qs);
+        QVERIFY(previewOf(done, u"streaming-md"_qs));
+
+        // Right click on md0, "Apply profile…": the Profiles tab, md0 chosen.
+        DeviceTree *tree = window.deviceTree();
+        QVERIFY(tree->selectDevice(u"md0"_qs));
+        QAction *action = tree->applyProfileAction();
+        QVERIFY(action);
+        QCOMPARE(action->text(), u"Apply profile…"_qs);
+        QCOMPARE(tree->contextMenuPolicy(), Qt::CustomContextMenu);
+        action->trigger();
+        QCOMPARE(tabs->currentWidget(), page);
+        QCOMPARE(page->device(), u"md0"_qs);
+        QVERIFY(previewOf(done, u"streaming-md"_qs)); // read again for it
+
+        // The preview's rows: md0's shown and selected, the others hidden.
+        auto *table = page->findChild<QTableWidget *>();
+        QVERIFY(table->rowCount() > 2);
+        int md0 = -1, shown = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (!table->isRowHidden(r))
+                ++shown;
+            if (table->item(r, 0)->text() == u"md0"_qs && table->item(r, 1)->text() == u"read_ahead_kb"_qs)
+                md0 = r;
+        }
+        QVERIFY(md0 >= 0);
+        QVERIFY(!table->isRowHidden(md0));
+        QVERIFY(table->selectionModel()->isRowSelected(md0, {}));
+        QCOMPARE(table->item(md0, 2)->text(), u"8192"_qs);  // current
+        QCOMPARE(table->item(md0, 3)->text(), u"32768"_qs); // new
+        QCOMPARE(table->item(md0, 4)->text(), u"rule 1 (type md)"_qs);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QCOMPARE(table->isRowHidden(r), table->item(r, 0)->text() != u"md0"_qs);
+        // "Only this device" off: every device's rows again, md0's still selected.
+        auto *only = page->findChild<QCheckBox *>(u"onlyDevice"_qs);
+        QVERIFY(only->isChecked());
+        only->setChecked(false);
+        int visible = 0;
+        for (int r = 0; r < table->rowCount(); ++r)
+            visible += !table->isRowHidden(r);
+        QCOMPARE(visible, table->rowCount());
+        QVERIFY(visible > shown);
+        QVERIFY(table->selectionModel()->isRowSelected(md0, {}));
+
+        // A recorded tree: the reason on the page, the writing buttons off.
+        auto *reason = page->findChild<QLabel *>(u"readOnlyReason"_qs);
+        QVERIFY(reason);
+        QVERIFY2(reason->text().contains(u"is a recorded tree"_qs), qPrintable(reason->text()));
+        for (auto *b : page->findChildren<QPushButton *>())
+            if (b->text() == u"Apply"_qs || b->text() == u"Revert"_qs || b->text() == u"Install at boot"_qs)
+                QVERIFY(!b->isEnabled());
+    }
+
+    // readahead under the md floor on a recorded md tree: the static
+    // diagnosis shows the below_md_floor card; at the floor it does not.
+    void diagnoseStaticOnARecordedMdTree()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "4096")); // floor 8192
+        MainWindow window(dir.path(), u"md0"_qs);
+        window.resize(1280, 760);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        DiagnoseView *view = window.diagnoseView();
+        window.tabs()->setCurrentWidget(view);
+        QCOMPARE(view->device(), u"md0"_qs);
+        // Measuring is refused with the reason; the static checks run.
+        QVERIFY(!view->measureDisabledReason().isEmpty());
+        auto *staticOnly = view->findChild<QCheckBox *>(u"staticOnly"_qs);
+        QVERIFY(staticOnly->isChecked());
+        QVERIFY(!staticOnly->isEnabled());
+        QVERIFY(!view->run(true));
+        QSignalSpy done(view, &DiagnoseView::finished);
+        auto *run = [&]() -> QPushButton * {
+            for (auto *b : view->findChildren<QPushButton *>())
+                if (b->text() == u"Diagnose"_qs)
+                    return b;
+            return nullptr;
+        }();
+        QVERIFY(run && run->isEnabled());
+        run->click();
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.takeFirst().at(0).toBool(), true);
+        QCOMPARE(view->findingCodes(), QStringList{u"below_md_floor"_qs});
+        auto *card = view->findChild<QFrame *>(u"below_md_floor"_qs);
+        QVERIFY(card);
+        QTRY_VERIFY(card->isVisible()); // shown by the next event loop turn
+        auto *summary = card->findChild<QLabel *>(u"summary"_qs);
+        QVERIFY2(summary->text().contains(u"below the array's floor of 8192 KiB"_qs), qPrintable(summary->text()));
+        auto *evidence = card->findChild<QTableWidget *>(u"evidence"_qs);
+        QVERIFY(evidence);
+        QStringList rows;
+        for (int r = 0; r < evidence->rowCount(); ++r)
+            rows << evidence->item(r, 0)->text() + u'=' + evidence->item(r, 1)->text();
+        QCOMPARE(rows, (QStringList{u"floor_kb=8192"_qs, u"read_ahead_kb=4096"_qs, u"stripe_kb=4096"_qs}));
+        bool fixShown = false;
+        for (auto *l : card->findChildren<QLabel *>())
+            fixShown |= l->text() == u"Fix: read_ahead_kb = 8192"_qs;
+        QVERIFY(fixShown);
+        auto *apply = card->findChild<QPushButton *>(u"applyFix"_qs);
+        QVERIFY(apply);
+        QVERIFY(!apply->isEnabled()); // read-only tree: the fix is shown, not offered
+        QVERIFY(!view->applyFix(u"below_md_floor"_qs));
+        QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"4096"_qs);
+
+        // At the floor: no card.
+        QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "8192"));
+        run->click();
+        QVERIFY(done.wait(20000));
+        QVERIFY(!view->findingCodes().contains(u"below_md_floor"_qs));
+        QVERIFY(!view->findChild<QFrame *>(u"below_md_floor"_qs));
+    }
+
+    // On a writable copy the fix's Apply goes through the session and the
+    // card goes away on the next check.
+    void diagnoseFixAppliesThroughTheSession()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "4096"));
+        MainWindow window(dir.path(), u"md0"_qs, SessionOptions{});
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        DiagnoseView *view = window.diagnoseView();
+        QSignalSpy done(view, &DiagnoseView::finished);
+        QVERIFY(view->run(false));
+        QVERIFY(done.wait(20000));
+        QCOMPARE(view->findingCodes(), QStringList{u"below_md_floor"_qs});
+        auto *apply = view->findChild<QFrame *>(u"below_md_floor"_qs)->findChild<QPushButton *>(u"applyFix"_qs);
+        QVERIFY(apply->isEnabled());
+        apply->click();
+        QVERIFY(done.wait(20000)); // checked again after the write
+        QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
+        QVERIFY(view->findingCodes().isEmpty());
+    }
+
+    // A user: Apply and Install at boot go through the session's one
+    // helper, started once for both (one prompt per console).
+    void profileApplyAndInstallShareTheHelper()
+    {
+        QTemporaryDir dir, work;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        QVERIFY(QDir().mkpath(dir.path() + u"/etc/udev/rules.d"_qs)); // udev is installed there
+        SessionOptions options;
+        const QString helper = fakeHelper(work, dir.path());
+        options.writerFactory = [helper](const SysRoot &) { return std::make_unique<HelperWriter>(QStringList{helper}); };
+        MainWindow window(dir.path(), u"md0"_qs, options);
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        ProfilesView *page = window.profilesView();
+        QSignalSpy done(page, &ProfilesView::finished);
+        page->select(u"streaming-md"_qs);
+        QVERIFY(previewOf(done, u"streaming-md"_qs));
+        QCOMPARE(startsOf(work), 0);
+        page->apply();
+        ProfileResult r = nextResult(done, ProfileResult::Apply);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
+        QCOMPARE(startsOf(work), 1);
+        page->installAtBoot();
+        r = nextResult(done, ProfileResult::Install);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        const QString rules = dir.path() + u"/etc/udev/rules.d/"_qs + udevRulesFileName(u"streaming-md"_qs);
+        QVERIFY2(QFile::exists(rules), qPrintable(r.message));
+        QCOMPARE(r.message, u"Installed "_qs + rules);
+        QCOMPARE(startsOf(work), 1); // the same helper, no second prompt
+        QFile requests(work.filePath(u"requests"_qs));
+        QVERIFY(requests.open(QIODevice::ReadOnly));
+        QVERIFY(requests.readAll().contains("\"op\":\"install_rules\"")); // it wrote the file, not the console
+    }
+
+    void adviseIsRefusedOnARecordedTree()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        AdviseView *view = window.adviseView();
+        QCOMPARE(view->device(), u"md0"_qs);
+        QVERIFY2(view->disabledReason().contains(u"is a recorded tree"_qs), qPrintable(view->disabledReason()));
+        for (auto *b : view->findChildren<QPushButton *>())
+            if (b->text() == u"Advise"_qs) {
+                QVERIFY(!b->isEnabled());
+                QCOMPARE(b->toolTip(), view->disabledReason());
+            }
+        QVERIFY(!view->start());
+        QVERIFY(!view->isRunning());
+    }
+};
+
+QTEST_MAIN(TestConsoleTabs)
+#include "tst_consoletabs.moc"

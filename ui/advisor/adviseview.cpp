@@ -1,0 +1,727 @@
+#include "adviseview.h"
+
+#include "advisorworker.h"
+#include "format.h"
+#include "plotrefresh.h"
+#include "common/units.h"
+#include "session/sessionthread.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <atomic>
+#include <cmath>
+
+namespace blocktune {
+
+namespace {
+
+constexpr int kTrySeconds = 60;
+const QColor kRate(31, 119, 180);
+const QColor kRequest(255, 127, 14);
+const QColor kKnee(214, 39, 40);
+const QColor kRecommended(44, 160, 44);
+const QColor kFloor(148, 103, 189);
+const QColor kRaw(127, 127, 127);
+
+} // namespace
+
+struct AdviseView::Private
+{
+    SessionThread *session = nullptr;
+    QString profileDir;
+    QString device;
+    QThread thread;
+    AdvisorWorker *worker = nullptr;
+    std::atomic_bool cancel{false};
+    bool running = false;
+    std::optional<Advice> advice;
+    QList<QPointF> points;
+    QElapsedTimer clock;
+    qint64 budgetMs = 0;
+    QTimer progressTimer;
+    // Writes through the session thread, matched by ticket.
+    quint64 planTicket = 0;
+    quint64 applyTicket = 0;
+    quint64 restoreTicket = 0;
+    bool trying = false;     ///< the plan on its way is a "Try for 60 s"
+    bool trialActive = false;
+    int tryLeft = 0;
+    QTimer tryTimer;
+
+    QLabel *title = nullptr;
+    QLabel *disabled = nullptr;
+    QComboBox *kind = nullptr;
+    QSpinBox *streams = nullptr;
+    QSpinBox *random = nullptr;
+    QLabel *randomLabel = nullptr;
+    QComboBox *blockSize = nullptr;
+    QSpinBox *budget = nullptr;
+    QPushButton *startButton = nullptr;
+    QPushButton *cancelButton = nullptr;
+    QProgressBar *progress = nullptr;
+    QCustomPlot *plot = nullptr;
+    PlotRefresh *refresh = nullptr; ///< drawn while on screen
+    QCPItemStraightLine *floorLine = nullptr;
+    QCPItemText *floorLabel = nullptr;
+    QCPItemStraightLine *rawLine = nullptr;
+    QCPItemText *rawLabel = nullptr;
+    QCPItemText *kneeLabel = nullptr;
+    QLabel *recommendation = nullptr;
+    QLabel *raw = nullptr;
+    QLabel *memory = nullptr;
+    QLabel *verdict = nullptr;
+    QLabel *status = nullptr;
+    QPushButton *applyButton = nullptr;
+    QPushButton *tryButton = nullptr;
+    QPushButton *keepButton = nullptr;
+    QPushButton *restoreButton = nullptr;
+    QPushButton *saveButton = nullptr;
+};
+
+AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
+{
+    qRegisterMetaType<blocktune::CurvePoint>();
+    qRegisterMetaType<blocktune::AdviseReply>();
+    qRegisterMetaType<blocktune::SaveReply>();
+    d->session = session;
+    d->profileDir = profileDir;
+
+    d->title = new QLabel(tr("Select a device"), this);
+    QFont bold = d->title->font();
+    bold.setBold(true);
+    d->title->setFont(bold);
+    d->disabled = new QLabel(this);
+    d->disabled->setObjectName(QStringLiteral("disabledReason"));
+    d->disabled->setWordWrap(true);
+    d->disabled->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    d->kind = new QComboBox(this);
+    d->kind->setObjectName(QStringLiteral("workload"));
+    d->kind->addItem(tr("Sequential: one stream"), QStringLiteral("seq"));
+    d->kind->addItem(tr("Concurrent: N streams"), QStringLiteral("concurrent"));
+    d->kind->addItem(tr("Server: N threads, one file"), QStringLiteral("server"));
+    d->kind->addItem(tr("Mixed: K streams + R random readers"), QStringLiteral("mixed"));
+    d->streams = new QSpinBox(this);
+    d->streams->setObjectName(QStringLiteral("streams"));
+    d->streams->setRange(1, 64);
+    d->streams->setValue(4);
+    d->streams->setPrefix(tr("N = "));
+    d->random = new QSpinBox(this);
+    d->random->setObjectName(QStringLiteral("random"));
+    d->random->setRange(0, 64);
+    d->random->setValue(1);
+    d->random->setPrefix(tr("R = "));
+    d->blockSize = new QComboBox(this);
+    d->blockSize->setObjectName(QStringLiteral("bs"));
+    d->blockSize->setEditable(true);
+    d->blockSize->addItems({QStringLiteral("4K"), QStringLiteral("16K"), QStringLiteral("64K"), QStringLiteral("256K"),
+                            QStringLiteral("1M")});
+    d->blockSize->setCurrentText(QStringLiteral("64K"));
+    d->blockSize->setToolTip(tr("Size of each read the streams issue (K/M are binary)"));
+    d->budget = new QSpinBox(this);
+    d->budget->setObjectName(QStringLiteral("budget"));
+    d->budget->setRange(2, 3600);
+    d->budget->setValue(60);
+    d->budget->setSuffix(tr(" s"));
+    d->budget->setToolTip(tr("The whole run, raw measurement included, keeps within this time (±10%)"));
+    d->startButton = new QPushButton(tr("Advise"), this);
+    d->cancelButton = new QPushButton(tr("Cancel"), this);
+    d->cancelButton->setEnabled(false);
+    d->progress = new QProgressBar(this);
+    d->progress->setRange(0, 100);
+    d->progress->setValue(0);
+    d->progress->setFormat(tr("%p% of the budget"));
+
+    auto *form = new QFormLayout;
+    auto *workload = new QHBoxLayout;
+    workload->addWidget(d->kind);
+    workload->addWidget(d->streams);
+    workload->addWidget(d->random);
+    workload->addStretch();
+    form->addRow(tr("Workload"), workload);
+    auto *sizes = new QHBoxLayout;
+    sizes->addWidget(d->blockSize);
+    sizes->addWidget(new QLabel(tr("budget"), this));
+    sizes->addWidget(d->budget);
+    sizes->addStretch();
+    sizes->addWidget(d->startButton);
+    sizes->addWidget(d->cancelButton);
+    form->addRow(tr("Block size"), sizes);
+
+    d->plot = new QCustomPlot(this);
+    d->plot->setObjectName(QStringLiteral("adviseCurve"));
+    d->plot->setLocale(format::ungrouped());
+    d->plot->setMinimumHeight(220);
+    d->plot->xAxis->setLabel(tr("read_ahead_kb"));
+    d->plot->yAxis->setLabel(tr("MB/s"));
+    d->plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(4);
+    d->plot->xAxis->setTicker(ticker);
+    d->plot->xAxis->setNumberFormat(QStringLiteral("f"));
+    d->plot->xAxis->setNumberPrecision(0);
+    d->plot->yAxis2->setVisible(true);
+    d->plot->yAxis2->setLabel(tr("average request KiB"));
+    d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
+    d->plot->graph(0)->setName(tr("MB/s"));
+    d->plot->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+    d->plot->graph(0)->setPen(QPen(kRate, 2));
+    d->plot->addGraph(d->plot->xAxis, d->plot->yAxis2);
+    d->plot->graph(1)->setName(tr("avg request KiB"));
+    d->plot->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    d->plot->graph(1)->setPen(QPen(kRequest, 1, Qt::DashLine));
+    d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
+    d->plot->graph(2)->setName(tr("knee: smallest within 5% of the best"));
+    d->plot->graph(2)->setLineStyle(QCPGraph::lsNone);
+    d->plot->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kKnee, 2), Qt::NoBrush, 15));
+    d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
+    d->plot->graph(3)->setName(tr("recommended"));
+    d->plot->graph(3)->setLineStyle(QCPGraph::lsNone);
+    d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kRecommended, 2), Qt::NoBrush, 18));
+    d->floorLine = new QCPItemStraightLine(d->plot);
+    d->floorLine->setPen(QPen(kFloor, 1.5, Qt::DashDotLine));
+    d->floorLine->setVisible(false);
+    d->floorLabel = new QCPItemText(d->plot);
+    d->floorLabel->setColor(kFloor);
+    d->floorLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    d->floorLabel->setVisible(false);
+    d->rawLine = new QCPItemStraightLine(d->plot);
+    d->rawLine->setPen(QPen(kRaw, 1.5, Qt::DashLine));
+    d->rawLine->setVisible(false);
+    d->rawLabel = new QCPItemText(d->plot);
+    d->rawLabel->setColor(kRaw.darker(140));
+    d->rawLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    d->rawLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    d->rawLabel->setVisible(false);
+    d->kneeLabel = new QCPItemText(d->plot);
+    d->kneeLabel->setColor(kKnee);
+    // Left of and below the point: the curve's plateau lies to its right.
+    d->kneeLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    d->kneeLabel->setPadding(QMargins(0, 8, 12, 0));
+    d->kneeLabel->setVisible(false);
+    d->plot->legend->setVisible(true);
+    d->plot->legend->setFont(QFont(d->plot->font().family(), 8));
+    // The legend in a row under the plot: inside, the newest point (the
+    // highest so far, anywhere left or right while the sweep runs) could
+    // land under it.
+    d->plot->axisRect()->insetLayout()->take(d->plot->legend);
+    d->plot->plotLayout()->addElement(1, 0, d->plot->legend);
+    d->plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    d->plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    d->plot->legend->setBorderPen(Qt::NoPen);
+    d->plot->xAxis->setRange(4, 65536);
+    d->plot->yAxis->setRange(0, 100);
+    d->refresh = new PlotRefresh(d->plot);
+
+    auto label = [this](const QString &name) {
+        auto *l = new QLabel(this);
+        l->setObjectName(name);
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return l;
+    };
+    d->recommendation = label(QStringLiteral("recommendation"));
+    QFont big = d->recommendation->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.15);
+    d->recommendation->setFont(big);
+    d->raw = label(QStringLiteral("raw"));
+    d->memory = label(QStringLiteral("memory"));
+    d->verdict = label(QStringLiteral("verdict"));
+    d->status = label(QStringLiteral("status"));
+
+    d->applyButton = new QPushButton(tr("Apply"), this);
+    d->applyButton->setToolTip(tr("Set the recommended read_ahead_kb for good (Revert session still undoes it)"));
+    d->tryButton = new QPushButton(tr("Try for %n s", nullptr, kTrySeconds), this);
+    d->tryButton->setToolTip(tr("Apply as a temporary change, restored after %n seconds unless you keep it", nullptr,
+                                kTrySeconds));
+    d->keepButton = new QPushButton(tr("Keep"), this);
+    d->restoreButton = new QPushButton(tr("Restore now"), this);
+    d->saveButton = new QPushButton(tr("Save as profile…"), this);
+    auto *actions = new QHBoxLayout;
+    for (QPushButton *b : {d->applyButton, d->tryButton, d->keepButton, d->restoreButton, d->saveButton})
+        actions->addWidget(b);
+    actions->addStretch();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(d->title);
+    layout->addWidget(d->disabled);
+    layout->addLayout(form);
+    layout->addWidget(d->progress);
+    layout->addWidget(d->plot, 1);
+    layout->addWidget(d->recommendation);
+    layout->addWidget(d->raw);
+    layout->addWidget(d->memory);
+    layout->addWidget(d->verdict);
+    layout->addLayout(actions);
+    layout->addWidget(d->status);
+
+    auto updateWorkload = [this] {
+        const QString kind = d->kind->currentData().toString();
+        d->streams->setVisible(kind != u"seq");
+        d->random->setVisible(kind == u"mixed");
+    };
+    connect(d->kind, &QComboBox::currentIndexChanged, this, updateWorkload);
+    updateWorkload();
+    connect(d->startButton, &QPushButton::clicked, this, &AdviseView::start);
+    connect(d->cancelButton, &QPushButton::clicked, this, &AdviseView::cancel);
+    connect(d->applyButton, &QPushButton::clicked, this, &AdviseView::applyRecommendation);
+    connect(d->tryButton, &QPushButton::clicked, this, &AdviseView::tryRecommendation);
+    connect(d->keepButton, &QPushButton::clicked, this, &AdviseView::keepTrial);
+    connect(d->restoreButton, &QPushButton::clicked, this, &AdviseView::endTrial);
+    connect(d->saveButton, &QPushButton::clicked, this, &AdviseView::askSaveProfile);
+
+    d->progressTimer.setInterval(100); // about ten redraws a second
+    connect(&d->progressTimer, &QTimer::timeout, this, [this] {
+        if (d->budgetMs > 0)
+            d->progress->setValue(int(std::min<qint64>(99, d->clock.elapsed() * 100 / d->budgetMs)));
+    });
+    d->tryTimer.setInterval(1000);
+    connect(&d->tryTimer, &QTimer::timeout, this, [this] {
+        if (--d->tryLeft <= 0)
+            endTrial();
+        else
+            setMessage(tr("Trying %1: restored in %n s unless kept", nullptr, d->tryLeft)
+                           .arg(format::kib(double(d->advice ? d->advice->recommendedKiB : 0))));
+    });
+
+    d->worker = new AdvisorWorker(session->session(), &d->cancel);
+    d->worker->moveToThread(&d->thread);
+    connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
+    connect(d->worker, &AdvisorWorker::pointDone, this, [this](const CurvePoint &p) {
+        addPoint(double(p.readAheadKiB), p.mbPerSec, p.avgRequestKiB);
+    });
+    connect(d->worker, &AdvisorWorker::advised, this, [this](const AdviseReply &reply) {
+        d->session->publish(); // the sweep's temporary changes went and came back
+        Q_EMIT settingsChanged();
+        d->advice = reply.advice;
+        setRunning(false);
+        if (!reply.advice) {
+            setMessage(reply.error);
+            Q_EMIT finished(false);
+            return;
+        }
+        showAdvice();
+        Q_EMIT finished(!reply.advice->cancelled && reply.advice->restored && reply.advice->recommendedKiB > 0);
+    });
+    connect(d->worker, &AdvisorWorker::saved, this, [this](const SaveReply &reply) {
+        if (!reply.error.isEmpty()) {
+            setMessage(reply.error);
+            return;
+        }
+        setMessage(tr("Saved profile %1 as %2").arg(reply.name, reply.path));
+        Q_EMIT profileSaved(reply.name);
+    });
+    d->thread.setObjectName(QStringLiteral("advise"));
+    d->thread.start();
+
+    SessionWorker *sw = session->worker();
+    connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
+        if (ticket != d->planTicket)
+            return;
+        d->planTicket = 0;
+        if (!plan.ok()) {
+            d->trying = false;
+            setMessage(planErrors(plan));
+            updateButtons();
+            return;
+        }
+        d->applyTicket = d->session->apply(plan, d->trying);
+    });
+    connect(sw, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
+        if (ticket != d->applyTicket)
+            return;
+        d->applyTicket = 0;
+        const quint64 kib = d->advice ? d->advice->recommendedKiB : 0;
+        if (!report.ok()) {
+            d->trying = false;
+            setMessage(report.error ? report.error->message : tr("refused"));
+        } else if (d->trying) {
+            d->trying = false;
+            d->trialActive = true;
+            d->tryLeft = kTrySeconds;
+            d->tryTimer.start();
+            setMessage(tr("Trying %1: restored in %n s unless kept", nullptr, d->tryLeft).arg(format::kib(double(kib))));
+        } else {
+            setMessage(tr("read_ahead_kb of %1 is now %2").arg(d->advice ? d->advice->queueDevice : d->device,
+                                                               format::kib(double(kib))));
+        }
+        updateButtons();
+        Q_EMIT settingsChanged();
+    });
+    connect(sw, &SessionWorker::restored, this, [this](quint64 ticket, const RestoreReport &report) {
+        if (ticket != d->restoreTicket)
+            return;
+        d->restoreTicket = 0;
+        setMessage(report.ok() ? tr("Trial over: the previous read_ahead_kb is back")
+                               : report.messages.join(u'\n'));
+        updateButtons();
+        Q_EMIT settingsChanged();
+    });
+
+    if (session->isRecorded())
+        d->disabled->setText(session->readOnlyReason().isEmpty()
+                                 ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
+                                 : session->readOnlyReason());
+    d->disabled->setVisible(!d->disabled->text().isEmpty());
+    updateButtons();
+}
+
+AdviseView::~AdviseView()
+{
+    d->cancel = true;
+    d->thread.quit();
+    d->thread.wait();
+    if (d->trialActive)
+        d->session->restoreTemporary(); // the session's thread restores it
+}
+
+QString AdviseView::device() const
+{
+    return d->device;
+}
+
+bool AdviseView::isRunning() const
+{
+    return d->running;
+}
+
+QList<QPointF> AdviseView::curve() const
+{
+    return d->points;
+}
+
+std::optional<quint64> AdviseView::recommendedKiB() const
+{
+    if (d->advice && !d->advice->cancelled && d->advice->recommendedKiB > 0)
+        return d->advice->recommendedKiB;
+    return std::nullopt;
+}
+
+QString AdviseView::resultText() const
+{
+    QStringList lines;
+    for (const QLabel *l : {d->recommendation, d->raw, d->memory, d->verdict})
+        if (!l->text().isEmpty())
+            lines << l->text();
+    return lines.join(u'\n');
+}
+
+QString AdviseView::disabledReason() const
+{
+    return d->disabled->text();
+}
+
+QString AdviseView::workload() const
+{
+    const QString kind = d->kind->currentData().toString();
+    if (kind == u"seq")
+        return kind;
+    if (kind == u"mixed")
+        return QStringLiteral("mixed:%1+%2").arg(d->streams->value()).arg(d->random->value());
+    return QStringLiteral("%1:%2").arg(kind).arg(d->streams->value());
+}
+
+void AdviseView::setDevice(const QString &name)
+{
+    if (d->running)
+        return;
+    d->device = name;
+    d->title->setText(name.isEmpty() ? tr("Select a device") : tr("Advise readahead for %1").arg(name));
+    updateButtons();
+}
+
+bool AdviseView::start()
+{
+    if (d->running || d->device.isEmpty() || !d->disabled->text().isEmpty())
+        return false;
+    auto parsed = parseWorkload(workload());
+    if (!parsed) {
+        setMessage(parsed.error().message);
+        return false;
+    }
+    auto bs = parseSize(d->blockSize->currentText(), tr("block size"));
+    if (!bs) {
+        setMessage(bs.error().message);
+        return false;
+    }
+    if (*bs == 0 || *bs % 512 != 0) {
+        setMessage(tr("block size '%1' is not a multiple of 512 bytes such as 4K, 64K or 1M")
+                       .arg(d->blockSize->currentText()));
+        return false;
+    }
+    AdviseSpec spec;
+    spec.device = d->device;
+    spec.workload = *parsed;
+    spec.blockSize = *bs;
+    spec.budgetMs = qint64(d->budget->value()) * 1000;
+
+    d->cancel = false;
+    d->advice.reset();
+    d->points.clear();
+    for (int g = 0; g < d->plot->graphCount(); ++g)
+        d->plot->graph(g)->data()->clear();
+    d->floorLine->setVisible(false);
+    d->floorLabel->setVisible(false);
+    d->rawLine->setVisible(false);
+    d->rawLabel->setVisible(false);
+    d->kneeLabel->setVisible(false);
+    d->plot->xAxis->setRange(4, 65536);
+    d->plot->yAxis->setRange(0, 100);
+    d->refresh->request();
+    for (QLabel *l : {d->recommendation, d->raw, d->memory, d->verdict})
+        l->clear();
+    d->budgetMs = spec.budgetMs;
+    d->clock.start();
+    d->progress->setValue(0);
+    d->progressTimer.start();
+    setRunning(true);
+    setMessage(tr("Measuring raw reads, then the readahead curve (%1 at most)…")
+                   .arg(tr("%n s", nullptr, d->budget->value())));
+    AdvisorWorker *worker = d->worker;
+    QMetaObject::invokeMethod(worker, [worker, spec] { worker->advise(spec); }, Qt::QueuedConnection);
+    Q_EMIT started();
+    return true;
+}
+
+void AdviseView::cancel()
+{
+    if (!d->running)
+        return;
+    d->cancel = true;
+    setMessage(tr("Cancelling: the original readahead comes back…"));
+}
+
+void AdviseView::addPoint(double kib, double mbPerSec, double requestKiB)
+{
+    d->points << QPointF(kib, mbPerSec);
+    d->plot->graph(0)->addData(kib, mbPerSec);
+    d->plot->graph(1)->addData(kib, requestKiB);
+    double top = 0;
+    double topRequest = 0;
+    for (auto it = d->plot->graph(0)->data()->constBegin(); it != d->plot->graph(0)->data()->constEnd(); ++it)
+        top = std::max(top, it->value);
+    for (auto it = d->plot->graph(1)->data()->constBegin(); it != d->plot->graph(1)->data()->constEnd(); ++it)
+        topRequest = std::max(topRequest, it->value);
+    if (d->rawLine->visible())
+        top = std::max(top, d->rawLine->point1->value());
+    d->plot->yAxis->setRange(0, std::max(1.0, top * 1.15));
+    d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.15));
+    d->refresh->request();
+    setMessage(tr("%1: %2 (%n point(s) so far)", nullptr, int(d->points.size()))
+                   .arg(format::kib(kib), format::rate(mbPerSec)));
+}
+
+void AdviseView::showAdvice()
+{
+    const Advice &a = *d->advice;
+    d->progress->setValue(100);
+    // The curve as core sorted it (refinement points are in place).
+    d->plot->graph(0)->data()->clear();
+    d->plot->graph(1)->data()->clear();
+    d->points.clear();
+    double top = 0;
+    double topRequest = 0;
+    for (const CurvePoint &p : a.curve) {
+        d->points << QPointF(double(p.readAheadKiB), p.mbPerSec);
+        d->plot->graph(0)->addData(double(p.readAheadKiB), p.mbPerSec);
+        d->plot->graph(1)->addData(double(p.readAheadKiB), p.avgRequestKiB);
+        top = std::max(top, p.mbPerSec);
+        topRequest = std::max(topRequest, p.avgRequestKiB);
+    }
+    if (a.rawMbPerSec > 0) {
+        d->rawLine->point1->setCoords(1, a.rawMbPerSec);
+        d->rawLine->point2->setCoords(2, a.rawMbPerSec);
+        d->rawLine->setVisible(true);
+        d->rawLabel->position->setCoords(0.99, a.rawMbPerSec);
+        d->rawLabel->setText(tr("raw (O_DIRECT) %1").arg(format::rate(a.rawMbPerSec)));
+        d->rawLabel->setVisible(true);
+        top = std::max(top, a.rawMbPerSec);
+    }
+    if (a.floorKiB && *a.floorKiB > 0) {
+        d->floorLine->point1->setCoords(double(*a.floorKiB), 0);
+        d->floorLine->point2->setCoords(double(*a.floorKiB), 1);
+        d->floorLine->setVisible(true);
+        d->floorLabel->position->setCoords(double(*a.floorKiB), 0.98);
+        d->floorLabel->setPadding(QMargins(4, 0, 0, 0));
+        d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        d->floorLabel->setText(tr("md floor %1").arg(format::kib(double(*a.floorKiB))));
+        d->floorLabel->setVisible(true);
+    }
+    for (const CurvePoint &p : a.curve) {
+        if (p.readAheadKiB == a.kneeKiB) {
+            d->plot->graph(2)->addData(double(p.readAheadKiB), p.mbPerSec);
+            d->kneeLabel->position->setCoords(double(p.readAheadKiB), p.mbPerSec);
+            d->kneeLabel->setText(tr("knee %1").arg(format::kib(double(p.readAheadKiB))));
+            d->kneeLabel->setVisible(true);
+        }
+    }
+    if (a.recommendedKiB > 0) {
+        // On the curve when measured there; at the floor the curve's value
+        // nearest below stands in (the floor decides, not the measurement).
+        double y = 0;
+        for (const CurvePoint &p : a.curve)
+            if (p.readAheadKiB <= a.recommendedKiB)
+                y = p.mbPerSec;
+        d->plot->graph(3)->addData(double(a.recommendedKiB), y);
+    }
+    if (!a.curve.isEmpty()) {
+        const double lo = double(a.curve.constFirst().readAheadKiB);
+        const double hi = std::max(double(a.curve.constLast().readAheadKiB), a.floorKiB ? double(*a.floorKiB) : 0.0);
+        d->plot->xAxis->setRange(lo / 1.6, hi * 1.6);
+    }
+    d->plot->yAxis->setRange(0, std::max(1.0, top * 1.18));
+    d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.18));
+    d->refresh->request();
+
+    if (a.cancelled) {
+        d->recommendation->setText(tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size())));
+    } else if (a.floorDecides) {
+        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; "
+                                      "the curve's knee is %3")
+                                       .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
+                                            format::kib(double(a.kneeKiB))));
+    } else {
+        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the smallest within 5% of the best "
+                                      "(%3 at %4)")
+                                       .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
+                                            format::rate(a.bestMbPerSec), format::kib(double(a.bestKiB))));
+    }
+    if (!a.cancelled) {
+        d->raw->setText(a.rawMbPerSec > 0
+                            ? tr("Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%")
+                                  .arg(kRawInFlight)
+                                  .arg(format::rate(a.rawMbPerSec), format::number(a.reachedPct, 0))
+                            : tr("Raw peak: not measured"));
+        d->memory->setText(tr("Memory: %1 × %n readahead window(s) × %2 device(s) = %3", nullptr, a.windows)
+                               .arg(format::kib(double(a.recommendedKiB)), format::count(quint64(a.devices)),
+                                    format::kib(double(a.memoryKiB))));
+        d->verdict->setText(a.verdict);
+    }
+    const QString took = tr("Took %1 s of a %2 s budget.")
+                             .arg(format::number(double(a.elapsedMs) / 1000.0, 1),
+                                  format::number(double(a.budgetMs) / 1000.0, 0));
+    const QString restore = a.restored
+        ? tr("read_ahead_kb is back at %1.").arg(format::kib(double(a.originalKiB.value_or(0))))
+        : tr("read_ahead_kb NOT restored: %1").arg(a.restoreMessage);
+    setMessage(took + u' ' + restore);
+}
+
+void AdviseView::applyRecommendation()
+{
+    if (!recommendedKiB() || d->planTicket || d->applyTicket || d->trialActive)
+        return;
+    d->trying = false;
+    d->planTicket = d->session->plan(
+        {SettingChange{d->advice->queueDevice, QStringLiteral("read_ahead_kb"), SettingValue(*recommendedKiB())}});
+    setMessage(d->session->state().writerStarted ? tr("Writing…")
+                                                 : tr("Writing… (the first change asks for authorization)"));
+    updateButtons();
+}
+
+void AdviseView::tryRecommendation()
+{
+    if (!recommendedKiB() || d->planTicket || d->applyTicket || d->trialActive)
+        return;
+    d->trying = true;
+    d->planTicket = d->session->plan(
+        {SettingChange{d->advice->queueDevice, QStringLiteral("read_ahead_kb"), SettingValue(*recommendedKiB())}});
+    updateButtons();
+}
+
+void AdviseView::keepTrial()
+{
+    if (!d->trialActive)
+        return;
+    d->tryTimer.stop();
+    d->trialActive = false;
+    d->session->keepTemporary();
+    setMessage(tr("Kept. Revert session still takes it back."));
+    updateButtons();
+}
+
+void AdviseView::endTrial()
+{
+    if (!d->trialActive)
+        return;
+    d->tryTimer.stop();
+    d->trialActive = false;
+    d->restoreTicket = d->session->restoreTemporary();
+    updateButtons();
+}
+
+void AdviseView::saveAsProfile(const QString &name)
+{
+    if (!d->advice || d->advice->profile.isEmpty())
+        return;
+    const QString path = QDir(d->profileDir).filePath(name + QStringLiteral(".json"));
+    AdvisorWorker *worker = d->worker;
+    QMetaObject::invokeMethod(worker, [worker, p = d->advice->profile, name, path] { worker->saveProfile(p, name, path); },
+                              Qt::QueuedConnection);
+}
+
+void AdviseView::askSaveProfile()
+{
+    if (!d->advice)
+        return;
+    auto *dialog = new QInputDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Save as profile"));
+    dialog->setLabelText(tr("Profile name (letters, digits, _ . -):"));
+    dialog->setTextValue(d->advice->profile.value(u"name").toString());
+    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &name) {
+        if (!name.isEmpty())
+            saveAsProfile(name);
+    });
+    dialog->open();
+}
+
+void AdviseView::setRunning(bool running)
+{
+    d->running = running;
+    if (!running)
+        d->progressTimer.stop();
+    updateButtons();
+}
+
+void AdviseView::setMessage(const QString &text)
+{
+    d->status->setText(text);
+    Q_EMIT message(text);
+}
+
+void AdviseView::updateButtons()
+{
+    const bool measurable = d->disabled->text().isEmpty();
+    const bool writing = d->planTicket || d->applyTicket || d->restoreTicket;
+    const bool writable = d->session->readOnlyReason().isEmpty();
+    const bool ready = recommendedKiB().has_value() && !d->running;
+    d->startButton->setEnabled(measurable && !d->running && !d->device.isEmpty() && !d->trialActive);
+    d->startButton->setToolTip(measurable ? QString() : d->disabled->text());
+    d->cancelButton->setEnabled(d->running);
+    for (QWidget *w : std::initializer_list<QWidget *>{d->kind, d->streams, d->random, d->blockSize, d->budget})
+        w->setEnabled(!d->running && measurable);
+    d->applyButton->setEnabled(ready && writable && !writing && !d->trialActive);
+    d->tryButton->setEnabled(ready && writable && !writing && !d->trialActive);
+    d->tryButton->setVisible(!d->trialActive);
+    d->keepButton->setVisible(d->trialActive);
+    d->restoreButton->setVisible(d->trialActive);
+    d->saveButton->setEnabled(ready && !d->advice->profile.isEmpty());
+}
+
+} // namespace blocktune

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+namespace blocktune {
+
+class SessionThread;
+
+/// The console's Advise view (core/advisor's advise()): for the selected
+/// device and a workload (seq, concurrent:N, server:N, mixed:K+R), a block
+/// size and a time budget, the readahead curve drawn as its points arrive,
+/// the knee and the recommendation marked, the md/dm floor and the raw
+/// (O_DIRECT) peak as lines; then how close buffered reads came to raw, the
+/// memory the recommendation costs, and Apply / Try for 60 s / Save as
+/// profile. The sweep runs on the view's own thread through the console's
+/// one session; Cancel (or closing) stops it and the original readahead
+/// comes back on every path. On a recorded tree nothing is measured: Start
+/// is disabled and the reason shown.
+class AdviseView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AdviseView)
+
+public:
+    /// `profileDir`: where "Save as profile" writes NAME.json (the user's
+    /// profile folder, ProfileStore::userDir()).
+    AdviseView(SessionThread *session, const QString &profileDir, QWidget *parent = nullptr);
+    /// Cancels a running sweep and waits for it (and its restore).
+    ~AdviseView() override;
+
+    QString device() const;
+    bool isRunning() const;
+    /// The points so far: x = read_ahead_kb, y = MB/s.
+    QList<QPointF> curve() const;
+    /// After a finished run: the recommended read_ahead_kb.
+    std::optional<quint64> recommendedKiB() const;
+    /// The result as the labels show it (recommendation, raw, memory, verdict).
+    QString resultText() const;
+    /// Why Start is disabled (a recorded tree), or empty.
+    QString disabledReason() const;
+    /// The workload as core parses it: "seq", "concurrent:4", ...
+    QString workload() const;
+
+public Q_SLOTS:
+    void setDevice(const QString &name);
+    /// false and a message() when the form is refused (nothing runs).
+    bool start();
+    /// The sweep stops after the block in flight; its readahead is restored.
+    void cancel();
+    /// The recommendation for good (Revert session still undoes it).
+    void applyRecommendation();
+    /// The recommendation as a temporary change, restored after 60 s unless kept.
+    void tryRecommendation();
+    void keepTrial();
+    void endTrial();
+    /// Writes the advice's profile as NAME.json in the profile folder.
+    void saveAsProfile(const QString &name);
+
+Q_SIGNALS:
+    void started();
+    /// `ok`: a recommendation is on screen (false after an error or a cancel).
+    void finished(bool ok);
+    void message(const QString &text);
+    /// Readahead was written (apply, try, restore): other views read again.
+    void settingsChanged();
+    void profileSaved(const QString &name);
+
+private:
+    void addPoint(double kib, double mbPerSec, double requestKiB);
+    void showAdvice();
+    void askSaveProfile();
+    void setRunning(bool running);
+    void setMessage(const QString &text);
+    void updateButtons();
+
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace blocktune

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+namespace blocktune {
+
+class SessionThread;
+
+/// The console's Diagnose view (core/advisor's diagnose()): the selected
+/// device's findings as cards, each with its severity (icon and colour),
+/// the cause in one sentence, the evidence as a small key/value table and,
+/// where a setting fixes it, the fix with an Apply button (through the
+/// console's one session). Static checks look at the device model only and
+/// work on recorded trees too; the measured part (a few seconds of reads,
+/// readahead restored) runs on the view's own thread, live machine only.
+class DiagnoseView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DiagnoseView)
+
+public:
+    explicit DiagnoseView(SessionThread *session, QWidget *parent = nullptr);
+    /// Cancels a running diagnosis and waits for it (and its restore).
+    ~DiagnoseView() override;
+
+    QString device() const;
+    bool isRunning() const;
+    /// The codes of the cards on screen, in order.
+    QStringList findingCodes() const;
+    /// Why measuring is not offered (a recorded tree), or empty.
+    QString measureDisabledReason() const;
+
+public Q_SLOTS:
+    void setDevice(const QString &name);
+    /// `measure` false: static checks only.
+    bool run(bool measure);
+    void cancel();
+    /// Applies the fix of the card with this code, then checks again.
+    bool applyFix(const QString &code);
+
+Q_SIGNALS:
+    void finished(bool ok);
+    void message(const QString &text);
+    void settingsChanged();
+
+private:
+    void setRunning(bool running);
+    void setMessage(const QString &text);
+    void clearCards();
+
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace blocktune
