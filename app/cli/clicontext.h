@@ -69,6 +69,7 @@ int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
 int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 int runAgent(CliContext &ctx, const QStringList &args);   // cmd_agent.cpp
+int runRecord(CliContext &ctx, const QStringList &args);  // cmd_record.cpp
 
 /// `blocktune-cli --host HOST ... COMMAND ARGS` (cmd_remote.cpp): `globalArgs`
 /// are the --host/--ssh-* options main() took.

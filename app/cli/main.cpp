@@ -2,8 +2,10 @@
 #include "clicontext.h"
 
 #include "devices/devicemodel.h"
+#include "devices/snapshot.h"
 
 #include <QCoreApplication>
+#include <QTemporaryDir>
 
 #include <cstdio>
 #include <iterator>
@@ -25,6 +27,7 @@ const Command kCommands[] = {
     {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
     {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},
     {"profile", "tuning profiles: list, show, save, apply, revert, verify, export, import, install", &runProfile},
+    {"record", "snapshot what blocktune reads of /sys, /proc and /dev into FILE.tar.gz", &runRecord},
     {"agent", "serve a remote session on stdin/stdout (started through ssh by --host)", &runAgent},
 };
 
@@ -36,7 +39,8 @@ void printUsage(QTextStream &out)
            "Inspect and tune Linux block devices for streaming reads.\n\n"
            "Global options:\n"
            "  --sysroot DIR   read DIR/sys and DIR/proc instead of the live machine\n"
-           "                  (a recorded tree, as lsblk --sysroot)\n"
+           "                  (a recorded tree, as lsblk --sysroot; a FILE.tar.gz of\n"
+           "                  blocktune-cli record is unpacked into a temporary directory)\n"
            "  --host HOST     run the command on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
@@ -64,6 +68,7 @@ int main(int argc, char **argv)
     QStringList args = QCoreApplication::arguments().mid(1);
 
     QString sysroot;
+    QTemporaryDir snapshotDir; // a --sysroot FILE.tar.gz, unpacked
     RemoteTarget remote;
     bool viaHost = false;
     // --opt VALUE or --opt=VALUE; false (and a message) when VALUE is missing.
@@ -119,6 +124,18 @@ int main(int argc, char **argv)
                 sysroot = args.takeFirst();
             } else {
                 sysroot = opt.mid(10);
+            }
+            if (isSnapshotTarball(sysroot)) {
+                // Unpacked for this run only; removed at exit.
+                if (!snapshotDir.isValid()) {
+                    err << "blocktune-cli: --sysroot " << sysroot << ": cannot make a temporary directory" << Qt::endl;
+                    return ExitFailed;
+                }
+                if (Status unpacked = unpackSnapshot(sysroot, snapshotDir.path()); !unpacked) {
+                    err << "blocktune-cli: --sysroot " << unpacked.error().message << Qt::endl;
+                    return ExitUsage;
+                }
+                sysroot = snapshotDir.path();
             }
             if (auto tree = SysRoot::openTree(sysroot); !tree) {
                 err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
