@@ -24,10 +24,11 @@ def cpu_seconds(pid):
 def main():
     interval_ms, ticks = int(sys.argv[1]), int(sys.argv[2])
     command = sys.argv[sys.argv.index("--") + 1:]
-    agent = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    agent = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def send(o):
         agent.stdin.write((json.dumps(o) + "\n").encode())
+        agent.stdin.flush()
 
     send({"op": "hello", "id": 1, "version": 1})
     hello = json.loads(agent.stdout.readline())
