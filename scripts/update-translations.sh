@@ -19,4 +19,15 @@ fi
 # The same options as the build's lupdate target and tst_translations
 # (resources/CMakeLists.txt): no line numbers, so moving code does not
 # rewrite the .ts files; vanished strings are dropped, not kept.
-"$lupdate" -locations none -no-obsolete -extensions cpp,h app ui core -ts "${ts_files[@]}"
+# translations/blocktune_en.ts holds only the plural forms ("%n device(s)"
+# -> "1 device", "2 devices"): the sources are English, their plurals not.
+full=() plural=()
+for ts in "${ts_files[@]}"; do
+    if [ "$(basename "$ts")" = blocktune_en.ts ]; then plural+=("$ts"); else full+=("$ts"); fi
+done
+if [ "${#full[@]}" -gt 0 ]; then
+    "$lupdate" -locations none -no-obsolete -extensions cpp,h app ui core -ts "${full[@]}"
+fi
+if [ "${#plural[@]}" -gt 0 ]; then
+    "$lupdate" -locations none -no-obsolete -pluralonly -extensions cpp,h app ui core -ts "${plural[@]}"
+fi

@@ -19,6 +19,14 @@ QStringList installTranslations(const QLocale &locale)
             delete translator;
         }
     };
+    // English plural forms first: Qt asks the translator installed last
+    // first, so the user's language wins and English fills in "%n device(s)"
+    // for a language blocktune has no translation for (or C/POSIX).
+    auto *plurals = new QTranslator(QCoreApplication::instance());
+    if (plurals->load(QStringLiteral(":/i18n/blocktune_en.qm")) && QCoreApplication::installTranslator(plurals))
+        loaded << plurals->filePath();
+    else
+        delete plurals;
     install(QStringLiteral("blocktune"), QStringLiteral(":/i18n"));
     install(QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     return loaded;

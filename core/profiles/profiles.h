@@ -365,8 +365,11 @@ struct TunedImport
 /// Reads a tuned.conf as tuned does: includes (from sibling profile
 /// directories, PROFILES/NAME/tuned.conf) first, the including profile
 /// winning; every section whose type (default: its name) is disk becomes
-/// rules. `name` empty: the profile directory's name.
-Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name = {});
+/// rules. `name` empty: the profile directory's name. An include of
+/// `${f:virt_check:VIRTUAL:BARE}` picks as tuned would on this machine
+/// (`virtualMachine` unset: detected) and says so in the notes.
+Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name = {},
+                                       std::optional<bool> virtualMachine = std::nullopt);
 /// One tuned.conf text without resolving include= (for fuzzing and
 /// tests): the same parser and the same mapping to rules.
 Result<TunedImport> importTunedText(const QByteArray &text, const QString &source, const QString &name);

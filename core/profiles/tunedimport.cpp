@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QProcess>
 #include <QRegularExpression>
 
 namespace blocktune {
@@ -150,9 +151,52 @@ Result<QByteArray> readTunedFile(const QString &path)
     return data;
 }
 
-// Included profiles first, the including one last (it wins), each file once.
-Status loadWithIncludes(const QString &path, QStringList &stack, QStringList &done, QList<LoadedProfile> &out)
+// Whether this machine runs under a hypervisor or in a container, as
+// tuned's virt_check asks virt-what: systemd-detect-virt (exit 0 when it
+// finds one), else the hypervisor CPU flag.
+bool detectVirtualMachine()
 {
+    QProcess detect;
+    detect.start(QStringLiteral("systemd-detect-virt"), {QStringLiteral("--quiet")});
+    if (detect.waitForStarted(2000) && detect.waitForFinished(2000) && detect.exitStatus() == QProcess::NormalExit)
+        return detect.exitCode() == 0;
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (!cpuinfo.open(QIODevice::ReadOnly))
+        return false;
+    static const QRegularExpression flag(QStringLiteral("^flags\\s*:.*\\bhypervisor\\b"),
+                                         QRegularExpression::MultilineOption);
+    return flag.match(QString::fromLatin1(cpuinfo.read(1 << 20))).hasMatch();
+}
+
+struct IncludeContext
+{
+    QStringList stack; ///< the files being read, outermost first (cycles)
+    QStringList done;  ///< files read already (tuned reads each once)
+    QStringList notes; ///< how an include= function was decided
+    std::optional<bool> virtualMachine; ///< asked once, when an include needs it
+};
+
+// tuned's `${f:virt_check:VIRTUAL:BARE}` in include= (openshift and others
+// ship it): the name it picks on this machine and the one it would pick on
+// the other kind; nullopt for any other form.
+std::optional<std::pair<QString, QString>> virtCheckChoice(const QString &name, IncludeContext &context)
+{
+    static const QRegularExpression virt(QStringLiteral("^\\$\\{f:virt_check:([^:}]*):([^:}]*)\\}$"));
+    const QRegularExpressionMatch m = virt.match(name);
+    if (!m.hasMatch())
+        return std::nullopt;
+    if (!context.virtualMachine)
+        context.virtualMachine = detectVirtualMachine();
+    if (*context.virtualMachine)
+        return std::pair{m.captured(1), m.captured(2)};
+    return std::pair{m.captured(2), m.captured(1)};
+}
+
+// Included profiles first, the including one last (it wins), each file once.
+Status loadWithIncludes(const QString &path, IncludeContext &context, QList<LoadedProfile> &out)
+{
+    QStringList &stack = context.stack;
+    QStringList &done = context.done;
     const QString canonical = QFileInfo(path).canonicalFilePath();
     if (canonical.isEmpty())
         return makeError(NotFound, QStringLiteral("cannot read %1: no such file").arg(path));
@@ -180,7 +224,18 @@ Status loadWithIncludes(const QString &path, QStringList &stack, QStringList &do
             if (o.key != u"include")
                 continue;
             static const QRegularExpression split(QStringLiteral("\\s*[,;]\\s*"));
-            for (const QString &name : o.value.split(split, Qt::SkipEmptyParts)) {
+            for (QString name : o.value.split(split, Qt::SkipEmptyParts)) {
+                if (const auto choice = virtCheckChoice(name, context)) {
+                    const bool vm = *context.virtualMachine;
+                    context.notes << QStringLiteral("%1: include %2 took '%3': this machine is %4 (tuned decides this "
+                                                    "where it runs; on %5 it would include '%6')")
+                                         .arg(at(o.file, o.line), name, choice->first,
+                                              vm ? QStringLiteral("a virtual machine or container")
+                                                 : QStringLiteral("bare metal"),
+                                              vm ? QStringLiteral("bare metal") : QStringLiteral("a virtual machine"),
+                                              choice->second);
+                    name = choice->first;
+                }
                 if (name.contains(QStringLiteral("${")))
                     return makeError(InvalidArgument, QStringLiteral("%1: include '%2' uses a tuned variable or "
                                                                      "function, which blocktune does not evaluate")
@@ -197,7 +252,7 @@ Status loadWithIncludes(const QString &path, QStringList &stack, QStringList &do
                                                               "looked up beside this one, PROFILES/NAME/tuned.conf, as "
                                                               "tuned does in /usr/lib/tuned/profiles/)")
                                                    .arg(at(o.file, o.line), name, included));
-                if (Status st = loadWithIncludes(included, stack, done, out); !st)
+                if (Status st = loadWithIncludes(included, context, out); !st)
                     return st;
             }
         }
@@ -769,16 +824,21 @@ QString chooseName(const QString &requested, const QString &fromPath)
 
 } // namespace
 
-Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name)
+Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name,
+                                       std::optional<bool> virtualMachine)
 {
     if (!name.isEmpty() && !isValidProfileName(name))
         return makeError(InvalidArgument, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -)").arg(name.left(64)));
-    QStringList stack, done;
+    IncludeContext context;
+    context.virtualMachine = virtualMachine;
     QList<LoadedProfile> loaded;
-    if (Status st = loadWithIncludes(tunedConfPath, stack, done, loaded); !st)
+    if (Status st = loadWithIncludes(tunedConfPath, context, loaded); !st)
         return st.error();
     Importer importer(chooseName(name, profileNameOf(tunedConfPath)));
-    return importer.run(loaded, tunedConfPath);
+    auto out = importer.run(loaded, tunedConfPath);
+    if (out)
+        out->notes = context.notes + out->notes;
+    return out;
 }
 
 Result<TunedImport> importTunedText(const QByteArray &text, const QString &source, const QString &name)

@@ -58,6 +58,35 @@ class TestProfileTuned : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // include=${f:virt_check:VIRTUAL:BARE}, as tuned's openshift profile has
+    // it: the profile that fits this kind of machine, and a note saying so.
+    void virtCheckIncludePicksByMachine()
+    {
+        const Result<TunedImport> guest = importTunedProfile(tunedProfile("cluster-node"), {}, true);
+        QVERIFY2(guest.ok(), guest.ok() ? "" : qPrintable(guest.error().message));
+        QCOMPARE(guest->files, (QStringList{canonical("guest-disks"), canonical("cluster-node")}));
+        QCOMPARE(rulesOf(guest->profile), (QStringList{u"name vd*: read_ahead_kb=1024 scheduler=none"_qs}));
+        QVERIFY2(guest->notes.value(0).contains(u"took 'guest-disks': this machine is a virtual machine"_qs),
+                 qPrintable(guest->notes.join(u'\n')));
+        QVERIFY(guest->notes.value(0).contains(u"on bare metal it would include 'throughput-disks'"_qs));
+
+        const Result<TunedImport> bare = importTunedProfile(tunedProfile("cluster-node"), {}, false);
+        QVERIFY2(bare.ok(), bare.ok() ? "" : qPrintable(bare.error().message));
+        QCOMPARE(bare->files, (QStringList{canonical("throughput-disks"), canonical("cluster-node")}));
+        QVERIFY(bare->notes.value(0).contains(u"took 'throughput-disks': this machine is bare metal"_qs));
+
+        // Any other function in include= is still refused, naming it.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(u"odd"_qs));
+        QFile odd(dir.filePath(u"odd/tuned.conf"_qs));
+        QVERIFY(odd.open(QIODevice::WriteOnly));
+        odd.write("[main]\ninclude=${f:exec:/bin/true}\n[disk]\nreadahead=512\n");
+        odd.close();
+        const Result<TunedImport> refused = importTunedProfile(odd.fileName());
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(u"${f:exec:/bin/true}"_qs), qPrintable(refused.error().message));
+    }
+
     void importsAsTunedReadsIt()
     {
         const Result<TunedImport> r = importTunedProfile(tunedProfile("storage-server"));

@@ -5,6 +5,7 @@
 #include "common/sysroot.h"
 #include "history/history.h"
 #include "sessionsupport.h"
+#include "testloop.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
@@ -31,19 +32,6 @@ using namespace blocktune::test;
 
 namespace {
 
-QString queueAttr(const QString &dev, const char *attr)
-{
-    const SysRoot root;
-    auto v = root.readString(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)));
-    return v ? *v : QString();
-}
-
-bool setQueueAttr(const QString &dev, const char *attr, const QString &value)
-{
-    const SysRoot root;
-    return root.writeAttribute(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/" + attr)), value).ok();
-}
-
 void configure(ReadTestView &view, const QString &kind, const QString &bs, const QString &size, int repeat,
                const QString &sweep = {})
 {
@@ -57,35 +45,9 @@ void configure(ReadTestView &view, const QString &kind, const QString &bs, const
     view.findChild<QSpinBox *>(QStringLiteral("repeat"))->setValue(repeat);
 }
 
-/// A 64 MiB direct-I/O loop device of known contents, with sane queue
-/// settings (a previous user's may linger on a loop device) put back
-/// before it is detached.
-class ViewLoop final
-{
-public:
-    ViewLoop() : m_loop(64 << 20, true, QByteArray(1 << 20, '\x5a'))
-    {
-        if (!m_loop.isValid())
-            return;
-        for (const char *attr : {"read_ahead_kb", "max_sectors_kb"})
-            m_saved.append({attr, queueAttr(m_loop.name(), attr)});
-        m_ok = setQueueAttr(m_loop.name(), "max_sectors_kb", queueAttr(m_loop.name(), "max_hw_sectors_kb"))
-            && setQueueAttr(m_loop.name(), "read_ahead_kb", QStringLiteral("128"));
-    }
-    ~ViewLoop()
-    {
-        for (const auto &[attr, value] : m_saved)
-            setQueueAttr(m_loop.name(), attr, value);
-    }
-    Q_DISABLE_COPY_MOVE(ViewLoop)
-    bool isValid() const { return m_ok; }
-    QString name() const { return m_loop.name(); }
-
-private:
-    LoopDevice m_loop;
-    QList<std::pair<const char *, QString>> m_saved;
-    bool m_ok = false;
-};
+/// The tests' loop devices: 64 MiB, direct I/O, known contents, queue
+/// settings sane and put back before detaching (tests/support/testloop.h).
+constexpr qint64 kLoopBytes = 64 << 20;
 
 } // namespace
 
@@ -176,7 +138,7 @@ private Q_SLOTS:
     void twoStreamsMakeCardsAndResults()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
-        ViewLoop first, second;
+        TestLoop first(kLoopBytes, knownContents()), second(kLoopBytes, knownContents());
         QVERIFY(first.isValid() && second.isValid());
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -257,7 +219,7 @@ private Q_SLOTS:
     void corruptHistoryDoesNotStopATest()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
-        ViewLoop loop;
+        TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
         QTemporaryDir dir;
         const QString db = dir.path() + QStringLiteral("/history.sqlite");
@@ -290,7 +252,7 @@ private Q_SLOTS:
     void runsTestAndShowsRuns()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
-        ViewLoop loop;
+        TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
         SessionThread session{SysRoot()};
         QVERIFY(waitForModel(session));
@@ -314,7 +276,7 @@ private Q_SLOTS:
     void sweepDrawsTheCurveAndRestores()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
-        ViewLoop loop;
+        TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
         SessionThread session{SysRoot()};
         QVERIFY(waitForModel(session));
@@ -341,7 +303,7 @@ private Q_SLOTS:
     void stopAndCloseRestore()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
-        ViewLoop loop;
+        TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
         SessionThread session{SysRoot()};
         QVERIFY(waitForModel(session));

@@ -1,4 +1,5 @@
 #include "readtestview.h"
+#include "plotrefresh.h"
 
 #include "format.h"
 #include "common/sysroot.h"
@@ -74,6 +75,8 @@ struct ReadTestView::Private
     QTabWidget *plots = nullptr;
     QCustomPlot *live = nullptr;
     QCustomPlot *curve = nullptr;
+    PlotRefresh *liveRefresh = nullptr; // the plots are drawn while on screen
+    PlotRefresh *curveRefresh = nullptr;
     QPlainTextEdit *text = nullptr;
     QList<QPointF> curvePoints;
     qsizetype sweepPoints = 0;
@@ -213,6 +216,8 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->plots = new QTabWidget(this);
     d->live = makePlot(d->plots, tr("seconds into the run"), tr("MB/s"));
     d->curve = makePlot(d->plots, tr("read_ahead_kb"), tr("MB/s"));
+    d->liveRefresh = new PlotRefresh(d->live);
+    d->curveRefresh = new PlotRefresh(d->curve);
     // Readahead values grow in powers of two: a log2 axis spaces them evenly.
     // Readahead values grow in powers of two: a log axis spaces them evenly;
     // its ticks are exactly the values swept ("4K", "128K", "1M"), so one
@@ -408,7 +413,7 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         plot->xAxis->setRangeLower(0);
         plot->yAxis->setRangeLower(0);
         plot->yAxis->setRangeUpper(plot->yAxis->range().upper * 1.1);
-        plot->replot(QCustomPlot::rpQueuedReplot);
+        d->liveRefresh->request();
         Q_EMIT progressed(t);
     });
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
@@ -525,7 +530,7 @@ void ReadTestView::updateCurve()
         plot->yAxis->setRange(0, std::max(1.0, best * 1.2));
         plot->yAxis2->setRange(0, std::max(1.0, topReq * 1.2));
     }
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    d->curveRefresh->request();
 }
 
 void ReadTestView::keep(const HistoryRecord &record)
@@ -717,7 +722,7 @@ bool ReadTestView::start()
         d->live->clearGraphs();
         d->live->clearItems();
         d->live->xAxis->setLabel(tr("seconds into the test (runs marked)"));
-        d->live->replot();
+        d->liveRefresh->request();
         d->lastResult.reset();
         d->results->clear();
         for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
