@@ -131,15 +131,6 @@ private:
         return run(binary("blocktune-cli"), args, timeoutMs);
     }
 
-    bool needSshd()
-    {
-        if (m_skipReason.isEmpty())
-            return true;
-        if (rootRequired())
-            qWarning("BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: %s", qPrintable(m_skipReason));
-        return false;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -240,7 +231,6 @@ private Q_SLOTS:
     void listJsonEqualsLocalLive()
     {
         bool equal = false;
-        QByteArray last, lastRemote;
         for (int attempt = 0; attempt < 5 && !equal; ++attempt) {
             const ProcessResult before = cli({QStringLiteral("list"), QStringLiteral("--json")});
             const ProcessResult remote = cli(hostArgs() + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
@@ -249,8 +239,6 @@ private Q_SLOTS:
             QVERIFY2(remote.exitCode == 0, remote.err.constData());
             QVERIFY(remote.out.startsWith("{\n"));
             equal = remote.out == before.out || remote.out == after.out;
-            last = after.out;
-            lastRemote = remote.out;
         }
         QVERIFY2(equal, "list --json through the agent differs from the local one");
     }
