@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -316,6 +317,46 @@ private Q_SLOTS:
         QVERIFY2(restoredAfter < 2000, qPrintable(QStringLiteral("restored after %1 ms").arg(restoredAfter)));
         QVERIFY(client.exitCode() != 0);
         QVERIFY2(client.readAllStandardError().contains("connection to testhost lost"), "the client says so");
+    }
+
+    // The class the console will use: RemoteSession over the same sshd,
+    // blocking calls and the event-loop path (submit + signals).
+    void remoteSessionServesAnEventLoop()
+    {
+        RemoteTarget target;
+        target.host = QStringLiteral("testhost");
+        target.sshConfig = path("ssh_config");
+        target.remoteCommand = agentCommand(QStringLiteral("--sysroot ") + shellQuote(recordedTree("md-raid10-f2"))
+                                            + QStringLiteral(" agent"));
+        RemoteSession session(target);
+        const Status opened = session.open();
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QVERIFY(session.isOpen());
+        QCOMPARE(session.hello().version, kAgentProtocolVersion);
+        QCOMPARE(session.hello().writer, QStringLiteral("direct"));
+        QCOMPARE(session.hello().user, QStringLiteral("root"));
+
+        auto settings = session.call({{QStringLiteral("op"), QStringLiteral("settings")},
+                                      {QStringLiteral("device"), QStringLiteral("md0")}});
+        QVERIFY(settings.ok());
+        QCOMPARE(settings->value(u"ok").toBool(), true);
+        QCOMPARE(settings->value(u"settings").toObject().value(u"name").toString(), QStringLiteral("md0"));
+
+        QSignalSpy events(&session, &RemoteSession::eventReceived);
+        QSignalSpy answers(&session, &RemoteSession::answerReceived);
+        const quint64 id = session.submit({{QStringLiteral("op"), QStringLiteral("monitor")},
+                                           {QStringLiteral("interval_ms"), 50},
+                                           {QStringLiteral("count"), 3}});
+        QTRY_COMPARE_WITH_TIMEOUT(answers.size(), 1, 10000);
+        QCOMPARE(answers.at(0).at(0).toULongLong(), id);
+        QCOMPARE(answers.at(0).at(1).toJsonObject().value(u"ticks").toInt(), 3);
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.at(2).at(1).toJsonObject().value(u"event").toString(), QStringLiteral("sample"));
+
+        QSignalSpy lost(&session, &RemoteSession::connectionLost);
+        session.close();
+        QVERIFY(!session.isOpen());
+        QCOMPARE(lost.size(), 0); // closed on purpose, not lost
     }
 
     void wrongHostKeyIsRefusedWithSshsMessage()
