@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <unistd.h>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -241,6 +242,68 @@ private Q_SLOTS:
         QCOMPARE(answers[1].value(u"ok").toBool(), false);
         QCOMPARE(answers[1].value(u"error").toString(), reason);
         QCOMPARE(readAttr(QString(), QStringLiteral("sys/block/%1/queue/read_ahead_kb").arg(loop.name())), raBefore);
+    }
+
+    // With a sudo rule for the helper, a non-root agent writes through
+    // `sudo -n HELPER`. A stand-in sudo on PATH says yes to `-n -l` and runs
+    // the helper unprivileged, so the write reaches the helper and fails
+    // there (nobody may not write sysfs): the path is wired, nothing changes.
+    void sudoRuleMakesTheHelperTheWriter()
+    {
+        if (::geteuid() != 0)
+            QSKIP("runs the agent as nobody, which needs root to switch to");
+        if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+            QSKIP("setpriv (util-linux) is missing");
+        const ProcessResult probe = run(QStringLiteral("setpriv"),
+                                        {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                         QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("--version")});
+        if (probe.exitCode != 0)
+            QSKIP("nobody cannot run the build's blocktune-cli (build tree not readable by others)");
+        QTemporaryDir bin;
+        QVERIFY(QFile::setPermissions(bin.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
+                                                      | QFile::ExeOther));
+        const QString sudo = bin.filePath(QStringLiteral("sudo"));
+        QFile f(sudo);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n# stand-in: -n -l CMD allowed; -n CMD runs CMD unprivileged\n"
+                "[ \"$1\" = -n ] || exit 1\nshift\n[ \"$1\" = -l ] && exit 0\nexec \"$@\"\n");
+        f.close();
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString ra = QStringLiteral("sys/block/%1/queue/read_ahead_kb").arg(loop.name());
+        const QString raBefore = readAttr(QString(), ra);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PATH"), bin.path() + u':' + env.value(QStringLiteral("PATH")));
+        // The journal of originals must be nobody's (over ssh: XDG_RUNTIME_DIR).
+        QTemporaryDir journals;
+        QVERIFY(::chown(QFile::encodeName(journals.path()).constData(), 65534, 65534) == 0);
+        env.insert(QStringLiteral("BLOCKTUNE_JOURNAL_DIR"), journals.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                           QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("agent")});
+        QVERIFY(p.waitForStarted());
+        p.write(line(hello()));
+        p.write(line(applyTemporary(2, loop.name(), QStringLiteral("4096"))));
+        QElapsedTimer t;
+        t.start();
+        QList<QJsonObject> answers;
+        while (answers.size() < 2 && t.elapsed() < 20000) {
+            p.waitForReadyRead(100);
+            while (p.canReadLine())
+                answers << QJsonDocument::fromJson(p.readLine()).object();
+        }
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(answers.size(), 2);
+        QCOMPARE(answers[0].value(u"writer").toString(), QStringLiteral("blocktune-helper (sudo -n)"));
+        QVERIFY(answers[0].value(u"read_only").isNull());
+        QCOMPARE(answers[1].value(u"ok").toBool(), false);
+        const QString error = answers[1].value(u"error").toString();
+        // It was tried, through the helper, which as nobody may not write.
+        QVERIFY2(error.contains(u"Permission denied") || error.contains(u"not permitted"), qPrintable(error));
+        QCOMPARE(readAttr(QString(), ra), raBefore);
     }
 
     void monitorStreamsSamplesAndStops()
