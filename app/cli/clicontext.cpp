@@ -5,6 +5,14 @@
 
 namespace blocktune::cli {
 
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
+{
+    if (ctx.session)
+        return *ctx.session;
+    local.emplace(ctx.root);
+    return *local;
+}
+
 int fail(CliContext &ctx, const QString &message, int code)
 {
     ctx.err << "blocktune-cli: " << message << Qt::endl;

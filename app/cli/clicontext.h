@@ -1,21 +1,36 @@
 #pragma once
 
 #include "common/sysroot.h"
+#include "remote/remote.h"
+#include "session/session.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
 
+#include <atomic>
+#include <optional>
+
 namespace blocktune::cli {
 
 /// What every subcommand gets: the root to read, and the two streams.
+/// Run by the agent (cmd_agent.cpp), a command also gets the agent's one
+/// session (it makes its own otherwise), the agent's cancel flag (set when
+/// the client stops it or the connection ends; else signals cancel), and
+/// the device behind `out` for raw bytes (else stdout).
 struct CliContext
 {
     SysRoot root;
     QTextStream &out;
     QTextStream &err;
+    TuningSession *session = nullptr;
+    const std::atomic_bool *cancel = nullptr;
+    QIODevice *rawOut = nullptr;
 };
+
+/// The agent's session when there is one, else `local`, made on the spot.
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local);
 
 /// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input.
 enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
@@ -53,5 +68,11 @@ int runHistory(CliContext &ctx, const QStringList &args); // cmd_history.cpp
 int runAdvise(CliContext &ctx, const QStringList &args);  // cmd_advise.cpp
 int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
+int runAgent(CliContext &ctx, const QStringList &args);   // cmd_agent.cpp
+int runRecord(CliContext &ctx, const QStringList &args);  // cmd_record.cpp
+
+/// `blocktune-cli --host HOST ... COMMAND ARGS` (cmd_remote.cpp): `globalArgs`
+/// are the --host/--ssh-* options main() took.
+int runRemote(CliContext &ctx, const RemoteTarget &target, const QString &command, const QStringList &args);
 
 } // namespace blocktune::cli

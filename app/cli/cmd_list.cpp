@@ -124,9 +124,21 @@ int runList(CliContext &ctx, const QStringList &args)
 
     ScanOptions options;
     options.probeFilesystems = !parser.isSet(noProbe);
-    auto model = DeviceModel::scan(ctx.root, options);
-    if (!model)
-        return fail(ctx, model.error().message);
+    // In the agent without probing: a fresh scan through its session (which
+    // never probes), so the session's model is what was just shown.
+    std::shared_ptr<const DeviceModel> scanned;
+    if (ctx.session && !options.probeFilesystems) {
+        auto fresh = ctx.session->rescan();
+        if (!fresh)
+            return fail(ctx, fresh.error().message);
+        scanned = *fresh;
+    } else {
+        auto fresh = DeviceModel::scan(ctx.root, options);
+        if (!fresh)
+            return fail(ctx, fresh.error().message);
+        scanned = std::make_shared<const DeviceModel>(std::move(*fresh));
+    }
+    const DeviceModel *model = scanned.get();
     // A recorded tree may hold garbage: say what was shown as unknown, on
     // stderr, so the JSON on stdout stays what the schema says.
     for (const QString &warning : model->warnings())
@@ -137,8 +149,12 @@ int runList(CliContext &ctx, const QStringList &args)
         // decoded to QString and encoded back.
         ctx.out.flush();
         const QByteArray text = QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented);
-        std::fwrite(text.constData(), 1, size_t(text.size()), stdout);
-        std::fflush(stdout);
+        if (ctx.rawOut) {
+            ctx.rawOut->write(text);
+        } else {
+            std::fwrite(text.constData(), 1, size_t(text.size()), stdout);
+            std::fflush(stdout);
+        }
     } else {
         printTree(*model, ctx.out);
     }

@@ -509,7 +509,8 @@ int runSweep(CliContext &ctx, const QStringList &args)
     if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
         return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
 
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     auto model = session.model();
     if (!model)
         return fail(ctx, model.error().message);
@@ -537,7 +538,11 @@ int runSweep(CliContext &ctx, const QStringList &args)
 
     SweepResult result;
     int sig = 0;
-    {
+    if (ctx.cancel) {
+        // In the agent: stopped by the client, or the connection ended.
+        result = prepared->run(session, observer, ctx.cancel);
+        sig = TerminationSignals::pending();
+    } else {
         SignalCancel watch;
         result = prepared->run(session, observer, &watch.cancel);
         sig = watch.signal();

@@ -9,6 +9,7 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -214,7 +215,8 @@ int runGet(CliContext &ctx, const QStringList &args)
     const QStringList pos = parser.positionalArguments();
     if (pos.size() != 1)
         return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     auto settings = session.settings(pos.constFirst());
     if (!settings)
         return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
@@ -267,7 +269,8 @@ int runSet(CliContext &ctx, const QStringList &args)
     const bool asJson = parser.isSet(json);
 
     TerminationSignals::install();
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     const ChangePlan plan = session.plan(*changes, options);
     if (parser.isSet(dryRun)) {
         ChangeReport report;
@@ -335,7 +338,16 @@ int runSet(CliContext &ctx, const QStringList &args)
         ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << session.journalPath()
                 << "); Ctrl-C restores now" << Qt::endl;
     }
-    const int sig = TerminationSignals::waitMs(*holdMs);
+    int sig = 0;
+    if (ctx.cancel) {
+        // In the agent: the connection ending (or a stop) ends the hold too.
+        QElapsedTimer held;
+        held.start();
+        while (!ctx.cancel->load() && !sig && held.elapsed() < *holdMs)
+            sig = TerminationSignals::waitMs(std::min<qint64>(100, *holdMs - held.elapsed()));
+    } else {
+        sig = TerminationSignals::waitMs(*holdMs);
+    }
     const RestoreReport back = session.restoreTemporary();
     if (asJson) {
         QJsonObject o = changeReportToJson(report, false);
@@ -375,7 +387,8 @@ int runRestore(CliContext &ctx, const QStringList &args)
         return fail(ctx, dir.error().message);
 
     const QList<PendingJournal> pending = findJournals(ctx.root);
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     bool allOk = true;
     QJsonArray journals;
     for (const PendingJournal &p : pending) {

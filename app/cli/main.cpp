@@ -2,8 +2,10 @@
 #include "clicontext.h"
 
 #include "devices/devicemodel.h"
+#include "devices/snapshot.h"
 
 #include <QCoreApplication>
+#include <QTemporaryDir>
 
 #include <cstdio>
 #include <iterator>
@@ -25,15 +27,25 @@ const Command kCommands[] = {
     {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
     {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},
     {"profile", "tuning profiles: list, show, save, apply, revert, verify, export, import, install", &runProfile},
+    {"record", "snapshot what blocktune reads of /sys, /proc and /dev into FILE.tar.gz", &runRecord},
+    {"agent", "serve a remote session on stdin/stdout (started through ssh by --host)", &runAgent},
 };
 
 void printUsage(QTextStream &out)
 {
-    out << "Usage: blocktune-cli [--sysroot DIR] COMMAND [OPTIONS]\n\n"
+    out << "Usage: blocktune-cli [--sysroot DIR] COMMAND [OPTIONS]\n"
+           "       blocktune-cli --host HOST [--ssh-config FILE] [--ssh-option OPT]... [--remote-command CMD]\n"
+           "                     list|get|set|restore|sweep|history [OPTIONS]\n\n"
            "Inspect and tune Linux block devices for streaming reads.\n\n"
            "Global options:\n"
            "  --sysroot DIR   read DIR/sys and DIR/proc instead of the live machine\n"
-           "                  (a recorded tree, as lsblk --sysroot)\n"
+           "                  (a recorded tree, as lsblk --sysroot; a FILE.tar.gz of\n"
+           "                  blocktune-cli record is unpacked into a temporary directory)\n"
+           "  --host HOST     run the command on HOST (anything ssh takes) through ssh HOST\n"
+           "                  blocktune-cli agent; ssh does authentication and host keys\n"
+           "  --ssh-config FILE    passed to ssh as -F FILE\n"
+           "  --ssh-option OPT     passed to ssh as -o OPT (repeatable)\n"
+           "  --remote-command CMD the agent command on HOST (default: blocktune-cli agent)\n"
            "  -h, --help      show this help (COMMAND --help for a command's options)\n"
            "  --version       show the version\n\n"
            "Commands:\n";
@@ -56,8 +68,45 @@ int main(int argc, char **argv)
     QStringList args = QCoreApplication::arguments().mid(1);
 
     QString sysroot;
+    QTemporaryDir snapshotDir; // a --sysroot FILE.tar.gz, unpacked
+    RemoteTarget remote;
+    bool viaHost = false;
+    // --opt VALUE or --opt=VALUE; false (and a message) when VALUE is missing.
+    auto valueOf = [&](const QString &opt, const QString &name, QString *value) {
+        if (opt == name) {
+            if (args.isEmpty()) {
+                err << "blocktune-cli: " << name << " needs a value" << Qt::endl;
+                return false;
+            }
+            *value = args.takeFirst();
+        } else {
+            *value = opt.mid(name.size() + 1);
+        }
+        return true;
+    };
+    auto isOption = [](const QString &opt, const char *name) {
+        return opt == QLatin1StringView(name) || opt.startsWith(QLatin1StringView(name) + u'=');
+    };
     while (!args.isEmpty() && args.constFirst().startsWith(u'-')) {
         const QString opt = args.takeFirst();
+        if (isOption(opt, "--host") || isOption(opt, "--ssh-config") || isOption(opt, "--ssh-option")
+            || isOption(opt, "--remote-command")) {
+            const QString name = opt.section(u'=', 0, 0);
+            QString value;
+            if (!valueOf(opt, name, &value))
+                return ExitUsage;
+            if (name == u"--host") {
+                remote.host = value;
+                viaHost = true;
+            } else if (name == u"--ssh-config") {
+                remote.sshConfig = value;
+            } else if (name == u"--ssh-option") {
+                remote.sshOptions << value;
+            } else {
+                remote.remoteCommand = value;
+            }
+            continue;
+        }
         if (opt == u"-h" || opt == u"--help") {
             printUsage(out);
             return ExitOk;
@@ -76,6 +125,18 @@ int main(int argc, char **argv)
             } else {
                 sysroot = opt.mid(10);
             }
+            if (isSnapshotTarball(sysroot)) {
+                // Unpacked for this run only; removed at exit.
+                if (!snapshotDir.isValid()) {
+                    err << "blocktune-cli: --sysroot " << sysroot << ": cannot make a temporary directory" << Qt::endl;
+                    return ExitFailed;
+                }
+                if (Status unpacked = unpackSnapshot(sysroot, snapshotDir.path()); !unpacked) {
+                    err << "blocktune-cli: --sysroot " << unpacked.error().message << Qt::endl;
+                    return ExitUsage;
+                }
+                sysroot = snapshotDir.path();
+            }
             if (auto tree = SysRoot::openTree(sysroot); !tree) {
                 err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
                 return ExitUsage;
@@ -91,6 +152,15 @@ int main(int argc, char **argv)
     }
     const QString name = args.takeFirst();
     CliContext ctx{SysRoot(sysroot), out, err};
+    if (!viaHost && (!remote.sshConfig.isEmpty() || !remote.sshOptions.isEmpty() || !remote.remoteCommand.isEmpty()))
+        return fail(ctx, QStringLiteral("--ssh-config, --ssh-option and --remote-command go with --host HOST"), ExitUsage);
+    if (viaHost) {
+        if (!sysroot.isEmpty())
+            return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
+                                            "--remote-command 'blocktune-cli --sysroot DIR agent')"),
+                        ExitUsage);
+        return runRemote(ctx, remote, name, args);
+    }
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {
             const int status = c.run(ctx, args);

@@ -6,6 +6,7 @@
 // only (core/privilege/helperservice.cpp, rulesfile.cpp). The only program
 // it runs is udevadm (absolute path, fixed arguments) after such a file
 // changed.
+#include "common/jsonlines.h"
 #include "privilege/privilege.h"
 
 #include <QByteArray>
@@ -90,8 +91,12 @@ int main(int argc, char **argv)
     }
 
     const HelperService service{std::move(*tree)};
-    QByteArray buffer;
-    bool discarding = false; // inside a line that is already too long
+    // An install_rules request is the longest there is; the service refuses
+    // every other request above kHelperMaxLine itself.
+    JsonLineReader reader(kHelperMaxRulesLine);
+    auto answer = [&](const JsonLineReader::Line &line) {
+        return writeAll((line.overlong ? HelperService::overlongLine() : service.handleLine(line.text)) + '\n');
+    };
     char chunk[4096];
     for (;;) {
         const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
@@ -99,25 +104,12 @@ int main(int argc, char **argv)
             continue;
         if (n <= 0)
             break; // EOF (or a broken pipe): the session is over
-        buffer.append(chunk, n);
-        for (qsizetype nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-            const QByteArray line = buffer.left(nl);
-            buffer.remove(0, nl + 1);
-            const QByteArray answer = discarding ? HelperService::overlongLine() : service.handleLine(line);
-            discarding = false;
-            if (!writeAll(answer + '\n'))
+        reader.append(QByteArrayView(chunk, n));
+        while (auto line = reader.next())
+            if (!answer(*line))
                 return 1;
-        }
-        // Never buffer more than one line's worth of an unterminated line
-        // (an install_rules request is the longest there is).
-        if (buffer.size() > kHelperMaxRulesLine) {
-            discarding = true;
-            buffer.clear();
-        }
     }
-    if (discarding)
-        writeAll(HelperService::overlongLine() + '\n');
-    else if (!buffer.isEmpty())
-        writeAll(service.handleLine(buffer) + '\n');
+    if (auto last = reader.finish())
+        answer(*last);
     return 0;
 }

@@ -6,3 +6,4 @@
 #include "devicemodel.h"   // IWYU pragma: export
 #include "devicewatcher.h" // IWYU pragma: export
 #include "mdgeometry.h"    // IWYU pragma: export
+#include "snapshot.h"      // IWYU pragma: export

@@ -2,6 +2,7 @@
 // requests in order, answers matched by id.
 #include "privilege.h"
 
+#include "common/jsonlines.h"
 #include "common/tr.h"
 
 #include <QCoreApplication>
@@ -15,25 +16,6 @@
 #include <unistd.h>
 
 namespace blocktune {
-
-namespace {
-
-int errorCodeFromName(const QString &name)
-{
-    if (name == u"invalid")
-        return InvalidArgument;
-    if (name == u"not_found")
-        return NotFound;
-    if (name == u"not_supported")
-        return NotSupported;
-    if (name == u"refused")
-        return Refused;
-    if (name == u"interrupted")
-        return Interrupted;
-    return EIO;
-}
-
-} // namespace
 
 HelperClient::HelperClient(QStringList command, QObject *parent)
     : QObject(parent), m_command(command.isEmpty() ? defaultCommand() : std::move(command))
@@ -72,7 +54,7 @@ bool HelperClient::ensureStarted(QString *error)
         m_process->deleteLater();
         m_process = nullptr;
     }
-    m_buffer.clear();
+    m_reader = JsonLineReader(kHelperMaxAnswer);
     m_greeted = false;
     const QString program = m_command.value(0);
     if (program.isEmpty()
@@ -181,10 +163,9 @@ void HelperClient::readReplies()
 {
     if (!m_process)
         return;
-    m_buffer += m_process->readAllStandardOutput();
-    for (qsizetype nl = m_buffer.indexOf('\n'); nl >= 0; nl = m_buffer.indexOf('\n')) {
-        const QByteArray line = m_buffer.left(nl);
-        m_buffer.remove(0, nl + 1);
+    m_reader.append(m_process->readAllStandardOutput());
+    while (auto next = m_reader.next()) {
+        const QByteArray line = next->overlong ? QByteArray("(an answer longer than 1 MiB)") : next->text;
         if (m_pending.isEmpty())
             continue; // nothing asked: ignore, never guess
         const quint64 id = m_pending.takeFirst();

@@ -3,6 +3,8 @@
 // so a confused or hostile caller learns why and changes nothing.
 #include "privilege.h"
 
+#include "common/jsonlines.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
@@ -12,19 +14,6 @@
 namespace blocktune {
 
 namespace {
-
-QString codeName(int code)
-{
-    switch (code) {
-    case InvalidArgument: return QStringLiteral("invalid");
-    case NotFound: return QStringLiteral("not_found");
-    case NotSupported: return QStringLiteral("not_supported");
-    case Refused: return QStringLiteral("refused");
-    case Interrupted: return QStringLiteral("interrupted");
-    default: break;
-    }
-    return QStringLiteral("io");
-}
 
 QByteArray toLine(const QJsonObject &o)
 {
@@ -130,10 +119,10 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
             return toLine(errorObject(QStringLiteral("'get' takes no value"), QStringLiteral("invalid"), request));
         auto path = resolveAttribute(m_root, device, attr);
         if (!path)
-            return toLine(errorObject(path.error().message, codeName(path.error().code), request));
+            return toLine(errorObject(path.error().message, errorCodeName(path.error().code), request));
         auto text = m_root.readString(*path);
         if (!text)
-            return toLine(errorObject(text.error().message, codeName(text.error().code), request));
+            return toLine(errorObject(text.error().message, errorCodeName(text.error().code), request));
         QString shown = *text;
         if (attr == attribute::Scheduler)
             if (auto choice = sysfs::parseBracketChoice(text->toLatin1()))
@@ -150,7 +139,7 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
                                       request));
         auto written = writeCheckedAttribute(m_root, AttributeWrite{device, attr, value});
         if (!written)
-            return toLine(errorObject(written.error().message, codeName(written.error().code), request));
+            return toLine(errorObject(written.error().message, errorCodeName(written.error().code), request));
         if (!device.isEmpty())
             reply.insert(u"device", device);
         reply.insert(u"attribute", attr);
@@ -167,7 +156,7 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
         auto done = op == u"install_rules" ? installUdevRules(m_root, name, content.toUtf8())
                                            : removeUdevRules(m_root, name);
         if (!done)
-            return toLine(errorObject(done.error().message, codeName(done.error().code), request));
+            return toLine(errorObject(done.error().message, errorCodeName(done.error().code), request));
         reply.insert(u"path", done->path);
         reply.insert(u"replaced", done->replaced);
         reply.insert(u"udevd", done->udevdRunning);

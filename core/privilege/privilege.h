@@ -14,6 +14,7 @@
 //   vm/enable_context_readahead   -> ROOT/proc/sys/vm/enable_context_readahead
 //                                    (machine-wide: no device)
 
+#include "common/jsonlines.h"
 #include "common/result.h"
 #include "common/sysroot.h"
 
@@ -148,6 +149,9 @@ private:
     SysRoot m_root;
 };
 
+/// Longest answer line HelperClient takes from the helper (bytes).
+inline constexpr qsizetype kHelperMaxAnswer = 1024 * 1024;
+
 /// A reply from blocktune-helper, matched to the request that caused it.
 struct HelperReply
 {
@@ -209,7 +213,7 @@ private:
 
     QStringList m_command;
     QProcess *m_process = nullptr;
-    QByteArray m_buffer;
+    JsonLineReader m_reader{kHelperMaxAnswer};
     QList<quint64> m_pending; ///< ids sent, answered in order
     QList<HelperReply> m_ready; ///< answers not yet collected by call()
     quint64 m_nextId = 1;

@@ -1,0 +1,372 @@
+// `blocktune-cli record`: what blocktune reads, copied into a tree the path
+// layer opens with a root prefix. Every source path comes from SysRoot
+// (sysPath/procPath/devPath); files are read with a size bound, links are
+// written with the text the kernel (or udev) gave them, so the relative
+// layout works unchanged under the snapshot's root.
+#include "snapshot.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blocktune {
+
+namespace {
+
+// The attributes blocktune (and lsblk, for comparison) reads; the same
+// lists as scripts/mksysroot/capture.py.
+const char *const kBlockAttrs[] = {"dev", "size", "ro", "removable", "stat", "inflight", "uevent", "hidden",
+                                   "alignment_offset", "discard_alignment", "diskseq", "partition", "start",
+                                   "capability", "ext_range", "range", "wwid", "nsid", "serial"};
+const char *const kQueueAttrs[] = {
+    "read_ahead_kb", "scheduler", "nr_requests", "max_sectors_kb", "max_hw_sectors_kb", "rotational",
+    "logical_block_size", "physical_block_size", "minimum_io_size", "optimal_io_size", "hw_sector_size",
+    "discard_granularity", "discard_max_bytes", "discard_max_hw_bytes", "discard_zeroes_data", "zoned", "dax",
+    "write_same_max_bytes", "write_zeroes_max_bytes", "add_random", "nomerges", "rq_affinity", "iostats",
+    "wbt_lat_usec", "write_cache", "chunk_sectors", "max_segments", "max_segment_size", "nr_zones",
+    "context_readahead"};
+const char *const kDeviceAttrs[] = {"model", "vendor", "rev", "wwid", "type", "serial", "firmware_rev",
+                                    "transport", "state", "queue_depth", "scsi_level", "timeout", "address",
+                                    "cntlid", "numa_node", "queue_count", "sqsize", "device"};
+const char *const kPciAttrs[] = {"vendor", "device", "class", "subsystem_vendor", "subsystem_device", "revision",
+                                 "irq", "numa_node"};
+const char *const kMqAttrs[] = {"cpu_list", "nr_tags", "nr_reserved_tags"};
+const char *const kProcFiles[] = {"diskstats", "partitions", "stat", "interrupts", "version", "mdstat", "uptime",
+                                  "self/mountinfo", "sys/kernel/osrelease", "sys/vm/enable_context_readahead"};
+
+constexpr qsizetype kMaxAttrBytes = 1 << 20; // /proc/interrupts of a big box; an attribute is a page
+
+class Recorder
+{
+public:
+    Recorder(const SysRoot &root, QString into) : m_root(root), m_into(std::move(into))
+    {
+        char buf[PATH_MAX];
+        const QByteArray base = m_root.isLive() ? QByteArray("/") : m_root.root().toLocal8Bit();
+        m_base = ::realpath(base.constData(), buf) ? QByteArray(buf) : base;
+        if (!m_base.endsWith('/'))
+            m_base += '/';
+    }
+
+    SnapshotReport report;
+
+    /// "sys/...", "proc/...", "dev/..." -> the path in the source root.
+    QByteArray source(const QByteArray &rel) const
+    {
+        if (rel.startsWith("sys/"))
+            return m_root.sysPath(QByteArrayView(rel).sliced(4));
+        if (rel.startsWith("proc/"))
+            return m_root.procPath(QByteArrayView(rel).sliced(5));
+        return m_root.devPath(QByteArrayView(rel).sliced(4));
+    }
+    QString target(const QByteArray &rel) const { return m_into + u'/' + QString::fromLocal8Bit(rel); }
+
+    bool isDir(const QByteArray &rel) const
+    {
+        struct stat st {};
+        return ::lstat(source(rel).constData(), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    bool isLink(const QByteArray &rel) const
+    {
+        struct stat st {};
+        return ::lstat(source(rel).constData(), &st) == 0 && S_ISLNK(st.st_mode);
+    }
+    QList<QByteArray> list(const QByteArray &rel) const
+    {
+        QList<QByteArray> out;
+        if (DIR *d = ::opendir(source(rel).constData())) {
+            while (const dirent *e = ::readdir(d))
+                if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+                    out << QByteArray(e->d_name);
+            ::closedir(d);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    /// The real path of `rel` inside the root, as "sys/devices/...";
+    /// empty when it leaves the root.
+    QByteArray resolved(const QByteArray &rel) const
+    {
+        char buf[PATH_MAX];
+        if (!::realpath(source(rel).constData(), buf))
+            return {};
+        const QByteArray real(buf);
+        return real.startsWith(m_base) ? real.mid(m_base.size()) : QByteArray();
+    }
+
+    void mkdir(const QByteArray &rel) { QDir().mkpath(target(rel)); }
+
+    /// Copies one regular, readable file (an attribute); silent when absent.
+    void copy(const QByteArray &rel)
+    {
+        struct stat st {};
+        const QByteArray from = source(rel);
+        if (::lstat(from.constData(), &st) != 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0444))
+            return;
+        const int fd = ::open(from.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0) {
+            report.skipped << QStringLiteral("%1: %2").arg(QString::fromLocal8Bit(rel), errnoText(errno));
+            return;
+        }
+        QByteArray data;
+        char chunk[4096];
+        for (;;) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                // Some attributes refuse reads (EIO, EINVAL on a device that
+                // went away): recorded as missing, which readers handle.
+                report.skipped << QStringLiteral("%1: %2").arg(QString::fromLocal8Bit(rel), errnoText(errno));
+                ::close(fd);
+                return;
+            }
+            if (n == 0 || data.size() > kMaxAttrBytes)
+                break;
+            data.append(chunk, n);
+        }
+        ::close(fd);
+        const QString to = target(rel);
+        QDir().mkpath(QFileInfo(to).path());
+        QFile out(to);
+        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(data) == data.size())
+            ++report.files;
+    }
+
+    /// Writes the link `rel` with the source's link text; returns where it
+    /// leads inside the root ("sys/devices/..."), or empty.
+    QByteArray link(const QByteArray &rel)
+    {
+        char buf[PATH_MAX];
+        const ssize_t n = ::readlink(source(rel).constData(), buf, sizeof buf - 1);
+        if (n <= 0)
+            return {};
+        const QByteArray text(buf, n);
+        const QString to = target(rel);
+        QDir().mkpath(QFileInfo(to).path());
+        if (!QFileInfo(to).isSymLink() && ::symlink(text.constData(), QFile::encodeName(to).constData()) == 0)
+            ++report.links;
+        return resolved(rel);
+    }
+
+    /// Files and links below `rel`, recursively, no link followed (md/, dm/).
+    void copyTree(const QByteArray &rel, int depth = 0)
+    {
+        if (depth > 4)
+            return;
+        mkdir(rel);
+        for (const QByteArray &name : list(rel)) {
+            const QByteArray child = rel + '/' + name;
+            if (isLink(child))
+                link(child);
+            else if (isDir(child))
+                copyTree(child, depth + 1);
+            else
+                copy(child);
+        }
+    }
+
+    void blockDir(const QByteArray &rel)
+    {
+        if (rel.isEmpty() || m_seen.contains(rel))
+            return;
+        m_seen.insert(rel);
+        ++report.devices;
+        for (const char *a : kBlockAttrs)
+            copy(rel + '/' + a);
+        const QByteArray queue = rel + "/queue";
+        if (isDir(queue)) {
+            for (const char *a : kQueueAttrs)
+                copy(queue + '/' + a);
+            if (isDir(queue + "/iosched"))
+                copyTree(queue + "/iosched");
+        }
+        if (isDir(rel + "/mq"))
+            for (const QByteArray &hw : list(rel + "/mq"))
+                for (const char *a : kMqAttrs)
+                    copy(rel + "/mq/" + hw + '/' + a);
+        for (const char *sub : {"md", "dm", "loop"})
+            if (isDir(rel + '/' + sub))
+                copyTree(rel + '/' + sub);
+        for (const char *sub : {"holders", "slaves"}) {
+            const QByteArray dir = rel + '/' + sub;
+            if (!isDir(dir))
+                continue;
+            mkdir(dir);
+            for (const QByteArray &name : list(dir))
+                link(dir + '/' + name);
+        }
+        if (isLink(rel + "/device"))
+            deviceDir(link(rel + "/device"));
+        for (const QByteArray &name : list(rel)) {
+            const QByteArray child = rel + '/' + name;
+            if (!isLink(child) && isDir(child) && QFileInfo::exists(QString::fromLocal8Bit(source(child + "/partition"))))
+                blockDir(child);
+        }
+    }
+
+    void deviceDir(const QByteArray &rel)
+    {
+        if (rel.isEmpty() || m_seen.contains(rel))
+            return;
+        m_seen.insert(rel);
+        for (const char *a : kDeviceAttrs) {
+            const QByteArray p = rel + '/' + a;
+            if (isLink(p))
+                deviceDir(link(p)); // nvme's "device" names its PCI function
+            else
+                copy(p);
+        }
+        // Up to the root: the PCI function's IRQ vectors (the monitor's
+        // interrupts per disk).
+        static const QRegularExpression pci(QStringLiteral("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$"));
+        for (QByteArray d = rel; d.startsWith("sys/devices/") && d.count('/') > 2; d = d.left(d.lastIndexOf('/'))) {
+            const QByteArray base = d.mid(d.lastIndexOf('/') + 1);
+            if (!pci.match(QString::fromLatin1(base)).hasMatch() || m_seen.contains(d))
+                continue;
+            m_seen.insert(d);
+            for (const char *a : kPciAttrs)
+                copy(d + '/' + a);
+            if (isDir(d + "/msi_irqs")) {
+                mkdir(d + "/msi_irqs");
+                for (const QByteArray &n : list(d + "/msi_irqs"))
+                    copy(d + "/msi_irqs/" + n);
+            }
+        }
+    }
+
+    /// Links below a dev/ directory (udev's by-id, by-path, mapper names).
+    void devLinks(const QByteArray &rel, int depth = 0)
+    {
+        if (depth > 2 || !isDir(rel))
+            return;
+        for (const QByteArray &name : list(rel)) {
+            const QByteArray child = rel + '/' + name;
+            if (isLink(child))
+                link(child);
+            else if (isDir(child))
+                devLinks(child, depth + 1);
+        }
+    }
+
+    Status run()
+    {
+        auto layout = m_root.blockLayout();
+        if (!layout)
+            return layout.error();
+        // sys/class/block names every device; sys/block the whole ones.
+        for (const char *dir : {"sys/class/block", "sys/block"}) {
+            if (!isDir(dir))
+                continue;
+            mkdir(dir);
+            for (const QByteArray &name : list(dir)) {
+                const QByteArray entry = QByteArray(dir) + '/' + name;
+                if (isLink(entry))
+                    blockDir(link(entry));
+                else if (isDir(entry))
+                    blockDir(entry); // a tree that copied sys/block as directories
+            }
+        }
+        if (isDir("sys/dev/block")) {
+            mkdir("sys/dev/block");
+            for (const QByteArray &name : list("sys/dev/block"))
+                if (m_seen.contains(resolved("sys/dev/block/" + name)))
+                    link("sys/dev/block/" + name);
+        }
+        for (const char *f : kProcFiles)
+            copy(QByteArray("proc/") + f);
+        devLinks("dev/disk");
+        devLinks("dev/mapper");
+        return {};
+    }
+
+private:
+    const SysRoot &m_root;
+    QString m_into;
+    QByteArray m_base;
+    QSet<QByteArray> m_seen;
+};
+
+} // namespace
+
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into)
+{
+    if (!QDir().mkpath(into))
+        return makeError(EACCES, QStringLiteral("cannot make the snapshot directory %1").arg(into));
+    if (!QDir(into).isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("snapshot directory %1 is not empty").arg(into));
+    Recorder recorder(root, into);
+    if (Status st = recorder.run(); !st)
+        return st.error();
+    return recorder.report;
+}
+
+bool isSnapshotTarball(const QString &path)
+{
+    return path.endsWith(u".tar.gz") || path.endsWith(u".tgz");
+}
+
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball)
+{
+    if (!isSnapshotTarball(tarball))
+        return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        return makeError(EIO, QStringLiteral("cannot make a temporary directory: %1").arg(scratch.errorString()));
+    auto report = recordSnapshot(root, scratch.path());
+    if (!report)
+        return report;
+    const QString part = tarball + QStringLiteral(".part");
+    QProcess tar;
+    QStringList args{QStringLiteral("-czf"), part, QStringLiteral("-C"), scratch.path(), QStringLiteral("--owner=0"),
+                     QStringLiteral("--group=0"), QStringLiteral("--numeric-owner")};
+    for (const char *top : {"sys", "proc", "dev"})
+        if (QFileInfo::exists(scratch.filePath(QString::fromLatin1(top))))
+            args << QString::fromLatin1(top);
+    tar.start(QStringLiteral("tar"), args);
+    if (!tar.waitForStarted(10000))
+        return makeError(ENOENT, QStringLiteral("cannot run tar: %1").arg(tar.errorString()));
+    tar.waitForFinished(-1);
+    if (tar.exitStatus() != QProcess::NormalExit || tar.exitCode() != 0) {
+        QFile::remove(part);
+        return makeError(EIO, QStringLiteral("tar could not write %1: %2")
+                                  .arg(tarball, QString::fromLocal8Bit(tar.readAllStandardError()).trimmed()));
+    }
+    QFile::remove(tarball);
+    if (!QFile::rename(part, tarball))
+        return makeError(EIO, QStringLiteral("cannot rename %1 to %2").arg(part, tarball));
+    return report;
+}
+
+Status unpackSnapshot(const QString &tarball, const QString &dir)
+{
+    if (!QFileInfo(tarball).isFile())
+        return makeError(NotFound, QStringLiteral("%1: no such snapshot file").arg(tarball));
+    QProcess tar;
+    // GNU tar refuses members with ".." and strips a leading "/" by default.
+    tar.start(QStringLiteral("tar"), {QStringLiteral("-xzf"), tarball, QStringLiteral("-C"), dir,
+                                      QStringLiteral("--no-same-owner"), QStringLiteral("--no-same-permissions")});
+    if (!tar.waitForStarted(10000))
+        return makeError(ENOENT, QStringLiteral("cannot run tar: %1").arg(tar.errorString()));
+    tar.waitForFinished(-1);
+    if (tar.exitStatus() != QProcess::NormalExit || tar.exitCode() != 0)
+        return makeError(InvalidArgument, QStringLiteral("%1 is not a blocktune snapshot (tar: %2)")
+                                              .arg(tarball, QString::fromLocal8Bit(tar.readAllStandardError()).trimmed().left(300)));
+    if (auto tree = SysRoot::openTree(dir); !tree)
+        return makeError(InvalidArgument, QStringLiteral("%1 holds no recorded machine: %2").arg(tarball, tree.error().message));
+    return {};
+}
+
+} // namespace blocktune

@@ -1,0 +1,43 @@
+#pragma once
+// Machine snapshots: the part of /sys, /proc and /dev that blocktune reads,
+// copied into a tree that --sysroot opens (and packed as FILE.tar.gz).
+// Attributes and symlinks only: no device is opened, no file outside those
+// trees is read, and /dev holds udev's links, never a device node.
+
+#include "common/result.h"
+#include "common/sysroot.h"
+
+#include <QString>
+
+namespace blocktune {
+
+struct SnapshotReport
+{
+    int devices = 0;   ///< block devices recorded (partitions included)
+    int files = 0;     ///< attribute and proc files copied
+    int links = 0;     ///< symlinks written
+    QStringList skipped; ///< what could not be read, with why (one line each)
+};
+
+/// Copies what blocktune reads of `root` (the live machine or a recorded
+/// tree) into the directory `into` (made if missing; must be empty): every
+/// block device's directory attributes (queue/, iosched/, mq/, md/, dm/,
+/// loop/, holders/, slaves/, partitions), the device/ chain up to its PCI
+/// function (identity, msi_irqs/), the sys/class/block, sys/block and
+/// sys/dev/block links, proc/ diskstats, partitions, stat, interrupts,
+/// version, mdstat, uptime, self/mountinfo, sys/kernel/osrelease,
+/// sys/vm/enable_context_readahead, and the symlinks of dev/disk/ and
+/// dev/mapper/.
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into);
+
+/// recordSnapshot() into a temporary directory, then `tar -czf` into
+/// `tarball` (written to TARBALL.part and renamed when complete).
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball);
+
+/// True for a name --sysroot unpacks first: *.tar.gz, *.tgz.
+bool isSnapshotTarball(const QString &path);
+/// Unpacks a snapshot tarball into `dir` (tar -xzf, no owners kept) and
+/// checks that it holds a tree (sys/class/block or sys/block).
+Status unpackSnapshot(const QString &tarball, const QString &dir);
+
+} // namespace blocktune

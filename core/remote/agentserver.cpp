@@ -1,0 +1,491 @@
+// The agent's side of a remote session: one TuningSession served over
+// JSON lines, and put back the way it was when the line goes.
+#include "remote.h"
+
+#include "common/tr.h"
+#include "devices/devicemodel.h"
+#include "history/history.h"
+#include "monitor/monitor.h"
+#include "tuning/tuning.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
+
+#include <cerrno>
+#include <chrono>
+#include <poll.h>
+#include <pwd.h>
+#include <thread>
+#include <unistd.h>
+
+namespace blocktune {
+
+QString protocolMismatchMessage(int agentVersion, int clientVersion, const QString &host)
+{
+    const QString where = host.isEmpty() ? QStringLiteral("the remote host") : host;
+    return QStringLiteral("protocol mismatch: agent %1, client %2: %3")
+        .arg(agentVersion)
+        .arg(clientVersion)
+        .arg(agentVersion < clientVersion
+                 ? QStringLiteral("upgrade blocktune on %1 (the agent is older)").arg(where)
+                 : QStringLiteral("upgrade blocktune on this machine (the client is older than the agent on %1)")
+                       .arg(where));
+}
+
+QString agentUserName()
+{
+    if (const passwd *pw = ::getpwuid(::geteuid()))
+        return QString::fromLocal8Bit(pw->pw_name);
+    return QString::number(::geteuid());
+}
+
+AgentPrivilege agentPrivilege(const SysRoot &root, const QString &helperPath)
+{
+    AgentPrivilege p;
+    if (!root.isLive() || ::geteuid() == 0) {
+        p.writer = QStringLiteral("direct");
+        return p;
+    }
+    const QString user = agentUserName();
+    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2").arg(user, helperPath);
+    if (!QFileInfo(helperPath).isExecutable()) {
+        p.writer = QStringLiteral("none");
+        p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and %2 is missing (install blocktune)")
+                               .arg(user, helperPath);
+        return p;
+    }
+    if (QStandardPaths::findExecutable(QStringLiteral("sudo")).isEmpty()) {
+        p.writer = QStringLiteral("none");
+        p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and sudo is not installed (connect as "
+                                          "root, or install sudo and add the sudoers line '%2')")
+                               .arg(user, rule);
+        return p;
+    }
+    // -n: never ask for a password (there is nobody to type one); -l CMD:
+    // exit 0 only when sudoers lets this user run exactly that command.
+    QProcess sudo;
+    sudo.start(QStringLiteral("sudo"), {QStringLiteral("-n"), QStringLiteral("-l"), helperPath});
+    const bool allowed = sudo.waitForStarted(5000) && sudo.waitForFinished(10000)
+                         && sudo.exitStatus() == QProcess::NormalExit && sudo.exitCode() == 0;
+    if (!allowed) {
+        p.writer = QStringLiteral("none");
+        p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and may not run %2 with sudo -n "
+                                          "(connect as root, or add the sudoers line '%3')")
+                               .arg(user, helperPath, rule);
+        return p;
+    }
+    p.writer = QStringLiteral("blocktune-helper (sudo -n)");
+    p.writerFactory = [helperPath](const SysRoot &) -> std::unique_ptr<AttributeWriter> {
+        return std::make_unique<HelperWriter>(QStringList{QStringLiteral("sudo"), QStringLiteral("-n"), helperPath});
+    };
+    return p;
+}
+
+QJsonObject agentError(const Error &error)
+{
+    return QJsonObject{{QStringLiteral("ok"), false},
+                       {QStringLiteral("error"), error.message},
+                       {QStringLiteral("code"), errorCodeName(error.code)}};
+}
+
+namespace {
+
+Error invalid(const QString &message)
+{
+    return makeError(InvalidArgument, message);
+}
+
+/// "changes": [{"device":"sdb","key":"read_ahead_kb","value":"4096"}, ...]
+Result<QList<SettingChange>> changesFrom(const QJsonObject &request)
+{
+    const QJsonValue v = request.value(u"changes");
+    if (!v.isArray() || v.toArray().isEmpty())
+        return invalid(QStringLiteral("'changes' must be a non-empty array of {\"device\",\"key\",\"value\"}"));
+    QList<SettingChange> out;
+    for (const QJsonValue &item : v.toArray()) {
+        const QJsonObject o = item.toObject();
+        if (!o.value(u"device").isString() || !o.value(u"key").isString() || !o.value(u"value").isString())
+            return invalid(QStringLiteral("each change needs string 'device', 'key' and 'value' (keys: %1)")
+                               .arg(settingKeys().join(u", ")));
+        auto change = parseSettingChange(o.value(u"device").toString(),
+                                         o.value(u"key").toString() + u'=' + o.value(u"value").toString());
+        if (!change)
+            return change.error();
+        out << *change;
+    }
+    return out;
+}
+
+PlanOptions planOptionsFrom(const QJsonObject &request)
+{
+    PlanOptions options;
+    options.applyToMembers = request.value(u"members").toBool();
+    return options;
+}
+
+QJsonObject reportAnswer(const ChangeReport &report, bool dryRun)
+{
+    QJsonObject o{{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), changeReportToJson(report, dryRun)}};
+    if (report.error) {
+        o.insert(u"error", report.error->message);
+        o.insert(u"code", errorCodeName(report.error->code));
+    }
+    return o;
+}
+
+QJsonObject opSettings(AgentCall &call)
+{
+    auto settings = call.session.settings(call.request.value(u"device").toString());
+    if (!settings)
+        return agentError(settings.error());
+    return {{QStringLiteral("settings"), deviceSettingsToJson(*settings)}};
+}
+
+QJsonObject opPlan(AgentCall &call)
+{
+    auto changes = changesFrom(call.request);
+    if (!changes)
+        return agentError(changes.error());
+    ChangeReport report;
+    report.plan = call.session.plan(*changes, planOptionsFrom(call.request));
+    for (const PlannedWrite &w : std::as_const(report.plan.writes))
+        report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+    if (!report.plan.ok())
+        report.error = report.plan.errors.constFirst();
+    return reportAnswer(report, true);
+}
+
+QJsonObject opApply(AgentCall &call, bool temporary)
+{
+    auto changes = changesFrom(call.request);
+    if (!changes)
+        return agentError(changes.error());
+    const PlanOptions options = planOptionsFrom(call.request);
+    const ChangeReport report = temporary ? call.session.applyTemporary(*changes, options)
+                                          : call.session.apply(*changes, options);
+    QJsonObject o = reportAnswer(report, false);
+    o.insert(u"temporary_count", call.session.temporaryCount());
+    return o;
+}
+
+QJsonObject opRestoreTemporary(AgentCall &call)
+{
+    const RestoreReport report = call.session.restoreTemporary();
+    return {{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), restoreReportToJson(report)}};
+}
+
+QJsonObject opHistory(AgentCall &call)
+{
+    HistoryNotice notice;
+    const auto records = HistoryStore().list(call.request.value(u"device").toString(),
+                                             call.request.value(u"limit").toInt(0), &notice);
+    if (!records)
+        return agentError(records.error());
+    QJsonObject o{{QStringLiteral("history"), historyToJson(*records)}};
+    if (!notice.text.isEmpty())
+        o.insert(u"notice", notice.text);
+    return o;
+}
+
+/// {"op":"monitor","devices":[...],"interval_ms":100,"count":N}: a
+/// "sample" event per tick (the `monitor --json` line as "sample"), until
+/// `count` ticks (0: until stopped).
+QJsonObject opMonitor(AgentCall &call)
+{
+    const int intervalMs = call.request.value(u"interval_ms").toInt(1000);
+    const qint64 count = qint64(call.request.value(u"count").toDouble(0));
+    if (intervalMs < 10 || intervalMs > 3600 * 1000)
+        return agentError(invalid(QStringLiteral("'interval_ms' %1 is outside 10 to 3600000").arg(intervalMs)));
+    if (count < 0)
+        return agentError(invalid(QStringLiteral("'count' must be 0 (until stopped) or more")));
+    auto model = call.session.rescan();
+    if (!model)
+        return agentError(model.error());
+    QStringList devices;
+    for (const QJsonValue &v : call.request.value(u"devices").toArray()) {
+        const BlockDevice *d = (*model)->find(v.toString());
+        if (!d)
+            return agentError(makeError(NotFound, QStringLiteral("no block device '%1' on this host").arg(v.toString())));
+        devices << d->name;
+    }
+    const SysRoot &root = call.session.root();
+    Sampler sampler(std::make_unique<ProcSource>(root), std::make_unique<SteadyClock>());
+    sampler.setWatched(devices);
+    sampler.setTopology(buildTopology(root, **model));
+    if (auto baseline = sampler.sample(); !baseline)
+        return agentError(baseline.error());
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    QByteArray line;
+    qint64 done = 0;
+    while (count == 0 || done < count) {
+        // Absolute deadlines: a slow tick does not shift the ones after it.
+        const auto deadline = start + std::chrono::milliseconds(qint64(intervalMs) * (done + 1));
+        while (!call.cancel->load() && Clock::now() < deadline)
+            std::this_thread::sleep_for(std::min<Clock::duration>(deadline - Clock::now(), std::chrono::milliseconds(20)));
+        if (call.cancel->load())
+            break;
+        auto sample = sampler.sample();
+        if (!sample)
+            return agentError(sample.error());
+        if (!sample->appeared.isEmpty() || !sample->vanished.isEmpty())
+            if (auto rescanned = call.session.rescan())
+                sampler.setTopology(buildTopology(root, **rescanned));
+        line.resize(0);
+        appendSampleJson(*sample, line);
+        if (line.endsWith('\n'))
+            line.chop(1);
+        if (!call.rawEvent(QStringLiteral("sample"), QStringLiteral("sample"), line))
+            break;
+        ++done;
+    }
+    return {{QStringLiteral("ticks"), double(done)}, {QStringLiteral("stopped"), call.cancel->load()}};
+}
+
+} // namespace
+
+AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(session), m_hello(std::move(hello))
+{
+    addOp(QStringLiteral("settings"), &opSettings);
+    addOp(QStringLiteral("plan"), &opPlan);
+    addOp(QStringLiteral("apply"), [](AgentCall &c) { return opApply(c, false); });
+    addOp(QStringLiteral("apply_temporary"), [](AgentCall &c) { return opApply(c, true); });
+    addOp(QStringLiteral("restore_temporary"), &opRestoreTemporary);
+    addOp(QStringLiteral("history"), &opHistory);
+    addOp(QStringLiteral("monitor"), &opMonitor);
+}
+
+AgentServer::~AgentServer() = default;
+
+void AgentServer::addOp(const QString &name, AgentHandler handler)
+{
+    m_ops[name] = std::move(handler);
+}
+
+QStringList AgentServer::ops() const
+{
+    QStringList names{QStringLiteral("hello"), QStringLiteral("stop")};
+    for (const auto &[name, handler] : m_ops)
+        names << name;
+    return names;
+}
+
+bool AgentServer::writeLine(QByteArrayView line)
+{
+    const std::lock_guard lock(m_writeMutex);
+    if (m_outputLost.load())
+        return false;
+    qsizetype done = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::write(m_outFd, line.data() + done, size_t(line.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            // EPIPE: the reader (ssh) is gone. Stop what runs; serve() restores.
+            m_outputLost.store(true);
+            m_cancel.store(true);
+            return false;
+        }
+        done += n;
+    }
+    return true;
+}
+
+void AgentServer::answer(const QJsonObject &request, QJsonObject body)
+{
+    if (!body.contains(u"ok"))
+        body.insert(u"ok", true);
+    if (request.contains(u"id"))
+        body.insert(u"id", request.value(u"id"));
+    body.insert(u"op", request.value(u"op"));
+    writeLine(jsonLine(body));
+}
+
+QJsonObject AgentServer::handleHello(const QJsonObject &request)
+{
+    const QJsonValue version = request.value(u"version");
+    if (!version.isDouble())
+        return agentError(invalid(QStringLiteral("hello needs the client's protocol 'version' (this agent speaks %1)")
+                                      .arg(kAgentProtocolVersion)));
+    QJsonObject o = m_hello;
+    o.insert(u"program", kAgentProgram);
+    o.insert(u"version", kAgentProtocolVersion);
+    if (version.toInt() != kAgentProtocolVersion) {
+        const QJsonObject refused = agentError(makeError(
+            NotSupported, protocolMismatchMessage(kAgentProtocolVersion, version.toInt(), m_hello.value(u"host").toString())));
+        for (auto it = refused.begin(); it != refused.end(); ++it)
+            o.insert(it.key(), it.value());
+        o.insert(u"code", QStringLiteral("version"));
+        return o;
+    }
+    m_greeted = true;
+    QJsonArray ops;
+    for (const QString &name : this->ops())
+        ops.append(name);
+    o.insert(u"ops", ops);
+    return o;
+}
+
+void AgentServer::runQueue()
+{
+    for (;;) {
+        QJsonObject request;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_shutdown || !m_queue.empty(); });
+            if (m_shutdown)
+                return;
+            request = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_runningId = request.value(u"id");
+            m_running = true;
+            m_cancel.store(false);
+        }
+        const QString op = request.value(u"op").toString();
+        const QJsonValue id = request.value(u"id");
+        AgentCall call{request, m_session, &m_cancel, {}, {}};
+        call.event = [this, id](const QString &name, const QJsonObject &body) {
+            QJsonObject e = body;
+            e.insert(u"id", id);
+            e.insert(u"event", name);
+            return writeLine(jsonLine(e));
+        };
+        call.rawEvent = [this, id](const QString &name, const QString &key, QByteArrayView json) {
+            QJsonObject head{{QStringLiteral("id"), id}, {QStringLiteral("event"), name}};
+            QByteArray line = QJsonDocument(head).toJson(QJsonDocument::Compact);
+            line.chop(1); // the closing brace: the raw member goes in before it
+            line += ",\"" + key.toUtf8() + "\":";
+            line += json;
+            line += "}\n";
+            return writeLine(line);
+        };
+        QJsonObject body = m_ops.at(op)(call);
+        {
+            const std::lock_guard lock(m_mutex);
+            m_running = false;
+            m_runningId = QJsonValue();
+        }
+        answer(request, std::move(body));
+    }
+}
+
+AgentServer::Outcome AgentServer::serve(int inFd, int outFd)
+{
+    m_outFd = outFd;
+    Outcome outcome;
+    JsonLineReader reader(kAgentMaxRequest);
+    std::thread worker([this] { runQueue(); });
+
+    auto refuse = [this](const QJsonObject &request, const Error &error) { answer(request, agentError(error)); };
+    auto handle = [&](const JsonLineReader::Line &line) {
+        if (line.overlong) {
+            refuse({}, invalid(QStringLiteral("request longer than %1 bytes refused").arg(kAgentMaxRequest)));
+            return;
+        }
+        if (line.text.trimmed().isEmpty())
+            return;
+        QJsonParseError parseError{};
+        const QJsonDocument doc = QJsonDocument::fromJson(line.text, &parseError);
+        if (!doc.isObject()) {
+            refuse({}, invalid(QStringLiteral("request is not a JSON object (expected e.g. "
+                                              "{\"op\":\"hello\",\"id\":1,\"version\":%1})")
+                                   .arg(kAgentProtocolVersion)));
+            return;
+        }
+        const QJsonObject request = doc.object();
+        const QJsonValue id = request.value(u"id");
+        if (!id.isUndefined() && !id.isDouble() && !(id.isString() && id.toString().size() <= 64)) {
+            refuse({}, invalid(QStringLiteral("field 'id' must be a number or a short string")));
+            return;
+        }
+        const QString op = request.value(u"op").toString();
+        if (op == u"hello") {
+            answer(request, handleHello(request));
+            return;
+        }
+        if (!m_greeted) {
+            refuse(request, makeError(Refused, QStringLiteral("send {\"op\":\"hello\",\"version\":%1} first")
+                                                   .arg(kAgentProtocolVersion)));
+            return;
+        }
+        if (op == u"stop") {
+            // Stops the op with that id: the running one at its next block, a
+            // queued one before it starts.
+            const QJsonValue target = request.value(u"target");
+            bool stopped = false;
+            std::optional<QJsonObject> dropped;
+            {
+                const std::lock_guard lock(m_mutex);
+                if (m_running && m_runningId == target) {
+                    m_cancel.store(true);
+                    stopped = true;
+                } else {
+                    for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
+                        if (it->value(u"id") == target) {
+                            dropped = *it;
+                            m_queue.erase(it);
+                            stopped = true;
+                            break;
+                        }
+                }
+            }
+            if (dropped)
+                refuse(*dropped, makeError(Interrupted, QStringLiteral("stopped before it started")));
+            answer(request, {{QStringLiteral("stopped"), stopped}});
+            return;
+        }
+        if (!m_ops.count(op)) {
+            refuse(request, invalid(QStringLiteral("unknown op '%1' (ops: %2)").arg(op.left(64), ops().join(u", "))));
+            return;
+        }
+        {
+            const std::lock_guard lock(m_mutex);
+            m_queue.push_back(request);
+        }
+        m_wake.notify_one();
+    };
+
+    char chunk[16384];
+    for (;;) {
+        if ((outcome.signal = TerminationSignals::pending()) != 0 || m_outputLost.load())
+            break;
+        pollfd fds[2] = {{inFd, POLLIN, 0}, {TerminationSignals::fd(), POLLIN, 0}};
+        const int ready = ::poll(fds, fds[1].fd >= 0 ? 2 : 1, 200);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0 || !(fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        const ssize_t n = ::read(inFd, chunk, sizeof chunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0) {
+            outcome.inputEnded = true;
+            if (auto last = reader.finish())
+                handle(*last);
+            break;
+        }
+        reader.append(QByteArrayView(chunk, n));
+        while (auto line = reader.next())
+            handle(*line);
+    }
+
+    // The client is gone (or asked us to end): stop the op that runs, skip
+    // the queued ones, and put back what this session holds temporarily.
+    // A request queued right before EOF is not run: nobody reads its answer.
+    {
+        const std::lock_guard lock(m_mutex);
+        m_shutdown = true;
+        m_queue.clear();
+        m_cancel.store(true);
+    }
+    m_wake.notify_all();
+    worker.join();
+    outcome.outputLost = m_outputLost.load();
+    outcome.restored = m_session.restoreTemporary();
+    return outcome;
+}
+
+} // namespace blocktune

@@ -1,0 +1,230 @@
+#pragma once
+// What core/remote offers: blocktune on another host over OpenSSH. ssh does
+// the authentication, the host-key check and the encryption; blocktune
+// writes no network code. The two ends speak JSON lines (core/common/
+// jsonlines.h, as the helper does) over ssh's stdin and stdout:
+//
+//   AgentServer    `blocktune-cli agent` on the remote host: serves one
+//                  TuningSession (the same road every local change takes)
+//                  and restores every temporary change it holds when its
+//                  input ends or a signal arrives (ssh dropped).
+//   RemoteSession  the client: runs `ssh [-F FILE] [-o OPT]... HOST CMD`
+//                  in a QProcess, greets the agent, sends requests and
+//                  collects their events and answers (blocking call() for
+//                  the CLI; submit() and signals for an event loop).
+//
+// The protocol (README "Remote hosts"): every request is an object with
+// "op" and a client-chosen "id"; every request gets exactly one answer
+// {"id","op","ok",...,"error"?,"code"?}; streaming ops send events
+// {"id","event",...} before it. The first request must be
+// {"op":"hello","version":kAgentProtocolVersion}.
+
+#include "common/jsonlines.h"
+#include "common/result.h"
+#include "session/session.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace blocktune {
+
+/// Bumped on any change one end would misread.
+inline constexpr int kAgentProtocolVersion = 1;
+/// Longest request line the agent takes (bytes, newline excluded).
+inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
+/// Longest answer line the client takes: a list of thousands of devices.
+inline constexpr qsizetype kAgentMaxAnswer = 256 * 1024 * 1024;
+/// What the agent's hello names itself.
+inline constexpr QLatin1StringView kAgentProgram{"blocktune-cli agent"};
+
+/// "agent 3, client 2": which end to upgrade, for a refused hello.
+QString protocolMismatchMessage(int agentVersion, int clientVersion, const QString &host = {});
+
+// ---- The agent -------------------------------------------------------------------
+
+/// How the agent may write on its host.
+struct AgentPrivilege
+{
+    WriterFactory writerFactory; ///< empty: the default (direct as root)
+    QString readOnlyReason;      ///< non-empty: every write is refused with it
+    QString writer;              ///< "direct", "blocktune-helper (sudo -n)", or "none"
+};
+
+/// The user the agent runs as (passwd name, else the uid).
+QString agentUserName();
+
+/// Root (or a recorded tree): direct writes. Else, when `sudo -n -l HELPER`
+/// says the user may run the helper without a password: the helper through
+/// `sudo -n` (never pkexec: nobody is there to answer a prompt). Else
+/// read-only, with the reason and the sudoers line that would allow it.
+AgentPrivilege agentPrivilege(const SysRoot &root, const QString &helperPath);
+
+/// One request being served: what the handler gets.
+struct AgentCall
+{
+    const QJsonObject &request;
+    TuningSession &session;
+    /// Set when the client asked to stop this op, or the connection ended:
+    /// long work checks it after every block.
+    const std::atomic_bool *cancel;
+    /// Sends {"id":..,"event":NAME, ...body} now. False once the
+    /// connection is gone.
+    std::function<bool(const QString &name, const QJsonObject &body)> event;
+    /// The same with one member whose value is raw JSON text (a monitor
+    /// sample, already encoded).
+    std::function<bool(const QString &name, const QString &key, QByteArrayView json)> rawEvent;
+};
+
+/// An op's handler returns the answer's members ("ok" is added as true
+/// unless it sets it; "id" and "op" are added).
+using AgentHandler = std::function<QJsonObject(AgentCall &call)>;
+
+/// The answer members for a failed op: {"ok":false,"error":..,"code":..}.
+QJsonObject agentError(const Error &error);
+
+class AgentServer final
+{
+public:
+    /// `hello` holds what the greeting tells the client besides the
+    /// program and version (host, user, writer, read_only...).
+    AgentServer(TuningSession &session, QJsonObject hello);
+    ~AgentServer();
+    Q_DISABLE_COPY_MOVE(AgentServer)
+
+    /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
+    /// plan, apply, apply_temporary, restore_temporary, monitor, history.
+    void addOp(const QString &name, AgentHandler handler);
+    QStringList ops() const;
+
+    struct Outcome
+    {
+        int signal = 0;        ///< the termination signal that ended it, or 0
+        bool inputEnded = false;
+        bool outputLost = false;
+        RestoreReport restored; ///< the temporary changes put back at the end
+    };
+    /// Reads requests from `inFd` and answers on `outFd` until the input
+    /// ends, a write fails (the reader is gone) or a termination signal
+    /// arrives (TerminationSignals must be installed, SIGPIPE ignored).
+    /// Ops run one at a time on a thread of their own, so a stop, an EOF or
+    /// a signal is seen while one runs. Then the running op is cancelled and
+    /// every temporary change the session holds is restored.
+    Outcome serve(int inFd, int outFd);
+
+private:
+    QJsonObject handleHello(const QJsonObject &request);
+    void runQueue();
+    bool writeLine(QByteArrayView line);
+    void answer(const QJsonObject &request, QJsonObject body);
+
+    TuningSession &m_session;
+    QJsonObject m_hello;
+    std::map<QString, AgentHandler> m_ops;
+    int m_outFd = -1;
+    bool m_greeted = false;
+
+    std::mutex m_mutex; ///< guards the queue, m_runningId and output
+    std::condition_variable m_wake;
+    std::deque<QJsonObject> m_queue;
+    QJsonValue m_runningId;
+    bool m_running = false;
+    bool m_shutdown = false;
+    std::atomic_bool m_cancel{false};
+    std::atomic_bool m_outputLost{false};
+    std::mutex m_writeMutex;
+};
+
+// ---- The client ------------------------------------------------------------------
+
+/// Where and how to reach an agent.
+struct RemoteTarget
+{
+    QString host;            ///< anything ssh takes: user@server, a ~/.ssh/config alias
+    QString sshConfig;       ///< -F FILE, when set
+    QStringList sshOptions;  ///< -o OPT each
+    QString remoteCommand;   ///< default "blocktune-cli agent"
+    QString ssh = QStringLiteral("ssh");
+};
+
+/// {ssh, [-F FILE], [-o OPT]..., HOST, CMD}; refuses a host that is empty
+/// or starts with '-' (ssh would take it for an option).
+Result<QStringList> sshCommandLine(const RemoteTarget &target);
+
+/// The agent's greeting.
+struct AgentHello
+{
+    int version = 0;
+    QString host;
+    QString user;
+    QString writer;
+    QString readOnlyReason;
+    QJsonObject raw;
+};
+
+class RemoteSession final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RemoteSession)
+
+public:
+    explicit RemoteSession(RemoteTarget target, QObject *parent = nullptr);
+    ~RemoteSession() override;
+
+    /// ssh's stderr goes straight to ours (the CLI: ssh's own words, as it
+    /// printed them), instead of being collected for sshErrors().
+    void setForwardSshErrors(bool forward) { m_forwardErrors = forward; }
+
+    /// Starts ssh and greets the agent; blocks up to `timeoutMs`. Fails with
+    /// ssh's exit and its message (host key, authentication), or the
+    /// agent's refusal (a protocol mismatch names both versions).
+    Status open(int timeoutMs = 60000);
+    bool isOpen() const;
+    const AgentHello &hello() const { return m_hello; }
+    const RemoteTarget &target() const { return m_target; }
+    /// What ssh wrote on stderr (when not forwarded).
+    QByteArray sshErrors() const { return m_sshErrors; }
+
+    /// Sends `request` (an "id" is added) and blocks until its answer;
+    /// events on the way go to `onEvent`. Fails when the connection ends
+    /// first ("connection to HOST lost").
+    Result<QJsonObject> call(QJsonObject request, const std::function<void(const QJsonObject &)> &onEvent = {});
+    /// For an event loop: sends and returns the id; eventReceived() and
+    /// answerReceived() follow.
+    quint64 submit(QJsonObject request);
+    /// Closes ssh's stdin: the agent restores its temporary changes and ends.
+    void close(int waitMs = 5000);
+
+Q_SIGNALS:
+    void eventReceived(quint64 id, const QJsonObject &event);
+    void answerReceived(quint64 id, const QJsonObject &answer);
+    /// The connection ended without close() (ssh died, the network went).
+    void connectionLost(const QString &why);
+
+private:
+    void readLines();
+    QString lostMessage() const;
+
+    RemoteTarget m_target;
+    QProcess *m_process = nullptr;
+    JsonLineReader m_reader{kAgentMaxAnswer};
+    AgentHello m_hello;
+    QByteArray m_sshErrors;
+    bool m_forwardErrors = false;
+    bool m_closing = false;
+    quint64 m_nextId = 1;
+    // The call() waiting now: its id, events and answer.
+    quint64 m_waitId = 0;
+    std::function<void(const QJsonObject &)> m_waitEvent;
+    std::optional<QJsonObject> m_waitAnswer;
+};
+
+} // namespace blocktune

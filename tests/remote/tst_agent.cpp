@@ -1,0 +1,368 @@
+// `blocktune-cli agent` over plain pipes (no ssh): the greeting and its
+// version check, requests before it, the session's ops on a copied
+// recorded tree, streamed monitor samples and stop, and the restore of
+// temporary changes when the input ends or a signal arrives.
+#include "testsupport.h"
+
+#include "remote/remote.h"
+
+#include <QElapsedTimer>
+#include <QStandardPaths>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+QByteArray line(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QJsonObject hello(int version = kAgentProtocolVersion)
+{
+    return {{QStringLiteral("op"), QStringLiteral("hello")}, {QStringLiteral("id"), 1}, {QStringLiteral("version"), version}};
+}
+
+/// An agent on a pipe: requests in, answer lines out.
+class Agent
+{
+public:
+    explicit Agent(const QStringList &globalArgs = {})
+    {
+        m_p.start(binary("blocktune-cli"), globalArgs + QStringList{QStringLiteral("agent")});
+    }
+    ~Agent()
+    {
+        if (m_p.state() != QProcess::NotRunning) {
+            m_p.kill();
+            m_p.waitForFinished();
+        }
+    }
+    void send(const QJsonObject &o) { m_p.write(line(o)); }
+    /// The next line from the agent (empty object after 10 s or at its end).
+    QJsonObject next(int timeoutMs = 10000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!m_p.canReadLine() && t.elapsed() < timeoutMs)
+            if (!m_p.waitForReadyRead(100) && m_p.state() == QProcess::NotRunning)
+                break;
+        if (!m_p.canReadLine())
+            return {};
+        return QJsonDocument::fromJson(m_p.readLine()).object();
+    }
+    /// Lines up to and including the answer to `id`.
+    QList<QJsonObject> until(int id)
+    {
+        QList<QJsonObject> out;
+        for (QJsonObject o = next(); !o.isEmpty(); o = next()) {
+            out << o;
+            if (o.value(u"id").toInt() == id && !o.contains(u"event"))
+                break;
+        }
+        return out;
+    }
+    QProcess &process() { return m_p; }
+
+private:
+    QProcess m_p;
+};
+
+QString readAttr(const QString &tree, const QString &rel)
+{
+    QFile f(tree + u'/' + rel);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+QJsonObject applyTemporary(int id, const QString &device, const QString &value)
+{
+    return {{QStringLiteral("op"), QStringLiteral("apply_temporary")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("changes"),
+             QJsonArray{QJsonObject{{QStringLiteral("device"), device},
+                                    {QStringLiteral("key"), QStringLiteral("read_ahead_kb")},
+                                    {QStringLiteral("value"), value}}}}};
+}
+
+} // namespace
+
+class TestAgent : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void helloNamesProgramVersionAndWriter()
+    {
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(), true);
+        QCOMPARE(o.value(u"id").toInt(), 1);
+        QCOMPARE(o.value(u"program").toString(), QStringLiteral("blocktune-cli agent"));
+        QCOMPARE(o.value(u"version").toInt(), kAgentProtocolVersion);
+        QCOMPARE(o.value(u"writer").toString(), QStringLiteral("direct")); // a recorded tree is plain files
+        QVERIFY(o.value(u"ops").toArray().contains(QStringLiteral("apply_temporary")));
+    }
+
+    void versionMismatchIsRefusedNamingBoth()
+    {
+        Agent agent;
+        agent.send(hello(kAgentProtocolVersion + 1));
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(), false);
+        QCOMPARE(o.value(u"code").toString(), QStringLiteral("version"));
+        const QString expected = QStringLiteral("protocol mismatch: agent %1, client %2: upgrade blocktune on ")
+                                     .arg(kAgentProtocolVersion)
+                                     .arg(kAgentProtocolVersion + 1);
+        QVERIFY2(o.value(u"error").toString().startsWith(expected), qPrintable(o.value(u"error").toString()));
+        QVERIFY(o.value(u"error").toString().contains(u"(the agent is older)"));
+        // Nothing is served after a refused greeting.
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 2}});
+        QCOMPARE(agent.next().value(u"code").toString(), QStringLiteral("refused"));
+    }
+
+    void requestsBeforeHelloAndGarbageAreRefused()
+    {
+        Agent agent;
+        agent.send({{QStringLiteral("op"), QStringLiteral("settings")}, {QStringLiteral("id"), 5}});
+        QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"id").toInt(), 5);
+        QCOMPARE(o.value(u"ok").toBool(), false);
+        QVERIFY(o.value(u"error").toString().contains(u"hello"));
+        agent.process().write("not json\n");
+        o = agent.next();
+        QVERIFY(o.value(u"error").toString().startsWith(u"request is not a JSON object"));
+        agent.process().write(QByteArray(kAgentMaxRequest + 10, 'x') + '\n');
+        o = agent.next();
+        QCOMPARE(o.value(u"error").toString(), QStringLiteral("request longer than %1 bytes refused").arg(kAgentMaxRequest));
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.send({{QStringLiteral("op"), QStringLiteral("format_disk")}, {QStringLiteral("id"), 6}});
+        o = agent.next();
+        QVERIFY2(o.value(u"error").toString().startsWith(u"unknown op 'format_disk' (ops: hello, stop,"),
+                 qPrintable(o.value(u"error").toString()));
+    }
+
+    void listOpIsTheModelListJsonPrints()
+    {
+        const QString tree = recordedTree("scst-raid0-lvm");
+        Agent agent({QStringLiteral("--sysroot"), tree});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 2}});
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(), true);
+        const ProcessResult local = run(binary("blocktune-cli"), {QStringLiteral("--sysroot"), tree, QStringLiteral("list"),
+                                                                 QStringLiteral("--json")});
+        QCOMPARE(QJsonDocument(o.value(u"model").toObject()).toJson(QJsonDocument::Indented), local.out);
+    }
+
+    // The agent's temporary changes come back when its input ends (ssh
+    // closed), on SIGHUP and on SIGTERM, as they would at a normal end.
+    void temporaryChangesRestoredWhenConnectionEnds_data()
+    {
+        QTest::addColumn<int>("how");
+        QTest::newRow("stdin EOF") << 0;
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+    void temporaryChangesRestoredWhenConnectionEnds()
+    {
+        QFETCH(int, how);
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        const QString ra = QStringLiteral("sys/class/block/sdb/queue/read_ahead_kb");
+        const QString before = readAttr(dir.path(), ra);
+        QCOMPARE(before, QStringLiteral("128"));
+        Agent agent({QStringLiteral("--sysroot"), dir.path()});
+        agent.send(hello());
+        agent.next();
+        agent.send(applyTemporary(2, QStringLiteral("sdb"), QStringLiteral("4096")));
+        const QJsonObject o = agent.next();
+        QVERIFY2(o.value(u"ok").toBool(), qPrintable(o.value(u"error").toString()));
+        QCOMPARE(o.value(u"temporary_count").toInt(), 1);
+        QCOMPARE(readAttr(dir.path(), ra), QStringLiteral("4096"));
+        if (how == 0)
+            agent.process().closeWriteChannel();
+        else
+            ::kill(pid_t(agent.process().processId()), how);
+        QVERIFY(agent.process().waitForFinished(5000));
+        QCOMPARE(readAttr(dir.path(), ra), before);
+        QCOMPARE(agent.process().exitCode(), how == 0 ? 0 : 128 + how);
+        QVERIFY(agent.process().readAllStandardError().contains("1 temporary change(s) restored"));
+    }
+
+    void readOnlyWhenNotRootAndNoSudoRule()
+    {
+        if (::geteuid() != 0)
+            QSKIP("runs the agent as nobody, which needs root to switch to");
+        if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+            QSKIP("setpriv (util-linux) is missing");
+        // The build tree must be readable by nobody for it to start the CLI.
+        const ProcessResult probe = run(QStringLiteral("setpriv"),
+                                        {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                         QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("--version")});
+        if (probe.exitCode != 0)
+            QSKIP("nobody cannot run the build's blocktune-cli (build tree not readable by others)");
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString raBefore = readAttr(QString(), QStringLiteral("sys/block/%1/queue/read_ahead_kb").arg(loop.name()));
+        QProcess p;
+        p.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                           QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("agent")});
+        QVERIFY(p.waitForStarted());
+        p.write(line(hello()));
+        p.write(line(applyTemporary(2, loop.name(), QStringLiteral("4096"))));
+        QElapsedTimer t;
+        t.start();
+        QList<QJsonObject> answers;
+        while (answers.size() < 2 && t.elapsed() < 15000) {
+            p.waitForReadyRead(100);
+            while (p.canReadLine())
+                answers << QJsonDocument::fromJson(p.readLine()).object();
+        }
+        p.closeWriteChannel();
+        p.waitForFinished(5000);
+        QCOMPARE(answers.size(), 2);
+        const QString reason = answers[0].value(u"read_only").toString();
+        QVERIFY2(reason.startsWith(u"read-only: "), qPrintable(reason));
+        QVERIFY2(reason.contains(u"sudoers line 'nobody ALL=(root) NOPASSWD: ") || reason.contains(u"is missing"), qPrintable(reason));
+        QCOMPARE(answers[0].value(u"writer").toString(), QStringLiteral("none"));
+        // The write says why it was not made, and nothing changed.
+        QCOMPARE(answers[1].value(u"ok").toBool(), false);
+        QCOMPARE(answers[1].value(u"error").toString(), reason);
+        QCOMPARE(readAttr(QString(), QStringLiteral("sys/block/%1/queue/read_ahead_kb").arg(loop.name())), raBefore);
+    }
+
+    // With a sudo rule for the helper, a non-root agent writes through
+    // `sudo -n HELPER`. A stand-in sudo on PATH says yes to `-n -l` and runs
+    // the helper unprivileged, so the write reaches the helper and fails
+    // there (nobody may not write sysfs): the path is wired, nothing changes.
+    void sudoRuleMakesTheHelperTheWriter()
+    {
+        if (::geteuid() != 0)
+            QSKIP("runs the agent as nobody, which needs root to switch to");
+        if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+            QSKIP("setpriv (util-linux) is missing");
+        const ProcessResult probe = run(QStringLiteral("setpriv"),
+                                        {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                         QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("--version")});
+        if (probe.exitCode != 0)
+            QSKIP("nobody cannot run the build's blocktune-cli (build tree not readable by others)");
+        QTemporaryDir bin;
+        QVERIFY(QFile::setPermissions(bin.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
+                                                      | QFile::ExeOther));
+        const QString sudo = bin.filePath(QStringLiteral("sudo"));
+        QFile f(sudo);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n# stand-in: -n -l CMD allowed; -n CMD runs CMD unprivileged\n"
+                "[ \"$1\" = -n ] || exit 1\nshift\n[ \"$1\" = -l ] && exit 0\nexec \"$@\"\n");
+        f.close();
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString ra = QStringLiteral("sys/block/%1/queue/read_ahead_kb").arg(loop.name());
+        const QString raBefore = readAttr(QString(), ra);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PATH"), bin.path() + u':' + env.value(QStringLiteral("PATH")));
+        // The journal of originals must be nobody's (over ssh: XDG_RUNTIME_DIR).
+        QTemporaryDir journals;
+        QVERIFY(::chown(QFile::encodeName(journals.path()).constData(), 65534, 65534) == 0);
+        env.insert(QStringLiteral("BLOCKTUNE_JOURNAL_DIR"), journals.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                           QStringLiteral("--clear-groups"), binary("blocktune-cli"), QStringLiteral("agent")});
+        QVERIFY(p.waitForStarted());
+        p.write(line(hello()));
+        p.write(line(applyTemporary(2, loop.name(), QStringLiteral("4096"))));
+        QElapsedTimer t;
+        t.start();
+        QList<QJsonObject> answers;
+        while (answers.size() < 2 && t.elapsed() < 20000) {
+            p.waitForReadyRead(100);
+            while (p.canReadLine())
+                answers << QJsonDocument::fromJson(p.readLine()).object();
+        }
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(answers.size(), 2);
+        QCOMPARE(answers[0].value(u"writer").toString(), QStringLiteral("blocktune-helper (sudo -n)"));
+        QVERIFY(answers[0].value(u"read_only").isNull());
+        QCOMPARE(answers[1].value(u"ok").toBool(), false);
+        const QString error = answers[1].value(u"error").toString();
+        // It was tried, through the helper, which as nobody may not write.
+        QVERIFY2(error.contains(u"Permission denied") || error.contains(u"not permitted"), qPrintable(error));
+        QCOMPARE(readAttr(QString(), ra), raBefore);
+    }
+
+    void monitorStreamsSamplesAndStops()
+    {
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("monitor")},
+                    {QStringLiteral("id"), 3},
+                    {QStringLiteral("interval_ms"), 20},
+                    {QStringLiteral("count"), 3},
+                    {QStringLiteral("devices"), QJsonArray{QStringLiteral("md0")}}});
+        const QList<QJsonObject> lines = agent.until(3);
+        QCOMPARE(lines.size(), 4);
+        double previous = 0;
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(lines[i].value(u"event").toString(), QStringLiteral("sample"));
+            // Seconds since the baseline: one interval further each tick.
+            const double t = lines[i].value(u"sample").toObject().value(u"t").toDouble();
+            QVERIFY2(t > previous && t >= 0.02 * (i + 1) - 0.001, qPrintable(QString::number(t)));
+            QVERIFY(lines[i].value(u"sample").toObject().value(u"devices").toObject().contains(u"md0"));
+            previous = t;
+        }
+        QCOMPARE(lines[3].value(u"ticks").toInt(), 3);
+
+        agent.send({{QStringLiteral("op"), QStringLiteral("monitor")}, {QStringLiteral("id"), 4}, {QStringLiteral("interval_ms"), 20}});
+        QCOMPARE(agent.next().value(u"event").toString(), QStringLiteral("sample"));
+        agent.send({{QStringLiteral("op"), QStringLiteral("stop")}, {QStringLiteral("id"), 5}, {QStringLiteral("target"), 4}});
+        bool stopAnswered = false, monitorEnded = false;
+        while (!(stopAnswered && monitorEnded)) {
+            const QJsonObject o = agent.next();
+            if (o.isEmpty())
+                break;
+            if (o.value(u"id").toInt() == 5)
+                stopAnswered = o.value(u"stopped").toBool();
+            if (o.value(u"id").toInt() == 4 && !o.contains(u"event"))
+                monitorEnded = o.value(u"stopped").toBool();
+        }
+        QVERIFY(stopAnswered);
+        QVERIFY(monitorEnded);
+    }
+
+    void sshCommandLineIsWhatTheUserAskedFor()
+    {
+        RemoteTarget t;
+        t.host = QStringLiteral("admin@server");
+        t.sshConfig = QStringLiteral("/tmp/cfg");
+        t.sshOptions = {QStringLiteral("Port=2222"), QStringLiteral("BatchMode=yes")};
+        QCOMPARE(*sshCommandLine(t), (QStringList{QStringLiteral("ssh"), QStringLiteral("-F"), QStringLiteral("/tmp/cfg"),
+                                                  QStringLiteral("-o"), QStringLiteral("Port=2222"), QStringLiteral("-o"),
+                                                  QStringLiteral("BatchMode=yes"), QStringLiteral("admin@server"),
+                                                  QStringLiteral("blocktune-cli agent")}));
+        t.host = QStringLiteral("-oProxyCommand=evil");
+        QVERIFY(!sshCommandLine(t).ok());
+        const ProcessResult r = run(binary("blocktune-cli"), {QStringLiteral("--host"), QStringLiteral("-x"), QStringLiteral("list")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("starts with '-'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAgent)
+#include "tst_agent.moc"

@@ -1,0 +1,403 @@
+// blocktune-cli --host through a real OpenSSH: a private sshd on 127.0.0.1
+// (temporary host key, authorized key and sshd_config; never the system's
+// sshd), the agent being the build's bin/blocktune-cli. Root only: sshd
+// must run as root to log a user in, and the loop devices need root.
+#include "testsupport.h"
+
+#include "common/sysroot.h"
+#include "remote/remote.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+const QString kSshd = QStringLiteral("/usr/sbin/sshd");
+
+/// A port nobody listens on now (the kernel picks it; sshd binds it next).
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
+bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions perms = QFile::ReadOwner | QFile::WriteOwner)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    f.write(data);
+    f.close();
+    return f.setPermissions(perms);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString shellQuote(const QString &s)
+{
+    QString q = s;
+    q.replace(u'\'', QStringLiteral("'\\''"));
+    return u'\'' + q + u'\'';
+}
+
+/// The children of `pid` (from /proc/PID/task/*/children).
+QList<qint64> childrenOf(qint64 pid)
+{
+    QList<qint64> out;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        for (const QByteArray &word : readFile(tasks.filePath(task + QStringLiteral("/children"))).split(' '))
+            if (!word.trimmed().isEmpty())
+                out << word.trimmed().toLongLong();
+    return out;
+}
+
+} // namespace
+
+class TestRemote : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_sshd;
+    int m_port = -1;
+    QString m_skipReason;
+
+    QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+
+    /// The agent command ssh runs: the build's CLI, with the environment
+    /// the test has that the agent must share (ssh gives it a clean one):
+    /// the build's history database, journal dir, sanitizer options.
+    QString agentCommand(const QString &cliArgs = QStringLiteral("agent")) const
+    {
+        QStringList env;
+        for (const char *name : {"BLOCKTUNE_HISTORY_DB", "BLOCKTUNE_JOURNAL_DIR", "ASAN_OPTIONS", "LSAN_OPTIONS",
+                                 "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                env << QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name);
+        QString command;
+        if (!env.isEmpty()) {
+            command = QStringLiteral("env");
+            for (const QString &e : env)
+                command += u' ' + shellQuote(e);
+            command += u' ';
+        }
+        return command + shellQuote(binary("blocktune-cli")) + u' ' + cliArgs;
+    }
+
+    QStringList hostArgs(const QStringList &extraSsh = {}, const QString &remoteCommand = {}) const
+    {
+        QStringList args{QStringLiteral("--host"), QStringLiteral("testhost"), QStringLiteral("--ssh-config"),
+                         path("ssh_config")};
+        for (const QString &o : extraSsh)
+            args << QStringLiteral("--ssh-option") << o;
+        args << QStringLiteral("--remote-command") << (remoteCommand.isEmpty() ? agentCommand() : remoteCommand);
+        return args;
+    }
+
+    ProcessResult cli(const QStringList &args, int timeoutMs = 120000)
+    {
+        return run(binary("blocktune-cli"), args, timeoutMs);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (::geteuid() != 0)
+            m_skipReason = QStringLiteral("needs root (sshd logs users in only as root; loop devices)");
+        else if (!QFileInfo(kSshd).isExecutable())
+            m_skipReason = QStringLiteral("%1 is missing (apt-get install openssh-server; scripts/bootstrap.sh)").arg(kSshd);
+        if (!m_skipReason.isEmpty())
+            return;
+        QVERIFY(m_dir.isValid());
+        for (const char *key : {"host_key", "other_host_key", "client_key"})
+            QCOMPARE(run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+                                                        QStringLiteral("-N"), QString(), QStringLiteral("-C"),
+                                                        QStringLiteral("blocktune-test"), QStringLiteral("-f"), path(key)})
+                         .exitCode,
+                     0);
+        QVERIFY(writeFile(path("authorized_keys"), readFile(path("client_key.pub"))));
+        m_port = freePort();
+        QVERIFY(m_port > 0);
+        const QByteArray sshdConfig = QStringLiteral(
+            "Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
+            "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+            "UsePAM no\nStrictModes no\nAllowTcpForwarding no\nX11Forwarding no\nPrintMotd no\n"
+            "LogLevel ERROR\n").arg(m_port).arg(path("host_key"), path("authorized_keys"), path("sshd.pid")).toUtf8();
+        QVERIFY(writeFile(path("sshd_config"), sshdConfig));
+        // sshd's privilege separation directory (made by the system's unit
+        // at boot; absent when that sshd never ran).
+        QDir().mkpath(QStringLiteral("/run/sshd"));
+        const QByteArray hostPub = readFile(path("host_key.pub")).trimmed();
+        const QByteArray otherPub = readFile(path("other_host_key.pub")).trimmed();
+        const QByteArray hostName = QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8();
+        QVERIFY(writeFile(path("known_hosts"), hostName + hostPub.split(' ').mid(0, 2).join(' ') + '\n'));
+        QVERIFY(writeFile(path("wrong_known_hosts"), hostName + otherPub.split(' ').mid(0, 2).join(' ') + '\n'));
+        const QByteArray sshConfig = QStringLiteral(
+            "Host testhost\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n  IdentitiesOnly yes\n"
+            "  UserKnownHostsFile %3\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n"
+            "  BatchMode yes\n  LogLevel ERROR\n  ConnectTimeout 10\n")
+                                         .arg(m_port)
+                                         .arg(path("client_key"), path("known_hosts"))
+                                         .toUtf8();
+        QVERIFY(writeFile(path("ssh_config"), sshConfig));
+
+        const ProcessResult check = run(kSshd, {QStringLiteral("-t"), QStringLiteral("-f"), path("sshd_config")});
+        QVERIFY2(check.exitCode == 0, check.err.constData());
+        m_sshd.setProcessChannelMode(QProcess::ForwardedChannels);
+        m_sshd.start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path("sshd_config")});
+        QVERIFY(m_sshd.waitForStarted());
+        // Up once a command runs through it.
+        QElapsedTimer t;
+        t.start();
+        ProcessResult probe;
+        do {
+            QThread::msleep(100);
+            probe = run(QStringLiteral("ssh"), {QStringLiteral("-F"), path("ssh_config"), QStringLiteral("testhost"),
+                                               QStringLiteral("true")}, 20000);
+        } while (probe.exitCode != 0 && t.elapsed() < 10000 && m_sshd.state() == QProcess::Running);
+        QVERIFY2(probe.exitCode == 0, probe.err.constData());
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_sshd.state() != QProcess::NotRunning) {
+            m_sshd.terminate();
+            if (!m_sshd.waitForFinished(5000))
+                m_sshd.kill();
+            m_sshd.waitForFinished();
+        }
+    }
+
+    void init()
+    {
+        if (!m_skipReason.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + m_skipReason));
+            QSKIP(qPrintable(m_skipReason));
+        }
+    }
+
+    // `--host list --json` prints what `list --json` prints there. On a
+    // recorded tree the two are compared once; on the live machine other
+    // tests may attach loop devices meanwhile, so the agent's output must
+    // equal a local one taken just before or just after it.
+    void listJsonEqualsLocalOnTree()
+    {
+        const QString tree = recordedTree("scst-raid0-lvm");
+        QVERIFY(QFileInfo::exists(tree));
+        const ProcessResult local = cli({QStringLiteral("--sysroot"), tree, QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(local.exitCode, 0);
+        const ProcessResult remote = cli(hostArgs({}, agentCommand(QStringLiteral("--sysroot ") + shellQuote(tree)
+                                                                   + QStringLiteral(" agent")))
+                                         + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY2(remote.exitCode == 0, remote.err.constData());
+        QVERIFY(local.out.size() > 1000);
+        QCOMPARE(remote.out, local.out);
+        QCOMPARE(remote.err, local.err); // the tree's warnings, as locally
+    }
+
+    void listJsonEqualsLocalLive()
+    {
+        bool equal = false;
+        for (int attempt = 0; attempt < 5 && !equal; ++attempt) {
+            const ProcessResult before = cli({QStringLiteral("list"), QStringLiteral("--json")});
+            const ProcessResult remote = cli(hostArgs() + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
+            const ProcessResult after = cli({QStringLiteral("list"), QStringLiteral("--json")});
+            QCOMPARE(before.exitCode, 0);
+            QVERIFY2(remote.exitCode == 0, remote.err.constData());
+            QVERIFY(remote.out.startsWith("{\n"));
+            equal = remote.out == before.out || remote.out == after.out;
+        }
+        QVERIFY2(equal, "list --json through the agent differs from the local one");
+    }
+
+    void setThroughAgentThenGet()
+    {
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        const ProcessResult set = cli(hostArgs() + QStringList{QStringLiteral("set"), dev, QStringLiteral("read_ahead_kb=1536")});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        QVERIFY2(set.out.contains("applied"), set.out.constData());
+        const SysRoot root;
+        QCOMPARE(root.readString(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/read_ahead_kb"))).valueOr({}),
+                 QStringLiteral("1536"));
+        const ProcessResult get = cli(hostArgs() + QStringList{QStringLiteral("get"), dev, QStringLiteral("--json")});
+        QVERIFY2(get.exitCode == 0, get.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(get.out).object();
+        QCOMPARE(o.value(u"read_ahead_kb").toInteger(), 1536);
+        // What get prints there is what it prints here.
+        QCOMPARE(cli(hostArgs() + QStringList{QStringLiteral("get"), dev}).out, cli({QStringLiteral("get"), dev}).out);
+        // Bad input is refused there with the local message and exit code.
+        const ProcessResult bad = cli(hostArgs() + QStringList{QStringLiteral("set"), dev, QStringLiteral("scheduler=cfq")});
+        QCOMPARE(bad.exitCode, cli({QStringLiteral("set"), dev, QStringLiteral("scheduler=cfq")}).exitCode);
+        QVERIFY2(bad.err.contains("scheduler 'cfq' is not available"), bad.err.constData());
+    }
+
+    void sweepThroughAgentRestores()
+    {
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        const ProcessResult sweep = cli(hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
+                                                                 QStringLiteral("128,1024"), QStringLiteral("--size"),
+                                                                 QStringLiteral("8M"), QStringLiteral("--repeat"),
+                                                                 QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(sweep.exitCode == 0, sweep.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(sweep.out).object();
+        QCOMPARE(o.value(u"points").toArray().size(), 2);
+        QCOMPARE(o.value(u"points").toArray().at(1).toObject().value(u"read_ahead_kb").toInteger(), 1024);
+        QCOMPARE(o.value(u"restored").toBool(), true);
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+    }
+
+    // ssh dropped mid-sweep: the agent sees its input end and restores.
+    void killedSshMidSweepRestoresWithin2s()
+    {
+        LoopDevice loop(256 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        QProcess client;
+        client.start(binary("blocktune-cli"),
+                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
+                                              QStringLiteral("2048,4096,8192"), QStringLiteral("--time"),
+                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
+        QVERIFY(client.waitForStarted());
+        QElapsedTimer t;
+        t.start();
+        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
+            QThread::msleep(20);
+        QCOMPARE(readAheadOf(dev), QStringLiteral("2048")); // the sweep runs on the agent
+        const QList<qint64> ssh = childrenOf(client.processId());
+        QCOMPARE(ssh.size(), 1);
+        QVERIFY(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(ssh.constFirst())).endsWith(u"/ssh"));
+        ::kill(pid_t(ssh.constFirst()), SIGKILL);
+        t.restart();
+        while (readAheadOf(dev) != u"256" && t.elapsed() < 5000)
+            QThread::msleep(10);
+        const qint64 restoredAfter = t.elapsed();
+        qInfo("read_ahead_kb restored %lld ms after ssh was killed", restoredAfter);
+        QVERIFY(client.waitForFinished(10000));
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+        QVERIFY2(restoredAfter < 2000, qPrintable(QStringLiteral("restored after %1 ms").arg(restoredAfter)));
+        QVERIFY(client.exitCode() != 0);
+        QVERIFY2(client.readAllStandardError().contains("connection to testhost lost"), "the client says so");
+    }
+
+    // The class the console will use: RemoteSession over the same sshd,
+    // blocking calls and the event-loop path (submit + signals).
+    void remoteSessionServesAnEventLoop()
+    {
+        RemoteTarget target;
+        target.host = QStringLiteral("testhost");
+        target.sshConfig = path("ssh_config");
+        target.remoteCommand = agentCommand(QStringLiteral("--sysroot ") + shellQuote(recordedTree("md-raid10-f2"))
+                                            + QStringLiteral(" agent"));
+        RemoteSession session(target);
+        const Status opened = session.open();
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QVERIFY(session.isOpen());
+        QCOMPARE(session.hello().version, kAgentProtocolVersion);
+        QCOMPARE(session.hello().writer, QStringLiteral("direct"));
+        QCOMPARE(session.hello().user, QStringLiteral("root"));
+
+        auto settings = session.call({{QStringLiteral("op"), QStringLiteral("settings")},
+                                      {QStringLiteral("device"), QStringLiteral("md0")}});
+        QVERIFY(settings.ok());
+        QCOMPARE(settings->value(u"ok").toBool(), true);
+        QCOMPARE(settings->value(u"settings").toObject().value(u"name").toString(), QStringLiteral("md0"));
+
+        QSignalSpy events(&session, &RemoteSession::eventReceived);
+        QSignalSpy answers(&session, &RemoteSession::answerReceived);
+        const quint64 id = session.submit({{QStringLiteral("op"), QStringLiteral("monitor")},
+                                           {QStringLiteral("interval_ms"), 50},
+                                           {QStringLiteral("count"), 3}});
+        QTRY_COMPARE_WITH_TIMEOUT(answers.size(), 1, 10000);
+        QCOMPARE(answers.at(0).at(0).toULongLong(), id);
+        QCOMPARE(answers.at(0).at(1).toJsonObject().value(u"ticks").toInt(), 3);
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.at(2).at(1).toJsonObject().value(u"event").toString(), QStringLiteral("sample"));
+
+        QSignalSpy lost(&session, &RemoteSession::connectionLost);
+        session.close();
+        QVERIFY(!session.isOpen());
+        QCOMPARE(lost.size(), 0); // closed on purpose, not lost
+    }
+
+    void wrongHostKeyIsRefusedWithSshsMessage()
+    {
+        const ProcessResult r = cli(hostArgs({QStringLiteral("UserKnownHostsFile=") + path("wrong_known_hosts"),
+                                              QStringLiteral("StrictHostKeyChecking=yes")})
+                                    + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("Host key verification failed."), r.err.constData());
+        QVERIFY2(r.err.contains("blocktune-cli: could not reach the agent on testhost"), r.err.constData());
+    }
+
+    // An agent of another protocol version: refused at connect, naming both.
+    void newerAgentIsRefused()
+    {
+        const QString fake = path("fake-agent.sh");
+        QVERIFY(writeFile(fake,
+                          "#!/bin/sh\nread line\n"
+                          "echo '{\"id\":1,\"op\":\"hello\",\"ok\":true,\"program\":\"blocktune-cli agent\",\"version\":7}'\n"
+                          "read line\n",
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const ProcessResult r = cli(hostArgs({}, fake) + QStringList{QStringLiteral("list")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("protocol mismatch: agent 7, client 1: upgrade blocktune on this machine"),
+                 r.err.constData());
+    }
+
+private:
+    static QString readAheadOf(const QString &dev)
+    {
+        const SysRoot root;
+        return root.readString(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/read_ahead_kb"))).valueOr({});
+    }
+    static bool setQueue(const QString &dev, const QString &ra)
+    {
+        const SysRoot root;
+        return root.writeAttribute(root.sysPath(QByteArray("block/" + dev.toLatin1() + "/queue/read_ahead_kb")), ra).ok();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemote)
+#include "tst_remote.moc"
