@@ -124,7 +124,7 @@ void MonitorView::Private::buildPlot()
     auto *margins = new QCPMarginGroup(plot);
     for (int i = 0; i < RectCount; ++i) {
         auto *rect = new QCPAxisRect(plot);
-        plot->plotLayout()->addElement(i, 0, rect);
+        plot->plotLayout()->addElement(i + 1, 0, rect); // row 0: the legend
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->axis(QCPAxis::atLeft)->setLabel(MonitorView::tr(kRectTitles[i]));
         rect->axis(QCPAxis::atBottom)->setRange(0, windowSeconds);
@@ -132,12 +132,18 @@ void MonitorView::Private::buildPlot()
         rects[i] = rect;
     }
     rects[QueueDepth]->axis(QCPAxis::atBottom)->setLabel(MonitorView::tr("seconds"));
+    // The legend in a row of its own above the plots, in one line: inside a
+    // plot it hid the first seconds of the throughput line.
     deviceLegend = new QCPLegend;
-    rects[Throughput]->insetLayout()->addElement(deviceLegend, Qt::AlignTop | Qt::AlignLeft);
+    plot->plotLayout()->addElement(0, 0, deviceLegend);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
     deviceLegend->setLayer(QStringLiteral("legend"));
-    deviceLegend->setFont(QFont(q->font().family(), 7));
-    deviceLegend->setRowSpacing(0);
-    deviceLegend->setBrush(QColor(255, 255, 255, 220));
+    deviceLegend->setFont(QFont(q->font().family(), 8));
+    deviceLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    deviceLegend->setWrap(6);
+    deviceLegend->setBorderPen(Qt::NoPen);
+    deviceLegend->setBrush(Qt::NoBrush);
+    deviceLegend->setMargins(QMargins(0, 0, 0, 0));
 
     // The balance chart: one bar per member, named on the axis with its
     // share; not in the layout until a group is sampled.
@@ -174,10 +180,10 @@ void MonitorView::Private::setBalanceShown(bool shown)
     if (shown == inLayout)
         return;
     if (shown) {
-        layout->addElement(RectCount, 0, balanceHeading);
-        layout->addElement(RectCount + 1, 0, balanceRect);
-        layout->setRowStretchFactor(RectCount, 0.01);
-        layout->setRowStretchFactor(RectCount + 1, 1.4);
+        layout->addElement(RectCount + 1, 0, balanceHeading); // after the legend and the plots
+        layout->addElement(RectCount + 2, 0, balanceRect);
+        layout->setRowStretchFactor(RectCount + 1, 0.01);
+        layout->setRowStretchFactor(RectCount + 2, 1.4);
     } else {
         layout->take(balanceHeading);
         layout->take(balanceRect);
