@@ -95,6 +95,7 @@ struct ReadTestView::Private
     bool boundaryPending = false;
 
     QTabWidget *bottom = nullptr;
+    QSplitter *splitter = nullptr; // the plots above, the results below
     ReadTestResultsModel *results = nullptr;
     ResultsSortProxy *proxy = nullptr;
     QTableView *table = nullptr;
@@ -111,7 +112,7 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
 {
     auto *plot = new QCustomPlot(parent);
     plot->setLocale(format::ungrouped()); // tick labels with the user's decimal sign
-    plot->setMinimumHeight(180);
+    plot->setMinimumHeight(120);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
     plot->legend->setVisible(true);
@@ -281,6 +282,9 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->table->setAlternatingRowColors(true);
     d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
     d->table->horizontalHeader()->setStretchLastSection(true);
+    // Compact rows: a result is a line of figures, and a run of three
+    // streams with its summaries is a dozen of them.
+    d->table->verticalHeader()->setDefaultSectionSize(d->table->fontMetrics().height() + 6);
     d->copyButton = new QPushButton(tr("Copy as text"), this);
     d->copyButton->setToolTip(tr("The report as dd prints it, to paste into a ticket or a mail"));
     d->csvButton = new QPushButton(tr("Export CSV..."), this);
@@ -301,7 +305,7 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->bottom->addTab(resultsPage, tr("Results"));
     d->bottom->addTab(d->text, tr("Report"));
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = d->splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(d->plots);
     splitter->addWidget(d->bottom);
     splitter->setStretchFactor(0, 3);
@@ -466,6 +470,12 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
             b->setEnabled(true);
         d->bottom->setCurrentIndex(0);
+        // Done: the results get the room, the plot keeps its smallest size
+        // (the splitter gives it back on a drag).
+        if (const int total = d->splitter->height(); total > 0) {
+            const int plotHeight = std::max(d->plots->minimumSizeHint().height(), total * 2 / 5);
+            d->splitter->setSizes({plotHeight, total - plotHeight});
+        }
         done(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
         if (!r.runs.isEmpty())
             keep(historyRecord(r, QStringLiteral("console"), d->description));
