@@ -374,10 +374,6 @@
 <context>
     <name>blocktune::Console</name>
     <message>
-        <source>Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine.</source>
-        <translation>DIR/sys und DIR/proc (einen aufgezeichneten Baum) statt des laufenden Systems lesen.</translation>
-    </message>
-    <message>
         <source>DIR</source>
         <translation>VERZ</translation>
     </message>
@@ -420,6 +416,10 @@
     <message>
         <source>--tab %1: unknown tab (use settings, test, monitor, details, history, profiles, advise or diagnose)</source>
         <translation>--tab %1: unbekannter Reiter (settings, test, monitor, details, history, profiles, advise oder diagnose angeben)</translation>
+    </message>
+    <message>
+        <source>Read DIR/sys and DIR/proc (a recorded tree, or a snapshot FILE.tar.gz that blocktune-cli record wrote) instead of the live machine.</source>
+        <translation>VERZ/sys und VERZ/proc (einen aufgezeichneten Baum oder einen Schnappschuss DATEI.tar.gz von blocktune-cli record) statt des laufenden Systems lesen.</translation>
     </message>
 </context>
 <context>
@@ -1092,6 +1092,30 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Diagnose</source>
         <translation>Diagnose</translation>
+    </message>
+    <message>
+        <source>&amp;Open snapshot…</source>
+        <translation><translation>Schnappschuss &amp;öffnen…</translation>amp;Schnappschuss öffnen…</translation>
+    </message>
+    <message>
+        <source>Open snapshot</source>
+        <translation>Schnappschuss öffnen</translation>
+    </message>
+    <message>
+        <source>blocktune snapshots (*.tar.gz *.tgz)</source>
+        <translation>blocktune-Schnappschüsse (*.tar.gz *.tgz)</translation>
+    </message>
+    <message>
+        <source>cannot make a folder to unpack %1 into: %2</source>
+        <translation>kein Ordner zum Entpacken von %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is a snapshot of a machine (blocktune-cli record): the console only shows it, nothing is applied or measured there</source>
+        <translation>%1 ist der Schnappschuss einer Maschine (blocktune-cli record): die Konsole zeigt ihn nur, dort wird nichts angewendet oder gemessen</translation>
+    </message>
+    <message>
+        <source>blocktune — snapshot %1</source>
+        <translation>blocktune — Schnappschuss %1</translation>
     </message>
 </context>
 <context>

@@ -12,11 +12,16 @@
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
+#include "devices/snapshot.h"
 #include "profiles/profiles.h"
 #include "session/sessionthread.h"
 #include "tuning/tuning.h"
 
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QMenuBar>
 #include <QCloseEvent>
@@ -101,6 +106,17 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
 
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
+    fileMenu->addAction(tr("&Open snapshot…"), QKeySequence::Open, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Open snapshot"), QString(),
+                                                          tr("blocktune snapshots (*.tar.gz *.tgz)"));
+        if (file.isEmpty())
+            return;
+        QString error;
+        if (MainWindow *window = openSnapshot(file, &error))
+            window->show();
+        else
+            QMessageBox::warning(this, tr("Open snapshot"), error);
+    });
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -221,6 +237,28 @@ MainWindow::~MainWindow()
     // drives the session (a sweep, an advice, a profile), and the session
     // (a child made before them, so otherwise deleted first) must outlive it.
     delete m_splitter;
+}
+
+MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)
+{
+    auto dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/blocktune-snapshot-XXXXXX"));
+    if (!dir->isValid()) {
+        *error = tr("cannot make a folder to unpack %1 into: %2").arg(tarball, dir->errorString());
+        return nullptr;
+    }
+    if (Status unpacked = unpackSnapshot(tarball, dir->path()); !unpacked) {
+        *error = unpacked.error().message;
+        return nullptr;
+    }
+    const QString name = QFileInfo(tarball).fileName();
+    SessionOptions options;
+    options.readOnlyReason = tr("%1 is a snapshot of a machine (blocktune-cli record): the console only shows it, "
+                                "nothing is applied or measured there").arg(name);
+    auto *window = new MainWindow(dir->path(), QString(), options);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("blocktune — snapshot %1").arg(name));
+    window->m_snapshotDir = std::move(dir);
+    return window;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -8,6 +8,7 @@ class QLabel;
 class QPlainTextEdit;
 class QSplitter;
 class QTabWidget;
+class QTemporaryDir;
 
 namespace blocktune {
 
@@ -39,6 +40,13 @@ public:
     MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
                QWidget *parent = nullptr);
     ~MainWindow() override;
+
+    /// A window of its own on a snapshot (`blocktune-cli record
+    /// FILE.tar.gz`), unpacked into a temporary directory that goes with
+    /// the window; read-only, titled with the file's name, deleted on
+    /// close. nullptr when it cannot be opened, with `error` naming the
+    /// file and what is wrong with it.
+    static MainWindow *openSnapshot(const QString &tarball, QString *error);
 
     DeviceTree *deviceTree() const { return m_tree; }
     TuningPanel *tuningPanel() const { return m_tuning; }
@@ -98,6 +106,7 @@ private:
     DeviceWatcher *m_watcher = nullptr;
     QString m_initialDevice;
     bool m_ready = false;
+    std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked
 };
 
 } // namespace blocktune

@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 
 #include "common/sysroot.h"
+#include "devices/snapshot.h"
 #include "devices/demodevice.h"
 #include "tuning/tuning.h"
 
@@ -20,7 +21,7 @@ namespace {
 struct ConsoleOptions
 {
     QCommandLineOption sysroot{QStringLiteral("sysroot"),
-                               QCoreApplication::translate("blocktune::Console", "Read DIR/sys and DIR/proc (a recorded tree) instead of the live machine."),
+                               QCoreApplication::translate("blocktune::Console", "Read DIR/sys and DIR/proc (a recorded tree, or a snapshot FILE.tar.gz that blocktune-cli record wrote) instead of the live machine."),
                                QCoreApplication::translate("blocktune::Console", "DIR")};
     QCommandLineOption device{QStringLiteral("device"),
                               QCoreApplication::translate("blocktune::Console", "Select DEVICE (a kernel name such as loop0) at start."),
@@ -92,7 +93,8 @@ int main(int argc, char **argv)
     parser.process(*app); // --help, --version and mistakes print and exit here
 
     const QString root = parser.value(options.sysroot);
-    if (auto tree = blocktune::SysRoot::openTree(root); !tree) {
+    const bool snapshot = blocktune::isSnapshotTarball(root);
+    if (auto tree = blocktune::SysRoot::openTree(snapshot ? QString() : root); !tree) {
         std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(tree.error().message));
         return 2;
     }
@@ -144,6 +146,18 @@ int main(int argc, char **argv)
     }
     QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
+    if (snapshot) {
+        // blocktune --sysroot FILE.tar.gz: the snapshot's own window.
+        QString error;
+        blocktune::MainWindow *opened = blocktune::MainWindow::openSnapshot(root, &error);
+        if (!opened) {
+            std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(error));
+            return 2;
+        }
+        opened->tabs()->setCurrentIndex(tabIndex);
+        opened->show();
+        return app->exec();
+    }
     blocktune::MainWindow window(root, selected);
     window.tabs()->setCurrentIndex(tabIndex);
     window.show();
