@@ -1095,7 +1095,7 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     </message>
     <message>
         <source>&amp;Open snapshot…</source>
-        <translation><translation>Schnappschuss &amp;öffnen…</translation>amp;Schnappschuss öffnen…</translation>
+        <translation>&amp;Schnappschuss öffnen…</translation>
     </message>
     <message>
         <source>Open snapshot</source>
