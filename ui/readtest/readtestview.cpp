@@ -467,6 +467,12 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         d->lastResult = r;
         d->results->setResult(r);
         d->table->resizeColumnsToContents();
+        // A summary row's label ("fairness over the streams' means") would
+        // widen the stream column past the figures: elided, whole in its tooltip.
+        QHeaderView *header = d->table->horizontalHeader();
+        const int streamColumn = ReadTestResultsModel::Stream;
+        header->resizeSection(streamColumn,
+                              std::min(header->sectionSize(streamColumn), d->table->fontMetrics().horizontalAdvance(u'M') * 9));
         for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
             b->setEnabled(true);
         d->bottom->setCurrentIndex(0);

@@ -153,6 +153,8 @@ QVariant ReadTestResultsModel::data(const QModelIndex &index, int role) const
         default: return row.values[col] ? QVariant(*row.values[col]) : QVariant();
         }
     }
+    if (role == Qt::ToolTipRole && col == Stream)
+        return row.stream; // the view may elide a long summary label
     if (role != Qt::DisplayRole)
         return {};
     switch (col) {
