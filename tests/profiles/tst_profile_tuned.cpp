@@ -209,6 +209,10 @@ private Q_SLOTS:
                                                   "option(s) are not block-device settings\n  [disk] apm=128 (x.conf:4): hdparm "
                                                   "power management, not a queue setting\n  [disk] (x.conf:3): nothing "
                                                   "blocktune applies)"_qs;
+        // Found by fuzz_tuned_import: it went into a rule's comment, which a
+        // blocktune profile refuses.
+        QTest::newRow("control character") << QByteArray("[main]\nsummary=s\n[disk-x\x02]\nreadahead=512\n")
+                                           << u"x.conf:3: a control character (U+0002) at column 8: a tuned.conf is text"_qs;
         QTest::newRow("not UTF-8") << QByteArray("[disk]\nreadahead=\xff\n")
                                    << u"x.conf: not UTF-8 text, which tuned cannot read either"_qs;
     }
