@@ -43,18 +43,15 @@ QString typeNames()
 }
 
 // Text that goes into exports (udev and tuned comment lines, tuned's
-// summary=): why it cannot, or empty. Line breaks and tabs are written as
-// comment lines; any other control character (NUL, CR, ESC) would cut a
-// line or a value short in the file written, or garble a terminal.
+// summary=): why it cannot, or empty.
 QString controlCharacterIn(const QString &text)
 {
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char16_t c = text.at(i).unicode();
-        if ((c < 0x20 && c != u'\n' && c != u'\t') || c == 0x7f)
-            return QStringLiteral("a control character (U+%1) at character %2; text, line breaks and tabs are allowed")
-                .arg(uint(c), 4, 16, QLatin1Char('0')).arg(i + 1);
-    }
-    return {};
+    const qsizetype i = detail::firstControlCharacter(text);
+    if (i < 0)
+        return {};
+    return QStringLiteral("a control character (U+%1) at character %2; text, line breaks and tabs are allowed")
+        .arg(uint(text.at(i).unicode()), 4, 16, QLatin1Char('0'))
+        .arg(i + 1);
 }
 
 QString jsonTypeName(const QJsonValue &v)
@@ -434,6 +431,16 @@ QString ProfileSetting::settingName() const
 }
 
 namespace detail {
+
+qsizetype firstControlCharacter(QStringView text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if ((c < 0x20 && c != u'\n' && c != u'\t') || c == 0x7f)
+            return i;
+    }
+    return -1;
+}
 
 std::optional<ProfileKeyInfo> profileKeyInfo(const QString &key)
 {

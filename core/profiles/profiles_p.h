@@ -69,4 +69,10 @@ QString globToRegex(const QString &glob);
 /// `privateFile`); refuses to replace it unless `overwrite`.
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool overwrite, bool privateFile = false);
 
+/// The index of the first control character in `text` other than a line
+/// break or a tab (NUL, CR, ESC, DEL...), or -1. Profile text (descriptions,
+/// comments) and tuned.conf lines refuse them: exports write that text into
+/// comment lines and values, where such a character cuts or garbles them.
+qsizetype firstControlCharacter(QStringView text);
+
 } // namespace blocktune::detail

@@ -79,15 +79,12 @@ Result<QList<IniSection>> parseIni(const QByteArray &data, const QString &source
             line.chop(1);
         // A control character would end up in the profile's description or
         // a rule's comment, which blocktune refuses: say so here, with the line.
-        for (qsizetype c = 0; c < line.size(); ++c) {
-            const char16_t u = line.at(c).unicode();
-            if ((u < 0x20 && u != u'\t') || u == 0x7f)
-                return makeError(InvalidArgument, QStringLiteral("%1: a control character (U+%2) at column %3: a "
-                                                                 "tuned.conf is text")
-                                                      .arg(at(source, lineNo))
-                                                      .arg(uint(u), 4, 16, QLatin1Char('0'))
-                                                      .arg(c + 1));
-        }
+        if (const qsizetype c = detail::firstControlCharacter(line); c >= 0)
+            return makeError(InvalidArgument, QStringLiteral("%1: a control character (U+%2) at column %3: a "
+                                                             "tuned.conf is text")
+                                                  .arg(at(source, lineNo))
+                                                  .arg(uint(line.at(c).unicode()), 4, 16, QLatin1Char('0'))
+                                                  .arg(c + 1));
         const QString stripped = line.trimmed();
         if (stripped.isEmpty()) {
             continuing.clear();
