@@ -4,6 +4,7 @@
 
 #include "common/tr.h"
 #include "devices/devicemodel.h"
+#include "devices/snapshot.h"
 #include "history/history.h"
 #include "monitor/monitor.h"
 #include "tuning/tuning.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <cerrno>
 #include <chrono>
@@ -126,6 +128,14 @@ PlanOptions planOptionsFrom(const QJsonObject &request)
     return options;
 }
 
+/// What the client's status bar shows: how many attributes the session
+/// holds temporarily and changed for good.
+void insertCounts(QJsonObject &o, const TuningSession &session)
+{
+    o.insert(u"temporary_count", session.temporaryCount());
+    o.insert(u"persistent_count", session.persistentCount());
+}
+
 QJsonObject reportAnswer(const ChangeReport &report, bool dryRun)
 {
     QJsonObject o{{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), changeReportToJson(report, dryRun)}};
@@ -167,14 +177,104 @@ QJsonObject opApply(AgentCall &call, bool temporary)
     const ChangeReport report = temporary ? call.session.applyTemporary(*changes, options)
                                           : call.session.apply(*changes, options);
     QJsonObject o = reportAnswer(report, false);
-    o.insert(u"temporary_count", call.session.temporaryCount());
+    insertCounts(o, call.session);
+    return o;
+}
+
+QJsonObject restoreAnswer(const RestoreReport &report, TuningSession &session)
+{
+    QJsonObject o{{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), restoreReportToJson(report)}};
+    insertCounts(o, session);
     return o;
 }
 
 QJsonObject opRestoreTemporary(AgentCall &call)
 {
-    const RestoreReport report = call.session.restoreTemporary();
-    return {{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), restoreReportToJson(report)}};
+    return restoreAnswer(call.session.restoreTemporary(), call.session);
+}
+
+QJsonObject opRevertAll(AgentCall &call)
+{
+    return restoreAnswer(call.session.revertAll(), call.session);
+}
+
+QJsonObject opKeepTemporary(AgentCall &call)
+{
+    call.session.keepTemporary();
+    QJsonObject o;
+    insertCounts(o, call.session);
+    return o;
+}
+
+/// {"op":"snapshot"}: recordSnapshotTarball() of this host, sent as
+/// "chunk" events ({"data": base64, at most kSnapshotChunk bytes each}),
+/// then the answer {"bytes", "devices", "files", "links", "skipped"}.
+QJsonObject opSnapshot(AgentCall &call)
+{
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        return agentError(makeError(EIO, QStringLiteral("cannot make a temporary directory: %1").arg(scratch.errorString())));
+    const QString tarball = scratch.filePath(QStringLiteral("snapshot.tar.gz"));
+    auto report = recordSnapshotTarball(call.session.root(), tarball);
+    if (!report)
+        return agentError(report.error());
+    QFile file(tarball);
+    if (!file.open(QIODevice::ReadOnly))
+        return agentError(makeError(EIO, QStringLiteral("cannot read %1: %2").arg(tarball, file.errorString())));
+    qint64 bytes = 0;
+    while (!file.atEnd()) {
+        const QByteArray chunk = file.read(kSnapshotChunk);
+        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
+            return agentError(makeError(EIO, QStringLiteral("cannot read %1: %2").arg(tarball, file.errorString())));
+        if (call.cancel->load())
+            return agentError(makeError(Interrupted, QStringLiteral("snapshot stopped")));
+        if (!call.event(QStringLiteral("chunk"), {{QStringLiteral("data"), QString::fromLatin1(chunk.toBase64())}}))
+            break;
+        bytes += chunk.size();
+    }
+    return {{QStringLiteral("bytes"), double(bytes)},
+            {QStringLiteral("devices"), report->devices},
+            {QStringLiteral("files"), report->files},
+            {QStringLiteral("links"), report->links},
+            {QStringLiteral("skipped"), QJsonArray::fromStringList(report->skipped)}};
+}
+
+/// {"op":"counters","devices":[...],"irqs":[...]}: one reading of the raw
+/// counters a Sampler works from (a console's monitor samples a remote
+/// host through these): /proc/diskstats as text, the watched devices'
+/// inflight, the interrupt total and the asked lines.
+QJsonObject opCounters(AgentCall &call)
+{
+    thread_local std::unique_ptr<ProcSource> source;
+    thread_local QString sourceRoot;
+    if (!source || sourceRoot != call.session.root().root()) {
+        source = std::make_unique<ProcSource>(call.session.root());
+        sourceRoot = call.session.root().root();
+    }
+    auto stats = source->diskStats();
+    if (!stats)
+        return agentError(stats.error());
+    QJsonObject inflight;
+    for (const QJsonValue &v : call.request.value(u"devices").toArray()) {
+        const QString name = v.toString();
+        if (name.isEmpty() || name.contains(u'/') || name.startsWith(u'.'))
+            return agentError(invalid(QStringLiteral("'devices' holds '%1', which is not a kernel device name").arg(name.left(64))));
+        if (const auto f = source->inFlight(name))
+            inflight.insert(name, QJsonArray{double(f->reads), double(f->writes)});
+    }
+    QList<int> lines;
+    for (const QJsonValue &v : call.request.value(u"irqs").toArray())
+        lines << v.toInt(-1);
+    const InterruptCounts irq = source->interrupts(lines);
+    QJsonObject counts;
+    for (auto it = irq.lines.cbegin(); it != irq.lines.cend(); ++it)
+        counts.insert(QString::number(it.key()), double(it.value()));
+    QJsonObject o{{QStringLiteral("diskstats"), QString::fromLatin1(*stats)},
+                  {QStringLiteral("inflight"), inflight},
+                  {QStringLiteral("irq_lines"), counts}};
+    if (irq.total)
+        o.insert(u"irq_total", double(*irq.total));
+    return o;
 }
 
 QJsonObject opHistory(AgentCall &call)
@@ -254,6 +354,10 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("apply"), [](AgentCall &c) { return opApply(c, false); });
     addOp(QStringLiteral("apply_temporary"), [](AgentCall &c) { return opApply(c, true); });
     addOp(QStringLiteral("restore_temporary"), &opRestoreTemporary);
+    addOp(QStringLiteral("keep_temporary"), &opKeepTemporary);
+    addOp(QStringLiteral("revert_all"), &opRevertAll);
+    addOp(QStringLiteral("snapshot"), &opSnapshot);
+    addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("history"), &opHistory);
     addOp(QStringLiteral("monitor"), &opMonitor);
 }

@@ -21,6 +21,7 @@
 
 #include "common/jsonlines.h"
 #include "common/result.h"
+#include "devices/snapshot.h"
 #include "session/session.h"
 
 #include <QJsonObject>
@@ -43,6 +44,8 @@ inline constexpr int kAgentProtocolVersion = 1;
 inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
 /// Longest answer line the client takes: a list of thousands of devices.
 inline constexpr qsizetype kAgentMaxAnswer = 256 * 1024 * 1024;
+/// Bytes of a snapshot tarball per "chunk" event (base64 on the wire).
+inline constexpr qint64 kSnapshotChunk = 1024 * 1024;
 /// What the agent's hello names itself.
 inline constexpr QLatin1StringView kAgentProgram{"blocktune-cli agent"};
 
@@ -101,7 +104,8 @@ public:
     Q_DISABLE_COPY_MOVE(AgentServer)
 
     /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
-    /// plan, apply, apply_temporary, restore_temporary, monitor, history.
+    /// plan, apply, apply_temporary, restore_temporary, keep_temporary,
+    /// revert_all, monitor, counters, snapshot, history.
     void addOp(const QString &name, AgentHandler handler);
     QStringList ops() const;
 
@@ -200,6 +204,10 @@ public:
     /// For an event loop: sends and returns the id; eventReceived() and
     /// answerReceived() follow.
     quint64 submit(QJsonObject request);
+    /// The agent's host recorded (op "snapshot") into `tarball` (*.tar.gz,
+    /// written to TARBALL.part and renamed when complete): what
+    /// `blocktune-cli record` writes there, carried here.
+    Result<SnapshotReport> fetchSnapshot(const QString &tarball);
     /// Closes ssh's stdin: the agent restores its temporary changes and ends.
     void close(int waitMs = 5000);
 

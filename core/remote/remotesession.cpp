@@ -5,6 +5,8 @@
 #include "remote.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace blocktune {
@@ -173,6 +175,47 @@ Result<QJsonObject> RemoteSession::call(QJsonObject request, const std::function
         return makeError(EPIPE, lostMessage());
     }
     return *answer;
+}
+
+Result<SnapshotReport> RemoteSession::fetchSnapshot(const QString &tarball)
+{
+    if (!isSnapshotTarball(tarball))
+        return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
+    QFile part(tarball + QStringLiteral(".part"));
+    if (!part.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return makeError(EIO, QStringLiteral("cannot write %1: %2").arg(part.fileName(), part.errorString()));
+    QString writeError;
+    auto answer = call(QJsonObject{{QStringLiteral("op"), QStringLiteral("snapshot")}}, [&](const QJsonObject &event) {
+        if (!writeError.isEmpty() || event.value(u"event").toString() != u"chunk")
+            return;
+        const QByteArray data = QByteArray::fromBase64(event.value(u"data").toString().toLatin1());
+        if (part.write(data) != data.size())
+            writeError = QStringLiteral("cannot write %1: %2").arg(part.fileName(), part.errorString());
+    });
+    part.close();
+    auto discard = [&](Error error) {
+        part.remove();
+        return error;
+    };
+    if (!answer)
+        return discard(answer.error());
+    if (!answer->value(u"ok").toBool())
+        return discard(makeError(EIO, QStringLiteral("%1: %2").arg(m_target.host, answer->value(u"error").toString())));
+    if (!writeError.isEmpty())
+        return discard(makeError(EIO, writeError));
+    if (part.size() != qint64(answer->value(u"bytes").toDouble(-1)))
+        return discard(makeError(EIO, QStringLiteral("the snapshot from %1 arrived incomplete (%2 of %3 bytes)")
+                                          .arg(m_target.host).arg(part.size()).arg(qint64(answer->value(u"bytes").toDouble()))));
+    QFile::remove(tarball);
+    if (!part.rename(tarball))
+        return discard(makeError(EIO, QStringLiteral("cannot rename %1 to %2").arg(part.fileName(), tarball)));
+    SnapshotReport report;
+    report.devices = answer->value(u"devices").toInt();
+    report.files = answer->value(u"files").toInt();
+    report.links = answer->value(u"links").toInt();
+    for (const QJsonValue &v : answer->value(u"skipped").toArray())
+        report.skipped << v.toString();
+    return report;
 }
 
 void RemoteSession::close(int waitMs)
