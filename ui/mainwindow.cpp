@@ -271,9 +271,24 @@ MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<R
     auto *window = new MainWindow(host->connection.mirror, QString(), options);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
+    // History is this machine's store; the host's is there.
+    const int history = window->m_tabs->indexOf(window->m_history);
+    window->m_tabs->setTabEnabled(history, false);
+    window->m_tabs->setTabToolTip(history, tr("The read tests kept on %1: blocktune-cli --host %1 history").arg(target.host));
     window->m_remote = std::move(host);
     window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
     connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
+    // What the agent of a connection that dropped put back (it said so to
+    // the agent that answers now).
+    const QJsonObject previous = window->m_remote->connection.link->hello().raw.value(u"previous_end").toObject();
+    if (!previous.isEmpty()) {
+        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
+                          nullptr, previous.value(u"restored").toInt())
+                           .arg(target.host, previous.value(u"why").toString());
+        if (const int failed = previous.value(u"failed").toInt(); failed > 0)
+            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, failed).arg(target.host);
+        window->statusBar()->showMessage(text, 60000);
+    }
     if (window->m_remote->connection.link->isLost())
         QMetaObject::invokeMethod(window, [window] { window->connectionLost(QString()); }, Qt::QueuedConnection);
     return window;

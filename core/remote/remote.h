@@ -149,6 +149,14 @@ private:
     std::mutex m_writeMutex;
 };
 
+/// An agent that ended holding temporary changes (its connection dropped)
+/// leaves what it restored in the journal directory, so the next agent's
+/// hello can tell the client that reconnects: {"when","why","restored",
+/// "failed","messages"}. Nothing is kept when nothing was held.
+void recordAgentEnd(const AgentServer::Outcome &outcome);
+/// The record an earlier agent left (and removes it), or empty.
+QJsonObject takePreviousAgentEnd();
+
 // ---- The client ------------------------------------------------------------------
 
 /// Where and how to reach an agent.

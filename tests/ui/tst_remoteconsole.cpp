@@ -217,6 +217,10 @@ private Q_SLOTS:
             if (auto *m = qobject_cast<MainWindow *>(w); m && m->remoteHost() == u"testhost")
                 fresh = m;
         QVERIFY(fresh);
+        // The agent that answers now tells what the one before restored.
+        QVERIFY2(fresh->statusBar()->currentMessage().contains(
+                     QRegularExpression(u"the agent there restored 1 temporary change(\\(s\\))?"_qs)),
+                 qPrintable(fresh->statusBar()->currentMessage()));
         QTRY_VERIFY_WITH_TIMEOUT(fresh->isReady(), 30000);
         QCOMPARE(fresh->deviceTree()->itemsFor(dev).size(), 1);
         delete fresh;
