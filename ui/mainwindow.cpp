@@ -263,12 +263,13 @@ QString MainWindow::remoteHost() const
     return m_session->remoteHost();
 }
 
-MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host)
+MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
+                                   const QString &initialDevice)
 {
     SessionOptions options;
     options.remote = host->connection.backend;
     options.readOnlyReason = host->connection.link->hello().readOnlyReason;
-    auto *window = new MainWindow(host->connection.mirror, QString(), options);
+    auto *window = new MainWindow(host->connection.mirror, initialDevice, options);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
     // History is this machine's store; the host's is there.

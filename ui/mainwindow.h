@@ -54,7 +54,8 @@ public:
     /// host is in the title and the status bar, and when the connection
     /// drops the window says what the agent restored there and offers to
     /// reconnect. Deleted on close; ssh is closed with it.
-    static MainWindow *openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host);
+    static MainWindow *openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
+                                  const QString &initialDevice = {});
     /// File -> Connect to host: the dialog; the host opens in a new window.
     void showConnectDialog();
 

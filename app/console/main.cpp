@@ -214,7 +214,8 @@ int main(int argc, char **argv)
             }
             blocktune::rememberHost(target.host);
             blocktune::MainWindow *window =
-                blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)));
+                blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)),
+                                                  selected);
             window->tabs()->setCurrentIndex(tabIndex);
             window->show();
         });

@@ -285,6 +285,23 @@ private Q_SLOTS:
         QCOMPARE(plotted.size(), 0);
     }
 
+    void plotsUseTheWidthBeforeAnyDeviceIsChosen()
+    {
+        // The empty legend above the plots once squeezed every plot to the
+        // width of its axis labels until a device was chosen.
+        Rig rig;
+        auto *plot = rig.view.findChild<QCustomPlot *>(u"monitorPlot"_qs);
+        QVERIFY(plot);
+        plot->replot();
+        QVERIFY(plot->axisRectCount() >= 4);
+        for (int i = 0; i < plot->axisRectCount(); ++i)
+            QVERIFY2(plot->axisRect(i)->width() > plot->width() / 2,
+                     qPrintable(u"%1 of %2 px"_qs.arg(plot->axisRect(i)->width()).arg(plot->width())));
+        rig.view.setDevices({u"md0"_qs});
+        rig.step(100, kUneven);
+        QTRY_VERIFY(plot->axisRect(0)->width() > plot->width() / 2);
+    }
+
     void unknownTreeReportsAnError()
     {
         QTemporaryDir dir; // no sys/ at all

@@ -134,9 +134,17 @@ void MonitorView::Private::buildPlot()
     rects[QueueDepth]->axis(QCPAxis::atBottom)->setLabel(MonitorView::tr("seconds"));
     // The legend in a row of its own above the plots, in one line: inside a
     // plot it hid the first seconds of the throughput line.
-    deviceLegend = new QCPLegend;
-    plot->plotLayout()->addElement(0, 0, deviceLegend);
+    // Beside an empty element that takes the rest of the row: a legend
+    // with no items yet has no width to give, and alone in the column it
+    // would squeeze every plot below it to its own (nil) maximum width.
+    auto *legendRow = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(0, 0, legendRow);
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    deviceLegend = new QCPLegend;
+    legendRow->addElement(0, 0, deviceLegend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot));
+    legendRow->setColumnStretchFactor(0, 0.001);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
     deviceLegend->setLayer(QStringLiteral("legend"));
     deviceLegend->setFont(QFont(q->font().family(), 8));
     deviceLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
