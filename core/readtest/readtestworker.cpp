@@ -28,7 +28,10 @@ ReadTestObserver ReadTestWorker::observer()
 
 void ReadTestWorker::runTest(const ReadTest &test)
 {
-    const ReadTestResult result = test.run(observer(), m_cancel);
+    // A remote session's test runs on its host (the same engine there).
+    RemoteBackend *remote = m_session.remote();
+    const ReadTestResult result = remote ? remote->runReadTest(test.spec(), observer(), m_cancel)
+                                         : test.run(observer(), m_cancel);
     Q_EMIT testFinished(result);
 }
 
@@ -38,7 +41,8 @@ void ReadTestWorker::runSweep(const ReadaheadSweep &sweep)
     obs.test = observer();
     obs.pointStarted = [this](int index, quint64 kib) { Q_EMIT pointStarted(index, kib); };
     obs.pointFinished = [this](const SweepPoint &point) { Q_EMIT pointFinished(point); };
-    const SweepResult result = sweep.run(m_session, obs, m_cancel);
+    RemoteBackend *remote = m_session.remote();
+    const SweepResult result = remote ? remote->runSweep(sweep.spec(), obs, m_cancel) : sweep.run(m_session, obs, m_cancel);
     Q_EMIT sweepFinished(result);
 }
 

@@ -7,6 +7,7 @@
 #include "devices/snapshot.h"
 #include "history/history.h"
 #include "monitor/monitor.h"
+#include "readtest/readtest.h"
 #include "tuning/tuning.h"
 
 #include <QDateTime>
@@ -348,6 +349,102 @@ QJsonObject opMonitor(AgentCall &call)
     return {{QStringLiteral("ticks"), double(done)}, {QStringLiteral("stopped"), call.cancel->load()}};
 }
 
+/// Progress and finished runs of a test as events (the console's read-test
+/// view draws them as they come).
+ReadTestObserver eventObserver(AgentCall &call)
+{
+    ReadTestObserver o;
+    o.progress = [&call](int run, const QString &label, const QList<IntervalSample> &fresh, const QStringList &names) {
+        QJsonArray samples;
+        for (const IntervalSample &s : fresh)
+            samples.append(wire::intervalToJson(s));
+        call.event(QStringLiteral("progress"), {{QStringLiteral("run"), run},
+                                                {QStringLiteral("label"), label},
+                                                {QStringLiteral("names"), QJsonArray::fromStringList(names)},
+                                                {QStringLiteral("samples"), samples}});
+    };
+    o.runFinished = [&call](const RunResult &run) {
+        call.event(QStringLiteral("run"), {{QStringLiteral("run"), wire::runToJson(run)}});
+    };
+    return o;
+}
+
+/// Kept in this host's history, as `blocktune-cli test` keeps it.
+void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
+{
+    HistoryNotice notice;
+    if (auto id = HistoryStore().add(record, &notice))
+        answer.insert(u"history_id", double(*id));
+    else
+        answer.insert(u"history_error", id.error().message);
+}
+
+/// {"op":"readtest","spec":{...}}: the test prepared and run here, with
+/// "progress" and "run" events; the answer {"result":{...}} (wire form).
+QJsonObject opReadTest(AgentCall &call)
+{
+    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    if (!spec)
+        return agentError(spec.error());
+    auto model = call.session.rescan();
+    if (!model)
+        return agentError(model.error());
+    auto test = ReadTest::prepare(call.session.root(), **model, *spec);
+    if (!test)
+        return agentError(test.error());
+    const ReadTestResult result = test->run(eventObserver(call), call.cancel);
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("result"), wire::resultToJson(result)}};
+    if (result.failed)
+        answer.insert(u"error", result.errors.join(u"; "));
+    if (!result.failed && !result.cancelled)
+        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+                                            describeReadTest(*test, QStringLiteral("test %1 %2")
+                                                                        .arg(readTestKindName(spec->kind), test->primaryDevice()))
+                                                .trimmed()));
+    return answer;
+}
+
+/// {"op":"sweep","device":"sdb","read_ahead_kb":[...],"spec":{...}}: a
+/// readahead sweep in this session (restored at its end, or by the agent
+/// when the connection goes), with "point_started", "point", "progress"
+/// and "run" events; the answer {"sweep":{...}} (wire form).
+QJsonObject opSweep(AgentCall &call)
+{
+    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    if (!spec)
+        return agentError(spec.error());
+    QList<quint64> values;
+    for (const QJsonValue &v : call.request.value(u"read_ahead_kb").toArray())
+        values << quint64(v.toDouble());
+    auto model = call.session.rescan();
+    if (!model)
+        return agentError(model.error());
+    auto sweep = ReadaheadSweep::prepare(call.session.root(), **model,
+                                         SweepSpec{call.request.value(u"device").toString(), values, *spec});
+    if (!sweep)
+        return agentError(sweep.error());
+    SweepObserver observer;
+    observer.test = eventObserver(call);
+    observer.pointStarted = [&call](int index, quint64 kib) {
+        call.event(QStringLiteral("point_started"),
+                   {{QStringLiteral("index"), index}, {QStringLiteral("read_ahead_kb"), double(kib)}});
+    };
+    observer.pointFinished = [&call](const SweepPoint &point) {
+        call.event(QStringLiteral("point"), {{QStringLiteral("point"), wire::pointToJson(point)}});
+    };
+    const SweepResult result = sweep->run(call.session, observer, call.cancel);
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("sweep"), wire::sweepToJson(result)}};
+    if (result.failed)
+        answer.insert(u"error", result.errors.join(u"; "));
+    insertCounts(answer, call.session);
+    if (!result.failed && !result.cancelled && !result.points.isEmpty())
+        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+                                            describeReadTest(sweep->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
+                                                                                .arg(sweep->queueDevice(), readTestKindName(spec->kind)))
+                                                .trimmed()));
+    return answer;
+}
+
 } // namespace
 
 namespace {
@@ -406,6 +503,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("revert_all"), &opRevertAll);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
+    addOp(QStringLiteral("readtest"), &opReadTest);
+    addOp(QStringLiteral("sweep"), &opSweep);
     addOp(QStringLiteral("history"), &opHistory);
     addOp(QStringLiteral("monitor"), &opMonitor);
 }

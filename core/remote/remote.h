@@ -22,6 +22,7 @@
 #include "common/jsonlines.h"
 #include "common/result.h"
 #include "devices/snapshot.h"
+#include "readtest/readtest.h"
 #include "session/session.h"
 
 #include <QJsonObject>
@@ -210,7 +211,10 @@ public:
     /// Sends `request` (an "id" is added) and blocks until its answer;
     /// events on the way go to `onEvent`. Fails when the connection ends
     /// first ("connection to HOST lost").
-    Result<QJsonObject> call(QJsonObject request, const std::function<void(const QJsonObject &)> &onEvent = {});
+    /// `cancel` set while it waits: the agent is asked to stop the op
+    /// ({"op":"stop"}), which then answers as a stopped op does.
+    Result<QJsonObject> call(QJsonObject request, const std::function<void(const QJsonObject &)> &onEvent = {},
+                             const std::atomic_bool *cancel = nullptr);
     /// For an event loop: sends and returns the id; eventReceived() and
     /// answerReceived() follow.
     quint64 submit(QJsonObject request);
@@ -267,7 +271,8 @@ public:
     /// ssh ended without close(): every call fails from then on.
     bool isLost() const { return m_lost.load(); }
 
-    Result<QJsonObject> call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent = {});
+    Result<QJsonObject> call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent = {},
+                             const std::atomic_bool *cancel = nullptr);
     Result<SnapshotReport> fetchSnapshot(const QString &tarball);
 
 Q_SIGNALS:
@@ -285,6 +290,23 @@ private:
     RemoteSession *m_session = nullptr; ///< lives on m_thread
     std::atomic_bool m_lost{false};
 };
+
+/// Read tests between the console and the agent (readtestwire.cpp): every
+/// field, unlike the rounded `test --json` schema.
+namespace wire {
+QJsonObject specToJson(const ReadTestSpec &spec);
+Result<ReadTestSpec> specFromJson(const QJsonValue &v);
+QJsonObject intervalToJson(const IntervalSample &sample);
+IntervalSample intervalFromJson(const QJsonValue &v);
+QJsonObject runToJson(const RunResult &run);
+RunResult runFromJson(const QJsonValue &v);
+QJsonObject resultToJson(const ReadTestResult &result);
+ReadTestResult resultFromJson(const QJsonValue &v);
+QJsonObject pointToJson(const SweepPoint &point);
+SweepPoint pointFromJson(const QJsonValue &v);
+QJsonObject sweepToJson(const SweepResult &result);
+SweepResult sweepFromJson(const QJsonValue &v);
+} // namespace wire
 
 /// A connected host and its mirror: what a console window on it needs.
 struct RemoteConnection

@@ -79,12 +79,13 @@ RemoteLink::~RemoteLink()
     delete m_thread;
 }
 
-Result<QJsonObject> RemoteLink::call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent)
+Result<QJsonObject> RemoteLink::call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent,
+                                     const std::atomic_bool *cancel)
 {
     Result<QJsonObject> answer = makeError(EPIPE, RemoteText::tr("connection to %1 lost").arg(m_target.host));
     if (!m_session)
         return answer;
-    onLinkThread([&] { answer = m_session->call(request, onEvent); });
+    onLinkThread([&] { answer = m_session->call(request, onEvent, cancel); });
     if (!answer && answer.error().code == EPIPE)
         m_lost.store(true);
     return answer;
@@ -378,7 +379,74 @@ public:
     int persistentCount() const override { return m_persistent.load(); }
     std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
 
+    ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
+                               const std::atomic_bool *cancel) override
+    {
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("readtest")},
+                                               {QStringLiteral("spec"), wire::specToJson(spec)}},
+                                   [&](const QJsonObject &event) { feed(event, observer); }, cancel);
+        if (answer && answer->value(u"result").isObject())
+            return wire::resultFromJson(answer->value(u"result"));
+        ReadTestResult failed;
+        failed.kind = spec.kind;
+        failed.spec = spec;
+        failed.failed = true;
+        failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
+        return failed;
+    }
+
+    SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel) override
+    {
+        QJsonArray values;
+        for (quint64 kib : spec.readAheadKiB)
+            values.append(double(kib));
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("sweep")},
+                                               {QStringLiteral("device"), spec.device},
+                                               {QStringLiteral("read_ahead_kb"), values},
+                                               {QStringLiteral("spec"), wire::specToJson(spec.test)}},
+                                   [&](const QJsonObject &event) {
+                                       const QString name = event.value(u"event").toString();
+                                       if (name == u"point_started" && observer.pointStarted)
+                                           observer.pointStarted(event.value(u"index").toInt(),
+                                                                 quint64(event.value(u"read_ahead_kb").toDouble()));
+                                       else if (name == u"point" && observer.pointFinished)
+                                           observer.pointFinished(wire::pointFromJson(event.value(u"point")));
+                                       else
+                                           feed(event, observer.test);
+                                   },
+                                   cancel);
+        if (answer && answer->value(u"sweep").isObject()) {
+            takeCounts(*answer);
+            return wire::sweepFromJson(answer->value(u"sweep"));
+        }
+        SweepResult failed;
+        failed.test = spec.test.kind;
+        failed.device = spec.device;
+        failed.failed = true;
+        failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
+        if (!answer)
+            failed.restoreMessage = RemoteText::tr("the connection to %1 ended: the agent there restores what the sweep changed")
+                                        .arg(host());
+        return failed;
+    }
+
 private:
+    static void feed(const QJsonObject &event, const ReadTestObserver &observer)
+    {
+        const QString name = event.value(u"event").toString();
+        if (name == u"progress" && observer.progress) {
+            QList<IntervalSample> fresh;
+            for (const QJsonValue &v : event.value(u"samples").toArray())
+                fresh << wire::intervalFromJson(v);
+            QStringList names;
+            for (const QJsonValue &v : event.value(u"names").toArray())
+                names << v.toString();
+            observer.progress(event.value(u"run").toInt(), event.value(u"label").toString(), fresh, names);
+        } else if (name == u"run" && observer.runFinished) {
+            observer.runFinished(wire::runFromJson(event.value(u"run")));
+        }
+    }
+
     RestoreReport restore(const QString &op)
     {
         auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), op}});

@@ -151,7 +151,8 @@ void RemoteSession::readLines()
     }
 }
 
-Result<QJsonObject> RemoteSession::call(QJsonObject request, const std::function<void(const QJsonObject &)> &onEvent)
+Result<QJsonObject> RemoteSession::call(QJsonObject request, const std::function<void(const QJsonObject &)> &onEvent,
+                                        const std::atomic_bool *cancel)
 {
     if (!m_process || m_process->state() != QProcess::Running)
         return makeError(EPIPE, lostMessage());
@@ -161,7 +162,12 @@ Result<QJsonObject> RemoteSession::call(QJsonObject request, const std::function
     m_waitEvent = onEvent;
     m_waitAnswer.reset();
     // Waits on the pipe; no nested event loop.
+    bool stopSent = false;
     while (!m_waitAnswer && m_process->state() == QProcess::Running) {
+        if (cancel && cancel->load() && !stopSent) {
+            submit(QJsonObject{{QStringLiteral("op"), QStringLiteral("stop")}, {QStringLiteral("target"), double(m_waitId)}});
+            stopSent = true;
+        }
         m_process->waitForReadyRead(100);
         readLines();
     }

@@ -39,6 +39,12 @@ namespace blocktune {
 using WriterFactory = std::function<std::unique_ptr<AttributeWriter>(const SysRoot &)>;
 
 class CounterSource;
+struct ReadTestObserver;
+struct ReadTestResult;
+struct ReadTestSpec;
+struct SweepObserver;
+struct SweepResult;
+struct SweepSpec;
 
 /// Another host's session (core/remote: the agent over ssh), for a
 /// TuningSession whose root is a local mirror of that host: a snapshot the
@@ -65,6 +71,13 @@ public:
     virtual int persistentCount() const = 0;
     /// The host's counters, one round trip per reading (a console's monitor).
     virtual std::unique_ptr<CounterSource> counterSource() = 0;
+    /// A read test and a sweep run by the host's agent (in its session,
+    /// kept in its history), the observer fed as they run; `cancel` stops
+    /// them there at the next block.
+    virtual ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
+                                       const std::atomic_bool *cancel) = 0;
+    virtual SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer,
+                                 const std::atomic_bool *cancel) = 0;
 };
 
 struct SessionOptions
@@ -96,6 +109,8 @@ public:
     bool isRecorded() const { return !m_root.isLive(); }
     /// The host a remote session works on, or empty for this machine.
     QString remoteHost() const { return m_options.remote ? m_options.remote->host() : QString(); }
+    /// The host's backend of a remote session, else nullptr.
+    RemoteBackend *remote() const { return m_options.remote.get(); }
     /// Why this session refuses to write, or empty when it may.
     const QString &readOnlyReason() const { return m_options.readOnlyReason; }
 

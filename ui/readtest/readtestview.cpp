@@ -351,14 +351,13 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
             exportJson(path);
     });
 
-    if (session->isRecorded()) {
+    if (!session->remoteHost().isEmpty()) {
+        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
+                               .arg(session->remoteHost()));
+    } else if (session->isRecorded()) {
         // A recorded tree has sysfs but no devices to read.
-        const QString host = session->remoteHost();
-        const QString why = !host.isEmpty()
-                                ? tr("The console measures only the machine it runs on: on %1 run blocktune-cli "
-                                     "--host %1 test or sweep (the same tests, restored the same way)").arg(host)
-                                : tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                                      .arg(session->root().root());
+        const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                                .arg(session->root().root());
         d->startButton->setEnabled(false);
         d->startButton->setToolTip(why);
         d->status->setText(why);
@@ -757,7 +756,7 @@ bool ReadTestView::start()
         auto sweep = ReadaheadSweep::prepare(root, *model, sweepSpec);
         if (!sweep)
             return refuse(sweep.error().message);
-        if (d->session->isRecorded())
+        if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
             return refuseRecorded();
         reset(sweep->test());
         d->sweeping = true;
@@ -778,7 +777,7 @@ bool ReadTestView::start()
         auto test = ReadTest::prepare(root, *model, spec);
         if (!test)
             return refuse(test.error().message);
-        if (d->session->isRecorded())
+        if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
             return refuseRecorded();
         reset(*test);
         d->sweeping = false;
