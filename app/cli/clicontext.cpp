@@ -5,7 +5,6 @@
 
 #include <csignal>
 #include <cstdio>
-#include <thread>
 
 namespace blocktune::cli {
 
@@ -33,14 +32,6 @@ int CommandCancel::signal() const
     if (m_agent)
         return m_agent->load() ? SIGINT : 0;
     return m_signals->signal();
-}
-
-void CommandCancel::waitUntil(std::chrono::steady_clock::time_point deadline) const
-{
-    using Clock = std::chrono::steady_clock;
-    // The flag has no pipe to poll: short sleeps, as the agent's own ops do.
-    while (!stopped() && Clock::now() < deadline)
-        std::this_thread::sleep_for(std::min<Clock::duration>(deadline - Clock::now(), std::chrono::milliseconds(20)));
 }
 
 void writeRawOut(CliContext &ctx, QByteArrayView bytes)

@@ -12,7 +12,6 @@
 #include <QTextStream>
 
 #include <atomic>
-#include <chrono>
 #include <optional>
 
 namespace blocktune::cli {
@@ -51,8 +50,6 @@ public:
     /// The signal that stopped it, or 0. Stopped through the agent, SIGINT:
     /// the client is stopped with Ctrl-C, and says what a local Ctrl-C says.
     int signal() const;
-    /// Sleeps until `deadline` (steady clock) or until stopped.
-    void waitUntil(std::chrono::steady_clock::time_point deadline) const;
 
 private:
     const std::atomic_bool *m_agent = nullptr;
