@@ -339,16 +339,9 @@ private Q_SLOTS:
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
         QProcess client;
-        client.start(binary("blocktune-cli"),
-                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
-                                              QStringLiteral("2048,4096,8192"), QStringLiteral("--time"),
-                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
-        QVERIFY(client.waitForStarted());
-        QElapsedTimer t;
-        t.start();
-        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
-            QThread::msleep(20);
+        startLongSweep(client, dev);
         QCOMPARE(readAheadOf(dev), QStringLiteral("2048")); // the sweep runs on the agent
+        QElapsedTimer t;
         const QList<qint64> ssh = childrenOf(client.processId());
         QCOMPARE(ssh.size(), 1);
         QVERIFY(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(ssh.constFirst())).endsWith(u"/ssh"));
@@ -471,18 +464,11 @@ private Q_SLOTS:
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
         QProcess client;
-        client.start(binary("blocktune-cli"),
-                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
-                                              QStringLiteral("2048,4096"), QStringLiteral("--time"),
-                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
-        QVERIFY(client.waitForStarted());
-        QElapsedTimer t;
-        t.start();
-        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
-            QThread::msleep(20);
+        startLongSweep(client, dev);
         QCOMPARE(readAheadOf(dev), QStringLiteral("2048"));
         ::kill(pid_t(client.processId()), SIGINT);
-        t.restart();
+        QElapsedTimer t;
+        t.start();
         QVERIFY(client.waitForFinished(10000));
         qInfo("the client ended %lld ms after SIGINT", t.elapsed());
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
@@ -652,6 +638,11 @@ private Q_SLOTS:
         QVERIFY2(set.err.contains(QByteArray("read-only: " + user.toUtf8() + " is not root here")), set.err.constData());
         QVERIFY2(set.err.contains(QByteArray(user.toUtf8() + " ALL=(root) NOPASSWD: ")), set.err.constData());
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+        // advise's temporary changes take the same road, and are refused the same way.
+        const ProcessResult advise = asUser({QStringLiteral("advise"), dev, QStringLiteral("--budget"), QStringLiteral("5s")});
+        QVERIFY(advise.exitCode != 0);
+        QVERIFY2(advise.err.contains("read-only: "), advise.err.constData());
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
 
         // The greeting says so before any write.
         RemoteTarget target;
@@ -668,6 +659,22 @@ private Q_SLOTS:
     }
 
 private:
+    /// `--host ... sweep DEV --ra 2048,4096,8192 --time 20s` started, back
+    /// once its first value is set on DEV (from 256) or it ended.
+    void startLongSweep(QProcess &client, const QString &dev)
+    {
+        client.start(binary("blocktune-cli"),
+                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
+                                              QStringLiteral("2048,4096,8192"), QStringLiteral("--time"),
+                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
+        if (!client.waitForStarted())
+            return;
+        QElapsedTimer t;
+        t.start();
+        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
+            QThread::msleep(20);
+    }
+
     static QString readAheadOf(const QString &dev)
     {
         const SysRoot root;
