@@ -578,6 +578,28 @@ private Q_SLOTS:
         QCOMPARE(profile.out, cli(show).out);
     }
 
+    // A path in a command's arguments names a file on HOST (here the same
+    // machine): profile save --file writes it there, as the local one prints it.
+    void profilePathIsAFileOnTheHost()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString file = path("remote-profile.json");
+        const QStringList save{QStringLiteral("profile"), QStringLiteral("save"), QStringLiteral("--name"),
+                               QStringLiteral("remote-test"), QStringLiteral("--devices"), loop.name(), QStringLiteral("--file")};
+        const ProcessResult remote = cli(hostArgs() + save + QStringList{file});
+        QVERIFY2(remote.exitCode == 0, remote.err.constData());
+        QCOMPARE(remote.out, QByteArray("saved 1 rule as " + file.toUtf8() + '\n'));
+        const ProcessResult local = cli(save + QStringList{QStringLiteral("-")});
+        QCOMPARE(local.exitCode, 0);
+        QVERIFY(local.out.contains("\"remote-test\""));
+        QCOMPARE(readFile(file), local.out);
+        // It exists there now: saving again is refused there, with the local message.
+        const ProcessResult again = cli(hostArgs() + save + QStringList{file});
+        QCOMPARE(again.exitCode, cli(save + QStringList{file}).exitCode);
+        QVERIFY2(again.err.contains("exists already"), again.err.constData());
+    }
+
     // advise sweeps readahead through the agent's session and restores it.
     void adviseThroughAgentRestores()
     {
