@@ -260,6 +260,10 @@
         <source>Profile name (letters, digits, _ . -):</source>
         <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
     </message>
+    <message>
+        <source>The console measures only the machine it runs on: on %1 run blocktune-cli --host %1 advise</source>
+        <translation>Die Konsole misst nur die Maschine, auf der sie läuft: für %1 blocktune-cli --host %1 advise ausführen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -372,6 +376,37 @@
     </message>
 </context>
 <context>
+    <name>blocktune::ConnectDialog</name>
+    <message>
+        <source>Connect to host</source>
+        <translation>Mit Host verbinden</translation>
+    </message>
+    <message>
+        <source>blocktune runs &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh checks the host key and authenticates as it always does, and blocktune must be installed there. Changes need root there, or the sudoers line in the README.</source>
+        <translation>blocktune startet &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh prüft den Host-Schlüssel und meldet an wie immer, und blocktune muss dort installiert sein. Änderungen brauchen dort root oder die sudoers-Zeile aus dem README.</translation>
+    </message>
+    <message>
+        <source>user@server or an ~/.ssh/config alias</source>
+        <translation>benutzer@server oder ein Alias aus ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1…</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::Console</name>
     <message>
         <source>DIR</source>
@@ -420,6 +455,54 @@
     <message>
         <source>Read DIR/sys and DIR/proc (a recorded tree, or a snapshot FILE.tar.gz that blocktune-cli record wrote) instead of the live machine.</source>
         <translation>VERZ/sys und VERZ/proc (einen aufgezeichneten Baum oder einen Schnappschuss DATEI.tar.gz von blocktune-cli record) statt des laufenden Systems lesen.</translation>
+    </message>
+    <message>
+        <source>Work on HOST (anything ssh takes: user@server, an ~/.ssh/config alias) through ssh HOST blocktune-cli agent.</source>
+        <translation>Auf HOST arbeiten (alles, was ssh annimmt: benutzer@server, ein Alias aus ~/.ssh/config) über ssh HOST blocktune-cli agent.</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>HOST</translation>
+    </message>
+    <message>
+        <source>With --host: passed to ssh as -F FILE.</source>
+        <translation>Mit --host: an ssh als -F DATEI übergeben.</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>DATEI</translation>
+    </message>
+    <message>
+        <source>With --host: passed to ssh as -o OPT (repeatable).</source>
+        <translation>Mit --host: an ssh als -o OPT übergeben (wiederholbar).</translation>
+    </message>
+    <message>
+        <source>OPT</source>
+        <translation>OPT</translation>
+    </message>
+    <message>
+        <source>With --host: the agent command on HOST (default: blocktune-cli agent).</source>
+        <translation>Mit --host: der Agent-Befehl auf HOST (Vorgabe: blocktune-cli agent).</translation>
+    </message>
+    <message>
+        <source>CMD</source>
+        <translation>BEFEHL</translation>
+    </message>
+    <message>
+        <source>--ssh-config, --ssh-option and --remote-command go with --host HOST</source>
+        <translation>--ssh-config, --ssh-option und --remote-command gehören zu --host HOST</translation>
+    </message>
+    <message>
+        <source>--host and %1 exclude each other</source>
+        <translation>--host und %1 schließen einander aus</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -822,6 +905,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Applying %1…</source>
         <translation>Wende %1 an…</translation>
     </message>
+    <message>
+        <source>The static checks run on the mirror of %1; for the measured ones run blocktune-cli --host %1 diagnose</source>
+        <translation>Die statischen Prüfungen laufen auf dem Abbild von %1; für die gemessenen blocktune-cli --host %1 diagnose ausführen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::HistoryView</name>
@@ -1116,6 +1203,74 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>blocktune — snapshot %1</source>
         <translation>blocktune — Schnappschuss %1</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to host…</source>
+        <translation>Mit &amp;Host verbinden…</translation>
+    </message>
+    <message>
+        <source>%1: writing as %2</source>
+        <translation>%1: schreibt als %2</translation>
+    </message>
+    <message>
+        <source>%1: read-only</source>
+        <translation>%1: nur lesen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n temporary change(s) held there</source>
+        <translation>
+            <numerusform>%n vorübergehende Änderung dort gehalten</numerusform>
+            <numerusform>%n vorübergehende Änderungen dort gehalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The read tests kept on %1: blocktune-cli --host %1 history</source>
+        <translation>Die auf %1 gespeicherten Lesetests: blocktune-cli --host %1 history</translation>
+    </message>
+    <message numerus="yes">
+        <source>When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)</source>
+        <translation>
+            <numerusform>Als die letzte Verbindung zu %1 endete (%2), hat der Agent dort %n vorübergehende Änderung wiederhergestellt</numerusform>
+            <numerusform>Als die letzte Verbindung zu %1 endete (%2), hat der Agent dort %n vorübergehende Änderungen wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n could not be restored (blocktune-cli --host %1 restore)</source>
+        <translation>
+            <numerusform>; %n ließ sich nicht wiederherstellen (blocktune-cli --host %1 restore)</numerusform>
+            <numerusform>; %n ließen sich nicht wiederherstellen (blocktune-cli --host %1 restore)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>connection to %1 lost; %n temporary change(s) restored there</source>
+        <translation>
+            <numerusform>Verbindung zu %1 verloren; %n vorübergehende Änderung dort wiederhergestellt</numerusform>
+            <numerusform>Verbindung zu %1 verloren; %n vorübergehende Änderungen dort wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>connection to %1 lost; no temporary change was held there</source>
+        <translation>Verbindung zu %1 verloren; dort wurde keine vorübergehende Änderung gehalten</translation>
+    </message>
+    <message>
+        <source>%1: disconnected</source>
+        <translation>%1: getrennt</translation>
+    </message>
+    <message>
+        <source>Connection lost</source>
+        <translation>Verbindung verloren</translation>
+    </message>
+    <message>
+        <source>&amp;Reconnect</source>
+        <translation>&amp;Neu verbinden</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1…</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>Neu verbinden</translation>
     </message>
 </context>
 <context>
@@ -2320,6 +2475,33 @@ KiB</translation>
     <message>
         <source>seconds into the test (runs marked)</source>
         <translation>Sekunden im Test (Läufe markiert)</translation>
+    </message>
+    <message>
+        <source>The console measures only the machine it runs on: on %1 run blocktune-cli --host %1 test or sweep (the same tests, restored the same way)</source>
+        <translation>Die Konsole misst nur die Maschine, auf der sie läuft: für %1 blocktune-cli --host %1 test oder sweep ausführen (dieselben Tests, genauso wiederhergestellt)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Remote</name>
+    <message>
+        <source>connection to %1 lost</source>
+        <translation>Verbindung zu %1 verloren</translation>
+    </message>
+    <message>
+        <source>cannot make a folder in %1: %2</source>
+        <translation>kann in %1 keinen Ordner anlegen: %2</translation>
+    </message>
+    <message>
+        <source>cannot move the snapshot of %1 into %2</source>
+        <translation>kann den Schnappschuss von %1 nicht nach %2 verschieben</translation>
+    </message>
+    <message>
+        <source>%1; whatever was written there as temporary is restored by the agent</source>
+        <translation>%1; was dort vorübergehend geschrieben wurde, stellt der Agent wieder her</translation>
+    </message>
+    <message>
+        <source>the console installs udev rules on this machine only; on %1 run blocktune-cli profile install there</source>
+        <translation>die Konsole installiert udev-Regeln nur auf diesem System; auf %1 dort blocktune-cli profile install ausführen</translation>
     </message>
 </context>
 <context>

@@ -89,6 +89,34 @@
             <numerusform>%n block devices</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n temporary change(s) held there</source>
+        <translation>
+            <numerusform>%n temporary change held there</numerusform>
+            <numerusform>%n temporary changes held there</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)</source>
+        <translation>
+            <numerusform>When the last connection to %1 ended (%2), the agent there restored %n temporary change</numerusform>
+            <numerusform>When the last connection to %1 ended (%2), the agent there restored %n temporary changes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n could not be restored (blocktune-cli --host %1 restore)</source>
+        <translation>
+            <numerusform>; %n could not be restored (blocktune-cli --host %1 restore)</numerusform>
+            <numerusform>; %n could not be restored (blocktune-cli --host %1 restore)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>connection to %1 lost; %n temporary change(s) restored there</source>
+        <translation>
+            <numerusform>connection to %1 lost; %n temporary change restored there</numerusform>
+            <numerusform>connection to %1 lost; %n temporary changes restored there</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfileWorker</name>

@@ -9,10 +9,12 @@
 #include "profiles/profilesview.h"
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
+#include "remote/connectdialog.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
 #include "devices/snapshot.h"
+#include "monitor/monitor.h"
 #include "profiles/profiles.h"
 #include "session/sessionthread.h"
 #include "tuning/tuning.h"
@@ -27,6 +29,7 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QTabWidget>
@@ -79,7 +82,9 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_tabs->addTab(m_tuning, tr("Settings"));
     m_readTest = new ReadTestView(m_session, m_tabs);
     m_tabs->addTab(m_readTest, tr("Read test"));
-    m_monitor = new MonitorView(sysroot, m_tabs);
+    m_monitor = options.remote ? new MonitorView(sysroot, options.remote->counterSource(),
+                                                 std::make_unique<SteadyClock>(), m_tabs)
+                               : new MonitorView(sysroot, m_tabs);
     m_tabs->addTab(m_monitor, tr("Monitor"));
     m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
@@ -117,6 +122,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
         else
             QMessageBox::warning(this, tr("Open snapshot"), error);
     });
+    fileMenu->addAction(tr("&Connect to host…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                        &MainWindow::showConnectDialog);
     fileMenu->addSeparator();
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -160,22 +167,8 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     connect(m_session, &SessionThread::modelChanged, this, &MainWindow::showModel);
     connect(m_session->worker(), &SessionWorker::scanFailed, this,
             [this](quint64, const QString &message) { m_status->setText(message); });
-    connect(m_session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
-        QStringList parts;
-        if (!m_session->readOnlyReason().isEmpty())
-            parts << tr("read-only (recorded tree)");
-        else if (m_session->isRecorded())
-            parts << tr("recorded tree: writes go to its files");
-        else if (!state.writerStarted)
-            parts << tr("read-only until the first change authorizes");
-        else
-            parts << tr("writing through %1").arg(state.writer);
-        if (state.temporary > 0)
-            parts << tr("%n temporary change(s) will be restored", nullptr, state.temporary);
-        if (state.busy)
-            parts << tr("writing…");
-        m_privilege->setText(parts.join(QStringLiteral(" · ")));
-    });
+    connect(m_session, &SessionThread::stateChanged, this,
+            [this](const SessionState &state) { m_privilege->setText(privilegeText(&state)); });
     connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
@@ -225,9 +218,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_splitter = splitter;
     if (m_initialDevice.isEmpty())
         m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();
-    m_privilege->setText(!m_session->readOnlyReason().isEmpty() ? tr("read-only (recorded tree)")
-                         : m_session->isRecorded()                ? tr("recorded tree: writes go to its files")
-                                                                  : tr("read-only until the first change authorizes"));
+    m_privilege->setText(privilegeText(nullptr));
     rescan();
 }
 
@@ -237,6 +228,128 @@ MainWindow::~MainWindow()
     // drives the session (a sweep, an advice, a profile), and the session
     // (a child made before them, so otherwise deleted first) must outlive it.
     delete m_splitter;
+    // Then the session (a remote one tells its host to restore), before the
+    // connection and the mirror (members) go.
+    delete m_session;
+}
+
+QString MainWindow::privilegeText(const SessionState *state) const
+{
+    QStringList parts;
+    const QString host = m_session->remoteHost();
+    if (!host.isEmpty()) {
+        parts << (m_session->readOnlyReason().isEmpty()
+                      ? tr("%1: writing as %2").arg(host, m_session->session().writerDescription())
+                      : tr("%1: read-only").arg(host));
+    } else if (!m_session->readOnlyReason().isEmpty()) {
+        parts << tr("read-only (recorded tree)");
+    } else if (m_session->isRecorded()) {
+        parts << tr("recorded tree: writes go to its files");
+    } else if (!state || !state->writerStarted) {
+        parts << tr("read-only until the first change authorizes");
+    } else {
+        parts << tr("writing through %1").arg(state->writer);
+    }
+    if (state && state->temporary > 0)
+        parts << (host.isEmpty() ? tr("%n temporary change(s) will be restored", nullptr, state->temporary)
+                                 : tr("%n temporary change(s) held there", nullptr, state->temporary));
+    if (state && state->busy)
+        parts << tr("writing…");
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString MainWindow::remoteHost() const
+{
+    return m_session->remoteHost();
+}
+
+MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host)
+{
+    SessionOptions options;
+    options.remote = host->connection.backend;
+    options.readOnlyReason = host->connection.link->hello().readOnlyReason;
+    auto *window = new MainWindow(host->connection.mirror, QString(), options);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("blocktune — %1").arg(target.host));
+    // History is this machine's store; the host's is there.
+    const int history = window->m_tabs->indexOf(window->m_history);
+    window->m_tabs->setTabEnabled(history, false);
+    window->m_tabs->setTabToolTip(history, tr("The read tests kept on %1: blocktune-cli --host %1 history").arg(target.host));
+    window->m_remote = std::move(host);
+    window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
+    connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
+    // What the agent of a connection that dropped put back (it said so to
+    // the agent that answers now).
+    const QJsonObject previous = window->m_remote->connection.link->hello().raw.value(u"previous_end").toObject();
+    if (!previous.isEmpty()) {
+        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
+                          nullptr, previous.value(u"restored").toInt())
+                           .arg(target.host, previous.value(u"why").toString());
+        if (const int failed = previous.value(u"failed").toInt(); failed > 0)
+            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, failed).arg(target.host);
+        window->statusBar()->showMessage(text, 60000);
+    }
+    if (window->m_remote->connection.link->isLost())
+        QMetaObject::invokeMethod(window, [window] { window->connectionLost(QString()); }, Qt::QueuedConnection);
+    return window;
+}
+
+void MainWindow::showConnectDialog()
+{
+    auto *dialog = new ConnectDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ConnectDialog::connected, this,
+            [](const RemoteTarget &target, const std::shared_ptr<RemoteHost> &host) { openRemote(target, host)->show(); });
+    dialog->open();
+}
+
+void MainWindow::connectionLost(const QString &why)
+{
+    if (m_connectionLost)
+        return;
+    m_connectionLost = true;
+    const QString host = m_session->remoteHost();
+    const int held = m_session->state().temporary;
+    // The agent restores what it holds when its input ends (README "Remote
+    // hosts"); this window's count is what it held at the last answer.
+    const QString text = held > 0 ? tr("connection to %1 lost; %n temporary change(s) restored there", nullptr, held).arg(host)
+                                  : tr("connection to %1 lost; no temporary change was held there").arg(host);
+    m_splitter->setEnabled(false);
+    m_privilege->setText(tr("%1: disconnected").arg(host));
+    showError(text);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Connection lost"), text, QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("connectionLost"));
+    if (!why.isEmpty())
+        box->setInformativeText(why);
+    QPushButton *again = box->addButton(tr("&Reconnect"), QMessageBox::AcceptRole);
+    box->setDefaultButton(again);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(again, &QPushButton::clicked, this, &MainWindow::reconnect);
+    box->open();
+}
+
+void MainWindow::reconnect()
+{
+    if (!m_remoteTarget)
+        return;
+    statusBar()->showMessage(tr("Connecting to %1…").arg(m_remoteTarget->host));
+    const RemoteTarget target = *m_remoteTarget;
+    connectInBackground(this, target, [this, target](Result<RemoteHost> host) {
+        if (!host) {
+            // ssh's own words; nothing is retried on its own.
+            showError(host.error().message);
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Reconnect"), host.error().message, QMessageBox::Close, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return;
+        }
+        MainWindow *fresh = openRemote(target, std::make_shared<RemoteHost>(std::move(*host)));
+        fresh->restoreGeometry(saveGeometry());
+        fresh->tabs()->setCurrentIndex(m_tabs->currentIndex());
+        fresh->m_initialDevice = m_tree->selectedDevice();
+        fresh->show();
+        close();
+    });
 }
 
 MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)

@@ -23,6 +23,8 @@ class HistoryView;
 class ProfilesView;
 class AdviseView;
 class DiagnoseView;
+struct RemoteHost;
+struct RemoteTarget;
 
 /// The console's main window. It owns the console's one TuningSession (on
 /// its own thread, core/session/sessionthread.h): the device tree, the
@@ -47,6 +49,14 @@ public:
     /// close. nullptr when it cannot be opened, with `error` naming the
     /// file and what is wrong with it.
     static MainWindow *openSnapshot(const QString &tarball, QString *error);
+    /// A window of its own on a connected host (File -> Connect to host,
+    /// `blocktune --host HOST`): every change goes to the host's agent, the
+    /// host is in the title and the status bar, and when the connection
+    /// drops the window says what the agent restored there and offers to
+    /// reconnect. Deleted on close; ssh is closed with it.
+    static MainWindow *openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host);
+    /// File -> Connect to host: the dialog; the host opens in a new window.
+    void showConnectDialog();
 
     DeviceTree *deviceTree() const { return m_tree; }
     TuningPanel *tuningPanel() const { return m_tuning; }
@@ -58,6 +68,10 @@ public:
     DiagnoseView *diagnoseView() const { return m_diagnose; }
     QTabWidget *tabs() const { return m_tabs; }
     SessionThread *session() const { return m_session; }
+    /// The host this window works on, or empty for this machine.
+    QString remoteHost() const;
+    /// The connection to the host dropped (what the window says about it).
+    bool isConnectionLost() const { return m_connectionLost; }
     /// The device list is on screen (the first scan arrived).
     bool isReady() const { return m_ready; }
 
@@ -87,6 +101,9 @@ private:
     void openProfilesFor(const QString &name);
     /// Samples only while the Monitor tab is on screen.
     void updateMonitorDevices();
+    void connectionLost(const QString &why);
+    void reconnect();
+    QString privilegeText(const struct SessionState *state) const;
 
     SessionThread *m_session = nullptr;
     DeviceTree *m_tree = nullptr;
@@ -107,6 +124,9 @@ private:
     QString m_initialDevice;
     bool m_ready = false;
     std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked
+    std::shared_ptr<RemoteHost> m_remote;         ///< a connected host and its mirror
+    std::shared_ptr<RemoteTarget> m_remoteTarget; ///< how it was reached (for reconnecting)
+    bool m_connectionLost = false;
 };
 
 } // namespace blocktune

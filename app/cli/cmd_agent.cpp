@@ -150,6 +150,8 @@ int runAgent(CliContext &ctx, const QStringList &args)
     hello.insert(u"read_only", privilege.readOnlyReason.isEmpty() ? QJsonValue() : QJsonValue(privilege.readOnlyReason));
     hello.insert(u"blocktune", QStringLiteral(BLOCKTUNE_VERSION));
     hello.insert(u"sysroot", !ctx.root.isLive());
+    if (const QJsonObject previous = takePreviousAgentEnd(); !previous.isEmpty())
+        hello.insert(u"previous_end", previous);
     hello.insert(u"commands", [] {
         QJsonArray names;
         for (const RunnableCommand &c : kRunnable)
@@ -162,6 +164,7 @@ int runAgent(CliContext &ctx, const QStringList &args)
     server.addOp(QStringLiteral("run"), [root](AgentCall &call) { return runCommand(root, call); });
     server.addOp(QStringLiteral("list"), [root](AgentCall &call) { return listDevices(root, call); });
     const AgentServer::Outcome outcome = server.serve(STDIN_FILENO, STDOUT_FILENO);
+    recordAgentEnd(outcome); // for the hello of the client that reconnects
 
     // Said on stderr, which ssh carries while the connection lasts.
     const qsizetype restored = std::count_if(outcome.restored.items.cbegin(), outcome.restored.items.cend(),

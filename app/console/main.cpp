@@ -2,6 +2,7 @@
 #include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
+#include "remote/connectdialog.h"
 
 #include "common/sysroot.h"
 #include "devices/snapshot.h"
@@ -10,6 +11,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QProgressDialog>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -29,6 +31,18 @@ struct ConsoleOptions
     QCommandLineOption demo{QStringLiteral("demo"),
                             QCoreApplication::translate("blocktune::Console", "Make a scratch 1 GiB direct-I/O loop device over a file, select it, "
                                                                           "and detach it when the console ends (root).")};
+    QCommandLineOption host{QStringLiteral("host"),
+                            QCoreApplication::translate("blocktune::Console", "Work on HOST (anything ssh takes: user@server, an ~/.ssh/config alias) through ssh HOST blocktune-cli agent."),
+                            QCoreApplication::translate("blocktune::Console", "HOST")};
+    QCommandLineOption sshConfig{QStringLiteral("ssh-config"),
+                                 QCoreApplication::translate("blocktune::Console", "With --host: passed to ssh as -F FILE."),
+                                 QCoreApplication::translate("blocktune::Console", "FILE")};
+    QCommandLineOption sshOption{QStringLiteral("ssh-option"),
+                                 QCoreApplication::translate("blocktune::Console", "With --host: passed to ssh as -o OPT (repeatable)."),
+                                 QCoreApplication::translate("blocktune::Console", "OPT")};
+    QCommandLineOption remoteCommand{QStringLiteral("remote-command"),
+                                     QCoreApplication::translate("blocktune::Console", "With --host: the agent command on HOST (default: blocktune-cli agent)."),
+                                     QCoreApplication::translate("blocktune::Console", "CMD")};
     QCommandLineOption tab{QStringLiteral("tab"),
                            QCoreApplication::translate("blocktune::Console", "Open on TAB: settings, test, monitor, details, history, profiles, advise or diagnose."),
                            QCoreApplication::translate("blocktune::Console", "TAB")};
@@ -42,6 +56,10 @@ struct ConsoleOptions
         parser.addOption(device);
         parser.addOption(tab);
         parser.addOption(demo);
+        parser.addOption(host);
+        parser.addOption(sshConfig);
+        parser.addOption(sshOption);
+        parser.addOption(remoteCommand);
     }
 };
 
@@ -110,6 +128,35 @@ int main(int argc, char **argv)
                                     .arg(parser.value(options.tab))));
         return 2;
     }
+    const bool viaHost = parser.isSet(options.host);
+    if (!viaHost && (parser.isSet(options.sshConfig) || parser.isSet(options.sshOption) || parser.isSet(options.remoteCommand))) {
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console",
+                                                            "--ssh-config, --ssh-option and --remote-command go with --host HOST")));
+        return 2;
+    }
+    blocktune::RemoteTarget target;
+    if (viaHost) {
+        target.host = parser.value(options.host);
+        target.sshConfig = parser.value(options.sshConfig);
+        target.sshOptions = parser.values(options.sshOption);
+        target.remoteCommand = parser.value(options.remoteCommand);
+        QString conflict;
+        if (!root.isEmpty())
+            conflict = QStringLiteral("--sysroot");
+        else if (parser.isSet(options.demo))
+            conflict = QStringLiteral("--demo");
+        if (!conflict.isEmpty()) {
+            std::fprintf(stderr, "blocktune: %s\n",
+                         qPrintable(QCoreApplication::translate("blocktune::Console", "--host and %1 exclude each other")
+                                        .arg(conflict)));
+            return 2;
+        }
+        if (auto line = blocktune::sshCommandLine(target); !line) {
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(line.error().message));
+            return 2;
+        }
+    }
     // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
     // would (the main window watches the flag's pipe), also one that
     // arrives while the demo device is being made.
@@ -146,6 +193,34 @@ int main(int argc, char **argv)
     }
     QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
+    if (viaHost) {
+        // blocktune --host HOST: connected off the GUI thread, then the
+        // host's own window. ssh's refusal is printed as ssh wrote it.
+        auto *progress = new QProgressDialog(
+            QCoreApplication::translate("blocktune::Console", "Connecting to %1…").arg(target.host),
+            QCoreApplication::translate("blocktune::Console", "Cancel"), 0, 0);
+        progress->setWindowTitle(QStringLiteral("blocktune"));
+        progress->setMinimumDuration(300);
+        QObject::connect(progress, &QProgressDialog::canceled, app.get(), [] { QCoreApplication::exit(1); });
+        int status = 0;
+        blocktune::connectInBackground(progress, target, [&, progress](blocktune::Result<blocktune::RemoteHost> host) {
+            progress->hide();
+            progress->deleteLater();
+            if (!host) {
+                std::fprintf(stderr, "blocktune: %s\n", qPrintable(host.error().message));
+                status = 1;
+                QCoreApplication::exit(1);
+                return;
+            }
+            blocktune::rememberHost(target.host);
+            blocktune::MainWindow *window =
+                blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)));
+            window->tabs()->setCurrentIndex(tabIndex);
+            window->show();
+        });
+        const int code = app->exec();
+        return status ? status : code;
+    }
     if (snapshot) {
         // blocktune --sysroot FILE.tar.gz: the snapshot's own window.
         QString error;

@@ -39,6 +39,10 @@ struct ReadTestText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::ReadTest)
 };
+struct RemoteText
+{
+    Q_DECLARE_TR_FUNCTIONS(blocktune::Remote)
+};
 struct TuningText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Tuning)

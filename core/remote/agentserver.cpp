@@ -9,6 +9,9 @@
 #include "monitor/monitor.h"
 #include "tuning/tuning.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -346,6 +349,51 @@ QJsonObject opMonitor(AgentCall &call)
 }
 
 } // namespace
+
+namespace {
+
+QString agentEndPath()
+{
+    auto dir = journalDirectory();
+    return dir ? *dir + QStringLiteral("/agent-ended-%1.json").arg(::geteuid()) : QString();
+}
+
+} // namespace
+
+void recordAgentEnd(const AgentServer::Outcome &outcome)
+{
+    const QString path = agentEndPath();
+    if (path.isEmpty() || outcome.restored.items.isEmpty())
+        return;
+    int restored = 0;
+    int failed = 0;
+    for (const RestoreItem &item : outcome.restored.items)
+        (item.status == RestoreStatus::Failed ? failed : restored) += 1;
+    const QString why = outcome.signal ? TerminationSignals::name(outcome.signal)
+                        : outcome.outputLost ? QStringLiteral("the connection was lost")
+                                             : QStringLiteral("the connection ended");
+    const QJsonObject o{{QStringLiteral("when"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
+                        {QStringLiteral("why"), why},
+                        {QStringLiteral("restored"), restored},
+                        {QStringLiteral("failed"), failed},
+                        {QStringLiteral("messages"), QJsonArray::fromStringList(outcome.restored.messages)}};
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject takePreviousAgentEnd()
+{
+    const QString path = agentEndPath();
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    const QJsonObject o = QJsonDocument::fromJson(file.read(64 * 1024)).object();
+    file.close();
+    file.remove();
+    return o;
+}
 
 AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(session), m_hello(std::move(hello))
 {

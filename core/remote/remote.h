@@ -27,6 +27,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
+#include <QThread>
 #include <QStringList>
 
 #include <atomic>
@@ -34,6 +35,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace blocktune {
@@ -147,6 +149,14 @@ private:
     std::mutex m_writeMutex;
 };
 
+/// An agent that ended holding temporary changes (its connection dropped)
+/// leaves what it restored in the journal directory, so the next agent's
+/// hello can tell the client that reconnects: {"when","why","restored",
+/// "failed","messages"}. Nothing is kept when nothing was held.
+void recordAgentEnd(const AgentServer::Outcome &outcome);
+/// The record an earlier agent left (and removes it), or empty.
+QJsonObject takePreviousAgentEnd();
+
 // ---- The client ------------------------------------------------------------------
 
 /// Where and how to reach an agent.
@@ -234,5 +244,62 @@ private:
     std::function<void(const QJsonObject &)> m_waitEvent;
     std::optional<QJsonObject> m_waitAnswer;
 };
+
+// ---- The console's remote session ------------------------------------------------
+
+/// A RemoteSession on a thread of its own, for callers on several threads
+/// (the session thread, the monitor's, a profile worker's): call() runs on
+/// that thread, one request at a time, and blocks the caller until the
+/// answer. Never call it from the GUI thread.
+class RemoteLink final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RemoteLink)
+
+public:
+    /// Starts ssh and greets the agent (blocks; see RemoteSession::open).
+    static Result<std::shared_ptr<RemoteLink>> connect(const RemoteTarget &target);
+    /// Closes ssh: the agent restores what it still holds and ends.
+    ~RemoteLink() override;
+
+    const RemoteTarget &target() const { return m_target; }
+    const AgentHello &hello() const { return m_hello; }
+    /// ssh ended without close(): every call fails from then on.
+    bool isLost() const { return m_lost.load(); }
+
+    Result<QJsonObject> call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent = {});
+    Result<SnapshotReport> fetchSnapshot(const QString &tarball);
+
+Q_SIGNALS:
+    /// From the link's thread: ssh died or the network went (why, in ssh's words).
+    void connectionLost(const QString &why);
+
+private:
+    explicit RemoteLink(RemoteTarget target);
+    template<typename F>
+    auto onLinkThread(F &&work);
+
+    RemoteTarget m_target;
+    AgentHello m_hello;
+    QThread *m_thread = nullptr;
+    RemoteSession *m_session = nullptr; ///< lives on m_thread
+    std::atomic_bool m_lost{false};
+};
+
+/// A connected host and its mirror: what a console window on it needs.
+struct RemoteConnection
+{
+    std::shared_ptr<RemoteLink> link;
+    std::shared_ptr<RemoteBackend> backend;
+    QString mirror; ///< the mirror's directory (a recorded tree of the host)
+};
+
+/// Connects to `target` and records the host into `mirrorDir` (an empty
+/// directory the caller owns): blocks for ssh and the first snapshot.
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir);
+
+/// Hosts named in an ssh_config file (`Host` lines without wildcards or
+/// negations, in file order, each once; `Include` is not followed).
+QStringList sshConfigHosts(const QString &configFile);
 
 } // namespace blocktune

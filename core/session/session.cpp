@@ -1,6 +1,7 @@
 // The one road for every change: one model, one writer, one journal.
 #include "session.h"
 
+#include "common/tr.h"
 #include "tuning/tuning_p.h"
 
 #include <QSet>
@@ -84,8 +85,13 @@ TuningSession::TuningSession(SysRoot root, SessionOptions options)
 TuningSession::~TuningSession()
 {
     const QMutexLocker locker(&m_lock);
-    if (m_tuner->holdsTemporary())
+    if (m_options.remote) {
+        // The host restores too when the connection ends; this says so first.
+        if (m_options.remote->temporaryCount() > 0)
+            m_options.remote->restoreTemporary();
+    } else if (m_tuner->holdsTemporary()) {
         m_tuner->restore();
+    }
     m_tuner.reset();
 }
 
@@ -112,6 +118,9 @@ Result<std::shared_ptr<const DeviceModel>> TuningSession::model()
 Result<std::shared_ptr<const DeviceModel>> TuningSession::rescan()
 {
     const QMutexLocker locker(&m_lock);
+    if (m_options.remote)
+        if (Status refreshed = m_options.remote->refresh(); !refreshed)
+            return refreshed.error();
     m_model.reset();
     return modelLocked();
 }
@@ -120,6 +129,15 @@ void TuningSession::refreshLocked(const QStringList &queues)
 {
     if (!m_model || queues.isEmpty())
         return;
+    if (m_options.remote) {
+        // The host changed: record it again (a failure keeps the old mirror,
+        // and the next rescan says why).
+        if (m_options.remote->refresh()) {
+            m_model.reset();
+            (void)modelLocked();
+        }
+        return;
+    }
     // Copy on write: snapshots handed out earlier stay as they were.
     auto fresh = std::make_shared<DeviceModel>(*m_model);
     fresh->refreshQueues(m_root, queues);
@@ -132,6 +150,10 @@ Result<UdevRulesResult> TuningSession::changeUdevRules(RulesChange change, const
     const QMutexLocker locker(&m_lock);
     if (!m_options.readOnlyReason.isEmpty())
         return makeError(Refused, m_options.readOnlyReason);
+    if (m_options.remote)
+        return makeError(NotSupported,
+                         RemoteText::tr("the console installs udev rules on this machine only; on %1 run "
+                                   "blocktune-cli profile install there").arg(m_options.remote->host()));
     return m_writer->changeRules(m_root, change, fileName, content);
 }
 
@@ -166,13 +188,15 @@ ChangeReport TuningSession::runLocked(const ChangePlan &plan, JournalMode mode)
         refused.error = makeError(Refused, m_options.readOnlyReason);
         return refused;
     }
-    ChangeReport report = mode == JournalMode::Temporary ? m_tuner->applyTemporary(plan) : m_tuner->apply(plan);
+    ChangeReport report = m_options.remote ? m_options.remote->apply(plan, mode == JournalMode::Temporary)
+                          : mode == JournalMode::Temporary ? m_tuner->applyTemporary(plan)
+                                                           : m_tuner->apply(plan);
     const bool wrote = std::any_of(report.outcomes.cbegin(), report.outcomes.cend(), [](const SettingOutcome &o) {
         return o.status != SettingStatus::Planned && o.status != SettingStatus::Skipped;
     });
     if (wrote)
         refreshLocked(touchedQueues(plan));
-    if (report.ok() && mode == JournalMode::Persistent)
+    if (report.ok() && mode == JournalMode::Persistent && !m_options.remote)
         detail::mergeOriginals(m_persistent, plan.originals);
     return report;
 }
@@ -204,6 +228,13 @@ ChangeReport TuningSession::applyTemporary(const QList<SettingChange> &changes, 
 RestoreReport TuningSession::restoreTemporary()
 {
     const QMutexLocker locker(&m_lock);
+    if (m_options.remote) {
+        if (m_options.remote->temporaryCount() == 0)
+            return {};
+        RestoreReport report = m_options.remote->restoreTemporary();
+        refreshLocked(touchedQueues(report));
+        return report;
+    }
     if (!m_tuner->holdsTemporary())
         return {};
     RestoreReport report = m_tuner->restore();
@@ -214,6 +245,10 @@ RestoreReport TuningSession::restoreTemporary()
 void TuningSession::keepTemporary()
 {
     const QMutexLocker locker(&m_lock);
+    if (m_options.remote) {
+        (void)m_options.remote->keepTemporary();
+        return;
+    }
     detail::mergeOriginals(m_persistent, m_tuner->keep());
 }
 
@@ -223,6 +258,11 @@ RestoreReport TuningSession::revertAll()
     RestoreReport report;
     if (!m_options.readOnlyReason.isEmpty())
         return report; // wrote nothing, so nothing to take back
+    if (m_options.remote) {
+        report = m_options.remote->revertAll();
+        refreshLocked(touchedQueues(report));
+        return report;
+    }
     if (m_tuner->holdsTemporary())
         report = m_tuner->restore();
     if (!m_persistent.isEmpty()) {
@@ -242,19 +282,19 @@ RestoreReport TuningSession::revertAll()
 bool TuningSession::holdsTemporary() const
 {
     const QMutexLocker locker(&m_lock);
-    return m_tuner->holdsTemporary();
+    return m_options.remote ? m_options.remote->temporaryCount() > 0 : m_tuner->holdsTemporary();
 }
 
 int TuningSession::temporaryCount() const
 {
     const QMutexLocker locker(&m_lock);
-    return int(m_tuner->temporaryOriginals().size());
+    return m_options.remote ? m_options.remote->temporaryCount() : int(m_tuner->temporaryOriginals().size());
 }
 
 int TuningSession::persistentCount() const
 {
     const QMutexLocker locker(&m_lock);
-    return int(m_persistent.size());
+    return m_options.remote ? m_options.remote->persistentCount() : int(m_persistent.size());
 }
 
 QString TuningSession::journalPath() const
@@ -266,6 +306,8 @@ QString TuningSession::journalPath() const
 QList<PendingJournal> TuningSession::deadJournals() const
 {
     QList<PendingJournal> out;
+    if (m_options.remote)
+        return out; // the host's agent has its own (blocktune-cli --host HOST restore)
     for (const PendingJournal &p : findJournals(m_root))
         if (!p.ownerAlive)
             out << p;
@@ -289,12 +331,12 @@ RestoreReport TuningSession::restoreJournal(const Journal &journal)
 
 bool TuningSession::writerStarted() const
 {
-    return m_writer->started();
+    return m_options.remote ? m_options.readOnlyReason.isEmpty() : m_writer->started();
 }
 
 QString TuningSession::writerDescription() const
 {
-    return m_writer->describe();
+    return m_options.remote ? m_options.remote->writer() : m_writer->describe();
 }
 
 void TuningSession::cancelPendingWrite()

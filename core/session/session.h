@@ -38,6 +38,35 @@ namespace blocktune {
 /// Makes the session's writer on its first write.
 using WriterFactory = std::function<std::unique_ptr<AttributeWriter>(const SysRoot &)>;
 
+class CounterSource;
+
+/// Another host's session (core/remote: the agent over ssh), for a
+/// TuningSession whose root is a local mirror of that host: a snapshot the
+/// backend records there and unpacks here. Scans, settings and plans run
+/// on the mirror with the same code as everywhere; every change goes to
+/// the host, which journals, writes, reads back and restores; then the
+/// mirror is recorded again. Called from any thread, one call at a time.
+class RemoteBackend
+{
+public:
+    virtual ~RemoteBackend() = default;
+    /// As the user named it (user@server, an ~/.ssh/config alias).
+    virtual QString host() const = 0;
+    /// "root@server: direct", "admin@server: blocktune-helper (sudo -n)".
+    virtual QString writer() const = 0;
+    /// Records the host into the mirror again.
+    virtual Status refresh() = 0;
+    virtual ChangeReport apply(const ChangePlan &plan, bool temporary) = 0;
+    virtual RestoreReport restoreTemporary() = 0;
+    virtual RestoreReport revertAll() = 0;
+    virtual Status keepTemporary() = 0;
+    /// As the host last said.
+    virtual int temporaryCount() const = 0;
+    virtual int persistentCount() const = 0;
+    /// The host's counters, one round trip per reading (a console's monitor).
+    virtual std::unique_ptr<CounterSource> counterSource() = 0;
+};
+
 struct SessionOptions
 {
     /// Empty: makeAttributeWriter() (direct as root or on a tree, else the helper).
@@ -48,6 +77,9 @@ struct SessionOptions
     /// Refuse every write with this reason (the console on a recorded
     /// tree, a remote host without root). Empty: writes allowed.
     QString readOnlyReason;
+    /// Set: the root is a mirror of another host and every change goes
+    /// there (RemoteBackend above). readOnlyReason is the host's, if any.
+    std::shared_ptr<RemoteBackend> remote;
 };
 
 class TuningSession final
@@ -60,7 +92,10 @@ public:
 
     const SysRoot &root() const { return m_root; }
     /// A recorded tree: nothing is measured, and writes land in its files.
+    /// A remote session's mirror is one too (measuring happens on the host).
     bool isRecorded() const { return !m_root.isLive(); }
+    /// The host a remote session works on, or empty for this machine.
+    QString remoteHost() const { return m_options.remote ? m_options.remote->host() : QString(); }
     /// Why this session refuses to write, or empty when it may.
     const QString &readOnlyReason() const { return m_options.readOnlyReason; }
 

@@ -87,6 +87,8 @@ public:
     TuningSession &session() { return *m_session; }
     const SysRoot &root() const { return m_session->root(); }
     bool isRecorded() const { return m_session->isRecorded(); }
+    /// The host a remote session works on (the root is its mirror), or empty.
+    QString remoteHost() const { return m_session->remoteHost(); }
     /// Why writes are refused (shown where Apply would be), or empty.
     const QString &readOnlyReason() const { return m_session->readOnlyReason(); }
     SessionWorker *worker() const { return m_worker; }

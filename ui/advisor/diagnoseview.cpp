@@ -162,7 +162,10 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
     layout->addWidget(d->status);
 
     if (session->isRecorded()) {
-        d->disabled->setText(tr("A recorded tree has nothing to read: only the static checks run here"));
+        d->disabled->setText(session->remoteHost().isEmpty()
+                                 ? tr("A recorded tree has nothing to read: only the static checks run here")
+                                 : tr("The static checks run on the mirror of %1; for the measured ones run "
+                                      "blocktune-cli --host %1 diagnose").arg(session->remoteHost()));
         d->staticOnly->setChecked(true);
         d->staticOnly->setEnabled(false);
         d->staticOnly->setToolTip(d->disabled->text());

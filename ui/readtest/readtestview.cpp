@@ -353,8 +353,12 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
 
     if (session->isRecorded()) {
         // A recorded tree has sysfs but no devices to read.
-        const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                                .arg(session->root().root());
+        const QString host = session->remoteHost();
+        const QString why = !host.isEmpty()
+                                ? tr("The console measures only the machine it runs on: on %1 run blocktune-cli "
+                                     "--host %1 test or sweep (the same tests, restored the same way)").arg(host)
+                                : tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                                      .arg(session->root().root());
         d->startButton->setEnabled(false);
         d->startButton->setToolTip(why);
         d->status->setText(why);

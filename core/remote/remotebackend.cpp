@@ -1,0 +1,453 @@
+// The console's remote session: a RemoteLink (the agent over ssh, on a
+// thread of its own), the TuningSession backend that sends every change
+// there and keeps a local mirror of the host, and the monitor's counters.
+#include "remote.h"
+
+#include "common/tr.h"
+#include "monitor/monitor.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QSet>
+#include <QTemporaryDir>
+
+#include <atomic>
+
+namespace blocktune {
+
+// ---- RemoteLink --------------------------------------------------------------------
+
+RemoteLink::RemoteLink(RemoteTarget target) : m_target(std::move(target)) {}
+
+template<typename F>
+auto RemoteLink::onLinkThread(F &&work)
+{
+    if (QThread::currentThread() == m_thread) {
+        work();
+        return;
+    }
+    QMetaObject::invokeMethod(m_session, std::forward<F>(work), Qt::BlockingQueuedConnection);
+}
+
+Result<std::shared_ptr<RemoteLink>> RemoteLink::connect(const RemoteTarget &target)
+{
+    if (auto line = sshCommandLine(target); !line)
+        return line.error();
+    std::shared_ptr<RemoteLink> link(new RemoteLink(target));
+    link->m_thread = new QThread;
+    link->m_thread->setObjectName(QStringLiteral("remote-link"));
+    link->m_session = new RemoteSession(target);
+    link->m_session->moveToThread(link->m_thread);
+    QObject::connect(link->m_session, &RemoteSession::connectionLost, link->m_session,
+                     [raw = link.get()](const QString &why) {
+                         if (!raw->m_lost.exchange(true))
+                             Q_EMIT raw->connectionLost(why);
+                     },
+                     Qt::DirectConnection);
+    link->m_thread->start();
+    Status opened;
+    link->onLinkThread([&] {
+        opened = link->m_session->open();
+        link->m_hello = link->m_session->hello();
+    });
+    if (!opened)
+        return opened.error();
+    // Its signals are for the GUI; the thread that connected may end.
+    if (QCoreApplication::instance())
+        link->moveToThread(QCoreApplication::instance()->thread());
+    return link;
+}
+
+RemoteLink::~RemoteLink()
+{
+    if (!m_thread)
+        return;
+    if (m_session) {
+        m_lost.store(true); // close() is ours: nothing to report
+        QThread *here = QThread::currentThread();
+        onLinkThread([this, here] {
+            m_session->close(5000);
+            m_session->moveToThread(here); // deleted below, not inside its own event
+        });
+        delete m_session;
+        m_session = nullptr;
+    }
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+}
+
+Result<QJsonObject> RemoteLink::call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent)
+{
+    Result<QJsonObject> answer = makeError(EPIPE, RemoteText::tr("connection to %1 lost").arg(m_target.host));
+    if (!m_session)
+        return answer;
+    onLinkThread([&] { answer = m_session->call(request, onEvent); });
+    if (!answer && answer.error().code == EPIPE)
+        m_lost.store(true);
+    return answer;
+}
+
+Result<SnapshotReport> RemoteLink::fetchSnapshot(const QString &tarball)
+{
+    Result<SnapshotReport> report = makeError(EPIPE, RemoteText::tr("connection to %1 lost").arg(m_target.host));
+    if (!m_session)
+        return report;
+    onLinkThread([&] { report = m_session->fetchSnapshot(tarball); });
+    return report;
+}
+
+// ---- Reports from the agent's JSON ---------------------------------------------------
+
+namespace {
+
+RestoreStatus restoreStatusFrom(const QString &name)
+{
+    for (RestoreStatus s : {RestoreStatus::Restored, RestoreStatus::AlreadyOriginal, RestoreStatus::Discarded,
+                            RestoreStatus::DeviceChanged, RestoreStatus::Failed})
+        if (restoreStatusName(s) == name)
+            return s;
+    return RestoreStatus::Failed;
+}
+
+SettingStatus settingStatusFrom(const QString &name)
+{
+    for (SettingStatus s : {SettingStatus::Planned, SettingStatus::Applied, SettingStatus::RolledBack,
+                            SettingStatus::Failed, SettingStatus::Skipped})
+        if (settingStatusName(s) == name)
+            return s;
+    return SettingStatus::Failed;
+}
+
+/// The inverse of restoreReportToJson().
+RestoreReport restoreReportFrom(const QJsonObject &o)
+{
+    RestoreReport report;
+    for (const QJsonValue &v : o.value(u"items").toArray()) {
+        const QJsonObject i = v.toObject();
+        RestoreItem item;
+        item.entry.device = i.value(u"device").toString();
+        item.entry.attribute = i.value(u"attribute").toString();
+        item.entry.original = i.value(u"original").toString();
+        item.entry.scheduler = i.value(u"scheduler").toString();
+        item.status = restoreStatusFrom(i.value(u"status").toString());
+        item.found = i.value(u"found").toString();
+        item.kept = i.value(u"kept").toString();
+        item.message = i.value(u"message").toString();
+        report.items << item;
+    }
+    for (const QJsonValue &v : o.value(u"messages").toArray())
+        report.messages << v.toString();
+    return report;
+}
+
+/// The agent's answer to apply/apply_temporary as the ChangeReport its
+/// session made there (the inverse of changeReportToJson()); `plan` is the
+/// one made here on the mirror, for what the answer does not carry.
+ChangeReport changeReportFrom(const QJsonObject &answer, const ChangePlan &plan, const QString &host)
+{
+    ChangeReport report;
+    report.plan = plan;
+    const QJsonObject o = answer.value(u"report").toObject();
+    if (o.isEmpty()) {
+        // Refused before planning there (a busy device, a read-only host).
+        for (const PlannedWrite &w : plan.writes)
+            report.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
+    } else {
+        report.plan.writes.clear();
+        for (const QJsonValue &v : o.value(u"changes").toArray()) {
+            const QJsonObject c = v.toObject();
+            PlannedWrite w;
+            w.request.device = c.value(u"device").toString();
+            w.request.key = c.value(u"key").toString();
+            w.request.value = SettingValue(c.value(u"value").toString());
+            w.device = c.value(u"queue_device").toString();
+            w.attribute = c.value(u"attribute").toString();
+            w.current = c.value(u"current").toString();
+            w.value = c.value(u"new").toString();
+            w.forMembers = c.value(u"for_members").toBool();
+            report.plan.writes << w;
+            report.outcomes.append(SettingOutcome{w, settingStatusFrom(c.value(u"status").toString()),
+                                                  c.value(u"kept").toString(), c.value(u"message").toString()});
+        }
+        report.plan.errors.clear();
+        for (const QJsonValue &v : o.value(u"errors").toArray())
+            report.plan.errors << makeError(InvalidArgument, v.toString());
+        report.plan.warnings.clear();
+        for (const QJsonValue &v : o.value(u"warnings").toArray())
+            report.plan.warnings << v.toString();
+        report.plan.notes.clear();
+        for (const QJsonValue &v : o.value(u"notes").toArray())
+            report.plan.notes << v.toString();
+        if (o.value(u"rollback").isObject())
+            report.rollback = restoreReportFrom(o.value(u"rollback").toObject());
+        if (o.value(u"journal").isString())
+            report.journalPath = host + u':' + o.value(u"journal").toString();
+    }
+    if (!answer.value(u"ok").toBool())
+        report.error = makeError(errorCodeFromName(answer.value(u"code").toString()),
+                                 answer.value(u"error").toString());
+    return report;
+}
+
+// ---- The monitor's counters ------------------------------------------------------------
+
+/// CounterSource through op "counters": one round trip per reading. The
+/// watched devices and IRQ lines asked in one tick go with the next
+/// tick's request; new ones are fetched at once.
+class AgentCounterSource final : public CounterSource
+{
+public:
+    explicit AgentCounterSource(std::shared_ptr<RemoteLink> link) : m_link(std::move(link)) {}
+
+    Result<QByteArray> diskStats() override
+    {
+        auto answer = fetch();
+        if (!answer)
+            return answer.error();
+        return m_diskstats;
+    }
+    std::optional<InFlight> inFlight(const QString &device) override
+    {
+        if (!m_devices.contains(device)) {
+            m_devices << device;
+            if (!fetch())
+                return std::nullopt;
+        }
+        return m_inflight.contains(device) ? std::optional<InFlight>(m_inflight.value(device)) : std::nullopt;
+    }
+    InterruptCounts interrupts(const QList<int> &lines) override
+    {
+        bool asked = true;
+        for (int line : lines)
+            asked = asked && m_lines.contains(line);
+        if (!asked) {
+            for (int line : lines)
+                if (!m_lines.contains(line))
+                    m_lines << line;
+            if (!fetch())
+                return {};
+        }
+        InterruptCounts out;
+        out.total = m_interrupts.total;
+        for (int line : lines)
+            if (m_interrupts.lines.contains(line))
+                out.lines.insert(line, m_interrupts.lines.value(line));
+        return out;
+    }
+
+private:
+    Status fetch()
+    {
+        QJsonArray devices;
+        for (const QString &d : std::as_const(m_devices))
+            devices.append(d);
+        QJsonArray lines;
+        for (int l : std::as_const(m_lines))
+            lines.append(l);
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("counters")},
+                                               {QStringLiteral("devices"), devices},
+                                               {QStringLiteral("irqs"), lines}});
+        if (!answer)
+            return answer.error();
+        if (!answer->value(u"ok").toBool())
+            return makeError(errorCodeFromName(answer->value(u"code").toString()),
+                             QStringLiteral("%1: %2").arg(m_link->target().host, answer->value(u"error").toString()));
+        m_diskstats = answer->value(u"diskstats").toString().toLatin1();
+        m_inflight.clear();
+        const QJsonObject inflight = answer->value(u"inflight").toObject();
+        for (auto it = inflight.begin(); it != inflight.end(); ++it) {
+            const QJsonArray pair = it.value().toArray();
+            m_inflight.insert(it.key(), InFlight{quint64(pair.at(0).toDouble()), quint64(pair.at(1).toDouble())});
+        }
+        m_interrupts = {};
+        if (answer->value(u"irq_total").isDouble())
+            m_interrupts.total = quint64(answer->value(u"irq_total").toDouble());
+        const QJsonObject counts = answer->value(u"irq_lines").toObject();
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            m_interrupts.lines.insert(it.key().toInt(), quint64(it.value().toDouble()));
+        return {};
+    }
+
+    std::shared_ptr<RemoteLink> m_link;
+    QStringList m_devices;
+    QList<int> m_lines;
+    QByteArray m_diskstats;
+    QHash<QString, InFlight> m_inflight;
+    InterruptCounts m_interrupts;
+};
+
+// ---- The session backend -----------------------------------------------------------------
+
+class AgentBackend final : public RemoteBackend
+{
+public:
+    AgentBackend(std::shared_ptr<RemoteLink> link, QString mirror) : m_link(std::move(link)), m_mirror(std::move(mirror)) {}
+
+    QString host() const override { return m_link->target().host; }
+    QString writer() const override
+    {
+        const AgentHello &h = m_link->hello();
+        return QStringLiteral("%1@%2: %3").arg(h.user, h.host, h.writer);
+    }
+
+    Status refresh() override
+    {
+        // Unpacked beside the mirror (one file system), then swapped in.
+        const QString parent = QFileInfo(m_mirror).absolutePath();
+        QTemporaryDir fresh(parent + QStringLiteral("/blocktune-refresh-XXXXXX"));
+        if (!fresh.isValid())
+            return makeError(EIO, RemoteText::tr("cannot make a folder in %1: %2").arg(parent, fresh.errorString()));
+        const QString tarball = fresh.filePath(QStringLiteral("host.tar.gz"));
+        auto fetched = m_link->fetchSnapshot(tarball);
+        if (!fetched)
+            return fetched.error();
+        const QString tree = fresh.filePath(QStringLiteral("tree"));
+        QDir().mkpath(tree);
+        if (Status unpacked = unpackSnapshot(tarball, tree); !unpacked)
+            return unpacked;
+        for (const char *top : {"sys", "proc", "dev"}) {
+            const QString into = m_mirror + u'/' + QLatin1StringView(top);
+            const QString from = tree + u'/' + QLatin1StringView(top);
+            QDir(into).removeRecursively();
+            if (QFileInfo::exists(from) && !QDir().rename(from, into))
+                return makeError(EIO, RemoteText::tr("cannot move the snapshot of %1 into %2").arg(host(), into));
+        }
+        return {};
+    }
+
+    ChangeReport apply(const ChangePlan &plan, bool temporary) override
+    {
+        ChangeReport report;
+        report.plan = plan;
+        if (!plan.ok() || plan.writes.isEmpty()) {
+            for (const PlannedWrite &w : plan.writes)
+                report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+            if (!plan.ok())
+                report.error = plan.errors.constFirst();
+            return report;
+        }
+        // The changes as the user asked them: the agent plans them again on
+        // the host (member writes come back from "members").
+        QJsonArray changes;
+        QSet<QString> seen;
+        bool members = false;
+        for (const PlannedWrite &w : plan.writes) {
+            members = members || w.forMembers;
+            if (w.forMembers)
+                continue;
+            const QString key = w.request.device + u'\n' + w.request.key + u'\n' + w.request.value.text();
+            if (seen.contains(key))
+                continue;
+            seen.insert(key);
+            changes.append(QJsonObject{{QStringLiteral("device"), w.request.device},
+                                       {QStringLiteral("key"), w.request.key},
+                                       {QStringLiteral("value"), w.request.value.text()}});
+        }
+        auto answer = m_link->call(QJsonObject{
+            {QStringLiteral("op"), temporary ? QStringLiteral("apply_temporary") : QStringLiteral("apply")},
+            {QStringLiteral("changes"), changes},
+            {QStringLiteral("members"), members}});
+        if (!answer) {
+            for (const PlannedWrite &w : plan.writes)
+                report.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
+            report.error = makeError(answer.error().code,
+                                     RemoteText::tr("%1; whatever was written there as temporary is restored "
+                                                    "by the agent").arg(answer.error().message));
+            return report;
+        }
+        takeCounts(*answer);
+        return changeReportFrom(*answer, plan, host());
+    }
+
+    RestoreReport restoreTemporary() override { return restore(QStringLiteral("restore_temporary")); }
+    RestoreReport revertAll() override { return restore(QStringLiteral("revert_all")); }
+
+    Status keepTemporary() override
+    {
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("keep_temporary")}});
+        if (!answer)
+            return answer.error();
+        takeCounts(*answer);
+        return {};
+    }
+
+    int temporaryCount() const override { return m_temporary.load(); }
+    int persistentCount() const override { return m_persistent.load(); }
+    std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
+
+private:
+    RestoreReport restore(const QString &op)
+    {
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), op}});
+        if (!answer) {
+            RestoreReport lost;
+            lost.messages << answer.error().message;
+            return lost;
+        }
+        takeCounts(*answer);
+        RestoreReport report = restoreReportFrom(answer->value(u"report").toObject());
+        if (!answer->value(u"ok").toBool() && report.messages.isEmpty() && answer->contains(u"error"))
+            report.messages << answer->value(u"error").toString();
+        return report;
+    }
+    void takeCounts(const QJsonObject &answer)
+    {
+        if (answer.contains(u"temporary_count"))
+            m_temporary.store(answer.value(u"temporary_count").toInt());
+        if (answer.contains(u"persistent_count"))
+            m_persistent.store(answer.value(u"persistent_count").toInt());
+    }
+
+    std::shared_ptr<RemoteLink> m_link;
+    const QString m_mirror;
+    std::atomic_int m_temporary{0};
+    std::atomic_int m_persistent{0};
+};
+
+} // namespace
+
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir)
+{
+    auto link = RemoteLink::connect(target);
+    if (!link)
+        return link.error();
+    auto backend = std::make_shared<AgentBackend>(*link, mirrorDir);
+    if (Status recorded = backend->refresh(); !recorded)
+        return recorded.error();
+    return RemoteConnection{*link, backend, mirrorDir};
+}
+
+QStringList sshConfigHosts(const QString &configFile)
+{
+    QStringList hosts;
+    QFile file(configFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return hosts;
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (line.isEmpty() || line.startsWith(u'#'))
+            continue;
+        // "Host a b", "Host=a", keywords are case-insensitive (ssh_config(5)).
+        qsizetype cut = 0;
+        while (cut < line.size() && !line.at(cut).isSpace() && line.at(cut) != u'=')
+            ++cut;
+        if (line.left(cut).compare(u"host", Qt::CaseInsensitive) != 0)
+            continue;
+        QString rest = line.mid(cut).trimmed();
+        if (rest.startsWith(u'='))
+            rest = rest.mid(1);
+        for (const QString &name : rest.split(u' ', Qt::SkipEmptyParts)) {
+            const QString host = name.trimmed().remove(u'"');
+            if (host.isEmpty() || host.contains(u'*') || host.contains(u'?') || host.startsWith(u'!')
+                || hosts.contains(host))
+                continue;
+            hosts << host;
+        }
+    }
+    return hosts;
+}
+
+} // namespace blocktune

@@ -1,0 +1,154 @@
+#pragma once
+// A private OpenSSH server for the remote tests: sshd on 127.0.0.1 on a
+// free port with a temporary host key, an authorized client key and its own
+// sshd_config (never the system's sshd), and an ssh_config whose host
+// "testhost" reaches it as root. Root only: sshd logs users in only as root.
+#include "testsupport.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace blocktune::test {
+
+class PrivateSshd final
+{
+public:
+    PrivateSshd() = default;
+    ~PrivateSshd() { stop(); }
+    Q_DISABLE_COPY_MOVE(PrivateSshd)
+
+    /// Why the remote tests cannot run here, or empty.
+    static QString unavailable()
+    {
+        if (::geteuid() != 0)
+            return QStringLiteral("needs root (sshd logs users in only as root; loop devices)");
+        if (!QFileInfo(QStringLiteral("/usr/sbin/sshd")).isExecutable())
+            return QStringLiteral("/usr/sbin/sshd is missing (apt-get install openssh-server; scripts/bootstrap.sh)");
+        return {};
+    }
+
+    /// Starts it and waits until a command runs through it; empty, or what failed.
+    QString start()
+    {
+        if (!m_dir.isValid())
+            return QStringLiteral("no temporary directory");
+        for (const char *key : {"host_key", "client_key"}) {
+            const ProcessResult made = run(QStringLiteral("ssh-keygen"),
+                                           {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+                                            QStringLiteral("-N"), QString(), QStringLiteral("-C"),
+                                            QStringLiteral("blocktune-test"), QStringLiteral("-f"), path(key)});
+            if (made.exitCode != 0)
+                return QStringLiteral("ssh-keygen failed: ") + QString::fromLocal8Bit(made.err);
+        }
+        write(path("authorized_keys"), read(path("client_key.pub")));
+        m_port = freePort();
+        write(path("sshd_config"),
+              QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
+                             "PermitRootLogin prohibit-password\nPasswordAuthentication no\n"
+                             "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nAllowTcpForwarding no\n"
+                             "X11Forwarding no\nPrintMotd no\nLogLevel ERROR\n")
+                  .arg(m_port)
+                  .arg(path("host_key"), path("authorized_keys"), path("sshd.pid"))
+                  .toUtf8());
+        QDir().mkpath(QStringLiteral("/run/sshd")); // privilege separation (made by the system's unit at boot)
+        const QByteArray hostPub = read(path("host_key.pub")).trimmed();
+        write(path("known_hosts"), QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
+                                       + hostPub.split(' ').mid(0, 2).join(' ') + '\n');
+        write(path("ssh_config"),
+              QStringLiteral("Host testhost\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n"
+                             "  IdentitiesOnly yes\n  UserKnownHostsFile %3\n  GlobalKnownHostsFile /dev/null\n"
+                             "  StrictHostKeyChecking yes\n  BatchMode yes\n  LogLevel ERROR\n  ConnectTimeout 10\n")
+                  .arg(m_port)
+                  .arg(path("client_key"), path("known_hosts"))
+                  .toUtf8());
+        const ProcessResult check = run(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-t"), QStringLiteral("-f"), path("sshd_config")});
+        if (check.exitCode != 0)
+            return QStringLiteral("sshd -t: ") + QString::fromLocal8Bit(check.err);
+        m_sshd.setProcessChannelMode(QProcess::ForwardedChannels);
+        m_sshd.start(QStringLiteral("/usr/sbin/sshd"),
+                     {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path("sshd_config")});
+        if (!m_sshd.waitForStarted())
+            return QStringLiteral("sshd did not start");
+        QElapsedTimer t;
+        t.start();
+        ProcessResult probe;
+        do {
+            QThread::msleep(100);
+            probe = run(QStringLiteral("ssh"), {QStringLiteral("-F"), path("ssh_config"), QStringLiteral("testhost"),
+                                               QStringLiteral("true")}, 20000);
+        } while (probe.exitCode != 0 && t.elapsed() < 10000 && m_sshd.state() == QProcess::Running);
+        return probe.exitCode == 0 ? QString() : QStringLiteral("ssh through it failed: ") + QString::fromLocal8Bit(probe.err);
+    }
+
+    void stop()
+    {
+        if (m_sshd.state() == QProcess::NotRunning)
+            return;
+        m_sshd.terminate();
+        if (!m_sshd.waitForFinished(5000))
+            m_sshd.kill();
+        m_sshd.waitForFinished();
+    }
+
+    QString sshConfig() const { return path("ssh_config"); }
+    static QString host() { return QStringLiteral("testhost"); }
+
+    /// The agent command ssh runs: the build's CLI with the environment the
+    /// test has that the agent must share (ssh gives it a clean one).
+    static QString agentCommand(const QString &cliArgs = QStringLiteral("agent"))
+    {
+        QString command = QStringLiteral("env");
+        for (const char *name : {"BLOCKTUNE_HISTORY_DB", "BLOCKTUNE_JOURNAL_DIR", "ASAN_OPTIONS", "LSAN_OPTIONS",
+                                 "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                command += u' ' + quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        return command + u' ' + quote(binary("blocktune-cli")) + u' ' + cliArgs;
+    }
+
+private:
+    QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+    static QString quote(QString s) { return u'\'' + s.replace(u'\'', QStringLiteral("'\\''")) + u'\''; }
+    static QByteArray read(const QString &file)
+    {
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    static void write(const QString &file, const QByteArray &data)
+    {
+        QFile f(file);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(data);
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    }
+    static int freePort()
+    {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        int port = -1;
+        if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
+            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+            port = ntohs(a.sin_port);
+        ::close(fd);
+        return port;
+    }
+
+    QTemporaryDir m_dir;
+    QProcess m_sshd;
+    int m_port = -1;
+};
+
+} // namespace blocktune::test
