@@ -3,6 +3,9 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 
+#include <csignal>
+#include <cstdio>
+
 namespace blocktune::cli {
 
 TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
@@ -11,6 +14,35 @@ TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
         return *ctx.session;
     local.emplace(ctx.root);
     return *local;
+}
+
+CommandCancel::CommandCancel(const CliContext &ctx) : m_agent(ctx.cancel)
+{
+    if (!m_agent)
+        m_signals.emplace();
+}
+
+const std::atomic_bool *CommandCancel::flag() const
+{
+    return m_agent ? m_agent : &m_signals->cancel;
+}
+
+int CommandCancel::signal() const
+{
+    if (m_agent)
+        return m_agent->load() ? SIGINT : 0;
+    return m_signals->signal();
+}
+
+void writeRawOut(CliContext &ctx, QByteArrayView bytes)
+{
+    ctx.out.flush();
+    if (ctx.rawOut) {
+        ctx.rawOut->write(bytes.data(), bytes.size());
+        return;
+    }
+    std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
 }
 
 int fail(CliContext &ctx, const QString &message, int code)

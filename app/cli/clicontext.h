@@ -1,8 +1,10 @@
 #pragma once
 
 #include "common/sysroot.h"
+#include "devices/snapshot.h"
 #include "remote/remote.h"
 #include "session/session.h"
+#include "tuning/tuning.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -31,6 +33,32 @@ struct CliContext
 
 /// The agent's session when there is one, else `local`, made on the spot.
 TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local);
+
+/// What stops a command's long work (a read test, a sweep, advise,
+/// diagnose, monitor): run by the agent, its cancel flag (the client's
+/// Ctrl-C, its stop, or the connection ending); else SIGINT, SIGTERM or
+/// SIGHUP, through a SignalCancel while this exists.
+class CommandCancel final
+{
+public:
+    explicit CommandCancel(const CliContext &ctx);
+    Q_DISABLE_COPY_MOVE(CommandCancel)
+
+    /// The flag long work checks after every block.
+    const std::atomic_bool *flag() const;
+    bool stopped() const { return flag()->load(); }
+    /// The signal that stopped it, or 0. Stopped through the agent, SIGINT:
+    /// the client is stopped with Ctrl-C, and says what a local Ctrl-C says.
+    int signal() const;
+
+private:
+    const std::atomic_bool *m_agent = nullptr;
+    std::optional<SignalCancel> m_signals;
+};
+
+/// Raw bytes on stdout: the agent's "out" events when run by it (rawOut),
+/// else stdout itself, flushed.
+void writeRawOut(CliContext &ctx, QByteArrayView bytes);
 
 /// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input.
 enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
@@ -70,6 +98,11 @@ int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 int runAgent(CliContext &ctx, const QStringList &args);   // cmd_agent.cpp
 int runRecord(CliContext &ctx, const QStringList &args);  // cmd_record.cpp
+/// record's parts, shared with --host (cmd_record.cpp): its arguments
+/// parsed into the tarball's name (-1 to go on, else the exit code: help
+/// printed or a usage error reported), and the summary line it prints.
+int recordArgument(CliContext &ctx, const QStringList &args, QString *tarball);
+void printRecordSummary(CliContext &ctx, const QString &tarball, const SnapshotReport &report);
 
 /// `blocktune-cli --host HOST ... COMMAND ARGS` (cmd_remote.cpp): `globalArgs`
 /// are the --host/--ssh-* options main() took.

@@ -101,20 +101,21 @@ int runAdvise(CliContext &ctx, const QStringList &args)
                                         "to read there (blocktune-cli diagnose --static checks a recorded tree)")
                              .arg(ctx.root.root()), ExitUsage);
 
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     ReadTestEngine engine(session, spec.device);
     const bool asJson = p.isSet(json);
     Result<Advice> advice = makeError(Interrupted, QString());
     int sig = 0;
     {
-        SignalCancel watch;
+        const CommandCancel watch(ctx);
         advice = advise(session, engine, spec,
                         [&](const CurvePoint &pt) {
                             if (!asJson)
                                 ctx.err << "  read_ahead_kb " << pt.readAheadKiB << ": " << formatMbPerSec(pt.mbPerSec)
                                         << Qt::endl;
                         },
-                        &watch.cancel);
+                        watch.flag());
         sig = watch.signal();
     }
     if (!advice)
@@ -164,13 +165,14 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
         ctx.err << "blocktune-cli: " << ctx.root.root()
                 << " is a recorded tree: static checks only (nothing can be read there)" << Qt::endl;
 
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     ReadTestEngine engine(session, spec.device);
     Result<Diagnosis> result = makeError(Interrupted, QString());
     int sig = 0;
     {
-        SignalCancel watch;
-        result = diagnose(session, spec.measure ? &engine : nullptr, spec, &watch.cancel);
+        const CommandCancel watch(ctx);
+        result = diagnose(session, spec.measure ? &engine : nullptr, spec, watch.flag());
         sig = watch.signal();
     }
     if (!result)

@@ -50,11 +50,17 @@ struct RunnableCommand
     bool rescan; ///< looks devices up: scan again first (one may have appeared)
 };
 
-// What `--host` runs on the agent. test/advise/diagnose/profile/monitor are
-// not offered: they print to stdout themselves or wait on signals.
+// What `--host` runs on the agent: every command that reads or tunes this
+// host. They write only through the context's streams and stop on its
+// cancel flag, so what they print here is printed there and stopping the
+// client stops them. Paths in their arguments (profile files, --file,
+// --output, a tuned.conf) name files on this host. Not here: record (the
+// client fetches the tarball through op "snapshot"), agent.
 const RunnableCommand kRunnable[] = {
-    {"list", &runList, false},       {"get", &runGet, true},   {"set", &runSet, true},
-    {"restore", &runRestore, false}, {"sweep", &runSweep, true}, {"history", &runHistory, false},
+    {"list", &runList, false},         {"get", &runGet, true},           {"set", &runSet, true},
+    {"restore", &runRestore, false},   {"test", &runTest, false},        {"sweep", &runSweep, true},
+    {"monitor", &runMonitor, false},   {"history", &runHistory, false},  {"advise", &runAdvise, true},
+    {"diagnose", &runDiagnose, true},  {"profile", &runProfile, true},
 };
 
 QJsonObject runCommand(const SysRoot &root, AgentCall &call)

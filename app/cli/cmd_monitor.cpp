@@ -44,30 +44,42 @@ double cpuSeconds()
            + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-/// SIGINT, SIGTERM and SIGHUP end the loop between ticks, through core's
-/// one termination mechanism (a flag and a pipe).
+/// What ends the loop between ticks. Locally SIGINT, SIGTERM and SIGHUP,
+/// through core's one termination mechanism (a flag and a pipe, so a tick
+/// is not late by a polling step); run by the agent, its cancel flag (the
+/// client interrupted, or the connection ended).
 class StopSignals final
 {
 public:
-    StopSignals()
+    explicit StopSignals(const CliContext &ctx) : m_agent(ctx.cancel)
     {
+        if (m_agent)
+            return; // the agent's own signal state is the agent's to read
         TerminationSignals::install();
         TerminationSignals::clear();
     }
     Q_DISABLE_COPY_MOVE(StopSignals)
 
-    bool stopped() const { return TerminationSignals::pending() != 0; }
-    /// Sleeps until the monotonic deadline or a stop signal.
+    bool stopped() const { return m_agent ? m_agent->load() : TerminationSignals::pending() != 0; }
+    /// Sleeps until the monotonic deadline or a stop.
     void waitUntil(qint64 deadlineNs) const
     {
         while (!stopped()) {
             const qint64 left = deadlineNs - monotonicNs();
             if (left <= 0)
                 return;
-            // poll() counts whole milliseconds: round up, never spin.
-            TerminationSignals::waitMs((left + 999'999) / 1'000'000);
+            // poll() counts whole milliseconds: round up, never spin. The
+            // agent's flag has no pipe: looked at every 20 ms.
+            const qint64 ms = (left + 999'999) / 1'000'000;
+            if (m_agent)
+                ::usleep(useconds_t(std::min<qint64>(ms, 20) * 1000));
+            else
+                TerminationSignals::waitMs(ms);
         }
     }
+
+private:
+    const std::atomic_bool *m_agent;
 };
 
 QString fixed(double value, int decimals = 2)
@@ -156,12 +168,6 @@ QStringList tableLines(const Sample &s)
         }
     }
     return lines;
-}
-
-void writeOut(const QByteArray &bytes)
-{
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fflush(stdout);
 }
 
 /// "NAME=dev1,dev2": a group the user wants balanced (checked by core).
@@ -313,9 +319,10 @@ int runMonitor(CliContext &ctx, const QStringList &args)
         kept.emplace(History::Limits{qsizetype(historyPoints), 64 << 20});
 
     const bool asJson = parser.isSet(json);
-    const bool inPlace = !asJson && ::isatty(STDOUT_FILENO);
+    // Through the agent the table is appended: the terminal is the client's.
+    const bool inPlace = !asJson && !ctx.rawOut && ::isatty(STDOUT_FILENO);
     ctx.out.flush();
-    if (asJson) {
+    if (asJson && !ctx.rawOut) {
         // A tick of thousands of devices is a megabyte of JSON: into a
         // default 64 KiB pipe that is 20 wake-ups of the reader per tick.
         // Best effort (pipe-max-size may be lower); not a pipe: no effect.
@@ -324,7 +331,7 @@ int runMonitor(CliContext &ctx, const QStringList &args)
             ::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
     }
 
-    StopSignals stopSignals;
+    StopSignals stopSignals(ctx);
     const double cpuAtStart = cpuSeconds();
     auto baseline = sampler.sample();
     if (!baseline)
@@ -337,7 +344,7 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     qsizetype lastDeviceCount = 0;
     QByteArray buffer;
     if (inPlace)
-        writeOut("\x1b[2J");
+        writeRawOut(ctx, "\x1b[2J");
     while (ticks == 0 || done < ticks) {
         // Absolute deadlines: a slow tick does not shift the ones after it.
         stopSignals.waitUntil(startNs + next * periodNs);
@@ -372,7 +379,7 @@ int runMonitor(CliContext &ctx, const QStringList &args)
                 buffer.append('\n');
             }
         }
-        writeOut(buffer);
+        writeRawOut(ctx, buffer);
         lastDeviceCount = sample->devices.size();
         const qint64 tickNs = monotonicNs() - tickStart;
         maxTickNs = std::max(maxTickNs, tickNs);
@@ -407,7 +414,8 @@ int runMonitor(CliContext &ctx, const QStringList &args)
                               .arg(kept ? kept->refusedSeries() : 0)
                               .arg(kept ? kept->capacity() : 0)
                               .toUtf8();
-        std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+        ctx.err << QString::fromUtf8(line);
+        ctx.err.flush();
     }
     return ExitOk;
 }

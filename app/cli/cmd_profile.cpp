@@ -292,7 +292,8 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
     if (!isValidProfileName(options.name))
         return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting with a letter or "
                                         "digit, at most 64)").arg(options.name.left(64)), ExitUsage);
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     auto model = scanDevices(session);
     if (!model)
         return fail(ctx, model.error().message);
@@ -330,7 +331,8 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile apply"), args, &exitCode, QStringLiteral("refused: nothing was changed"));
     if (!profile)
         return exitCode;
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     if (auto model = scanDevices(session); !model)
         return fail(ctx, model.error().message);
     const bool asJson = parser.isSet(json);
@@ -426,7 +428,8 @@ int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     const ProfileRevertReport done = revertProfile(session);
     if (parser.isSet(json)) {
         QJsonObject o;
@@ -454,7 +457,8 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile verify"), args, &exitCode);
     if (!profile)
         return exitCode;
-    TuningSession session(ctx.root);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
     auto model = scanDevices(session);
     if (!model)
         return fail(ctx, model.error().message);
@@ -552,6 +556,17 @@ int runImport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     return ExitOk;
 }
 
+// Through the agent, the session's writer installs the rules (root, or the
+// helper with sudo -n; a read-only session refuses with its reason); here,
+// root writes them and a user asks the helper (pkexec).
+Result<UdevRulesResult> changeRules(CliContext &ctx, RulesChange change, const QString &fileName,
+                                    const QByteArray &content = {})
+{
+    if (ctx.session)
+        return ctx.session->changeUdevRules(change, fileName, content);
+    return changeUdevRules(ctx.root, change, fileName, content);
+}
+
 void printRulesResult(CliContext &ctx, const UdevRulesResult &r, const QString &did)
 {
     ctx.out << did << ' ' << r.path << '\n';
@@ -578,7 +593,7 @@ int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &a
     for (const QString &w : text->warnings)
         ctx.err << "warning: " << w << '\n';
     ctx.err.flush();
-    auto done = changeUdevRules(ctx.root, RulesChange::Install, udevRulesFileName(profile->name), text->text);
+    auto done = changeRules(ctx, RulesChange::Install, udevRulesFileName(profile->name), text->text);
     if (!done)
         return fail(ctx, done.error().message);
     printRulesResult(ctx, *done, done->replaced ? QStringLiteral("replaced") : QStringLiteral("installed"));
@@ -604,7 +619,7 @@ int runUninstall(CliContext &ctx, QCommandLineParser &parser, const QStringList 
         return fail(ctx, QStringLiteral("no udev rules of profile %1 are installed in %2/etc/udev/rules.d")
                              .arg(*which, ctx.root.root()));
     for (const QString &f : files) {
-        auto done = changeUdevRules(ctx.root, RulesChange::Remove, f);
+        auto done = changeRules(ctx, RulesChange::Remove, f);
         if (!done)
             return fail(ctx, done.error().message);
         printRulesResult(ctx, *done, QStringLiteral("removed"));

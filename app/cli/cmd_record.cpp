@@ -7,7 +7,7 @@
 
 namespace blocktune::cli {
 
-int runRecord(CliContext &ctx, const QStringList &args)
+int recordArgument(CliContext &ctx, const QStringList &args, QString *tarball)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
@@ -15,7 +15,7 @@ int runRecord(CliContext &ctx, const QStringList &args)
         "dm details, loop backing, holders and slaves, the device chain's identity and IRQ vectors, diskstats, "
         "interrupts, mountinfo, udev's /dev/disk and /dev/mapper links) into FILE.tar.gz. Nothing is read from a "
         "device and no other file is copied. Open it anywhere with blocktune-cli --sysroot FILE.tar.gz (or "
-        "unpack it and use --sysroot DIR)."));
+        "unpack it and use --sysroot DIR). With --host HOST, HOST is recorded and FILE.tar.gz is written here."));
     parser.addPositionalArgument(QStringLiteral("FILE.tar.gz"), QStringLiteral("the snapshot to write"));
     if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("record"), args); r >= 0)
         return r;
@@ -25,15 +25,29 @@ int runRecord(CliContext &ctx, const QStringList &args)
                     ExitUsage);
     if (!isSnapshotTarball(pos.constFirst()))
         return fail(ctx, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(pos.constFirst()), ExitUsage);
-    auto report = recordSnapshotTarball(ctx.root, pos.constFirst());
-    if (!report)
-        return fail(ctx, report.error().message);
-    ctx.out << pos.constFirst() << ": " << report->devices << " block devices, " << report->files << " files, "
-            << report->links << " links\n";
-    for (const QString &s : std::as_const(report->skipped))
+    *tarball = pos.constFirst();
+    return -1;
+}
+
+void printRecordSummary(CliContext &ctx, const QString &tarball, const SnapshotReport &report)
+{
+    ctx.out << tarball << ": " << report.devices << " block devices, " << report.files << " files, "
+            << report.links << " links\n";
+    for (const QString &s : std::as_const(report.skipped))
         ctx.err << "note: not recorded: " << s << '\n';
     ctx.out.flush();
     ctx.err.flush();
+}
+
+int runRecord(CliContext &ctx, const QStringList &args)
+{
+    QString tarball;
+    if (const int r = recordArgument(ctx, args, &tarball); r >= 0)
+        return r;
+    auto report = recordSnapshotTarball(ctx.root, tarball);
+    if (!report)
+        return fail(ctx, report.error().message);
+    printRecordSummary(ctx, tarball, *report);
     return ExitOk;
 }
 

@@ -1,17 +1,28 @@
 // `blocktune-cli --host HOST COMMAND ...`: the command runs in the agent's
 // session on HOST (core/remote), and what it prints there is printed here,
-// byte for byte.
+// byte for byte. `record` is the exception: HOST is recorded there and the
+// tarball written here.
 #include "clicontext.h"
 
 #include "remote/remote.h"
+#include "tuning/tuning.h"
 
+#include <QEventLoop>
 #include <QJsonArray>
+#include <QSocketNotifier>
+#include <QTimer>
 
+#include <csignal>
 #include <cstdio>
+#include <optional>
 
 namespace blocktune::cli {
 
 namespace {
+
+/// How long the agent gets, after the stop a signal sent, to end the
+/// command and send what it printed (a read test stops at its next block).
+constexpr int kStopGraceMs = 5000;
 
 void writeRaw(FILE *to, const QString &text)
 {
@@ -20,38 +31,128 @@ void writeRaw(FILE *to, const QString &text)
     std::fflush(to);
 }
 
+/// `--host HOST record FILE.tar.gz`: op "snapshot" into the local file.
+int recordRemote(CliContext &ctx, RemoteSession &session, const QString &tarball)
+{
+    auto report = session.fetchSnapshot(tarball);
+    session.close();
+    if (!report)
+        return fail(ctx, report.error().message);
+    printRecordSummary(ctx, tarball, *report);
+    return ExitOk;
+}
+
 } // namespace
 
 int runRemote(CliContext &ctx, const RemoteTarget &target, const QString &command, const QStringList &args)
 {
     if (auto line = sshCommandLine(target); !line)
         return fail(ctx, line.error().message, ExitUsage);
+    QString tarball;
+    if (command == u"record") {
+        // The file is checked here, before ssh starts.
+        if (const int r = recordArgument(ctx, args, &tarball); r >= 0)
+            return r;
+    }
+
+    // SIGINT/SIGTERM/SIGHUP stop the command on HOST (below) instead of
+    // killing us while ssh lives on.
+    TerminationSignals::install();
     RemoteSession session(target);
     // ssh's own words (host key mismatch, authentication) reach the user as
     // ssh printed them; nothing is retried.
     session.setForwardSshErrors(true);
     if (Status opened = session.open(); !opened)
         return fail(ctx, opened.error().message, ExitFailed);
+    if (const int sig = TerminationSignals::pending()) {
+        session.close();
+        return fail(ctx, QStringLiteral("interrupted by %1 before %2 ran on %3")
+                             .arg(TerminationSignals::name(sig), command, target.host),
+                    128 + sig);
+    }
+    if (command == u"record")
+        return recordRemote(ctx, session, tarball);
 
     const QJsonObject request{{QStringLiteral("op"), QStringLiteral("run")},
                               {QStringLiteral("command"), command},
                               {QStringLiteral("args"), QJsonArray::fromStringList(args)}};
     ctx.out.flush();
     ctx.err.flush();
-    auto answer = session.call(request, [](const QJsonObject &event) {
+
+    // The one event loop of this process (not nested: nothing runs one
+    // around it): the command's events, its answer, a lost connection, and
+    // the signal pipe.
+    QEventLoop loop;
+    std::optional<QJsonObject> answer;
+    QString lost;
+    int stopSignal = 0;
+    const quint64 id = session.submit(request);
+    QObject::connect(&session, &RemoteSession::eventReceived, &loop, [id](quint64 eventId, const QJsonObject &event) {
+        if (eventId != id)
+            return;
         const QString name = event.value(u"event").toString();
         if (name == u"out")
             writeRaw(stdout, event.value(u"text").toString());
         else if (name == u"err")
             writeRaw(stderr, event.value(u"text").toString());
     });
-    if (!answer)
-        return fail(ctx, answer.error().message, ExitFailed);
+    QObject::connect(&session, &RemoteSession::answerReceived, &loop, [&](quint64 answerId, const QJsonObject &a) {
+        if (answerId != id)
+            return; // the stop's own answer
+        answer = a;
+        loop.quit();
+    });
+    QObject::connect(&session, &RemoteSession::connectionLost, &loop, [&](const QString &why) {
+        lost = why;
+        loop.quit();
+    });
+    // No pipe (install() failed): signals then go unheard here, and ssh
+    // still ends with a terminal's Ctrl-C.
+    std::optional<QSocketNotifier> signalPipe;
+    if (TerminationSignals::fd() >= 0)
+        signalPipe.emplace(TerminationSignals::fd(), QSocketNotifier::Read);
+    QTimer grace;
+    grace.setSingleShot(true);
+    QObject::connect(&grace, &QTimer::timeout, &loop, &QEventLoop::quit);
+    if (signalPipe)
+        QObject::connect(&*signalPipe, &QSocketNotifier::activated, &loop, [&] {
+            const int sig = TerminationSignals::pending();
+            TerminationSignals::clear();
+            if (stopSignal) {
+                loop.quit(); // a second one: do not wait for the agent
+                return;
+            }
+            stopSignal = sig ? sig : SIGINT;
+            // The agent stops the command at its next block; it prints what a
+            // local Ctrl-C prints (partial results), and restores what it changed.
+            session.submit({{QStringLiteral("op"), QStringLiteral("stop")}, {QStringLiteral("target"), double(id)}});
+            grace.start(kStopGraceMs);
+        });
+    if (session.isOpen())
+        loop.exec();
+    else
+        lost = QStringLiteral("connection to %1 lost").arg(target.host);
+
+    if (answer) {
+        session.close();
+        if (answer->contains(u"exit"))
+            return answer->value(u"exit").toInt(ExitFailed);
+        // Refused by the agent before the command ran (not offered remotely).
+        return fail(ctx, answer->value(u"error").toString(), ExitUsage);
+    }
+    if (!stopSignal && (stopSignal = TerminationSignals::pending()) == 0)
+        return fail(ctx, lost, ExitFailed);
+    // Interrupted, and the agent did not answer in time, or ssh took the
+    // terminal's Ctrl-C itself and ended: closing ssh's input ends the
+    // agent, which restores every temporary change it holds.
     session.close();
-    if (answer->contains(u"exit"))
-        return answer->value(u"exit").toInt(ExitFailed);
-    // Refused by the agent before the command ran (not offered remotely).
-    return fail(ctx, answer->value(u"error").toString(), ExitUsage);
+    // monitor ends cleanly on Ctrl-C, as it does here.
+    if (command == u"monitor")
+        return ExitOk;
+    return fail(ctx, QStringLiteral("interrupted by %1: %2 on %3 stopped (the agent restores what it changed when "
+                                    "the connection ends)")
+                         .arg(TerminationSignals::name(stopSignal), command, target.host),
+                128 + stopSignal);
 }
 
 } // namespace blocktune::cli

@@ -406,9 +406,9 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     ReadTestResult result;
     int sig = 0;
     {
-        SignalCancel watch;
-        result = test->run(observer, &watch.cancel);
-        sig = watch.signal();
+        const CommandCancel stop(ctx);
+        result = test->run(observer, stop.flag());
+        sig = stop.signal();
     }
     if (json) {
         ctx.out << QJsonDocument(readTestToJson(result, p.isSet(o.intervals))).toJson(QJsonDocument::Indented);
@@ -538,14 +538,10 @@ int runSweep(CliContext &ctx, const QStringList &args)
 
     SweepResult result;
     int sig = 0;
-    if (ctx.cancel) {
-        // In the agent: stopped by the client, or the connection ended.
-        result = prepared->run(session, observer, ctx.cancel);
-        sig = TerminationSignals::pending();
-    } else {
-        SignalCancel watch;
-        result = prepared->run(session, observer, &watch.cancel);
-        sig = watch.signal();
+    {
+        const CommandCancel stop(ctx);
+        result = prepared->run(session, observer, stop.flag());
+        sig = stop.signal();
     }
     if (json) {
         ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.runs))).toJson(QJsonDocument::Indented);

@@ -13,6 +13,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -83,6 +85,43 @@ QList<qint64> childrenOf(qint64 pid)
     return out;
 }
 
+/// The shape of a JSON value, figures left out: an object's keys with the
+/// shapes of their values, an array's length with its items' shapes, a
+/// scalar's type (a number and a null count as one: a figure may be
+/// missing in one run and measured in another).
+QString jsonShape(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Object: {
+        const QJsonObject o = v.toObject();
+        QStringList parts;
+        for (auto it = o.begin(); it != o.end(); ++it)
+            parts << it.key() + u':' + jsonShape(it.value());
+        return u'{' + parts.join(u',') + u'}';
+    }
+    case QJsonValue::Array: {
+        const QJsonArray a = v.toArray();
+        QStringList parts;
+        for (const QJsonValue &item : a)
+            parts << jsonShape(item);
+        return QStringLiteral("[%1:").arg(a.size()) + parts.join(u',') + u']';
+    }
+    case QJsonValue::Double:
+    case QJsonValue::Null: return QStringLiteral("number");
+    case QJsonValue::Bool: return QStringLiteral("bool");
+    case QJsonValue::String: return QStringLiteral("string");
+    default: return QStringLiteral("undefined");
+    }
+}
+
+/// Text with every number replaced by '#': the lines a read test prints,
+/// without its figures.
+QString withoutFigures(const QByteArray &text)
+{
+    static const QRegularExpression number(QStringLiteral("[0-9]+([.,][0-9]+)?"));
+    return QString::fromUtf8(text).replace(number, QStringLiteral("#"));
+}
+
 } // namespace
 
 class TestRemote : public QObject
@@ -91,6 +130,9 @@ class TestRemote : public QObject
 
 private:
     QTemporaryDir m_dir;
+    /// Authorized keys by user name (sshd reads them as that user, so this
+    /// folder is world-readable, unlike m_dir with the private keys).
+    QTemporaryDir m_userKeys;
     QProcess m_sshd;
     int m_port = -1;
     QString m_skipReason;
@@ -149,13 +191,17 @@ private Q_SLOTS:
                          .exitCode,
                      0);
         QVERIFY(writeFile(path("authorized_keys"), readFile(path("client_key.pub"))));
+        QVERIFY(m_userKeys.isValid());
+        QVERIFY(QFile::setPermissions(m_userKeys.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                              | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
+                                                              | QFile::ExeOther));
         m_port = freePort();
         QVERIFY(m_port > 0);
         const QByteArray sshdConfig = QStringLiteral(
-            "Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
+            "Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3 %5/%u\nPidFile %4\n"
             "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
             "UsePAM no\nStrictModes no\nAllowTcpForwarding no\nX11Forwarding no\nPrintMotd no\n"
-            "LogLevel ERROR\n").arg(m_port).arg(path("host_key"), path("authorized_keys"), path("sshd.pid")).toUtf8();
+            "LogLevel ERROR\n").arg(m_port).arg(path("host_key"), path("authorized_keys"), path("sshd.pid"), m_userKeys.path()).toUtf8();
         QVERIFY(writeFile(path("sshd_config"), sshdConfig));
         // sshd's privilege separation directory (made by the system's unit
         // at boot; absent when that sshd never ran).
@@ -293,16 +339,9 @@ private Q_SLOTS:
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
         QProcess client;
-        client.start(binary("blocktune-cli"),
-                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
-                                              QStringLiteral("2048,4096,8192"), QStringLiteral("--time"),
-                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
-        QVERIFY(client.waitForStarted());
-        QElapsedTimer t;
-        t.start();
-        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
-            QThread::msleep(20);
+        startLongSweep(client, dev);
         QCOMPARE(readAheadOf(dev), QStringLiteral("2048")); // the sweep runs on the agent
+        QElapsedTimer t;
         const QList<qint64> ssh = childrenOf(client.processId());
         QCOMPARE(ssh.size(), 1);
         QVERIFY(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(ssh.constFirst())).endsWith(u"/ssh"));
@@ -386,7 +425,282 @@ private Q_SLOTS:
                  r.err.constData());
     }
 
+    // test seq through the agent prints what the local one prints, figures
+    // aside, and changes nothing it did not restore.
+    void testSeqThroughAgentHasLocalShape()
+    {
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("384")));
+        const QStringList args{QStringLiteral("test"), QStringLiteral("seq"), dev, QStringLiteral("--size"),
+                               QStringLiteral("8M"), QStringLiteral("--repeat"), QStringLiteral("2")};
+        const ProcessResult local = cli(args + QStringList{QStringLiteral("--json")});
+        const ProcessResult remote = cli(hostArgs() + args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(local.exitCode == 0, local.err.constData());
+        QVERIFY2(remote.exitCode == 0, remote.err.constData());
+        const QJsonObject l = QJsonDocument::fromJson(local.out).object();
+        const QJsonObject r = QJsonDocument::fromJson(remote.out).object();
+        QVERIFY(!r.isEmpty());
+        QCOMPARE(r.value(u"runs").toArray().size(), 2);
+        QCOMPARE(jsonShape(r), jsonShape(l));
+        QCOMPARE(remote.err, local.err);
+
+        const ProcessResult localText = cli(args);
+        const ProcessResult remoteText = cli(hostArgs() + args);
+        QCOMPARE(remoteText.exitCode, 0);
+        QVERIFY2(remoteText.out.contains("a)") && remoteText.out.contains("b)"), remoteText.out.constData());
+        QCOMPARE(withoutFigures(remoteText.out), withoutFigures(localText.out));
+        QCOMPARE(readAheadOf(dev), QStringLiteral("384"));
+    }
+
+    // The client interrupted (SIGINT to it alone, as `kill -INT`): the
+    // agent stops the sweep, restores, and its partial output and the
+    // local exit status (128+2) arrive here.
+    void sigintToClientStopsSweepThereAndRestores()
+    {
+        LoopDevice loop(256 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        QProcess client;
+        startLongSweep(client, dev);
+        QCOMPARE(readAheadOf(dev), QStringLiteral("2048"));
+        ::kill(pid_t(client.processId()), SIGINT);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(client.waitForFinished(10000));
+        qInfo("the client ended %lld ms after SIGINT", t.elapsed());
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+        QCOMPARE(client.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(client.exitCode(), 128 + SIGINT);
+        const QByteArray err = client.readAllStandardError();
+        QVERIFY2(err.contains("interrupted by SIGINT: results above are partial"), err.constData());
+        QVERIFY2(client.readAllStandardOutput().contains("read_ahead_kb"), "the sweep's partial table arrives");
+    }
+
+    void monitorCountJsonThroughAgent()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("monitor"), loop.name(), QStringLiteral("--count"),
+                                                             QStringLiteral("3"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        for (const QByteArray &line : lines) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QVERIFY2(!o.isEmpty(), line.constData());
+            QCOMPARE(o.value(u"devices").toObject().keys(), QStringList{loop.name()});
+            QVERIFY(o.value(u"devices").toObject().value(loop.name()).toObject().contains(u"read_mb_per_s"));
+        }
+    }
+
+    // monitor until interrupted: SIGINT to the client ends it there (the
+    // agent leaves) and here, exit 0 as a local Ctrl-C.
+    void monitorEndsWhenClientIsInterrupted()
+    {
+        QProcess client;
+        client.start(binary("blocktune-cli"), hostArgs() + QStringList{QStringLiteral("monitor"), QStringLiteral("--json"),
+                                                                       QStringLiteral("--interval"), QStringLiteral("100ms")});
+        QVERIFY(client.waitForStarted());
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (out.count('\n') < 3 && t.elapsed() < 20000 && client.state() == QProcess::Running) {
+            client.waitForReadyRead(200);
+            out += client.readAllStandardOutput();
+        }
+        QVERIFY2(out.count('\n') >= 3, client.readAllStandardError().constData());
+        const QList<qint64> ssh = childrenOf(client.processId());
+        QCOMPARE(ssh.size(), 1);
+        ::kill(pid_t(client.processId()), SIGINT);
+        QVERIFY(client.waitForFinished(5000));
+        QCOMPARE(client.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(client.exitCode(), 0);
+        QVERIFY2(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(ssh.constFirst())), "ssh ended with the client");
+    }
+
+    // record through --host writes HOST's snapshot here, and it reads back
+    // as HOST's list (on this test the same machine; other tests may attach
+    // loop devices meanwhile, hence the retries). --no-probe on HOST's side,
+    // as tst_record does: a snapshot has no filesystems to probe and no udev
+    // database (on this VM the two lists are the same even without it).
+    void recordThroughAgentReadsBackAsItsList()
+    {
+        const QString tarball = path("remote-snapshot.tar.gz");
+        bool equal = false;
+        QByteArray record;
+        for (int attempt = 0; attempt < 5 && !equal; ++attempt) {
+            const QStringList list{QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--no-probe")};
+            const ProcessResult before = cli(hostArgs() + list);
+            const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("record"), tarball});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            record = r.out;
+            QVERIFY(QFileInfo(tarball).size() > 1000);
+            QVERIFY(!QFileInfo::exists(tarball + QStringLiteral(".part")));
+            const ProcessResult back = cli({QStringLiteral("--sysroot"), tarball, QStringLiteral("list"), QStringLiteral("--json")});
+            QVERIFY2(back.exitCode == 0, back.err.constData());
+            const ProcessResult after = cli(hostArgs() + list);
+            QVERIFY(before.out.startsWith("{\n"));
+            equal = back.out == before.out || back.out == after.out;
+        }
+        QVERIFY2(equal, "the snapshot's list --json differs from the host's");
+        // record's own summary line.
+        QVERIFY2(QRegularExpression(QStringLiteral("^%1: [0-9]+ block devices, [0-9]+ files, [0-9]+ links\\n$")
+                                        .arg(QRegularExpression::escape(tarball)))
+                     .match(QString::fromUtf8(record))
+                     .hasMatch(),
+                 record.constData());
+        // A bad name is refused here, before ssh runs.
+        const ProcessResult bad = cli(hostArgs() + QStringList{QStringLiteral("record"), path("x.zip")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("does not end in .tar.gz"), bad.err.constData());
+        QVERIFY(!QFileInfo::exists(path("x.zip")));
+    }
+
+    void diagnoseStaticThroughAgent()
+    {
+        LoopDevice loop(32 << 20, true);
+        QVERIFY(loop.isValid());
+        for (const QStringList &args : {QStringList{QStringLiteral("diagnose"), loop.name(), QStringLiteral("--static")},
+                                        QStringList{QStringLiteral("diagnose"), loop.name(), QStringLiteral("--static"),
+                                                    QStringLiteral("--json")}}) {
+            const ProcessResult local = cli(args);
+            const ProcessResult remote = cli(hostArgs() + args);
+            QVERIFY2(remote.exitCode == 0, remote.err.constData());
+            QCOMPARE(remote.exitCode, local.exitCode);
+            QVERIFY(!remote.out.isEmpty());
+            QCOMPARE(remote.out, local.out);
+            QCOMPARE(remote.err, local.err);
+        }
+        // A preset profile shown there is the one shown here.
+        const QStringList show{QStringLiteral("profile"), QStringLiteral("show"), QStringLiteral("database"),
+                               QStringLiteral("--json")};
+        const ProcessResult profile = cli(hostArgs() + show);
+        QVERIFY2(profile.exitCode == 0, profile.err.constData());
+        QCOMPARE(profile.out, cli(show).out);
+    }
+
+    // A path in a command's arguments names a file on HOST (here the same
+    // machine): profile save --file writes it there, as the local one prints it.
+    void profilePathIsAFileOnTheHost()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString file = path("remote-profile.json");
+        const QStringList save{QStringLiteral("profile"), QStringLiteral("save"), QStringLiteral("--name"),
+                               QStringLiteral("remote-test"), QStringLiteral("--devices"), loop.name(), QStringLiteral("--file")};
+        const ProcessResult remote = cli(hostArgs() + save + QStringList{file});
+        QVERIFY2(remote.exitCode == 0, remote.err.constData());
+        QCOMPARE(remote.out, QByteArray("saved 1 rule as " + file.toUtf8() + '\n'));
+        const ProcessResult local = cli(save + QStringList{QStringLiteral("-")});
+        QCOMPARE(local.exitCode, 0);
+        QVERIFY(local.out.contains("\"remote-test\""));
+        QCOMPARE(readFile(file), local.out);
+        // It exists there now: saving again is refused there, with the local message.
+        const ProcessResult again = cli(hostArgs() + save + QStringList{file});
+        QCOMPARE(again.exitCode, cli(save + QStringList{file}).exitCode);
+        QVERIFY2(again.err.contains("exists already"), again.err.constData());
+    }
+
+    // advise sweeps readahead through the agent's session and restores it.
+    void adviseThroughAgentRestores()
+    {
+        LoopDevice loop(64 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
+                                                             QStringLiteral("3s"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(u"cancelled").toBool(true), false);
+        QVERIFY(o.value(u"curve").toArray().size() >= 2);
+        QVERIFY(o.value(u"best_read_ahead_kb").toInteger() > 0);
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+    }
+
+    // A user who is not root there and may not run the helper with sudo -n:
+    // reads work, every write is refused with why and the sudoers line, and
+    // nothing changes.
+    void nonRootUserWithoutSudoRuleIsReadOnly()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        const QString user = QStringLiteral("btro%1").arg(::getpid());
+        // '*': no password, yet not locked ("!"), which sshd without PAM refuses.
+        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
+                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
+                                                                    QStringLiteral("/"), QStringLiteral("-p"),
+                                                                    QStringLiteral("*"), user});
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        const auto removeUser = qScopeGuard([&] {
+            QFile::remove(m_userKeys.filePath(user));
+            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
+        });
+        QVERIFY(writeFile(m_userKeys.filePath(user), readFile(path("client_key.pub")),
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        QStringList env;
+        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                env << shellQuote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        const QString agent = (env.isEmpty() ? QString() : QStringLiteral("env ") + env.join(u' ') + u' ')
+                              + shellQuote(binary("blocktune-cli")) + QStringLiteral(" agent");
+        auto asUser = [&](const QStringList &command) {
+            return cli(QStringList{QStringLiteral("--host"), user + QStringLiteral("@testhost"), QStringLiteral("--ssh-config"),
+                                   path("ssh_config"), QStringLiteral("--remote-command"), agent}
+                       + command);
+        };
+
+        const ProcessResult get = asUser({QStringLiteral("get"), dev, QStringLiteral("--json")});
+        QVERIFY2(get.exitCode == 0, get.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(get.out).object().value(u"read_ahead_kb").toInteger(), 256);
+
+        const ProcessResult set = asUser({QStringLiteral("set"), dev, QStringLiteral("read_ahead_kb=2048")});
+        QVERIFY(set.exitCode != 0);
+        QVERIFY2(set.err.contains(QByteArray("read-only: " + user.toUtf8() + " is not root here")), set.err.constData());
+        QVERIFY2(set.err.contains(QByteArray(user.toUtf8() + " ALL=(root) NOPASSWD: ")), set.err.constData());
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+        // advise's temporary changes take the same road, and are refused the same way.
+        const ProcessResult advise = asUser({QStringLiteral("advise"), dev, QStringLiteral("--budget"), QStringLiteral("5s")});
+        QVERIFY(advise.exitCode != 0);
+        QVERIFY2(advise.err.contains("read-only: "), advise.err.constData());
+        QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
+
+        // The greeting says so before any write.
+        RemoteTarget target;
+        target.host = user + QStringLiteral("@testhost");
+        target.sshConfig = path("ssh_config");
+        target.remoteCommand = agent;
+        RemoteSession session(target);
+        const Status opened = session.open();
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QCOMPARE(session.hello().user, user);
+        QCOMPARE(session.hello().writer, QStringLiteral("none"));
+        QVERIFY2(session.hello().readOnlyReason.startsWith(u"read-only: "), qPrintable(session.hello().readOnlyReason));
+        session.close();
+    }
+
 private:
+    /// `--host ... sweep DEV --ra 2048,4096,8192 --time 20s` started, back
+    /// once its first value is set on DEV (from 256) or it ended.
+    void startLongSweep(QProcess &client, const QString &dev)
+    {
+        client.start(binary("blocktune-cli"),
+                     hostArgs() + QStringList{QStringLiteral("sweep"), dev, QStringLiteral("--ra"),
+                                              QStringLiteral("2048,4096,8192"), QStringLiteral("--time"),
+                                              QStringLiteral("20s"), QStringLiteral("--repeat"), QStringLiteral("1")});
+        if (!client.waitForStarted())
+            return;
+        QElapsedTimer t;
+        t.start();
+        while (readAheadOf(dev) == u"256" && t.elapsed() < 30000 && client.state() == QProcess::Running)
+            QThread::msleep(20);
+    }
+
     static QString readAheadOf(const QString &dev)
     {
         const SysRoot root;
