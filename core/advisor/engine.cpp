@@ -17,18 +17,30 @@ namespace blocktune {
 
 namespace {
 
-std::optional<quint64> interruptTotal(const SysRoot &root)
+/// The counters of the machine the session works on: its host's through
+/// the agent for a remote session (the root there is a mirror).
+std::optional<quint64> interruptTotal(TuningSession &session)
 {
-    QFile f(QString::fromLocal8Bit(root.procPath("stat")));
+    if (RemoteBackend *remote = session.remote())
+        return remote->counterSource()->interrupts({}).total;
+    QFile f(QString::fromLocal8Bit(session.root().procPath("stat")));
     if (!f.open(QIODevice::ReadOnly))
         return std::nullopt;
     return parseInterruptTotal(f.readAll());
 }
 
-QList<quint64> memberSectors(const SysRoot &root, const QStringList &members)
+QList<quint64> memberSectors(TuningSession &session, const QStringList &members)
 {
     QList<quint64> out(members.size(), 0);
-    auto table = readDiskStats(root);
+    if (members.isEmpty())
+        return out;
+    Result<DiskStatsTable> table = makeError(ENOENT, QString());
+    if (RemoteBackend *remote = session.remote()) {
+        if (auto text = remote->counterSource()->diskStats())
+            table = parseDiskStats(*text);
+    } else {
+        table = readDiskStats(session.root());
+    }
     if (!table)
         return out;
     for (qsizetype i = 0; i < members.size(); ++i)
@@ -52,7 +64,7 @@ ReadTestEngine::ReadTestEngine(TuningSession &session, const QString &device)
 
 Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel)
 {
-    if (m_session.isRecorded())
+    if (m_session.isRecorded() && !m_session.remote())
         return recordedRefusal(m_device);
     auto model = m_session.model();
     if (!model)
@@ -60,7 +72,8 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
     auto test = ReadTest::prepare(m_session.root(), **model, spec);
     if (!test)
         return test.error();
-    ReadTestResult result = test->run({}, cancel);
+    // A remote session measures on its host (the mirror has no devices).
+    ReadTestResult result = m_session.remote() ? m_session.remote()->runReadTest(spec, {}, cancel) : test->run({}, cancel);
     if (result.failed)
         return makeError(EIO, result.errors.isEmpty() ? AdvisorText::tr("reading %1 failed").arg(m_device)
                                                       : result.errors.join(QStringLiteral("; ")));
@@ -72,7 +85,7 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
 
 Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel)
 {
-    if (m_session.isRecorded())
+    if (m_session.isRecorded() && !m_session.remote())
         return recordedRefusal(m_device);
     auto found = advisor_detail::lookUpDevice(m_session, m_device);
     if (!found)
@@ -114,13 +127,13 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
         spec.randomReaders = probe.workload.randomReaders;
     }
 
-    const auto intrBefore = interruptTotal(m_session.root());
-    const QList<quint64> membersBefore = memberSectors(m_session.root(), settings->memberDisks);
+    const auto intrBefore = interruptTotal(m_session);
+    const QList<quint64> membersBefore = memberSectors(m_session, settings->memberDisks);
     auto result = runTest(spec, cancel);
     if (!result)
         return result.error();
-    const auto intrAfter = interruptTotal(m_session.root());
-    const QList<quint64> membersAfter = memberSectors(m_session.root(), settings->memberDisks);
+    const auto intrAfter = interruptTotal(m_session);
+    const QList<quint64> membersAfter = memberSectors(m_session, settings->memberDisks);
 
     const RunResult &run = result->runs.constFirst();
     m.mbPerSec = run.mbPerSec;

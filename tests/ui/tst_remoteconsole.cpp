@@ -3,6 +3,8 @@
 // A change made in the window lands on the test's own loop device through
 // the agent; the monitor samples it there; when ssh dies mid-trial the
 // window says what the agent restored, and the device is back within 2 s.
+#include "advisor/adviseview.h"
+#include "advisor/diagnoseview.h"
 #include "devicetree.h"
 #include "mainwindow.h"
 #include "monitor/monitorview.h"
@@ -229,6 +231,32 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!reloaded.isEmpty(), 10000);
         QCOMPARE(spin->value(), 2048);
         test->findChild<QCheckBox *>(QStringLiteral("sweep"))->setChecked(false);
+        window->tabs()->setCurrentWidget(panel);
+
+        // Advise measures the host's device (every point's readahead set
+        // there as a temporary change) and puts its readahead back; the
+        // measured diagnosis too.
+        AdviseView *advise = window->adviseView();
+        window->tabs()->setCurrentWidget(advise);
+        QVERIFY(advise->findChild<QComboBox *>(u"bs"_qs));
+        advise->findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"64K"_qs);
+        advise->findChild<QSpinBox *>(u"budget"_qs)->setValue(5);
+        QSignalSpy advised(advise, &AdviseView::finished);
+        QVERIFY(advise->start());
+        QVERIFY(advised.wait(60000));
+        QVERIFY2(advised.at(0).at(0).toBool(), qPrintable(advise->resultText()));
+        QVERIFY(advise->curve().size() >= 4);
+        QVERIFY(advise->recommendedKiB());
+        QVERIFY2(advise->resultText().contains(u"Raw peak"_qs), qPrintable(advise->resultText()));
+        QCOMPARE(readAhead(dev), quint64(2048));
+        DiagnoseView *diagnose = window->diagnoseView();
+        window->tabs()->setCurrentWidget(diagnose);
+        QVERIFY(diagnose->measureDisabledReason().isEmpty());
+        QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
+        QVERIFY(diagnose->run(true));
+        QVERIFY(diagnosed.wait(120000));
+        QVERIFY(diagnosed.at(0).at(0).toBool());
+        QCOMPARE(readAhead(dev), quint64(2048));
         window->tabs()->setCurrentWidget(panel);
 
         // A trial (temporary) through the agent, then ssh dies.

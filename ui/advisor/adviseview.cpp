@@ -374,10 +374,8 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
         Q_EMIT settingsChanged();
     });
 
-    if (!session->remoteHost().isEmpty())
-        d->disabled->setText(tr("The console measures only the machine it runs on: on %1 run blocktune-cli --host %1 "
-                                "advise").arg(session->remoteHost()));
-    else if (session->isRecorded())
+    // A host's mirror is measured on the host (its agent reads there).
+    if (session->isRecorded() && (session->remoteHost().isEmpty() || !session->readOnlyReason().isEmpty()))
         d->disabled->setText(session->readOnlyReason().isEmpty()
                                  ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
                                  : session->readOnlyReason());

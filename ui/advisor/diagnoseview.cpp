@@ -161,11 +161,8 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
     layout->addWidget(scroll, 1);
     layout->addWidget(d->status);
 
-    if (session->isRecorded()) {
-        d->disabled->setText(session->remoteHost().isEmpty()
-                                 ? tr("A recorded tree has nothing to read: only the static checks run here")
-                                 : tr("The static checks run on the mirror of %1; for the measured ones run "
-                                      "blocktune-cli --host %1 diagnose").arg(session->remoteHost()));
+    if (session->isRecorded() && session->remoteHost().isEmpty()) {
+        d->disabled->setText(tr("A recorded tree has nothing to read: only the static checks run here"));
         d->staticOnly->setChecked(true);
         d->staticOnly->setEnabled(false);
         d->staticOnly->setToolTip(d->disabled->text());
@@ -348,7 +345,7 @@ bool DiagnoseView::run(bool measure)
 {
     if (d->running || d->device.isEmpty())
         return false;
-    if (measure && d->session->isRecorded()) {
+    if (measure && d->session->isRecorded() && d->session->remoteHost().isEmpty()) {
         setMessage(d->disabled->text());
         return false;
     }
