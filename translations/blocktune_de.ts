@@ -260,10 +260,6 @@
         <source>Profile name (letters, digits, _ . -):</source>
         <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
     </message>
-    <message>
-        <source>The console measures only the machine it runs on: on %1 run blocktune-cli --host %1 advise</source>
-        <translation>Die Konsole misst nur die Maschine, auf der sie läuft: für %1 blocktune-cli --host %1 advise ausführen</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -904,10 +900,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Applying %1…</source>
         <translation>Wende %1 an…</translation>
-    </message>
-    <message>
-        <source>The static checks run on the mirror of %1; for the measured ones run blocktune-cli --host %1 diagnose</source>
-        <translation>Die statischen Prüfungen laufen auf dem Abbild von %1; für die gemessenen blocktune-cli --host %1 diagnose ausführen</translation>
     </message>
 </context>
 <context>
@@ -2477,8 +2469,8 @@ KiB</translation>
         <translation>Sekunden im Test (Läufe markiert)</translation>
     </message>
     <message>
-        <source>The console measures only the machine it runs on: on %1 run blocktune-cli --host %1 test or sweep (the same tests, restored the same way)</source>
-        <translation>Die Konsole misst nur die Maschine, auf der sie läuft: für %1 blocktune-cli --host %1 test oder sweep ausführen (dieselben Tests, genauso wiederhergestellt)</translation>
+        <source>Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)</source>
+        <translation>Tests laufen auf %1 und werden in dessen Verlauf gespeichert (blocktune-cli --host %1 history)</translation>
     </message>
 </context>
 <context>
@@ -2502,6 +2494,10 @@ KiB</translation>
     <message>
         <source>the console installs udev rules on this machine only; on %1 run blocktune-cli profile install there</source>
         <translation>die Konsole installiert udev-Regeln nur auf diesem System; auf %1 dort blocktune-cli profile install ausführen</translation>
+    </message>
+    <message>
+        <source>the connection to %1 ended: the agent there restores what the sweep changed</source>
+        <translation>die Verbindung zu %1 ist beendet: der Agent dort stellt wieder her, was die Messreihe geändert hat</translation>
     </message>
 </context>
 <context>

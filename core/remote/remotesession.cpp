@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <csignal>
+
 namespace blocktune {
 
 Result<QStringList> sshCommandLine(const RemoteTarget &target)
@@ -73,6 +75,11 @@ Status RemoteSession::open(int timeoutMs)
         if (!m_closing)
             Q_EMIT connectionLost(lostMessage());
     });
+    // A Ctrl-C at the terminal goes to the whole process group: ssh would
+    // die at once, and the stop the client sends (with the partial results
+    // that come back) would never reach the agent. The client decides when
+    // ssh ends; ssh keeps an inherited SIG_IGN for SIGINT.
+    m_process->setChildProcessModifier([] { ::signal(SIGINT, SIG_IGN); });
     m_process->start(command->constFirst(), command->mid(1));
     if (!m_process->waitForStarted(10000))
         return makeError(NotFound, QStringLiteral("cannot run %1: %2").arg(m_target.ssh, m_process->errorString()));
