@@ -2,6 +2,7 @@
 // (temporary host key, authorized key and sshd_config; never the system's
 // sshd), the agent being the build's bin/blocktune-cli. Root only: sshd
 // must run as root to log a user in, and the loop devices need root.
+#include "privatesshd.h"
 #include "testsupport.h"
 
 #include "common/sysroot.h"
@@ -20,10 +21,7 @@
 #include <QTest>
 #include <QThread>
 
-#include <arpa/inet.h>
 #include <csignal>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace blocktune;
@@ -31,24 +29,6 @@ using namespace blocktune::test;
 
 namespace {
 
-const QString kSshd = QStringLiteral("/usr/sbin/sshd");
-
-/// A port nobody listens on now (the kernel picks it; sshd binds it next).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
 
 bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions perms = QFile::ReadOwner | QFile::WriteOwner)
 {
@@ -66,12 +46,6 @@ QByteArray readFile(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QString shellQuote(const QString &s)
-{
-    QString q = s;
-    q.replace(u'\'', QStringLiteral("'\\''"));
-    return u'\'' + q + u'\'';
-}
 
 /// The children of `pid` (from /proc/PID/task/*/children).
 QList<qint64> childrenOf(qint64 pid)
@@ -129,40 +103,20 @@ class TestRemote : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    /// Authorized keys by user name (sshd reads them as that user, so this
-    /// folder is world-readable, unlike m_dir with the private keys).
-    QTemporaryDir m_userKeys;
-    QProcess m_sshd;
-    int m_port = -1;
+    QTemporaryDir m_dir; ///< the tests' own files
+    PrivateSshd m_sshd;
     QString m_skipReason;
 
     QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
-
-    /// The agent command ssh runs: the build's CLI, with the environment
-    /// the test has that the agent must share (ssh gives it a clean one):
-    /// the build's history database, journal dir, sanitizer options.
-    QString agentCommand(const QString &cliArgs = QStringLiteral("agent")) const
+    static QString agentCommand(const QString &cliArgs = QStringLiteral("agent"))
     {
-        QStringList env;
-        for (const char *name : {"BLOCKTUNE_HISTORY_DB", "BLOCKTUNE_JOURNAL_DIR", "ASAN_OPTIONS", "LSAN_OPTIONS",
-                                 "UBSAN_OPTIONS"})
-            if (qEnvironmentVariableIsSet(name))
-                env << QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name);
-        QString command;
-        if (!env.isEmpty()) {
-            command = QStringLiteral("env");
-            for (const QString &e : env)
-                command += u' ' + shellQuote(e);
-            command += u' ';
-        }
-        return command + shellQuote(binary("blocktune-cli")) + u' ' + cliArgs;
+        return PrivateSshd::agentCommand(cliArgs);
     }
 
     QStringList hostArgs(const QStringList &extraSsh = {}, const QString &remoteCommand = {}) const
     {
         QStringList args{QStringLiteral("--host"), QStringLiteral("testhost"), QStringLiteral("--ssh-config"),
-                         path("ssh_config")};
+                         m_sshd.sshConfig()};
         for (const QString &o : extraSsh)
             args << QStringLiteral("--ssh-option") << o;
         args << QStringLiteral("--remote-command") << (remoteCommand.isEmpty() ? agentCommand() : remoteCommand);
@@ -177,74 +131,17 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (::geteuid() != 0)
-            m_skipReason = QStringLiteral("needs root (sshd logs users in only as root; loop devices)");
-        else if (!QFileInfo(kSshd).isExecutable())
-            m_skipReason = QStringLiteral("%1 is missing (apt-get install openssh-server; scripts/bootstrap.sh)").arg(kSshd);
+        m_skipReason = PrivateSshd::unavailable();
         if (!m_skipReason.isEmpty())
             return;
         QVERIFY(m_dir.isValid());
-        for (const char *key : {"host_key", "other_host_key", "client_key"})
-            QCOMPARE(run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                                        QStringLiteral("-N"), QString(), QStringLiteral("-C"),
-                                                        QStringLiteral("blocktune-test"), QStringLiteral("-f"), path(key)})
-                         .exitCode,
-                     0);
-        QVERIFY(writeFile(path("authorized_keys"), readFile(path("client_key.pub"))));
-        QVERIFY(m_userKeys.isValid());
-        QVERIFY(QFile::setPermissions(m_userKeys.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-                                                              | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
-                                                              | QFile::ExeOther));
-        m_port = freePort();
-        QVERIFY(m_port > 0);
-        const QByteArray sshdConfig = QStringLiteral(
-            "Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3 %5/%u\nPidFile %4\n"
-            "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-            "UsePAM no\nStrictModes no\nAllowTcpForwarding no\nX11Forwarding no\nPrintMotd no\n"
-            "LogLevel ERROR\n").arg(m_port).arg(path("host_key"), path("authorized_keys"), path("sshd.pid"), m_userKeys.path()).toUtf8();
-        QVERIFY(writeFile(path("sshd_config"), sshdConfig));
-        // sshd's privilege separation directory (made by the system's unit
-        // at boot; absent when that sshd never ran).
-        QDir().mkpath(QStringLiteral("/run/sshd"));
-        const QByteArray hostPub = readFile(path("host_key.pub")).trimmed();
-        const QByteArray otherPub = readFile(path("other_host_key.pub")).trimmed();
-        const QByteArray hostName = QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8();
-        QVERIFY(writeFile(path("known_hosts"), hostName + hostPub.split(' ').mid(0, 2).join(' ') + '\n'));
-        QVERIFY(writeFile(path("wrong_known_hosts"), hostName + otherPub.split(' ').mid(0, 2).join(' ') + '\n'));
-        const QByteArray sshConfig = QStringLiteral(
-            "Host testhost\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n  IdentitiesOnly yes\n"
-            "  UserKnownHostsFile %3\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n"
-            "  BatchMode yes\n  LogLevel ERROR\n  ConnectTimeout 10\n")
-                                         .arg(m_port)
-                                         .arg(path("client_key"), path("known_hosts"))
-                                         .toUtf8();
-        QVERIFY(writeFile(path("ssh_config"), sshConfig));
-
-        const ProcessResult check = run(kSshd, {QStringLiteral("-t"), QStringLiteral("-f"), path("sshd_config")});
-        QVERIFY2(check.exitCode == 0, check.err.constData());
-        m_sshd.setProcessChannelMode(QProcess::ForwardedChannels);
-        m_sshd.start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path("sshd_config")});
-        QVERIFY(m_sshd.waitForStarted());
-        // Up once a command runs through it.
-        QElapsedTimer t;
-        t.start();
-        ProcessResult probe;
-        do {
-            QThread::msleep(100);
-            probe = run(QStringLiteral("ssh"), {QStringLiteral("-F"), path("ssh_config"), QStringLiteral("testhost"),
-                                               QStringLiteral("true")}, 20000);
-        } while (probe.exitCode != 0 && t.elapsed() < 10000 && m_sshd.state() == QProcess::Running);
-        QVERIFY2(probe.exitCode == 0, probe.err.constData());
+        const QString started = m_sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
     }
 
     void cleanupTestCase()
     {
-        if (m_sshd.state() != QProcess::NotRunning) {
-            m_sshd.terminate();
-            if (!m_sshd.waitForFinished(5000))
-                m_sshd.kill();
-            m_sshd.waitForFinished();
-        }
+        m_sshd.stop();
     }
 
     void init()
@@ -266,7 +163,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(tree));
         const ProcessResult local = cli({QStringLiteral("--sysroot"), tree, QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(local.exitCode, 0);
-        const ProcessResult remote = cli(hostArgs({}, agentCommand(QStringLiteral("--sysroot ") + shellQuote(tree)
+        const ProcessResult remote = cli(hostArgs({}, agentCommand(QStringLiteral("--sysroot ") + PrivateSshd::quote(tree)
                                                                    + QStringLiteral(" agent")))
                                          + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
         QVERIFY2(remote.exitCode == 0, remote.err.constData());
@@ -364,8 +261,8 @@ private Q_SLOTS:
     {
         RemoteTarget target;
         target.host = QStringLiteral("testhost");
-        target.sshConfig = path("ssh_config");
-        target.remoteCommand = agentCommand(QStringLiteral("--sysroot ") + shellQuote(recordedTree("md-raid10-f2"))
+        target.sshConfig = m_sshd.sshConfig();
+        target.remoteCommand = agentCommand(QStringLiteral("--sysroot ") + PrivateSshd::quote(recordedTree("md-raid10-f2"))
                                             + QStringLiteral(" agent"));
         RemoteSession session(target);
         const Status opened = session.open();
@@ -400,7 +297,7 @@ private Q_SLOTS:
 
     void wrongHostKeyIsRefusedWithSshsMessage()
     {
-        const ProcessResult r = cli(hostArgs({QStringLiteral("UserKnownHostsFile=") + path("wrong_known_hosts"),
+        const ProcessResult r = cli(hostArgs({QStringLiteral("UserKnownHostsFile=") + m_sshd.file("wrong_known_hosts"),
                                               QStringLiteral("StrictHostKeyChecking=yes")})
                                     + QStringList{QStringLiteral("list"), QStringLiteral("--json")});
         QVERIFY(r.exitCode != 0);
@@ -638,20 +535,19 @@ private Q_SLOTS:
                                                                     QStringLiteral("*"), user});
         QVERIFY2(added.exitCode == 0, added.err.constData());
         const auto removeUser = qScopeGuard([&] {
-            QFile::remove(m_userKeys.filePath(user));
+            m_sshd.forgetUser(user);
             run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
         });
-        QVERIFY(writeFile(m_userKeys.filePath(user), readFile(path("client_key.pub")),
-                          QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        m_sshd.authorizeUser(user);
         QStringList env;
         for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
             if (qEnvironmentVariableIsSet(name))
-                env << shellQuote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
         const QString agent = (env.isEmpty() ? QString() : QStringLiteral("env ") + env.join(u' ') + u' ')
-                              + shellQuote(binary("blocktune-cli")) + QStringLiteral(" agent");
+                              + PrivateSshd::quote(binary("blocktune-cli")) + QStringLiteral(" agent");
         auto asUser = [&](const QStringList &command) {
             return cli(QStringList{QStringLiteral("--host"), user + QStringLiteral("@testhost"), QStringLiteral("--ssh-config"),
-                                   path("ssh_config"), QStringLiteral("--remote-command"), agent}
+                                   m_sshd.sshConfig(), QStringLiteral("--remote-command"), agent}
                        + command);
         };
 
@@ -673,7 +569,7 @@ private Q_SLOTS:
         // The greeting says so before any write.
         RemoteTarget target;
         target.host = user + QStringLiteral("@testhost");
-        target.sshConfig = path("ssh_config");
+        target.sshConfig = m_sshd.sshConfig();
         target.remoteCommand = agent;
         RemoteSession session(target);
         const Status opened = session.open();

@@ -2,7 +2,9 @@
 // A private OpenSSH server for the remote tests: sshd on 127.0.0.1 on a
 // free port with a temporary host key, an authorized client key and its own
 // sshd_config (never the system's sshd), and an ssh_config whose host
-// "testhost" reaches it as root. Root only: sshd logs users in only as root.
+// "testhost" reaches it as root (user@testhost as another user whose key
+// authorizeUser() put in place). file("wrong_known_hosts") names another
+// host key for that port. Root only: sshd logs users in only as root.
 #include "testsupport.h"
 
 #include <QDir>
@@ -12,6 +14,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
+
+#include <utility>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -40,9 +44,12 @@ public:
     /// Starts it and waits until a command runs through it; empty, or what failed.
     QString start()
     {
-        if (!m_dir.isValid())
+        if (!m_dir.isValid() || !m_userKeys.isValid())
             return QStringLiteral("no temporary directory");
-        for (const char *key : {"host_key", "client_key"}) {
+        // sshd reads a user's authorized keys as that user.
+        QFile::setPermissions(m_userKeys.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                     | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+        for (const char *key : {"host_key", "other_host_key", "client_key"}) {
             const ProcessResult made = run(QStringLiteral("ssh-keygen"),
                                            {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
                                             QStringLiteral("-N"), QString(), QStringLiteral("-C"),
@@ -53,17 +60,17 @@ public:
         write(path("authorized_keys"), read(path("client_key.pub")));
         m_port = freePort();
         write(path("sshd_config"),
-              QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
+              QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3 %5/%u\nPidFile %4\n"
                              "PermitRootLogin prohibit-password\nPasswordAuthentication no\n"
                              "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nAllowTcpForwarding no\n"
                              "X11Forwarding no\nPrintMotd no\nLogLevel ERROR\n")
                   .arg(m_port)
-                  .arg(path("host_key"), path("authorized_keys"), path("sshd.pid"))
+                  .arg(path("host_key"), path("authorized_keys"), path("sshd.pid"), m_userKeys.path())
                   .toUtf8());
         QDir().mkpath(QStringLiteral("/run/sshd")); // privilege separation (made by the system's unit at boot)
-        const QByteArray hostPub = read(path("host_key.pub")).trimmed();
-        write(path("known_hosts"), QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
-                                       + hostPub.split(' ').mid(0, 2).join(' ') + '\n');
+        const QByteArray hostName = QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8();
+        for (const auto &[known, key] : {std::pair{"known_hosts", "host_key.pub"}, std::pair{"wrong_known_hosts", "other_host_key.pub"}})
+            write(path(known), hostName + read(path(key)).trimmed().split(' ').mid(0, 2).join(' ') + '\n');
         write(path("ssh_config"),
               QStringLiteral("Host testhost\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n"
                              "  IdentitiesOnly yes\n  UserKnownHostsFile %3\n  GlobalKnownHostsFile /dev/null\n"
@@ -101,6 +108,19 @@ public:
     }
 
     QString sshConfig() const { return path("ssh_config"); }
+    /// One of the files it made (keys, known_hosts, configs).
+    QString file(const char *name) const { return path(name); }
+
+    /// Lets `user` log in with the client key (its own authorized keys file).
+    void authorizeUser(const QString &user)
+    {
+        const QString keys = m_userKeys.filePath(user);
+        write(keys, read(path("client_key.pub")));
+        QFile::setPermissions(keys, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    }
+    void forgetUser(const QString &user) { QFile::remove(m_userKeys.filePath(user)); }
+    /// 'text' for a remote shell.
+    static QString quote(QString s) { return u'\'' + s.replace(u'\'', QStringLiteral("'\\''")) + u'\''; }
     static QString host() { return QStringLiteral("testhost"); }
 
     /// The agent command ssh runs: the build's CLI with the environment the
@@ -117,7 +137,6 @@ public:
 
 private:
     QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
-    static QString quote(QString s) { return u'\'' + s.replace(u'\'', QStringLiteral("'\\''")) + u'\''; }
     static QByteArray read(const QString &file)
     {
         QFile f(file);
@@ -147,6 +166,7 @@ private:
     }
 
     QTemporaryDir m_dir;
+    QTemporaryDir m_userKeys;
     QProcess m_sshd;
     int m_port = -1;
 };
