@@ -13,6 +13,7 @@
 #include "remote/connectdialog.h"
 #include "testloop.h"
 #include "testsupport.h"
+#include "widgetsupport.h"
 #include "tuningpanel.h"
 
 #include <QCheckBox>
@@ -35,15 +36,6 @@ using namespace blocktune;
 using namespace blocktune::test;
 
 namespace {
-
-template<typename T>
-T *child(QWidget *parent, const QString &accessibleName)
-{
-    for (T *w : parent->findChildren<T *>())
-        if (w->accessibleName() == accessibleName)
-            return w;
-    return nullptr;
-}
 
 QString statusTexts(QMainWindow &window)
 {

@@ -5,6 +5,7 @@
 #include "tuningpanel.h"
 #include "sessionsupport.h"
 #include "testsupport.h"
+#include "widgetsupport.h"
 
 #include "privilege/privilege.h"
 
@@ -101,15 +102,6 @@ bool applyAndWait(TuningPanel &panel)
     if (!panel.applyChanges(false) || !applied.wait(15000))
         return false;
     return applied.at(0).at(0).toBool();
-}
-
-template<typename T>
-T *child(QWidget *parent, const QString &accessibleName)
-{
-    for (T *w : parent->findChildren<T *>())
-        if (w->accessibleName() == accessibleName)
-            return w;
-    return nullptr;
 }
 
 } // namespace
