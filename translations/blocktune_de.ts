@@ -1215,10 +1215,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
             <numerusform>%n vorübergehende Änderungen dort gehalten</numerusform>
         </translation>
     </message>
-    <message>
-        <source>The read tests kept on %1: blocktune-cli --host %1 history</source>
-        <translation>Die auf %1 gespeicherten Lesetests: blocktune-cli --host %1 history</translation>
-    </message>
     <message numerus="yes">
         <source>When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)</source>
         <translation>
@@ -1263,6 +1259,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Reconnect</source>
         <translation>Neu verbinden</translation>
+    </message>
+    <message>
+        <source>The read tests and sweeps kept on %1</source>
+        <translation>Die auf %1 gespeicherten Lesetests und Messreihen</translation>
     </message>
 </context>
 <context>
@@ -2490,10 +2490,6 @@ KiB</translation>
     <message>
         <source>%1; whatever was written there as temporary is restored by the agent</source>
         <translation>%1; was dort vorübergehend geschrieben wurde, stellt der Agent wieder her</translation>
-    </message>
-    <message>
-        <source>the console installs udev rules on this machine only; on %1 run blocktune-cli profile install there</source>
-        <translation>die Konsole installiert udev-Regeln nur auf diesem System; auf %1 dort blocktune-cli profile install ausführen</translation>
     </message>
     <message>
         <source>the connection to %1 ended: the agent there restores what the sweep changed</source>

@@ -29,7 +29,9 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
+#include <QThread>
 #include <QSettings>
 #include <QShortcut>
 #include <QTabWidget>
@@ -90,7 +92,9 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_details, tr("Details"));
-    m_history = new HistoryView({}, m_tabs);
+    // A host's window shows the host's history: a copy of its database
+    // beside the mirror, fetched when the tab is shown (remoteHistoryPath).
+    m_history = new HistoryView(options.remote ? sysroot + QStringLiteral("/history.sqlite") : QString(), m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     const ProfileStore profileStore = ProfileStore::standard(m_session->root());
     m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
@@ -272,11 +276,18 @@ MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<R
     auto *window = new MainWindow(host->connection.mirror, initialDevice, options);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
-    // History is this machine's store; the host's is there.
-    const int history = window->m_tabs->indexOf(window->m_history);
-    window->m_tabs->setTabEnabled(history, false);
-    window->m_tabs->setTabToolTip(history, tr("The read tests kept on %1: blocktune-cli --host %1 history").arg(target.host));
     window->m_remote = std::move(host);
+    window->m_tabs->setTabToolTip(window->m_tabs->indexOf(window->m_history),
+                                  tr("The read tests and sweeps kept on %1").arg(target.host));
+    // The host's history: copied when the tab is shown and after each test there.
+    connect(window->m_tabs, &QTabWidget::currentChanged, window, [window] {
+        if (window->m_tabs->currentWidget() == window->m_history)
+            window->fetchRemoteHistory();
+    });
+    connect(window->m_readTest, &ReadTestView::finished, window, [window] {
+        if (window->m_tabs->currentWidget() == window->m_history)
+            window->fetchRemoteHistory();
+    });
     window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
     connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
     // What the agent of a connection that dropped put back (it said so to
@@ -293,6 +304,28 @@ MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<R
     if (window->m_remote->connection.link->isLost())
         QMetaObject::invokeMethod(window, [window] { window->connectionLost(QString()); }, Qt::QueuedConnection);
     return window;
+}
+
+void MainWindow::fetchRemoteHistory()
+{
+    if (!m_remote || m_connectionLost)
+        return;
+    const std::shared_ptr<RemoteBackend> backend = m_remote->connection.backend;
+    const QString file = m_remote->connection.mirror + QStringLiteral("/history.sqlite");
+    QPointer<MainWindow> self(this);
+    QThread *worker = QThread::create([self, backend, file] {
+        const Status fetched = backend->fetchHistory(file);
+        const QString error = fetched ? QString() : fetched.error().message;
+        QMetaObject::invokeMethod(qApp, [self, error] {
+            if (!self)
+                return;
+            if (!error.isEmpty())
+                self->showError(error);
+            self->m_history->reload();
+        }, Qt::QueuedConnection);
+    });
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    worker->start();
 }
 
 void MainWindow::showConnectDialog()

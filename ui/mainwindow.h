@@ -104,6 +104,8 @@ private:
     void updateMonitorDevices();
     void connectionLost(const QString &why);
     void reconnect();
+    /// A host's window: copies the host's history database and shows it.
+    void fetchRemoteHistory();
     QString privilegeText(const struct SessionState *state) const;
 
     SessionThread *m_session = nullptr;

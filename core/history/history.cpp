@@ -415,6 +415,23 @@ QString HistoryStore::defaultPath()
 
 HistoryStore::HistoryStore(QString path) : m_path(std::move(path)) {}
 
+Status HistoryStore::copyTo(const QString &file) const
+{
+    if (!QFileInfo(m_path).isFile())
+        return makeError(NotFound, QStringLiteral("no history yet (%1)").arg(m_path));
+    QFile::remove(file); // VACUUM INTO refuses an existing file
+    const Connection connection(m_path);
+    QSqlDatabase db = connection.db();
+    if (!db.open())
+        return makeError(EIO, QStringLiteral("%1: %2").arg(m_path, db.lastError().text()));
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("VACUUM INTO ?"));
+    q.addBindValue(file);
+    if (!q.exec())
+        return makeError(EIO, QStringLiteral("copying %1 to %2: %3").arg(m_path, file, q.lastError().text()));
+    return {};
+}
+
 Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *notice) const
 {
     const QString dir = QFileInfo(m_path).absolutePath();

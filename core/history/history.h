@@ -92,6 +92,10 @@ public:
     Result<QList<HistoryRecord>> list(const QString &device = {}, int limit = 0,
                                       HistoryNotice *notice = nullptr) const;
     Result<HistoryRecord> get(qint64 id) const;
+    /// A consistent copy of the database in `file` (SQLite's VACUUM INTO,
+    /// so a record being written is in it whole or not at all). No
+    /// database yet: NotFound, nothing written.
+    Status copyTo(const QString &file) const;
 
 private:
     QString m_path;

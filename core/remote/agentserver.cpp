@@ -210,6 +210,66 @@ QJsonObject opKeepTemporary(AgentCall &call)
     return o;
 }
 
+/// Sends `path` as "chunk" events ({"data": base64, kSnapshotChunk bytes
+/// at most}); the bytes sent.
+Result<qint64> sendChunks(AgentCall &call, const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(EIO, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    qint64 bytes = 0;
+    while (!file.atEnd()) {
+        const QByteArray chunk = file.read(kSnapshotChunk);
+        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
+            return makeError(EIO, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+        if (call.cancel->load())
+            return makeError(Interrupted, QStringLiteral("stopped"));
+        if (!call.event(QStringLiteral("chunk"), {{QStringLiteral("data"), QString::fromLatin1(chunk.toBase64())}}))
+            break;
+        bytes += chunk.size();
+    }
+    return bytes;
+}
+
+/// {"op":"history_db"}: a consistent copy of this host's history database
+/// (HistoryStore::copyTo) in "chunk" events, then {"bytes":N}; {"bytes":0,
+/// "empty":true} when there is none yet.
+QJsonObject opHistoryDb(AgentCall &call)
+{
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        return agentError(makeError(EIO, QStringLiteral("cannot make a temporary directory: %1").arg(scratch.errorString())));
+    const QString copy = scratch.filePath(QStringLiteral("history.sqlite"));
+    if (Status copied = HistoryStore().copyTo(copy); !copied) {
+        if (copied.error().code == NotFound)
+            return {{QStringLiteral("bytes"), 0}, {QStringLiteral("empty"), true}};
+        return agentError(copied.error());
+    }
+    auto bytes = sendChunks(call, copy);
+    if (!bytes)
+        return agentError(bytes.error());
+    return {{QStringLiteral("bytes"), double(*bytes)}};
+}
+
+/// {"op":"udev_rules","change":"install"|"remove","file":NAME,"content":TEXT}:
+/// a profile's udev rules installed at boot through this session's writer.
+QJsonObject opUdevRules(AgentCall &call)
+{
+    const QString change = call.request.value(u"change").toString();
+    if (change != u"install" && change != u"remove")
+        return agentError(invalid(QStringLiteral("'change' must be install or remove (got '%1')").arg(change.left(32))));
+    auto done = call.session.changeUdevRules(change == u"install" ? RulesChange::Install : RulesChange::Remove,
+                                             call.request.value(u"file").toString(),
+                                             call.request.value(u"content").toString().toUtf8());
+    if (!done)
+        return agentError(done.error());
+    return {{QStringLiteral("path"), done->path},
+            {QStringLiteral("replaced"), done->replaced},
+            {QStringLiteral("udevd_running"), done->udevdRunning},
+            {QStringLiteral("commands"), QJsonArray::fromStringList(done->commands)},
+            {QStringLiteral("message"), done->message}};
+}
+
 /// {"op":"snapshot"}: recordSnapshotTarball() of this host, sent as
 /// "chunk" events ({"data": base64, at most kSnapshotChunk bytes each}),
 /// then the answer {"bytes", "devices", "files", "links", "skipped"}.
@@ -222,21 +282,10 @@ QJsonObject opSnapshot(AgentCall &call)
     auto report = recordSnapshotTarball(call.session.root(), tarball);
     if (!report)
         return agentError(report.error());
-    QFile file(tarball);
-    if (!file.open(QIODevice::ReadOnly))
-        return agentError(makeError(EIO, QStringLiteral("cannot read %1: %2").arg(tarball, file.errorString())));
-    qint64 bytes = 0;
-    while (!file.atEnd()) {
-        const QByteArray chunk = file.read(kSnapshotChunk);
-        if (chunk.isEmpty() && file.error() != QFileDevice::NoError)
-            return agentError(makeError(EIO, QStringLiteral("cannot read %1: %2").arg(tarball, file.errorString())));
-        if (call.cancel->load())
-            return agentError(makeError(Interrupted, QStringLiteral("snapshot stopped")));
-        if (!call.event(QStringLiteral("chunk"), {{QStringLiteral("data"), QString::fromLatin1(chunk.toBase64())}}))
-            break;
-        bytes += chunk.size();
-    }
-    return {{QStringLiteral("bytes"), double(bytes)},
+    auto bytes = sendChunks(call, tarball);
+    if (!bytes)
+        return agentError(bytes.error());
+    return {{QStringLiteral("bytes"), double(*bytes)},
             {QStringLiteral("devices"), report->devices},
             {QStringLiteral("files"), report->files},
             {QStringLiteral("links"), report->links},
@@ -504,6 +553,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("readtest"), &opReadTest);
+    addOp(QStringLiteral("history_db"), &opHistoryDb);
+    addOp(QStringLiteral("udev_rules"), &opUdevRules);
     addOp(QStringLiteral("sweep"), &opSweep);
     addOp(QStringLiteral("history"), &opHistory);
     addOp(QStringLiteral("monitor"), &opMonitor);

@@ -222,6 +222,11 @@ public:
     /// written to TARBALL.part and renamed when complete): what
     /// `blocktune-cli record` writes there, carried here.
     Result<SnapshotReport> fetchSnapshot(const QString &tarball);
+    /// An op that sends a file in "chunk" events (snapshot, history_db)
+    /// into `into` (written to INTO.part, renamed over INTO when complete
+    /// and as long as the answer says; nothing written when it says
+    /// "empty"); the op's answer.
+    Result<QJsonObject> fetchFile(const QJsonObject &request, const QString &into);
     /// Closes ssh's stdin: the agent restores its temporary changes and ends.
     void close(int waitMs = 5000);
 
@@ -274,6 +279,7 @@ public:
     Result<QJsonObject> call(const QJsonObject &request, const std::function<void(const QJsonObject &)> &onEvent = {},
                              const std::atomic_bool *cancel = nullptr);
     Result<SnapshotReport> fetchSnapshot(const QString &tarball);
+    Result<QJsonObject> fetchFile(const QJsonObject &request, const QString &into);
 
 Q_SIGNALS:
     /// From the link's thread: ssh died or the network went (why, in ssh's words).

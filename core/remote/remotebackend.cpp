@@ -91,6 +91,15 @@ Result<QJsonObject> RemoteLink::call(const QJsonObject &request, const std::func
     return answer;
 }
 
+Result<QJsonObject> RemoteLink::fetchFile(const QJsonObject &request, const QString &into)
+{
+    Result<QJsonObject> answer = makeError(EPIPE, RemoteText::tr("connection to %1 lost").arg(m_target.host));
+    if (!m_session)
+        return answer;
+    onLinkThread([&] { answer = m_session->fetchFile(request, into); });
+    return answer;
+}
+
 Result<SnapshotReport> RemoteLink::fetchSnapshot(const QString &tarball)
 {
     Result<SnapshotReport> report = makeError(EPIPE, RemoteText::tr("connection to %1 lost").arg(m_target.host));
@@ -428,6 +437,36 @@ public:
             failed.restoreMessage = RemoteText::tr("the connection to %1 ended: the agent there restores what the sweep changed")
                                         .arg(host());
         return failed;
+    }
+
+    Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
+                                            const QByteArray &content) override
+    {
+        auto answer = m_link->call(QJsonObject{
+            {QStringLiteral("op"), QStringLiteral("udev_rules")},
+            {QStringLiteral("change"), change == RulesChange::Install ? QStringLiteral("install") : QStringLiteral("remove")},
+            {QStringLiteral("file"), fileName},
+            {QStringLiteral("content"), QString::fromUtf8(content)}});
+        if (!answer)
+            return answer.error();
+        if (!answer->value(u"ok").toBool())
+            return makeError(errorCodeFromName(answer->value(u"code").toString()), answer->value(u"error").toString());
+        UdevRulesResult r;
+        r.path = host() + u':' + answer->value(u"path").toString();
+        r.replaced = answer->value(u"replaced").toBool();
+        r.udevdRunning = answer->value(u"udevd_running").toBool();
+        for (const QJsonValue &v : answer->value(u"commands").toArray())
+            r.commands << v.toString();
+        r.message = answer->value(u"message").toString();
+        return r;
+    }
+
+    Status fetchHistory(const QString &file) override
+    {
+        auto answer = m_link->fetchFile(QJsonObject{{QStringLiteral("op"), QStringLiteral("history_db")}}, file);
+        if (!answer)
+            return answer.error();
+        return {};
     }
 
 private:

@@ -9,7 +9,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 
 namespace blocktune {
 
@@ -190,15 +192,13 @@ Result<QJsonObject> RemoteSession::call(QJsonObject request, const std::function
     return *answer;
 }
 
-Result<SnapshotReport> RemoteSession::fetchSnapshot(const QString &tarball)
+Result<QJsonObject> RemoteSession::fetchFile(const QJsonObject &request, const QString &into)
 {
-    if (!isSnapshotTarball(tarball))
-        return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
-    QFile part(tarball + QStringLiteral(".part"));
+    QFile part(into + QStringLiteral(".part"));
     if (!part.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return makeError(EIO, QStringLiteral("cannot write %1: %2").arg(part.fileName(), part.errorString()));
     QString writeError;
-    auto answer = call(QJsonObject{{QStringLiteral("op"), QStringLiteral("snapshot")}}, [&](const QJsonObject &event) {
+    auto answer = call(request, [&](const QJsonObject &event) {
         if (!writeError.isEmpty() || event.value(u"event").toString() != u"chunk")
             return;
         const QByteArray data = QByteArray::fromBase64(event.value(u"data").toString().toLatin1());
@@ -213,15 +213,30 @@ Result<SnapshotReport> RemoteSession::fetchSnapshot(const QString &tarball)
     if (!answer)
         return discard(answer.error());
     if (!answer->value(u"ok").toBool())
-        return discard(makeError(EIO, QStringLiteral("%1: %2").arg(m_target.host, answer->value(u"error").toString())));
+        return discard(makeError(errorCodeFromName(answer->value(u"code").toString()),
+                                 QStringLiteral("%1: %2").arg(m_target.host, answer->value(u"error").toString())));
     if (!writeError.isEmpty())
         return discard(makeError(EIO, writeError));
     if (part.size() != qint64(answer->value(u"bytes").toDouble(-1)))
-        return discard(makeError(EIO, QStringLiteral("the snapshot from %1 arrived incomplete (%2 of %3 bytes)")
+        return discard(makeError(EIO, QStringLiteral("the file from %1 arrived incomplete (%2 of %3 bytes)")
                                           .arg(m_target.host).arg(part.size()).arg(qint64(answer->value(u"bytes").toDouble()))));
-    QFile::remove(tarball);
-    if (!part.rename(tarball))
-        return discard(makeError(EIO, QStringLiteral("cannot rename %1 to %2").arg(part.fileName(), tarball)));
+    if (answer->value(u"empty").toBool()) {
+        part.remove();
+        return *answer;
+    }
+    // rename(2) over the old file: a reader of it keeps the old one whole.
+    if (::rename(QFile::encodeName(part.fileName()).constData(), QFile::encodeName(into).constData()) != 0)
+        return discard(makeError(errno, QStringLiteral("cannot rename %1 to %2").arg(part.fileName(), into)));
+    return *answer;
+}
+
+Result<SnapshotReport> RemoteSession::fetchSnapshot(const QString &tarball)
+{
+    if (!isSnapshotTarball(tarball))
+        return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
+    auto answer = fetchFile(QJsonObject{{QStringLiteral("op"), QStringLiteral("snapshot")}}, tarball);
+    if (!answer)
+        return answer.error();
     SnapshotReport report;
     report.devices = answer->value(u"devices").toInt();
     report.files = answer->value(u"files").toInt();

@@ -151,9 +151,7 @@ Result<UdevRulesResult> TuningSession::changeUdevRules(RulesChange change, const
     if (!m_options.readOnlyReason.isEmpty())
         return makeError(Refused, m_options.readOnlyReason);
     if (m_options.remote)
-        return makeError(NotSupported,
-                         RemoteText::tr("the console installs udev rules on this machine only; on %1 run "
-                                   "blocktune-cli profile install there").arg(m_options.remote->host()));
+        return m_options.remote->changeUdevRules(change, fileName, content);
     return m_writer->changeRules(m_root, change, fileName, content);
 }
 

@@ -78,6 +78,12 @@ public:
                                        const std::atomic_bool *cancel) = 0;
     virtual SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer,
                                  const std::atomic_bool *cancel) = 0;
+    /// A profile's udev rules installed (or removed) at boot on the host.
+    virtual Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
+                                                    const QByteArray &content) = 0;
+    /// A consistent copy of the host's history database into `file` (left
+    /// as it was when the host has none yet).
+    virtual Status fetchHistory(const QString &file) = 0;
 };
 
 struct SessionOptions

@@ -6,10 +6,13 @@
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
 #include "devicetree.h"
+#include "history/historyview.h"
 #include "mainwindow.h"
 #include "monitor/monitorview.h"
 #include "privatesshd.h"
+#include "profiles/profiles.h"
 #include "readtest/readtestview.h"
+#include "session/sessionthread.h"
 #include "remote/connectdialog.h"
 #include "testloop.h"
 #include "testsupport.h"
@@ -225,6 +228,15 @@ private Q_SLOTS:
         test->findChild<QCheckBox *>(QStringLiteral("sweep"))->setChecked(false);
         window->tabs()->setCurrentWidget(panel);
 
+        // The History tab shows the host's history (a copy of its database):
+        // the test and the sweep just run there.
+        HistoryView *history = window->historyView();
+        QSignalSpy historyLoaded(history, &HistoryView::loaded);
+        window->tabs()->setCurrentWidget(history);
+        QVERIFY(window->tabs()->isTabEnabled(window->tabs()->indexOf(history)));
+        QVERIFY(historyLoaded.wait(20000));
+        QCOMPARE(history->recordCount(), 2);
+
         // Advise measures the host's device (every point's readahead set
         // there as a temporary change) and puts its readahead back; the
         // measured diagnosis too.
@@ -302,6 +314,55 @@ private Q_SLOTS:
         QCOMPARE(fresh->deviceTree()->itemsFor(dev).size(), 1);
         delete fresh;
         setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
+    }
+
+    void profileInstalledAtBootOnTheHost()
+    {
+        // The agent serves a copy of a recorded tree: its etc/udev/rules.d
+        // is written, never this machine's.
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QVERIFY(QDir(tree.path()).mkpath(u"etc/udev/rules.d"_qs)); // a host with udev
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = sshd.sshConfig();
+        target.remoteCommand = PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(tree.path()) + u" agent"_qs);
+        QObject context;
+        std::optional<Result<RemoteHost>> answer;
+        connectInBackground(&context, target, [&](Result<RemoteHost> host) { answer = std::move(host); });
+        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 60000);
+        QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
+        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        window->setAttribute(Qt::WA_DeleteOnClose, false);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+
+        auto profile = parseProfile(R"({"schema":1,"name":"array","rules":[{"match":{"name":"sdb"},"set":{"read_ahead_kb":4096}}]})",
+                                    u"test"_qs);
+        QVERIFY2(profile.ok(), qPrintable(profile.ok() ? QString() : profile.error().message));
+        auto rules = exportUdevRules(*profile);
+        QVERIFY(rules.ok());
+        const QString name = udevRulesFileName(u"array"_qs);
+        auto installed = window->session()->session().changeUdevRules(RulesChange::Install, name, rules->text);
+        QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
+        QVERIFY2(installed->path.startsWith(u"testhost:"_qs), qPrintable(installed->path));
+        QFile file(tree.filePath(u"etc/udev/rules.d/"_qs + name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), rules->text);
+        QVERIFY(window->session()->session().changeUdevRules(RulesChange::Remove, name).ok());
+        QVERIFY(!QFileInfo::exists(file.fileName()));
+        // A refusal there comes back with its reason.
+        auto refused = window->session()->session().changeUdevRules(RulesChange::Install, u"bad name.rules"_qs, rules->text);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(u"blocktune"_qs), qPrintable(refused.error().message));
     }
 
 private:
