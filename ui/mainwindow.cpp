@@ -93,7 +93,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     m_details->setFont(QFont(QStringLiteral("monospace")));
     m_tabs->addTab(m_details, tr("Details"));
     // A host's window shows the host's history: a copy of its database
-    // beside the mirror, fetched when the tab is shown (remoteHistoryPath).
+    // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
     m_history = new HistoryView(options.remote ? sysroot + QStringLiteral("/history.sqlite") : QString(), m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     const ProfileStore profileStore = ProfileStore::standard(m_session->root());
