@@ -17,35 +17,37 @@ namespace blocktune {
 
 namespace {
 
-/// The counters of the machine the session works on: its host's through
-/// the agent for a remote session (the root there is a mirror).
-std::optional<quint64> interruptTotal(TuningSession &session)
+/// The counters a measurement takes before and after it.
+struct CounterReading
 {
-    if (RemoteBackend *remote = session.remote())
-        return remote->counterSource()->interrupts({}).total;
-    QFile f(QString::fromLocal8Bit(session.root().procPath("stat")));
-    if (!f.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    return parseInterruptTotal(f.readAll());
-}
+    std::optional<quint64> interrupts; ///< the machine's total; nullopt when unknown
+    QList<quint64> memberSectors;      ///< sectors read, per member disk asked
+};
 
-QList<quint64> memberSectors(TuningSession &session, const QStringList &members)
+/// One reading of the machine the session works on: its host's through the
+/// agent for a remote session (the root there is a mirror), in one round
+/// trip, since the agent's counters carry diskstats and the interrupt total.
+CounterReading readCounters(TuningSession &session, const QStringList &members)
 {
-    QList<quint64> out(members.size(), 0);
-    if (members.isEmpty())
-        return out;
+    CounterReading r;
+    r.memberSectors = QList<quint64>(members.size(), 0);
     Result<DiskStatsTable> table = makeError(ENOENT, QString());
     if (RemoteBackend *remote = session.remote()) {
-        if (auto text = remote->counterSource()->diskStats())
+        const std::unique_ptr<CounterSource> source = remote->counterSource();
+        if (auto text = source->diskStats())
             table = parseDiskStats(*text);
+        r.interrupts = source->interrupts({}).total; // from that same reading
     } else {
-        table = readDiskStats(session.root());
+        QFile f(QString::fromLocal8Bit(session.root().procPath("stat")));
+        if (f.open(QIODevice::ReadOnly))
+            r.interrupts = parseInterruptTotal(f.readAll());
+        if (!members.isEmpty())
+            table = readDiskStats(session.root());
     }
-    if (!table)
-        return out;
-    for (qsizetype i = 0; i < members.size(); ++i)
-        out[i] = table->value(members.at(i))[DiskCounters::SectorsRead];
-    return out;
+    if (table)
+        for (qsizetype i = 0; i < members.size(); ++i)
+            r.memberSectors[i] = table->value(members.at(i))[DiskCounters::SectorsRead];
+    return r;
 }
 
 Error recordedRefusal(const QString &device)
@@ -127,13 +129,11 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
         spec.randomReaders = probe.workload.randomReaders;
     }
 
-    const auto intrBefore = interruptTotal(m_session);
-    const QList<quint64> membersBefore = memberSectors(m_session, settings->memberDisks);
+    const CounterReading before = readCounters(m_session, settings->memberDisks);
     auto result = runTest(spec, cancel);
     if (!result)
         return result.error();
-    const auto intrAfter = interruptTotal(m_session);
-    const QList<quint64> membersAfter = memberSectors(m_session, settings->memberDisks);
+    const CounterReading after = readCounters(m_session, settings->memberDisks);
 
     const RunResult &run = result->runs.constFirst();
     m.mbPerSec = run.mbPerSec;
@@ -144,10 +144,10 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
             m.streamMbPerSec << s.mbPerSec;
     if (!run.deviceStats.isEmpty() && run.deviceStats.constFirst().available)
         m.avgRequestKiB = run.deviceStats.constFirst().avgRequestKiB;
-    if (intrBefore && intrAfter)
-        m.interrupts = counterDelta(*intrBefore, *intrAfter);
-    for (qsizetype i = 0; i < membersAfter.size(); ++i)
-        m.memberBytes << counterDelta(membersBefore.value(i), membersAfter.at(i)) * 512;
+    if (before.interrupts && after.interrupts)
+        m.interrupts = counterDelta(*before.interrupts, *after.interrupts);
+    for (qsizetype i = 0; i < after.memberSectors.size(); ++i)
+        m.memberBytes << counterDelta(before.memberSectors.value(i), after.memberSectors.at(i)) * 512;
     return m;
 }
 
