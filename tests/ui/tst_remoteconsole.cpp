@@ -67,6 +67,17 @@ QList<qint64> sshChildren()
     return out;
 }
 
+/// connectInBackground() as the dialog uses it, waited for (a minute at most).
+std::optional<Result<RemoteHost>> connectTo(const RemoteTarget &target)
+{
+    QObject context;
+    std::optional<Result<RemoteHost>> answer;
+    connectInBackground(&context, target, [&](Result<RemoteHost> host) { answer = std::move(host); });
+    if (!QTest::qWaitFor([&] { return answer.has_value(); }, 60000))
+        return std::nullopt; // still connecting: the caller fails on it
+    return answer;
+}
+
 } // namespace
 
 class TestRemoteConsole : public QObject
@@ -139,10 +150,8 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand();
-        QObject context;
-        std::optional<Result<RemoteHost>> answer;
-        connectInBackground(&context, target, [&](Result<RemoteHost> host) { answer = std::move(host); });
-        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 60000);
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
 
         QPointer<MainWindow> window = MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer)));
@@ -336,10 +345,8 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(tree.path()) + u" agent"_qs);
-        QObject context;
-        std::optional<Result<RemoteHost>> answer;
-        connectInBackground(&context, target, [&](Result<RemoteHost> host) { answer = std::move(host); });
-        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 60000);
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
         std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
