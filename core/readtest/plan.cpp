@@ -125,12 +125,11 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const ReadTestSpec &spec
     return prepare(root, *model, spec);
 }
 
-Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &specIn)
-{
-    ReadTestSpec spec = specIn;
-    const QString kind = readTestKindName(spec.kind);
+namespace {
 
-    // ---- options that need no device ----
+// ---- options that need no device ----
+Status validateOptions(const ReadTestSpec &spec)
+{
     if (spec.blockSize == 0)
         return invalid(ReadTestText::tr("--bs must be at least 1 byte (e.g. 4K, 64K, 1M)"));
     if (spec.blockSize > kMaxBlockSize)
@@ -161,7 +160,13 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
         return invalid(ReadTestText::tr("--random %1 is out of range (0 to %2)").arg(spec.randomReaders).arg(kMaxStreams));
     if (spec.randomBlockSize == 0 || spec.randomBlockSize > kMaxBlockSize)
         return invalid(ReadTestText::tr("--random-bs must be between 1 byte and %1").arg(formatBytes(kMaxBlockSize)));
+    return {};
+}
 
+// How many targets the kind takes, before any of them is looked up.
+Status validateTargetCount(const ReadTestSpec &spec)
+{
+    const QString kind = readTestKindName(spec.kind);
     if (spec.measure.isEmpty())
         return invalid(spec.kind == ReadTestKind::Concurrent
                            ? ReadTestText::tr("test concurrent needs at least one --measure DEV[@OFFSET]")
@@ -172,193 +177,251 @@ Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model
         return invalid(ReadTestText::tr("--background streams belong to test concurrent"));
     if (spec.measure.size() + spec.background.size() > kMaxStreams)
         return invalid(ReadTestText::tr("at most %1 streams").arg(kMaxStreams));
+    return {};
+}
 
-    // ---- devices ----
-    ReadTest test;
-    test.m_root = root;
-    QHash<QString, int> indexOf;
-    auto resolve = [&](const StreamTarget &t) -> Result<int> {
-        const BlockDevice *bd = model.findByUserName(t.device);
-        if (!bd)
-            return makeError(NotFound, ReadTestText::tr("no block device named '%1' (see blocktune-cli "
-                                                      "list; give a kernel name such as sdb or a "
-                                                      "/dev path)").arg(t.device));
-        if (auto it = indexOf.constFind(bd->name); it != indexOf.constEnd())
-            return *it;
-        if (!bd->sizeBytes || *bd->sizeBytes == 0)
-            return invalid(ReadTestText::tr("%1 is empty (size 0): nothing to read").arg(bd->name));
-        TestDevice dev;
-        dev.name = bd->name;
-        dev.devPath = root.devPath(bd->name.toLocal8Bit());
-        dev.queueDevice = bd->queueDevice.isEmpty() ? bd->name : bd->queueDevice;
-        dev.sizeBytes = *bd->sizeBytes;
-        dev.logicalBlockBytes = qMax<quint64>(bd->logicalBlockBytes.value_or(512), 1);
-        test.m_devices.append(dev);
-        indexOf.insert(bd->name, int(test.m_devices.size() - 1));
-        return int(test.m_devices.size() - 1);
-    };
+// Resolves the spec's targets to devices and lays out their streams,
+// checking every range against the device's size and alignment.
+class StreamLayout final
+{
+public:
+    StreamLayout(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &spec)
+        : m_root(root), m_model(model), m_spec(spec)
+    {
+    }
 
-    // Direct I/O needs offsets and lengths in whole logical blocks (the
-    // kernel returns EINVAL otherwise); say so before reading anything.
-    auto checkAligned = [&](const TestDevice &dev, quint64 value, const QString &what) -> Status {
-        if (spec.direct && value % dev.logicalBlockBytes != 0)
-            return invalid(ReadTestText::tr("%1 %2 is not a multiple of %3's logical block size (%4 bytes), "
-                                          "which --direct requires")
-                               .arg(what).arg(value).arg(dev.name).arg(dev.logicalBlockBytes));
-        return {};
-    };
+    Status layOut();
 
-    // The measured length of one stream starting at `offset` on `dev`,
-    // within `room` bytes; refuses what does not fit.
-    auto measuredLength = [&](const TestDevice &dev, quint64 offset, quint64 room,
-                              const QString &roomNote) -> Result<quint64> {
-        if (spec.durationMs)
-            return room;
-        quint64 length = 0;
-        QString asked;
-        if (spec.sizeBytes) {
-            length = *spec.sizeBytes;
-            asked = QStringLiteral("--size %1").arg(formatBytes(length));
-        } else if (spec.count) {
-            length = *spec.count * spec.blockSize;
-            asked = QStringLiteral("--count %1 (x %2 = %3)").arg(*spec.count)
-                        .arg(formatBytes(spec.blockSize), formatBytes(length));
-        } else {
-            length = qMin(kDefaultSize, room);
-            if (spec.direct)
-                length -= length % dev.logicalBlockBytes;
-            if (length == 0)
-                return invalid(ReadTestText::tr("less than one logical block of %1 is left past offset %2")
-                                   .arg(dev.name).arg(offset));
-            return length;
-        }
-        if (length > room)
-            return invalid(ReadTestText::tr("%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6")
-                               .arg(asked, offset ? bytesText(offset) : QStringLiteral("0"), dev.name)
-                               .arg(dev.sizeBytes)
-                               .arg(bytesText(room), roomNote));
-        if (auto st = checkAligned(dev, length, ReadTestText::tr("the length")); !st)
-            return st.error();
+    QList<TestDevice> devices;
+    QList<PlannedStream> streams;
+
+private:
+    Result<int> resolve(const StreamTarget &t);
+    Status checkAligned(const TestDevice &dev, quint64 value, const QString &what) const;
+    Status checkOffset(const TestDevice &dev, quint64 offset) const;
+    Result<quint64> measuredLength(const TestDevice &dev, quint64 offset, quint64 room,
+                                   const QString &roomNote) const;
+    QString uniqueName(const QString &name);
+    Status addTarget(const StreamTarget &t, StreamRole role);
+    Status addMixed(const StreamTarget &t);
+
+    const SysRoot &m_root;
+    const DeviceModel &m_model;
+    const ReadTestSpec &m_spec;
+    QHash<QString, int> m_indexOf;
+    QHash<QString, int> m_nameUse;
+};
+
+Result<int> StreamLayout::resolve(const StreamTarget &t)
+{
+    const BlockDevice *bd = m_model.findByUserName(t.device);
+    if (!bd)
+        return makeError(NotFound, ReadTestText::tr("no block device named '%1' (see blocktune-cli "
+                                                  "list; give a kernel name such as sdb or a "
+                                                  "/dev path)").arg(t.device));
+    if (auto it = m_indexOf.constFind(bd->name); it != m_indexOf.constEnd())
+        return *it;
+    if (!bd->sizeBytes || *bd->sizeBytes == 0)
+        return invalid(ReadTestText::tr("%1 is empty (size 0): nothing to read").arg(bd->name));
+    TestDevice dev;
+    dev.name = bd->name;
+    dev.devPath = m_root.devPath(bd->name.toLocal8Bit());
+    dev.queueDevice = bd->queueDevice.isEmpty() ? bd->name : bd->queueDevice;
+    dev.sizeBytes = *bd->sizeBytes;
+    dev.logicalBlockBytes = qMax<quint64>(bd->logicalBlockBytes.value_or(512), 1);
+    devices.append(dev);
+    m_indexOf.insert(bd->name, int(devices.size() - 1));
+    return int(devices.size() - 1);
+}
+
+// Direct I/O needs offsets and lengths in whole logical blocks (the
+// kernel returns EINVAL otherwise); say so before reading anything.
+Status StreamLayout::checkAligned(const TestDevice &dev, quint64 value, const QString &what) const
+{
+    if (m_spec.direct && value % dev.logicalBlockBytes != 0)
+        return invalid(ReadTestText::tr("%1 %2 is not a multiple of %3's logical block size (%4 bytes), "
+                                      "which --direct requires")
+                           .arg(what).arg(value).arg(dev.name).arg(dev.logicalBlockBytes));
+    return {};
+}
+
+Status StreamLayout::checkOffset(const TestDevice &dev, quint64 offset) const
+{
+    if (offset >= dev.sizeBytes)
+        return invalid(ReadTestText::tr("offset %1 is past the end of %2 (%3)")
+                           .arg(bytesText(offset), dev.name, bytesText(dev.sizeBytes)));
+    return checkAligned(dev, offset, ReadTestText::tr("offset"));
+}
+
+// The measured length of one stream starting at `offset` on `dev`,
+// within `room` bytes; refuses what does not fit.
+Result<quint64> StreamLayout::measuredLength(const TestDevice &dev, quint64 offset, quint64 room,
+                                             const QString &roomNote) const
+{
+    const ReadTestSpec &spec = m_spec;
+    if (spec.durationMs)
+        return room;
+    quint64 length = 0;
+    QString asked;
+    if (spec.sizeBytes) {
+        length = *spec.sizeBytes;
+        asked = QStringLiteral("--size %1").arg(formatBytes(length));
+    } else if (spec.count) {
+        length = *spec.count * spec.blockSize;
+        asked = QStringLiteral("--count %1 (x %2 = %3)").arg(*spec.count)
+                    .arg(formatBytes(spec.blockSize), formatBytes(length));
+    } else {
+        length = qMin(kDefaultSize, room);
+        if (spec.direct)
+            length -= length % dev.logicalBlockBytes;
+        if (length == 0)
+            return invalid(ReadTestText::tr("less than one logical block of %1 is left past offset %2")
+                               .arg(dev.name).arg(offset));
         return length;
-    };
+    }
+    if (length > room)
+        return invalid(ReadTestText::tr("%1 from offset %2 goes past the end of %3 (%4 bytes): at most %5 fits%6")
+                           .arg(asked, offset ? bytesText(offset) : QStringLiteral("0"), dev.name)
+                           .arg(dev.sizeBytes)
+                           .arg(bytesText(room), roomNote));
+    if (auto st = checkAligned(dev, length, ReadTestText::tr("the length")); !st)
+        return st.error();
+    return length;
+}
 
-    auto checkOffset = [&](const TestDevice &dev, quint64 offset) -> Status {
-        if (offset >= dev.sizeBytes)
-            return invalid(ReadTestText::tr("offset %1 is past the end of %2 (%3)")
-                               .arg(bytesText(offset), dev.name, bytesText(dev.sizeBytes)));
-        return checkAligned(dev, offset, ReadTestText::tr("offset"));
-    };
+QString StreamLayout::uniqueName(const QString &name)
+{
+    const int n = ++m_nameUse[name];
+    return n == 1 ? name : QStringLiteral("%1#%2").arg(name).arg(n);
+}
 
-    QHash<QString, int> nameUse;
-    auto uniqueName = [&](QString name) {
-        const int n = ++nameUse[name];
-        return n == 1 ? name : QStringLiteral("%1#%2").arg(name).arg(n);
-    };
-
-    auto addTarget = [&](const StreamTarget &t, StreamRole role) -> Status {
-        auto idx = resolve(t);
-        if (!idx)
-            return idx.error();
-        const TestDevice &dev = test.m_devices.at(*idx);
-        if (auto st = checkOffset(dev, t.offset); !st)
-            return st;
-        if (auto st = checkAligned(dev, spec.blockSize, QStringLiteral("--bs")); !st)
-            return st;
-        PlannedStream s;
-        s.device = *idx;
-        s.start = t.offset;
-        s.role = role;
-        s.blockSize = spec.blockSize;
-        const quint64 room = dev.sizeBytes - t.offset;
-        if (role == StreamRole::Background) {
-            // Like `while true; do dd if=DEV ...; done`: to the device's end, again and again.
-            s.length = room;
-        } else {
-            auto len = measuredLength(dev, t.offset, room, QString());
-            if (!len)
-                return len.error();
-            s.length = *len;
-            s.untilDeadline = spec.durationMs.has_value();
-        }
-        s.name = uniqueName(t.offset ? QStringLiteral("%1@%2").arg(dev.name, formatBytes(t.offset))
-                                     : dev.name);
-        if (spec.kind == ReadTestKind::Server) {
-            s.threads = spec.threads;
-            s.sharedFd = spec.sharedFd;
-        }
-        test.m_streams.append(s);
-        return {};
-    };
-
-    switch (spec.kind) {
-    case ReadTestKind::Sequential:
-    case ReadTestKind::Server:
-        if (auto st = addTarget(spec.measure.constFirst(), StreamRole::Measure); !st)
-            return st.error();
-        break;
-    case ReadTestKind::Concurrent:
-        for (const StreamTarget &t : std::as_const(spec.measure))
-            if (auto st = addTarget(t, StreamRole::Measure); !st)
-                return st.error();
-        for (const StreamTarget &t : std::as_const(spec.background))
-            if (auto st = addTarget(t, StreamRole::Background); !st)
-                return st.error();
-        break;
-    case ReadTestKind::Mixed: {
-        const StreamTarget &t = spec.measure.constFirst();
-        auto idx = resolve(t);
-        if (!idx)
-            return idx.error();
-        const TestDevice dev = test.m_devices.at(*idx);
-        if (auto st = checkOffset(dev, t.offset); !st)
-            return st.error();
-        if (auto st = checkAligned(dev, spec.blockSize, QStringLiteral("--bs")); !st)
-            return st.error();
-        if (auto st = checkAligned(dev, spec.randomBlockSize, QStringLiteral("--random-bs")); !st)
-            return st.error();
-        // K sequential streams spread evenly over the device past the
-        // offset, so they do not feed each other's page cache.
-        const quint64 span = dev.sizeBytes - t.offset;
-        quint64 spacing = span / quint64(spec.seqStreams);
-        spacing -= spacing % dev.logicalBlockBytes;
-        if (spacing == 0)
-            return invalid(ReadTestText::tr("%1 is too small for %2 sequential streams past offset %3")
-                               .arg(dev.name).arg(spec.seqStreams).arg(t.offset));
-        const QString note = spec.seqStreams > 1
-            ? ReadTestText::tr(" (each of the %1 sequential streams gets 1/%1 of the device past the offset)")
-                  .arg(spec.seqStreams)
-            : QString();
-        auto len = measuredLength(dev, t.offset, spacing, note);
+Status StreamLayout::addTarget(const StreamTarget &t, StreamRole role)
+{
+    auto idx = resolve(t);
+    if (!idx)
+        return idx.error();
+    const TestDevice &dev = devices.at(*idx);
+    if (auto st = checkOffset(dev, t.offset); !st)
+        return st;
+    if (auto st = checkAligned(dev, m_spec.blockSize, QStringLiteral("--bs")); !st)
+        return st;
+    PlannedStream s;
+    s.device = *idx;
+    s.start = t.offset;
+    s.role = role;
+    s.blockSize = m_spec.blockSize;
+    const quint64 room = dev.sizeBytes - t.offset;
+    if (role == StreamRole::Background) {
+        // Like `while true; do dd if=DEV ...; done`: to the device's end, again and again.
+        s.length = room;
+    } else {
+        auto len = measuredLength(dev, t.offset, room, QString());
         if (!len)
             return len.error();
-        for (int i = 0; i < spec.seqStreams; ++i) {
-            PlannedStream s;
-            s.name = QStringLiteral("seq%1").arg(i + 1);
-            s.device = *idx;
-            s.start = t.offset + quint64(i) * spacing;
-            s.length = *len;
-            s.untilDeadline = spec.durationMs.has_value();
-            s.blockSize = spec.blockSize;
-            test.m_streams.append(s);
-        }
-        if (spec.randomReaders > 0 && span < spec.randomBlockSize)
-            return invalid(ReadTestText::tr("%1 holds less than one --random-bs block past offset %2")
-                               .arg(dev.name).arg(t.offset));
-        for (int i = 0; i < spec.randomReaders; ++i) {
-            PlannedStream s;
-            s.name = QStringLiteral("random%1").arg(i + 1);
-            s.device = *idx;
-            s.start = t.offset;
-            s.length = span;
-            s.role = StreamRole::Background;
-            s.pattern = AccessPattern::Random;
-            s.blockSize = spec.randomBlockSize;
-            test.m_streams.append(s);
-        }
-        break;
+        s.length = *len;
+        s.untilDeadline = m_spec.durationMs.has_value();
     }
+    s.name = uniqueName(t.offset ? QStringLiteral("%1@%2").arg(dev.name, formatBytes(t.offset))
+                                 : dev.name);
+    if (m_spec.kind == ReadTestKind::Server) {
+        s.threads = m_spec.threads;
+        s.sharedFd = m_spec.sharedFd;
     }
+    streams.append(s);
+    return {};
+}
 
+Status StreamLayout::addMixed(const StreamTarget &t)
+{
+    const ReadTestSpec &spec = m_spec;
+    auto idx = resolve(t);
+    if (!idx)
+        return idx.error();
+    const TestDevice dev = devices.at(*idx);
+    if (auto st = checkOffset(dev, t.offset); !st)
+        return st;
+    if (auto st = checkAligned(dev, spec.blockSize, QStringLiteral("--bs")); !st)
+        return st;
+    if (auto st = checkAligned(dev, spec.randomBlockSize, QStringLiteral("--random-bs")); !st)
+        return st;
+    // K sequential streams spread evenly over the device past the
+    // offset, so they do not feed each other's page cache.
+    const quint64 span = dev.sizeBytes - t.offset;
+    quint64 spacing = span / quint64(spec.seqStreams);
+    spacing -= spacing % dev.logicalBlockBytes;
+    if (spacing == 0)
+        return invalid(ReadTestText::tr("%1 is too small for %2 sequential streams past offset %3")
+                           .arg(dev.name).arg(spec.seqStreams).arg(t.offset));
+    const QString note = spec.seqStreams > 1
+        ? ReadTestText::tr(" (each of the %1 sequential streams gets 1/%1 of the device past the offset)")
+              .arg(spec.seqStreams)
+        : QString();
+    auto len = measuredLength(dev, t.offset, spacing, note);
+    if (!len)
+        return len.error();
+    for (int i = 0; i < spec.seqStreams; ++i) {
+        PlannedStream s;
+        s.name = QStringLiteral("seq%1").arg(i + 1);
+        s.device = *idx;
+        s.start = t.offset + quint64(i) * spacing;
+        s.length = *len;
+        s.untilDeadline = spec.durationMs.has_value();
+        s.blockSize = spec.blockSize;
+        streams.append(s);
+    }
+    if (spec.randomReaders > 0 && span < spec.randomBlockSize)
+        return invalid(ReadTestText::tr("%1 holds less than one --random-bs block past offset %2")
+                           .arg(dev.name).arg(t.offset));
+    for (int i = 0; i < spec.randomReaders; ++i) {
+        PlannedStream s;
+        s.name = QStringLiteral("random%1").arg(i + 1);
+        s.device = *idx;
+        s.start = t.offset;
+        s.length = span;
+        s.role = StreamRole::Background;
+        s.pattern = AccessPattern::Random;
+        s.blockSize = spec.randomBlockSize;
+        streams.append(s);
+    }
+    return {};
+}
+
+Status StreamLayout::layOut()
+{
+    switch (m_spec.kind) {
+    case ReadTestKind::Sequential:
+    case ReadTestKind::Server:
+        return addTarget(m_spec.measure.constFirst(), StreamRole::Measure);
+    case ReadTestKind::Concurrent:
+        for (const StreamTarget &t : std::as_const(m_spec.measure))
+            if (auto st = addTarget(t, StreamRole::Measure); !st)
+                return st;
+        for (const StreamTarget &t : std::as_const(m_spec.background))
+            if (auto st = addTarget(t, StreamRole::Background); !st)
+                return st;
+        return {};
+    case ReadTestKind::Mixed:
+        return addMixed(m_spec.measure.constFirst());
+    }
+    return {};
+}
+
+} // namespace
+
+Result<ReadTest> ReadTest::prepare(const SysRoot &root, const DeviceModel &model, const ReadTestSpec &spec)
+{
+    if (auto st = validateOptions(spec); !st)
+        return st.error();
+    if (auto st = validateTargetCount(spec); !st)
+        return st.error();
+    StreamLayout layout(root, model, spec);
+    if (auto st = layout.layOut(); !st)
+        return st.error();
+
+    ReadTest test;
+    test.m_root = root;
+    test.m_devices = std::move(layout.devices);
+    test.m_streams = std::move(layout.streams);
     test.m_spec = spec;
     return test;
 }
