@@ -65,6 +65,15 @@ DeviceRates ratesOf(const QString &name, const DiskCounters &before, const DiskC
     return r;
 }
 
+// One group member's step in a tick.
+struct MemberDelta
+{
+    bool present = false;
+    bool counted = false;
+    quint64 readBytes = 0;
+    quint64 reads = 0;
+};
+
 } // namespace
 
 BalanceFigures balanceOf(const std::vector<double> &load)
@@ -241,7 +250,157 @@ struct Sampler::State
                 addGroup(g);
         planDirty = false;
     }
+
+    // The phases of Sampler::sample() after parse() and plan().
+    void listLayoutChanges(Sample &s) const;
+    std::vector<std::optional<double>> irqSetRates(double seconds) const;
+    // Position of cur's device `pos` in prev, -1 when it appeared this tick.
+    int previousOf(int pos, bool sameLayout) const
+    {
+        if (sameLayout)
+            return pos;
+        return prev.index.value(cur.names[pos], -1);
+    }
+    void addDeviceRates(Sample &s, CounterSource &source, bool readInFlight, bool sameLayout,
+                        double seconds, double ms) const;
+    QHash<QString, MemberDelta> memberDeltas(Sample &s, bool sameLayout);
+    void addGroupBalances(Sample &s, bool sameLayout);
+    void finish()
+    {
+        std::swap(prev, cur);
+        havePrev = true;
+    }
 };
+
+// Devices that came or went: the owner rebuilds the topology.
+void Sampler::State::listLayoutChanges(Sample &s) const
+{
+    for (const QString &name : std::as_const(cur.names))
+        if (!prev.index.contains(name))
+            s.appeared.append(name);
+    for (const QString &name : std::as_const(prev.names))
+        if (!cur.index.contains(name))
+            s.vanished.append(name);
+    std::sort(s.appeared.begin(), s.appeared.end(), kernelNameLess);
+    std::sort(s.vanished.begin(), s.vanished.end(), kernelNameLess);
+}
+
+// Interrupts/s per distinct set of lines, computed once for all the
+// devices that share it (every partition of a disk, every disk of an HBA).
+std::vector<std::optional<double>> Sampler::State::irqSetRates(double seconds) const
+{
+    std::vector<std::optional<double>> setRates(irqSets.size());
+    for (size_t i = 0; i < irqSets.size(); ++i) {
+        quint64 sum = 0;
+        bool any = false;
+        for (int line : irqSets[i]) {
+            const auto after = cur.irq.constFind(line);
+            const auto before = prev.irq.constFind(line);
+            if (after == cur.irq.cend() || before == prev.irq.cend())
+                continue;
+            sum += irqSumDelta(*before, *after);
+            any = true;
+        }
+        if (any)
+            setRates[i] = double(sum) / seconds;
+    }
+    return setRates;
+}
+
+void Sampler::State::addDeviceRates(Sample &s, CounterSource &source, bool readInFlight, bool sameLayout,
+                                    double seconds, double ms) const
+{
+    const std::vector<std::optional<double>> setRates = irqSetRates(seconds);
+    s.devices.reserve(qsizetype(reported.size()));
+    for (const Reported &r : reported) {
+        const int before = previousOf(r.pos, sameLayout);
+        if (before < 0)
+            continue; // appeared this tick: no interval to report yet
+        const QString &name = cur.names[r.pos];
+        DeviceRates rates = ratesOf(name, prev.counters[size_t(before)], cur.counters[size_t(r.pos)],
+                                    seconds, ms);
+        if (readInFlight) {
+            rates.inFlightSplit = source.inFlight(name);
+            if (rates.inFlightSplit)
+                rates.inFlight = rates.inFlightSplit->reads + rates.inFlightSplit->writes;
+        }
+        if (r.irqSet >= 0) {
+            rates.irqPerSec = setRates[size_t(r.irqSet)];
+            rates.irqShared = rates.irqPerSec.has_value() && r.shared;
+        }
+        s.devices.append(std::move(rates));
+    }
+}
+
+// Each member's delta once per tick, whatever the number of groups
+// it is in, so the since-start sums count every byte once.
+QHash<QString, MemberDelta> Sampler::State::memberDeltas(Sample &s, bool sameLayout)
+{
+    QHash<QString, MemberDelta> deltas;
+    for (const PlannedGroup &g : groups) {
+        for (qsizetype i = 0; i < g.spec.members.size(); ++i) {
+            const QString &member = g.spec.members[i];
+            if (deltas.contains(member))
+                continue;
+            MemberDelta md;
+            const int pos = g.memberPos[size_t(i)];
+            md.present = pos >= 0;
+            const int before = md.present ? previousOf(pos, sameLayout) : -1;
+            if (before >= 0) {
+                const DiskCounters &a = prev.counters[size_t(before)];
+                const DiskCounters &b = cur.counters[size_t(pos)];
+                md.counted = true;
+                md.readBytes = counterDelta(a[DiskCounters::SectorsRead], b[DiskCounters::SectorsRead]) * 512;
+                md.reads = counterDelta(a[DiskCounters::ReadsCompleted], b[DiskCounters::ReadsCompleted]);
+                cumulativeReadBytes[member] += md.readBytes;
+            }
+            if (!md.present && !s.missing.contains(member))
+                s.missing.append(member);
+            deltas.insert(member, md);
+        }
+    }
+    return deltas;
+}
+
+void Sampler::State::addGroupBalances(Sample &s, bool sameLayout)
+{
+    QHash<QString, MemberDelta> deltas = memberDeltas(s, sameLayout);
+    for (const PlannedGroup &g : groups) {
+        GroupBalance balance;
+        balance.name = g.spec.name;
+        balance.kind = g.spec.kind;
+        std::vector<double> bytes, requests, sinceStart;
+        quint64 totalBytes = 0, totalReads = 0;
+        for (const QString &member : g.spec.members) {
+            const MemberDelta &md = deltas[member];
+            MemberShare share;
+            share.name = member;
+            share.present = md.present;
+            share.readBytes = md.readBytes;
+            share.reads = md.reads;
+            if (md.counted) {
+                bytes.push_back(double(md.readBytes));
+                requests.push_back(double(md.reads));
+                sinceStart.push_back(double(cumulativeReadBytes.value(member)));
+                totalBytes += md.readBytes;
+                totalReads += md.reads;
+            }
+            balance.members.append(share);
+        }
+        for (MemberShare &share : balance.members) {
+            if (!deltas[share.name].counted)
+                continue;
+            if (totalBytes > 0)
+                share.share = double(share.readBytes) / double(totalBytes);
+            if (totalReads > 0)
+                share.requestShare = double(share.reads) / double(totalReads);
+        }
+        balance.bytes = balanceOf(bytes);
+        balance.requests = balanceOf(requests);
+        balance.sinceStart = balanceOf(sinceStart);
+        s.groups.append(std::move(balance));
+    }
+}
 
 Sampler::Sampler(std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock)
     : m_source(std::move(source)), m_clock(std::move(clock)), d(std::make_unique<State>())
@@ -292,17 +451,8 @@ Result<Sample> Sampler::sample()
 
     Sample s;
     s.wallMs = m_clock->wallMs();
-    // Devices that came or went: the owner rebuilds the topology.
-    if (st.havePrev && st.planDirty && st.cur.index.size() + st.prev.index.size() > 0) {
-        for (const QString &name : std::as_const(st.cur.names))
-            if (!st.prev.index.contains(name))
-                s.appeared.append(name);
-        for (const QString &name : std::as_const(st.prev.names))
-            if (!st.cur.index.contains(name))
-                s.vanished.append(name);
-        std::sort(s.appeared.begin(), s.appeared.end(), kernelNameLess);
-        std::sort(s.vanished.begin(), s.vanished.end(), kernelNameLess);
-    }
+    if (st.havePrev && st.planDirty && st.cur.index.size() + st.prev.index.size() > 0)
+        st.listLayoutChanges(s);
     if (st.planDirty)
         st.plan(m_watched, m_topology, m_userGroups);
 
@@ -310,14 +460,10 @@ Result<Sample> Sampler::sample()
     st.cur.intrTotal = interrupts.total;
     st.cur.irq = std::move(interrupts.lines);
 
-    auto finish = [&st]() {
-        std::swap(st.prev, st.cur);
-        st.havePrev = true;
-    };
     if (!st.havePrev) {
         s.baseline = true;
         st.startNs = now;
-        finish();
+        st.finish();
         return s;
     }
     const qint64 elapsedNs = now - st.prev.ns;
@@ -335,123 +481,13 @@ Result<Sample> Sampler::sample()
     if (st.cur.intrTotal && st.prev.intrTotal)
         s.interruptsPerSec = double(counterDelta(*st.prev.intrTotal, *st.cur.intrTotal)) / seconds;
 
-    // Interrupts/s per distinct set of lines, computed once for all the
-    // devices that share it (every partition of a disk, every disk of an HBA).
-    std::vector<std::optional<double>> setRates(st.irqSets.size());
-    for (size_t i = 0; i < st.irqSets.size(); ++i) {
-        quint64 sum = 0;
-        bool any = false;
-        for (int line : st.irqSets[i]) {
-            const auto after = st.cur.irq.constFind(line);
-            const auto before = st.prev.irq.constFind(line);
-            if (after == st.cur.irq.cend() || before == st.prev.irq.cend())
-                continue;
-            sum += irqSumDelta(*before, *after);
-            any = true;
-        }
-        if (any)
-            setRates[i] = double(sum) / seconds;
-    }
-
     const bool sameLayout = st.cur.index.isSharedWith(st.prev.index);
-    auto previousOf = [&](int pos) -> int {
-        if (sameLayout)
-            return pos;
-        return st.prev.index.value(st.cur.names[pos], -1);
-    };
-
-    s.devices.reserve(qsizetype(st.reported.size()));
-    for (const State::Reported &r : st.reported) {
-        const int before = previousOf(r.pos);
-        if (before < 0)
-            continue; // appeared this tick: no interval to report yet
-        const QString &name = st.cur.names[r.pos];
-        DeviceRates rates = ratesOf(name, st.prev.counters[size_t(before)], st.cur.counters[size_t(r.pos)],
-                                    seconds, ms);
-        if (!m_watched.isEmpty()) {
-            rates.inFlightSplit = m_source->inFlight(name);
-            if (rates.inFlightSplit)
-                rates.inFlight = rates.inFlightSplit->reads + rates.inFlightSplit->writes;
-        }
-        if (r.irqSet >= 0) {
-            rates.irqPerSec = setRates[size_t(r.irqSet)];
-            rates.irqShared = rates.irqPerSec.has_value() && r.shared;
-        }
-        s.devices.append(std::move(rates));
-    }
+    st.addDeviceRates(s, *m_source, !m_watched.isEmpty(), sameLayout, seconds, ms);
     s.missing = m_watched.isEmpty() ? s.vanished : st.missingWatched;
+    if (!st.groups.empty())
+        st.addGroupBalances(s, sameLayout);
 
-    if (!st.groups.empty()) {
-        // Each member's delta once per tick, whatever the number of groups
-        // it is in, so the since-start sums count every byte once.
-        struct MemberDelta
-        {
-            bool present = false;
-            bool counted = false;
-            quint64 readBytes = 0;
-            quint64 reads = 0;
-        };
-        QHash<QString, MemberDelta> deltas;
-        for (const State::PlannedGroup &g : st.groups) {
-            for (qsizetype i = 0; i < g.spec.members.size(); ++i) {
-                const QString &member = g.spec.members[i];
-                if (deltas.contains(member))
-                    continue;
-                MemberDelta md;
-                const int pos = g.memberPos[size_t(i)];
-                md.present = pos >= 0;
-                const int before = md.present ? previousOf(pos) : -1;
-                if (before >= 0) {
-                    const DiskCounters &a = st.prev.counters[size_t(before)];
-                    const DiskCounters &b = st.cur.counters[size_t(pos)];
-                    md.counted = true;
-                    md.readBytes = counterDelta(a[DiskCounters::SectorsRead], b[DiskCounters::SectorsRead]) * 512;
-                    md.reads = counterDelta(a[DiskCounters::ReadsCompleted], b[DiskCounters::ReadsCompleted]);
-                    st.cumulativeReadBytes[member] += md.readBytes;
-                }
-                if (!md.present && !s.missing.contains(member))
-                    s.missing.append(member);
-                deltas.insert(member, md);
-            }
-        }
-        for (const State::PlannedGroup &g : st.groups) {
-            GroupBalance balance;
-            balance.name = g.spec.name;
-            balance.kind = g.spec.kind;
-            std::vector<double> bytes, requests, sinceStart;
-            quint64 totalBytes = 0, totalReads = 0;
-            for (const QString &member : g.spec.members) {
-                const MemberDelta &md = deltas[member];
-                MemberShare share;
-                share.name = member;
-                share.present = md.present;
-                share.readBytes = md.readBytes;
-                share.reads = md.reads;
-                if (md.counted) {
-                    bytes.push_back(double(md.readBytes));
-                    requests.push_back(double(md.reads));
-                    sinceStart.push_back(double(st.cumulativeReadBytes.value(member)));
-                    totalBytes += md.readBytes;
-                    totalReads += md.reads;
-                }
-                balance.members.append(share);
-            }
-            for (MemberShare &share : balance.members) {
-                if (!deltas[share.name].counted)
-                    continue;
-                if (totalBytes > 0)
-                    share.share = double(share.readBytes) / double(totalBytes);
-                if (totalReads > 0)
-                    share.requestShare = double(share.reads) / double(totalReads);
-            }
-            balance.bytes = balanceOf(bytes);
-            balance.requests = balanceOf(requests);
-            balance.sinceStart = balanceOf(sinceStart);
-            s.groups.append(std::move(balance));
-        }
-    }
-
-    finish();
+    st.finish();
     return s;
 }
 
