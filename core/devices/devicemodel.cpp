@@ -11,7 +11,6 @@
 #include <QSet>
 
 #include <atomic>
-#include <functional>
 
 namespace blocktune {
 
@@ -68,16 +67,11 @@ bool kernelNameLess(const QString &a, const QString &b)
 
 namespace {
 std::atomic_int g_scans{0};
-} // namespace
 
-int DeviceModel::scansInProcess()
+// libudev on the live machine, a sysfs walk on a recorded tree, unless the
+// options say which; libudev on a recorded tree is refused.
+Result<bool> chooseUdev(const SysRoot &root, const ScanOptions &options)
 {
-    return g_scans.load();
-}
-
-Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &options)
-{
-    ++g_scans;
     bool useUdev = false;
     switch (options.enumerate) {
     case ScanOptions::Enumerate::Auto: useUdev = root.isLive(); break;
@@ -88,12 +82,125 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         return makeError(InvalidArgument,
                          DevicesText::tr("libudev cannot read a recorded tree (%1); walk sysfs instead")
                              .arg(root.root()));
+    return useUdev;
+}
+
+void settleFilesystem(BlockDevice &d, const Candidate &candidate, const SysRoot &root,
+                      const ScanOptions &options)
+{
+    // ScanOptions::probeFilesystems = false promises not to open devices
+    // (a read test's refusals must not issue a single read).
+    if (options.probeFilesystems && root.isLive() && d.sizeBytes.value_or(0) > 0
+        && d.type != DeviceType::Rom) {
+        if (auto fs = probeFilesystem(root.devPath(d.name.toLocal8Bit()))) {
+            if (!fs->type.isEmpty() || d.fstype.isEmpty()) {
+                d.fstype = fs->type;
+                d.label = fs->label;
+                d.uuid = fs->uuid;
+            }
+        }
+    }
+    if (!options.probeFilesystems && !candidate.udev) {
+        d.fstype.clear();
+        d.label.clear();
+        d.uuid.clear();
+    }
+}
+
+// Leaf disks: follow partitions to their disk, slaves down the stack,
+// a loop to the device holding its backing file.
+class LeafDisks final
+{
+public:
+    LeafDisks(const SysRoot &root, const QList<BlockDevice> &devices,
+              const QHash<QString, qsizetype> &index, QStringList &warnings)
+        : m_root(root), m_devices(devices), m_index(index), m_warnings(warnings)
+    {
+        for (const BlockDevice &d : devices)
+            m_byDevNumber.insert({d.major, d.minor}, d.name);
+        m_mounts = readMountInfo(root);
+    }
+
+    QStringList of(const QString &name, int depth);
+
+private:
+    const BlockDevice *find(const QString &name) const
+    {
+        const auto it = m_index.constFind(name);
+        return it == m_index.constEnd() ? nullptr : &m_devices[*it];
+    }
+
+    const SysRoot &m_root;
+    const QList<BlockDevice> &m_devices;
+    const QHash<QString, qsizetype> &m_index;
+    QStringList &m_warnings;
+    QHash<QPair<int, int>, QString> m_byDevNumber;
+    QList<MountEntry> m_mounts;
+    QHash<QString, QStringList> m_memo;
+    QSet<QString> m_onPath; // a loop in slaves/ (garbage) must end, and warn once
+};
+
+QStringList LeafDisks::of(const QString &name, int depth)
+{
+    if (auto it = m_memo.constFind(name); it != m_memo.constEnd())
+        return *it;
+    QStringList out;
+    const BlockDevice *d = find(name);
+    if (!d || depth > 32)
+        return out;
+    if (m_onPath.contains(name)) {
+        m_warnings.append(DevicesText::tr("%1: what it is built on (slaves/) leads back to %1; "
+                                          "its leaf disks are incomplete").arg(name));
+        m_memo.insert(name, out);
+        return out;
+    }
+    m_onPath.insert(name);
+    auto add = [&out](const QStringList &more) {
+        for (const QString &n : more)
+            if (!out.contains(n))
+                out.append(n);
+    };
+    if (d->type == DeviceType::Partition) {
+        add(of(d->parent, depth + 1));
+    } else if (!d->slaves.isEmpty()) {
+        for (const QString &slave : d->slaves)
+            add(of(slave, depth + 1));
+    } else if (d->type == DeviceType::Loop) {
+        if (d->loop && !d->loop->backingFile.isEmpty()) {
+            if (auto dev = deviceHoldingFile(m_root, d->loop->backingFile, m_mounts)) {
+                const QString holder = m_byDevNumber.value({dev->first, dev->second});
+                if (!holder.isEmpty() && holder != name)
+                    add(of(holder, depth + 1));
+            }
+        }
+    } else if (d->type == DeviceType::Disk || d->type == DeviceType::Rom) {
+        out.append(name);
+    }
+    m_onPath.remove(name);
+    std::sort(out.begin(), out.end(), kernelNameLess);
+    m_memo.insert(name, out);
+    return out;
+}
+
+} // namespace
+
+int DeviceModel::scansInProcess()
+{
+    return g_scans.load();
+}
+
+Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &options)
+{
+    ++g_scans;
+    const auto useUdev = chooseUdev(root, options);
+    if (!useUdev)
+        return useUdev.error();
 
     const auto layout = root.blockLayout();
     if (!layout)
         return layout.error();
 
-    const QList<Candidate> candidates = useUdev ? enumerateUdev() : enumerateSysfs(root, *layout);
+    const QList<Candidate> candidates = *useUdev ? enumerateUdev() : enumerateSysfs(root, *layout);
     std::optional<bool> vmContextSwitch;
     if (auto v = root.readU64(root.procPath("sys/vm/enable_context_readahead")))
         vmContextSwitch = *v != 0;
@@ -106,23 +213,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
         if (!read)
             continue;
         BlockDevice d = std::move(*read);
-        // ScanOptions::probeFilesystems = false promises not to open devices
-        // (a read test's refusals must not issue a single read).
-        if (options.probeFilesystems && root.isLive() && d.sizeBytes.value_or(0) > 0
-            && d.type != DeviceType::Rom) {
-            if (auto fs = probeFilesystem(root.devPath(d.name.toLocal8Bit()))) {
-                if (!fs->type.isEmpty() || d.fstype.isEmpty()) {
-                    d.fstype = fs->type;
-                    d.label = fs->label;
-                    d.uuid = fs->uuid;
-                }
-            }
-        }
-        if (!options.probeFilesystems && !candidate.udev) {
-            d.fstype.clear();
-            d.label.clear();
-            d.uuid.clear();
-        }
+        settleFilesystem(d, candidate, root, options);
         model.m_devices.append(std::move(d));
     }
     std::sort(model.m_devices.begin(), model.m_devices.end(),
@@ -140,56 +231,9 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
             inheritFromDisk(d, model.m_devices[*it]);
     }
 
-    // Leaf disks: follow partitions to their disk, slaves down the stack,
-    // a loop to the device holding its backing file.
-    QHash<QPair<int, int>, QString> byDevNumber;
-    for (const BlockDevice &d : std::as_const(model.m_devices))
-        byDevNumber.insert({d.major, d.minor}, d.name);
-    const QList<MountEntry> mounts = readMountInfo(root);
-    QHash<QString, QStringList> memo;
-    QSet<QString> onPath; // a loop in slaves/ (garbage) must end, and warn once
-    std::function<QStringList(const QString &, int)> leaves = [&](const QString &name, int depth) {
-        if (auto it = memo.constFind(name); it != memo.constEnd())
-            return *it;
-        QStringList out;
-        const BlockDevice *d = model.find(name);
-        if (!d || depth > 32)
-            return out;
-        if (onPath.contains(name)) {
-            model.m_warnings.append(DevicesText::tr("%1: what it is built on (slaves/) leads back to %1; "
-                                                    "its leaf disks are incomplete").arg(name));
-            memo.insert(name, out);
-            return out;
-        }
-        onPath.insert(name);
-        auto add = [&out](const QStringList &more) {
-            for (const QString &n : more)
-                if (!out.contains(n))
-                    out.append(n);
-        };
-        if (d->type == DeviceType::Partition) {
-            add(leaves(d->parent, depth + 1));
-        } else if (!d->slaves.isEmpty()) {
-            for (const QString &slave : d->slaves)
-                add(leaves(slave, depth + 1));
-        } else if (d->type == DeviceType::Loop) {
-            if (d->loop && !d->loop->backingFile.isEmpty()) {
-                if (auto dev = deviceHoldingFile(root, d->loop->backingFile, mounts)) {
-                    const QString holder = byDevNumber.value({dev->first, dev->second});
-                    if (!holder.isEmpty() && holder != name)
-                        add(leaves(holder, depth + 1));
-                }
-            }
-        } else if (d->type == DeviceType::Disk || d->type == DeviceType::Rom) {
-            out.append(name);
-        }
-        onPath.remove(name);
-        std::sort(out.begin(), out.end(), kernelNameLess);
-        memo.insert(name, out);
-        return out;
-    };
+    LeafDisks leafDisks(root, model.m_devices, model.m_index, model.m_warnings);
     for (BlockDevice &d : model.m_devices)
-        d.leafDisks = leaves(d.name, 0);
+        d.leafDisks = leafDisks.of(d.name, 0);
     return model;
 }
 
