@@ -462,21 +462,16 @@ bool openStreams(const SysRoot &root, const QList<TestDevice> &devices, const QL
 
 }
 
-// Starts every reader at once, samples their counters each interval,
-// hands the samples to the observer about ten times a second, and returns
-// when the measured streams are done (backgrounds are then stopped), the
-// time is up or the run is cancelled.
-void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, RunStreams &rs, int index,
-                const ReadTestObserver &observer, const std::atomic_bool *cancel, RunResult &run)
+// One thread per worker, each waiting on `start`. A thread that cannot be
+// made aborts the run: the workers already started stop at once, and those
+// left are counted out so that the controller does not wait for them.
+std::vector<std::thread> startReaders(RunStreams &rs, RunControl &control, std::latch &start, RunResult &run)
 {
-    RunControl control;
-    control.cancel = cancel;
     for (const auto &w : rs.workers) {
         ++control.running;
         if (w->plan->role == StreamRole::Measure)
             ++control.measuredRunning;
     }
-    std::latch start(std::ptrdiff_t(rs.workers.size()) + 1);
     std::vector<std::thread> threads;
     threads.reserve(rs.workers.size());
     for (const auto &w : rs.workers) {
@@ -496,30 +491,30 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
             break;
         }
     }
+    return threads;
+}
 
-    const auto interval = std::chrono::milliseconds(spec.intervalMs);
-    const Clock::time_point t0 = Clock::now();
-    if (spec.durationMs) {
-        control.hasDeadline = true;
-        control.deadline = t0 + std::chrono::milliseconds(*spec.durationMs);
+// Turns the workers' live counters into one IntervalSample per call: what
+// each stream read since the previous call.
+class IntervalRecorder final
+{
+public:
+    IntervalRecorder(const QList<PlannedStream> &streams, RunStreams &rs, Clock::time_point t0, RunResult &run)
+        : lastSample(t0), m_streams(streams), m_rs(rs), m_t0(t0), m_run(run)
+    {
     }
-    start.arrive_and_wait();
 
-    QStringList names;
-    for (const PlannedStream &s : streams)
-        names << s.name;
-    QList<IntervalSample> fresh;
-    Clock::time_point lastSample = t0;
-    Clock::time_point nextTick = t0 + interval;
-    Clock::time_point lastDeliver = t0;
+    Clock::time_point lastSample;
+    QList<IntervalSample> fresh; ///< taken since the observer last saw them
 
-    auto takeSample = [&](Clock::time_point now) {
+    void take(Clock::time_point now)
+    {
         IntervalSample sample;
-        sample.endSeconds = secondsBetween(t0, now);
+        sample.endSeconds = secondsBetween(m_t0, now);
         sample.seconds = secondsBetween(lastSample, now);
-        sample.streams.resize(streams.size());
-        std::vector<quint64> latency(size_t(streams.size()), 0);
-        for (const auto &w : rs.workers) {
+        sample.streams.resize(m_streams.size());
+        std::vector<quint64> latency(size_t(m_streams.size()), 0);
+        for (const auto &w : m_rs.workers) {
             const quint64 b = w->bytes.load(std::memory_order_relaxed);
             const quint64 r = w->reads.load(std::memory_order_relaxed);
             const quint64 l = w->latencyNs.load(std::memory_order_relaxed);
@@ -538,38 +533,77 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
             s.meanLatencyMs = s.reads ? double(latency[size_t(i)]) / double(s.reads) / 1e6 : 0.0;
         }
         lastSample = now;
-        run.intervals.append(sample);
+        m_run.intervals.append(sample);
         fresh.append(sample);
-    };
+    }
+
+private:
+    const QList<PlannedStream> &m_streams;
+    RunStreams &m_rs;
+    const Clock::time_point m_t0;
+    RunResult &m_run;
+};
+
+// Sleeps until the next tick or until the readers change state; true when
+// every reader has ended. Once the measured streams are done, the
+// background ones are told to stop.
+bool waitForReaders(RunControl &control, Clock::time_point nextTick)
+{
+    std::unique_lock lock(control.mutex);
+    // No polling: readers see a cancel themselves after their
+    // current block and wake us when they end; we wake for the
+    // next interval otherwise (10 times a second by default).
+    control.changed.wait_until(lock, nextTick, [&] {
+        return control.running == 0
+            || (control.measuredRunning == 0 && !control.stopBackground.load());
+    });
+    if (control.measuredRunning == 0)
+        control.stopBackground = true;
+    return control.running == 0;
+}
+
+// Starts every reader at once, samples their counters each interval,
+// hands the samples to the observer about ten times a second, and returns
+// when the measured streams are done (backgrounds are then stopped), the
+// time is up or the run is cancelled.
+void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, RunStreams &rs, int index,
+                const ReadTestObserver &observer, const std::atomic_bool *cancel, RunResult &run)
+{
+    RunControl control;
+    control.cancel = cancel;
+    std::latch start(std::ptrdiff_t(rs.workers.size()) + 1);
+    std::vector<std::thread> threads = startReaders(rs, control, start, run);
+
+    const auto interval = std::chrono::milliseconds(spec.intervalMs);
+    const Clock::time_point t0 = Clock::now();
+    if (spec.durationMs) {
+        control.hasDeadline = true;
+        control.deadline = t0 + std::chrono::milliseconds(*spec.durationMs);
+    }
+    start.arrive_and_wait();
+
+    QStringList names;
+    for (const PlannedStream &s : streams)
+        names << s.name;
+    IntervalRecorder recorder(streams, rs, t0, run);
+    Clock::time_point nextTick = t0 + interval;
+    Clock::time_point lastDeliver = t0;
 
     for (;;) {
-        bool allDone = false;
-        {
-            std::unique_lock lock(control.mutex);
-            // No polling: readers see a cancel themselves after their
-            // current block and wake us when they end; we wake for the
-            // next interval otherwise (10 times a second by default).
-            control.changed.wait_until(lock, nextTick, [&] {
-                return control.running == 0
-                    || (control.measuredRunning == 0 && !control.stopBackground.load());
-            });
-            if (control.measuredRunning == 0)
-                control.stopBackground = true;
-            allDone = control.running == 0;
-        }
+        const bool allDone = waitForReaders(control, nextTick);
         const Clock::time_point now = Clock::now();
         if (now >= nextTick) {
-            takeSample(now);
+            recorder.take(now);
             while (nextTick <= now)
                 nextTick += interval;
         }
         if (allDone) {
-            if (secondsBetween(lastSample, now) > 0.001)
-                takeSample(now);
+            if (secondsBetween(recorder.lastSample, now) > 0.001)
+                recorder.take(now);
         }
-        if (observer.progress && !fresh.isEmpty() && (allDone || now - lastDeliver >= kDeliverPeriod)) {
-            observer.progress(index, run.label, fresh, names);
-            fresh.clear();
+        if (observer.progress && !recorder.fresh.isEmpty() && (allDone || now - lastDeliver >= kDeliverPeriod)) {
+            observer.progress(index, run.label, recorder.fresh, names);
+            recorder.fresh.clear();
             lastDeliver = now;
         }
         if (allDone)
