@@ -263,30 +263,11 @@ QString dmKind(const QString &uuid)
     return QStringLiteral("other");
 }
 
-} // namespace
-
-std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch,
-                                      QStringList &warnings)
+// Partition or whole device; a whole device's queue and what kind it is.
+// True for a partition.
+bool readKind(BlockDevice &d, AttributeReader &read, const Candidate &candidate)
 {
-    const SysDir dir = SysDir::open(candidate.dir);
-    if (!dir.isValid()) {
-        warnings.append(DevicesText::tr("%1: its directory %2 cannot be opened: %3 (left out)")
-                            .arg(candidate.name, QString::fromLocal8Bit(candidate.dir), errnoText(dir.openError())));
-        return std::nullopt;
-    }
-    BlockDevice d;
-    d.name = candidate.name;
-    d.sysfsDir = QString::fromLocal8Bit(candidate.dir);
-    AttributeReader read(dir, d.name, warnings);
-
-    read.deviceNumber(d.major, d.minor);
-    if (auto sectors = read.number("size", Need::Required); sectors && *sectors <= UINT64_MAX / 512)
-        d.sizeBytes = *sectors * 512;
-    d.readOnly = read.flag("ro", Need::Required);
-    d.path = candidate.udev && !candidate.udev->devName.isEmpty()
-                 ? candidate.udev->devName
-                 : u"/dev/" + d.name;
-
+    const SysDir &dir = read.dir();
     const bool isPartition = dir.exists("partition");
     if (isPartition) {
         d.type = DeviceType::Partition;
@@ -314,17 +295,12 @@ std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::opt
         else
             d.type = DeviceType::Disk;
     }
-    if (!d.contextReadahead && vmContextSwitch) {
-        d.contextReadahead = vmContextSwitch;
-        d.contextReadaheadPath = QStringLiteral("/proc/sys/vm/enable_context_readahead");
-    }
+    return isPartition;
+}
 
-    d.slaves = dir.list("slaves");
-    d.holders = dir.list("holders");
-    std::sort(d.slaves.begin(), d.slaves.end(), kernelNameLess);
-    std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
-
-    // Identity: udev where it has it, else sysfs (this machine runs no udevd).
+// Identity: udev where it has it, else sysfs (this machine runs no udevd).
+void readIdentity(BlockDevice &d, AttributeReader &read, const Candidate &candidate, bool isPartition)
+{
     if (candidate.udev) {
         d.model = candidate.udev->model;
         d.serial = candidate.udev->serial;
@@ -353,24 +329,69 @@ std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::opt
     } else if (!isPartition) {
         d.transport.clear();
     }
+}
 
+void readDm(BlockDevice &d, AttributeReader &read)
+{
+    DmInfo dm;
+    dm.name = read.text("dm/name");
+    dm.uuid = read.text("dm/uuid");
+    dm.kind = dmKind(dm.uuid);
+    d.dm = dm;
+}
+
+void readLoop(BlockDevice &d, AttributeReader &read)
+{
+    LoopInfo loop;
+    loop.backingFile = read.text("loop/backing_file");
+    loop.directIo = read.flag("loop/dio");
+    // An unattached loop has no loop/ directory: report no loop details.
+    if (!loop.backingFile.isEmpty() || loop.directIo)
+        d.loop = loop;
+}
+
+} // namespace
+
+std::optional<BlockDevice> readDevice(const Candidate &candidate, const std::optional<bool> &vmContextSwitch,
+                                      QStringList &warnings)
+{
+    const SysDir dir = SysDir::open(candidate.dir);
+    if (!dir.isValid()) {
+        warnings.append(DevicesText::tr("%1: its directory %2 cannot be opened: %3 (left out)")
+                            .arg(candidate.name, QString::fromLocal8Bit(candidate.dir), errnoText(dir.openError())));
+        return std::nullopt;
+    }
+    BlockDevice d;
+    d.name = candidate.name;
+    d.sysfsDir = QString::fromLocal8Bit(candidate.dir);
+    AttributeReader read(dir, d.name, warnings);
+
+    read.deviceNumber(d.major, d.minor);
+    if (auto sectors = read.number("size", Need::Required); sectors && *sectors <= UINT64_MAX / 512)
+        d.sizeBytes = *sectors * 512;
+    d.readOnly = read.flag("ro", Need::Required);
+    d.path = candidate.udev && !candidate.udev->devName.isEmpty()
+                 ? candidate.udev->devName
+                 : u"/dev/" + d.name;
+
+    const bool isPartition = readKind(d, read, candidate);
+    if (!d.contextReadahead && vmContextSwitch) {
+        d.contextReadahead = vmContextSwitch;
+        d.contextReadaheadPath = QStringLiteral("/proc/sys/vm/enable_context_readahead");
+    }
+
+    d.slaves = dir.list("slaves");
+    d.holders = dir.list("holders");
+    std::sort(d.slaves.begin(), d.slaves.end(), kernelNameLess);
+    std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
+
+    readIdentity(d, read, candidate, isPartition);
     if (d.type == DeviceType::Md)
         readMd(d, read);
-    if (d.type == DeviceType::Dm) {
-        DmInfo dm;
-        dm.name = read.text("dm/name");
-        dm.uuid = read.text("dm/uuid");
-        dm.kind = dmKind(dm.uuid);
-        d.dm = dm;
-    }
-    if (d.type == DeviceType::Loop) {
-        LoopInfo loop;
-        loop.backingFile = read.text("loop/backing_file");
-        loop.directIo = read.flag("loop/dio");
-        // An unattached loop has no loop/ directory: report no loop details.
-        if (!loop.backingFile.isEmpty() || loop.directIo)
-            d.loop = loop;
-    }
+    if (d.type == DeviceType::Dm)
+        readDm(d, read);
+    if (d.type == DeviceType::Loop)
+        readLoop(d, read);
     return d;
 }
 
