@@ -136,10 +136,8 @@ QJsonObject runToJson(const RunResult &r, bool withIntervals)
     return o;
 }
 
-
-} // namespace
-
-QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
+// What was asked for: the test's options and how it ended.
+QJsonObject testSpecToJson(const ReadTestResult &result)
 {
     const ReadTestSpec &spec = result.spec;
     QJsonObject o{
@@ -167,7 +165,12 @@ QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
         o.insert(QStringLiteral("random_readers"), spec.randomReaders);
         o.insert(QStringLiteral("random_block_size"), double(spec.randomBlockSize));
     }
+    return o;
+}
 
+// Each run, and the figures over the runs.
+void insertRuns(QJsonObject &o, const ReadTestResult &result, bool withIntervals)
+{
     QJsonArray runs;
     QList<double> aggregate, fairness;
     for (const RunResult &r : result.runs) {
@@ -182,49 +185,50 @@ QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
     o.insert(QStringLiteral("stdev_mb_per_s"), rounded(result.mbPerSec.stdev));
     o.insert(QStringLiteral("aggregate_mb_per_s"), rounded(summarize(aggregate).mean));
     o.insert(QStringLiteral("fairness_jain"), rounded(summarize(fairness).mean, 1e4));
+}
 
-    // Per stream over the runs: MB/s is the mean of the runs' figures.
-    QJsonArray streams;
-    if (!result.runs.isEmpty()) {
-        const RunResult &first = result.runs.constFirst();
-        for (qsizetype i = 0; i < first.streams.size(); ++i) {
-            QList<double> rates, latMean, latP99;
-            quint64 bytes = 0;
-            double latMax = 0;
-            QString error;
-            for (const RunResult &r : result.runs) {
-                if (i >= r.streams.size())
-                    continue;
-                const StreamResult &s = r.streams.at(i);
-                rates << s.mbPerSec;
-                latMean << s.latency.meanMs;
-                latP99 << s.latency.p99Ms;
-                latMax = std::max(latMax, s.latency.maxMs);
-                bytes += s.bytes;
-                if (error.isEmpty())
-                    error = s.error;
-            }
-            const StreamResult &s = first.streams.at(i);
-            QJsonObject latency{{QStringLiteral("mean"), rounded(summarize(latMean).mean)},
-                                {QStringLiteral("max"), rounded(latMax)}};
-            if (s.pattern == AccessPattern::Random)
-                latency.insert(QStringLiteral("p99"), rounded(summarize(latP99).mean));
-            streams.append(QJsonObject{
-                {QStringLiteral("name"), s.name},
-                {QStringLiteral("device"), s.device},
-                {QStringLiteral("offset"), double(s.offset)},
-                {QStringLiteral("role"), streamRoleName(s.role)},
-                {QStringLiteral("pattern"), s.pattern == AccessPattern::Random ? QStringLiteral("random")
-                                                                                 : QStringLiteral("sequential")},
-                {QStringLiteral("mb_per_s"), rounded(summarize(rates).mean)},
-                {QStringLiteral("bytes"), double(bytes)},
-                {QStringLiteral("latency_ms"), latency},
-                {QStringLiteral("error"), error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)},
-            });
-        }
+// Stream `i` of the first run over all the runs: MB/s is the mean of the
+// runs' figures.
+QJsonObject streamOverRunsToJson(const QList<RunResult> &runs, qsizetype i)
+{
+    QList<double> rates, latMean, latP99;
+    quint64 bytes = 0;
+    double latMax = 0;
+    QString error;
+    for (const RunResult &r : runs) {
+        if (i >= r.streams.size())
+            continue;
+        const StreamResult &s = r.streams.at(i);
+        rates << s.mbPerSec;
+        latMean << s.latency.meanMs;
+        latP99 << s.latency.p99Ms;
+        latMax = std::max(latMax, s.latency.maxMs);
+        bytes += s.bytes;
+        if (error.isEmpty())
+            error = s.error;
     }
-    o.insert(QStringLiteral("streams"), streams);
+    const StreamResult &s = runs.constFirst().streams.at(i);
+    QJsonObject latency{{QStringLiteral("mean"), rounded(summarize(latMean).mean)},
+                        {QStringLiteral("max"), rounded(latMax)}};
+    if (s.pattern == AccessPattern::Random)
+        latency.insert(QStringLiteral("p99"), rounded(summarize(latP99).mean));
+    return QJsonObject{
+        {QStringLiteral("name"), s.name},
+        {QStringLiteral("device"), s.device},
+        {QStringLiteral("offset"), double(s.offset)},
+        {QStringLiteral("role"), streamRoleName(s.role)},
+        {QStringLiteral("pattern"), s.pattern == AccessPattern::Random ? QStringLiteral("random")
+                                                                         : QStringLiteral("sequential")},
+        {QStringLiteral("mb_per_s"), rounded(summarize(rates).mean)},
+        {QStringLiteral("bytes"), double(bytes)},
+        {QStringLiteral("latency_ms"), latency},
+        {QStringLiteral("error"), error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)},
+    };
+}
 
+// What the kernel counted over all the runs, and the settings of the first.
+void insertDevices(QJsonObject &o, const ReadTestResult &result)
+{
     const QList<DeviceCounterDelta> totals = sumDeviceStats(result.runs);
     if (!totals.isEmpty()) {
         o.insert(QStringLiteral("device_stats"), deviceStatsToJson(totals.constFirst()));
@@ -241,6 +245,21 @@ QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
             byDevice.insert(s.device, settingsToJson(s));
         o.insert(QStringLiteral("settings_by_device"), byDevice);
     }
+}
+
+} // namespace
+
+QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
+{
+    QJsonObject o = testSpecToJson(result);
+    insertRuns(o, result, withIntervals);
+    QJsonArray streams;
+    if (!result.runs.isEmpty()) {
+        for (qsizetype i = 0; i < result.runs.constFirst().streams.size(); ++i)
+            streams.append(streamOverRunsToJson(result.runs, i));
+    }
+    o.insert(QStringLiteral("streams"), streams);
+    insertDevices(o, result);
     return o;
 }
 
