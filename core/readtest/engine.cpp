@@ -616,6 +616,81 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
 
 // Per stream and per run: bytes, seconds, MB/s, latency, errors,
 // fairness; per device: what the kernel counted (requests, sizes, overshoot).
+// Stream `si`'s figures from its workers' final counters; `first` and
+// `last` are when its first read started and its last one ended.
+StreamResult streamResultOf(const QList<TestDevice> &devices, const PlannedStream &plan, int si,
+                            const RunStreams &rs, Clock::time_point &first, Clock::time_point &last)
+{
+    StreamResult s;
+    s.name = plan.name;
+    s.device = devices.at(plan.device).name;
+    s.offset = plan.start;
+    s.plannedBytes = plan.role == StreamRole::Measure && !plan.untilDeadline ? plan.length : 0;
+    s.role = plan.role;
+    s.pattern = plan.pattern;
+    first = Clock::time_point::max();
+    last = {};
+    quint64 latencyNs = 0;
+    std::vector<quint32> samples;
+    for (const auto &w : rs.workers) {
+        if (w->streamIndex != si)
+            continue;
+        WorkerResult wr;
+        wr.bytes = w->bytes.load();
+        wr.reads = w->reads.load();
+        wr.seconds = w->started ? secondsBetween(w->firstStart, w->lastEnd) : 0.0;
+        wr.latency.count = wr.reads;
+        wr.latency.meanMs = wr.reads ? double(w->latencyNs.load()) / double(wr.reads) / 1e6 : 0.0;
+        wr.latency.maxMs = double(w->maxNs) / 1e6;
+        wr.error = w->error;
+        s.workers.append(wr);
+        s.bytes += wr.bytes;
+        s.reads += wr.reads;
+        latencyNs += w->latencyNs.load();
+        s.latency.maxMs = std::max(s.latency.maxMs, wr.latency.maxMs);
+        if (s.error.isEmpty())
+            s.error = w->error;
+        if (w->started) {
+            first = std::min(first, w->firstStart);
+            last = std::max(last, w->lastEnd);
+        }
+        samples.insert(samples.end(), w->samplesUs.begin(), w->samplesUs.end());
+    }
+    s.seconds = first < last ? secondsBetween(first, last) : 0.0;
+    s.mbPerSec = mbPerSec(s.bytes, s.seconds);
+    s.latency.count = s.reads;
+    s.latency.meanMs = s.reads ? double(latencyNs) / double(s.reads) / 1e6 : 0.0;
+    if (!samples.empty()) {
+        std::sort(samples.begin(), samples.end());
+        s.latency.p50Ms = percentile(samples, 0.50);
+        s.latency.p99Ms = percentile(samples, 0.99);
+    }
+    return s;
+}
+
+// What the kernel counted on `dev` during the run, against what the
+// streams consumed from it.
+DeviceCounterDelta deviceDeltaOf(const TestDevice &dev, const QList<StreamResult> &streams,
+                                 const Result<DiskStatsTable> &before, const Result<DiskStatsTable> &after)
+{
+    DeviceCounterDelta delta;
+    delta.device = dev.name;
+    for (const StreamResult &s : streams)
+        if (s.device == dev.name)
+            delta.consumedBytes += s.bytes;
+    if (before && after && before->contains(dev.name) && after->contains(dev.name)) {
+        const DiskCounters &b = before->value(dev.name);
+        const DiskCounters &a = after->value(dev.name);
+        delta.available = true;
+        delta.requests = counterDelta(b[DiskCounters::ReadsCompleted], a[DiskCounters::ReadsCompleted]);
+        delta.merges = counterDelta(b[DiskCounters::ReadsMerged], a[DiskCounters::ReadsMerged]);
+        delta.deviceBytes = counterDelta(b[DiskCounters::SectorsRead], a[DiskCounters::SectorsRead]) * 512;
+        delta.avgRequestKiB = delta.requests ? double(delta.deviceBytes) / double(delta.requests) / 1024.0 : 0.0;
+        delta.overshootBytes = qint64(delta.deviceBytes) - qint64(delta.consumedBytes);
+    }
+    return delta;
+}
+
 void summarizeRun(const QList<TestDevice> &devices, const QList<PlannedStream> &streams, const RunStreams &rs,
                   const Result<DiskStatsTable> &before, const Result<DiskStatsTable> &after, RunResult &run)
 {
@@ -625,49 +700,8 @@ void summarizeRun(const QList<TestDevice> &devices, const QList<PlannedStream> &
     quint64 allBytes = 0;
     for (int si = 0; si < streams.size(); ++si) {
         const PlannedStream &plan = streams.at(si);
-        StreamResult s;
-        s.name = plan.name;
-        s.device = devices.at(plan.device).name;
-        s.offset = plan.start;
-        s.plannedBytes = plan.role == StreamRole::Measure && !plan.untilDeadline ? plan.length : 0;
-        s.role = plan.role;
-        s.pattern = plan.pattern;
-        Clock::time_point first = Clock::time_point::max(), last{};
-        quint64 latencyNs = 0;
-        std::vector<quint32> samples;
-        for (const auto &w : rs.workers) {
-            if (w->streamIndex != si)
-                continue;
-            WorkerResult wr;
-            wr.bytes = w->bytes.load();
-            wr.reads = w->reads.load();
-            wr.seconds = w->started ? secondsBetween(w->firstStart, w->lastEnd) : 0.0;
-            wr.latency.count = wr.reads;
-            wr.latency.meanMs = wr.reads ? double(w->latencyNs.load()) / double(wr.reads) / 1e6 : 0.0;
-            wr.latency.maxMs = double(w->maxNs) / 1e6;
-            wr.error = w->error;
-            s.workers.append(wr);
-            s.bytes += wr.bytes;
-            s.reads += wr.reads;
-            latencyNs += w->latencyNs.load();
-            s.latency.maxMs = std::max(s.latency.maxMs, wr.latency.maxMs);
-            if (s.error.isEmpty())
-                s.error = w->error;
-            if (w->started) {
-                first = std::min(first, w->firstStart);
-                last = std::max(last, w->lastEnd);
-            }
-            samples.insert(samples.end(), w->samplesUs.begin(), w->samplesUs.end());
-        }
-        s.seconds = first < last ? secondsBetween(first, last) : 0.0;
-        s.mbPerSec = mbPerSec(s.bytes, s.seconds);
-        s.latency.count = s.reads;
-        s.latency.meanMs = s.reads ? double(latencyNs) / double(s.reads) / 1e6 : 0.0;
-        if (!samples.empty()) {
-            std::sort(samples.begin(), samples.end());
-            s.latency.p50Ms = percentile(samples, 0.50);
-            s.latency.p99Ms = percentile(samples, 0.99);
-        }
+        Clock::time_point first, last;
+        const StreamResult s = streamResultOf(devices, plan, si, rs, first, last);
         if (!s.error.isEmpty())
             run.errors << QStringLiteral("%1: %2").arg(s.name, s.error);
         if (first < last) {
@@ -689,24 +723,8 @@ void summarizeRun(const QList<TestDevice> &devices, const QList<PlannedStream> &
     run.aggregateMbPerSec = allFirst < allLast ? mbPerSec(allBytes, secondsBetween(allFirst, allLast)) : 0.0;
     run.fairnessJain = jainFairness(sequentialRates);
 
-    for (const TestDevice &dev : devices) {
-        DeviceCounterDelta delta;
-        delta.device = dev.name;
-        for (const StreamResult &s : std::as_const(run.streams))
-            if (s.device == dev.name)
-                delta.consumedBytes += s.bytes;
-        if (before && after && before->contains(dev.name) && after->contains(dev.name)) {
-            const DiskCounters &b = before->value(dev.name);
-            const DiskCounters &a = after->value(dev.name);
-            delta.available = true;
-            delta.requests = counterDelta(b[DiskCounters::ReadsCompleted], a[DiskCounters::ReadsCompleted]);
-            delta.merges = counterDelta(b[DiskCounters::ReadsMerged], a[DiskCounters::ReadsMerged]);
-            delta.deviceBytes = counterDelta(b[DiskCounters::SectorsRead], a[DiskCounters::SectorsRead]) * 512;
-            delta.avgRequestKiB = delta.requests ? double(delta.deviceBytes) / double(delta.requests) / 1024.0 : 0.0;
-            delta.overshootBytes = qint64(delta.deviceBytes) - qint64(delta.consumedBytes);
-        }
-        run.deviceStats.append(delta);
-    }
+    for (const TestDevice &dev : devices)
+        run.deviceStats.append(deviceDeltaOf(dev, run.streams, before, after));
 }
 
 } // namespace
