@@ -2,6 +2,7 @@
 
 #include "advisorworker.h"
 #include "format.h"
+#include "pageheader.h"
 #include "plotrefresh.h"
 #include "common/units.h"
 #include "session/sessionthread.h"
@@ -62,8 +63,7 @@ struct AdviseView::Private
     int tryLeft = 0;
     QTimer tryTimer;
 
-    QLabel *title = nullptr;
-    QLabel *disabled = nullptr;
+    PageHeader *header = nullptr; ///< the title and why Advise is not offered
     QComboBox *kind = nullptr;
     QSpinBox *streams = nullptr;
     QSpinBox *random = nullptr;
@@ -100,15 +100,30 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     qRegisterMetaType<blocktune::SaveReply>();
     d->session = session;
     d->profileDir = profileDir;
+    buildWidgets();
+    layOut();
+    connectSignals(session);
 
-    d->title = new QLabel(tr("Select a device"), this);
-    QFont bold = d->title->font();
-    bold.setBold(true);
-    d->title->setFont(bold);
-    d->disabled = new QLabel(this);
-    d->disabled->setObjectName(QStringLiteral("disabledReason"));
-    d->disabled->setWordWrap(true);
-    d->disabled->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    // A host's mirror is measured on the host (its agent reads there).
+    if (session->isRecorded() && (session->remoteHost().isEmpty() || !session->readOnlyReason().isEmpty()))
+        d->header->setDisabledReason(session->readOnlyReason().isEmpty()
+                                         ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
+                                         : session->readOnlyReason());
+    updateButtons();
+}
+
+void AdviseView::buildWidgets()
+{
+    buildForm();
+    buildPlot();
+    buildPlotMarks();
+    buildResults();
+}
+
+void AdviseView::buildForm()
+{
+    d->header = new PageHeader(this);
+    d->header->setTitle(tr("Select a device"));
     d->kind = new QComboBox(this);
     d->kind->setObjectName(QStringLiteral("workload"));
     d->kind->addItem(tr("Sequential: one stream"), QStringLiteral("seq"));
@@ -145,23 +160,12 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->progress->setRange(0, 100);
     d->progress->setValue(0);
     d->progress->setFormat(tr("%p% of the budget"));
+}
 
-    auto *form = new QFormLayout;
-    auto *workload = new QHBoxLayout;
-    workload->addWidget(d->kind);
-    workload->addWidget(d->streams);
-    workload->addWidget(d->random);
-    workload->addStretch();
-    form->addRow(tr("Workload"), workload);
-    auto *sizes = new QHBoxLayout;
-    sizes->addWidget(d->blockSize);
-    sizes->addWidget(new QLabel(tr("budget"), this));
-    sizes->addWidget(d->budget);
-    sizes->addStretch();
-    sizes->addWidget(d->startButton);
-    sizes->addWidget(d->cancelButton);
-    form->addRow(tr("Block size"), sizes);
-
+// The curve (MB/s), the average request size on the right axis, the knee
+// and the recommendation as marks on the curve.
+void AdviseView::buildPlot()
+{
     d->plot = new QCustomPlot(this);
     d->plot->setObjectName(QStringLiteral("adviseCurve"));
     d->plot->setLocale(format::ungrouped());
@@ -192,6 +196,12 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->plot->graph(3)->setName(tr("recommended"));
     d->plot->graph(3)->setLineStyle(QCPGraph::lsNone);
     d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kRecommended, 2), Qt::NoBrush, 18));
+}
+
+// The md/dm floor and the raw peak as lines, the knee's label, and the
+// legend under the plot; hidden until a result places them.
+void AdviseView::buildPlotMarks()
+{
     d->floorLine = new QCPItemStraightLine(d->plot);
     d->floorLine->setPen(QPen(kFloor, 1.5, Qt::DashDotLine));
     d->floorLine->setVisible(false);
@@ -227,7 +237,10 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);
     d->refresh = new PlotRefresh(d->plot);
+}
 
+void AdviseView::buildResults()
+{
     auto label = [this](const QString &name) {
         auto *l = new QLabel(this);
         l->setObjectName(name);
@@ -253,14 +266,33 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     d->keepButton = new QPushButton(tr("Keep"), this);
     d->restoreButton = new QPushButton(tr("Restore now"), this);
     d->saveButton = new QPushButton(tr("Save as profile…"), this);
+}
+
+void AdviseView::layOut()
+{
+    auto *form = new QFormLayout;
+    auto *workload = new QHBoxLayout;
+    workload->addWidget(d->kind);
+    workload->addWidget(d->streams);
+    workload->addWidget(d->random);
+    workload->addStretch();
+    form->addRow(tr("Workload"), workload);
+    auto *sizes = new QHBoxLayout;
+    sizes->addWidget(d->blockSize);
+    sizes->addWidget(new QLabel(tr("budget"), this));
+    sizes->addWidget(d->budget);
+    sizes->addStretch();
+    sizes->addWidget(d->startButton);
+    sizes->addWidget(d->cancelButton);
+    form->addRow(tr("Block size"), sizes);
+
     auto *actions = new QHBoxLayout;
     for (QPushButton *b : {d->applyButton, d->tryButton, d->keepButton, d->restoreButton, d->saveButton})
         actions->addWidget(b);
     actions->addStretch();
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(d->title);
-    layout->addWidget(d->disabled);
+    layout->addWidget(d->header);
     layout->addLayout(form);
     layout->addWidget(d->progress);
     layout->addWidget(d->plot, 1);
@@ -270,13 +302,18 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     layout->addWidget(d->verdict);
     layout->addLayout(actions);
     layout->addWidget(d->status);
+}
 
-    auto updateWorkload = [this] {
-        const QString kind = d->kind->currentData().toString();
-        d->streams->setVisible(kind != u"seq");
-        d->random->setVisible(kind == u"mixed");
-    };
-    connect(d->kind, &QComboBox::currentIndexChanged, this, updateWorkload);
+void AdviseView::connectSignals(SessionThread *session)
+{
+    connectForm();
+    startWorker(session);
+    connectSession(session);
+}
+
+void AdviseView::connectForm()
+{
+    connect(d->kind, &QComboBox::currentIndexChanged, this, &AdviseView::updateWorkload);
     updateWorkload();
     connect(d->startButton, &QPushButton::clicked, this, &AdviseView::start);
     connect(d->cancelButton, &QPushButton::clicked, this, &AdviseView::cancel);
@@ -299,7 +336,17 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
             setMessage(tr("Trying %1: restored in %n s unless kept", nullptr, d->tryLeft)
                            .arg(format::kib(double(d->advice ? d->advice->recommendedKiB : 0))));
     });
+}
 
+void AdviseView::updateWorkload()
+{
+    const QString kind = d->kind->currentData().toString();
+    d->streams->setVisible(kind != u"seq");
+    d->random->setVisible(kind == u"mixed");
+}
+
+void AdviseView::startWorker(SessionThread *session)
+{
     d->worker = new AdvisorWorker(session->session(), &d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
@@ -329,7 +376,12 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     });
     d->thread.setObjectName(QStringLiteral("advise"));
     d->thread.start();
+}
 
+// Apply and Try go through the session thread: a plan, then its apply, then
+// (after a trial) the restore, each matched by its ticket.
+void AdviseView::connectSession(SessionThread *session)
+{
     SessionWorker *sw = session->worker();
     connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket != d->planTicket)
@@ -373,14 +425,6 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
         updateButtons();
         Q_EMIT settingsChanged();
     });
-
-    // A host's mirror is measured on the host (its agent reads there).
-    if (session->isRecorded() && (session->remoteHost().isEmpty() || !session->readOnlyReason().isEmpty()))
-        d->disabled->setText(session->readOnlyReason().isEmpty()
-                                 ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
-                                 : session->readOnlyReason());
-    d->disabled->setVisible(!d->disabled->text().isEmpty());
-    updateButtons();
 }
 
 AdviseView::~AdviseView()
@@ -425,7 +469,7 @@ QString AdviseView::resultText() const
 
 QString AdviseView::disabledReason() const
 {
-    return d->disabled->text();
+    return d->header->disabledReason();
 }
 
 QString AdviseView::workload() const
@@ -443,13 +487,13 @@ void AdviseView::setDevice(const QString &name)
     if (d->running)
         return;
     d->device = name;
-    d->title->setText(name.isEmpty() ? tr("Select a device") : tr("Advise readahead for %1").arg(name));
+    d->header->setTitle(name.isEmpty() ? tr("Select a device") : tr("Advise readahead for %1").arg(name));
     updateButtons();
 }
 
 bool AdviseView::start()
 {
-    if (d->running || d->device.isEmpty() || !d->disabled->text().isEmpty())
+    if (d->running || d->device.isEmpty() || !d->header->disabledReason().isEmpty())
         return false;
     auto parsed = parseWorkload(workload());
     if (!parsed) {
@@ -532,6 +576,12 @@ void AdviseView::showAdvice()
 {
     const Advice &a = *d->advice;
     d->progress->setValue(100);
+    plotAdvice(a);
+    describeAdvice(a);
+}
+
+void AdviseView::plotAdvice(const Advice &a)
+{
     // The curve as core sorted it (refinement points are in place).
     d->plot->graph(0)->data()->clear();
     d->plot->graph(1)->data()->clear();
@@ -545,25 +595,9 @@ void AdviseView::showAdvice()
         top = std::max(top, p.mbPerSec);
         topRequest = std::max(topRequest, p.avgRequestKiB);
     }
-    if (a.rawMbPerSec > 0) {
-        d->rawLine->point1->setCoords(1, a.rawMbPerSec);
-        d->rawLine->point2->setCoords(2, a.rawMbPerSec);
-        d->rawLine->setVisible(true);
-        d->rawLabel->position->setCoords(0.99, a.rawMbPerSec);
-        d->rawLabel->setText(tr("raw (O_DIRECT) %1").arg(format::rate(a.rawMbPerSec)));
-        d->rawLabel->setVisible(true);
+    markRawAndFloor(a);
+    if (a.rawMbPerSec > 0)
         top = std::max(top, a.rawMbPerSec);
-    }
-    if (a.floorKiB && *a.floorKiB > 0) {
-        d->floorLine->point1->setCoords(double(*a.floorKiB), 0);
-        d->floorLine->point2->setCoords(double(*a.floorKiB), 1);
-        d->floorLine->setVisible(true);
-        d->floorLabel->position->setCoords(double(*a.floorKiB), 0.98);
-        d->floorLabel->setPadding(QMargins(4, 0, 0, 0));
-        d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        d->floorLabel->setText(tr("md floor %1").arg(format::kib(double(*a.floorKiB))));
-        d->floorLabel->setVisible(true);
-    }
     for (const CurvePoint &p : a.curve) {
         if (p.readAheadKiB == a.kneeKiB) {
             d->plot->graph(2)->addData(double(p.readAheadKiB), p.mbPerSec);
@@ -589,7 +623,32 @@ void AdviseView::showAdvice()
     d->plot->yAxis->setRange(0, std::max(1.0, top * 1.18));
     d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.18));
     d->refresh->request();
+}
 
+void AdviseView::markRawAndFloor(const Advice &a)
+{
+    if (a.rawMbPerSec > 0) {
+        d->rawLine->point1->setCoords(1, a.rawMbPerSec);
+        d->rawLine->point2->setCoords(2, a.rawMbPerSec);
+        d->rawLine->setVisible(true);
+        d->rawLabel->position->setCoords(0.99, a.rawMbPerSec);
+        d->rawLabel->setText(tr("raw (O_DIRECT) %1").arg(format::rate(a.rawMbPerSec)));
+        d->rawLabel->setVisible(true);
+    }
+    if (a.floorKiB && *a.floorKiB > 0) {
+        d->floorLine->point1->setCoords(double(*a.floorKiB), 0);
+        d->floorLine->point2->setCoords(double(*a.floorKiB), 1);
+        d->floorLine->setVisible(true);
+        d->floorLabel->position->setCoords(double(*a.floorKiB), 0.98);
+        d->floorLabel->setPadding(QMargins(4, 0, 0, 0));
+        d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        d->floorLabel->setText(tr("md floor %1").arg(format::kib(double(*a.floorKiB))));
+        d->floorLabel->setVisible(true);
+    }
+}
+
+void AdviseView::describeAdvice(const Advice &a)
+{
     if (a.cancelled) {
         d->recommendation->setText(tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size())));
     } else if (a.floorDecides) {
@@ -708,12 +767,12 @@ void AdviseView::setMessage(const QString &text)
 
 void AdviseView::updateButtons()
 {
-    const bool measurable = d->disabled->text().isEmpty();
+    const bool measurable = d->header->disabledReason().isEmpty();
     const bool writing = d->planTicket || d->applyTicket || d->restoreTicket;
     const bool writable = d->session->readOnlyReason().isEmpty();
     const bool ready = recommendedKiB().has_value() && !d->running;
     d->startButton->setEnabled(measurable && !d->running && !d->device.isEmpty() && !d->trialActive);
-    d->startButton->setToolTip(measurable ? QString() : d->disabled->text());
+    d->startButton->setToolTip(measurable ? QString() : d->header->disabledReason());
     d->cancelButton->setEnabled(d->running);
     for (QWidget *w : std::initializer_list<QWidget *>{d->kind, d->streams, d->random, d->blockSize, d->budget})
         w->setEnabled(!d->running && measurable);

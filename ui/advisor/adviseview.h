@@ -11,6 +11,7 @@
 namespace blocktune {
 
 class SessionThread;
+struct Advice;
 
 /// The console's Advise view (core/advisor's advise()): for the selected
 /// device and a workload (seq, concurrent:N, server:N, mixed:K+R), a block
@@ -72,8 +73,27 @@ Q_SIGNALS:
     void profileSaved(const QString &name);
 
 private:
+    // The constructor's steps: build the widgets, lay them out, wire them.
+    void buildWidgets();
+    void buildForm();
+    void buildPlot();
+    void buildPlotMarks();
+    void buildResults();
+    void layOut();
+    void connectSignals(SessionThread *session);
+    void connectForm();
+    /// Makes the worker, wires its reports and starts its thread.
+    void startWorker(SessionThread *session);
+    void connectSession(SessionThread *session);
+    void updateWorkload();
+
     void addPoint(double kib, double mbPerSec, double requestKiB);
     void showAdvice();
+    /// The finished curve, its knee, the recommendation, the floor and raw lines.
+    void plotAdvice(const Advice &a);
+    void markRawAndFloor(const Advice &a);
+    /// The labels under the plot and the message: what it found and cost.
+    void describeAdvice(const Advice &a);
     void askSaveProfile();
     void setRunning(bool running);
     void setMessage(const QString &text);

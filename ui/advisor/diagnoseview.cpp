@@ -2,6 +2,7 @@
 
 #include "advisorworker.h"
 #include "format.h"
+#include "pageheader.h"
 #include "session/sessionthread.h"
 
 #include <QCheckBox>
@@ -86,6 +87,36 @@ QString evidenceText(const QJsonValue &v)
     return v.toString();
 }
 
+// A finding's evidence as a two-column table exactly as tall as its rows.
+QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
+{
+    auto *table = new QTableWidget(int(evidence.size()), 2, parent);
+    table->setObjectName(QStringLiteral("evidence"));
+    table->setHorizontalHeaderLabels({DiagnoseView::tr("Evidence"), DiagnoseView::tr("Value")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionMode(QAbstractItemView::NoSelection);
+    table->setFocusPolicy(Qt::NoFocus);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    int row = 0;
+    for (auto it = evidence.constBegin(); it != evidence.constEnd(); ++it, ++row) {
+        table->setItem(row, 0, new QTableWidgetItem(it.key()));
+        auto *value = new QTableWidgetItem(evidenceText(it.value()));
+        value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        table->setItem(row, 1, value);
+    }
+    table->resizeColumnToContents(0);
+    table->resizeRowsToContents();
+    int h = table->horizontalHeader()->height() + 2 * table->frameWidth();
+    for (int r = 0; r < table->rowCount(); ++r)
+        h += table->rowHeight(r);
+    table->setFixedHeight(h);
+    table->setMaximumWidth(520);
+    return table;
+}
+
 } // namespace
 
 struct DiagnoseView::Private
@@ -102,8 +133,7 @@ struct DiagnoseView::Private
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
 
-    QLabel *title = nullptr;
-    QLabel *disabled = nullptr;
+    PageHeader *header = nullptr; ///< the title and why measuring is not offered
     QCheckBox *staticOnly = nullptr;
     QPushButton *runButton = nullptr;
     QPushButton *cancelButton = nullptr;
@@ -118,14 +148,22 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
 {
     qRegisterMetaType<blocktune::DiagnoseReply>();
     d->session = session;
-    d->title = new QLabel(tr("Select a device"), this);
-    QFont bold = d->title->font();
-    bold.setBold(true);
-    d->title->setFont(bold);
-    d->disabled = new QLabel(this);
-    d->disabled->setObjectName(QStringLiteral("disabledReason"));
-    d->disabled->setWordWrap(true);
-    d->disabled->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    buildWidgets();
+    layOut();
+    if (session->isRecorded() && session->remoteHost().isEmpty()) {
+        d->header->setDisabledReason(tr("A recorded tree has nothing to read: only the static checks run here"));
+        d->staticOnly->setChecked(true);
+        d->staticOnly->setEnabled(false);
+        d->staticOnly->setToolTip(d->header->disabledReason());
+    }
+    connectSignals(session);
+    setRunning(false);
+}
+
+void DiagnoseView::buildWidgets()
+{
+    d->header = new PageHeader(this);
+    d->header->setTitle(tr("Select a device"));
     d->staticOnly = new QCheckBox(tr("Static checks only (no reads)"), this);
     d->staticOnly->setObjectName(QStringLiteral("staticOnly"));
     d->runButton = new QPushButton(tr("Diagnose"), this);
@@ -138,136 +176,41 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->progress->setMaximumHeight(12);
     d->status = new QLabel(this);
     d->status->setWordWrap(true);
+    d->cards = new QWidget;
+    d->cardsLayout = new QVBoxLayout(d->cards);
+    d->cardsLayout->addStretch();
+}
 
+void DiagnoseView::layOut()
+{
     auto *controls = new QHBoxLayout;
     controls->addWidget(d->staticOnly);
     controls->addStretch();
     controls->addWidget(d->runButton);
     controls->addWidget(d->cancelButton);
 
-    d->cards = new QWidget;
-    d->cardsLayout = new QVBoxLayout(d->cards);
-    d->cardsLayout->addStretch();
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(d->cards);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(d->title);
-    layout->addWidget(d->disabled);
+    layout->addWidget(d->header);
     layout->addLayout(controls);
     layout->addWidget(d->progress);
     layout->addWidget(scroll, 1);
     layout->addWidget(d->status);
+}
 
-    if (session->isRecorded() && session->remoteHost().isEmpty()) {
-        d->disabled->setText(tr("A recorded tree has nothing to read: only the static checks run here"));
-        d->staticOnly->setChecked(true);
-        d->staticOnly->setEnabled(false);
-        d->staticOnly->setToolTip(d->disabled->text());
-    }
-    d->disabled->setVisible(!d->disabled->text().isEmpty());
-
+void DiagnoseView::connectSignals(SessionThread *session)
+{
     connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
     d->worker = new AdvisorWorker(session->session(), &d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
-    connect(d->worker, &AdvisorWorker::diagnosed, this, [this](const DiagnoseReply &reply) {
-        d->session->publish(); // it scanned again; the tree and the panel follow
-        if (d->lastMeasured)
-            Q_EMIT settingsChanged();
-        setRunning(false);
-        clearCards();
-        if (!reply.diagnosis) {
-            setMessage(reply.error);
-            Q_EMIT finished(false);
-            return;
-        }
-        const Diagnosis &dx = *reply.diagnosis;
-        d->findings = dx.findings;
-        const bool writable = d->session->readOnlyReason().isEmpty();
-        int at = 0;
-        for (const Finding &f : dx.findings) {
-            auto *card = new QFrame(d->cards);
-            card->setObjectName(f.code);
-            card->setFrameShape(QFrame::StyledPanel);
-            const QColor color = severityColor(f.severity);
-            card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-left: 5px solid %2; "
-                                               "border-radius: 3px; background: %3; }")
-                                    .arg(f.code, color.name(), color.lighter(190).name()));
-            // As tall as its contents, never stretched: the space below the
-            // last card stays empty instead of opening gaps inside the cards.
-            card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-            auto *cardLayout = new QVBoxLayout(card);
-            auto *head = new QHBoxLayout;
-            auto *icon = new QLabel(card);
-            icon->setPixmap(style()->standardIcon(severityIcon(f.severity)).pixmap(24, 24));
-            head->addWidget(icon);
-            auto *code = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(f.code, severityText(f.severity)), card);
-            code->setStyleSheet(QStringLiteral("color: %1").arg(color.darker(130).name()));
-            head->addWidget(code);
-            head->addStretch();
-            cardLayout->addLayout(head);
-            auto *summary = new QLabel(f.summary, card);
-            summary->setObjectName(QStringLiteral("summary"));
-            summary->setWordWrap(true);
-            summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-            cardLayout->addWidget(summary);
-            if (!f.evidence.isEmpty()) {
-                auto *table = new QTableWidget(int(f.evidence.size()), 2, card);
-                table->setObjectName(QStringLiteral("evidence"));
-                table->setHorizontalHeaderLabels({tr("Evidence"), tr("Value")});
-                table->verticalHeader()->hide();
-                table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-                table->setSelectionMode(QAbstractItemView::NoSelection);
-                table->setFocusPolicy(Qt::NoFocus);
-                table->horizontalHeader()->setStretchLastSection(true);
-                table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-                table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-                int row = 0;
-                for (auto it = f.evidence.constBegin(); it != f.evidence.constEnd(); ++it, ++row) {
-                    table->setItem(row, 0, new QTableWidgetItem(it.key()));
-                    auto *value = new QTableWidgetItem(evidenceText(it.value()));
-                    value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                    table->setItem(row, 1, value);
-                }
-                table->resizeColumnToContents(0);
-                table->resizeRowsToContents();
-                int h = table->horizontalHeader()->height() + 2 * table->frameWidth();
-                for (int r = 0; r < table->rowCount(); ++r)
-                    h += table->rowHeight(r);
-                table->setFixedHeight(h);
-                table->setMaximumWidth(520);
-                cardLayout->addWidget(table);
-            }
-            if (!f.fix.isEmpty()) {
-                auto *fix = new QHBoxLayout;
-                fix->addWidget(new QLabel(tr("Fix: %1").arg(fixText(f.fix)), card));
-                auto *apply = new QPushButton(tr("Apply"), card);
-                apply->setObjectName(QStringLiteral("applyFix"));
-                apply->setEnabled(writable);
-                apply->setToolTip(writable ? tr("Set %1 on %2").arg(fixText(f.fix), dx.device)
-                                           : d->session->readOnlyReason());
-                const QString c = f.code;
-                connect(apply, &QPushButton::clicked, this, [this, c] { applyFix(c); });
-                d->fixButtons << apply;
-                fix->addWidget(apply);
-                fix->addStretch();
-                cardLayout->addLayout(fix);
-            }
-            d->cardsLayout->insertWidget(at++, card);
-        }
-        QString text = dx.findings.isEmpty() ? tr("No findings for %1").arg(dx.device)
-                                             : tr("%n finding(s) for %1", nullptr, int(dx.findings.size())).arg(dx.device);
-        text += dx.measured ? tr(" (static checks and measured reads)") : tr(" (static checks)");
-        if (!dx.restored)
-            text += u'\n' + tr("read_ahead_kb NOT restored: %1").arg(dx.restoreMessage);
-        setMessage(text);
-        Q_EMIT finished(true);
-    });
+    connect(d->worker, &AdvisorWorker::diagnosed, this, &DiagnoseView::showDiagnosis);
     d->thread.setObjectName(QStringLiteral("diagnose"));
     d->thread.start();
 
@@ -294,7 +237,79 @@ DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(pa
         setMessage(tr("Applied the fix for %1; checking again").arg(d->fixing));
         run(false); // the static checks say whether it holds
     });
+}
+
+void DiagnoseView::showDiagnosis(const DiagnoseReply &reply)
+{
+    d->session->publish(); // it scanned again; the tree and the panel follow
+    if (d->lastMeasured)
+        Q_EMIT settingsChanged();
     setRunning(false);
+    clearCards();
+    if (!reply.diagnosis) {
+        setMessage(reply.error);
+        Q_EMIT finished(false);
+        return;
+    }
+    const Diagnosis &dx = *reply.diagnosis;
+    d->findings = dx.findings;
+    const bool writable = d->session->readOnlyReason().isEmpty();
+    int at = 0;
+    for (const Finding &f : dx.findings)
+        d->cardsLayout->insertWidget(at++, makeCard(f, dx.device, writable));
+    QString text = dx.findings.isEmpty() ? tr("No findings for %1").arg(dx.device)
+                                         : tr("%n finding(s) for %1", nullptr, int(dx.findings.size())).arg(dx.device);
+    text += dx.measured ? tr(" (static checks and measured reads)") : tr(" (static checks)");
+    if (!dx.restored)
+        text += u'\n' + tr("read_ahead_kb NOT restored: %1").arg(dx.restoreMessage);
+    setMessage(text);
+    Q_EMIT finished(true);
+}
+
+QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool writable)
+{
+    auto *card = new QFrame(d->cards);
+    card->setObjectName(f.code);
+    card->setFrameShape(QFrame::StyledPanel);
+    const QColor color = severityColor(f.severity);
+    card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-left: 5px solid %2; "
+                                       "border-radius: 3px; background: %3; }")
+                            .arg(f.code, color.name(), color.lighter(190).name()));
+    // As tall as its contents, never stretched: the space below the
+    // last card stays empty instead of opening gaps inside the cards.
+    card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    auto *cardLayout = new QVBoxLayout(card);
+    auto *head = new QHBoxLayout;
+    auto *icon = new QLabel(card);
+    icon->setPixmap(style()->standardIcon(severityIcon(f.severity)).pixmap(24, 24));
+    head->addWidget(icon);
+    auto *code = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(f.code, severityText(f.severity)), card);
+    code->setStyleSheet(QStringLiteral("color: %1").arg(color.darker(130).name()));
+    head->addWidget(code);
+    head->addStretch();
+    cardLayout->addLayout(head);
+    auto *summary = new QLabel(f.summary, card);
+    summary->setObjectName(QStringLiteral("summary"));
+    summary->setWordWrap(true);
+    summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    cardLayout->addWidget(summary);
+    if (!f.evidence.isEmpty())
+        cardLayout->addWidget(evidenceTable(f.evidence, card));
+    if (!f.fix.isEmpty()) {
+        auto *fix = new QHBoxLayout;
+        fix->addWidget(new QLabel(tr("Fix: %1").arg(fixText(f.fix)), card));
+        auto *apply = new QPushButton(tr("Apply"), card);
+        apply->setObjectName(QStringLiteral("applyFix"));
+        apply->setEnabled(writable);
+        apply->setToolTip(writable ? tr("Set %1 on %2").arg(fixText(f.fix), device) : d->session->readOnlyReason());
+        const QString c = f.code;
+        connect(apply, &QPushButton::clicked, this, [this, c] { applyFix(c); });
+        d->fixButtons << apply;
+        fix->addWidget(apply);
+        fix->addStretch();
+        cardLayout->addLayout(fix);
+    }
+    return card;
 }
 
 DiagnoseView::~DiagnoseView()
@@ -324,7 +339,7 @@ QStringList DiagnoseView::findingCodes() const
 
 QString DiagnoseView::measureDisabledReason() const
 {
-    return d->disabled->text();
+    return d->header->disabledReason();
 }
 
 void DiagnoseView::setDevice(const QString &name)
@@ -334,7 +349,7 @@ void DiagnoseView::setDevice(const QString &name)
     if (d->running || name == d->device)
         return;
     d->device = name;
-    d->title->setText(name.isEmpty() ? tr("Select a device") : tr("Diagnose %1").arg(name));
+    d->header->setTitle(name.isEmpty() ? tr("Select a device") : tr("Diagnose %1").arg(name));
     clearCards();
     d->findings.clear();
     d->status->clear();
@@ -346,7 +361,7 @@ bool DiagnoseView::run(bool measure)
     if (d->running || d->device.isEmpty())
         return false;
     if (measure && d->session->isRecorded() && d->session->remoteHost().isEmpty()) {
-        setMessage(d->disabled->text());
+        setMessage(d->header->disabledReason());
         return false;
     }
     DiagnoseSpec spec;

@@ -6,9 +6,13 @@
 
 #include <memory>
 
+class QFrame;
+
 namespace blocktune {
 
 class SessionThread;
+struct DiagnoseReply;
+struct Finding;
 
 /// The console's Diagnose view (core/advisor's diagnose()): the selected
 /// device's findings as cards, each with its severity (icon and colour),
@@ -48,6 +52,14 @@ Q_SIGNALS:
     void settingsChanged();
 
 private:
+    // The constructor's steps.
+    void buildWidgets();
+    void layOut();
+    void connectSignals(SessionThread *session);
+
+    void showDiagnosis(const DiagnoseReply &reply);
+    /// A finding's card: severity, cause, evidence, and the fix with Apply.
+    QFrame *makeCard(const Finding &f, const QString &device, bool writable);
     void setRunning(bool running);
     void setMessage(const QString &text);
     void clearCards();

@@ -128,7 +128,35 @@ const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44,
 ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
+    buildWidgets();
+    layOut();
+    connectSignals();
 
+    if (!session->remoteHost().isEmpty()) {
+        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
+                               .arg(session->remoteHost()));
+    } else if (session->isRecorded()) {
+        // A recorded tree has sysfs but no devices to read.
+        const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                                .arg(session->root().root());
+        d->startButton->setEnabled(false);
+        d->startButton->setToolTip(why);
+        d->status->setText(why);
+    }
+
+    startWorker(session);
+}
+
+void ReadTestView::buildWidgets()
+{
+    buildForm();
+    buildPlots();
+    buildCards();
+    buildResults();
+}
+
+void ReadTestView::buildForm()
+{
     d->title = new QLabel(tr("Select a device"), this);
     d->kindBox = new QComboBox(this);
     d->kindBox->setObjectName(QStringLiteral("kind"));
@@ -181,45 +209,15 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->stopButton->setEnabled(false);
     d->status = new QLabel(this);
     d->status->setWordWrap(true);
+}
 
-    auto *form = new QFormLayout;
-    form->addRow(tr("Test"), d->kindBox);
-    auto *sizes = new QHBoxLayout;
-    sizes->addWidget(d->blockSize);
-    sizes->addWidget(new QLabel(tr("size"), this));
-    sizes->addWidget(d->size, 1);
-    sizes->addWidget(new QLabel(tr("runs"), this));
-    sizes->addWidget(d->repeat);
-    sizes->addWidget(d->direct);
-    form->addRow(tr("Block size"), sizes);
-    auto *server = new QHBoxLayout;
-    server->addWidget(d->threads);
-    server->addWidget(d->sharedFd);
-    server->addStretch();
-    form->addRow(tr("Threads"), server);
-    auto *mixed = new QHBoxLayout;
-    mixed->addWidget(d->seqStreams);
-    mixed->addWidget(new QLabel(tr("random readers"), this));
-    mixed->addWidget(d->randomReaders);
-    mixed->addStretch();
-    form->addRow(tr("Sequential streams"), mixed);
-    form->addRow(tr("Also measured"), d->alsoMeasure);
-    form->addRow(tr("Background"), d->background);
-    auto *sweepRow = new QHBoxLayout;
-    sweepRow->addWidget(d->sweep);
-    sweepRow->addWidget(d->sweepValues, 1);
-    form->addRow(tr("Sweep"), sweepRow);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(d->startButton);
-    buttons->addWidget(d->stopButton);
-    buttons->addWidget(d->status, 1);
-
+void ReadTestView::buildPlots()
+{
     d->plots = new QTabWidget(this);
     d->live = makePlot(d->plots, tr("seconds into the run"), tr("MB/s"));
     d->curve = makePlot(d->plots, tr("read_ahead_kb"), tr("MB/s"));
     d->liveRefresh = new PlotRefresh(d->live);
     d->curveRefresh = new PlotRefresh(d->curve);
-    // Readahead values grow in powers of two: a log2 axis spaces them evenly.
     // Readahead values grow in powers of two: a log axis spaces them evenly;
     // its ticks are exactly the values swept ("4K", "128K", "1M"), so one
     // point or twenty read the same way.
@@ -254,7 +252,10 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->text->setReadOnly(true);
     d->text->setFont(QFont(QStringLiteral("monospace")));
     d->text->setLineWrapMode(QPlainTextEdit::NoWrap);
+}
 
+void ReadTestView::buildCards()
+{
     // Cards, one per stream, side by side (a scroll bar past what fits).
     auto *cardsHost = new QWidget;
     d->cardsLayout = new QHBoxLayout(cardsHost);
@@ -268,7 +269,10 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->cardsArea->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     d->cardsArea->setFixedHeight(190);
     d->cardsArea->hide();
+}
 
+void ReadTestView::buildResults()
+{
     // The results: a sortable table, copied as dd's text or exported.
     d->results = new ReadTestResultsModel(this);
     d->proxy = new ResultsSortProxy(this);
@@ -291,6 +295,20 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     d->jsonButton = new QPushButton(tr("Export JSON..."), this);
     for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
         b->setEnabled(false);
+}
+
+void ReadTestView::layOut()
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(d->title);
+    layout->addLayout(formLayout());
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(d->startButton);
+    buttons->addWidget(d->stopButton);
+    buttons->addWidget(d->status, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(d->cardsArea);
+
     auto *resultsPage = new QWidget(this);
     auto *resultsLayout = new QVBoxLayout(resultsPage);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
@@ -310,25 +328,45 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
     splitter->addWidget(d->bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(d->title);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(d->cardsArea);
     layout->addWidget(splitter, 1);
+}
 
-    auto updateEnabled = [this] {
-        const QString kind = d->kindBox->currentData().toString();
-        d->threads->setEnabled(kind == u"server");
-        d->sharedFd->setEnabled(kind == u"server");
-        d->seqStreams->setEnabled(kind == u"mixed");
-        d->randomReaders->setEnabled(kind == u"mixed");
-        d->background->setEnabled(kind == u"concurrent");
-        d->alsoMeasure->setEnabled(kind == u"concurrent");
-        d->sweepValues->setEnabled(d->sweep->isChecked());
-    };
-    connect(d->kindBox, &QComboBox::currentIndexChanged, this, updateEnabled);
-    connect(d->sweep, &QCheckBox::toggled, this, updateEnabled);
+QFormLayout *ReadTestView::formLayout()
+{
+    auto *form = new QFormLayout;
+    form->addRow(tr("Test"), d->kindBox);
+    auto *sizes = new QHBoxLayout;
+    sizes->addWidget(d->blockSize);
+    sizes->addWidget(new QLabel(tr("size"), this));
+    sizes->addWidget(d->size, 1);
+    sizes->addWidget(new QLabel(tr("runs"), this));
+    sizes->addWidget(d->repeat);
+    sizes->addWidget(d->direct);
+    form->addRow(tr("Block size"), sizes);
+    auto *server = new QHBoxLayout;
+    server->addWidget(d->threads);
+    server->addWidget(d->sharedFd);
+    server->addStretch();
+    form->addRow(tr("Threads"), server);
+    auto *mixed = new QHBoxLayout;
+    mixed->addWidget(d->seqStreams);
+    mixed->addWidget(new QLabel(tr("random readers"), this));
+    mixed->addWidget(d->randomReaders);
+    mixed->addStretch();
+    form->addRow(tr("Sequential streams"), mixed);
+    form->addRow(tr("Also measured"), d->alsoMeasure);
+    form->addRow(tr("Background"), d->background);
+    auto *sweepRow = new QHBoxLayout;
+    sweepRow->addWidget(d->sweep);
+    sweepRow->addWidget(d->sweepValues, 1);
+    form->addRow(tr("Sweep"), sweepRow);
+    return form;
+}
+
+void ReadTestView::connectSignals()
+{
+    connect(d->kindBox, &QComboBox::currentIndexChanged, this, &ReadTestView::updateEnabled);
+    connect(d->sweep, &QCheckBox::toggled, this, &ReadTestView::updateEnabled);
     // A sweep runs the test once per value unless asked for more, as the CLI does.
     connect(d->sweep, &QCheckBox::toggled, this, [this](bool on) { d->repeat->setValue(on ? 1 : 3); });
     updateEnabled();
@@ -350,79 +388,27 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         if (!path.isEmpty())
             exportJson(path);
     });
+}
 
-    if (!session->remoteHost().isEmpty()) {
-        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
-                               .arg(session->remoteHost()));
-    } else if (session->isRecorded()) {
-        // A recorded tree has sysfs but no devices to read.
-        const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                                .arg(session->root().root());
-        d->startButton->setEnabled(false);
-        d->startButton->setToolTip(why);
-        d->status->setText(why);
-    }
+void ReadTestView::updateEnabled()
+{
+    const QString kind = d->kindBox->currentData().toString();
+    d->threads->setEnabled(kind == u"server");
+    d->sharedFd->setEnabled(kind == u"server");
+    d->seqStreams->setEnabled(kind == u"mixed");
+    d->randomReaders->setEnabled(kind == u"mixed");
+    d->background->setEnabled(kind == u"concurrent");
+    d->alsoMeasure->setEnabled(kind == u"concurrent");
+    d->sweepValues->setEnabled(d->sweep->isChecked());
+}
 
+void ReadTestView::startWorker(SessionThread *session)
+{
     d->worker = new ReadTestWorker(session->session(), &d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
 
-    connect(d->worker, &ReadTestWorker::progressed, this, [this](const ReadTestProgress &p) {
-        QCustomPlot *plot = d->live;
-        if (plot->graphCount() == 0) {
-            for (qsizetype i = 0; i < p.names.size(); ++i) {
-                QCPGraph *g = plot->addGraph();
-                g->setName(d->graphNames.value(i, p.names.at(i)));
-                g->setPen(QPen(kColors[size_t(i) % std::size(kColors)], 1.5));
-            }
-        }
-        const bool newRun = p.label != d->currentRun || d->boundaryPending
-            || (!p.samples.isEmpty() && p.samples.constFirst().endSeconds < d->lastEndInRun);
-        if (newRun) {
-            d->currentRun = p.label;
-            d->runOffset = d->lastX;
-            d->lastEndInRun = 0;
-            d->boundaryPending = false;
-            const QString mark = d->runningPoint.isEmpty() ? tr("run %1").arg(p.label) : d->runningPoint;
-            if (d->runOffset > 0) {
-                auto *line = new QCPItemStraightLine(plot);
-                line->point1->setCoords(d->runOffset, 0);
-                line->point2->setCoords(d->runOffset, 1);
-                line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
-            }
-            auto *text = new QCPItemText(plot);
-            text->setClipToAxisRect(true);
-            text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            text->position->setCoords(d->runOffset, 0.0);
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-            text->setPadding(QMargins(4, 2, 4, 2));
-            text->setColor(QColor(90, 90, 90));
-            text->setText(mark);
-            for (StreamCard *card : std::as_const(d->cards))
-                card->startRun(p.label);
-        }
-        double t = 0;
-        for (const IntervalSample &s : p.samples) {
-            const double x = d->runOffset + s.endSeconds;
-            for (qsizetype i = 0; i < s.streams.size(); ++i) {
-                const IntervalSample::Stream &st = s.streams.at(i);
-                if (i < plot->graphCount())
-                    plot->graph(int(i))->addData(x, s.seconds > 0 ? double(st.bytes) / s.seconds / 1e6 : 0.0);
-                if (i < d->cards.size())
-                    d->cards.at(i)->addInterval(st.bytes, st.reads, s.seconds, st.meanLatencyMs);
-            }
-            t = s.endSeconds;
-            d->lastEndInRun = s.endSeconds;
-            d->lastX = x;
-        }
-        plot->rescaleAxes();
-        plot->xAxis->setRangeLower(0);
-        plot->yAxis->setRangeLower(0);
-        plot->yAxis->setRangeUpper(plot->yAxis->range().upper * 1.1);
-        d->liveRefresh->request();
-        Q_EMIT progressed(t);
-    });
+    connect(d->worker, &ReadTestWorker::progressed, this, &ReadTestView::showProgress);
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
             d->text->appendPlainText(formatRun(d->kind, run, QLocale()).chopped(1));
@@ -454,53 +440,124 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         }
         updateCurve();
     });
-    auto done = [this](bool ok, const QString &text, const QStringList &errors) {
-        d->running = false;
-        d->runningPoint.clear();
-        d->report += text;
-        if (!errors.isEmpty())
-            d->report += errors.join(u'\n') + u'\n';
-        d->text->setPlainText(d->report);
-        d->startButton->setEnabled(true);
-        d->stopButton->setEnabled(false);
-        d->status->setText(ok ? tr("done") : (errors.isEmpty() ? tr("stopped") : errors.constFirst()));
-        Q_EMIT finished(ok);
-    };
-    connect(d->worker, &ReadTestWorker::testFinished, this, [this, done](const ReadTestResult &r) {
-        d->lastResult = r;
-        d->results->setResult(r);
-        d->table->resizeColumnsToContents();
-        // A summary row's label ("fairness over the streams' means") would
-        // widen the stream column past the figures: elided, whole in its tooltip.
-        QHeaderView *header = d->table->horizontalHeader();
-        const int streamColumn = ReadTestResultsModel::Stream;
-        header->resizeSection(streamColumn,
-                              std::min(header->sectionSize(streamColumn), d->table->fontMetrics().horizontalAdvance(u'M') * 9));
-        for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
-            b->setEnabled(true);
-        d->bottom->setCurrentIndex(0);
-        // Done: the results get the room, the plot keeps its smallest size
-        // (the splitter gives it back on a drag).
-        if (const int total = d->splitter->height(); total > 0) {
-            const int plotHeight = std::max(d->plots->minimumSizeHint().height(), total * 2 / 5);
-            d->splitter->setSizes({plotHeight, total - plotHeight});
-        }
-        done(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
-        if (!r.runs.isEmpty())
-            keep(historyRecord(r, QStringLiteral("console"), d->description));
-    });
-    connect(d->worker, &ReadTestWorker::sweepFinished, this, [this, done](const SweepResult &r) {
-        QStringList errors = r.errors;
-        if (!r.restored && !r.restoreMessage.isEmpty())
-            errors.prepend(r.restoreMessage);
-        d->plots->setCurrentWidget(d->curve);
-        d->bottom->setCurrentWidget(d->text);
-        // formatSweepResult() heads its table itself.
-        done(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
-        if (!r.points.isEmpty())
-            keep(historyRecord(r, QStringLiteral("console"), d->description));
-    });
+    connect(d->worker, &ReadTestWorker::testFinished, this, &ReadTestView::showTestResult);
+    connect(d->worker, &ReadTestWorker::sweepFinished, this, &ReadTestView::showSweepResult);
     d->thread.start();
+}
+
+void ReadTestView::showProgress(const ReadTestProgress &p)
+{
+    QCustomPlot *plot = d->live;
+    if (plot->graphCount() == 0) {
+        for (qsizetype i = 0; i < p.names.size(); ++i) {
+            QCPGraph *g = plot->addGraph();
+            g->setName(d->graphNames.value(i, p.names.at(i)));
+            g->setPen(QPen(kColors[size_t(i) % std::size(kColors)], 1.5));
+        }
+    }
+    const bool newRun = p.label != d->currentRun || d->boundaryPending
+        || (!p.samples.isEmpty() && p.samples.constFirst().endSeconds < d->lastEndInRun);
+    if (newRun)
+        markRunStart(p.label);
+    double t = 0;
+    for (const IntervalSample &s : p.samples) {
+        const double x = d->runOffset + s.endSeconds;
+        for (qsizetype i = 0; i < s.streams.size(); ++i) {
+            const IntervalSample::Stream &st = s.streams.at(i);
+            if (i < plot->graphCount())
+                plot->graph(int(i))->addData(x, s.seconds > 0 ? double(st.bytes) / s.seconds / 1e6 : 0.0);
+            if (i < d->cards.size())
+                d->cards.at(i)->addInterval(st.bytes, st.reads, s.seconds, st.meanLatencyMs);
+        }
+        t = s.endSeconds;
+        d->lastEndInRun = s.endSeconds;
+        d->lastX = x;
+    }
+    plot->rescaleAxes();
+    plot->xAxis->setRangeLower(0);
+    plot->yAxis->setRangeLower(0);
+    plot->yAxis->setRangeUpper(plot->yAxis->range().upper * 1.1);
+    d->liveRefresh->request();
+    Q_EMIT progressed(t);
+}
+
+void ReadTestView::markRunStart(const QString &label)
+{
+    QCustomPlot *plot = d->live;
+    d->currentRun = label;
+    d->runOffset = d->lastX;
+    d->lastEndInRun = 0;
+    d->boundaryPending = false;
+    const QString mark = d->runningPoint.isEmpty() ? tr("run %1").arg(label) : d->runningPoint;
+    if (d->runOffset > 0) {
+        auto *line = new QCPItemStraightLine(plot);
+        line->point1->setCoords(d->runOffset, 0);
+        line->point2->setCoords(d->runOffset, 1);
+        line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+    }
+    auto *text = new QCPItemText(plot);
+    text->setClipToAxisRect(true);
+    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(d->runOffset, 0.0);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setPadding(QMargins(4, 2, 4, 2));
+    text->setColor(QColor(90, 90, 90));
+    text->setText(mark);
+    for (StreamCard *card : std::as_const(d->cards))
+        card->startRun(label);
+}
+
+void ReadTestView::showTestResult(const ReadTestResult &r)
+{
+    d->lastResult = r;
+    d->results->setResult(r);
+    d->table->resizeColumnsToContents();
+    // A summary row's label ("fairness over the streams' means") would
+    // widen the stream column past the figures: elided, whole in its tooltip.
+    QHeaderView *header = d->table->horizontalHeader();
+    const int streamColumn = ReadTestResultsModel::Stream;
+    header->resizeSection(streamColumn,
+                          std::min(header->sectionSize(streamColumn), d->table->fontMetrics().horizontalAdvance(u'M') * 9));
+    for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
+        b->setEnabled(true);
+    d->bottom->setCurrentIndex(0);
+    // Done: the results get the room, the plot keeps its smallest size
+    // (the splitter gives it back on a drag).
+    if (const int total = d->splitter->height(); total > 0) {
+        const int plotHeight = std::max(d->plots->minimumSizeHint().height(), total * 2 / 5);
+        d->splitter->setSizes({plotHeight, total - plotHeight});
+    }
+    finish(!r.failed && !r.cancelled, formatReadTestResult(r, QLocale()), r.errors);
+    if (!r.runs.isEmpty())
+        keep(historyRecord(r, QStringLiteral("console"), d->description));
+}
+
+void ReadTestView::showSweepResult(const SweepResult &r)
+{
+    QStringList errors = r.errors;
+    if (!r.restored && !r.restoreMessage.isEmpty())
+        errors.prepend(r.restoreMessage);
+    d->plots->setCurrentWidget(d->curve);
+    d->bottom->setCurrentWidget(d->text);
+    // formatSweepResult() heads its table itself.
+    finish(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
+    if (!r.points.isEmpty())
+        keep(historyRecord(r, QStringLiteral("console"), d->description));
+}
+
+void ReadTestView::finish(bool ok, const QString &text, const QStringList &errors)
+{
+    d->running = false;
+    d->runningPoint.clear();
+    d->report += text;
+    if (!errors.isEmpty())
+        d->report += errors.join(u'\n') + u'\n';
+    d->text->setPlainText(d->report);
+    d->startButton->setEnabled(true);
+    d->stopButton->setEnabled(false);
+    d->status->setText(ok ? tr("done") : (errors.isEmpty() ? tr("stopped") : errors.constFirst()));
+    Q_EMIT finished(ok);
 }
 
 void ReadTestView::updateCurve()
@@ -677,11 +734,6 @@ bool ReadTestView::start()
 {
     if (d->running)
         return false;
-    auto refuse = [this](const QString &why) {
-        d->status->setText(why);
-        Q_EMIT message(why);
-        return false;
-    };
     if (d->device.isEmpty())
         return refuse(tr("select a device first"));
 
@@ -690,9 +742,35 @@ bool ReadTestView::start()
     const ModelSnapshot model = d->session->model();
     if (!model)
         return refuse(tr("the device list is not read yet"));
-    const SysRoot &root = d->session->root();
 
     ReadTestSpec spec;
+    if (!readForm(spec))
+        return false;
+    if (!(d->sweep->isChecked() ? startSweep(*model, spec) : startTest(*model, spec)))
+        return false;
+    d->running = true;
+    d->startButton->setEnabled(false);
+    d->stopButton->setEnabled(true);
+    d->status->setText(tr("running..."));
+    Q_EMIT started();
+    return true;
+}
+
+bool ReadTestView::refuse(const QString &why)
+{
+    d->status->setText(why);
+    Q_EMIT message(why);
+    return false;
+}
+
+bool ReadTestView::refuseRecorded()
+{
+    return refuse(tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
+                      .arg(d->session->root().root()));
+}
+
+bool ReadTestView::readForm(ReadTestSpec &spec)
+{
     spec.kind = parseReadTestKind(d->kindBox->currentData().toString()).value_or(ReadTestKind::Sequential);
     spec.measure = {StreamTarget{d->device, 0}};
     auto bs = parseSize(d->blockSize->currentText(), tr("block size"));
@@ -725,76 +803,75 @@ bool ReadTestView::start()
             spec.background << *target;
         }
     }
-    // The options are checked above even here, so a mistake is named;
-    // but a recorded tree has no devices to read.
-    auto refuseRecorded = [&] {
-        return refuse(tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                          .arg(d->session->root().root()));
-    };
-
-    auto reset = [this, &spec](const ReadTest &test) {
-        d->cancel = false;
-        d->kind = spec.kind;
-        d->currentRun.clear();
-        d->runOffset = d->lastX = d->lastEndInRun = 0;
-        d->boundaryPending = false;
-        d->live->clearGraphs();
-        d->live->clearItems();
-        d->live->xAxis->setLabel(tr("seconds into the test (runs marked)"));
-        d->liveRefresh->request();
-        d->lastResult.reset();
-        d->results->clear();
-        for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
-            b->setEnabled(false);
-        setupStreams(test);
-    };
-    if (d->sweep->isChecked()) {
-        auto values = parseReadaheadList(d->sweepValues->text());
-        if (!values)
-            return refuse(values.error().message);
-        SweepSpec sweepSpec{d->device, *values, spec};
-        auto sweep = ReadaheadSweep::prepare(root, *model, sweepSpec);
-        if (!sweep)
-            return refuse(sweep.error().message);
-        if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
-            return refuseRecorded();
-        reset(sweep->test());
-        d->sweeping = true;
-        d->sweepPoints = values->size();
-        d->curvePoints.clear();
-        d->curve->graph(0)->data()->clear();
-        d->curve->graph(1)->data()->clear();
-        updateCurve();
-        d->report = describeReadTest(sweep->test(), tr("sweep read_ahead_kb of %1, test %2")
-                                                        .arg(sweep->queueDevice(), readTestKindName(spec.kind)),
-                                     QLocale());
-        d->description = d->report.trimmed();
-        d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
-        d->bottom->setCurrentWidget(d->text);
-        QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
-                                  Qt::QueuedConnection);
-    } else {
-        auto test = ReadTest::prepare(root, *model, spec);
-        if (!test)
-            return refuse(test.error().message);
-        if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
-            return refuseRecorded();
-        reset(*test);
-        d->sweeping = false;
-        d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device),
-                                     QLocale());
-        d->description = d->report.trimmed();
-        d->text->setPlainText(d->report.chopped(1));
-        d->plots->setCurrentWidget(d->live);
-        QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },
-                                  Qt::QueuedConnection);
-    }
-    d->running = true;
-    d->startButton->setEnabled(false);
-    d->stopButton->setEnabled(true);
-    d->status->setText(tr("running..."));
-    Q_EMIT started();
     return true;
+}
+
+// The options are checked before the recorded tree is refused, even there,
+// so a mistake is named; but a recorded tree has no devices to read.
+bool ReadTestView::startSweep(const DeviceModel &model, const ReadTestSpec &spec)
+{
+    auto values = parseReadaheadList(d->sweepValues->text());
+    if (!values)
+        return refuse(values.error().message);
+    SweepSpec sweepSpec{d->device, *values, spec};
+    auto sweep = ReadaheadSweep::prepare(d->session->root(), model, sweepSpec);
+    if (!sweep)
+        return refuse(sweep.error().message);
+    if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
+        return refuseRecorded();
+    resetForRun(sweep->test(), spec);
+    d->sweeping = true;
+    d->sweepPoints = values->size();
+    d->curvePoints.clear();
+    d->curve->graph(0)->data()->clear();
+    d->curve->graph(1)->data()->clear();
+    updateCurve();
+    d->report = describeReadTest(sweep->test(), tr("sweep read_ahead_kb of %1, test %2")
+                                                    .arg(sweep->queueDevice(), readTestKindName(spec.kind)),
+                                 QLocale());
+    d->description = d->report.trimmed();
+    d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
+    d->bottom->setCurrentWidget(d->text);
+    QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
+                              Qt::QueuedConnection);
+    return true;
+}
+
+bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
+{
+    auto test = ReadTest::prepare(d->session->root(), model, spec);
+    if (!test)
+        return refuse(test.error().message);
+    if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
+        return refuseRecorded();
+    resetForRun(*test, spec);
+    d->sweeping = false;
+    d->report = describeReadTest(*test, tr("test %1 %2").arg(readTestKindName(spec.kind), d->device),
+                                 QLocale());
+    d->description = d->report.trimmed();
+    d->text->setPlainText(d->report.chopped(1));
+    d->plots->setCurrentWidget(d->live);
+    QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },
+                              Qt::QueuedConnection);
+    return true;
+}
+
+void ReadTestView::resetForRun(const ReadTest &test, const ReadTestSpec &spec)
+{
+    d->cancel = false;
+    d->kind = spec.kind;
+    d->currentRun.clear();
+    d->runOffset = d->lastX = d->lastEndInRun = 0;
+    d->boundaryPending = false;
+    d->live->clearGraphs();
+    d->live->clearItems();
+    d->live->xAxis->setLabel(tr("seconds into the test (runs marked)"));
+    d->liveRefresh->request();
+    d->lastResult.reset();
+    d->results->clear();
+    for (QPushButton *b : {d->copyButton, d->csvButton, d->jsonButton})
+        b->setEnabled(false);
+    setupStreams(test);
 }
 
 void ReadTestView::stop()

@@ -3,16 +3,24 @@
 #include <QList>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
 
+class QFormLayout;
+
 namespace blocktune {
 
 class SessionThread;
 class ReadTest;
+class DeviceModel;
 struct HistoryRecord;
+struct ReadTestProgress;
+struct ReadTestResult;
+struct ReadTestSpec;
+struct SweepResult;
 
 /// The console's read test: runs `seq`, `server`, `mixed` or `concurrent`
 /// on a device (or a readahead sweep of one of them) and shows
@@ -85,6 +93,34 @@ Q_SIGNALS:
     void historyRecorded(qint64 id, const QString &note);
 
 private:
+    // The constructor's steps: build the widgets, lay them out, wire them.
+    void buildWidgets();
+    void buildForm();
+    void buildPlots();
+    void buildCards();
+    void buildResults();
+    void layOut();
+    QFormLayout *formLayout();
+    void connectSignals();
+    /// Makes the worker, wires its reports and starts its thread.
+    void startWorker(SessionThread *session);
+    void updateEnabled();
+
+    // start()'s phases. Each gives false after refuse() when it refuses.
+    bool refuse(const QString &why);
+    bool refuseRecorded();
+    bool readForm(ReadTestSpec &spec);
+    bool startSweep(const DeviceModel &model, const ReadTestSpec &spec);
+    bool startTest(const DeviceModel &model, const ReadTestSpec &spec);
+    void resetForRun(const ReadTest &test, const ReadTestSpec &spec);
+
+    // The worker's reports.
+    void showProgress(const ReadTestProgress &p);
+    void markRunStart(const QString &label);
+    void showTestResult(const ReadTestResult &r);
+    void showSweepResult(const SweepResult &r);
+    void finish(bool ok, const QString &text, const QStringList &errors);
+
     void setupStreams(const ReadTest &test);
     void updateCurve();
     void keep(const HistoryRecord &record);
