@@ -5,18 +5,12 @@
 #include "common/units.h"
 #include "devices/devices.h"
 #include "monitor/monitor.h"
-#include "tuning/tuning.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QSet>
 
-#include <cerrno>
-#include <csignal>
-#include <cstdio>
-#include <ctime>
+#include <algorithm>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -29,13 +23,6 @@ constexpr qint64 kMinIntervalMs = 10;
 constexpr qint64 kMaxIntervalMs = 3'600'000;
 constexpr qint64 kMaxCount = 1'000'000'000;
 
-qint64 monotonicNs()
-{
-    timespec ts {};
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-    return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 double cpuSeconds()
 {
     rusage usage {};
@@ -43,44 +30,6 @@ double cpuSeconds()
     return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
            + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
-
-/// What ends the loop between ticks. Locally SIGINT, SIGTERM and SIGHUP,
-/// through core's one termination mechanism (a flag and a pipe, so a tick
-/// is not late by a polling step); run by the agent, its cancel flag (the
-/// client interrupted, or the connection ended).
-class StopSignals final
-{
-public:
-    explicit StopSignals(const CliContext &ctx) : m_agent(ctx.cancel)
-    {
-        if (m_agent)
-            return; // the agent's own signal state is the agent's to read
-        TerminationSignals::install();
-        TerminationSignals::clear();
-    }
-    Q_DISABLE_COPY_MOVE(StopSignals)
-
-    bool stopped() const { return m_agent ? m_agent->load() : TerminationSignals::pending() != 0; }
-    /// Sleeps until the monotonic deadline or a stop.
-    void waitUntil(qint64 deadlineNs) const
-    {
-        while (!stopped()) {
-            const qint64 left = deadlineNs - monotonicNs();
-            if (left <= 0)
-                return;
-            // poll() counts whole milliseconds: round up, never spin. The
-            // agent's flag has no pipe: looked at every 20 ms.
-            const qint64 ms = (left + 999'999) / 1'000'000;
-            if (m_agent)
-                ::usleep(useconds_t(std::min<qint64>(ms, 20) * 1000));
-            else
-                TerminationSignals::waitMs(ms);
-        }
-    }
-
-private:
-    const std::atomic_bool *m_agent;
-};
 
 QString fixed(double value, int decimals = 2)
 {
@@ -170,23 +119,6 @@ QStringList tableLines(const Sample &s)
     return lines;
 }
 
-/// "NAME=dev1,dev2": a group the user wants balanced (checked by core).
-Result<GroupSpec> parseGroup(const QString &text, const DeviceModel &model)
-{
-    const qsizetype eq = text.indexOf(u'=');
-    const QString name = eq > 0 ? text.left(eq) : QString();
-    const QString usage = QStringLiteral(" (use --group NAME=DEV,DEV[,...], e.g. --group exports=sdb1,sdc1)");
-    if (name.isEmpty())
-        return makeError(InvalidArgument, QStringLiteral("--group '%1': no group name before '='").arg(text) + usage);
-    auto group = makeUserGroup(name, text.mid(eq + 1).split(u',', Qt::SkipEmptyParts), model);
-    if (!group) {
-        const bool tooFew = group.error().message.startsWith(u"a group needs");
-        return makeError(InvalidArgument, QStringLiteral("--group '%1': %2").arg(text, group.error().message)
-                                              + (tooFew ? usage : QString()));
-    }
-    return group;
-}
-
 QString knownDevices(const DeviceModel &model)
 {
     QStringList names;
@@ -198,11 +130,85 @@ QString knownDevices(const DeviceModel &model)
     return names.join(u", ");
 }
 
-} // namespace
-
-int runMonitor(CliContext &ctx, const QStringList &args)
+/// The iostat -x look on a terminal (refreshed in place), the same appended
+/// to a pipe or file, or one JSON line per tick.
+class TickPrinter final
 {
-    QCommandLineParser parser;
+public:
+    TickPrinter(CliContext &ctx, bool json) : m_ctx(ctx), m_json(json)
+    {
+        // Through the agent the table is appended: the terminal is the client's.
+        m_inPlace = !json && !ctx.rawOut && ::isatty(STDOUT_FILENO);
+    }
+    Q_DISABLE_COPY_MOVE(TickPrinter)
+
+    /// Before the first tick (after the baseline).
+    void begin()
+    {
+        if (m_inPlace)
+            writeRawOut(m_ctx, "\x1b[2J");
+    }
+    void print(const Sample &sample)
+    {
+        m_buffer.resize(0); // keeps the allocation: a tick of 5,000 devices is ~1 MB of JSON
+        if (m_json)
+            appendSampleJson(sample, m_buffer);
+        else
+            appendTable(sample);
+        writeRawOut(m_ctx, m_buffer);
+        m_lastDeviceCount = sample.devices.size();
+    }
+    qsizetype lastDeviceCount() const { return m_lastDeviceCount; }
+
+private:
+    void appendTable(const Sample &sample)
+    {
+        const QStringList lines = tableLines(sample);
+        if (m_inPlace) {
+            // Home, then each line clearing its old tail, then the rest
+            // of the screen: no flicker.
+            m_buffer.append("\x1b[H");
+            for (const QString &line : lines)
+                m_buffer.append(line.toUtf8()).append("\x1b[K\n");
+            m_buffer.append("\x1b[J");
+        } else {
+            for (const QString &line : lines)
+                m_buffer.append(line.toUtf8()).append('\n');
+            m_buffer.append('\n');
+        }
+    }
+
+    CliContext &m_ctx;
+    bool m_json;
+    bool m_inPlace = false;
+    QByteArray m_buffer;
+    qsizetype m_lastDeviceCount = 0;
+};
+
+/// A tick of thousands of devices is a megabyte of JSON: into a default
+/// 64 KiB pipe that is 20 wake-ups of the reader per tick. Best effort
+/// (pipe-max-size may be lower); not a pipe: no effect.
+void enlargeStdoutPipe()
+{
+    struct stat st {};
+    if (::fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+        ::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+}
+
+/// What the command line asked for, checked.
+struct MonitorOptions
+{
+    qint64 intervalMs = 0;
+    qint64 ticks = 0; ///< 0 = until interrupted
+    qint64 historyPoints = 0;
+    bool json = false;
+    bool stats = false;
+    QStringList devices;
+    QStringList groups;
+};
+
+void describeMonitor(QCommandLineParser &parser)
+{
     parser.setApplicationDescription(QStringLiteral(
         "Watches block devices live, as iostat -x does: reads and writes per second, MB/s "
         "(10^6 bytes), request size (KiB), await (ms), queue depth (aqu-sz), utilisation, "
@@ -238,6 +244,68 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     for (const QCommandLineOption &o : {interval, duration, count, json, group, history, stats})
         parser.addOption(o);
     parser.addHelpOption();
+}
+
+/// --duration or --count as a number of ticks (0: until interrupted); -1 to
+/// go on, else the exit code.
+int readTicks(CliContext &ctx, const QCommandLineParser &parser, MonitorOptions *o)
+{
+    const QString duration = QStringLiteral("duration"), count = QStringLiteral("count");
+    if (parser.isSet(duration) && parser.isSet(count))
+        return fail(ctx, QStringLiteral("--duration and --count both say when to stop; give one"), ExitUsage);
+    if (parser.isSet(duration)) {
+        auto ms = parseDurationMs(parser.value(duration), QStringLiteral("--duration"));
+        if (!ms)
+            return fail(ctx, ms.error().message, ExitUsage);
+        if (*ms < o->intervalMs)
+            return fail(ctx, QStringLiteral("--duration %1 is shorter than one --interval (%2)")
+                                 .arg(parser.value(duration), parser.value(QStringLiteral("interval"))), ExitUsage);
+        o->ticks = *ms / o->intervalMs;
+    }
+    if (parser.isSet(count)) {
+        bool ok = false;
+        o->ticks = parser.value(count).toLongLong(&ok);
+        if (!ok || o->ticks < 1 || o->ticks > kMaxCount)
+            return fail(ctx, QStringLiteral("--count '%1': must be a whole number from 1 to %2")
+                                 .arg(parser.value(count)).arg(kMaxCount), ExitUsage);
+    }
+    return -1;
+}
+
+/// Checks the options; -1 to go on, else the exit code.
+int readMonitorOptions(CliContext &ctx, const QCommandLineParser &parser, MonitorOptions *o)
+{
+    const QString interval = parser.value(QStringLiteral("interval"));
+    auto intervalMs = parseDurationMs(interval, QStringLiteral("--interval"));
+    if (!intervalMs)
+        return fail(ctx, intervalMs.error().message, ExitUsage);
+    if (*intervalMs < kMinIntervalMs || *intervalMs > kMaxIntervalMs)
+        return fail(ctx, QStringLiteral("--interval %1: must be between 10ms and 1h").arg(interval), ExitUsage);
+    o->intervalMs = *intervalMs;
+    if (const int r = readTicks(ctx, parser, o); r >= 0)
+        return r;
+    const QString history = QStringLiteral("history");
+    if (parser.isSet(history)) {
+        auto ms = parseDurationMs(parser.value(history), QStringLiteral("--history"));
+        if (!ms)
+            return fail(ctx, ms.error().message, ExitUsage);
+        o->historyPoints = *ms / o->intervalMs;
+        if (o->historyPoints < 1 || o->historyPoints > 100'000'000)
+            return fail(ctx, QStringLiteral("--history %1: must hold 1 to 10^8 ticks of --interval")
+                                 .arg(parser.value(history)), ExitUsage);
+    }
+    o->json = parser.isSet(QStringLiteral("json"));
+    o->stats = parser.isSet(QStringLiteral("stats"));
+    o->devices = parser.positionalArguments();
+    o->groups = parser.values(QStringLiteral("group"));
+    return -1;
+}
+
+/// -1 to go on, else the exit code (help printed, or a usage error).
+int parseMonitorArgs(CliContext &ctx, const QStringList &args, MonitorOptions *o)
+{
+    QCommandLineParser parser;
+    describeMonitor(parser);
     const QString self = QStringLiteral("blocktune-cli monitor");
     if (!parser.parse(QStringList{self} + args))
         return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli monitor --help)"), ExitUsage);
@@ -246,177 +314,100 @@ int runMonitor(CliContext &ctx, const QStringList &args)
         ctx.out.flush();
         return ExitOk;
     }
+    return readMonitorOptions(ctx, parser, o);
+}
 
-    auto intervalMs = parseDurationMs(parser.value(interval), QStringLiteral("--interval"));
-    if (!intervalMs)
-        return fail(ctx, intervalMs.error().message, ExitUsage);
-    if (*intervalMs < kMinIntervalMs || *intervalMs > kMaxIntervalMs)
-        return fail(ctx, QStringLiteral("--interval %1: must be between 10ms and 1h")
-                             .arg(parser.value(interval)), ExitUsage);
-    if (parser.isSet(duration) && parser.isSet(count))
-        return fail(ctx, QStringLiteral("--duration and --count both say when to stop; give one"), ExitUsage);
-    qint64 ticks = 0; // 0 = until interrupted
-    if (parser.isSet(duration)) {
-        auto ms = parseDurationMs(parser.value(duration), QStringLiteral("--duration"));
-        if (!ms)
-            return fail(ctx, ms.error().message, ExitUsage);
-        if (*ms < *intervalMs)
-            return fail(ctx, QStringLiteral("--duration %1 is shorter than one --interval (%2)")
-                                 .arg(parser.value(duration), parser.value(interval)), ExitUsage);
-        ticks = *ms / *intervalMs;
+/// The DEVICEs and --groups, checked against the devices present, given to
+/// the sampler with the topology; -1 to go on, else the exit code.
+int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOptions &o, Sampler &sampler)
+{
+    QStringList watched;
+    for (const QString &arg : o.devices) {
+        const BlockDevice *d = model.findByUserName(arg);
+        if (!d)
+            return fail(ctx, QStringLiteral("no block device named '%1' (devices: %2)")
+                                 .arg(arg, knownDevices(model)), ExitUsage);
+        if (!watched.contains(d->name))
+            watched << d->name;
     }
-    if (parser.isSet(count)) {
-        bool ok = false;
-        ticks = parser.value(count).toLongLong(&ok);
-        if (!ok || ticks < 1 || ticks > kMaxCount)
-            return fail(ctx, QStringLiteral("--count '%1': must be a whole number from 1 to %2")
-                                 .arg(parser.value(count)).arg(kMaxCount), ExitUsage);
-    }
-    qint64 historyPoints = 0;
-    if (parser.isSet(history)) {
-        auto ms = parseDurationMs(parser.value(history), QStringLiteral("--history"));
-        if (!ms)
-            return fail(ctx, ms.error().message, ExitUsage);
-        historyPoints = *ms / *intervalMs;
-        if (historyPoints < 1 || historyPoints > 100'000'000)
-            return fail(ctx, QStringLiteral("--history %1: must hold 1 to 10^8 ticks of --interval")
-                                 .arg(parser.value(history)), ExitUsage);
-    }
+    auto groups = parseUserGroups(o.groups, model);
+    if (!groups)
+        return fail(ctx, groups.error().message, ExitUsage);
+    sampler.setWatched(watched);
+    sampler.setUserGroups(*groups);
+    sampler.setTopology(buildTopology(ctx.root, model));
+    return -1;
+}
 
+/// --stats: the monitor's own cost, one JSON line on stderr.
+void printStats(CliContext &ctx, const MonitorRunStats &run, double wall, double cpu, qsizetype devices,
+                const std::optional<History> &kept)
+{
+    long rssKiB = 0;
+    if (auto status = SysRoot().readFile(SysRoot().procPath("self/status"))) {
+        for (const QByteArray &line : status->split('\n'))
+            if (line.startsWith("VmHWM:"))
+                rssKiB = line.mid(6).trimmed().split(' ').value(0).toLong();
+    }
+    QByteArray line = QStringLiteral(
+        "{\"ticks\":%1,\"devices\":%2,\"wall_s\":%3,\"cpu_s\":%4,\"cpu_pct_of_one_core\":%5,"
+        "\"mean_tick_ms\":%6,\"max_tick_ms\":%7,\"peak_rss_kib\":%8,\"history_bytes\":%9,"
+        "\"history_series\":%10,\"history_refused\":%11,\"history_points\":%12}\n")
+                          .arg(run.ticks)
+                          .arg(devices)
+                          .arg(wall, 0, 'f', 3)
+                          .arg(cpu, 0, 'f', 3)
+                          .arg(wall > 0 ? cpu / wall * 100.0 : 0.0, 0, 'f', 2)
+                          .arg(run.ticks ? double(run.sumTickNs) / double(run.ticks) / 1e6 : 0.0, 0, 'f', 3)
+                          .arg(double(run.maxTickNs) / 1e6, 0, 'f', 3)
+                          .arg(rssKiB)
+                          .arg(kept ? kept->memoryBytes() : 0)
+                          .arg(kept ? kept->seriesNames().size() : 0)
+                          .arg(kept ? kept->refusedSeries() : 0)
+                          .arg(kept ? kept->capacity() : 0)
+                          .toUtf8();
+    ctx.err << QString::fromUtf8(line);
+    ctx.err.flush();
+}
+
+} // namespace
+
+int runMonitor(CliContext &ctx, const QStringList &args)
+{
+    MonitorOptions o;
+    if (const int r = parseMonitorArgs(ctx, args, &o); r >= 0)
+        return r;
     ScanOptions scanOptions;
     scanOptions.probeFilesystems = false;
     auto model = DeviceModel::scan(ctx.root, scanOptions);
     if (!model)
         return fail(ctx, model.error().message);
-
-    QStringList watched;
-    for (const QString &arg : parser.positionalArguments()) {
-        const BlockDevice *d = model->findByUserName(arg);
-        if (!d)
-            return fail(ctx, QStringLiteral("no block device named '%1' (devices: %2)")
-                                 .arg(arg, knownDevices(*model)), ExitUsage);
-        if (!watched.contains(d->name))
-            watched << d->name;
-    }
-    QList<GroupSpec> userGroups;
-    QSet<QString> groupNames;
-    for (const QString &spec : parser.values(group)) {
-        auto parsed = parseGroup(spec, *model);
-        if (!parsed)
-            return fail(ctx, parsed.error().message, ExitUsage);
-        if (groupNames.contains(parsed->name))
-            return fail(ctx, QStringLiteral("--group: the name '%1' is given twice").arg(parsed->name), ExitUsage);
-        groupNames.insert(parsed->name);
-        userGroups << *parsed;
-    }
-
-    Sampler sampler(std::make_unique<ProcSource>(ctx.root), std::make_unique<SteadyClock>());
-    sampler.setWatched(watched);
-    sampler.setUserGroups(userGroups);
-    sampler.setTopology(buildTopology(ctx.root, *model));
+    MonitorLoop loop(ctx.root, std::make_unique<ProcSource>(ctx.root), std::make_unique<SteadyClock>());
+    if (const int r = watchWhatWasAsked(ctx, *model, o, loop.sampler()); r >= 0)
+        return r;
     std::optional<History> kept;
-    if (historyPoints > 0)
-        kept.emplace(History::Limits{qsizetype(historyPoints), 64 << 20});
+    if (o.historyPoints > 0)
+        kept.emplace(History::Limits{qsizetype(o.historyPoints), 64 << 20});
 
-    const bool asJson = parser.isSet(json);
-    // Through the agent the table is appended: the terminal is the client's.
-    const bool inPlace = !asJson && !ctx.rawOut && ::isatty(STDOUT_FILENO);
+    TickPrinter printer(ctx, o.json);
     ctx.out.flush();
-    if (asJson && !ctx.rawOut) {
-        // A tick of thousands of devices is a megabyte of JSON: into a
-        // default 64 KiB pipe that is 20 wake-ups of the reader per tick.
-        // Best effort (pipe-max-size may be lower); not a pipe: no effect.
-        struct stat st {};
-        if (::fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
-            ::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-    }
-
-    StopSignals stopSignals(ctx);
+    if (o.json && !ctx.rawOut)
+        enlargeStdoutPipe();
+    TerminationWaiter waiter(loop.clock(), ctx.cancel);
     const double cpuAtStart = cpuSeconds();
-    auto baseline = sampler.sample();
-    if (!baseline)
+    if (auto baseline = loop.tick(); !baseline)
         return fail(ctx, baseline.error().message);
-    const qint64 startNs = monotonicNs();
-    const qint64 periodNs = *intervalMs * 1'000'000;
-    qint64 next = 1;
-    qint64 done = 0;
-    qint64 maxTickNs = 0, sumTickNs = 0;
-    qsizetype lastDeviceCount = 0;
-    QByteArray buffer;
-    if (inPlace)
-        writeRawOut(ctx, "\x1b[2J");
-    while (ticks == 0 || done < ticks) {
-        // Absolute deadlines: a slow tick does not shift the ones after it.
-        stopSignals.waitUntil(startNs + next * periodNs);
-        if (stopSignals.stopped())
-            break;
-        const qint64 tickStart = monotonicNs();
-        auto sample = sampler.sample();
-        if (!sample)
-            return fail(ctx, sample.error().message);
-        if (!sample->appeared.isEmpty() || !sample->vanished.isEmpty()) {
-            // A device came or went: its IRQ lines and groups change too.
-            if (auto rescanned = DeviceModel::scan(ctx.root, scanOptions))
-                sampler.setTopology(buildTopology(ctx.root, *rescanned));
-        }
+    printer.begin();
+    auto run = loop.run(o.intervalMs * 1'000'000, o.ticks, waiter, [&](const Sample &sample) {
         if (kept)
-            kept->record(*sample);
-        buffer.resize(0); // keeps the allocation: a tick of 5,000 devices is ~1 MB of JSON
-        if (asJson) {
-            appendSampleJson(*sample, buffer);
-        } else {
-            const QStringList lines = tableLines(*sample);
-            if (inPlace) {
-                // Home, then each line clearing its old tail, then the rest
-                // of the screen: no flicker.
-                buffer.append("\x1b[H");
-                for (const QString &line : lines)
-                    buffer.append(line.toUtf8()).append("\x1b[K\n");
-                buffer.append("\x1b[J");
-            } else {
-                for (const QString &line : lines)
-                    buffer.append(line.toUtf8()).append('\n');
-                buffer.append('\n');
-            }
-        }
-        writeRawOut(ctx, buffer);
-        lastDeviceCount = sample->devices.size();
-        const qint64 tickNs = monotonicNs() - tickStart;
-        maxTickNs = std::max(maxTickNs, tickNs);
-        sumTickNs += tickNs;
-        ++done;
-        next = std::max(next + 1, (monotonicNs() - startNs) / periodNs + 1);
-    }
-
-    if (parser.isSet(stats)) {
-        const double wall = double(monotonicNs() - startNs) / 1e9;
-        const double cpu = cpuSeconds() - cpuAtStart;
-        long rssKiB = 0;
-        if (auto status = SysRoot().readFile(SysRoot().procPath("self/status"))) {
-            for (const QByteArray &line : status->split('\n'))
-                if (line.startsWith("VmHWM:"))
-                    rssKiB = line.mid(6).trimmed().split(' ').value(0).toLong();
-        }
-        QByteArray line = QStringLiteral(
-            "{\"ticks\":%1,\"devices\":%2,\"wall_s\":%3,\"cpu_s\":%4,\"cpu_pct_of_one_core\":%5,"
-            "\"mean_tick_ms\":%6,\"max_tick_ms\":%7,\"peak_rss_kib\":%8,\"history_bytes\":%9,"
-            "\"history_series\":%10,\"history_refused\":%11,\"history_points\":%12}\n")
-                              .arg(done)
-                              .arg(lastDeviceCount)
-                              .arg(wall, 0, 'f', 3)
-                              .arg(cpu, 0, 'f', 3)
-                              .arg(wall > 0 ? cpu / wall * 100.0 : 0.0, 0, 'f', 2)
-                              .arg(done ? double(sumTickNs) / double(done) / 1e6 : 0.0, 0, 'f', 3)
-                              .arg(double(maxTickNs) / 1e6, 0, 'f', 3)
-                              .arg(rssKiB)
-                              .arg(kept ? kept->memoryBytes() : 0)
-                              .arg(kept ? kept->seriesNames().size() : 0)
-                              .arg(kept ? kept->refusedSeries() : 0)
-                              .arg(kept ? kept->capacity() : 0)
-                              .toUtf8();
-        ctx.err << QString::fromUtf8(line);
-        ctx.err.flush();
-    }
+            kept->record(sample);
+        printer.print(sample);
+    });
+    if (!run)
+        return fail(ctx, run.error().message);
+    if (o.stats)
+        printStats(ctx, *run, double(loop.clock().monotonicNs() - run->startNs) / 1e9, cpuSeconds() - cpuAtStart,
+                   printer.lastDeviceCount(), kept);
     return ExitOk;
 }
 

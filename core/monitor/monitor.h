@@ -8,8 +8,9 @@
 // balance of md arrays, dm devices and user-given groups. A Topology says
 // which IRQ lines serve which device and which devices form groups; it is
 // built from the DeviceModel on start and when devices come or go, never per
-// tick. History keeps bounded series for plots. MonitorWorker drives a
-// Sampler from a timer on its own thread (MonitorThread) for the console.
+// tick. History keeps bounded series for plots. MonitorLoop is the one
+// loop around a Sampler: MonitorWorker ticks it from a timer on its own
+// thread (MonitorThread) for the console, blocktune-cli monitor runs it.
 //
 // Clock and CounterSource are the seams tests replace: they advance time
 // and counters without sleeping.
@@ -27,6 +28,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -421,6 +424,102 @@ private:
     qsizetype m_seriesBytes = 0;
 };
 
+// ---- The loop both monitors run ---------------------------------------------------------
+
+/// Tick deadlines at a fixed period from a start, absolute: a slow tick does
+/// not shift the ones after it, and the ticks it overran are skipped, not
+/// bunched up.
+class TickSchedule final
+{
+public:
+    void start(qint64 nowNs, qint64 periodNs);
+    qint64 startNs() const { return m_startNs; }
+    qint64 periodNs() const { return m_periodNs; }
+    /// When the next tick is due.
+    qint64 deadlineNs() const { return m_startNs + m_next * m_periodNs; }
+    /// A tick ended at `nowNs`: the next is the first deadline after it.
+    void tickDone(qint64 nowNs);
+
+private:
+    qint64 m_startNs = 0;
+    qint64 m_periodNs = 1;
+    qint64 m_next = 1;
+};
+
+/// What ends a blocking run between ticks, and how it sleeps until the next.
+class TickWaiter
+{
+public:
+    virtual ~TickWaiter() = default;
+    virtual bool stopped() const = 0;
+    /// Returns at `deadlineNs` (on the loop's clock), or earlier on a stop.
+    virtual void waitUntil(qint64 deadlineNs) = 0;
+};
+
+/// Locally SIGINT, SIGTERM and SIGHUP, through TerminationSignals (a flag
+/// and a pipe, so a tick is not late by a polling step); given `cancel`
+/// (the agent runs the command), that flag alone: the client interrupted,
+/// or the connection ended.
+class TerminationWaiter final : public TickWaiter
+{
+public:
+    TerminationWaiter(const Clock &clock, const std::atomic_bool *cancel);
+    Q_DISABLE_COPY_MOVE(TerminationWaiter)
+
+    bool stopped() const override;
+    void waitUntil(qint64 deadlineNs) override;
+
+private:
+    const Clock &m_clock;
+    const std::atomic_bool *m_cancel;
+};
+
+/// What a blocking run did, for `monitor --stats`.
+struct MonitorRunStats
+{
+    qint64 ticks = 0;      ///< samples handed on (the baseline not counted)
+    qint64 startNs = 0;    ///< on the loop's clock
+    qint64 sumTickNs = 0;  ///< sampling and handing on, summed
+    qint64 maxTickNs = 0;
+};
+
+/// The monitor's loop, once for the console's MonitorWorker and the CLI: a
+/// Sampler on a counter source and a clock, its Topology rebuilt from a
+/// device scan when /proc/diskstats gains or loses a device. The worker
+/// calls tick() from its timer; the CLI, which has no event loop, run().
+class MonitorLoop final
+{
+public:
+    MonitorLoop(SysRoot root, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock);
+    Q_DISABLE_COPY_MOVE(MonitorLoop)
+
+    Sampler &sampler() { return m_sampler; }
+    const Clock &clock() const { return *m_clock; }
+
+    /// Scans the devices (no filesystem probes) for the IRQ lines and groups.
+    Status refreshTopology();
+    /// One reading: the baseline after reset(), then the figures since the
+    /// previous one. A device that came or went rebuilds the topology; a
+    /// failed rescan goes to `rescan` (the sample stands).
+    Result<Sample> tick(Status *rescan = nullptr);
+    /// Ticks every `periodNs` until `count` ticks (0: no limit) or the
+    /// waiter stops it, handing each sample to `onSample`. Call tick() for
+    /// the baseline first. Fails on the first tick that fails.
+    Result<MonitorRunStats> run(qint64 periodNs, qint64 count, TickWaiter &waiter,
+                                const std::function<void(const Sample &)> &onSample);
+
+private:
+    SysRoot m_root;
+    const Clock *m_clock; ///< the sampler's
+    Sampler m_sampler;
+};
+
+/// `--group NAME=DEV,DEV[,...]`, each a group the user wants balanced
+/// (checked by makeUserGroup); a name given twice is refused. The errors
+/// are the ones `monitor --group` prints.
+Result<GroupSpec> parseUserGroup(const QString &text, const DeviceModel &model);
+Result<QList<GroupSpec>> parseUserGroups(const QStringList &texts, const DeviceModel &model);
+
 // ---- The live driver ------------------------------------------------------------------
 
 /// Samples on a timer and emits one Sample per tick. Lives on a
@@ -462,8 +561,12 @@ Q_SIGNALS:
 private:
     void refreshTopology();
 
-    SysRoot m_root;
-    Sampler m_sampler;
+    void onTimer();
+    void armTimer();
+
+    MonitorLoop m_loop;
+    TickSchedule m_schedule; ///< on the timer's (real) clock, not the sampler's
+    bool m_sampling = false;
     QTimer *m_timer = nullptr;
     QString m_lastError;
 };

@@ -2,10 +2,10 @@
 
 #include "common/tr.h"
 
-#include "devices/devicemodel.h"
-
 #include <QThread>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace blocktune {
 
@@ -28,7 +28,7 @@ MonitorWorker::MonitorWorker(const QString &sysroot, QObject *parent)
 
 MonitorWorker::MonitorWorker(const QString &sysroot, std::unique_ptr<CounterSource> source,
                              std::unique_ptr<Clock> clock, QObject *parent)
-    : QObject(parent), m_root(sysroot), m_sampler(std::move(source), std::move(clock))
+    : QObject(parent), m_loop(SysRoot(sysroot), std::move(source), std::move(clock))
 {
     registerTypes();
 }
@@ -45,51 +45,50 @@ void MonitorWorker::start(int intervalMs)
         // Created here, on the worker's thread, so it fires there.
         m_timer = new QTimer(this);
         m_timer->setTimerType(Qt::PreciseTimer);
-        connect(m_timer, &QTimer::timeout, this, &MonitorWorker::tick);
+        m_timer->setSingleShot(true);
+        connect(m_timer, &QTimer::timeout, this, &MonitorWorker::onTimer);
     }
     m_timer->stop();
-    m_sampler.reset();
+    m_loop.sampler().reset();
     refreshTopology();
     tick(); // the baseline, so the first figures come one interval from now
-    m_timer->start(intervalMs);
+    m_sampling = true;
+    m_schedule.start(SteadyClock().monotonicNs(), qint64(intervalMs) * 1'000'000);
+    armTimer();
 }
 
 void MonitorWorker::stop()
 {
+    m_sampling = false;
     if (m_timer)
         m_timer->stop();
 }
 
 bool MonitorWorker::isSampling() const
 {
-    return m_timer && m_timer->isActive();
+    return m_sampling;
 }
 
 void MonitorWorker::setWatched(const QStringList &devices)
 {
-    m_sampler.setWatched(devices);
+    m_loop.sampler().setWatched(devices);
 }
 
 void MonitorWorker::setUserGroups(const QList<GroupSpec> &groups)
 {
-    m_sampler.setUserGroups(groups);
+    m_loop.sampler().setUserGroups(groups);
 }
 
 void MonitorWorker::refreshTopology()
 {
-    ScanOptions options;
-    options.probeFilesystems = false;
-    auto model = DeviceModel::scan(m_root, options);
-    if (!model) {
-        Q_EMIT failed(model.error().message);
-        return;
-    }
-    m_sampler.setTopology(buildTopology(m_root, *model));
+    if (Status refreshed = m_loop.refreshTopology(); !refreshed)
+        Q_EMIT failed(refreshed.error().message);
 }
 
 void MonitorWorker::tick()
 {
-    auto sample = m_sampler.sample();
+    Status rescan;
+    auto sample = m_loop.tick(&rescan);
     if (!sample) {
         // Once per distinct failure, not ten times a second while it lasts.
         if (sample.error().message != m_lastError) {
@@ -99,9 +98,27 @@ void MonitorWorker::tick()
         return;
     }
     m_lastError.clear();
-    if (!sample->appeared.isEmpty() || !sample->vanished.isEmpty())
-        refreshTopology();
+    if (!rescan)
+        Q_EMIT failed(rescan.error().message);
     Q_EMIT sampled(*sample);
+}
+
+void MonitorWorker::onTimer()
+{
+    tick();
+    m_schedule.tickDone(SteadyClock().monotonicNs());
+    armTimer();
+}
+
+// The loop's schedule on an event loop: one single-shot timer to each
+// absolute deadline (the CLI, without one, sleeps to the same deadlines in
+// MonitorLoop::run()). Real time: the timer's, whatever clock the sampler has.
+void MonitorWorker::armTimer()
+{
+    if (!m_sampling)
+        return; // stopped from a slot connected to sampled
+    const qint64 leftNs = m_schedule.deadlineNs() - SteadyClock().monotonicNs();
+    m_timer->start(int(std::max<qint64>(0, (leftNs + 999'999) / 1'000'000)));
 }
 
 MonitorThread::MonitorThread(const QString &sysroot, QObject *parent)

@@ -1,0 +1,144 @@
+// The monitor's one loop: a Sampler ticked at absolute deadlines, the device
+// topology rebuilt when devices come or go, stopped between ticks. The
+// console's MonitorWorker ticks it from a timer; blocktune-cli monitor runs
+// it (run()), printing what each tick hands on.
+#include "monitor.h"
+
+#include "devices/devicemodel.h"
+#include "tuning/tuning.h"
+
+#include <QSet>
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace blocktune {
+
+void TickSchedule::start(qint64 nowNs, qint64 periodNs)
+{
+    m_startNs = nowNs;
+    m_periodNs = std::max<qint64>(periodNs, 1);
+    m_next = 1;
+}
+
+void TickSchedule::tickDone(qint64 nowNs)
+{
+    m_next = std::max(m_next + 1, (nowNs - m_startNs) / m_periodNs + 1);
+}
+
+TerminationWaiter::TerminationWaiter(const Clock &clock, const std::atomic_bool *cancel)
+    : m_clock(clock), m_cancel(cancel)
+{
+    if (m_cancel)
+        return; // the agent's own signal state is the agent's to read
+    TerminationSignals::install();
+    TerminationSignals::clear();
+}
+
+bool TerminationWaiter::stopped() const
+{
+    return m_cancel ? m_cancel->load() : TerminationSignals::pending() != 0;
+}
+
+void TerminationWaiter::waitUntil(qint64 deadlineNs)
+{
+    while (!stopped()) {
+        const qint64 left = deadlineNs - m_clock.monotonicNs();
+        if (left <= 0)
+            return;
+        // poll() counts whole milliseconds: round up, never spin. The
+        // agent's flag has no pipe: looked at every 20 ms.
+        const qint64 ms = (left + 999'999) / 1'000'000;
+        if (m_cancel)
+            ::usleep(useconds_t(std::min<qint64>(ms, 20) * 1000));
+        else
+            TerminationSignals::waitMs(ms);
+    }
+}
+
+MonitorLoop::MonitorLoop(SysRoot root, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock)
+    : m_root(std::move(root)), m_clock(clock.get()), m_sampler(std::move(source), std::move(clock))
+{
+}
+
+Status MonitorLoop::refreshTopology()
+{
+    ScanOptions options;
+    options.probeFilesystems = false;
+    auto model = DeviceModel::scan(m_root, options);
+    if (!model)
+        return model.error();
+    m_sampler.setTopology(buildTopology(m_root, *model));
+    return {};
+}
+
+Result<Sample> MonitorLoop::tick(Status *rescan)
+{
+    auto sample = m_sampler.sample();
+    if (sample && (!sample->appeared.isEmpty() || !sample->vanished.isEmpty())) {
+        // A device came or went: its IRQ lines and groups change too.
+        Status refreshed = refreshTopology();
+        if (rescan)
+            *rescan = std::move(refreshed);
+    }
+    return sample;
+}
+
+Result<MonitorRunStats> MonitorLoop::run(qint64 periodNs, qint64 count, TickWaiter &waiter,
+                                         const std::function<void(const Sample &)> &onSample)
+{
+    MonitorRunStats stats;
+    TickSchedule schedule;
+    schedule.start(m_clock->monotonicNs(), periodNs);
+    stats.startNs = schedule.startNs();
+    while (count == 0 || stats.ticks < count) {
+        waiter.waitUntil(schedule.deadlineNs());
+        if (waiter.stopped())
+            break;
+        const qint64 tickStart = m_clock->monotonicNs();
+        auto sample = tick();
+        if (!sample)
+            return sample.error();
+        onSample(*sample);
+        const qint64 tickEnd = m_clock->monotonicNs();
+        stats.maxTickNs = std::max(stats.maxTickNs, tickEnd - tickStart);
+        stats.sumTickNs += tickEnd - tickStart;
+        ++stats.ticks;
+        schedule.tickDone(tickEnd);
+    }
+    return stats;
+}
+
+Result<GroupSpec> parseUserGroup(const QString &text, const DeviceModel &model)
+{
+    const qsizetype eq = text.indexOf(u'=');
+    const QString name = eq > 0 ? text.left(eq) : QString();
+    const QString usage = QStringLiteral(" (use --group NAME=DEV,DEV[,...], e.g. --group exports=sdb1,sdc1)");
+    if (name.isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("--group '%1': no group name before '='").arg(text) + usage);
+    auto group = makeUserGroup(name, text.mid(eq + 1).split(u',', Qt::SkipEmptyParts), model);
+    if (!group) {
+        const bool tooFew = group.error().message.startsWith(u"a group needs");
+        return makeError(InvalidArgument, QStringLiteral("--group '%1': %2").arg(text, group.error().message)
+                                              + (tooFew ? usage : QString()));
+    }
+    return group;
+}
+
+Result<QList<GroupSpec>> parseUserGroups(const QStringList &texts, const DeviceModel &model)
+{
+    QList<GroupSpec> groups;
+    QSet<QString> names;
+    for (const QString &text : texts) {
+        auto parsed = parseUserGroup(text, model);
+        if (!parsed)
+            return parsed.error();
+        if (names.contains(parsed->name))
+            return makeError(InvalidArgument, QStringLiteral("--group: the name '%1' is given twice").arg(parsed->name));
+        names.insert(parsed->name);
+        groups << *parsed;
+    }
+    return groups;
+}
+
+} // namespace blocktune
