@@ -91,6 +91,170 @@ bool answersOnTerminal(int argc, char **argv)
     return true;
 }
 
+/// What the command line asks for, once its options are checked.
+struct Launch
+{
+    QString root;          ///< --sysroot: a tree, a snapshot, or empty (this machine)
+    bool snapshot = false; ///< `root` is a FILE.tar.gz
+    int tabIndex = 0;
+    bool viaHost = false;
+    blocktune::RemoteTarget target; ///< with --host
+    QString selected;               ///< --device, or the demo device
+};
+
+/// The --host options (and what they exclude) into `launch`; false, with
+/// the reason printed, when they do not fit together.
+bool readHostOptions(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
+{
+    launch.viaHost = parser.isSet(options.host);
+    if (!launch.viaHost && (parser.isSet(options.sshConfig) || parser.isSet(options.sshOption) || parser.isSet(options.remoteCommand))) {
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console",
+                                                            "--ssh-config, --ssh-option and --remote-command go with --host HOST")));
+        return false;
+    }
+    if (!launch.viaHost)
+        return true;
+    blocktune::RemoteTarget &target = launch.target;
+    target.host = parser.value(options.host);
+    target.sshConfig = parser.value(options.sshConfig);
+    target.sshOptions = parser.values(options.sshOption);
+    target.remoteCommand = parser.value(options.remoteCommand);
+    QString conflict;
+    if (!launch.root.isEmpty())
+        conflict = QStringLiteral("--sysroot");
+    else if (parser.isSet(options.demo))
+        conflict = QStringLiteral("--demo");
+    if (!conflict.isEmpty()) {
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console", "--host and %1 exclude each other")
+                                    .arg(conflict)));
+        return false;
+    }
+    if (auto line = blocktune::sshCommandLine(target); !line) {
+        std::fprintf(stderr, "blocktune: %s\n", qPrintable(line.error().message));
+        return false;
+    }
+    return true;
+}
+
+/// The checked command line; false, with the reason printed, on a mistake
+/// QCommandLineParser cannot see (a tree that is none, an unknown tab).
+bool readLaunch(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
+{
+    launch.root = parser.value(options.sysroot);
+    launch.snapshot = blocktune::isSnapshotTarball(launch.root);
+    if (auto tree = blocktune::SysRoot::openTree(launch.snapshot ? QString() : launch.root); !tree) {
+        std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(tree.error().message));
+        return false;
+    }
+    const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
+                           QStringLiteral("details"), QStringLiteral("history"), QStringLiteral("profiles"),
+                           QStringLiteral("advise"), QStringLiteral("diagnose")};
+    launch.tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
+    if (launch.tabIndex < 0) {
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate("blocktune::Console",
+                                                       "--tab %1: unknown tab (use settings, test, monitor, details, history, "
+                                                       "profiles, advise or diagnose)")
+                                    .arg(parser.value(options.tab))));
+        return false;
+    }
+    launch.selected = parser.value(options.device);
+    return readHostOptions(parser, options, launch);
+}
+
+/// --demo: makes the scratch loop device into `device` and selects it. The
+/// problem when there is none, printed here; the window shows it too.
+QString makeDemoDevice(Launch &launch, std::unique_ptr<blocktune::DemoDevice> &device)
+{
+    QString problem;
+    if (!launch.root.isEmpty()) {
+        problem = QCoreApplication::translate("blocktune::Console",
+                                              "--demo makes a device on this machine; it does not go with --sysroot");
+    } else {
+        std::printf("blocktune: %s\n",
+                    qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
+        std::fflush(stdout);
+        auto made = blocktune::DemoDevice::create(quint64(1) << 30);
+        if (made) {
+            device = std::move(*made);
+            launch.selected = device->name();
+            std::printf("blocktune: %s\n",
+                        qPrintable(QCoreApplication::translate(
+                                       "blocktune::Console",
+                                       "demo device %1 (1 GiB, direct I/O), detached when the console ends")
+                                       .arg(launch.selected)));
+            std::fflush(stdout);
+        } else {
+            problem = made.error().message;
+        }
+    }
+    if (!problem.isEmpty())
+        std::fprintf(stderr, "blocktune: %s\n", qPrintable(problem));
+    return problem;
+}
+
+/// blocktune --host HOST: connected off the GUI thread, then the host's own
+/// window. ssh's refusal is printed as ssh wrote it.
+int runOnHost(QCoreApplication &app, const Launch &launch)
+{
+    const blocktune::RemoteTarget &target = launch.target;
+    auto *progress = new QProgressDialog(
+        QCoreApplication::translate("blocktune::Console", "Connecting to %1…").arg(target.host),
+        QCoreApplication::translate("blocktune::Console", "Cancel"), 0, 0);
+    progress->setWindowTitle(QStringLiteral("blocktune"));
+    progress->setMinimumDuration(300);
+    QObject::connect(progress, &QProgressDialog::canceled, &app, [] { QCoreApplication::exit(1); });
+    int status = 0;
+    blocktune::connectInBackground(progress, target, [&, progress](blocktune::Result<blocktune::RemoteHost> host) {
+        progress->hide();
+        progress->deleteLater();
+        if (!host) {
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(host.error().message));
+            status = 1;
+            QCoreApplication::exit(1);
+            return;
+        }
+        blocktune::rememberHost(target.host);
+        blocktune::MainWindow *window =
+            blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)),
+                                              launch.selected);
+        window->tabs()->setCurrentIndex(launch.tabIndex);
+        window->show();
+    });
+    const int code = app.exec();
+    return status ? status : code;
+}
+
+/// blocktune --sysroot FILE.tar.gz: the snapshot's own window.
+int runOnSnapshot(QCoreApplication &app, const Launch &launch)
+{
+    QString error;
+    blocktune::MainWindow *opened = blocktune::MainWindow::openSnapshot(launch.root, &error);
+    if (!opened) {
+        std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(error));
+        return 2;
+    }
+    opened->tabs()->setCurrentIndex(launch.tabIndex);
+    opened->show();
+    return app.exec();
+}
+
+/// This machine, or a recorded tree: the window, then the offer to restore
+/// what a dead session left.
+int runHere(QCoreApplication &app, const Launch &launch, const QString &demoProblem)
+{
+    blocktune::MainWindow window(launch.root, launch.selected);
+    window.tabs()->setCurrentIndex(launch.tabIndex);
+    window.show();
+    QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
+    if (!demoProblem.isEmpty())
+        QMetaObject::invokeMethod(&window, [&window, demoProblem] { window.statusBar()->showMessage(demoProblem); },
+                                  Qt::QueuedConnection);
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -109,54 +273,10 @@ int main(int argc, char **argv)
     const ConsoleOptions options;
     options.addTo(parser);
     parser.process(*app); // --help, --version and mistakes print and exit here
+    Launch launch;
+    if (!readLaunch(parser, options, launch))
+        return 2;
 
-    const QString root = parser.value(options.sysroot);
-    const bool snapshot = blocktune::isSnapshotTarball(root);
-    if (auto tree = blocktune::SysRoot::openTree(snapshot ? QString() : root); !tree) {
-        std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(tree.error().message));
-        return 2;
-    }
-    const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
-                           QStringLiteral("details"), QStringLiteral("history"), QStringLiteral("profiles"),
-                           QStringLiteral("advise"), QStringLiteral("diagnose")};
-    const int tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
-    if (tabIndex < 0) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                       "--tab %1: unknown tab (use settings, test, monitor, details, history, "
-                                                       "profiles, advise or diagnose)")
-                                    .arg(parser.value(options.tab))));
-        return 2;
-    }
-    const bool viaHost = parser.isSet(options.host);
-    if (!viaHost && (parser.isSet(options.sshConfig) || parser.isSet(options.sshOption) || parser.isSet(options.remoteCommand))) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                            "--ssh-config, --ssh-option and --remote-command go with --host HOST")));
-        return 2;
-    }
-    blocktune::RemoteTarget target;
-    if (viaHost) {
-        target.host = parser.value(options.host);
-        target.sshConfig = parser.value(options.sshConfig);
-        target.sshOptions = parser.values(options.sshOption);
-        target.remoteCommand = parser.value(options.remoteCommand);
-        QString conflict;
-        if (!root.isEmpty())
-            conflict = QStringLiteral("--sysroot");
-        else if (parser.isSet(options.demo))
-            conflict = QStringLiteral("--demo");
-        if (!conflict.isEmpty()) {
-            std::fprintf(stderr, "blocktune: %s\n",
-                         qPrintable(QCoreApplication::translate("blocktune::Console", "--host and %1 exclude each other")
-                                        .arg(conflict)));
-            return 2;
-        }
-        if (auto line = blocktune::sshCommandLine(target); !line) {
-            std::fprintf(stderr, "blocktune: %s\n", qPrintable(line.error().message));
-            return 2;
-        }
-    }
     // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
     // would (the main window watches the flag's pipe), also one that
     // arrives while the demo device is being made.
@@ -164,82 +284,14 @@ int main(int argc, char **argv)
     // The demo device lives as long as this process: the kernel detaches it
     // when its last descriptor closes, also after a crash or a kill -9.
     std::unique_ptr<blocktune::DemoDevice> demoDevice;
-    QString selected = parser.value(options.device);
     QString demoProblem;
-    if (parser.isSet(options.demo)) {
-        if (!root.isEmpty()) {
-            demoProblem = QCoreApplication::translate("blocktune::Console",
-                                                      "--demo makes a device on this machine; it does not go with --sysroot");
-        } else {
-            std::printf("blocktune: %s\n",
-                        qPrintable(QCoreApplication::translate("blocktune::Console", "preparing a 1 GiB demo device...")));
-            std::fflush(stdout);
-            auto made = blocktune::DemoDevice::create(quint64(1) << 30);
-            if (made) {
-                demoDevice = std::move(*made);
-                selected = demoDevice->name();
-                std::printf("blocktune: %s\n",
-                            qPrintable(QCoreApplication::translate(
-                                           "blocktune::Console",
-                                           "demo device %1 (1 GiB, direct I/O), detached when the console ends")
-                                           .arg(selected)));
-                std::fflush(stdout);
-            } else {
-                demoProblem = made.error().message;
-            }
-        }
-        if (!demoProblem.isEmpty())
-            std::fprintf(stderr, "blocktune: %s\n", qPrintable(demoProblem));
-    }
+    if (parser.isSet(options.demo))
+        demoProblem = makeDemoDevice(launch, demoDevice);
     QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
-    if (viaHost) {
-        // blocktune --host HOST: connected off the GUI thread, then the
-        // host's own window. ssh's refusal is printed as ssh wrote it.
-        auto *progress = new QProgressDialog(
-            QCoreApplication::translate("blocktune::Console", "Connecting to %1…").arg(target.host),
-            QCoreApplication::translate("blocktune::Console", "Cancel"), 0, 0);
-        progress->setWindowTitle(QStringLiteral("blocktune"));
-        progress->setMinimumDuration(300);
-        QObject::connect(progress, &QProgressDialog::canceled, app.get(), [] { QCoreApplication::exit(1); });
-        int status = 0;
-        blocktune::connectInBackground(progress, target, [&, progress](blocktune::Result<blocktune::RemoteHost> host) {
-            progress->hide();
-            progress->deleteLater();
-            if (!host) {
-                std::fprintf(stderr, "blocktune: %s\n", qPrintable(host.error().message));
-                status = 1;
-                QCoreApplication::exit(1);
-                return;
-            }
-            blocktune::rememberHost(target.host);
-            blocktune::MainWindow *window =
-                blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)),
-                                                  selected);
-            window->tabs()->setCurrentIndex(tabIndex);
-            window->show();
-        });
-        const int code = app->exec();
-        return status ? status : code;
-    }
-    if (snapshot) {
-        // blocktune --sysroot FILE.tar.gz: the snapshot's own window.
-        QString error;
-        blocktune::MainWindow *opened = blocktune::MainWindow::openSnapshot(root, &error);
-        if (!opened) {
-            std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(error));
-            return 2;
-        }
-        opened->tabs()->setCurrentIndex(tabIndex);
-        opened->show();
-        return app->exec();
-    }
-    blocktune::MainWindow window(root, selected);
-    window.tabs()->setCurrentIndex(tabIndex);
-    window.show();
-    QMetaObject::invokeMethod(&window, &blocktune::MainWindow::offerJournalRestore, Qt::QueuedConnection);
-    if (!demoProblem.isEmpty())
-        QMetaObject::invokeMethod(&window, [&window, demoProblem] { window.statusBar()->showMessage(demoProblem); },
-                                  Qt::QueuedConnection);
-    return app->exec();
+    if (launch.viaHost)
+        return runOnHost(*app, launch);
+    if (launch.snapshot)
+        return runOnSnapshot(*app, launch);
+    return runHere(*app, launch, demoProblem);
 }

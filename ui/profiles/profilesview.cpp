@@ -21,6 +21,7 @@
 #include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QThread>
 #include <QVBoxLayout>
 
 namespace blocktune {
@@ -259,98 +260,147 @@ private:
     ProfileStore m_store;
 };
 
-ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QWidget *parent)
-    : QWidget(parent), m_session(session)
+struct ProfilesView::Private
 {
-    qRegisterMetaType<blocktune::ProfileResult>();
-    m_worker = new ProfileWorker(session->session(), store);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &ProfileWorker::done, this, &ProfilesView::showResult, Qt::QueuedConnection);
-    m_thread.setObjectName(QStringLiteral("profiles"));
-    m_thread.start();
+    SessionThread *session = nullptr;
+    QThread thread;
+    ProfileWorker *worker = nullptr;
+    ProfileResult last;
+    bool busy = false;
+    QString pendingSelect;
+    QStringList listDescriptions;
+    QString device;
 
-    m_list = new QListWidget;
-    m_description = new QLabel;
-    m_description->setWordWrap(true);
-    m_description->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QListWidget *list = nullptr;
+    QLabel *description = nullptr;
+    QTableWidget *table = nullptr;
+    QLabel *notes = nullptr;
+    QLabel *status = nullptr;
+    QLabel *deviceLabel = nullptr;
+    QCheckBox *onlyDevice = nullptr;
+    QLabel *readOnly = nullptr; ///< why nothing can be written, when so
+    QPushButton *previewButton = nullptr;
+    QPushButton *applyButton = nullptr;
+    QPushButton *verifyButton = nullptr;
+    QPushButton *revertButton = nullptr;
+    QPushButton *saveButton = nullptr;
+    QPushButton *exportButton = nullptr;
+    QPushButton *installButton = nullptr;
+    QList<QPushButton *> buttons; ///< the ones setBusy() turns off and on
+};
+
+ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
+{
+    d->session = session;
+    qRegisterMetaType<blocktune::ProfileResult>();
+    d->worker = new ProfileWorker(session->session(), store);
+    d->worker->moveToThread(&d->thread);
+    connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
+    connect(d->worker, &ProfileWorker::done, this, &ProfilesView::showResult, Qt::QueuedConnection);
+    d->thread.setObjectName(QStringLiteral("profiles"));
+    d->thread.start();
+
+    buildWidgets();
+    buildButtons();
+    layOutWidgets();
+    wireSignals();
+    refresh();
+}
+
+void ProfilesView::buildWidgets()
+{
+    d->list = new QListWidget;
+    d->description = new QLabel;
+    d->description->setWordWrap(true);
+    d->description->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    d->description->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    d->table = new QTableWidget(0, 6);
+    d->table->setHorizontalHeaderLabels({tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr("")});
+    // Whole values on one line: the columns take what the rows on screen
+    // need (filterRows()), the state takes the rest.
+    d->table->setWordWrap(false);
+    d->table->horizontalHeader()->setStretchLastSection(true);
+    d->table->verticalHeader()->hide();
+    d->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    d->notes = new QLabel;
+    d->notes->setWordWrap(true);
+    d->notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->status = new QLabel;
+    d->status->setWordWrap(true);
+
+    d->deviceLabel = new QLabel(tr("All devices"));
+    d->onlyDevice = new QCheckBox(tr("Only this device"));
+    d->onlyDevice->setObjectName(QStringLiteral("onlyDevice"));
+    d->onlyDevice->setEnabled(false);
+
+    if (!d->session->readOnlyReason().isEmpty()) {
+        d->readOnly = new QLabel(tr("Read-only: %1").arg(d->session->readOnlyReason()));
+        d->readOnly->setObjectName(QStringLiteral("readOnlyReason"));
+        d->readOnly->setWordWrap(true);
+        d->readOnly->setStyleSheet(QStringLiteral("color: #8a5a00"));
+    }
+}
+
+void ProfilesView::buildButtons()
+{
+    auto button = [this](const QString &text) {
+        auto *b = new QPushButton(text);
+        d->buttons << b;
+        return b;
+    };
+    d->previewButton = button(tr("Preview"));
+    d->applyButton = button(tr("Apply"));
+    d->verifyButton = button(tr("Verify"));
+    d->revertButton = button(tr("Revert"));
+    d->saveButton = button(tr("Save current…"));
+    d->exportButton = button(tr("Export…"));
+    d->installButton = button(tr("Install at boot"));
+    if (!d->session->readOnlyReason().isEmpty())
+        for (QPushButton *b : {d->applyButton, d->revertButton, d->installButton}) {
+            b->setEnabled(false);
+            b->setToolTip(d->session->readOnlyReason());
+            d->buttons.removeAll(b); // stays disabled
+        }
+}
+
+void ProfilesView::layOutWidgets()
+{
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_list, 2);
-    leftLayout->addWidget(m_description, 1);
-
-    m_table = new QTableWidget(0, 6);
-    m_table->setHorizontalHeaderLabels({tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr("")});
-    // Whole values on one line: the columns take what the rows on screen
-    // need (filterRows()), the state takes the rest.
-    m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->hide();
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_notes = new QLabel;
-    m_notes->setWordWrap(true);
-    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_status = new QLabel;
-    m_status->setWordWrap(true);
+    leftLayout->addWidget(d->list, 2);
+    leftLayout->addWidget(d->description, 1);
 
     // Two rows: what acts on the machine, then what writes files; one row
     // of seven is wider than a German window can be.
     auto *buttons = new QHBoxLayout;
-    auto *fileButtons = new QHBoxLayout;
-    QHBoxLayout *buttonRow = buttons;
-    auto button = [&](const QString &text, void (ProfilesView::*slot)()) {
-        auto *b = new QPushButton(text);
-        connect(b, &QPushButton::clicked, this, slot);
-        buttonRow->addWidget(b);
-        m_buttons << b;
-        return b;
-    };
-    button(tr("Preview"), &ProfilesView::preview);
-    QPushButton *applyButton = button(tr("Apply"), &ProfilesView::apply);
-    button(tr("Verify"), &ProfilesView::verify);
-    QPushButton *revertButton = button(tr("Revert"), &ProfilesView::revert);
+    for (QPushButton *b : {d->previewButton, d->applyButton, d->verifyButton, d->revertButton})
+        buttons->addWidget(b);
     buttons->addStretch();
-    buttonRow = fileButtons;
-    button(tr("Save current…"), &ProfilesView::askSave);
-    button(tr("Export…"), &ProfilesView::askExport);
-    QPushButton *installButton = button(tr("Install at boot"), &ProfilesView::installAtBoot);
+    auto *fileButtons = new QHBoxLayout;
+    for (QPushButton *b : {d->saveButton, d->exportButton, d->installButton})
+        fileButtons->addWidget(b);
     fileButtons->addStretch();
-    if (!m_session->readOnlyReason().isEmpty())
-        for (QPushButton *b : {applyButton, revertButton, installButton}) {
-            b->setEnabled(false);
-            b->setToolTip(m_session->readOnlyReason());
-            m_buttons.removeAll(b); // stays disabled
-        }
 
-    m_deviceLabel = new QLabel(tr("All devices"));
-    m_onlyDevice = new QCheckBox(tr("Only this device"));
-    m_onlyDevice->setObjectName(QStringLiteral("onlyDevice"));
-    m_onlyDevice->setEnabled(false);
-    connect(m_onlyDevice, &QCheckBox::toggled, this, &ProfilesView::filterRows);
     auto *deviceRow = new QHBoxLayout;
-    deviceRow->addWidget(m_deviceLabel);
-    deviceRow->addWidget(m_onlyDevice);
+    deviceRow->addWidget(d->deviceLabel);
+    deviceRow->addWidget(d->onlyDevice);
     deviceRow->addStretch();
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    if (!m_session->readOnlyReason().isEmpty()) {
-        auto *readOnly = new QLabel(tr("Read-only: %1").arg(m_session->readOnlyReason()));
-        readOnly->setObjectName(QStringLiteral("readOnlyReason"));
-        readOnly->setWordWrap(true);
-        readOnly->setStyleSheet(QStringLiteral("color: #8a5a00"));
-        rightLayout->addWidget(readOnly);
-    }
+    if (d->readOnly)
+        rightLayout->addWidget(d->readOnly);
     rightLayout->addLayout(deviceRow);
-    rightLayout->addWidget(m_table, 1);
-    rightLayout->addWidget(m_notes);
+    rightLayout->addWidget(d->table, 1);
+    rightLayout->addWidget(d->notes);
     rightLayout->addLayout(buttons);
     rightLayout->addLayout(fileButtons);
-    rightLayout->addWidget(m_status);
+    rightLayout->addWidget(d->status);
 
     left->setMinimumWidth(240);
     auto *split = new QSplitter;
@@ -359,32 +409,57 @@ ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QW
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
+}
 
-    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row < 0 || row >= m_listDescriptions.size())
+void ProfilesView::wireSignals()
+{
+    connect(d->previewButton, &QPushButton::clicked, this, &ProfilesView::preview);
+    connect(d->applyButton, &QPushButton::clicked, this, &ProfilesView::apply);
+    connect(d->verifyButton, &QPushButton::clicked, this, &ProfilesView::verify);
+    connect(d->revertButton, &QPushButton::clicked, this, &ProfilesView::revert);
+    connect(d->saveButton, &QPushButton::clicked, this, &ProfilesView::askSave);
+    connect(d->exportButton, &QPushButton::clicked, this, &ProfilesView::askExport);
+    connect(d->installButton, &QPushButton::clicked, this, &ProfilesView::installAtBoot);
+    connect(d->onlyDevice, &QCheckBox::toggled, this, &ProfilesView::filterRows);
+    connect(d->list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || row >= d->listDescriptions.size())
             return;
-        m_description->setText(m_listDescriptions.value(row));
+        d->description->setText(d->listDescriptions.value(row));
         preview();
     });
-    refresh();
 }
 
 ProfilesView::~ProfilesView()
 {
-    m_thread.quit();
-    m_thread.wait();
+    d->thread.quit();
+    d->thread.wait();
+}
+
+const ProfileResult &ProfilesView::lastResult() const
+{
+    return d->last;
+}
+
+bool ProfilesView::isBusy() const
+{
+    return d->busy;
+}
+
+QString ProfilesView::device() const
+{
+    return d->device;
 }
 
 QString ProfilesView::selectedProfile() const
 {
-    const QListWidgetItem *item = m_list->currentItem();
+    const QListWidgetItem *item = d->list->currentItem();
     return item ? item->data(Qt::UserRole).toString() : QString();
 }
 
 void ProfilesView::post(ProfileResult::Kind kind, const QString &profile, const QString &a, const QString &b)
 {
     setBusy(true);
-    ProfileWorker *worker = m_worker;
+    ProfileWorker *worker = d->worker;
     QMetaObject::invokeMethod(worker, [worker, kind, profile, a, b] { worker->run(kind, profile, a, b); },
                               Qt::QueuedConnection);
 }
@@ -396,49 +471,49 @@ void ProfilesView::refresh()
 
 void ProfilesView::select(const QString &name)
 {
-    for (int i = 0; i < m_list->count(); ++i)
-        if (m_list->item(i)->data(Qt::UserRole).toString() == name) {
-            m_list->setCurrentRow(i);
+    for (int i = 0; i < d->list->count(); ++i)
+        if (d->list->item(i)->data(Qt::UserRole).toString() == name) {
+            d->list->setCurrentRow(i);
             return;
         }
-    m_pendingSelect = name; // the list is still on its way
+    d->pendingSelect = name; // the list is still on its way
 }
 
 void ProfilesView::setDevice(const QString &name)
 {
-    m_device = name;
-    m_deviceLabel->setText(name.isEmpty() ? tr("All devices") : tr("Device: %1").arg(name));
-    m_onlyDevice->setEnabled(!name.isEmpty());
+    d->device = name;
+    d->deviceLabel->setText(name.isEmpty() ? tr("All devices") : tr("Device: %1").arg(name));
+    d->onlyDevice->setEnabled(!name.isEmpty());
     {
-        const QSignalBlocker block(m_onlyDevice);
-        m_onlyDevice->setChecked(!name.isEmpty());
+        const QSignalBlocker block(d->onlyDevice);
+        d->onlyDevice->setChecked(!name.isEmpty());
     }
     filterRows();
-    if (!m_busy)
+    if (!d->busy)
         preview(); // the device's current values, read now
 }
 
 void ProfilesView::filterRows()
 {
-    const bool only = m_onlyDevice->isChecked() && !m_device.isEmpty();
-    m_table->clearSelection();
+    const bool only = d->onlyDevice->isChecked() && !d->device.isEmpty();
+    d->table->clearSelection();
     int first = -1;
-    for (int r = 0; r < m_table->rowCount(); ++r) {
-        const QTableWidgetItem *item = m_table->item(r, 0);
-        const bool mine = item && item->text() == m_device;
-        m_table->setRowHidden(r, only && !mine);
+    for (int r = 0; r < d->table->rowCount(); ++r) {
+        const QTableWidgetItem *item = d->table->item(r, 0);
+        const bool mine = item && item->text() == d->device;
+        d->table->setRowHidden(r, only && !mine);
         if (mine) {
-            m_table->selectionModel()->select(m_table->model()->index(r, 0),
-                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            d->table->selectionModel()->select(d->table->model()->index(r, 0),
+                                               QItemSelectionModel::Select | QItemSelectionModel::Rows);
             if (first < 0)
                 first = r;
         }
     }
     // Sized for the rows now shown (hidden rows do not count).
-    m_table->resizeColumnsToContents();
-    m_table->resizeRowsToContents();
+    d->table->resizeColumnsToContents();
+    d->table->resizeRowsToContents();
     if (first >= 0)
-        m_table->scrollToItem(m_table->item(first, 0));
+        d->table->scrollToItem(d->table->item(first, 0));
 }
 
 void ProfilesView::preview()
@@ -510,51 +585,51 @@ void ProfilesView::askExport()
 
 void ProfilesView::setBusy(bool busy)
 {
-    m_busy = busy;
-    for (QPushButton *b : std::as_const(m_buttons))
+    d->busy = busy;
+    for (QPushButton *b : std::as_const(d->buttons))
         b->setEnabled(!busy);
     if (busy)
-        m_status->setText(tr("Working…"));
+        d->status->setText(tr("Working…"));
 }
 
 void ProfilesView::showResult(const ProfileResult &result)
 {
-    m_last.kind = result.kind;
+    d->last.kind = result.kind;
     setBusy(false);
     if (result.kind == ProfileResult::List) {
-        const QString keep = m_pendingSelect.isEmpty() ? selectedProfile() : m_pendingSelect;
-        m_pendingSelect.clear();
-        m_listDescriptions = result.descriptions;
+        const QString keep = d->pendingSelect.isEmpty() ? selectedProfile() : d->pendingSelect;
+        d->pendingSelect.clear();
+        d->listDescriptions = result.descriptions;
         {
-            const QSignalBlocker block(m_list);
-            m_list->clear();
+            const QSignalBlocker block(d->list);
+            d->list->clear();
             for (qsizetype i = 0; i < result.names.size(); ++i) {
                 auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), result.origins.at(i)));
                 item->setData(Qt::UserRole, result.names.at(i));
                 item->setToolTip(result.descriptions.at(i));
-                m_list->addItem(item);
+                d->list->addItem(item);
             }
-            m_list->setCurrentRow(-1);
+            d->list->setCurrentRow(-1);
         }
-        m_last = result;
-        m_last.message = tr("%n profile(s)", nullptr, int(result.names.size()));
-        m_status->setText(m_last.message);
-        Q_EMIT finished(m_last);
+        d->last = result;
+        d->last.message = tr("%n profile(s)", nullptr, int(result.names.size()));
+        d->status->setText(d->last.message);
+        Q_EMIT finished(d->last);
         // Something is always selected, so the page shows a preview at once.
         if (!keep.isEmpty())
             select(keep);
-        else if (m_list->count() > 0)
-            m_list->setCurrentRow(0);
+        else if (d->list->count() > 0)
+            d->list->setCurrentRow(0);
         return;
     }
-    const QStringList names = m_last.names;
-    m_last = result;
-    m_last.names = names; // the list stays what was listed
-    m_status->setText(result.message);
-    m_notes->setText(result.notes.join(u'\n'));
+    const QStringList names = d->last.names;
+    d->last = result;
+    d->last.names = names; // the list stays what was listed
+    d->status->setText(result.message);
+    d->notes->setText(result.notes.join(u'\n'));
     if (result.kind == ProfileResult::Preview || result.kind == ProfileResult::Apply
         || result.kind == ProfileResult::Verify) {
-        m_table->setRowCount(int(result.rows.size()));
+        d->table->setRowCount(int(result.rows.size()));
         for (int i = 0; i < result.rows.size(); ++i) {
             const ProfileRow &row = result.rows.at(i);
             const QStringList cells{row.device, row.key, row.current, row.target, row.rule, row.state};
@@ -564,7 +639,7 @@ void ProfilesView::showResult(const ProfileResult &result)
                     item->setBackground(QColor(255, 214, 214));
                     item->setForeground(QColor(140, 0, 0));
                 }
-                m_table->setItem(i, c, item);
+                d->table->setItem(i, c, item);
             }
         }
         filterRows();
@@ -572,10 +647,10 @@ void ProfilesView::showResult(const ProfileResult &result)
     if (result.kind == ProfileResult::Save && result.ok)
         refresh();
     if ((result.kind == ProfileResult::Apply || result.kind == ProfileResult::Revert) && result.ok) {
-        m_session->publish(); // the session changed from this page's thread
+        d->session->publish(); // the session changed from this page's thread
         Q_EMIT settingsChanged();
     }
-    Q_EMIT finished(m_last);
+    Q_EMIT finished(d->last);
 }
 
 } // namespace blocktune

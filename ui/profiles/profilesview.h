@@ -3,22 +3,14 @@
 #include <QList>
 #include <QMetaType>
 #include <QStringList>
-#include <QThread>
 #include <QWidget>
 
 #include <memory>
-
-class QCheckBox;
-class QLabel;
-class QListWidget;
-class QPushButton;
-class QTableWidget;
 
 namespace blocktune {
 
 class ProfileStore;
 class SessionThread;
-class ProfileWorker;
 
 /// One line of the Profiles page's table: a preview row, or a verify row.
 struct ProfileRow
@@ -68,11 +60,11 @@ public:
     /// The profile selected in the list.
     QString selectedProfile() const;
     /// The last result shown (for tests and the status bar).
-    const ProfileResult &lastResult() const { return m_last; }
-    bool isBusy() const { return m_busy; }
+    const ProfileResult &lastResult() const;
+    bool isBusy() const;
     /// The device the page was opened for ("Apply profile…" in the device
     /// tree), or empty: its rows are selected in the table.
-    QString device() const { return m_device; }
+    QString device() const;
 
 public Q_SLOTS:
     void refresh();
@@ -97,6 +89,12 @@ Q_SIGNALS:
     void settingsChanged();
 
 private:
+    // The constructor's steps (after it starts the worker thread).
+    void buildWidgets();
+    void buildButtons();
+    void layOutWidgets();
+    void wireSignals();
+
     void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {});
     void showResult(const blocktune::ProfileResult &result);
     void setBusy(bool busy);
@@ -104,22 +102,8 @@ private:
     void askExport();
     void filterRows();
 
-    SessionThread *m_session;
-    QThread m_thread;
-    ProfileWorker *m_worker = nullptr;
-    ProfileResult m_last;
-    bool m_busy = false;
-    QString m_pendingSelect;
-    QStringList m_listDescriptions;
-    QListWidget *m_list = nullptr;
-    QLabel *m_description = nullptr;
-    QTableWidget *m_table = nullptr;
-    QLabel *m_notes = nullptr;
-    QLabel *m_status = nullptr;
-    QLabel *m_deviceLabel = nullptr;
-    QCheckBox *m_onlyDevice = nullptr;
-    QString m_device;
-    QList<QPushButton *> m_buttons;
+    struct Private;
+    std::unique_ptr<Private> d;
 };
 
 } // namespace blocktune

@@ -129,6 +129,9 @@ struct TuningPanel::Private
 
     QLabel *title = nullptr;
     QLabel *note = nullptr;
+    QGroupBox *raBox = nullptr;
+    QGroupBox *queueBox = nullptr;
+    QGroupBox *ioBox = nullptr;
     QSlider *raSlider = nullptr;
     QSpinBox *raSpin = nullptr;
     QLabel *raHint = nullptr;
@@ -155,73 +158,72 @@ struct TuningPanel::Private
 TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
-    auto *layout = new QVBoxLayout(this);
+    buildWidgets();
+    layOutWidgets();
+    wireForm();
+    wireSession();
+    setDevice(QString());
+}
+
+void TuningPanel::buildWidgets()
+{
     d->title = new QLabel(this);
     QFont titleFont = d->title->font();
     titleFont.setBold(true);
     d->title->setFont(titleFont);
-    layout->addWidget(d->title);
     d->note = new QLabel(this);
     d->note->setWordWrap(true);
-    layout->addWidget(d->note);
+    buildReadaheadBox();
+    buildQueueBoxes();
+    buildButtons();
+    d->result = new QLabel(this);
+    d->result->setWordWrap(true);
+    d->result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
-    auto *raBox = new QGroupBox(tr("Readahead"), this);
-    auto *raLayout = new QVBoxLayout(raBox);
-    auto *raRow = new QHBoxLayout;
-    d->raSlider = new QSlider(Qt::Horizontal, raBox);
+void TuningPanel::buildReadaheadBox()
+{
+    d->raBox = new QGroupBox(tr("Readahead"), this);
+    d->raSlider = new QSlider(Qt::Horizontal, d->raBox);
     d->raSlider->setRange(0, kSliderSteps);
     d->raSlider->setPageStep(1);
     d->raSlider->setTickPosition(QSlider::TicksBelow);
     d->raSlider->setAccessibleName(tr("Readahead"));
-    d->raSpin = new QSpinBox(raBox);
+    d->raSpin = new QSpinBox(d->raBox);
     d->raSpin->setRange(0, 1 << 22);
     d->raSpin->setSuffix(tr(" KiB"));
     d->raSpin->setAccessibleName(tr("Readahead in KiB"));
-    auto *sliderColumn = new QVBoxLayout;
-    sliderColumn->setSpacing(0);
-    sliderColumn->addWidget(d->raSlider);
-    d->raScale = new SliderScale(d->raSlider, raBox);
-    sliderColumn->addWidget(d->raScale);
-    raRow->addLayout(sliderColumn, 1);
-    raRow->addWidget(d->raSpin, 0, Qt::AlignTop);
-    raLayout->addLayout(raRow);
-    d->raHint = new QLabel(raBox);
+    d->raScale = new SliderScale(d->raSlider, d->raBox);
+    d->raHint = new QLabel(d->raBox);
     d->raHint->setWordWrap(true);
-    raLayout->addWidget(d->raHint);
-    d->members = new QCheckBox(tr("Also set it on the member disks"), raBox);
-    raLayout->addWidget(d->members);
-    layout->addWidget(raBox);
+    d->members = new QCheckBox(tr("Also set it on the member disks"), d->raBox);
+}
 
-    auto *queueBox = new QGroupBox(tr("Queue"), this);
-    auto *form = new QFormLayout(queueBox);
-    d->scheduler = new QComboBox(queueBox);
+void TuningPanel::buildQueueBoxes()
+{
+    d->queueBox = new QGroupBox(tr("Queue"), this);
+    d->scheduler = new QComboBox(d->queueBox);
     d->scheduler->setAccessibleName(tr("I/O scheduler"));
-    form->addRow(tr("I/O scheduler"), d->scheduler);
-    d->nrRequests = new QSpinBox(queueBox);
+    d->nrRequests = new QSpinBox(d->queueBox);
     d->nrRequests->setRange(0, 1 << 20);
     d->nrRequests->setAccessibleName(tr("nr_requests"));
-    form->addRow(tr("nr_requests"), d->nrRequests);
-    d->maxSectors = new QSpinBox(queueBox);
+    d->maxSectors = new QSpinBox(d->queueBox);
     d->maxSectors->setRange(0, 1 << 24);
     d->maxSectors->setSuffix(tr(" KiB"));
     d->maxSectors->setAccessibleName(tr("max_sectors_kb"));
-    form->addRow(tr("max_sectors_kb"), d->maxSectors);
-    d->context = new QLabel(queueBox);
+    d->context = new QLabel(d->queueBox);
     d->context->setWordWrap(true);
-    form->addRow(tr("Context readahead"), d->context);
-    layout->addWidget(queueBox);
 
-    auto *ioBox = new QGroupBox(tr("Scheduler tunables"), this);
-    auto *ioLayout = new QVBoxLayout(ioBox);
-    d->iosched = new QTableWidget(0, 2, ioBox);
+    d->ioBox = new QGroupBox(tr("Scheduler tunables"), this);
+    d->iosched = new QTableWidget(0, 2, d->ioBox);
     d->iosched->setHorizontalHeaderLabels({tr("Tunable"), tr("Value")});
     d->iosched->horizontalHeader()->setStretchLastSection(true);
     d->iosched->verticalHeader()->hide();
     d->iosched->setAccessibleName(tr("Scheduler tunables"));
-    ioLayout->addWidget(d->iosched);
-    layout->addWidget(ioBox, 1);
+}
 
-    auto *buttons = new QHBoxLayout;
+void TuningPanel::buildButtons()
+{
     d->apply = new QPushButton(tr("Apply…"), this);
     d->reset = new QPushButton(tr("Reset form"), this);
     d->cancel = new QPushButton(tr("Cancel"), this);
@@ -238,6 +240,39 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
     d->keep->hide();
     d->restoreNow = new QPushButton(tr("Restore now"), this);
     d->restoreNow->hide();
+}
+
+void TuningPanel::layOutWidgets()
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(d->title);
+    layout->addWidget(d->note);
+
+    auto *raLayout = new QVBoxLayout(d->raBox);
+    auto *raRow = new QHBoxLayout;
+    auto *sliderColumn = new QVBoxLayout;
+    sliderColumn->setSpacing(0);
+    sliderColumn->addWidget(d->raSlider);
+    sliderColumn->addWidget(d->raScale);
+    raRow->addLayout(sliderColumn, 1);
+    raRow->addWidget(d->raSpin, 0, Qt::AlignTop);
+    raLayout->addLayout(raRow);
+    raLayout->addWidget(d->raHint);
+    raLayout->addWidget(d->members);
+    layout->addWidget(d->raBox);
+
+    auto *form = new QFormLayout(d->queueBox);
+    form->addRow(tr("I/O scheduler"), d->scheduler);
+    form->addRow(tr("nr_requests"), d->nrRequests);
+    form->addRow(tr("max_sectors_kb"), d->maxSectors);
+    form->addRow(tr("Context readahead"), d->context);
+    layout->addWidget(d->queueBox);
+
+    auto *ioLayout = new QVBoxLayout(d->ioBox);
+    ioLayout->addWidget(d->iosched);
+    layout->addWidget(d->ioBox, 1);
+
+    auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->apply);
     buttons->addWidget(d->tryIt);
     buttons->addWidget(d->keep);
@@ -247,11 +282,11 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
     buttons->addStretch(1);
     buttons->addWidget(d->revert);
     layout->addLayout(buttons);
-    d->result = new QLabel(this);
-    d->result->setWordWrap(true);
-    d->result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(d->result);
+}
 
+void TuningPanel::wireForm()
+{
     connect(d->raSlider, &QSlider::valueChanged, this, [this](int position) {
         if (d->loading)
             return;
@@ -290,8 +325,11 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
         setMessage(tr("Cancelling…"));
     });
     connect(d->revert, &QPushButton::clicked, this, &TuningPanel::revertSession);
+}
 
-    SessionWorker *worker = session->worker();
+void TuningPanel::wireSession()
+{
+    SessionWorker *worker = d->session->worker();
     connect(worker, &SessionWorker::settingsRead, this, [this](quint64 ticket, const SettingsReply &reply) {
         if (ticket == d->readTicket)
             showSettings(reply);
@@ -308,10 +346,9 @@ TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(pare
         if (ticket == d->revertTicket || ticket == d->tryRestoreTicket)
             revertArrived(report);
     });
-    connect(session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
+    connect(d->session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
         d->revert->setEnabled(state.temporary + state.persistent > 0 && !d->busy());
     });
-    setDevice(QString());
 }
 
 TuningPanel::~TuningPanel()

@@ -69,6 +69,16 @@ Q_SIGNALS:
     void message(const QString &text);
 
 private:
+    // The constructor's steps: make the widgets, put them in layouts,
+    // connect the form and the session.
+    void buildWidgets();
+    void buildReadaheadBox();
+    void buildQueueBoxes();
+    void buildButtons();
+    void layOutWidgets();
+    void wireForm();
+    void wireSession();
+
     void setMessage(const QString &text);
     void setEditable(bool usable);
     void setBusy(bool busy);
