@@ -76,43 +76,66 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
       m_initialDevice(initialDevice)
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
-    auto *splitter = new QSplitter(this);
-    auto *pane = new DevicePane(sysroot, splitter);
+    buildViews(sysroot, options);
+    layOutViews();
+    buildMenus();
+    wireViews();
+    watchDevices();
+    closeOnTerminationSignals();
+    restoreWindowState();
+    m_privilege->setText(privilegeText(nullptr));
+    rescan();
+}
+
+void MainWindow::buildViews(const QString &sysroot, const SessionOptions &options)
+{
+    m_splitter = new QSplitter(this);
+    auto *pane = new DevicePane(sysroot, m_splitter);
     m_tree = pane->tree();
-    m_tabs = new QTabWidget(splitter);
+    m_tabs = new QTabWidget(m_splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
-    m_tabs->addTab(m_tuning, tr("Settings"));
     m_readTest = new ReadTestView(m_session, m_tabs);
-    m_tabs->addTab(m_readTest, tr("Read test"));
-    m_monitor = options.remote ? new MonitorView(sysroot, options.remote->counterSource(),
+    m_monitor = options.measurements ? new MonitorView(sysroot, options.measurements->counterSource(),
                                                  std::make_unique<SteadyClock>(), m_tabs)
                                : new MonitorView(sysroot, m_tabs);
-    m_tabs->addTab(m_monitor, tr("Monitor"));
     m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
-    m_tabs->addTab(m_details, tr("Details"));
     // A host's window shows the host's history: a copy of its database
     // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
-    m_history = new HistoryView(options.remote ? sysroot + QStringLiteral("/history.sqlite") : QString(), m_tabs);
-    m_tabs->addTab(m_history, tr("History"));
+    m_history = new HistoryView(options.measurements ? sysroot + QStringLiteral("/history.sqlite") : QString(), m_tabs);
     const ProfileStore profileStore = ProfileStore::standard(m_session->root());
     m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
-    m_tabs->addTab(m_profiles, tr("Profiles"));
     m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
-    m_tabs->addTab(m_advise, tr("Advise"));
     m_diagnose = new DiagnoseView(m_session, m_tabs);
+    m_status = new QLabel(this);
+    m_privilege = new QLabel(this);
+    m_lastError = new QLabel(this);
+    m_lastError->setAccessibleName(tr("Last error"));
+}
+
+void MainWindow::layOutViews()
+{
+    m_tabs->addTab(m_tuning, tr("Settings"));
+    m_tabs->addTab(m_readTest, tr("Read test"));
+    m_tabs->addTab(m_monitor, tr("Monitor"));
+    m_tabs->addTab(m_details, tr("Details"));
+    m_tabs->addTab(m_history, tr("History"));
+    m_tabs->addTab(m_profiles, tr("Profiles"));
+    m_tabs->addTab(m_advise, tr("Advise"));
     m_tabs->addTab(m_diagnose, tr("Diagnose"));
     // Half each: the tree keeps its columns, the eight tabs' pages (the
     // Profiles table, the Advise curve) get the width they need.
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    setCentralWidget(splitter);
-    m_status = new QLabel(this);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    setCentralWidget(m_splitter);
     statusBar()->addWidget(m_status, 1);
-    m_privilege = new QLabel(this);
     statusBar()->addPermanentWidget(m_privilege);
+    statusBar()->addPermanentWidget(m_lastError);
+}
 
+void MainWindow::buildMenus()
+{
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
     fileMenu->addAction(tr("&Open snapshot…"), QKeySequence::Open, this, [this] {
@@ -151,7 +174,10 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("How to read these &plots"), QKeySequence::HelpContents, this, &MainWindow::showPlotHelp);
     helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
+}
 
+void MainWindow::wireViews()
+{
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
     connect(m_tree, &DeviceTree::applyProfileRequested, this, &MainWindow::openProfilesFor);
     connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
@@ -185,45 +211,50 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
         if (!ok)
             showError(m_tuning->lastMessage().section(u'\n', 0, 0));
     });
-    m_lastError = new QLabel(this);
-    m_lastError->setAccessibleName(tr("Last error"));
-    statusBar()->addPermanentWidget(m_lastError);
     connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
         QSettings().setValue(QStringLiteral("console/lastDevice"), name);
     });
+}
 
-    if (m_session->root().isLive()) {
-        m_watcher = new DeviceWatcher(this);
-        // Hotplug: coalesce a burst of uevents into one rescan.
-        auto *debounce = new QTimer(this);
-        debounce->setSingleShot(true);
-        debounce->setInterval(200);
-        connect(debounce, &QTimer::timeout, this, &MainWindow::rescan);
-        auto kick = [debounce](const QString &) { debounce->start(); };
-        connect(m_watcher, &DeviceWatcher::deviceAdded, debounce, kick);
-        connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
-        connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
-        m_watcher->start();
-    }
+void MainWindow::watchDevices()
+{
+    if (!m_session->root().isLive())
+        return;
+    m_watcher = new DeviceWatcher(this);
+    // Hotplug: coalesce a burst of uevents into one rescan.
+    auto *debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(200);
+    connect(debounce, &QTimer::timeout, this, &MainWindow::rescan);
+    auto kick = [debounce](const QString &) { debounce->start(); };
+    connect(m_watcher, &DeviceWatcher::deviceAdded, debounce, kick);
+    connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
+    connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
+    m_watcher->start();
+}
+
+void MainWindow::closeOnTerminationSignals()
+{
     // SIGINT/SIGTERM/SIGHUP close the window like the user would, so a
     // running sweep is cancelled and its readahead restored by the views'
     // destructors (the journal covers only a kill -9).
-    if (TerminationSignals::install() && TerminationSignals::fd() >= 0) {
-        auto *notifier = new QSocketNotifier(TerminationSignals::fd(), QSocketNotifier::Read, this);
-        connect(notifier, &QSocketNotifier::activated, this, [this, notifier] {
-            notifier->setEnabled(false);
-            close();
-        });
-    }
+    if (!TerminationSignals::install() || TerminationSignals::fd() < 0)
+        return;
+    auto *notifier = new QSocketNotifier(TerminationSignals::fd(), QSocketNotifier::Read, this);
+    connect(notifier, &QSocketNotifier::activated, this, [this, notifier] {
+        notifier->setEnabled(false);
+        close();
+    });
+}
+
+void MainWindow::restoreWindowState()
+{
     resize(1280, 760);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
-    splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
-    m_splitter = splitter;
+    m_splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
     if (m_initialDevice.isEmpty())
         m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();
-    m_privilege->setText(privilegeText(nullptr));
-    rescan();
 }
 
 MainWindow::~MainWindow()
@@ -270,10 +301,7 @@ QString MainWindow::remoteHost() const
 MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
                                    const QString &initialDevice)
 {
-    SessionOptions options;
-    options.remote = host->connection.backend;
-    options.readOnlyReason = host->connection.link->hello().readOnlyReason;
-    auto *window = new MainWindow(host->connection.mirror, initialDevice, options);
+    auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection));
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
     window->m_remote = std::move(host);
@@ -310,7 +338,7 @@ void MainWindow::fetchRemoteHistory()
 {
     if (!m_remote || m_connectionLost)
         return;
-    const std::shared_ptr<RemoteBackend> backend = m_remote->connection.backend;
+    const std::shared_ptr<HostMeasurements> backend = m_remote->connection.measurements;
     const QString file = m_remote->connection.mirror + QStringLiteral("/history.sqlite");
     QPointer<MainWindow> self(this);
     QThread *worker = QThread::create([self, backend, file] {

@@ -92,6 +92,17 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // The constructor's steps.
+    void buildViews(const QString &sysroot, const SessionOptions &options);
+    void layOutViews();
+    void buildMenus();
+    void wireViews();
+    /// Hotplug on the live machine: a burst of uevents, one rescan.
+    void watchDevices();
+    void closeOnTerminationSignals();
+    /// Geometry, splitter and the last device from QSettings.
+    void restoreWindowState();
+
     void showError(const QString &text);
     void showAbout();
     void showPlotHelp();

@@ -32,8 +32,8 @@ CounterReading readCounters(TuningSession &session, const QStringList &members)
     CounterReading r;
     r.memberSectors = QList<quint64>(members.size(), 0);
     Result<DiskStatsTable> table = makeError(ENOENT, QString());
-    if (RemoteBackend *remote = session.remote()) {
-        const std::unique_ptr<CounterSource> source = remote->counterSource();
+    if (HostMeasurements *host = session.hostMeasurements()) {
+        const std::unique_ptr<CounterSource> source = host->counterSource();
         if (auto text = source->diskStats())
             table = parseDiskStats(*text);
         r.interrupts = source->interrupts({}).total; // from that same reading
@@ -66,7 +66,7 @@ ReadTestEngine::ReadTestEngine(TuningSession &session, const QString &device)
 
 Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel)
 {
-    if (m_session.isRecorded() && !m_session.remote())
+    if (!m_session.capabilities().canMeasure)
         return recordedRefusal(m_device);
     auto model = m_session.model();
     if (!model)
@@ -75,7 +75,8 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
     if (!test)
         return test.error();
     // A remote session measures on its host (the mirror has no devices).
-    ReadTestResult result = m_session.remote() ? m_session.remote()->runReadTest(spec, {}, cancel) : test->run({}, cancel);
+    HostMeasurements *host = m_session.hostMeasurements();
+    ReadTestResult result = host ? host->runReadTest(spec, {}, cancel) : test->run({}, cancel);
     if (result.failed)
         return makeError(EIO, result.errors.isEmpty() ? AdvisorText::tr("reading %1 failed").arg(m_device)
                                                       : result.errors.join(QStringLiteral("; ")));
@@ -87,7 +88,7 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
 
 Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel)
 {
-    if (m_session.isRecorded() && !m_session.remote())
+    if (!m_session.capabilities().canMeasure)
         return recordedRefusal(m_device);
     auto found = advisor_detail::lookUpDevice(m_session, m_device);
     if (!found)

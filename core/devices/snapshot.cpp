@@ -369,4 +369,79 @@ Status unpackSnapshot(const QString &tarball, const QString &dir)
     return {};
 }
 
+namespace {
+
+constexpr char kVmSwitch[] = "sys/vm/enable_context_readahead";
+
+bool isQueueFileName(const QString &rel)
+{
+    const QStringList parts = rel.split(u'/');
+    if (parts.size() < 2 || parts.size() > 3 || parts.at(0) != u"queue")
+        return false;
+    if (parts.size() == 3 && parts.at(1) != u"iosched")
+        return false;
+    return std::none_of(parts.cbegin(), parts.cend(),
+                        [](const QString &p) { return p.isEmpty() || p.startsWith(u'.') || p.contains(u'\\'); });
+}
+
+} // namespace
+
+QJsonObject recordQueueFiles(const SysRoot &root, const QStringList &devices)
+{
+    QJsonObject out;
+    for (const QString &name : devices) {
+        QJsonObject files;
+        if (name.isEmpty()) {
+            if (auto v = root.readFile(root.procPath(kVmSwitch), 4096))
+                files.insert(QLatin1StringView("proc/") + QLatin1StringView(kVmSwitch), QString::fromLatin1(*v));
+            out.insert(QString(), files);
+            continue;
+        }
+        auto dir = root.deviceDirectory(name);
+        if (!SysRoot::isPlausibleKernelName(name) || !dir)
+            continue;
+        const SysDir d = SysDir::open(*dir);
+        for (const char *a : kQueueAttrs) {
+            const QByteArray rel = QByteArray("queue/") + a;
+            if (auto v = d.readRaw(rel.constData()))
+                files.insert(QString::fromLatin1(rel), QString::fromLatin1(*v));
+        }
+        for (const QString &t : d.list("queue/iosched")) {
+            const QByteArray rel = "queue/iosched/" + t.toLocal8Bit();
+            if (auto v = d.readRaw(rel.constData()))
+                files.insert(QString::fromLatin1(rel), QString::fromLatin1(*v));
+        }
+        out.insert(name, files);
+    }
+    return out;
+}
+
+Status patchQueueFiles(const SysRoot &mirror, const QJsonObject &files)
+{
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        const QJsonObject queue = it.value().toObject();
+        QString base;
+        if (!it.key().isEmpty()) {
+            auto dir = SysRoot::isPlausibleKernelName(it.key()) ? mirror.deviceDirectory(it.key())
+                                                                : Result<QByteArray>(makeError(InvalidArgument, QString()));
+            if (!dir)
+                return makeError(NotFound, QStringLiteral("the mirror has no device '%1'").arg(it.key().left(64)));
+            base = QString::fromLocal8Bit(*dir);
+            // The scheduler's tunables are the new scheduler's: the old go.
+            QDir(base + QStringLiteral("/queue/iosched")).removeRecursively();
+        }
+        for (auto f = queue.begin(); f != queue.end(); ++f) {
+            const bool vm = it.key().isEmpty() && f.key() == QLatin1StringView("proc/") + QLatin1StringView(kVmSwitch);
+            if (!vm && !isQueueFileName(f.key()))
+                return makeError(InvalidArgument, QStringLiteral("'%1' is not a queue attribute").arg(f.key().left(64)));
+            const QString path = vm ? QString::fromLocal8Bit(mirror.procPath(kVmSwitch)) : base + u'/' + f.key();
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile out(path);
+            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(f.value().toString().toLatin1()) < 0)
+                return makeError(EIO, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+        }
+    }
+    return {};
+}
+
 } // namespace blocktune

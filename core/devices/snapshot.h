@@ -7,6 +7,7 @@
 #include "common/result.h"
 #include "common/sysroot.h"
 
+#include <QJsonObject>
 #include <QString>
 
 namespace blocktune {
@@ -39,5 +40,16 @@ bool isSnapshotTarball(const QString &path);
 /// Unpacks a snapshot tarball into `dir` (tar -xzf, no owners kept) and
 /// checks that it holds a tree (sys/class/block or sys/block).
 Status unpackSnapshot(const QString &tarball, const QString &dir);
+
+/// What a snapshot holds of the queues of `devices` (kernel names of whole
+/// disks; "" for the machine-wide proc/sys/vm switch), read now:
+/// {"DEVICE": {"queue/read_ahead_kb": "128\n", ..., "queue/iosched/X": ...}}.
+/// A host's agent sends it after a change so the client's mirror follows
+/// without a whole snapshot.
+QJsonObject recordQueueFiles(const SysRoot &root, const QStringList &devices);
+/// Writes such files into `mirror` (a recorded tree of that machine): each
+/// named queue's attributes, its iosched/ replaced whole. Refuses a name or
+/// a path that would leave the queue's directory.
+Status patchQueueFiles(const SysRoot &mirror, const QJsonObject &files);
 
 } // namespace blocktune

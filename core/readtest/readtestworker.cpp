@@ -29,9 +29,9 @@ ReadTestObserver ReadTestWorker::observer()
 void ReadTestWorker::runTest(const ReadTest &test)
 {
     // A remote session's test runs on its host (the same engine there).
-    RemoteBackend *remote = m_session.remote();
-    const ReadTestResult result = remote ? remote->runReadTest(test.spec(), observer(), m_cancel)
-                                         : test.run(observer(), m_cancel);
+    HostMeasurements *host = m_session.hostMeasurements();
+    const ReadTestResult result = host ? host->runReadTest(test.spec(), observer(), m_cancel)
+                                       : test.run(observer(), m_cancel);
     Q_EMIT testFinished(result);
 }
 
@@ -41,8 +41,8 @@ void ReadTestWorker::runSweep(const ReadaheadSweep &sweep)
     obs.test = observer();
     obs.pointStarted = [this](int index, quint64 kib) { Q_EMIT pointStarted(index, kib); };
     obs.pointFinished = [this](const SweepPoint &point) { Q_EMIT pointFinished(point); };
-    RemoteBackend *remote = m_session.remote();
-    const SweepResult result = remote ? remote->runSweep(sweep.spec(), obs, m_cancel) : sweep.run(m_session, obs, m_cancel);
+    HostMeasurements *host = m_session.hostMeasurements();
+    const SweepResult result = host ? host->runSweep(sweep.spec(), obs, m_cancel) : sweep.run(m_session, obs, m_cancel);
     Q_EMIT sweepFinished(result);
 }
 

@@ -163,25 +163,69 @@ QJsonObject opPlan(AgentCall &call)
     auto changes = changesFrom(call.request);
     if (!changes)
         return agentError(changes.error());
-    ChangeReport report;
-    report.plan = call.session.plan(*changes, planOptionsFrom(call.request));
-    for (const PlannedWrite &w : std::as_const(report.plan.writes))
-        report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
-    if (!report.plan.ok())
-        report.error = report.plan.errors.constFirst();
-    return reportAnswer(report, true);
+    const ChangePlan plan = call.session.plan(*changes, planOptionsFrom(call.request));
+    QJsonObject o = reportAnswer(plannedReport(plan), true);
+    if (plan.ok())
+        o.insert(u"plan", planToJson(plan)); // what "apply" takes as it is
+    return o;
 }
 
-QJsonObject opApply(AgentCall &call, bool temporary)
+/// The whole devices a change touched, for the answer's "queues" (the
+/// client's mirror follows them).
+QJsonObject touchedQueueFiles(const SysRoot &root, const QList<PlannedWrite> &writes, const RestoreReport &restored)
 {
+    QStringList devices;
+    for (const PlannedWrite &w : writes)
+        if (!devices.contains(w.device))
+            devices << w.device;
+    for (const RestoreItem &item : restored.items)
+        if (!devices.contains(item.entry.device) && !item.entry.attribute.isEmpty())
+            devices << item.entry.device;
+    return recordQueueFiles(root, devices);
+}
+
+/// {"plan": {...}} (planToJson: what a console planned on its mirror,
+/// checked here and written as it is), or {"changes": [...]} (a script's
+/// words, planned here once).
+Result<ChangePlan> planFrom(AgentCall &call)
+{
+    if (call.request.contains(u"plan")) {
+        auto plan = planFromJson(call.request.value(u"plan"));
+        if (!plan)
+            return plan.error();
+        if (Status checked = checkPlanHere(call.session.root(), *plan); !checked)
+            return checked.error();
+        return plan;
+    }
     auto changes = changesFrom(call.request);
     if (!changes)
-        return agentError(changes.error());
-    const PlanOptions options = planOptionsFrom(call.request);
-    const ChangeReport report = temporary ? call.session.applyTemporary(*changes, options)
-                                          : call.session.apply(*changes, options);
-    QJsonObject o = reportAnswer(report, false);
+        return changes.error();
+    return call.session.plan(*changes, planOptionsFrom(call.request));
+}
+
+/// {"op":"apply"|"apply_temporary", "plan"|"changes", "remember"?: PROFILE}:
+/// with "remember", the originals go to this host's applied state first
+/// (a profile's apply), so a revert from any process brings them back.
+QJsonObject opApply(AgentCall &call, bool temporary)
+{
+    auto plan = planFrom(call);
+    if (!plan)
+        return agentError(plan.error());
+    const QJsonValue remember = call.request.value(u"remember");
+    if (!remember.isUndefined() && (temporary || !remember.isString() || remember.toString().isEmpty()))
+        return agentError(invalid(QStringLiteral("'remember' names the profile of a persistent apply")));
+    RememberedApply done;
+    if (remember.isString())
+        done = call.session.applyRemembered(*plan, remember.toString());
+    else
+        done.report = temporary ? call.session.applyTemporary(*plan) : call.session.apply(*plan);
+    QJsonObject o = reportAnswer(done.report, false);
     insertCounts(o, call.session);
+    o.insert(u"queues", touchedQueueFiles(call.session.root(), done.report.plan.writes, {}));
+    if (remember.isString()) {
+        o.insert(u"state_path", done.statePath);
+        o.insert(u"messages", QJsonArray::fromStringList(done.messages));
+    }
     return o;
 }
 
@@ -189,6 +233,7 @@ QJsonObject restoreAnswer(const RestoreReport &report, TuningSession &session)
 {
     QJsonObject o{{QStringLiteral("ok"), report.ok()}, {QStringLiteral("report"), restoreReportToJson(report)}};
     insertCounts(o, session);
+    o.insert(u"queues", touchedQueueFiles(session.root(), {}, report));
     return o;
 }
 
@@ -208,6 +253,26 @@ QJsonObject opKeepTemporary(AgentCall &call)
     QJsonObject o;
     insertCounts(o, call.session);
     return o;
+}
+
+/// {"op":"revert_profile"}: this host's applied state brought back
+/// (`profile revert` there); the state it was, when there was one.
+QJsonObject opRevertProfile(AgentCall &call)
+{
+    const RememberedRevert back = call.session.revertRemembered();
+    QJsonObject o = restoreAnswer(back.restore, call.session);
+    if (back.state)
+        o.insert(u"state", appliedStateToJson(*back.state));
+    return o;
+}
+
+/// {"op":"applied_state"}: {"state": {...}} or {"state": null}.
+QJsonObject opAppliedState(AgentCall &call)
+{
+    auto state = call.session.appliedState();
+    if (!state)
+        return agentError(state.error());
+    return {{QStringLiteral("state"), *state ? QJsonValue(appliedStateToJson(**state)) : QJsonValue()}};
 }
 
 /// Sends `path` as "chunk" events ({"data": base64, kSnapshotChunk bytes
@@ -550,6 +615,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("restore_temporary"), &opRestoreTemporary);
     addOp(QStringLiteral("keep_temporary"), &opKeepTemporary);
     addOp(QStringLiteral("revert_all"), &opRevertAll);
+    addOp(QStringLiteral("revert_profile"), &opRevertProfile);
+    addOp(QStringLiteral("applied_state"), &opAppliedState);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("readtest"), &opReadTest);

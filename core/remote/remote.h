@@ -42,7 +42,9 @@
 namespace blocktune {
 
 /// Bumped on any change one end would misread.
-inline constexpr int kAgentProtocolVersion = 1;
+/// 2: changes travel as typed plans ("plan"), answers carry the touched
+/// queues' files ("queues"), profiles apply and revert on the host.
+inline constexpr int kAgentProtocolVersion = 2;
 /// Longest request line the agent takes (bytes, newline excluded).
 inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
 /// Longest answer line the client takes: a list of thousands of devices.
@@ -108,7 +110,8 @@ public:
 
     /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
     /// plan, apply, apply_temporary, restore_temporary, keep_temporary,
-    /// revert_all, monitor, counters, snapshot, history.
+    /// revert_all, revert_profile, applied_state, monitor, counters,
+    /// snapshot, history.
     void addOp(const QString &name, AgentHandler handler);
     QStringList ops() const;
 
@@ -318,9 +321,19 @@ SweepResult sweepFromJson(const QJsonValue &v);
 struct RemoteConnection
 {
     std::shared_ptr<RemoteLink> link;
-    std::shared_ptr<RemoteBackend> backend;
+    std::shared_ptr<SessionBackend> backend;         ///< the session's changes, made there
+    std::shared_ptr<HostMeasurements> measurements;  ///< its read tests, counters and history
     QString mirror; ///< the mirror's directory (a recorded tree of the host)
 };
+
+/// The session options of a window on `connection`: its backend, its
+/// measurements and the host's read-only reason.
+SessionOptions hostSessionOptions(const RemoteConnection &connection);
+
+/// The applied state as the agent sends it ({"path","profiles","created",
+/// "entries"}), and back.
+QJsonObject appliedStateToJson(const AppliedState &state);
+Result<AppliedState> appliedStateFromJson(const QJsonValue &v);
 
 /// Connects to `target` and records the host into `mirrorDir` (an empty
 /// directory the caller owns): blocks for ssh and the first snapshot.

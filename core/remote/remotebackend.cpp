@@ -291,230 +291,362 @@ private:
 
 // ---- The session backend -----------------------------------------------------------------
 
-class AgentBackend final : public RemoteBackend
+QJsonObject requestOf(const QString &op)
+{
+    return QJsonObject{{QStringLiteral("op"), op}};
+}
+
+/// The agent's session: every change goes there as the typed plan made
+/// here on the mirror; the answer carries the touched queues' files, which
+/// are written into the mirror (the session then refreshes those queues
+/// only). The whole host is recorded again at connect and on rescan().
+class AgentBackend final : public SessionBackend, public HostMeasurements
 {
 public:
     AgentBackend(std::shared_ptr<RemoteLink> link, QString mirror) : m_link(std::move(link)), m_mirror(std::move(mirror)) {}
 
     QString host() const override { return m_link->target().host; }
-    QString writer() const override
+    bool canMeasure() const override { return true; }
+    QString writerDescription() const override
     {
         const AgentHello &h = m_link->hello();
         return QStringLiteral("%1@%2: %3").arg(h.user, h.host, h.writer);
     }
+    bool writerStarted() const override { return m_link->hello().readOnlyReason.isEmpty(); }
+    void cancelPendingWrite() override {} // the host's writer never waits for a person
+    Status reload() override;
 
-    Status refresh() override
+    ChangeReport apply(const ChangePlan &plan, JournalMode mode) override;
+    RestoreReport restoreTemporary() override { return restore(requestOf(QStringLiteral("restore_temporary"))); }
+    void keepTemporary() override
     {
-        // Unpacked beside the mirror (one file system), then swapped in.
-        const QString parent = QFileInfo(m_mirror).absolutePath();
-        QTemporaryDir fresh(parent + QStringLiteral("/blocktune-refresh-XXXXXX"));
-        if (!fresh.isValid())
-            return makeError(EIO, RemoteText::tr("cannot make a folder in %1: %2").arg(parent, fresh.errorString()));
-        const QString tarball = fresh.filePath(QStringLiteral("host.tar.gz"));
-        auto fetched = m_link->fetchSnapshot(tarball);
-        if (!fetched)
-            return fetched.error();
-        const QString tree = fresh.filePath(QStringLiteral("tree"));
-        QDir().mkpath(tree);
-        if (Status unpacked = unpackSnapshot(tarball, tree); !unpacked)
-            return unpacked;
-        for (const char *top : {"sys", "proc", "dev"}) {
-            const QString into = m_mirror + u'/' + QLatin1StringView(top);
-            const QString from = tree + u'/' + QLatin1StringView(top);
-            QDir(into).removeRecursively();
-            if (QFileInfo::exists(from) && !QDir().rename(from, into))
-                return makeError(EIO, RemoteText::tr("cannot move the snapshot of %1 into %2").arg(host(), into));
-        }
-        return {};
+        if (auto answer = m_link->call(requestOf(QStringLiteral("keep_temporary"))))
+            takeCounts(*answer);
     }
-
-    ChangeReport apply(const ChangePlan &plan, bool temporary) override
-    {
-        ChangeReport report;
-        report.plan = plan;
-        if (!plan.ok() || plan.writes.isEmpty()) {
-            for (const PlannedWrite &w : plan.writes)
-                report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
-            if (!plan.ok())
-                report.error = plan.errors.constFirst();
-            return report;
-        }
-        // The changes as the user asked them: the agent plans them again on
-        // the host (member writes come back from "members").
-        QJsonArray changes;
-        QSet<QString> seen;
-        bool members = false;
-        for (const PlannedWrite &w : plan.writes) {
-            members = members || w.forMembers;
-            if (w.forMembers)
-                continue;
-            const QString key = w.request.device + u'\n' + w.request.key + u'\n' + w.request.value.text();
-            if (seen.contains(key))
-                continue;
-            seen.insert(key);
-            changes.append(QJsonObject{{QStringLiteral("device"), w.request.device},
-                                       {QStringLiteral("key"), w.request.key},
-                                       {QStringLiteral("value"), w.request.value.text()}});
-        }
-        auto answer = m_link->call(QJsonObject{
-            {QStringLiteral("op"), temporary ? QStringLiteral("apply_temporary") : QStringLiteral("apply")},
-            {QStringLiteral("changes"), changes},
-            {QStringLiteral("members"), members}});
-        if (!answer) {
-            for (const PlannedWrite &w : plan.writes)
-                report.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
-            report.error = makeError(answer.error().code,
-                                     RemoteText::tr("%1; whatever was written there as temporary is restored "
-                                                    "by the agent").arg(answer.error().message));
-            return report;
-        }
-        takeCounts(*answer);
-        return changeReportFrom(*answer, plan, host());
-    }
-
-    RestoreReport restoreTemporary() override { return restore(QStringLiteral("restore_temporary")); }
-    RestoreReport revertAll() override { return restore(QStringLiteral("revert_all")); }
-
-    Status keepTemporary() override
-    {
-        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("keep_temporary")}});
-        if (!answer)
-            return answer.error();
-        takeCounts(*answer);
-        return {};
-    }
-
+    RestoreReport revertAll() override { return restore(requestOf(QStringLiteral("revert_all"))); }
     int temporaryCount() const override { return m_temporary.load(); }
     int persistentCount() const override { return m_persistent.load(); }
-    std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
+    QString journalPath() const override { return m_journal; }
 
-    ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
-                               const std::atomic_bool *cancel) override
+    RememberedApply applyRemembered(const ChangePlan &plan, const QString &profile) override;
+    RememberedRevert revertRemembered() override;
+    Result<std::optional<AppliedState>> appliedState() override;
+    QString appliedStatePlace() override { return host(); }
+
+    QList<PendingJournal> deadJournals() override { return {}; } // the agent has its own
+    RestoreReport restoreJournal(const Journal &journal) override
     {
-        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("readtest")},
-                                               {QStringLiteral("spec"), wire::specToJson(spec)}},
-                                   [&](const QJsonObject &event) { feed(event, observer); }, cancel);
-        if (answer && answer->value(u"result").isObject())
-            return wire::resultFromJson(answer->value(u"result"));
-        ReadTestResult failed;
-        failed.kind = spec.kind;
-        failed.spec = spec;
-        failed.failed = true;
-        failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
-        return failed;
+        RestoreReport refused;
+        const QString why = RemoteText::tr("journals of %1 are restored there (blocktune-cli --host %1 restore)").arg(host());
+        refused.messages << why;
+        for (const JournalEntry &e : journal.entries)
+            refused.items.append(RestoreItem{e, RestoreStatus::Failed, {}, {}, why});
+        return refused;
     }
-
-    SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel) override
-    {
-        QJsonArray values;
-        for (quint64 kib : spec.readAheadKiB)
-            values.append(double(kib));
-        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("sweep")},
-                                               {QStringLiteral("device"), spec.device},
-                                               {QStringLiteral("read_ahead_kb"), values},
-                                               {QStringLiteral("spec"), wire::specToJson(spec.test)}},
-                                   [&](const QJsonObject &event) {
-                                       const QString name = event.value(u"event").toString();
-                                       if (name == u"point_started" && observer.pointStarted)
-                                           observer.pointStarted(event.value(u"index").toInt(),
-                                                                 quint64(event.value(u"read_ahead_kb").toDouble()));
-                                       else if (name == u"point" && observer.pointFinished)
-                                           observer.pointFinished(wire::pointFromJson(event.value(u"point")));
-                                       else
-                                           feed(event, observer.test);
-                                   },
-                                   cancel);
-        if (answer && answer->value(u"sweep").isObject()) {
-            takeCounts(*answer);
-            return wire::sweepFromJson(answer->value(u"sweep"));
-        }
-        SweepResult failed;
-        failed.test = spec.test.kind;
-        failed.device = spec.device;
-        failed.failed = true;
-        failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
-        if (!answer)
-            failed.restoreMessage = RemoteText::tr("the connection to %1 ended: the agent there restores what the sweep changed")
-                                        .arg(host());
-        return failed;
-    }
-
     Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
-                                            const QByteArray &content) override
-    {
-        auto answer = m_link->call(QJsonObject{
-            {QStringLiteral("op"), QStringLiteral("udev_rules")},
-            {QStringLiteral("change"), change == RulesChange::Install ? QStringLiteral("install") : QStringLiteral("remove")},
-            {QStringLiteral("file"), fileName},
-            {QStringLiteral("content"), QString::fromUtf8(content)}});
-        if (!answer)
-            return answer.error();
-        if (!answer->value(u"ok").toBool())
-            return makeError(errorCodeFromName(answer->value(u"code").toString()), answer->value(u"error").toString());
-        UdevRulesResult r;
-        r.path = host() + u':' + answer->value(u"path").toString();
-        r.replaced = answer->value(u"replaced").toBool();
-        r.udevdRunning = answer->value(u"udevd_running").toBool();
-        for (const QJsonValue &v : answer->value(u"commands").toArray())
-            r.commands << v.toString();
-        r.message = answer->value(u"message").toString();
-        return r;
-    }
+                                            const QByteArray &content) override;
 
+    std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
+    ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
+                               const std::atomic_bool *cancel) override;
+    SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel) override;
     Status fetchHistory(const QString &file) override
     {
-        auto answer = m_link->fetchFile(QJsonObject{{QStringLiteral("op"), QStringLiteral("history_db")}}, file);
+        auto answer = m_link->fetchFile(requestOf(QStringLiteral("history_db")), file);
         if (!answer)
             return answer.error();
         return {};
     }
 
 private:
-    static void feed(const QJsonObject &event, const ReadTestObserver &observer)
-    {
-        const QString name = event.value(u"event").toString();
-        if (name == u"progress" && observer.progress) {
-            QList<IntervalSample> fresh;
-            for (const QJsonValue &v : event.value(u"samples").toArray())
-                fresh << wire::intervalFromJson(v);
-            QStringList names;
-            for (const QJsonValue &v : event.value(u"names").toArray())
-                names << v.toString();
-            observer.progress(event.value(u"run").toInt(), event.value(u"label").toString(), fresh, names);
-        } else if (name == u"run" && observer.runFinished) {
-            observer.runFinished(wire::runFromJson(event.value(u"run")));
-        }
-    }
-
-    RestoreReport restore(const QString &op)
-    {
-        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), op}});
-        if (!answer) {
-            RestoreReport lost;
-            lost.messages << answer.error().message;
-            return lost;
-        }
-        takeCounts(*answer);
-        RestoreReport report = restoreReportFrom(answer->value(u"report").toObject());
-        if (!answer->value(u"ok").toBool() && report.messages.isEmpty() && answer->contains(u"error"))
-            report.messages << answer->value(u"error").toString();
-        return report;
-    }
+    static void feed(const QJsonObject &event, const ReadTestObserver &observer);
+    /// Sends a change request; on a lost link, every write skipped and why.
+    Result<QJsonObject> sendChange(const QJsonObject &request, const ChangePlan &plan, ChangeReport &failed);
+    RestoreReport restore(const QJsonObject &request);
+    /// The answer's "queues" written into the mirror (a whole snapshot
+    /// when they cannot be).
+    void followChange(const QJsonObject &answer);
     void takeCounts(const QJsonObject &answer)
     {
         if (answer.contains(u"temporary_count"))
             m_temporary.store(answer.value(u"temporary_count").toInt());
         if (answer.contains(u"persistent_count"))
             m_persistent.store(answer.value(u"persistent_count").toInt());
+        if (answer.contains(u"journal"))
+            m_journal = answer.value(u"journal").toString();
     }
 
     std::shared_ptr<RemoteLink> m_link;
     const QString m_mirror;
     std::atomic_int m_temporary{0};
     std::atomic_int m_persistent{0};
+    QString m_journal; ///< HOST:PATH of the temporary journal there, as last said
 };
 
+Status AgentBackend::reload()
+{
+    // Unpacked beside the mirror (one file system), then swapped in.
+    const QString parent = QFileInfo(m_mirror).absolutePath();
+    QTemporaryDir fresh(parent + QStringLiteral("/blocktune-refresh-XXXXXX"));
+    if (!fresh.isValid())
+        return makeError(EIO, RemoteText::tr("cannot make a folder in %1: %2").arg(parent, fresh.errorString()));
+    const QString tarball = fresh.filePath(QStringLiteral("host.tar.gz"));
+    auto fetched = m_link->fetchSnapshot(tarball);
+    if (!fetched)
+        return fetched.error();
+    const QString tree = fresh.filePath(QStringLiteral("tree"));
+    QDir().mkpath(tree);
+    if (Status unpacked = unpackSnapshot(tarball, tree); !unpacked)
+        return unpacked;
+    for (const char *top : {"sys", "proc", "dev"}) {
+        const QString into = m_mirror + u'/' + QLatin1StringView(top);
+        const QString from = tree + u'/' + QLatin1StringView(top);
+        QDir(into).removeRecursively();
+        if (QFileInfo::exists(from) && !QDir().rename(from, into))
+            return makeError(EIO, RemoteText::tr("cannot move the snapshot of %1 into %2").arg(host(), into));
+    }
+    return {};
+}
+
+void AgentBackend::followChange(const QJsonObject &answer)
+{
+    if (!answer.value(u"queues").isObject())
+        return;
+    if (Status patched = patchQueueFiles(SysRoot(m_mirror), answer.value(u"queues").toObject()); !patched)
+        (void)reload(); // the mirror lost step: record it whole (a failure shows at the next rescan)
+}
+
+Result<QJsonObject> AgentBackend::sendChange(const QJsonObject &request, const ChangePlan &plan, ChangeReport &failed)
+{
+    auto answer = m_link->call(request);
+    if (answer)
+        return answer;
+    failed.plan = plan;
+    failed.outcomes.clear();
+    for (const PlannedWrite &w : plan.writes)
+        failed.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
+    failed.error = makeError(answer.error().code,
+                             RemoteText::tr("%1; whatever was written there as temporary is restored "
+                                            "by the agent").arg(answer.error().message));
+    return answer.error();
+}
+
+ChangeReport AgentBackend::apply(const ChangePlan &plan, JournalMode mode)
+{
+    ChangeReport report = plannedReport(plan);
+    if (!plan.ok() || plan.writes.isEmpty())
+        return report;
+    // The plan itself, typed: the agent checks it against the host and
+    // writes it; a value that moved there since is refused by name.
+    QJsonObject request = requestOf(mode == JournalMode::Temporary ? QStringLiteral("apply_temporary")
+                                                                   : QStringLiteral("apply"));
+    request.insert(u"plan", planToJson(plan));
+    auto answer = sendChange(request, plan, report);
+    if (!answer)
+        return report;
+    takeCounts(*answer);
+    followChange(*answer);
+    return changeReportFrom(*answer, plan, host());
+}
+
+RememberedApply AgentBackend::applyRemembered(const ChangePlan &plan, const QString &profile)
+{
+    RememberedApply out;
+    QJsonObject request = requestOf(QStringLiteral("apply"));
+    request.insert(u"plan", planToJson(plan));
+    request.insert(u"remember", profile);
+    auto answer = sendChange(request, plan, out.report);
+    if (!answer)
+        return out;
+    takeCounts(*answer);
+    followChange(*answer);
+    out.report = changeReportFrom(*answer, plan, host());
+    if (const QString path = answer->value(u"state_path").toString(); !path.isEmpty())
+        out.statePath = host() + u':' + path;
+    for (const QJsonValue &v : answer->value(u"messages").toArray())
+        out.messages << v.toString();
+    return out;
+}
+
+RememberedRevert AgentBackend::revertRemembered()
+{
+    RememberedRevert out;
+    auto answer = m_link->call(requestOf(QStringLiteral("revert_profile")));
+    if (!answer) {
+        out.restore.messages << answer.error().message;
+        out.restore.items << RestoreItem{{}, RestoreStatus::Failed, {}, {}, answer.error().message};
+        return out;
+    }
+    takeCounts(*answer);
+    followChange(*answer);
+    out.restore = restoreReportFrom(answer->value(u"report").toObject());
+    if (answer->value(u"state").isObject())
+        if (auto state = appliedStateFromJson(answer->value(u"state")))
+            out.state = *state;
+    if (!answer->value(u"ok").toBool() && out.restore.items.isEmpty() && answer->contains(u"error")) {
+        out.restore.messages << answer->value(u"error").toString();
+        out.restore.items << RestoreItem{{}, RestoreStatus::Failed, {}, {}, answer->value(u"error").toString()};
+    }
+    return out;
+}
+
+Result<std::optional<AppliedState>> AgentBackend::appliedState()
+{
+    auto answer = m_link->call(requestOf(QStringLiteral("applied_state")));
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(errorCodeFromName(answer->value(u"code").toString()), answer->value(u"error").toString());
+    if (!answer->value(u"state").isObject())
+        return std::optional<AppliedState>();
+    auto state = appliedStateFromJson(answer->value(u"state"));
+    if (!state)
+        return state.error();
+    state->path = host() + u':' + state->path;
+    return std::optional<AppliedState>(*state);
+}
+
+RestoreReport AgentBackend::restore(const QJsonObject &request)
+{
+    auto answer = m_link->call(request);
+    if (!answer) {
+        RestoreReport lost;
+        lost.messages << answer.error().message;
+        return lost;
+    }
+    takeCounts(*answer);
+    followChange(*answer);
+    RestoreReport report = restoreReportFrom(answer->value(u"report").toObject());
+    if (!answer->value(u"ok").toBool() && report.messages.isEmpty() && answer->contains(u"error"))
+        report.messages << answer->value(u"error").toString();
+    return report;
+}
+
+Result<UdevRulesResult> AgentBackend::changeUdevRules(RulesChange change, const QString &fileName,
+                                                      const QByteArray &content)
+{
+    auto answer = m_link->call(QJsonObject{
+        {QStringLiteral("op"), QStringLiteral("udev_rules")},
+        {QStringLiteral("change"), change == RulesChange::Install ? QStringLiteral("install") : QStringLiteral("remove")},
+        {QStringLiteral("file"), fileName},
+        {QStringLiteral("content"), QString::fromUtf8(content)}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(errorCodeFromName(answer->value(u"code").toString()), answer->value(u"error").toString());
+    UdevRulesResult r;
+    r.path = host() + u':' + answer->value(u"path").toString();
+    r.replaced = answer->value(u"replaced").toBool();
+    r.udevdRunning = answer->value(u"udevd_running").toBool();
+    for (const QJsonValue &v : answer->value(u"commands").toArray())
+        r.commands << v.toString();
+    r.message = answer->value(u"message").toString();
+    return r;
+}
+
+ReadTestResult AgentBackend::runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
+                                         const std::atomic_bool *cancel)
+{
+    auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("readtest")},
+                                           {QStringLiteral("spec"), wire::specToJson(spec)}},
+                               [&](const QJsonObject &event) { feed(event, observer); }, cancel);
+    if (answer && answer->value(u"result").isObject())
+        return wire::resultFromJson(answer->value(u"result"));
+    ReadTestResult failed;
+    failed.kind = spec.kind;
+    failed.spec = spec;
+    failed.failed = true;
+    failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
+    return failed;
+}
+
+SweepResult AgentBackend::runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel)
+{
+    QJsonArray values;
+    for (quint64 kib : spec.readAheadKiB)
+        values.append(double(kib));
+    auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("sweep")},
+                                           {QStringLiteral("device"), spec.device},
+                                           {QStringLiteral("read_ahead_kb"), values},
+                                           {QStringLiteral("spec"), wire::specToJson(spec.test)}},
+                               [&](const QJsonObject &event) {
+                                   const QString name = event.value(u"event").toString();
+                                   if (name == u"point_started" && observer.pointStarted)
+                                       observer.pointStarted(event.value(u"index").toInt(),
+                                                             quint64(event.value(u"read_ahead_kb").toDouble()));
+                                   else if (name == u"point" && observer.pointFinished)
+                                       observer.pointFinished(wire::pointFromJson(event.value(u"point")));
+                                   else
+                                       feed(event, observer.test);
+                               },
+                               cancel);
+    if (answer && answer->value(u"sweep").isObject()) {
+        takeCounts(*answer);
+        return wire::sweepFromJson(answer->value(u"sweep"));
+    }
+    SweepResult failed;
+    failed.test = spec.test.kind;
+    failed.device = spec.device;
+    failed.failed = true;
+    failed.errors << (answer ? answer->value(u"error").toString() : answer.error().message);
+    if (!answer)
+        failed.restoreMessage = RemoteText::tr("the connection to %1 ended: the agent there restores what the sweep changed")
+                                    .arg(host());
+    return failed;
+}
+
+void AgentBackend::feed(const QJsonObject &event, const ReadTestObserver &observer)
+{
+    const QString name = event.value(u"event").toString();
+    if (name == u"progress" && observer.progress) {
+        QList<IntervalSample> fresh;
+        for (const QJsonValue &v : event.value(u"samples").toArray())
+            fresh << wire::intervalFromJson(v);
+        QStringList names;
+        for (const QJsonValue &v : event.value(u"names").toArray())
+            names << v.toString();
+        observer.progress(event.value(u"run").toInt(), event.value(u"label").toString(), fresh, names);
+    } else if (name == u"run" && observer.runFinished) {
+        observer.runFinished(wire::runFromJson(event.value(u"run")));
+    }
+}
+
 } // namespace
+
+QJsonObject appliedStateToJson(const AppliedState &state)
+{
+    QJsonArray entries;
+    for (const JournalEntry &e : state.journal.entries)
+        entries.append(QJsonObject{{QStringLiteral("device"), e.device},
+                                   {QStringLiteral("attribute"), e.attribute},
+                                   {QStringLiteral("original"), e.original},
+                                   {QStringLiteral("scheduler"), e.scheduler}});
+    return {{QStringLiteral("path"), state.path},
+            {QStringLiteral("profiles"), QJsonArray::fromStringList(state.profiles)},
+            {QStringLiteral("created"), state.created},
+            {QStringLiteral("entries"), entries}};
+}
+
+Result<AppliedState> appliedStateFromJson(const QJsonValue &v)
+{
+    if (!v.isObject())
+        return makeError(InvalidArgument, QStringLiteral("'state' is not an object"));
+    const QJsonObject o = v.toObject();
+    AppliedState state;
+    state.path = o.value(u"path").toString();
+    state.created = o.value(u"created").toString();
+    for (const QJsonValue &p : o.value(u"profiles").toArray())
+        state.profiles << p.toString();
+    for (const QJsonValue &item : o.value(u"entries").toArray()) {
+        const QJsonObject e = item.toObject();
+        state.journal.entries << JournalEntry{e.value(u"device").toString(), 0, 0, {}, e.value(u"attribute").toString(),
+                                              e.value(u"original").toString(), e.value(u"scheduler").toString()};
+    }
+    state.journal.path = state.path;
+    state.journal.mode = JournalMode::Persistent;
+    state.journal.created = state.created;
+    return state;
+}
 
 Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir)
 {
@@ -522,9 +654,18 @@ Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString
     if (!link)
         return link.error();
     auto backend = std::make_shared<AgentBackend>(*link, mirrorDir);
-    if (Status recorded = backend->refresh(); !recorded)
+    if (Status recorded = backend->reload(); !recorded)
         return recorded.error();
-    return RemoteConnection{*link, backend, mirrorDir};
+    return RemoteConnection{*link, backend, backend, mirrorDir};
+}
+
+SessionOptions hostSessionOptions(const RemoteConnection &connection)
+{
+    SessionOptions options;
+    options.backend = connection.backend;
+    options.measurements = connection.measurements;
+    options.readOnlyReason = connection.link->hello().readOnlyReason;
+    return options;
 }
 
 QStringList sshConfigHosts(const QString &configFile)

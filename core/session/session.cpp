@@ -1,8 +1,6 @@
 // The one road for every change: one model, one writer, one journal.
 #include "session.h"
 
-#include "common/tr.h"
-#include "tuning/tuning_p.h"
 
 #include <QSet>
 
@@ -29,70 +27,38 @@ QStringList touchedQueues(const RestoreReport &report)
     return out;
 }
 
-} // namespace
-
-/// Makes the real writer on the first write, so a session that only reads
-/// never starts the helper (or asks polkit), and one that writes starts it
-/// once.
-class TuningSession::LazyWriter final : public AttributeWriter
+bool wroteAnything(const ChangeReport &report)
 {
-public:
-    LazyWriter(const SysRoot &root, WriterFactory factory) : m_root(root), m_factory(std::move(factory)) {}
+    return std::any_of(report.outcomes.cbegin(), report.outcomes.cend(), [](const SettingOutcome &o) {
+        return o.status != SettingStatus::Planned && o.status != SettingStatus::Skipped;
+    });
+}
 
-    Result<WrittenValue> write(const AttributeWrite &request) override
-    {
-        if (!m_real) {
-            m_real = m_factory ? m_factory(m_root) : makeAttributeWriter(m_root);
-            m_started.store(m_real.get());
-        }
-        return m_real->write(request);
-    }
-    QString describe() const override
-    {
-        const AttributeWriter *real = m_started.load();
-        return real ? real->describe() : QString();
-    }
-    Result<UdevRulesResult> changeRules(const SysRoot &root, RulesChange change, const QString &fileName,
-                                        const QByteArray &content) override
-    {
-        if (!m_real) {
-            m_real = m_factory ? m_factory(m_root) : makeAttributeWriter(m_root);
-            m_started.store(m_real.get());
-        }
-        return m_real->changeRules(root, change, fileName, content);
-    }
-    void cancel() override
-    {
-        if (AttributeWriter *real = m_started.load())
-            real->cancel();
-    }
-    bool started() const { return m_started.load() != nullptr; }
-
-private:
-    SysRoot m_root;
-    WriterFactory m_factory;
-    std::unique_ptr<AttributeWriter> m_real;
-    std::atomic<AttributeWriter *> m_started{nullptr}; ///< read from other threads (cancel)
-};
+} // namespace
 
 TuningSession::TuningSession(SysRoot root, SessionOptions options)
     : m_root(std::move(root)), m_options(std::move(options)),
-      m_writer(std::make_unique<LazyWriter>(m_root, m_options.writerFactory)),
-      m_tuner(std::make_unique<Tuner>(m_root, *m_writer))
+      m_backend(m_options.backend ? m_options.backend
+                                  : std::shared_ptr<SessionBackend>(makeLocalBackend(m_root, m_options.writerFactory)))
 {
 }
 
 TuningSession::~TuningSession()
 {
     const QMutexLocker locker(&m_lock);
-    if (m_options.remote) {
-        // The host restores too when the connection ends; this says so first.
-        if (m_options.remote->temporaryCount() > 0)
-            m_options.remote->restoreTemporary();
-    } else if (m_tuner->holdsTemporary()) {
-        m_tuner->restore();
-    }
-    m_tuner.reset();
+    // A host restores too when the connection ends; this says so first.
+    if (m_backend->temporaryCount() > 0)
+        m_backend->restoreTemporary();
+}
+
+SessionCapabilities TuningSession::capabilities() const
+{
+    SessionCapabilities c;
+    c.host = m_backend->host();
+    c.canMeasure = m_backend->canMeasure();
+    c.canWrite = m_options.readOnlyReason.isEmpty();
+    c.filesHere = c.host.isEmpty();
+    return c;
 }
 
 Result<std::shared_ptr<const DeviceModel>> TuningSession::modelLocked()
@@ -118,9 +84,8 @@ Result<std::shared_ptr<const DeviceModel>> TuningSession::model()
 Result<std::shared_ptr<const DeviceModel>> TuningSession::rescan()
 {
     const QMutexLocker locker(&m_lock);
-    if (m_options.remote)
-        if (Status refreshed = m_options.remote->refresh(); !refreshed)
-            return refreshed.error();
+    if (Status reloaded = m_backend->reload(); !reloaded)
+        return reloaded.error();
     m_model.reset();
     return modelLocked();
 }
@@ -129,16 +94,9 @@ void TuningSession::refreshLocked(const QStringList &queues)
 {
     if (!m_model || queues.isEmpty())
         return;
-    if (m_options.remote) {
-        // The host changed: record it again (a failure keeps the old mirror,
-        // and the next rescan says why).
-        if (m_options.remote->refresh()) {
-            m_model.reset();
-            (void)modelLocked();
-        }
-        return;
-    }
-    // Copy on write: snapshots handed out earlier stay as they were.
+    // Copy on write: snapshots handed out earlier stay as they were. The
+    // backend left the touched queues' values in the root (a host's in its
+    // mirror).
     auto fresh = std::make_shared<DeviceModel>(*m_model);
     fresh->refreshQueues(m_root, queues);
     m_model = std::move(fresh);
@@ -150,9 +108,7 @@ Result<UdevRulesResult> TuningSession::changeUdevRules(RulesChange change, const
     const QMutexLocker locker(&m_lock);
     if (!m_options.readOnlyReason.isEmpty())
         return makeError(Refused, m_options.readOnlyReason);
-    if (m_options.remote)
-        return m_options.remote->changeUdevRules(change, fileName, content);
-    return m_writer->changeRules(m_root, change, fileName, content);
+    return m_backend->changeUdevRules(change, fileName, content);
 }
 
 Result<DeviceSettings> TuningSession::settings(const QString &device)
@@ -176,26 +132,25 @@ ChangePlan TuningSession::plan(const QList<SettingChange> &changes, const PlanOp
     return planChanges(m_root, **model, changes, options);
 }
 
+std::optional<ChangeReport> TuningSession::refusedLocked(const ChangePlan &plan) const
+{
+    if (m_options.readOnlyReason.isEmpty() || !plan.ok() || plan.writes.isEmpty())
+        return std::nullopt;
+    ChangeReport refused;
+    refused.plan = plan;
+    for (const PlannedWrite &w : plan.writes)
+        refused.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
+    refused.error = makeError(Refused, m_options.readOnlyReason);
+    return refused;
+}
+
 ChangeReport TuningSession::runLocked(const ChangePlan &plan, JournalMode mode)
 {
-    if (!m_options.readOnlyReason.isEmpty() && plan.ok() && !plan.writes.isEmpty()) {
-        ChangeReport refused;
-        refused.plan = plan;
-        for (const PlannedWrite &w : plan.writes)
-            refused.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
-        refused.error = makeError(Refused, m_options.readOnlyReason);
-        return refused;
-    }
-    ChangeReport report = m_options.remote ? m_options.remote->apply(plan, mode == JournalMode::Temporary)
-                          : mode == JournalMode::Temporary ? m_tuner->applyTemporary(plan)
-                                                           : m_tuner->apply(plan);
-    const bool wrote = std::any_of(report.outcomes.cbegin(), report.outcomes.cend(), [](const SettingOutcome &o) {
-        return o.status != SettingStatus::Planned && o.status != SettingStatus::Skipped;
-    });
-    if (wrote)
+    if (auto refused = refusedLocked(plan))
+        return *refused;
+    ChangeReport report = m_backend->apply(plan, mode);
+    if (wroteAnything(report))
         refreshLocked(touchedQueues(plan));
-    if (report.ok() && mode == JournalMode::Persistent && !m_options.remote)
-        detail::mergeOriginals(m_persistent, plan.originals);
     return report;
 }
 
@@ -223,19 +178,50 @@ ChangeReport TuningSession::applyTemporary(const QList<SettingChange> &changes, 
     return runLocked(plan(changes, options), JournalMode::Temporary);
 }
 
+RememberedApply TuningSession::applyRemembered(const ChangePlan &plan, const QString &profile)
+{
+    const QMutexLocker locker(&m_lock);
+    RememberedApply out;
+    if (!plan.ok() || plan.writes.isEmpty()) {
+        out.report = plannedReport(plan);
+        return out;
+    }
+    if (auto refused = refusedLocked(plan)) {
+        out.report = *refused;
+        return out;
+    }
+    out = m_backend->applyRemembered(plan, profile);
+    if (wroteAnything(out.report))
+        refreshLocked(touchedQueues(plan));
+    return out;
+}
+
+RememberedRevert TuningSession::revertRemembered()
+{
+    const QMutexLocker locker(&m_lock);
+    if (!m_options.readOnlyReason.isEmpty()) {
+        RememberedRevert refused;
+        refused.restore.messages << m_options.readOnlyReason;
+        refused.restore.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, m_options.readOnlyReason});
+        return refused;
+    }
+    RememberedRevert out = m_backend->revertRemembered();
+    refreshLocked(touchedQueues(out.restore));
+    return out;
+}
+
+Result<std::optional<AppliedState>> TuningSession::appliedState()
+{
+    const QMutexLocker locker(&m_lock);
+    return m_backend->appliedState();
+}
+
 RestoreReport TuningSession::restoreTemporary()
 {
     const QMutexLocker locker(&m_lock);
-    if (m_options.remote) {
-        if (m_options.remote->temporaryCount() == 0)
-            return {};
-        RestoreReport report = m_options.remote->restoreTemporary();
-        refreshLocked(touchedQueues(report));
-        return report;
-    }
-    if (!m_tuner->holdsTemporary())
+    if (m_backend->temporaryCount() == 0)
         return {};
-    RestoreReport report = m_tuner->restore();
+    RestoreReport report = m_backend->restoreTemporary();
     refreshLocked(touchedQueues(report));
     return report;
 }
@@ -243,73 +229,46 @@ RestoreReport TuningSession::restoreTemporary()
 void TuningSession::keepTemporary()
 {
     const QMutexLocker locker(&m_lock);
-    if (m_options.remote) {
-        (void)m_options.remote->keepTemporary();
-        return;
-    }
-    detail::mergeOriginals(m_persistent, m_tuner->keep());
+    m_backend->keepTemporary();
 }
 
 RestoreReport TuningSession::revertAll()
 {
     const QMutexLocker locker(&m_lock);
-    RestoreReport report;
     if (!m_options.readOnlyReason.isEmpty())
-        return report; // wrote nothing, so nothing to take back
-    if (m_options.remote) {
-        report = m_options.remote->revertAll();
-        refreshLocked(touchedQueues(report));
-        return report;
-    }
-    if (m_tuner->holdsTemporary())
-        report = m_tuner->restore();
-    if (!m_persistent.isEmpty()) {
-        const RestoreReport back = detail::restoreEntries(m_root, *m_writer, m_persistent);
-        QList<JournalEntry> left;
-        for (const RestoreItem &item : back.items)
-            if (item.status == RestoreStatus::Failed)
-                left << item.entry;
-        m_persistent = left;
-        report.items += back.items;
-        report.messages += back.messages;
-    }
+        return {}; // wrote nothing, so nothing to take back
+    RestoreReport report = m_backend->revertAll();
     refreshLocked(touchedQueues(report));
     return report;
 }
 
 bool TuningSession::holdsTemporary() const
 {
-    const QMutexLocker locker(&m_lock);
-    return m_options.remote ? m_options.remote->temporaryCount() > 0 : m_tuner->holdsTemporary();
+    return temporaryCount() > 0;
 }
 
 int TuningSession::temporaryCount() const
 {
     const QMutexLocker locker(&m_lock);
-    return m_options.remote ? m_options.remote->temporaryCount() : int(m_tuner->temporaryOriginals().size());
+    return m_backend->temporaryCount();
 }
 
 int TuningSession::persistentCount() const
 {
     const QMutexLocker locker(&m_lock);
-    return m_options.remote ? m_options.remote->persistentCount() : int(m_persistent.size());
+    return m_backend->persistentCount();
 }
 
 QString TuningSession::journalPath() const
 {
     const QMutexLocker locker(&m_lock);
-    return m_tuner->journalPath();
+    return m_backend->journalPath();
 }
 
 QList<PendingJournal> TuningSession::deadJournals() const
 {
-    QList<PendingJournal> out;
-    if (m_options.remote)
-        return out; // the host's agent has its own (blocktune-cli --host HOST restore)
-    for (const PendingJournal &p : findJournals(m_root))
-        if (!p.ownerAlive)
-            out << p;
-    return out;
+    const QMutexLocker locker(&m_lock);
+    return m_backend->deadJournals();
 }
 
 RestoreReport TuningSession::restoreJournal(const Journal &journal)
@@ -322,24 +281,25 @@ RestoreReport TuningSession::restoreJournal(const Journal &journal)
             refused.items.append(RestoreItem{e, RestoreStatus::Failed, {}, {}, m_options.readOnlyReason});
         return refused;
     }
-    RestoreReport report = blocktune::restoreJournal(m_root, *m_writer, journal);
+    RestoreReport report = m_backend->restoreJournal(journal);
     refreshLocked(touchedQueues(report));
     return report;
 }
 
 bool TuningSession::writerStarted() const
 {
-    return m_options.remote ? m_options.readOnlyReason.isEmpty() : m_writer->started();
+    return m_backend->writerStarted();
 }
 
 QString TuningSession::writerDescription() const
 {
-    return m_options.remote ? m_options.remote->writer() : m_writer->describe();
+    return m_backend->writerDescription();
 }
 
 void TuningSession::cancelPendingWrite()
 {
-    m_writer->cancel();
+    // Not under the lock: the write that waits holds it.
+    m_backend->cancelPendingWrite();
 }
 
 TemporarySettings::TemporarySettings(TuningSession &session, const QList<SettingChange> &changes,

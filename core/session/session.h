@@ -24,6 +24,7 @@
 #include "common/sysroot.h"
 #include "devices/devicemodel.h"
 #include "privilege/privilege.h"
+#include "session/sessionbackend.h"
 #include "tuning/tuning.h"
 
 #include <QMutex>
@@ -35,9 +36,6 @@
 
 namespace blocktune {
 
-/// Makes the session's writer on its first write.
-using WriterFactory = std::function<std::unique_ptr<AttributeWriter>(const SysRoot &)>;
-
 class CounterSource;
 struct ReadTestObserver;
 struct ReadTestResult;
@@ -46,29 +44,13 @@ struct SweepObserver;
 struct SweepResult;
 struct SweepSpec;
 
-/// Another host's session (core/remote: the agent over ssh), for a
-/// TuningSession whose root is a local mirror of that host: a snapshot the
-/// backend records there and unpacks here. Scans, settings and plans run
-/// on the mirror with the same code as everywhere; every change goes to
-/// the host, which journals, writes, reads back and restores; then the
-/// mirror is recorded again. Called from any thread, one call at a time.
-class RemoteBackend
+/// Measuring on another host (core/remote: the agent over ssh), for a
+/// session whose changes go there: read tests, sweeps and counters run by
+/// the host's agent, and its history. Called from any thread.
+class HostMeasurements
 {
 public:
-    virtual ~RemoteBackend() = default;
-    /// As the user named it (user@server, an ~/.ssh/config alias).
-    virtual QString host() const = 0;
-    /// "root@server: direct", "admin@server: blocktune-helper (sudo -n)".
-    virtual QString writer() const = 0;
-    /// Records the host into the mirror again.
-    virtual Status refresh() = 0;
-    virtual ChangeReport apply(const ChangePlan &plan, bool temporary) = 0;
-    virtual RestoreReport restoreTemporary() = 0;
-    virtual RestoreReport revertAll() = 0;
-    virtual Status keepTemporary() = 0;
-    /// As the host last said.
-    virtual int temporaryCount() const = 0;
-    virtual int persistentCount() const = 0;
+    virtual ~HostMeasurements() = default;
     /// The host's counters, one round trip per reading (a console's monitor).
     virtual std::unique_ptr<CounterSource> counterSource() = 0;
     /// A read test and a sweep run by the host's agent (in its session,
@@ -78,17 +60,25 @@ public:
                                        const std::atomic_bool *cancel) = 0;
     virtual SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer,
                                  const std::atomic_bool *cancel) = 0;
-    /// A profile's udev rules installed (or removed) at boot on the host.
-    virtual Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
-                                                    const QByteArray &content) = 0;
     /// A consistent copy of the host's history database into `file` (left
     /// as it was when the host has none yet).
     virtual Status fetchHistory(const QString &file) = 0;
 };
 
+/// What a session can do where it works: callers ask this instead of
+/// combining "recorded" and "remote".
+struct SessionCapabilities
+{
+    QString host;          ///< the host changes go to; empty: this machine
+    bool canMeasure = false; ///< read tests, sweeps, advice and measured diagnosis run
+    bool canWrite = false;   ///< changes are allowed (else readOnlyReason says why)
+    bool filesHere = true;   ///< journals and the history are this machine's (false: the host's)
+};
+
 struct SessionOptions
 {
-    /// Empty: makeAttributeWriter() (direct as root or on a tree, else the helper).
+    /// Empty: makeAttributeWriter() (direct as root or on a tree, else the
+    /// helper). For the local backend only.
     WriterFactory writerFactory;
     /// Probe filesystems with libblkid when scanning (opens every device):
     /// only `list` wants that; tuning never does.
@@ -96,9 +86,12 @@ struct SessionOptions
     /// Refuse every write with this reason (the console on a recorded
     /// tree, a remote host without root). Empty: writes allowed.
     QString readOnlyReason;
-    /// Set: the root is a mirror of another host and every change goes
-    /// there (RemoteBackend above). readOnlyReason is the host's, if any.
-    std::shared_ptr<RemoteBackend> remote;
+    /// Where changes are made; empty: this machine (makeLocalBackend()
+    /// with writerFactory). A host's (core/remote) keeps the root, a
+    /// mirror of the host, in step with every change it makes there.
+    std::shared_ptr<SessionBackend> backend;
+    /// Set with a host's backend: where that host's measuring is done.
+    std::shared_ptr<HostMeasurements> measurements;
 };
 
 class TuningSession final
@@ -110,13 +103,15 @@ public:
     Q_DISABLE_COPY_MOVE(TuningSession)
 
     const SysRoot &root() const { return m_root; }
-    /// A recorded tree: nothing is measured, and writes land in its files.
-    /// A remote session's mirror is one too (measuring happens on the host).
+    /// A recorded tree: nothing is measured here, and writes land in its
+    /// files. A host's session's mirror is one too (measuring happens there).
     bool isRecorded() const { return !m_root.isLive(); }
-    /// The host a remote session works on, or empty for this machine.
-    QString remoteHost() const { return m_options.remote ? m_options.remote->host() : QString(); }
-    /// The host's backend of a remote session, else nullptr.
-    RemoteBackend *remote() const { return m_options.remote.get(); }
+    /// Where the session works and what it can do there.
+    SessionCapabilities capabilities() const;
+    /// The host this session's changes go to, or empty for this machine.
+    QString remoteHost() const { return m_backend->host(); }
+    /// A host's measuring (its read tests, counters, history), else nullptr.
+    HostMeasurements *hostMeasurements() const { return m_options.measurements.get(); }
     /// Why this session refuses to write, or empty when it may.
     const QString &readOnlyReason() const { return m_options.readOnlyReason; }
 
@@ -162,6 +157,16 @@ public:
     /// The temporary changes' journal, empty when none is held.
     QString journalPath() const;
 
+    // ---- A profile's before-state, kept across processes -----------------------
+    /// apply() that first remembers the plan's originals in the applied
+    /// state under `profile` (journal.cpp), so `profile revert` in any later
+    /// process brings them back; where the session works (a host's state
+    /// is the host's).
+    RememberedApply applyRemembered(const ChangePlan &plan, const QString &profile);
+    /// Brings the remembered originals back.
+    RememberedRevert revertRemembered();
+    Result<std::optional<AppliedState>> appliedState();
+
     // ---- udev rules (a profile installed at boot) -----------------------------
     /// installUdevRules()/removeUdevRules() through this session's writer:
     /// as a user, the helper it already started (one prompt per session).
@@ -183,19 +188,17 @@ public:
     void cancelPendingWrite();
 
 private:
-    class LazyWriter;
-
     Result<std::shared_ptr<const DeviceModel>> modelLocked();
     void refreshLocked(const QStringList &queues);
     ChangeReport runLocked(const ChangePlan &plan, JournalMode mode);
+    /// The refusal of a read-only session, or nullopt when it may write.
+    std::optional<ChangeReport> refusedLocked(const ChangePlan &plan) const;
 
     const SysRoot m_root;
     const SessionOptions m_options;
     mutable QRecursiveMutex m_lock;
     std::shared_ptr<const DeviceModel> m_model;
-    std::unique_ptr<LazyWriter> m_writer; ///< makes the real writer on the first write
-    std::unique_ptr<Tuner> m_tuner;
-    QList<JournalEntry> m_persistent; ///< originals of what apply() changed
+    std::shared_ptr<SessionBackend> m_backend; ///< chosen once, in the constructor
     std::atomic_int m_scans{0};
 };
 

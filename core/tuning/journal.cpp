@@ -10,6 +10,7 @@
 
 #include "common/tr.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QHash>
@@ -272,22 +273,31 @@ void initJournal(Journal &journal, const SysRoot &root, JournalMode mode)
     journal.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
 }
 
+QJsonObject journalEntryToJson(const JournalEntry &e)
+{
+    QJsonObject o;
+    o.insert(u"device", e.device);
+    if (!e.device.isEmpty())
+        o.insert(u"dev", QStringLiteral("%1:%2").arg(e.major).arg(e.minor));
+    if (!e.diskseq.isEmpty())
+        o.insert(u"diskseq", e.diskseq);
+    o.insert(u"attribute", e.attribute);
+    o.insert(u"original", e.original);
+    if (!e.scheduler.isEmpty())
+        o.insert(u"scheduler", e.scheduler);
+    return o;
+}
+
+Result<JournalEntry> journalEntryFromJson(const QJsonValue &v, qsizetype index)
+{
+    return entryFromJson(v, index);
+}
+
 QJsonObject journalToJson(const Journal &j)
 {
     QJsonArray entries;
-    for (const JournalEntry &e : j.entries) {
-        QJsonObject o;
-        o.insert(u"device", e.device);
-        if (!e.device.isEmpty())
-            o.insert(u"dev", QStringLiteral("%1:%2").arg(e.major).arg(e.minor));
-        if (!e.diskseq.isEmpty())
-            o.insert(u"diskseq", e.diskseq);
-        o.insert(u"attribute", e.attribute);
-        o.insert(u"original", e.original);
-        if (!e.scheduler.isEmpty())
-            o.insert(u"scheduler", e.scheduler);
-        entries.append(o);
-    }
+    for (const JournalEntry &e : j.entries)
+        entries.append(journalEntryToJson(e));
     QJsonObject o;
     o.insert(u"blocktune_journal", kJournalFormat);
     o.insert(u"pid", double(j.pid));
@@ -358,7 +368,7 @@ Result<Journal> journalFromJson(const QByteArray &data)
     return j;
 }
 
-Status writeJournal(Journal &journal)
+Status writeJournal(Journal &journal, const QJsonObject &extra)
 {
     if (journal.path.isEmpty()) {
         auto dir = journalDirectory();
@@ -370,7 +380,10 @@ Status writeJournal(Journal &journal)
     const QString dirPath = QFileInfo(journal.path).absolutePath();
     if (Status st = ensurePrivateDirectory(dirPath); !st)
         return st;
-    const QByteArray data = QJsonDocument(journalToJson(journal)).toJson(QJsonDocument::Indented);
+    QJsonObject json = journalToJson(journal);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        json.insert(it.key(), it.value());
+    const QByteArray data = QJsonDocument(json).toJson(QJsonDocument::Indented);
     const QByteArray target = QFile::encodeName(journal.path);
     const QByteArray temp = target + ".tmp";
     const int fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -540,6 +553,74 @@ RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const
                                .arg(journal.path).arg(rest.entries.size());
     }
     return report;
+}
+
+Result<QString> appliedStatePath(const SysRoot &root)
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return dir.error();
+    if (root.isLive())
+        return QString(*dir + QStringLiteral("/profile-state.json"));
+    const QByteArray hash =
+        QCryptographicHash::hash(detail::journalRootKey(root).toUtf8(), QCryptographicHash::Sha1).toHex();
+    return QString(*dir + QStringLiteral("/profile-state-") + QString::fromLatin1(hash.left(12)) + QStringLiteral(".json"));
+}
+
+Result<std::optional<AppliedState>> readAppliedState(const SysRoot &root)
+{
+    auto path = appliedStatePath(root);
+    if (!path)
+        return path.error();
+    QFile f(*path);
+    if (!f.exists())
+        return std::optional<AppliedState>();
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(errno, QStringLiteral("cannot read %1: %2").arg(*path, f.errorString()));
+    const QByteArray data = f.read((1 << 20) + 1);
+    auto journal = data.size() > (1 << 20) ? Result<Journal>(makeError(InvalidArgument, QStringLiteral("larger than 1 MiB")))
+                                           : detail::journalFromJson(data);
+    if (!journal)
+        return makeError(InvalidArgument, QStringLiteral("%1 is not readable (%2): look at it, then remove it")
+                                              .arg(*path, journal.error().message));
+    if (journal->root != detail::journalRootKey(root))
+        return makeError(Refused, QStringLiteral("%1 was written for %2, not this root: left alone")
+                                      .arg(*path, journal->root.isEmpty() ? QStringLiteral("the live machine")
+                                                                          : journal->root));
+    AppliedState state;
+    state.path = *path;
+    state.journal = *journal;
+    state.journal.path = *path;
+    state.journal.mode = JournalMode::Persistent;
+    state.created = journal->created;
+    for (const QJsonValue &v : QJsonDocument::fromJson(data).object().value(u"profiles").toArray())
+        state.profiles << v.toString();
+    return std::optional<AppliedState>(state);
+}
+
+Result<AppliedState> newAppliedState(const SysRoot &root)
+{
+    auto path = appliedStatePath(root);
+    if (!path)
+        return path.error();
+    AppliedState state;
+    detail::initJournal(state.journal, root, JournalMode::Persistent);
+    state.path = state.journal.path = *path;
+    state.created = state.journal.created;
+    return state;
+}
+
+void rememberOriginals(AppliedState &state, const QList<JournalEntry> &originals, const QString &profile)
+{
+    detail::mergeOriginals(state.journal.entries, originals);
+    state.profiles.removeAll(profile);
+    state.profiles << profile;
+}
+
+Status writeAppliedState(AppliedState &state)
+{
+    state.journal.path = state.path;
+    return detail::writeJournal(state.journal, {{QStringLiteral("profiles"), QJsonArray::fromStringList(state.profiles)}});
 }
 
 bool RestoreReport::ok() const

@@ -41,6 +41,17 @@ QJsonObject restoreReportToJson(const RestoreReport &report)
     return o;
 }
 
+ChangeReport plannedReport(const ChangePlan &plan)
+{
+    ChangeReport report;
+    report.plan = plan;
+    for (const PlannedWrite &w : plan.writes)
+        report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+    if (!plan.ok())
+        report.error = plan.errors.constFirst();
+    return report;
+}
+
 QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun)
 {
     QJsonArray changes;

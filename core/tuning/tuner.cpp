@@ -84,10 +84,7 @@ ChangeReport Tuner::applyTemporary(const ChangePlan &plan)
 
 ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
 {
-    ChangeReport report;
-    report.plan = plan;
-    for (const PlannedWrite &w : std::as_const(report.plan.writes))
-        report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
+    ChangeReport report = plannedReport(plan);
     if (!report.plan.ok()) {
         QStringList messages;
         for (const Error &e : std::as_const(report.plan.errors))

@@ -35,9 +35,12 @@ void mergeOriginals(QList<JournalEntry> &into, const QList<JournalEntry> &more);
 void initJournal(Journal &journal, const SysRoot &root, JournalMode mode);
 /// Atomic (temp file, fsync, rename, fsync dir); gives the journal a path
 /// in journalDirectory() when it has none.
-Status writeJournal(Journal &journal);
+Status writeJournal(Journal &journal, const QJsonObject &extra = {});
 Status removeJournal(const QString &path);
 QJsonObject journalToJson(const Journal &journal);
+QJsonObject journalEntryToJson(const JournalEntry &entry);
+/// One entry, every field checked (`index` names it in the message).
+Result<JournalEntry> journalEntryFromJson(const QJsonValue &v, qsizetype index);
 Result<Journal> journalFromJson(const QByteArray &data);
 
 /// Creates `path` 0700 if missing; refused unless it is a directory of this

@@ -318,7 +318,8 @@ private Q_SLOTS:
         const ProcessResult r = cli(hostArgs({}, fake) + QStringList{QStringLiteral("list")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
-        QVERIFY2(r.err.contains("protocol mismatch: agent 7, client 1: upgrade blocktune on this machine"),
+        QVERIFY2(r.err.contains(QStringLiteral("protocol mismatch: agent 7, client %1: upgrade blocktune on this machine")
+                                    .arg(kAgentProtocolVersion).toUtf8()),
                  r.err.constData());
     }
 

@@ -11,6 +11,7 @@
 #include "monitor/monitorview.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
+#include "profiles/profilesview.h"
 #include "readtest/readtestview.h"
 #include "session/sessionthread.h"
 #include "remote/connectdialog.h"
@@ -323,6 +324,75 @@ private Q_SLOTS:
         QCOMPARE(fresh->deviceTree()->itemsFor(dev).size(), 1);
         delete fresh;
         setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
+    }
+
+    // Profiles -> Apply raises the host's readahead; Revert brings the
+    // host's value back (it once reverted the mirror and said it had).
+    void profileAppliedAndRevertedOnTheHost()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QCOMPARE(readAhead(dev), quint64(128));
+        const QString profiles = m_home.path() + u"/blocktune/profiles"_qs;
+        QVERIFY(QDir().mkpath(profiles));
+        QFile file(profiles + u"/aaa-rv.json"_qs);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"schema":1,"name":"aaa-rv","rules":[{"match":{"name":"%1"},"set":{"read_ahead_kb":1024}}]})")
+                       .arg(dev).toUtf8());
+        file.close();
+
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = sshd.sshConfig();
+        target.remoteCommand = PrivateSshd::agentCommand();
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
+        QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
+        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        window->setAttribute(Qt::WA_DeleteOnClose, false);
+        ProfilesView *view = window->profilesView();
+        // Before any event: the page previews the first profile (this one) on its own.
+        QSignalSpy done(view, &ProfilesView::finished);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        window->tabs()->setCurrentWidget(view);
+        const auto waitFor = [&](ProfileResult::Kind kind) {
+            for (int i = 0; i < 10; ++i) {
+                if (done.isEmpty() && !done.wait(30000))
+                    break;
+                const ProfileResult r = done.takeFirst().at(0).value<ProfileResult>();
+                if (r.kind == kind && (r.profile == u"aaa-rv"_qs || kind == ProfileResult::Revert))
+                    return r;
+            }
+            return ProfileResult{};
+        };
+        view->select(u"aaa-rv"_qs);
+        ProfileResult r = waitFor(ProfileResult::Preview);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        view->apply();
+        r = waitFor(ProfileResult::Apply);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(readAhead(dev), quint64(1024));
+        // Verify reads the host: no drift, the host's new value.
+        view->verify();
+        r = waitFor(ProfileResult::Verify);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QVERIFY(std::any_of(r.rows.cbegin(), r.rows.cend(), [&](const ProfileRow &row) {
+            return row.device == dev && row.current == u"1024"_qs && !row.drift;
+        }));
+        view->revert();
+        r = waitFor(ProfileResult::Revert);
+        QVERIFY2(r.ok, qPrintable(r.message + u' ' + r.notes.join(u"; ")));
+        QCOMPARE(readAhead(dev), quint64(128));
     }
 
     void profileInstalledAtBootOnTheHost()

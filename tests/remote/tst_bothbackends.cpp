@@ -1,0 +1,301 @@
+// Every session operation has the same effect through both backends: this
+// machine's (the Tuner, the journal, the writer) and a host's agent over a
+// private sshd on 127.0.0.1 (tests/support/privatesshd.h), the host being
+// this machine. Each row runs one operation on the test's own loop device
+// and checks the device's sysfs values and the journals afterwards.
+#include "devices/devicemodel.h"
+#include "privatesshd.h"
+#include "profiles/profiles.h"
+#include "readtest/readtest.h"
+#include "remote/remote.h"
+#include "session/session.h"
+#include "testloop.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QTest>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+enum class Op {
+    Apply,
+    TrialExpires,
+    TrialKept,
+    RevertSession,
+    ProfileApplyVerifyRevert,
+    StalePlanRefused,
+    SweepRestores,
+};
+
+/// One session on this machine or on "the host": for a host, the mirror
+/// and the connection outlive the session (declared first, gone last).
+struct Machine
+{
+    QTemporaryDir mirror;
+    std::optional<RemoteConnection> connection;
+    std::unique_ptr<TuningSession> session;
+};
+
+QStringList sessionJournals(const QString &dir)
+{
+    return QDir(dir).entryList({QStringLiteral("blocktune-*.json")}, QDir::Files);
+}
+
+Profile profileOf(const QString &device, quint64 kib)
+{
+    const QByteArray json = QStringLiteral(R"({"schema":1,"name":"both","rules":[{"match":{"name":"%1"},)"
+                                           R"("set":{"read_ahead_kb":%2}}]})")
+                                .arg(device)
+                                .arg(kib)
+                                .toUtf8();
+    auto p = parseProfile(json, QStringLiteral("test"));
+    return p ? *p : Profile();
+}
+
+} // namespace
+
+class TestBothBackends : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        m_journals = m_home.filePath(QStringLiteral("journals"));
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.toLocal8Bit());
+        qputenv("BLOCKTUNE_HISTORY_DB", m_home.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+    }
+
+    void everyOperationHasTheSameEffect_data()
+    {
+        QTest::addColumn<int>("op");
+        QTest::addColumn<bool>("host");
+        const std::pair<const char *, Op> ops[] = {
+            {"apply", Op::Apply},
+            {"trial expires", Op::TrialExpires},
+            {"trial kept", Op::TrialKept},
+            {"revert session", Op::RevertSession},
+            {"profile apply, verify, revert from a new session", Op::ProfileApplyVerifyRevert},
+            {"stale plan refused", Op::StalePlanRefused},
+            {"sweep restores", Op::SweepRestores},
+        };
+        for (const auto &[name, op] : ops)
+            for (bool host : {false, true})
+                QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(QLatin1StringView(name),
+                                                                      host ? u"host"_qs : u"local"_qs)))
+                    << int(op) << host;
+    }
+    void everyOperationHasTheSameEffect()
+    {
+        QFETCH(int, op);
+        QFETCH(bool, host);
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (host && !startSshd())
+            return;
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        m_dev = loop.name();
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        std::unique_ptr<Machine> m = open(host);
+        QVERIFY(m && m->session);
+        switch (Op(op)) {
+        case Op::Apply: apply(*m); break;
+        case Op::TrialExpires: trialExpires(*m); break;
+        case Op::TrialKept: trialKept(*m); break;
+        case Op::RevertSession: revertSession(*m); break;
+        case Op::ProfileApplyVerifyRevert: profileApplyVerifyRevert(std::move(m), host); break;
+        case Op::StalePlanRefused: stalePlanRefused(*m); break;
+        case Op::SweepRestores: sweepRestores(*m); break;
+        }
+        if (QTest::currentTestFailed())
+            return;
+        // No operation leaves a session journal behind once it is done.
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+    }
+
+private:
+    bool startSshd()
+    {
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                qFatal("BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: %s", qPrintable(why));
+            QTest::qSkip(qPrintable(why), __FILE__, __LINE__);
+            return false;
+        }
+        if (!m_sshd) {
+            m_sshd = std::make_unique<PrivateSshd>();
+            const QString started = m_sshd->start();
+            if (!started.isEmpty()) {
+                QTest::qFail(qPrintable(started), __FILE__, __LINE__);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    std::unique_ptr<Machine> open(bool host)
+    {
+        auto m = std::make_unique<Machine>();
+        if (!host) {
+            m->session = std::make_unique<TuningSession>(SysRoot());
+            return m;
+        }
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = m_sshd->sshConfig();
+        target.remoteCommand = PrivateSshd::agentCommand();
+        auto connection = connectToHost(target, m->mirror.path());
+        if (!connection) {
+            qWarning("%s", qPrintable(connection.error().message));
+            return nullptr;
+        }
+        m->connection = *connection;
+        m->session = std::make_unique<TuningSession>(SysRoot(m->mirror.path()), hostSessionOptions(*connection));
+        return m;
+    }
+
+    ChangePlan planReadAhead(TuningSession &session, quint64 kib)
+    {
+        return session.plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(kib)}});
+    }
+
+    /// What the session's model says now (a host's: its mirror, patched
+    /// after each change).
+    quint64 modelReadAhead(TuningSession &session)
+    {
+        auto settings = session.settings(m_dev);
+        return settings ? settings->readAheadKiB.value_or(0) : 0;
+    }
+
+    void apply(Machine &m)
+    {
+        const ChangeReport done = m.session->apply(planReadAhead(*m.session, 1024));
+        QVERIFY2(done.ok(), qPrintable(done.error ? done.error->message : QString()));
+        QCOMPARE(readAhead(m_dev), quint64(1024));
+        QCOMPARE(modelReadAhead(*m.session), quint64(1024));
+        QCOMPARE(m.session->persistentCount(), 1);
+        QVERIFY(m.session->revertAll().ok());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+    }
+
+    void trialExpires(Machine &m)
+    {
+        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 2048)).ok());
+        QCOMPARE(readAhead(m_dev), quint64(2048));
+        QCOMPARE(m.session->temporaryCount(), 1);
+        QCOMPARE(sessionJournals(m_journals).size(), 1); // the crash cover, wherever the writes are
+        QVERIFY(m.session->restoreTemporary().ok());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(m.session->temporaryCount(), 0);
+        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+    }
+
+    void trialKept(Machine &m)
+    {
+        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 512)).ok());
+        m.session->keepTemporary();
+        QCOMPARE(m.session->temporaryCount(), 0);
+        QCOMPARE(m.session->persistentCount(), 1);
+        QCOMPARE(readAhead(m_dev), quint64(512));
+        QVERIFY(m.session->revertAll().ok());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+    }
+
+    void revertSession(Machine &m)
+    {
+        QVERIFY(m.session->apply(planReadAhead(*m.session, 4096)).ok());
+        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 8192)).ok());
+        QCOMPARE(readAhead(m_dev), quint64(8192));
+        const RestoreReport back = m.session->revertAll();
+        QVERIFY(back.ok());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(m.session->temporaryCount(), 0);
+        QCOMPARE(m.session->persistentCount(), 0);
+    }
+
+    void profileApplyVerifyRevert(std::unique_ptr<Machine> m, bool host)
+    {
+        const Profile profile = profileOf(m_dev, 1024);
+        QVERIFY(!profile.name.isEmpty());
+        const ProfileApplyReport done = applyProfile(profile, *m->session);
+        QVERIFY2(done.ok(), qPrintable(done.report.error ? done.report.error->message : QString()));
+        QCOMPARE(readAhead(m_dev), quint64(1024));
+        QVERIFY2(done.statePath.startsWith(host ? u"testhost:"_qs : m_journals), qPrintable(done.statePath));
+        // Verify on the session's model: a host's mirror followed the change.
+        auto model = m->session->model();
+        QVERIFY(model.ok());
+        const VerifyReport verified = verifyProfile(profile, m->session->root(), **model);
+        QVERIFY2(verified.drifts.isEmpty(), "the model still shows the value from before the apply");
+        auto state = m->session->appliedState();
+        QVERIFY(state.ok() && state->has_value());
+        QCOMPARE((*state)->profiles, QStringList{u"both"_qs});
+        // The revert comes from another process, as `profile revert` does.
+        m.reset();
+        std::unique_ptr<Machine> later = open(host);
+        QVERIFY(later && later->session);
+        const ProfileRevertReport back = revertProfile(*later->session);
+        QVERIFY2(back.ok(), qPrintable(back.restore.messages.join(u"; ")));
+        QVERIFY(back.state);
+        QCOMPARE(back.state->profiles, QStringList{u"both"_qs});
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(modelReadAhead(*later->session), quint64(128));
+        QVERIFY(!QFileInfo::exists(m_journals + u"/profile-state.json"));
+        // Nothing is left to revert.
+        const ProfileRevertReport again = revertProfile(*later->session);
+        QVERIFY(!again.state);
+        QVERIFY2(again.restore.messages.join(u' ').contains(u"no profile was applied here"),
+                 qPrintable(again.restore.messages.join(u' ')));
+    }
+
+    void stalePlanRefused(Machine &m)
+    {
+        const ChangePlan plan = planReadAhead(*m.session, 1024);
+        QVERIFY(plan.ok());
+        // Someone else changes the device after the plan was made.
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
+        const ChangeReport refused = m.session->apply(plan);
+        QVERIFY(!refused.ok());
+        const QString why = refused.error->message;
+        QVERIFY2(why.contains(u"read_ahead_kb on "_qs + m_dev) && why.contains(u"256"), qPrintable(why));
+        QCOMPARE(readAhead(m_dev), quint64(256)); // the other's value stays
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("128")));
+    }
+
+    void sweepRestores(Machine &m)
+    {
+        SweepSpec spec;
+        spec.device = m_dev;
+        spec.readAheadKiB = {64, 1024};
+        spec.test.measure = {StreamTarget{m_dev, 0}};
+        spec.test.blockSize = 64 * 1024;
+        spec.test.sizeBytes = 4 << 20;
+        spec.test.repeat = 1;
+        SweepResult result;
+        if (HostMeasurements *host = m.session->hostMeasurements()) {
+            result = host->runSweep(spec, {}, nullptr);
+        } else {
+            auto model = m.session->model();
+            QVERIFY(model.ok());
+            auto sweep = ReadaheadSweep::prepare(m.session->root(), **model, spec);
+            QVERIFY2(sweep.ok(), qPrintable(sweep.ok() ? QString() : sweep.error().message));
+            result = sweep->run(*m.session);
+        }
+        QVERIFY2(!result.failed, qPrintable(result.errors.join(u"; ")));
+        QCOMPARE(result.points.size(), 2);
+        QCOMPARE(result.points.at(1).readAheadKiB, quint64(1024));
+        QCOMPARE(readAhead(m_dev), quint64(128));
+    }
+
+    QTemporaryDir m_home;
+    QString m_journals;
+    std::unique_ptr<PrivateSshd> m_sshd;
+    QString m_dev;
+};
+
+QTEST_GUILESS_MAIN(TestBothBackends)
+#include "tst_bothbackends.moc"
