@@ -2495,6 +2495,10 @@ KiB</translation>
         <source>the connection to %1 ended: the agent there restores what the sweep changed</source>
         <translation>die Verbindung zu %1 ist beendet: der Agent dort stellt wieder her, was die Messreihe geändert hat</translation>
     </message>
+    <message>
+        <source>journals of %1 are restored there (blocktune-cli --host %1 restore)</source>
+        <translation>Journale von %1 werden dort wiederhergestellt (blocktune-cli --host %1 restore)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::StreamCard</name>
@@ -2916,6 +2920,26 @@ KiB</translation>
     <message>
         <source>scheduler of %1 is set twice in one change set (%2 and %3)</source>
         <translation>der Scheduler von %1 wird in einem Änderungssatz zweimal gesetzt (%2 und %3)</translation>
+    </message>
+    <message>
+        <source>%1 does not exist here</source>
+        <translation>%1 gibt es hier nicht</translation>
+    </message>
+    <message>
+        <source>%1 is device %2 here, the plan was made for %3</source>
+        <translation>%1 ist hier das Gerät %2, der Plan wurde für %3 erstellt</translation>
+    </message>
+    <message>
+        <source>%1 was re-attached since the plan was made (diskseq %2, now %3)</source>
+        <translation>%1 wurde seit dem Plan neu angebunden (diskseq %2, jetzt %3)</translation>
+    </message>
+    <message>
+        <source>the plan writes %1 on %2 without its original value: nothing could bring it back, so nothing was changed</source>
+        <translation>der Plan schreibt %1 auf %2 ohne dessen ursprünglichen Wert: nichts könnte ihn zurückbringen, daher wurde nichts geändert</translation>
+    </message>
+    <message>
+        <source>: the plan is stale, nothing was changed (look again)</source>
+        <translation>: der Plan ist veraltet, nichts wurde geändert (erneut nachsehen)</translation>
     </message>
 </context>
 <context>
