@@ -195,131 +195,142 @@ QString verdictFor(const Advice &a, const DeviceSettings &s, quint64 rawBlockKiB
                          .arg(best ? best->avgRequestKiB : 0, 0, 'f', 0);
 }
 
-} // namespace
+constexpr int kRefinePoints = 2;
 
-Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
-                      const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
+// The budget holds every point at kMinPointMs at least, with 10% to spare.
+Status checkBudget(const AdviseSpec &spec, const QString &device, int points)
 {
-    auto found = advisor_detail::lookUpDevice(session, spec.device);
-    if (!found)
-        return found.error();
-    const DeviceSettings *settings = &found->settings;
-    const BlockDevice *bd = found->device;
-
-    const QList<quint64> coarse = coarseReadaheads(found->sizeBytes());
-    constexpr int kRefinePoints = 2;
-    const int points = int(coarse.size()) + kRefinePoints + 1; // +1: the raw measurement's own point
     const qint64 minBudget = qint64(std::ceil(double(kMinPointMs * points) * 1.1 / 100.0)) * 100;
     if (spec.budgetMs < minBudget)
         return makeError(InvalidArgument, AdvisorText::tr("--budget %1 ms is too short for the %2 readahead points of %3 "
                                                          "(%4 ms a point: at least %5 s)")
-                                              .arg(spec.budgetMs).arg(points - 1).arg(bd->name).arg(kMinPointMs)
+                                              .arg(spec.budgetMs).arg(points - 1).arg(device).arg(kMinPointMs)
                                               .arg(double(minBudget) / 1000.0, 0, 'f', 1));
+    return {};
+}
 
-    Advice a;
-    a.device = bd->name;
-    a.queueDevice = found->queue();
-    a.workload = spec.workload;
-    a.floorKiB = settings->readaheadFloorKiB;
-    a.originalKiB = settings->readAheadKiB;
-    a.budgetMs = spec.budgetMs;
-    a.windows = readaheadWindows(spec.workload);
+// The points of one advise() run against its budget, on one clock: the raw
+// ceiling first, then readahead points that divide what is left.
+class BudgetedSweep final
+{
+public:
+    BudgetedSweep(ReadEngine &engine, const AdviseSpec &spec, Advice &a,
+                  const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
+        : m_engine(engine), m_spec(spec), m_a(a), m_pointDone(pointDone), m_cancel(cancel)
+    {
+        m_clock.start();
+    }
+    Q_DISABLE_COPY_MOVE(BudgetedSweep)
 
-    QElapsedTimer clock;
-    clock.start();
-    EngineRestore guard(engine);
-    QStringList errors;
+    void measureRaw(quint64 blockSize);
+    /// One point at `kib`, `remaining` points (this one included) left to
+    /// share the time; false when it was not measured (cancelled, an error).
+    bool measure(quint64 kib, int remaining, bool refinement);
+    const QStringList &errors() const { return m_errors; }
+    qint64 elapsedMs() const { return m_clock.elapsed(); }
 
-    // The raw ceiling first, with its share of the budget; the sweep then
-    // divides what is left, so a slow start shortens points, not the budget.
-    const quint64 rawBlock = 1024 * 1024;
-    const qint64 rawMs = std::max<qint64>(kMinPointMs, qint64(double(spec.budgetMs) * spec.rawShare));
+private:
+    ReadEngine &m_engine;
+    const AdviseSpec &m_spec;
+    Advice &m_a;
+    const std::function<void(const CurvePoint &)> &m_pointDone;
+    const std::atomic_bool *m_cancel;
+    QElapsedTimer m_clock;
+    QStringList m_errors;
     // Time promised so far: the wall clock, or the points' planned reading
     // time when that is more (a point's overhead shows up after it ran).
-    qint64 plannedMs = rawMs;
-    if (auto raw = engine.measureRawMbPerSec(rawBlock, kRawInFlight, rawMs, cancel))
-        a.rawMbPerSec = *raw;
-    else if (raw.error().code == Interrupted)
-        a.cancelled = true;
-    else
-        errors << raw.error().message;
-
+    qint64 m_plannedMs = 0;
     // Time spent per point beyond its reading (the cold start, the write):
     // learned from the points so far, so the remaining ones fit.
-    double overheadMs = 0;
-    int measured = 0;
-    const qint64 endMs = spec.budgetMs;
-    auto measure = [&](quint64 kib, int remaining, bool refinement) -> bool {
-        if (a.cancelled || (cancel && cancel->load())) {
-            a.cancelled = true;
-            return false;
-        }
-        const qint64 left = endMs - std::max(clock.elapsed(), plannedMs);
-        const qint64 pointMs = std::max<qint64>(kMinPointMs / 2, qint64(double(left) / remaining - overheadMs));
-        plannedMs += pointMs;
-        if (a.pointMs == 0)
-            a.pointMs = pointMs;
-        BufferedProbe probe{kib, spec.workload, spec.blockSize, pointMs};
-        const qint64 started = clock.elapsed();
-        auto m = engine.measureBuffered(probe, cancel);
-        if (!m) {
-            if (m.error().code == Interrupted)
-                a.cancelled = true;
-            else
-                errors << m.error().message;
-            return false;
-        }
-        const double spent = double(clock.elapsed() - started);
-        overheadMs = (overheadMs * measured + std::max(0.0, spent - double(pointMs))) / (measured + 1);
-        ++measured;
-        CurvePoint p{m->readAheadKiB, m->mbPerSec, m->avgRequestKiB, refinement};
-        a.curve << p;
-        if (pointDone)
-            pointDone(p);
-        return true;
-    };
+    double m_overheadMs = 0;
+    int m_measured = 0;
+};
 
-    for (qsizetype i = 0; i < coarse.size(); ++i)
-        if (!measure(coarse.at(i), int(coarse.size() - i) + kRefinePoints, false))
-            break;
+// The raw ceiling first, with its share of the budget; the sweep then
+// divides what is left, so a slow start shortens points, not the budget.
+void BudgetedSweep::measureRaw(quint64 blockSize)
+{
+    const qint64 rawMs = std::max<qint64>(kMinPointMs, qint64(double(m_spec.budgetMs) * m_spec.rawShare));
+    m_plannedMs = rawMs;
+    if (auto raw = m_engine.measureRawMbPerSec(blockSize, kRawInFlight, rawMs, m_cancel))
+        m_a.rawMbPerSec = *raw;
+    else if (raw.error().code == Interrupted)
+        m_a.cancelled = true;
+    else
+        m_errors << raw.error().message;
+}
 
-    // Refinement: the knee is the first power of two within 5% of the
-    // best; the answer lies between it and the one below. Halve that
-    // interval twice.
+bool BudgetedSweep::measure(quint64 kib, int remaining, bool refinement)
+{
+    if (m_a.cancelled || (m_cancel && m_cancel->load())) {
+        m_a.cancelled = true;
+        return false;
+    }
+    const qint64 left = m_spec.budgetMs - std::max(m_clock.elapsed(), m_plannedMs);
+    const qint64 pointMs = std::max<qint64>(kMinPointMs / 2, qint64(double(left) / remaining - m_overheadMs));
+    m_plannedMs += pointMs;
+    if (m_a.pointMs == 0)
+        m_a.pointMs = pointMs;
+    BufferedProbe probe{kib, m_spec.workload, m_spec.blockSize, pointMs};
+    const qint64 started = m_clock.elapsed();
+    auto m = m_engine.measureBuffered(probe, m_cancel);
+    if (!m) {
+        if (m.error().code == Interrupted)
+            m_a.cancelled = true;
+        else
+            m_errors << m.error().message;
+        return false;
+    }
+    const double spent = double(m_clock.elapsed() - started);
+    m_overheadMs = (m_overheadMs * m_measured + std::max(0.0, spent - double(pointMs))) / (m_measured + 1);
+    ++m_measured;
+    CurvePoint p{m->readAheadKiB, m->mbPerSec, m->avgRequestKiB, refinement};
+    m_a.curve << p;
+    if (m_pointDone)
+        m_pointDone(p);
+    return true;
+}
+
+// Refinement: the knee is the first power of two within 5% of the
+// best; the answer lies between it and the one below. Halve that
+// interval twice.
+void refineKnee(BudgetedSweep &sweep, const Advice &a)
+{
     auto known = [&](quint64 kib) {
         return std::any_of(a.curve.cbegin(), a.curve.cend(), [&](const CurvePoint &p) { return p.readAheadKiB == kib; });
     };
-    if (errors.isEmpty() && !a.cancelled && a.curve.size() == coarse.size()) {
-        quint64 high = kneeOf(a.curve);
-        quint64 low = high / 2;
-        for (int step = 0; step < kRefinePoints && low >= 4; ++step) {
-            const quint64 mid = (low + high) / 2 / 4 * 4; // whole 4 KiB pages
-            if (mid <= low || mid >= high || known(mid))
-                break;
-            if (!measure(mid, kRefinePoints - step, true))
-                break;
-            if (kneeOf(a.curve) <= mid)
-                high = mid;
-            else
-                low = mid;
-        }
+    quint64 high = kneeOf(a.curve);
+    quint64 low = high / 2;
+    for (int step = 0; step < kRefinePoints && low >= 4; ++step) {
+        const quint64 mid = (low + high) / 2 / 4 * 4; // whole 4 KiB pages
+        if (mid <= low || mid >= high || known(mid))
+            break;
+        if (!sweep.measure(mid, kRefinePoints - step, true))
+            break;
+        if (kneeOf(a.curve) <= mid)
+            high = mid;
+        else
+            low = mid;
     }
+}
 
+// Whether the device is back where it was: what the engine says, and what
+// the session reads now.
+void checkRestored(TuningSession &session, const QString &device, EngineRestore &guard, Advice &a)
+{
     a.restored = guard.restore(&a.restoreMessage);
-    const auto now = session.settings(spec.device);
+    const auto now = session.settings(device);
     if (now && now->readAheadKiB != a.originalKiB) {
         a.restored = false;
         a.restoreMessage = QStringLiteral("read_ahead_kb of %1 is %2, not the original %3")
                                .arg(a.queueDevice).arg(now->readAheadKiB.value_or(0)).arg(a.originalKiB.value_or(0));
     }
-    a.elapsedMs = clock.elapsed();
+}
 
-    if (!errors.isEmpty() && a.curve.isEmpty())
-        return makeError(EIO, errors.join(QStringLiteral("; ")));
-    if (a.curve.isEmpty()) {
-        a.cancelled = true;
-        return a;
-    }
+// From the sorted curve: the best point, the knee, the recommendation (the
+// md/dm floor when it is larger), the verdict and the profile that sets it.
+void recommend(Advice &a, const DeviceSettings &s, const BlockDevice &bd, quint64 rawBlockKiB)
+{
     std::sort(a.curve.begin(), a.curve.end(),
               [](const CurvePoint &x, const CurvePoint &y) { return x.readAheadKiB < y.readAheadKiB; });
     for (const CurvePoint &p : std::as_const(a.curve)) {
@@ -335,14 +346,61 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
         a.floorDecides = true;
     }
     a.reachedPct = a.rawMbPerSec > 0 ? a.bestMbPerSec / a.rawMbPerSec * 100.0 : 0;
-    a.verdict = verdictFor(a, *settings, rawBlock / 1024);
+    a.verdict = verdictFor(a, s, rawBlockKiB);
     a.memoryKiB = a.recommendedKiB * quint64(a.windows) * quint64(a.devices);
     const QString why = a.floorDecides
         ? QStringLiteral("%1 KiB: the md/dm floor (2 x stripe); the curve's knee was %2 KiB (workload %3)")
               .arg(a.recommendedKiB).arg(a.kneeKiB).arg(workloadName(a.workload))
         : QStringLiteral("%1 KiB: the smallest readahead within 5% of the best measured (%2 at %3 KiB), workload %4")
               .arg(a.recommendedKiB).arg(formatMbPerSec(a.bestMbPerSec)).arg(a.bestKiB).arg(workloadName(a.workload));
-    a.profile = adviceProfile(a.queueDevice, bd->md ? bd->md->uuid : QString(), a.workload, a.recommendedKiB, why);
+    a.profile = adviceProfile(a.queueDevice, bd.md ? bd.md->uuid : QString(), a.workload, a.recommendedKiB, why);
+}
+
+} // namespace
+
+Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+                      const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
+{
+    auto found = advisor_detail::lookUpDevice(session, spec.device);
+    if (!found)
+        return found.error();
+    const DeviceSettings *settings = &found->settings;
+    const BlockDevice *bd = found->device;
+
+    const QList<quint64> coarse = coarseReadaheads(found->sizeBytes());
+    const int points = int(coarse.size()) + kRefinePoints + 1; // +1: the raw measurement's own point
+    if (Status st = checkBudget(spec, bd->name, points); !st)
+        return st.error();
+
+    Advice a;
+    a.device = bd->name;
+    a.queueDevice = found->queue();
+    a.workload = spec.workload;
+    a.floorKiB = settings->readaheadFloorKiB;
+    a.originalKiB = settings->readAheadKiB;
+    a.budgetMs = spec.budgetMs;
+    a.windows = readaheadWindows(spec.workload);
+
+    BudgetedSweep sweep(engine, spec, a, pointDone, cancel);
+    EngineRestore guard(engine);
+    const quint64 rawBlock = 1024 * 1024;
+    sweep.measureRaw(rawBlock);
+    for (qsizetype i = 0; i < coarse.size(); ++i)
+        if (!sweep.measure(coarse.at(i), int(coarse.size() - i) + kRefinePoints, false))
+            break;
+    if (sweep.errors().isEmpty() && !a.cancelled && a.curve.size() == coarse.size())
+        refineKnee(sweep, a);
+
+    checkRestored(session, spec.device, guard, a);
+    a.elapsedMs = sweep.elapsedMs();
+
+    if (!sweep.errors().isEmpty() && a.curve.isEmpty())
+        return makeError(EIO, sweep.errors().join(QStringLiteral("; ")));
+    if (a.curve.isEmpty()) {
+        a.cancelled = true;
+        return a;
+    }
+    recommend(a, *settings, *bd, rawBlock / 1024);
     return a;
 }
 

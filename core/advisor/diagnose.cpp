@@ -77,6 +77,187 @@ void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding>
     }
 }
 
+// What diagnose() measured: the stream at the readahead in force and at a
+// larger one, the raw ceiling, and two streams side by side.
+struct DiagnosisReadings
+{
+    quint64 current = 0; ///< read_ahead_kb in force
+    quint64 larger = 0;  ///< the larger value tried (not above 64 MiB)
+    Measurement now;
+    std::optional<Measurement> more; ///< at `larger`, when it is larger than `current`
+    double raw = 0;
+    std::optional<StreamPairMeasurement> pair; ///< none when the device cannot hold two streams
+};
+
+// The reads, with the readahead brought back on every path (d.restored says
+// whether it came back).
+Result<DiagnosisReadings> measureForDiagnosis(ReadEngine &engine, const DiagnoseSpec &spec, quint64 current,
+                                              Diagnosis &d, const std::atomic_bool *cancel)
+{
+    struct Restore
+    {
+        ReadEngine &e;
+        Diagnosis &d;
+        ~Restore() { d.restored = e.restore(&d.restoreMessage); }
+    } restore{engine, d};
+
+    DiagnosisReadings r;
+    r.current = current;
+    r.larger = std::min<quint64>(std::max<quint64>(current * 4, 512), 64 * 1024);
+    const Workload seq;
+    auto now = engine.measureBuffered({current, seq, spec.blockSize, spec.pointMs}, cancel);
+    if (!now)
+        return now.error();
+    r.now = *now;
+    if (r.larger > current) {
+        auto m = engine.measureBuffered({r.larger, seq, spec.blockSize, spec.pointMs}, cancel);
+        if (!m)
+            return m.error();
+        r.more = *m;
+    }
+    // The raw ceiling and the stream pair at the readahead in force.
+    engine.restore(nullptr);
+    auto raw = engine.measureRawMbPerSec(1024 * 1024, kRawInFlight, spec.pointMs, cancel);
+    if (!raw)
+        return raw.error();
+    r.raw = *raw;
+    auto pair = engine.measureStreamPair(spec.blockSize, spec.pointMs, cancel);
+    if (!pair && pair.error().code != InvalidArgument)
+        return pair.error();
+    if (pair)
+        r.pair = *pair;
+    d.measured = true;
+    return r;
+}
+
+// readahead_blocking: a larger readahead makes the requests larger and the
+// stream faster, so readahead is what limits each request.
+void checkReadaheadBlocking(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    if (r.more && r.more->mbPerSec >= kBlockingGain * r.now.mbPerSec && r.more->avgRequestKiB >= kBlockingRequestGrowth * r.now.avgRequestKiB) {
+        Finding f;
+        f.code = QStringLiteral("readahead_blocking");
+        f.severity = Severity::Problem;
+        f.summary = QStringLiteral("readahead is the blocking factor on %1: at %2 KiB the stream's requests average "
+                                   "%3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7")
+                        .arg(s.name).arg(r.current).arg(r.now.avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(r.now.mbPerSec))
+                        .arg(r.larger).arg(r.more->avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(r.more->mbPerSec));
+        f.evidence = {{QStringLiteral("read_ahead_kb"), qint64(r.current)},
+                      {QStringLiteral("avg_request_kb"), round1(r.now.avgRequestKiB)},
+                      {QStringLiteral("mb_per_s"), round1(r.now.mbPerSec)},
+                      {QStringLiteral("interrupts_per_mb"), round1(perMb(r.now))},
+                      {QStringLiteral("larger_read_ahead_kb"), qint64(r.larger)},
+                      {QStringLiteral("larger_avg_request_kb"), round1(r.more->avgRequestKiB)},
+                      {QStringLiteral("larger_mb_per_s"), round1(r.more->mbPerSec)},
+                      {QStringLiteral("larger_interrupts_per_mb"), round1(perMb(*r.more))}};
+        f.fix = {{QStringLiteral("read_ahead_kb"), qint64(r.larger)}};
+        out << f;
+    }
+}
+
+// buffered_far_from_raw: buffered reads well below the raw ceiling, and
+// whether the larger readahead closed the gap.
+void checkFarFromRaw(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    if (r.raw > 0 && r.now.mbPerSec < kFarFromRawPct / 100.0 * r.raw) {
+        const double pct = r.now.mbPerSec / r.raw * 100.0;
+        const bool largerCloses = r.more && r.more->mbPerSec >= kFarFromRawPct / 100.0 * r.raw;
+        Finding f;
+        f.code = QStringLiteral("buffered_far_from_raw");
+        f.severity = Severity::Warning;
+        f.summary = largerCloses
+            ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
+                             "%5 KiB brings them to %6%")
+                  .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(r.now.mbPerSec), formatMbPerSec(r.raw))
+                  .arg(r.larger).arg(qRound(r.more->mbPerSec / r.raw * 100.0))
+            : r.more && r.more->mbPerSec >= kBlockingGain * r.now.mbPerSec
+            ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
+                             "%5 KiB brings them to %6%, so readahead is the cause and a value larger still is "
+                             "needed (blocktune-cli advise %1 finds it)")
+                  .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(r.now.mbPerSec), formatMbPerSec(r.raw))
+                  .arg(r.larger).arg(qRound(r.more->mbPerSec / r.raw * 100.0))
+            : QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw) and a larger "
+                             "readahead does not close the gap: the page-cache copy, the CPU or request size "
+                             "(max_sectors_kb %5) is the likelier limit")
+                  .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(r.now.mbPerSec), formatMbPerSec(r.raw))
+                  .arg(s.maxSectorsKiB.value_or(0));
+        f.evidence = {{QStringLiteral("buffered_mb_per_s"), round1(r.now.mbPerSec)},
+                      {QStringLiteral("raw_mb_per_s"), round1(r.raw)},
+                      {QStringLiteral("reached_pct"), round1(pct)},
+                      {QStringLiteral("read_ahead_kb"), qint64(r.current)},
+                      {QStringLiteral("avg_request_kb"), round1(r.now.avgRequestKiB)}};
+        if (r.more)
+            f.evidence.insert(QStringLiteral("larger_reached_pct"), round1(r.more->mbPerSec / r.raw * 100.0));
+        if (largerCloses)
+            f.fix = {{QStringLiteral("read_ahead_kb"), qint64(r.larger)}};
+        out << f;
+    }
+}
+
+// member_imbalance: what each member read while the array was read.
+void checkMemberImbalance(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    quint64 total = 0;
+    for (quint64 b : std::as_const(r.now.memberBytes))
+        total += b;
+    if (s.memberDisks.size() >= 2 && r.now.memberBytes.size() == s.memberDisks.size() && total > 0) {
+        QList<double> shares;
+        QJsonObject sharesJson;
+        qsizetype top = 0;
+        for (qsizetype i = 0; i < s.memberDisks.size(); ++i) {
+            shares << double(r.now.memberBytes.at(i));
+            sharesJson.insert(s.memberDisks.at(i), round1(double(r.now.memberBytes.at(i)) / double(total) * 100.0));
+            if (r.now.memberBytes.at(i) > r.now.memberBytes.at(top))
+                top = i;
+        }
+        const double jain = jainFairness(shares);
+        if (jain < kImbalanceJain) {
+            Finding f;
+            f.code = QStringLiteral("member_imbalance");
+            f.severity = Severity::Warning;
+            f.summary = QStringLiteral("the members of %1 share reads unevenly: %2 served %3% of the bytes where "
+                                       "an even share is %4% (Jain's index %5)")
+                            .arg(s.name, s.memberDisks.at(top))
+                            .arg(round1(double(r.now.memberBytes.at(top)) / double(total) * 100.0))
+                            .arg(round1(100.0 / double(s.memberDisks.size())))
+                            .arg(jain, 0, 'f', 2);
+            f.evidence = {{QStringLiteral("shares_pct"), sharesJson}, {QStringLiteral("jain"), round1(jain * 100) / 100}};
+            out << f;
+        }
+    }
+}
+
+// stream_unfair: the measured stream loses most of its rate to a second one.
+void checkStreamUnfair(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    if (r.pair && r.pair->aloneMbPerSec > 0) {
+        const double share = r.pair->withMbPerSec / r.pair->aloneMbPerSec;
+        const double jain = jainFairness({r.pair->withMbPerSec, r.pair->otherMbPerSec});
+        if (share < kUnfairShare || jain < kUnfairJain) {
+            Finding f;
+            f.code = QStringLiteral("stream_unfair");
+            f.severity = Severity::Problem;
+            f.summary = QStringLiteral("with a second stream running, the measured stream on %1 drops to %2% of its "
+                                       "rate alone (%3 -> %4, the other stream %5; Jain %6, scheduler %7)")
+                            .arg(s.name).arg(qRound(share * 100))
+                            .arg(formatMbPerSec(r.pair->aloneMbPerSec), formatMbPerSec(r.pair->withMbPerSec),
+                                 formatMbPerSec(r.pair->otherMbPerSec))
+                            .arg(jain, 0, 'f', 2).arg(r.pair->scheduler.isEmpty() ? QStringLiteral("none") : r.pair->scheduler);
+            f.evidence = {{QStringLiteral("alone_mb_per_s"), round1(r.pair->aloneMbPerSec)},
+                          {QStringLiteral("with_second_mb_per_s"), round1(r.pair->withMbPerSec)},
+                          {QStringLiteral("second_mb_per_s"), round1(r.pair->otherMbPerSec)},
+                          {QStringLiteral("share_pct"), round1(share * 100)},
+                          {QStringLiteral("jain"), round1(jain * 100) / 100},
+                          {QStringLiteral("scheduler"), r.pair->scheduler}};
+            // bfq shares a device's time between processes; the
+            // others serve whoever keeps the queue full.
+            if (r.pair->scheduler != u"bfq" && s.schedulers.contains(QStringLiteral("bfq")))
+                f.fix = {{QStringLiteral("scheduler"), QStringLiteral("bfq")}};
+            out << f;
+        }
+    }
+}
+
 } // namespace
 
 Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
@@ -85,160 +266,22 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
     auto found = advisor_detail::lookUpDevice(session, spec.device);
     if (!found)
         return found.error();
-    const DeviceSettings *settings = &found->settings;
+    const DeviceSettings &s = found->settings;
     const BlockDevice *bd = found->device;
 
     Diagnosis d;
     d.device = bd->name;
-    staticChecks(*settings, *bd, d.findings);
-    if (!spec.measure || !engine || !settings->readAheadKiB)
+    staticChecks(s, *bd, d.findings);
+    if (!spec.measure || !engine || !s.readAheadKiB)
         return d;
 
-    const DeviceSettings &s = *settings;
-    const quint64 current = *s.readAheadKiB;
-    const quint64 larger = std::min<quint64>(std::max<quint64>(current * 4, 512), 64 * 1024);
-    const Workload seq;
-    {
-        struct Restore
-        {
-            ReadEngine &e;
-            Diagnosis &d;
-            ~Restore() { d.restored = e.restore(&d.restoreMessage); }
-        } restore{*engine, d};
-
-        auto now = engine->measureBuffered({current, seq, spec.blockSize, spec.pointMs}, cancel);
-        if (!now)
-            return now.error();
-        std::optional<Measurement> more;
-        if (larger > current) {
-            auto m = engine->measureBuffered({larger, seq, spec.blockSize, spec.pointMs}, cancel);
-            if (!m)
-                return m.error();
-            more = *m;
-        }
-        // The raw ceiling and the stream pair at the readahead in force.
-        engine->restore(nullptr);
-        auto raw = engine->measureRawMbPerSec(1024 * 1024, kRawInFlight, spec.pointMs, cancel);
-        if (!raw)
-            return raw.error();
-        auto pair = engine->measureStreamPair(spec.blockSize, spec.pointMs, cancel);
-        if (!pair && pair.error().code != InvalidArgument)
-            return pair.error();
-        d.measured = true;
-
-        // readahead_blocking: a larger readahead makes the requests larger
-        // and the stream faster, so readahead is what limits each request.
-        if (more && more->mbPerSec >= kBlockingGain * now->mbPerSec && more->avgRequestKiB >= kBlockingRequestGrowth * now->avgRequestKiB) {
-            Finding f;
-            f.code = QStringLiteral("readahead_blocking");
-            f.severity = Severity::Problem;
-            f.summary = QStringLiteral("readahead is the blocking factor on %1: at %2 KiB the stream's requests average "
-                                       "%3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7")
-                            .arg(s.name).arg(current).arg(now->avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(now->mbPerSec))
-                            .arg(larger).arg(more->avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(more->mbPerSec));
-            f.evidence = {{QStringLiteral("read_ahead_kb"), qint64(current)},
-                          {QStringLiteral("avg_request_kb"), round1(now->avgRequestKiB)},
-                          {QStringLiteral("mb_per_s"), round1(now->mbPerSec)},
-                          {QStringLiteral("interrupts_per_mb"), round1(perMb(*now))},
-                          {QStringLiteral("larger_read_ahead_kb"), qint64(larger)},
-                          {QStringLiteral("larger_avg_request_kb"), round1(more->avgRequestKiB)},
-                          {QStringLiteral("larger_mb_per_s"), round1(more->mbPerSec)},
-                          {QStringLiteral("larger_interrupts_per_mb"), round1(perMb(*more))}};
-            f.fix = {{QStringLiteral("read_ahead_kb"), qint64(larger)}};
-            d.findings << f;
-        }
-
-        if (*raw > 0 && now->mbPerSec < kFarFromRawPct / 100.0 * *raw) {
-            const double pct = now->mbPerSec / *raw * 100.0;
-            const bool largerCloses = more && more->mbPerSec >= kFarFromRawPct / 100.0 * *raw;
-            Finding f;
-            f.code = QStringLiteral("buffered_far_from_raw");
-            f.severity = Severity::Warning;
-            f.summary = largerCloses
-                ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
-                                 "%5 KiB brings them to %6%")
-                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
-                      .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
-                : more && more->mbPerSec >= kBlockingGain * now->mbPerSec
-                ? QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw); readahead "
-                                 "%5 KiB brings them to %6%, so readahead is the cause and a value larger still is "
-                                 "needed (blocktune-cli advise %1 finds it)")
-                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
-                      .arg(larger).arg(qRound(more->mbPerSec / *raw * 100.0))
-                : QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw) and a larger "
-                                 "readahead does not close the gap: the page-cache copy, the CPU or request size "
-                                 "(max_sectors_kb %5) is the likelier limit")
-                      .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(now->mbPerSec), formatMbPerSec(*raw))
-                      .arg(s.maxSectorsKiB.value_or(0));
-            f.evidence = {{QStringLiteral("buffered_mb_per_s"), round1(now->mbPerSec)},
-                          {QStringLiteral("raw_mb_per_s"), round1(*raw)},
-                          {QStringLiteral("reached_pct"), round1(pct)},
-                          {QStringLiteral("read_ahead_kb"), qint64(current)},
-                          {QStringLiteral("avg_request_kb"), round1(now->avgRequestKiB)}};
-            if (more)
-                f.evidence.insert(QStringLiteral("larger_reached_pct"), round1(more->mbPerSec / *raw * 100.0));
-            if (largerCloses)
-                f.fix = {{QStringLiteral("read_ahead_kb"), qint64(larger)}};
-            d.findings << f;
-        }
-
-        // member_imbalance: what each member read while the array was read.
-        quint64 total = 0;
-        for (quint64 b : std::as_const(now->memberBytes))
-            total += b;
-        if (s.memberDisks.size() >= 2 && now->memberBytes.size() == s.memberDisks.size() && total > 0) {
-            QList<double> shares;
-            QJsonObject sharesJson;
-            qsizetype top = 0;
-            for (qsizetype i = 0; i < s.memberDisks.size(); ++i) {
-                shares << double(now->memberBytes.at(i));
-                sharesJson.insert(s.memberDisks.at(i), round1(double(now->memberBytes.at(i)) / double(total) * 100.0));
-                if (now->memberBytes.at(i) > now->memberBytes.at(top))
-                    top = i;
-            }
-            const double jain = jainFairness(shares);
-            if (jain < kImbalanceJain) {
-                Finding f;
-                f.code = QStringLiteral("member_imbalance");
-                f.severity = Severity::Warning;
-                f.summary = QStringLiteral("the members of %1 share reads unevenly: %2 served %3% of the bytes where "
-                                           "an even share is %4% (Jain's index %5)")
-                                .arg(s.name, s.memberDisks.at(top))
-                                .arg(round1(double(now->memberBytes.at(top)) / double(total) * 100.0))
-                                .arg(round1(100.0 / double(s.memberDisks.size())))
-                                .arg(jain, 0, 'f', 2);
-                f.evidence = {{QStringLiteral("shares_pct"), sharesJson}, {QStringLiteral("jain"), round1(jain * 100) / 100}};
-                d.findings << f;
-            }
-        }
-
-        if (pair && pair->aloneMbPerSec > 0) {
-            const double share = pair->withMbPerSec / pair->aloneMbPerSec;
-            const double jain = jainFairness({pair->withMbPerSec, pair->otherMbPerSec});
-            if (share < kUnfairShare || jain < kUnfairJain) {
-                Finding f;
-                f.code = QStringLiteral("stream_unfair");
-                f.severity = Severity::Problem;
-                f.summary = QStringLiteral("with a second stream running, the measured stream on %1 drops to %2% of its "
-                                           "rate alone (%3 -> %4, the other stream %5; Jain %6, scheduler %7)")
-                                .arg(s.name).arg(qRound(share * 100))
-                                .arg(formatMbPerSec(pair->aloneMbPerSec), formatMbPerSec(pair->withMbPerSec),
-                                     formatMbPerSec(pair->otherMbPerSec))
-                                .arg(jain, 0, 'f', 2).arg(pair->scheduler.isEmpty() ? QStringLiteral("none") : pair->scheduler);
-                f.evidence = {{QStringLiteral("alone_mb_per_s"), round1(pair->aloneMbPerSec)},
-                              {QStringLiteral("with_second_mb_per_s"), round1(pair->withMbPerSec)},
-                              {QStringLiteral("second_mb_per_s"), round1(pair->otherMbPerSec)},
-                              {QStringLiteral("share_pct"), round1(share * 100)},
-                              {QStringLiteral("jain"), round1(jain * 100) / 100},
-                              {QStringLiteral("scheduler"), pair->scheduler}};
-                // bfq shares a device's time between processes; the
-                // others serve whoever keeps the queue full.
-                if (pair->scheduler != u"bfq" && s.schedulers.contains(QStringLiteral("bfq")))
-                    f.fix = {{QStringLiteral("scheduler"), QStringLiteral("bfq")}};
-                d.findings << f;
-            }
-        }
-    }
+    auto readings = measureForDiagnosis(*engine, spec, *s.readAheadKiB, d, cancel);
+    if (!readings)
+        return readings.error();
+    checkReadaheadBlocking(s, *readings, d.findings);
+    checkFarFromRaw(s, *readings, d.findings);
+    checkMemberImbalance(s, *readings, d.findings);
+    checkStreamUnfair(s, *readings, d.findings);
     return d;
 }
 

@@ -49,6 +49,130 @@ bool stringField(const QJsonObject &request, const char16_t *name, QString *out,
     return true;
 }
 
+// A request taken apart: every field checked for its type, none unknown.
+struct HelperRequest
+{
+    QJsonObject json;
+    QJsonValue id;
+    QString op, device, attr, value, name, content;
+    bool rulesOp = false; ///< install_rules or remove_rules
+};
+
+// The line as one JSON object; empty when it is one, else the reply that
+// refuses it.
+QByteArray readRequestObject(const QByteArray &line, QJsonObject &request)
+{
+    if (line.size() > kHelperMaxRulesLine)
+        return HelperService::overlongLine();
+    if (line.contains('\0'))
+        return toLine(errorObject(QStringLiteral("request contains a NUL byte"), QStringLiteral("invalid")));
+
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    // Only install_rules carries a file; every other request stays within a line.
+    if (line.size() > kHelperMaxLine
+        && (parseError.error != QJsonParseError::NoError || doc.object().value(u"op").toString() != u"install_rules"))
+        return HelperService::overlongLine();
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return toLine(errorObject(
+            QStringLiteral("request is not a JSON object%1 (expected e.g. {\"op\":\"set\",\"device\":\"sdb\","
+                           "\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"})")
+                .arg(parseError.error != QJsonParseError::NoError ? u": " + parseError.errorString() : QString()),
+            QStringLiteral("invalid")));
+    request = doc.object();
+    return {};
+}
+
+// The object's fields into `r`; empty when they are all known and well
+// typed, else the reply that refuses the request.
+QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
+{
+    static const QStringList known{QStringLiteral("op"), QStringLiteral("id"), QStringLiteral("device"),
+                                   QStringLiteral("attribute"), QStringLiteral("value"), QStringLiteral("name"),
+                                   QStringLiteral("content")};
+    for (auto it = request.begin(); it != request.end(); ++it)
+        if (!known.contains(it.key()))
+            return toLine(errorObject(QStringLiteral("unknown field '%1' (fields: %2)")
+                                          .arg(it.key().left(64), known.join(u", ")),
+                                      QStringLiteral("invalid"), request));
+    r.json = request;
+    r.id = request.value(u"id");
+    if (!r.id.isUndefined() && !r.id.isDouble() && !(r.id.isString() && r.id.toString().size() <= 64))
+        return toLine(errorObject(QStringLiteral("field 'id' must be a number or a short string"),
+                                  QStringLiteral("invalid")));
+
+    QString error;
+    if (!stringField(request, u"op", &r.op, &error) || !stringField(request, u"device", &r.device, &error)
+        || !stringField(request, u"attribute", &r.attr, &error) || !stringField(request, u"value", &r.value, &error)
+        || !stringField(request, u"name", &r.name, &error) || !stringField(request, u"content", &r.content, &error))
+        return toLine(errorObject(error, QStringLiteral("invalid"), request));
+    r.rulesOp = r.op == u"install_rules" || r.op == u"remove_rules";
+    if (!r.rulesOp && (request.contains(u"name") || request.contains(u"content")))
+        return toLine(errorObject(QStringLiteral("'name' and 'content' belong to install_rules and remove_rules"),
+                                  QStringLiteral("invalid"), request));
+    return {};
+}
+
+QByteArray replyGet(const SysRoot &root, const HelperRequest &r, QJsonObject reply)
+{
+    const QJsonObject &request = r.json;
+    if (request.contains(u"value"))
+        return toLine(errorObject(QStringLiteral("'get' takes no value"), QStringLiteral("invalid"), request));
+    auto path = resolveAttribute(root, r.device, r.attr);
+    if (!path)
+        return toLine(errorObject(path.error().message, errorCodeName(path.error().code), request));
+    auto text = root.readString(*path);
+    if (!text)
+        return toLine(errorObject(text.error().message, errorCodeName(text.error().code), request));
+    QString shown = *text;
+    if (r.attr == attribute::Scheduler)
+        if (auto choice = sysfs::parseBracketChoice(text->toLatin1()))
+            shown = choice->active;
+    if (!r.device.isEmpty())
+        reply.insert(u"device", r.device);
+    reply.insert(u"attribute", r.attr);
+    reply.insert(u"value", shown);
+    return toLine(reply);
+}
+
+QByteArray replySet(const SysRoot &root, const HelperRequest &r, QJsonObject reply)
+{
+    const QJsonObject &request = r.json;
+    if (!request.value(u"value").isString())
+        return toLine(errorObject(QStringLiteral("'set' needs a string 'value'"), QStringLiteral("invalid"),
+                                  request));
+    auto written = writeCheckedAttribute(root, AttributeWrite{r.device, r.attr, r.value});
+    if (!written)
+        return toLine(errorObject(written.error().message, errorCodeName(written.error().code), request));
+    if (!r.device.isEmpty())
+        reply.insert(u"device", r.device);
+    reply.insert(u"attribute", r.attr);
+    reply.insert(u"value", written->kept);
+    reply.insert(u"previous", written->previous);
+    return toLine(reply);
+}
+
+QByteArray replyRules(const SysRoot &root, const HelperRequest &r, QJsonObject reply)
+{
+    const QJsonObject &request = r.json;
+    const QString &op = r.op;
+    if (request.contains(u"device") || request.contains(u"attribute") || request.contains(u"value")
+        || !request.contains(u"name") || (op == u"install_rules") != request.contains(u"content"))
+        return toLine(errorObject(QStringLiteral("'%1' takes 'name'%2, nothing else")
+                                      .arg(op, op == u"install_rules" ? QStringLiteral(" and 'content'") : QString()),
+                                  QStringLiteral("invalid"), request));
+    auto done = op == u"install_rules" ? installUdevRules(root, r.name, r.content.toUtf8())
+                                       : removeUdevRules(root, r.name);
+    if (!done)
+        return toLine(errorObject(done.error().message, errorCodeName(done.error().code), request));
+    reply.insert(u"path", done->path);
+    reply.insert(u"replaced", done->replaced);
+    reply.insert(u"udevd", done->udevdRunning);
+    reply.insert(u"commands", QJsonArray::fromStringList(done->commands));
+    reply.insert(u"message", done->message);
+    return toLine(reply);
+}
+
 } // namespace
 
 QByteArray HelperService::overlongLine()
@@ -59,114 +183,35 @@ QByteArray HelperService::overlongLine()
 
 QByteArray HelperService::handleLine(const QByteArray &line) const
 {
-    if (line.size() > kHelperMaxRulesLine)
-        return overlongLine();
-    if (line.contains('\0'))
-        return toLine(errorObject(QStringLiteral("request contains a NUL byte"), QStringLiteral("invalid")));
-
-    QJsonParseError parseError{};
-    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
-    // Only install_rules carries a file; every other request stays within a line.
-    if (line.size() > kHelperMaxLine
-        && (parseError.error != QJsonParseError::NoError || doc.object().value(u"op").toString() != u"install_rules"))
-        return overlongLine();
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return toLine(errorObject(
-            QStringLiteral("request is not a JSON object%1 (expected e.g. {\"op\":\"set\",\"device\":\"sdb\","
-                           "\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"})")
-                .arg(parseError.error != QJsonParseError::NoError ? u": " + parseError.errorString() : QString()),
-            QStringLiteral("invalid")));
-    const QJsonObject request = doc.object();
-
-    static const QStringList known{QStringLiteral("op"), QStringLiteral("id"), QStringLiteral("device"),
-                                   QStringLiteral("attribute"), QStringLiteral("value"), QStringLiteral("name"),
-                                   QStringLiteral("content")};
-    for (auto it = request.begin(); it != request.end(); ++it)
-        if (!known.contains(it.key()))
-            return toLine(errorObject(QStringLiteral("unknown field '%1' (fields: %2)")
-                                          .arg(it.key().left(64), known.join(u", ")),
-                                      QStringLiteral("invalid"), request));
-    const QJsonValue id = request.value(u"id");
-    if (!id.isUndefined() && !id.isDouble() && !(id.isString() && id.toString().size() <= 64))
-        return toLine(errorObject(QStringLiteral("field 'id' must be a number or a short string"),
-                                  QStringLiteral("invalid")));
-
-    QString op, device, attr, value, name, content, error;
-    if (!stringField(request, u"op", &op, &error) || !stringField(request, u"device", &device, &error)
-        || !stringField(request, u"attribute", &attr, &error) || !stringField(request, u"value", &value, &error)
-        || !stringField(request, u"name", &name, &error) || !stringField(request, u"content", &content, &error))
-        return toLine(errorObject(error, QStringLiteral("invalid"), request));
-    const bool rulesOp = op == u"install_rules" || op == u"remove_rules";
-    if (!rulesOp && (request.contains(u"name") || request.contains(u"content")))
-        return toLine(errorObject(QStringLiteral("'name' and 'content' belong to install_rules and remove_rules"),
-                                  QStringLiteral("invalid"), request));
+    QJsonObject object;
+    if (QByteArray refused = readRequestObject(line, object); !refused.isEmpty())
+        return refused;
+    HelperRequest request;
+    if (QByteArray refused = readRequestFields(object, request); !refused.isEmpty())
+        return refused;
 
     QJsonObject reply;
     reply.insert(u"ok", true);
-    if (!id.isUndefined())
-        reply.insert(u"id", id);
-    reply.insert(u"op", op);
+    if (!request.id.isUndefined())
+        reply.insert(u"id", request.id);
+    reply.insert(u"op", request.op);
 
-    if (op == u"hello") {
+    if (request.op == u"hello") {
         reply.insert(u"program", QStringLiteral("blocktune-helper"));
         reply.insert(u"version", kHelperProtocolVersion);
         reply.insert(u"euid", qint64(::geteuid()));
         reply.insert(u"sysroot", !m_root.isLive());
         return toLine(reply);
     }
-    if (op == u"get") {
-        if (request.contains(u"value"))
-            return toLine(errorObject(QStringLiteral("'get' takes no value"), QStringLiteral("invalid"), request));
-        auto path = resolveAttribute(m_root, device, attr);
-        if (!path)
-            return toLine(errorObject(path.error().message, errorCodeName(path.error().code), request));
-        auto text = m_root.readString(*path);
-        if (!text)
-            return toLine(errorObject(text.error().message, errorCodeName(text.error().code), request));
-        QString shown = *text;
-        if (attr == attribute::Scheduler)
-            if (auto choice = sysfs::parseBracketChoice(text->toLatin1()))
-                shown = choice->active;
-        if (!device.isEmpty())
-            reply.insert(u"device", device);
-        reply.insert(u"attribute", attr);
-        reply.insert(u"value", shown);
-        return toLine(reply);
-    }
-    if (op == u"set") {
-        if (!request.value(u"value").isString())
-            return toLine(errorObject(QStringLiteral("'set' needs a string 'value'"), QStringLiteral("invalid"),
-                                      request));
-        auto written = writeCheckedAttribute(m_root, AttributeWrite{device, attr, value});
-        if (!written)
-            return toLine(errorObject(written.error().message, errorCodeName(written.error().code), request));
-        if (!device.isEmpty())
-            reply.insert(u"device", device);
-        reply.insert(u"attribute", attr);
-        reply.insert(u"value", written->kept);
-        reply.insert(u"previous", written->previous);
-        return toLine(reply);
-    }
-    if (rulesOp) {
-        if (request.contains(u"device") || request.contains(u"attribute") || request.contains(u"value")
-            || !request.contains(u"name") || (op == u"install_rules") != request.contains(u"content"))
-            return toLine(errorObject(QStringLiteral("'%1' takes 'name'%2, nothing else")
-                                          .arg(op, op == u"install_rules" ? QStringLiteral(" and 'content'") : QString()),
-                                      QStringLiteral("invalid"), request));
-        auto done = op == u"install_rules" ? installUdevRules(m_root, name, content.toUtf8())
-                                           : removeUdevRules(m_root, name);
-        if (!done)
-            return toLine(errorObject(done.error().message, errorCodeName(done.error().code), request));
-        reply.insert(u"path", done->path);
-        reply.insert(u"replaced", done->replaced);
-        reply.insert(u"udevd", done->udevdRunning);
-        reply.insert(u"commands", QJsonArray::fromStringList(done->commands));
-        reply.insert(u"message", done->message);
-        return toLine(reply);
-    }
+    if (request.op == u"get")
+        return replyGet(m_root, request, reply);
+    if (request.op == u"set")
+        return replySet(m_root, request, reply);
+    if (request.rulesOp)
+        return replyRules(m_root, request, reply);
     return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules)")
-                                  .arg(op.left(64)),
-                              QStringLiteral("invalid"), request));
+                                  .arg(request.op.left(64)),
+                              QStringLiteral("invalid"), object));
 }
 
 } // namespace blocktune

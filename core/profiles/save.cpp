@@ -239,13 +239,13 @@ KernelDefault kernelDefault(const SysRoot &root, const BlockDevice &queue, const
     return defaultFor(kernelVersion(root), root, queue, settings, key);
 }
 
-Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, const SaveOptions &options)
+namespace {
+
+// The whole devices a profile is saved from, in kernel-name order: those
+// asked for (a partition stands for its disk), or every whole device with a
+// readahead and a medium.
+Result<QList<const BlockDevice *>> devicesToSave(const DeviceModel &model, const SaveOptions &options, QStringList &notes)
 {
-    if (!isValidProfileName(options.name))
-        return makeError(InvalidArgument, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting "
-                                                         "with a letter or digit, at most 64)")
-                                              .arg(options.name.left(64)));
-    SavedProfile out;
     QList<const BlockDevice *> chosen;
     if (options.devices.isEmpty()) {
         QStringList empty;
@@ -259,7 +259,7 @@ Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, 
             chosen << &d;
         }
         if (!empty.isEmpty())
-            out.notes << QStringLiteral("left out (no medium, size 0): %1").arg(empty.join(u", "));
+            notes << QStringLiteral("left out (no medium, size 0): %1").arg(empty.join(u", "));
     } else {
         QStringList unknown;
         for (const QString &name : options.devices) {
@@ -269,8 +269,8 @@ Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, 
                 continue;
             }
             if (!d->isWhole()) {
-                out.notes << QStringLiteral("%1 is a partition: its settings are those of %2, saved as %2")
-                                 .arg(d->name, d->queueDevice);
+                notes << QStringLiteral("%1 is a partition: its settings are those of %2, saved as %2")
+                             .arg(d->name, d->queueDevice);
                 d = model.find(d->queueDevice);
             }
             if (d && !chosen.contains(d))
@@ -282,48 +282,85 @@ Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, 
     }
     std::sort(chosen.begin(), chosen.end(),
               [](const BlockDevice *a, const BlockDevice *b) { return kernelNameLess(a->name, b->name); });
+    return chosen;
+}
+
+// What a profile can set again on this device, as it is now.
+QList<ProfileSetting> settingsToSave(const BlockDevice &d, const DeviceSettings &s)
+{
+    QList<ProfileSetting> settings;
+    auto put = [&settings](const QString &key, const QString &value) {
+        settings << ProfileSetting{key, value, ValueBound::Exact};
+    };
+    if (s.readAheadKiB)
+        put(QStringLiteral("read_ahead_kb"), QString::number(*s.readAheadKiB));
+    if (detail::hasSchedulerChoice(s)) {
+        put(QStringLiteral("scheduler"), s.scheduler);
+        for (const IoschedTunable &t : std::as_const(s.iosched))
+            if (isPlainDecimal(t.value) && detail::isTunableName(t.name))
+                put(u"iosched." + t.name, t.value);
+    }
+    const bool stacked = d.type == DeviceType::Md || d.type == DeviceType::Dm;
+    if (s.nrRequestsRange && s.nrRequests && !stacked)
+        put(QStringLiteral("nr_requests"), QString::number(*s.nrRequests));
+    if (s.maxSectorsKiB && !stacked)
+        put(QStringLiteral("max_sectors_kb"), QString::number(*s.maxSectorsKiB));
+    if (s.contextReadahead && s.contextReadaheadSwitch == u"queue/context_readahead")
+        put(QStringLiteral("context_readahead"), QString::number(int(*s.contextReadahead)));
+    return settings;
+}
+
+// --changed: the settings the kernel did not choose by itself.
+QList<ProfileSetting> withoutKernelDefaults(const QList<ProfileSetting> &settings, const KernelVersion &version,
+                                            const SysRoot &root, const BlockDevice &d, const DeviceSettings &s,
+                                            QStringList &notes)
+{
+    QStringList dropped;
+    QList<ProfileSetting> kept;
+    for (const ProfileSetting &p : settings) {
+        const KernelDefault def = defaultFor(version, root, d, s, p.key);
+        if (def.values.contains(p.value))
+            dropped << QStringLiteral("%1 %2").arg(p.key, p.value);
+        else
+            kept << p;
+    }
+    if (!dropped.isEmpty())
+        notes << QStringLiteral("%1: left out as the kernel's own defaults: %2")
+                     .arg(d.name, dropped.join(QStringLiteral(", ")));
+    return kept;
+}
+
+QString savedDescription(const SysRoot &root, const SaveOptions &options)
+{
+    const QString where = root.isLive() ? QSysInfo::machineHostName()
+                                        : QStringLiteral("the recorded tree %1").arg(root.root());
+    return QStringLiteral("The %1settings of %2 on %3, saved by blocktune.")
+        .arg(options.changedOnly ? QStringLiteral("changed ") : QString(), where,
+             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd")));
+}
+
+} // namespace
+
+Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, const SaveOptions &options)
+{
+    if (!isValidProfileName(options.name))
+        return makeError(InvalidArgument, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting "
+                                                         "with a letter or digit, at most 64)")
+                                              .arg(options.name.left(64)));
+    SavedProfile out;
+    const auto chosen = devicesToSave(model, options, out.notes);
+    if (!chosen)
+        return chosen.error();
 
     const KernelVersion version = kernelVersion(root);
     QStringList byName;
-    for (const BlockDevice *d : std::as_const(chosen)) {
+    for (const BlockDevice *d : std::as_const(*chosen)) {
         auto s = readDeviceSettings(root, model, d->name);
         if (!s)
             return s.error();
-        QList<ProfileSetting> settings;
-        auto put = [&settings](const QString &key, const QString &value) {
-            settings << ProfileSetting{key, value, ValueBound::Exact};
-        };
-        if (s->readAheadKiB)
-            put(QStringLiteral("read_ahead_kb"), QString::number(*s->readAheadKiB));
-        if (detail::hasSchedulerChoice(*s)) {
-            put(QStringLiteral("scheduler"), s->scheduler);
-            for (const IoschedTunable &t : std::as_const(s->iosched))
-                if (isPlainDecimal(t.value) && detail::isTunableName(t.name))
-                    put(u"iosched." + t.name, t.value);
-        }
-        const bool stacked = d->type == DeviceType::Md || d->type == DeviceType::Dm;
-        if (s->nrRequestsRange && s->nrRequests && !stacked)
-            put(QStringLiteral("nr_requests"), QString::number(*s->nrRequests));
-        if (s->maxSectorsKiB && !stacked)
-            put(QStringLiteral("max_sectors_kb"), QString::number(*s->maxSectorsKiB));
-        if (s->contextReadahead && s->contextReadaheadSwitch == u"queue/context_readahead")
-            put(QStringLiteral("context_readahead"), QString::number(int(*s->contextReadahead)));
-
-        if (options.changedOnly) {
-            QStringList dropped;
-            QList<ProfileSetting> kept;
-            for (const ProfileSetting &p : std::as_const(settings)) {
-                const KernelDefault def = defaultFor(version, root, *d, *s, p.key);
-                if (def.values.contains(p.value))
-                    dropped << QStringLiteral("%1 %2").arg(p.key, p.value);
-                else
-                    kept << p;
-            }
-            if (!dropped.isEmpty())
-                out.notes << QStringLiteral("%1: left out as the kernel's own defaults: %2")
-                                 .arg(d->name, dropped.join(QStringLiteral(", ")));
-            settings = kept;
-        }
+        QList<ProfileSetting> settings = settingsToSave(*d, *s);
+        if (options.changedOnly)
+            settings = withoutKernelDefaults(settings, version, root, *d, *s, out.notes);
         if (settings.isEmpty())
             continue;
         const Identity id = identityOf(*d);
@@ -343,14 +380,8 @@ Result<SavedProfile> saveProfile(const SysRoot &root, const DeviceModel &model, 
                                        : QStringLiteral("no tunable device to save"));
     out.profile.name = options.name;
     out.profile.description = options.description;
-    if (out.profile.description.isEmpty()) {
-        const QString where = root.isLive() ? QSysInfo::machineHostName()
-                                            : QStringLiteral("the recorded tree %1").arg(root.root());
-        out.profile.description =
-            QStringLiteral("The %1settings of %2 on %3, saved by blocktune.")
-                .arg(options.changedOnly ? QStringLiteral("changed ") : QString(), where,
-                     QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd")));
-    }
+    if (out.profile.description.isEmpty())
+        out.profile.description = savedDescription(root, options);
     out.profile.source = QStringLiteral("saved profile %1").arg(options.name);
     return out;
 }
