@@ -90,39 +90,46 @@ Result<quint64> parseCount(const QString &text, const QString &what, quint64 min
     return value;
 }
 
-/// Fills `spec` from the parsed options valid for its kind.
-Status specFromOptions(const QCommandLineParser &p, const Options &o, ReadTestSpec &spec, bool sweep)
+/// A SIZE option into `out`, when given.
+Status sizeOption(const QCommandLineParser &p, const QCommandLineOption &opt, quint64 &out)
 {
-    auto size = [&](const QCommandLineOption &opt, quint64 &out) -> Status {
-        if (!p.isSet(opt))
-            return {};
-        auto v = parseSize(p.value(opt), QStringLiteral("--") + opt.names().constFirst());
-        if (!v)
-            return v.error();
-        out = *v;
+    if (!p.isSet(opt))
         return {};
-    };
-    auto integer = [&](const QCommandLineOption &opt, quint64 min, quint64 max, auto &out) -> Status {
-        if (!p.isSet(opt))
-            return {};
-        auto v = parseCount(p.value(opt), QStringLiteral("--") + opt.names().constFirst(), min, max);
-        if (!v)
-            return v.error();
-        out = std::remove_reference_t<decltype(out)>(*v);
-        return {};
-    };
+    auto v = parseSize(p.value(opt), QStringLiteral("--") + opt.names().constFirst());
+    if (!v)
+        return v.error();
+    out = *v;
+    return {};
+}
 
-    if (auto st = size(o.bs, spec.blockSize); !st)
+/// A whole-number option from `min` to `max` into `out`, when given.
+template<typename T>
+Status countOption(const QCommandLineParser &p, const QCommandLineOption &opt, quint64 min, quint64 max, T &out)
+{
+    if (!p.isSet(opt))
+        return {};
+    auto v = parseCount(p.value(opt), QStringLiteral("--") + opt.names().constFirst(), min, max);
+    if (!v)
+        return v.error();
+    out = T(*v);
+    return {};
+}
+
+/// How much each stream reads and how it is measured: --bs, --size,
+/// --count, --time, --interval, --repeat and the cache switches.
+Status readAmountOptions(const QCommandLineParser &p, const Options &o, ReadTestSpec &spec, bool sweep)
+{
+    if (auto st = sizeOption(p, o.bs, spec.blockSize); !st)
         return st;
     if (p.isSet(o.size)) {
         quint64 v = 0;
-        if (auto st = size(o.size, v); !st)
+        if (auto st = sizeOption(p, o.size, v); !st)
             return st;
         spec.sizeBytes = v;
     }
     if (p.isSet(o.count)) {
         quint64 v = 0;
-        if (auto st = integer(o.count, 1, UINT64_MAX, v); !st)
+        if (auto st = countOption(p, o.count, 1, UINT64_MAX, v); !st)
             return st;
         spec.count = v;
     }
@@ -142,58 +149,72 @@ Status specFromOptions(const QCommandLineParser &p, const Options &o, ReadTestSp
         spec.intervalMs = int(*ms);
     }
     spec.repeat = sweep ? 1 : 3;
-    if (auto st = integer(o.repeat, 1, 1000, spec.repeat); !st)
+    if (auto st = countOption(p, o.repeat, 1, 1000, spec.repeat); !st)
         return st;
     spec.direct = p.isSet(o.direct);
     spec.fadviseSequential = p.isSet(o.fadviseSequential);
     spec.dropCaches = p.isSet(o.dropCaches);
+    return {};
+}
 
+/// Options of another kind of test are refused, not silently ignored.
+Status refuseOtherKindsOptions(const QCommandLineParser &p, const Options &o, const ReadTestSpec &spec, bool sweep)
+{
     const bool server = spec.kind == ReadTestKind::Server;
     const bool mixed = spec.kind == ReadTestKind::Mixed;
     const bool concurrent = spec.kind == ReadTestKind::Concurrent;
-    // Options of another kind of test are refused, not silently ignored.
-    auto only = [&](const QCommandLineOption &opt, bool allowed, const char *kind) -> Status {
-        if (p.isSet(opt) && !allowed)
-            return makeError(InvalidArgument, QStringLiteral("--%1 belongs to test %2")
-                                                  .arg(opt.names().constFirst(), QLatin1StringView(kind)));
-        return {};
-    };
     for (const auto &[opt, allowed, kind] :
          {std::tuple{&o.threads, server, "server"}, std::tuple{&o.sharedFd, server, "server"},
           std::tuple{&o.seq, mixed, "mixed"}, std::tuple{&o.random, mixed, "mixed"},
           std::tuple{&o.randomBs, mixed, "mixed"}, std::tuple{&o.background, concurrent, "concurrent"}}) {
-        if (auto st = only(*opt, allowed, kind); !st)
-            return st;
+        if (p.isSet(*opt) && !allowed)
+            return makeError(InvalidArgument, QStringLiteral("--%1 belongs to test %2")
+                                                  .arg(opt->names().constFirst(), QLatin1StringView(kind)));
     }
     if (!concurrent && !sweep && p.isSet(o.measure))
         return makeError(InvalidArgument, QStringLiteral("--measure belongs to test concurrent"));
     if (concurrent && p.isSet(o.offset))
         return makeError(InvalidArgument, QStringLiteral("test concurrent takes offsets as DEV@OFFSET, not --offset"));
-    if (auto st = integer(o.threads, 1, 256, spec.threads); !st)
+    return {};
+}
+
+/// The options of server, mixed and concurrent (their streams).
+Status readKindOptions(const QCommandLineParser &p, const Options &o, ReadTestSpec &spec)
+{
+    if (auto st = countOption(p, o.threads, 1, 256, spec.threads); !st)
         return st;
     spec.sharedFd = p.isSet(o.sharedFd);
-    if (auto st = integer(o.seq, 1, 64, spec.seqStreams); !st)
+    if (auto st = countOption(p, o.seq, 1, 64, spec.seqStreams); !st)
         return st;
-    if (auto st = integer(o.random, 0, 64, spec.randomReaders); !st)
+    if (auto st = countOption(p, o.random, 0, 64, spec.randomReaders); !st)
         return st;
-    if (auto st = size(o.randomBs, spec.randomBlockSize); !st)
+    if (auto st = sizeOption(p, o.randomBs, spec.randomBlockSize); !st)
         return st;
-
-    if (concurrent) {
-        for (const QString &text : p.values(o.measure)) {
-            auto t = parseStreamTarget(text);
-            if (!t)
-                return t.error();
-            spec.measure << *t;
-        }
-        for (const QString &text : p.values(o.background)) {
-            auto t = parseStreamTarget(text);
-            if (!t)
-                return t.error();
-            spec.background << *t;
-        }
+    if (spec.kind != ReadTestKind::Concurrent)
+        return {};
+    for (const QString &text : p.values(o.measure)) {
+        auto t = parseStreamTarget(text);
+        if (!t)
+            return t.error();
+        spec.measure << *t;
+    }
+    for (const QString &text : p.values(o.background)) {
+        auto t = parseStreamTarget(text);
+        if (!t)
+            return t.error();
+        spec.background << *t;
     }
     return {};
+}
+
+/// Fills `spec` from the parsed options valid for its kind.
+Status specFromOptions(const QCommandLineParser &p, const Options &o, ReadTestSpec &spec, bool sweep)
+{
+    if (auto st = readAmountOptions(p, o, spec, sweep); !st)
+        return st;
+    if (auto st = refuseOtherKindsOptions(p, o, spec, sweep); !st)
+        return st;
+    return readKindOptions(p, o, spec);
 }
 
 // The device given as the one positional argument, with --offset.
@@ -330,11 +351,8 @@ const char *kTestSummary =
     "Exit status: 0 success, 1 an I/O error or failure (results still printed), 2 invalid usage "
     "(nothing read), 128+N when stopped by signal N (partial results printed).";
 
-int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
+void describeTestKind(QCommandLineParser &p, ReadTestKind kind)
 {
-    const QString command = QStringLiteral("test ") + readTestKindName(kind);
-    QCommandLineParser p;
-    Options o;
     switch (kind) {
     case ReadTestKind::Sequential:
         p.setApplicationDescription(QStringLiteral("Sequential read of one device, repeated (a, b, c).\n")
@@ -363,16 +381,15 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
         p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("sdb, /dev/sdb, ..."));
         break;
     }
-    addTestOptions(p, o, kind, false);
-    bool done = false;
-    if (const int rc = parseOrHelp(ctx, p, command, args, done); done)
-        return rc;
+}
 
-    ReadTestSpec spec;
-    spec.kind = kind;
+/// The test's spec from its parsed arguments; -1 to go on, else the exit code.
+int testSpecFromArgs(CliContext &ctx, const QCommandLineParser &p, const Options &o, const QString &command,
+                     ReadTestSpec &spec)
+{
     if (auto st = specFromOptions(p, o, spec, false); !st)
         return fail(ctx, st.error().message, ExitUsage);
-    if (kind == ReadTestKind::Concurrent) {
+    if (spec.kind == ReadTestKind::Concurrent) {
         if (!p.positionalArguments().isEmpty())
             return fail(ctx, QStringLiteral("test concurrent takes its devices as --measure DEV[@OFFSET] and "
                                             "--background DEV[@OFFSET] (got '%1')")
@@ -386,6 +403,36 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
         if (p.isSet(*opt))
             return fail(ctx, QStringLiteral("--%1 belongs to blocktune-cli sweep").arg(opt->names().constFirst()),
                         ExitUsage);
+    return -1;
+}
+
+/// The end of a test or sweep whose results are printed: its errors, then
+/// the exit status (128+N when signal N stopped it).
+int finishRun(CliContext &ctx, const QStringList &errors, int sig, bool failed)
+{
+    for (const QString &e : errors)
+        fail(ctx, e);
+    if (sig) {
+        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(TerminationSignals::name(sig)));
+        return 128 + sig;
+    }
+    return failed ? ExitFailed : ExitOk;
+}
+
+int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
+{
+    const QString command = QStringLiteral("test ") + readTestKindName(kind);
+    QCommandLineParser p;
+    Options o;
+    describeTestKind(p, kind);
+    addTestOptions(p, o, kind, false);
+    bool done = false;
+    if (const int rc = parseOrHelp(ctx, p, command, args, done); done)
+        return rc;
+    ReadTestSpec spec;
+    spec.kind = kind;
+    if (const int rc = testSpecFromArgs(ctx, p, o, command, spec); rc >= 0)
+        return rc;
 
     auto test = ReadTest::prepare(ctx.root, spec);
     if (!test)
@@ -410,22 +457,76 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
         result = test->run(observer, stop.flag());
         sig = stop.signal();
     }
-    if (json) {
+    if (json)
         ctx.out << QJsonDocument(readTestToJson(result, p.isSet(o.intervals))).toJson(QJsonDocument::Indented);
-        ctx.out.flush();
-    } else {
+    else
         ctx.out << formatReadTestResult(result);
-        ctx.out.flush();
-    }
+    ctx.out.flush();
     if (!result.runs.isEmpty())
         keepInHistory(ctx, historyRecord(result, QStringLiteral("cli"), describeReadTest(*test, command).trimmed()));
-    for (const QString &e : std::as_const(result.errors))
-        fail(ctx, e);
-    if (sig) {
-        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(TerminationSignals::name(sig)));
-        return 128 + sig;
+    return finishRun(ctx, result.errors, sig, result.failed);
+}
+
+void describeSweep(QCommandLineParser &p, Options &o)
+{
+    p.setApplicationDescription(
+        QStringLiteral("Runs a read test at each readahead value: sets read_ahead_kb (of the whole disk, for a "
+                       "partition) as a temporary change journaled first, runs the test with freshly opened "
+                       "descriptors, records MB/s and the average request size, and restores the original "
+                       "value at the end, on error, and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
+                       "restore).\nExit status: 0 success, 1 failure (results printed), 2 invalid usage "
+                       "(nothing changed), 128+N when stopped by signal N."));
+    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read (and whose readahead is swept)"));
+    p.addOptions({o.ra, o.test, o.runs});
+    addTestOptions(p, o, ReadTestKind::Sequential, true);
+}
+
+/// The sweep's spec from its parsed arguments; -1 to go on, else the exit code.
+int sweepSpecFromArgs(CliContext &ctx, const QCommandLineParser &p, const Options &o, SweepSpec &sweep)
+{
+    if (!p.isSet(o.ra))
+        return fail(ctx, QStringLiteral("sweep needs --ra with the read_ahead_kb values to try, e.g. "
+                                        "--ra 128,512,4096"), ExitUsage);
+    auto values = parseReadaheadList(p.value(o.ra));
+    if (!values)
+        return fail(ctx, values.error().message, ExitUsage);
+    sweep.readAheadKiB = *values;
+    sweep.test.kind = ReadTestKind::Sequential;
+    if (p.isSet(o.test)) {
+        const auto kind = parseReadTestKind(p.value(o.test));
+        if (!kind)
+            return fail(ctx, QStringLiteral("--test '%1' is not a test (seq, server, mixed, concurrent)")
+                                 .arg(p.value(o.test)), ExitUsage);
+        sweep.test.kind = *kind;
     }
-    return result.failed ? ExitFailed : ExitOk;
+    if (auto st = specFromOptions(p, o, sweep.test, true); !st)
+        return fail(ctx, st.error().message, ExitUsage);
+    if (auto st = singleTarget(p, o, QStringLiteral("sweep"), sweep.test); !st)
+        return fail(ctx, st.error().message, ExitUsage);
+    sweep.device = sweep.test.measure.constFirst().device;
+    if (sweep.test.kind == ReadTestKind::Concurrent) {
+        // The swept device is measured unless --measure names the streams.
+        if (!p.values(o.measure).isEmpty()) {
+            sweep.test.measure.clear();
+            for (const QString &text : p.values(o.measure)) {
+                auto t = parseStreamTarget(text);
+                if (!t)
+                    return fail(ctx, t.error().message, ExitUsage);
+                sweep.test.measure << *t;
+            }
+        }
+    } else if (p.isSet(o.measure) || p.isSet(o.background)) {
+        return fail(ctx, QStringLiteral("--measure and --background go with --test concurrent"), ExitUsage);
+    }
+    if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
+        return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
+    return -1;
+}
+
+QString describeSweepRun(const ReadaheadSweep &prepared, ReadTestKind kind)
+{
+    return describeReadTest(prepared.test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
+                                                 .arg(prepared.queueDevice(), readTestKindName(kind)));
 }
 
 } // namespace
@@ -457,57 +558,13 @@ int runSweep(CliContext &ctx, const QStringList &args)
 {
     QCommandLineParser p;
     Options o;
-    p.setApplicationDescription(
-        QStringLiteral("Runs a read test at each readahead value: sets read_ahead_kb (of the whole disk, for a "
-                       "partition) as a temporary change journaled first, runs the test with freshly opened "
-                       "descriptors, records MB/s and the average request size, and restores the original "
-                       "value at the end, on error, and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
-                       "restore).\nExit status: 0 success, 1 failure (results printed), 2 invalid usage "
-                       "(nothing changed), 128+N when stopped by signal N."));
-    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read (and whose readahead is swept)"));
-    p.addOptions({o.ra, o.test, o.runs});
-    addTestOptions(p, o, ReadTestKind::Sequential, true);
+    describeSweep(p, o);
     bool done = false;
     if (const int rc = parseOrHelp(ctx, p, QStringLiteral("sweep"), args, done); done)
         return rc;
-
-    if (!p.isSet(o.ra))
-        return fail(ctx, QStringLiteral("sweep needs --ra with the read_ahead_kb values to try, e.g. "
-                                        "--ra 128,512,4096"), ExitUsage);
-    auto values = parseReadaheadList(p.value(o.ra));
-    if (!values)
-        return fail(ctx, values.error().message, ExitUsage);
     SweepSpec sweep;
-    sweep.readAheadKiB = *values;
-    sweep.test.kind = ReadTestKind::Sequential;
-    if (p.isSet(o.test)) {
-        const auto kind = parseReadTestKind(p.value(o.test));
-        if (!kind)
-            return fail(ctx, QStringLiteral("--test '%1' is not a test (seq, server, mixed, concurrent)")
-                                 .arg(p.value(o.test)), ExitUsage);
-        sweep.test.kind = *kind;
-    }
-    if (auto st = specFromOptions(p, o, sweep.test, true); !st)
-        return fail(ctx, st.error().message, ExitUsage);
-    if (auto st = singleTarget(p, o, QStringLiteral("sweep"), sweep.test); !st)
-        return fail(ctx, st.error().message, ExitUsage);
-    sweep.device = sweep.test.measure.constFirst().device;
-    if (sweep.test.kind == ReadTestKind::Concurrent) {
-        // The swept device is measured unless --measure names the streams.
-        if (!p.values(o.measure).isEmpty()) {
-            sweep.test.measure.clear();
-            for (const QString &text : p.values(o.measure)) {
-                auto t = parseStreamTarget(text);
-                if (!t)
-                    return fail(ctx, t.error().message, ExitUsage);
-                sweep.test.measure << *t;
-            }
-        }
-    } else if (p.isSet(o.measure) || p.isSet(o.background)) {
-        return fail(ctx, QStringLiteral("--measure and --background go with --test concurrent"), ExitUsage);
-    }
-    if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
-        return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
+    if (const int rc = sweepSpecFromArgs(ctx, p, o, sweep); rc >= 0)
+        return rc;
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
@@ -526,8 +583,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     if (p.isSet(o.progress))
         observer.test.progress = std::ref(printer);
     if (!json) {
-        ctx.out << describeReadTest(prepared->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
-                                                          .arg(prepared->queueDevice(), readTestKindName(sweep.test.kind)));
+        ctx.out << describeSweepRun(*prepared, sweep.test.kind);
         ctx.out << formatSweepHeader();
         ctx.out.flush();
         observer.pointFinished = [&](const SweepPoint &point) {
@@ -543,27 +599,17 @@ int runSweep(CliContext &ctx, const QStringList &args)
         result = prepared->run(session, observer, stop.flag());
         sig = stop.signal();
     }
-    if (json) {
+    if (json)
         ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.runs))).toJson(QJsonDocument::Indented);
-    } else {
+    else
         ctx.out << formatSweepResult(result, false);
-    }
     ctx.out.flush();
     if (!result.points.isEmpty())
         keepInHistory(ctx, historyRecord(result, QStringLiteral("cli"),
-                                         describeReadTest(prepared->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
-                                                                                .arg(prepared->queueDevice(),
-                                                                                     readTestKindName(sweep.test.kind)))
-                                             .trimmed()));
+                                         describeSweepRun(*prepared, sweep.test.kind).trimmed()));
     if (!result.restoreMessage.isEmpty() && !result.restored)
         fail(ctx, result.restoreMessage);
-    for (const QString &e : std::as_const(result.errors))
-        fail(ctx, e);
-    if (sig) {
-        fail(ctx, QStringLiteral("interrupted by %1: results above are partial").arg(TerminationSignals::name(sig)));
-        return 128 + sig;
-    }
-    return result.failed || !result.restored ? ExitFailed : ExitOk;
+    return finishRun(ctx, result.errors, sig, result.failed || !result.restored);
 }
 
 } // namespace blocktune::cli

@@ -59,56 +59,102 @@ void printUsage(QTextStream &out)
     out.flush();
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+/// What the options before COMMAND said.
+struct GlobalOptions
 {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("blocktune-cli"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
-
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    QStringList args = QCoreApplication::arguments().mid(1);
-
     QString sysroot;
     QTemporaryDir snapshotDir; // a --sysroot FILE.tar.gz, unpacked
     RemoteTarget remote;
     bool viaHost = false;
-    // --opt VALUE or --opt=VALUE; false (and a message) when VALUE is missing.
-    auto valueOf = [&](const QString &opt, const QString &name, QString *value) {
-        if (opt == name) {
-            if (args.isEmpty()) {
-                err << "blocktune-cli: " << name << " needs a value" << Qt::endl;
-                return false;
-            }
-            *value = args.takeFirst();
-        } else {
-            *value = opt.mid(name.size() + 1);
+};
+
+/// --opt VALUE or --opt=VALUE; false (and a message) when VALUE is missing.
+bool valueOf(QStringList &args, QTextStream &err, const QString &opt, const QString &name, QString *value)
+{
+    if (opt == name) {
+        if (args.isEmpty()) {
+            err << "blocktune-cli: " << name << " needs a value" << Qt::endl;
+            return false;
         }
-        return true;
-    };
-    auto isOption = [](const QString &opt, const char *name) {
-        return opt == QLatin1StringView(name) || opt.startsWith(QLatin1StringView(name) + u'=');
-    };
+        *value = args.takeFirst();
+    } else {
+        *value = opt.mid(name.size() + 1);
+    }
+    return true;
+}
+
+bool isOption(const QString &opt, const char *name)
+{
+    return opt == QLatin1StringView(name) || opt.startsWith(QLatin1StringView(name) + u'=');
+}
+
+bool isRemoteOption(const QString &opt)
+{
+    return isOption(opt, "--host") || isOption(opt, "--ssh-config") || isOption(opt, "--ssh-option")
+           || isOption(opt, "--remote-command");
+}
+
+/// --host, --ssh-config, --ssh-option, --remote-command; -1 to go on, else
+/// the exit code.
+int takeRemoteOption(QStringList &args, QTextStream &err, const QString &opt, GlobalOptions &g)
+{
+    const QString name = opt.section(u'=', 0, 0);
+    QString value;
+    if (!valueOf(args, err, opt, name, &value))
+        return ExitUsage;
+    if (name == u"--host") {
+        g.remote.host = value;
+        g.viaHost = true;
+    } else if (name == u"--ssh-config") {
+        g.remote.sshConfig = value;
+    } else if (name == u"--ssh-option") {
+        g.remote.sshOptions << value;
+    } else {
+        g.remote.remoteCommand = value;
+    }
+    return -1;
+}
+
+/// --sysroot DIR or FILE.tar.gz (unpacked for this run only; removed at
+/// exit); -1 to go on, else the exit code.
+int takeSysroot(QStringList &args, QTextStream &err, const QString &opt, GlobalOptions &g)
+{
+    if (opt == u"--sysroot") {
+        if (args.isEmpty()) {
+            err << "blocktune-cli: --sysroot needs a directory" << Qt::endl;
+            return ExitUsage;
+        }
+        g.sysroot = args.takeFirst();
+    } else {
+        g.sysroot = opt.mid(10);
+    }
+    if (isSnapshotTarball(g.sysroot)) {
+        if (!g.snapshotDir.isValid()) {
+            err << "blocktune-cli: --sysroot " << g.sysroot << ": cannot make a temporary directory" << Qt::endl;
+            return ExitFailed;
+        }
+        if (Status unpacked = unpackSnapshot(g.sysroot, g.snapshotDir.path()); !unpacked) {
+            err << "blocktune-cli: --sysroot " << unpacked.error().message << Qt::endl;
+            return ExitUsage;
+        }
+        g.sysroot = g.snapshotDir.path();
+    }
+    if (auto tree = SysRoot::openTree(g.sysroot); !tree) {
+        err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
+        return ExitUsage;
+    }
+    return -1;
+}
+
+/// Takes the options before COMMAND off `args`; -1 to go on, else the exit
+/// code (help or version printed, or a usage error).
+int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, GlobalOptions &g)
+{
     while (!args.isEmpty() && args.constFirst().startsWith(u'-')) {
         const QString opt = args.takeFirst();
-        if (isOption(opt, "--host") || isOption(opt, "--ssh-config") || isOption(opt, "--ssh-option")
-            || isOption(opt, "--remote-command")) {
-            const QString name = opt.section(u'=', 0, 0);
-            QString value;
-            if (!valueOf(opt, name, &value))
-                return ExitUsage;
-            if (name == u"--host") {
-                remote.host = value;
-                viaHost = true;
-            } else if (name == u"--ssh-config") {
-                remote.sshConfig = value;
-            } else if (name == u"--ssh-option") {
-                remote.sshOptions << value;
-            } else {
-                remote.remoteCommand = value;
-            }
+        if (isRemoteOption(opt)) {
+            if (const int r = takeRemoteOption(args, err, opt, g); r >= 0)
+                return r;
             continue;
         }
         if (opt == u"-h" || opt == u"--help") {
@@ -120,46 +166,24 @@ int main(int argc, char **argv)
             return ExitOk;
         }
         if (opt == u"--sysroot" || opt.startsWith(u"--sysroot=")) {
-            if (opt == u"--sysroot") {
-                if (args.isEmpty()) {
-                    err << "blocktune-cli: --sysroot needs a directory" << Qt::endl;
-                    return ExitUsage;
-                }
-                sysroot = args.takeFirst();
-            } else {
-                sysroot = opt.mid(10);
-            }
-            if (isSnapshotTarball(sysroot)) {
-                // Unpacked for this run only; removed at exit.
-                if (!snapshotDir.isValid()) {
-                    err << "blocktune-cli: --sysroot " << sysroot << ": cannot make a temporary directory" << Qt::endl;
-                    return ExitFailed;
-                }
-                if (Status unpacked = unpackSnapshot(sysroot, snapshotDir.path()); !unpacked) {
-                    err << "blocktune-cli: --sysroot " << unpacked.error().message << Qt::endl;
-                    return ExitUsage;
-                }
-                sysroot = snapshotDir.path();
-            }
-            if (auto tree = SysRoot::openTree(sysroot); !tree) {
-                err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
-                return ExitUsage;
-            }
+            if (const int r = takeSysroot(args, err, opt, g); r >= 0)
+                return r;
             continue;
         }
         err << "blocktune-cli: unknown option '" << opt << "' (see blocktune-cli --help)" << Qt::endl;
         return ExitUsage;
     }
-    if (args.isEmpty()) {
-        printUsage(err);
-        return ExitUsage;
-    }
-    const QString name = args.takeFirst();
-    CliContext ctx{SysRoot(sysroot), out, err};
-    if (!viaHost && (!remote.sshConfig.isEmpty() || !remote.sshOptions.isEmpty() || !remote.remoteCommand.isEmpty()))
+    return -1;
+}
+
+/// Runs the command here, or on --host HOST.
+int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const QStringList &args)
+{
+    const RemoteTarget &remote = g.remote;
+    if (!g.viaHost && (!remote.sshConfig.isEmpty() || !remote.sshOptions.isEmpty() || !remote.remoteCommand.isEmpty()))
         return fail(ctx, QStringLiteral("--ssh-config, --ssh-option and --remote-command go with --host HOST"), ExitUsage);
-    if (viaHost) {
-        if (!sysroot.isEmpty())
+    if (g.viaHost) {
+        if (!g.sysroot.isEmpty())
             return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
                                             "--remote-command 'blocktune-cli --sysroot DIR agent')"),
                         ExitUsage);
@@ -169,14 +193,37 @@ int main(int argc, char **argv)
         if (name == QLatin1StringView(c.name)) {
             const int status = c.run(ctx, args);
             if (qEnvironmentVariableIntValue("BLOCKTUNE_DEBUG_SCANS") == 1)
-                err << "blocktune-cli: device scans: " << DeviceModel::scansInProcess() << Qt::endl;
+                ctx.err << "blocktune-cli: device scans: " << DeviceModel::scansInProcess() << Qt::endl;
             return status;
         }
     }
     QStringList names;
     for (const Command &c : kCommands)
         names << QString::fromLatin1(c.name);
-    err << "blocktune-cli: unknown command '" << name << "' (commands: " << names.join(u", ")
-        << ")" << Qt::endl;
+    ctx.err << "blocktune-cli: unknown command '" << name << "' (commands: " << names.join(u", ")
+            << ")" << Qt::endl;
     return ExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("blocktune-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BLOCKTUNE_VERSION));
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QStringList args = QCoreApplication::arguments().mid(1);
+    GlobalOptions globals;
+    if (const int r = takeGlobalOptions(args, out, err, globals); r >= 0)
+        return r;
+    if (args.isEmpty()) {
+        printUsage(err);
+        return ExitUsage;
+    }
+    const QString name = args.takeFirst();
+    CliContext ctx{SysRoot(globals.sysroot), out, err};
+    return dispatch(ctx, globals, name, args);
 }
