@@ -163,41 +163,6 @@ void printRestore(CliContext &ctx, const RestoreReport &report, bool onlyActions
     ctx.out.flush();
 }
 
-// DEVICE KEY=VALUE... [DEVICE KEY=VALUE...]: a word without '=' names the
-// device the following settings are for.
-Result<QList<SettingChange>> parseChangeWords(const QStringList &words)
-{
-    QList<SettingChange> changes;
-    QString device;
-    bool deviceHasSettings = true;
-    for (const QString &word : words) {
-        if (!word.contains(u'=')) {
-            if (!deviceHasSettings)
-                return makeError(InvalidArgument, QStringLiteral("no settings given for %1 (write KEY=VALUE after "
-                                                                 "the device, keys: %2)")
-                                                      .arg(device, settingKeys().join(u", ")));
-            device = word;
-            deviceHasSettings = false;
-            continue;
-        }
-        if (device.isEmpty())
-            return makeError(InvalidArgument, QStringLiteral("'%1' comes before any device: write set DEVICE "
-                                                             "KEY=VALUE...").arg(word));
-        auto change = parseSettingChange(device, word);
-        if (!change)
-            return change.error();
-        changes.append(*change);
-        deviceHasSettings = true;
-    }
-    if (device.isEmpty())
-        return makeError(InvalidArgument, QStringLiteral("set needs a device and KEY=VALUE settings (keys: %1)")
-                                              .arg(settingKeys().join(u", ")));
-    if (!deviceHasSettings)
-        return makeError(InvalidArgument, QStringLiteral("no settings given for %1 (keys: %2)")
-                                              .arg(device, settingKeys().join(u", ")));
-    return changes;
-}
-
 } // namespace
 
 int runGet(CliContext &ctx, const QStringList &args)
@@ -227,9 +192,20 @@ int runGet(CliContext &ctx, const QStringList &args)
     return ExitOk;
 }
 
-int runSet(CliContext &ctx, const QStringList &args)
+namespace {
+
+/// What `set` was asked, its words parsed and its options checked.
+struct SetRequest
 {
-    QCommandLineParser parser;
+    QList<SettingChange> changes;
+    std::optional<qint64> holdMs;
+    PlanOptions options;
+    bool dryRun = false;
+    bool asJson = false;
+};
+
+void describeSet(QCommandLineParser &parser)
+{
     parser.setApplicationDescription(QStringLiteral(
         "Changes settings as one transaction: every change is validated first (nothing is written if any "
         "is invalid), the original values are journaled, then written in order; if a write fails, what was "
@@ -248,37 +224,134 @@ int runSet(CliContext &ctx, const QStringList &args)
                                      QStringLiteral("md/dm readahead: set the same value on the member disks"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
     parser.addOptions({dryRun, hold, members, json});
+}
+
+/// -1 to go on, else the exit code (help printed, or a usage error).
+int parseSetArgs(CliContext &ctx, const QStringList &args, SetRequest *request)
+{
+    QCommandLineParser parser;
+    describeSet(parser);
     if (const int r = parseArgs(ctx, parser, QStringLiteral("set"), args); r >= 0)
         return r;
     auto changes = parseChangeWords(parser.positionalArguments());
     if (!changes)
         return fail(ctx, changes.error().message, ExitUsage);
-    std::optional<qint64> holdMs;
+    request->changes = *changes;
+    const QString hold = QStringLiteral("hold");
     if (parser.isSet(hold)) {
         auto ms = parseDurationMs(parser.value(hold), QStringLiteral("--hold"));
         if (!ms)
             return fail(ctx, ms.error().message, ExitUsage);
         if (*ms <= 0)
             return fail(ctx, QStringLiteral("--hold needs a duration above zero"), ExitUsage);
-        holdMs = *ms;
+        request->holdMs = *ms;
     }
-    if (holdMs && parser.isSet(dryRun))
+    request->dryRun = parser.isSet(QStringLiteral("dry-run"));
+    if (request->holdMs && request->dryRun)
         return fail(ctx, QStringLiteral("--dry-run and --hold exclude each other"), ExitUsage);
-    PlanOptions options;
-    options.applyToMembers = parser.isSet(members);
-    const bool asJson = parser.isSet(json);
+    request->options.applyToMembers = parser.isSet(QStringLiteral("members"));
+    request->asJson = parser.isSet(QStringLiteral("json"));
+    return -1;
+}
+
+/// The outcome of each write and, where a rollback had to act, what it did.
+void printApplied(CliContext &ctx, const ChangeReport &report)
+{
+    printOutcomes(ctx, report, false);
+    printPlanMessages(ctx, report.plan);
+    if (!report.rollback)
+        return;
+    const bool acted = std::any_of(report.rollback->items.cbegin(), report.rollback->items.cend(),
+                                   [](const RestoreItem &i) {
+                                       return i.status != RestoreStatus::AlreadyOriginal
+                                              && i.status != RestoreStatus::Discarded;
+                                   });
+    if (acted || !report.rollback->messages.isEmpty()) {
+        ctx.out << "rollback:\n";
+        printRestore(ctx, *report.rollback, true);
+    }
+}
+
+/// The exit code of an apply that did not go through; -1 when it did.
+int applyFailure(CliContext &ctx, const ChangeReport &report, bool asJson)
+{
+    if (report.invalid()) {
+        if (!asJson)
+            for (const Error &e : std::as_const(report.plan.errors))
+                fail(ctx, e.message);
+        if (!asJson)
+            ctx.err << "blocktune-cli: nothing was changed" << Qt::endl;
+        return ExitUsage;
+    }
+    if (!report.ok()) {
+        if (!asJson)
+            fail(ctx, report.error->message);
+        if (const int sig = TerminationSignals::pending())
+            return 128 + sig;
+        return ExitFailed;
+    }
+    return -1;
+}
+
+/// Sleeps out --hold; the signal that cut it short, or 0.
+int waitOutHold(CliContext &ctx, qint64 holdMs)
+{
+    if (!ctx.cancel)
+        return TerminationSignals::waitMs(holdMs);
+    // In the agent: the connection ending (or a stop) ends the hold too.
+    int sig = 0;
+    QElapsedTimer held;
+    held.start();
+    while (!ctx.cancel->load() && !sig && held.elapsed() < holdMs)
+        sig = TerminationSignals::waitMs(std::min<qint64>(100, holdMs - held.elapsed()));
+    return sig;
+}
+
+/// --hold after a good apply: keep, restore, report.
+int holdThenRestore(CliContext &ctx, TuningSession &session, const ChangeReport &report, qint64 holdMs,
+                    bool asJson)
+{
+    // Held: the session journal covers a kill -9 from here on.
+    const QDateTime until = QDateTime::currentDateTime().addMSecs(holdMs);
+    if (!asJson) {
+        ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << session.journalPath()
+                << "); Ctrl-C restores now" << Qt::endl;
+    }
+    const int sig = waitOutHold(ctx, holdMs);
+    const RestoreReport back = session.restoreTemporary();
+    if (asJson) {
+        QJsonObject o = changeReportToJson(report, false);
+        o.insert(u"held_ms", double(holdMs));
+        o.insert(u"interrupted_by_signal", sig ? QJsonValue(sig) : QJsonValue());
+        o.insert(u"restore", restoreReportToJson(back));
+        printJson(ctx, o);
+    } else {
+        ctx.out << (sig ? QStringLiteral("signal %1: restoring now").arg(sig) : QStringLiteral("hold over: restoring"))
+                << '\n';
+        printRestore(ctx, back);
+    }
+    if (!back.ok())
+        return fail(ctx, QStringLiteral("some original values could not be restored (see above); "
+                                        "blocktune-cli restore tries again"));
+    return sig ? 128 + sig : ExitOk;
+}
+
+} // namespace
+
+int runSet(CliContext &ctx, const QStringList &args)
+{
+    SetRequest request;
+    if (const int r = parseSetArgs(ctx, args, &request); r >= 0)
+        return r;
+    const std::optional<qint64> holdMs = request.holdMs;
+    const bool asJson = request.asJson;
 
     TerminationSignals::install();
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const ChangePlan plan = session.plan(*changes, options);
-    if (parser.isSet(dryRun)) {
-        ChangeReport report;
-        report.plan = plan;
-        for (const PlannedWrite &w : std::as_const(report.plan.writes))
-            report.outcomes.append(SettingOutcome{w, SettingStatus::Planned, {}, {}});
-        if (!report.plan.ok())
-            report.error = report.plan.errors.constFirst();
+    const ChangePlan plan = session.plan(request.changes, request.options);
+    if (request.dryRun) {
+        const ChangeReport report = plannedReport(plan);
         if (asJson) {
             printJson(ctx, changeReportToJson(report, true));
         } else {
@@ -297,74 +370,58 @@ int runSet(CliContext &ctx, const QStringList &args)
     }
 
     const ChangeReport report = holdMs ? session.applyTemporary(plan) : session.apply(plan);
-    if (asJson && (!report.ok() || !holdMs)) {
+    if (asJson && (!report.ok() || !holdMs))
         printJson(ctx, changeReportToJson(report, false));
-    } else if (!asJson) {
-        printOutcomes(ctx, report, false);
-        printPlanMessages(ctx, report.plan);
-        if (report.rollback) {
-            const bool acted = std::any_of(report.rollback->items.cbegin(), report.rollback->items.cend(),
-                                           [](const RestoreItem &i) {
-                                               return i.status != RestoreStatus::AlreadyOriginal
-                                                      && i.status != RestoreStatus::Discarded;
-                                           });
-            if (acted || !report.rollback->messages.isEmpty()) {
-                ctx.out << "rollback:\n";
-                printRestore(ctx, *report.rollback, true);
-            }
-        }
-    }
-    if (report.invalid()) {
-        if (!asJson)
-            for (const Error &e : std::as_const(report.plan.errors))
-                fail(ctx, e.message);
-        if (!asJson)
-            ctx.err << "blocktune-cli: nothing was changed" << Qt::endl;
-        return ExitUsage;
-    }
-    if (!report.ok()) {
-        if (!asJson)
-            fail(ctx, report.error->message);
-        if (const int sig = TerminationSignals::pending())
-            return 128 + sig;
-        return ExitFailed;
-    }
+    else if (!asJson)
+        printApplied(ctx, report);
+    if (const int r = applyFailure(ctx, report, asJson); r >= 0)
+        return r;
     if (!holdMs)
         return ExitOk;
-
-    // Held: the session journal covers a kill -9 from here on.
-    const QDateTime until = QDateTime::currentDateTime().addMSecs(*holdMs);
-    if (!asJson) {
-        ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << session.journalPath()
-                << "); Ctrl-C restores now" << Qt::endl;
-    }
-    int sig = 0;
-    if (ctx.cancel) {
-        // In the agent: the connection ending (or a stop) ends the hold too.
-        QElapsedTimer held;
-        held.start();
-        while (!ctx.cancel->load() && !sig && held.elapsed() < *holdMs)
-            sig = TerminationSignals::waitMs(std::min<qint64>(100, *holdMs - held.elapsed()));
-    } else {
-        sig = TerminationSignals::waitMs(*holdMs);
-    }
-    const RestoreReport back = session.restoreTemporary();
-    if (asJson) {
-        QJsonObject o = changeReportToJson(report, false);
-        o.insert(u"held_ms", double(*holdMs));
-        o.insert(u"interrupted_by_signal", sig ? QJsonValue(sig) : QJsonValue());
-        o.insert(u"restore", restoreReportToJson(back));
-        printJson(ctx, o);
-    } else {
-        ctx.out << (sig ? QStringLiteral("signal %1: restoring now").arg(sig) : QStringLiteral("hold over: restoring"))
-                << '\n';
-        printRestore(ctx, back);
-    }
-    if (!back.ok())
-        return fail(ctx, QStringLiteral("some original values could not be restored (see above); "
-                                        "blocktune-cli restore tries again"));
-    return sig ? 128 + sig : ExitOk;
+    return holdThenRestore(ctx, session, report, *holdMs, asJson);
 }
+
+namespace {
+
+/// restore's work on one journal found, as its JSON entry; `allOk` turns
+/// false when it could not be read or restored in full.
+QJsonObject restoreOneJournal(CliContext &ctx, TuningSession &session, const PendingJournal &p, bool asJson,
+                              bool &allOk)
+{
+    QJsonObject j;
+    j.insert(u"path", p.path);
+    if (!p.journal) {
+        allOk = false;
+        j.insert(u"status", QStringLiteral("unreadable"));
+        j.insert(u"error", p.error);
+        j.insert(u"set_aside", p.setAsideTo.isEmpty() ? QJsonValue() : QJsonValue(p.setAsideTo));
+        if (!asJson)
+            fail(ctx, p.error);
+        return j;
+    }
+    const Journal &journal = *p.journal;
+    j.insert(u"pid", double(journal.pid));
+    j.insert(u"mode", journal.mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent"));
+    j.insert(u"created", journal.created);
+    if (p.ownerAlive) {
+        j.insert(u"status", QStringLiteral("owner running"));
+        if (!asJson)
+            ctx.out << p.path << ": belongs to running process " << journal.pid
+                    << ", which restores on its own exit; left alone\n";
+        return j;
+    }
+    if (!asJson)
+        ctx.out << p.path << " (pid " << journal.pid << ", " << journal.created << "):\n";
+    const RestoreReport report = session.restoreJournal(journal);
+    allOk = allOk && report.ok();
+    j.insert(u"status", report.ok() ? QStringLiteral("restored") : QStringLiteral("partly restored"));
+    j.insert(u"report", restoreReportToJson(report));
+    if (!asJson)
+        printRestore(ctx, report);
+    return j;
+}
+
+} // namespace
 
 int runRestore(CliContext &ctx, const QStringList &args)
 {
@@ -391,41 +448,8 @@ int runRestore(CliContext &ctx, const QStringList &args)
     TuningSession &session = sessionFor(ctx, local);
     bool allOk = true;
     QJsonArray journals;
-    for (const PendingJournal &p : pending) {
-        QJsonObject j;
-        j.insert(u"path", p.path);
-        if (!p.journal) {
-            allOk = false;
-            j.insert(u"status", QStringLiteral("unreadable"));
-            j.insert(u"error", p.error);
-            j.insert(u"set_aside", p.setAsideTo.isEmpty() ? QJsonValue() : QJsonValue(p.setAsideTo));
-            if (!asJson)
-                fail(ctx, p.error);
-            journals.append(j);
-            continue;
-        }
-        const Journal &journal = *p.journal;
-        j.insert(u"pid", double(journal.pid));
-        j.insert(u"mode", journal.mode == JournalMode::Temporary ? QStringLiteral("temporary") : QStringLiteral("persistent"));
-        j.insert(u"created", journal.created);
-        if (p.ownerAlive) {
-            j.insert(u"status", QStringLiteral("owner running"));
-            if (!asJson)
-                ctx.out << p.path << ": belongs to running process " << journal.pid
-                        << ", which restores on its own exit; left alone\n";
-            journals.append(j);
-            continue;
-        }
-        if (!asJson)
-            ctx.out << p.path << " (pid " << journal.pid << ", " << journal.created << "):\n";
-        const RestoreReport report = session.restoreJournal(journal);
-        allOk = allOk && report.ok();
-        j.insert(u"status", report.ok() ? QStringLiteral("restored") : QStringLiteral("partly restored"));
-        j.insert(u"report", restoreReportToJson(report));
-        if (!asJson)
-            printRestore(ctx, report);
-        journals.append(j);
-    }
+    for (const PendingJournal &p : pending)
+        journals.append(restoreOneJournal(ctx, session, p, asJson, allOk));
     if (asJson) {
         QJsonObject o;
         o.insert(u"ok", allOk);

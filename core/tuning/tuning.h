@@ -244,6 +244,23 @@ struct ChangeReport
     bool invalid() const { return !plan.ok(); }
 };
 
+/// A plan as typed JSON fields (every write with the value it expects to
+/// find, every original with the device's identity): what a console sends
+/// a host's agent, which writes it without planning again.
+QJsonObject planToJson(const ChangePlan &plan);
+/// The inverse, every field checked for its type; an empty plan is refused.
+Result<ChangePlan> planFromJson(const QJsonValue &v);
+/// Checks a plan made elsewhere (on a mirror) against this machine before
+/// it is applied: each write as the helper would check it, each written
+/// attribute journaled, each original naming the same device (major:minor,
+/// diskseq). Values that moved since are refused by the transaction itself
+/// (DeviceLocks::forPlan names the device, the attribute and both values).
+Status checkPlanHere(const SysRoot &root, const ChangePlan &plan);
+
+/// What a dry run reports: the plan, every write "planned", and the plan's
+/// first error when it was refused. Nothing is written.
+ChangeReport plannedReport(const ChangePlan &plan);
+
 QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun);
 QJsonObject restoreReportToJson(const RestoreReport &report);
 
@@ -291,6 +308,36 @@ QList<PendingJournal> findJournals(const SysRoot &root);
 /// checking each device's identity; removes the journal when every entry is
 /// settled, else rewrites it with what is left to retry.
 RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal);
+
+/// What a profile revert brings back: the values from before the FIRST
+/// profile applied since (later applies add only attributes not yet
+/// recorded). Kept in journalDirectory() as profile-state.json (one per
+/// recorded tree: profile-state-HASH.json), a persistent journal with the
+/// profiles' names beside its entries, so it outlives the process but not
+/// a reboot, which resets the settings anyway. It is not named
+/// blocktune-*.json, so `blocktune-cli restore` never takes it for a dead
+/// session's journal; restoreJournal() settles it as any other.
+struct AppliedState
+{
+    QString path;
+    QStringList profiles; ///< applied since, oldest first
+    QString created;
+    Journal journal;
+};
+
+/// Where `root`'s applied state is kept (it may not exist).
+Result<QString> appliedStatePath(const SysRoot &root);
+/// The remembered before-state for `root`, nullopt when none. Read with the
+/// journal's strict reader; a state written for another root is refused.
+Result<std::optional<AppliedState>> readAppliedState(const SysRoot &root);
+/// A new state for `root` (path, creation time, boot id), no entries yet.
+Result<AppliedState> newAppliedState(const SysRoot &root);
+/// Adds the originals a change set journals (the first original of each
+/// attribute wins) and `profile` as the latest applied.
+void rememberOriginals(AppliedState &state, const QList<JournalEntry> &originals, const QString &profile);
+/// Written atomically and synced, 0600 in a private folder, before the
+/// first change it protects.
+Status writeAppliedState(AppliedState &state);
 
 // ---- Device locks -------------------------------------------------------------------
 
@@ -427,5 +474,11 @@ private:
     std::atomic_bool m_done{false};
     std::thread m_thread;
 };
+
+/// The words of `set`: DEVICE KEY=VALUE... [DEVICE KEY=VALUE...], a word
+/// without '=' naming the device the settings after it are for. Checks the
+/// shape only (each KEY=VALUE through parseSettingChange); the plan judges
+/// devices, keys and values. The errors are the ones `set` prints.
+Result<QList<SettingChange>> parseChangeWords(const QStringList &words);
 
 } // namespace blocktune
