@@ -356,10 +356,7 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
 
     if (parser.isSet(dryRun)) {
         const ProfilePreview preview = previewProfile(*profile, session);
-        ChangeReport report;
-        report.plan = preview.plan;
-        for (const PlannedWrite &w : std::as_const(preview.plan.writes))
-            report.outcomes << SettingOutcome{w, SettingStatus::Planned, {}, {}};
+        ChangeReport report = plannedReport(preview.plan);
         if (!preview.ok())
             report.error = preview.errors.constFirst();
         if (asJson) {
@@ -536,7 +533,7 @@ int runImport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     auto which = onePositional(parser, QStringLiteral("tuned.conf"));
     if (!which)
         return usageError(ctx, which.error());
-    auto imported = importTunedProfile(*which, parser.value(name));
+    auto imported = importTunedProfile(*which, parser.value(name), ctx.root);
     if (!imported)
         return usageError(ctx, imported.error());
     for (const QString &s : imported->skipped)

@@ -290,19 +290,6 @@ KernelDefault kernelDefault(const SysRoot &root, const BlockDevice &queue, const
 
 // ---- apply and revert ----------------------------------------------------------------------
 
-/// What revert brings back: the values from before the FIRST profile
-/// applied since (later applies add only attributes not yet recorded).
-/// Kept in journalDirectory() as profile-state.json (one per recorded tree),
-/// in the journal's format, so it outlives the process but not a reboot,
-/// which resets the settings anyway; `blocktune-cli restore` leaves it alone.
-struct AppliedState
-{
-    QString path;
-    QStringList profiles; ///< applied since, oldest first
-    QString created;
-    Journal journal;
-};
-
 struct ProfileApplyReport
 {
     ProfilePreview preview;
@@ -317,9 +304,6 @@ struct ProfileApplyReport
 /// session apply the previewed plan as one transaction (rolled back on a
 /// failed write, and the before-state put back as it was).
 ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session);
-
-/// The remembered before-state for `root`, nullopt when none.
-Result<std::optional<AppliedState>> readAppliedState(const SysRoot &root);
 
 struct ProfileRevertReport
 {
@@ -362,13 +346,30 @@ struct TunedImport
     QStringList skipped; ///< what blocktune does not apply, with why
     QStringList notes;
 };
+/// Whether a machine runs under a hypervisor or in a container, the
+/// question tuned's `${f:virt_check:...}` asks virt-what, and what told.
+struct Virtualisation
+{
+    bool virtualMachine = false;
+    QString evidence; ///< "systemd-detect-virt says kvm", "the hypervisor flag in DIR/proc/cpuinfo", ...
+};
+/// The live machine: systemd-detect-virt (it knows containers too), else
+/// what /proc and /sys show. A recorded tree: only what it carries, so it
+/// answers as its machine would wherever this runs: the `hypervisor` CPU
+/// flag in proc/cpuinfo, sys/hypervisor/type, a hypervisor's name in the
+/// DMI strings of sys/class/dmi/id (systemd's detect_vm_dmi_vendor table).
+/// Nothing of these: bare metal, and the evidence says what was missing.
+Virtualisation detectVirtualisation(const SysRoot &root);
+
 /// Reads a tuned.conf as tuned does: includes (from sibling profile
 /// directories, PROFILES/NAME/tuned.conf) first, the including profile
 /// winning; every section whose type (default: its name) is disk becomes
 /// rules. `name` empty: the profile directory's name. An include of
-/// `${f:virt_check:VIRTUAL:BARE}` picks as tuned would on this machine
-/// (`virtualMachine` unset: detected) and says so in the notes.
+/// `${f:virt_check:VIRTUAL:BARE}` picks as tuned would on `machine` (the
+/// one the profile is imported for: detectVirtualisation(machine)), or as
+/// `virtualMachine` says when it is set, and the notes say which and why.
 Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name = {},
+                                       const SysRoot &machine = SysRoot(),
                                        std::optional<bool> virtualMachine = std::nullopt);
 /// One tuned.conf text without resolving include= (for fuzzing and
 /// tests): the same parser and the same mapping to rules.

@@ -159,33 +159,21 @@ Result<QByteArray> readTunedFile(const QString &path)
     return data;
 }
 
-// Whether this machine runs under a hypervisor or in a container, as
-// tuned's virt_check asks virt-what: systemd-detect-virt (exit 0 when it
-// finds one), else the hypervisor CPU flag.
-bool detectVirtualMachine()
-{
-    QProcess detect;
-    detect.start(QStringLiteral("systemd-detect-virt"), {QStringLiteral("--quiet")});
-    if (detect.waitForStarted(2000) && detect.waitForFinished(2000) && detect.exitStatus() == QProcess::NormalExit)
-        return detect.exitCode() == 0;
-    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
-    if (!cpuinfo.open(QIODevice::ReadOnly))
-        return false;
-    static const QRegularExpression flag(QStringLiteral("^flags\\s*:.*\\bhypervisor\\b"),
-                                         QRegularExpression::MultilineOption);
-    return flag.match(QString::fromLatin1(cpuinfo.read(1 << 20))).hasMatch();
-}
-
 struct IncludeContext
 {
+    explicit IncludeContext(const SysRoot &m) : machine(m) {}
+    const SysRoot &machine; ///< the machine the profile is imported for
     QStringList stack; ///< the files being read, outermost first (cycles)
     QStringList done;  ///< files read already (tuned reads each once)
     QStringList notes; ///< how an include= function was decided
-    std::optional<bool> virtualMachine; ///< asked once, when an include needs it
+    // Not a std::optional: GCC 12 under the sanitizers takes its QString
+    // for maybe-uninitialized (-Werror).
+    bool virtualisationKnown = false; ///< asked once, when an include needs it
+    Virtualisation virtualisation;
 };
 
 // tuned's `${f:virt_check:VIRTUAL:BARE}` in include= (openshift and others
-// ship it): the name it picks on this machine and the one it would pick on
+// ship it): the name it picks on the machine and the one it would pick on
 // the other kind; nullopt for any other form.
 std::optional<std::pair<QString, QString>> virtCheckChoice(const QString &name, IncludeContext &context)
 {
@@ -193,11 +181,46 @@ std::optional<std::pair<QString, QString>> virtCheckChoice(const QString &name, 
     const QRegularExpressionMatch m = virt.match(name);
     if (!m.hasMatch())
         return std::nullopt;
-    if (!context.virtualMachine)
-        context.virtualMachine = detectVirtualMachine();
-    if (*context.virtualMachine)
+    if (!context.virtualisationKnown) {
+        context.virtualisation = detectVirtualisation(context.machine);
+        context.virtualisationKnown = true;
+    }
+    if (context.virtualisation.virtualMachine)
         return std::pair{m.captured(1), m.captured(2)};
     return std::pair{m.captured(2), m.captured(1)};
+}
+
+// An include= name, a virt_check decided (and noted), as the path of the
+// tuned.conf it names beside `including`.
+Result<QString> includedConf(QString name, const IniOption &o, const QString &including, IncludeContext &context)
+{
+    if (const auto choice = virtCheckChoice(name, context)) {
+        const bool vm = context.virtualisation.virtualMachine;
+        context.notes << QStringLiteral("%1: include %2 took '%3': this machine is %4 (%7; tuned decides this "
+                                        "where it runs; on %5 it would include '%6')")
+                             .arg(at(o.file, o.line), name, choice->first,
+                                  vm ? QStringLiteral("a virtual machine or container") : QStringLiteral("bare metal"),
+                                  vm ? QStringLiteral("bare metal") : QStringLiteral("a virtual machine"),
+                                  choice->second, context.virtualisation.evidence);
+        name = choice->first;
+    }
+    if (name.contains(QStringLiteral("${")))
+        return makeError(InvalidArgument, QStringLiteral("%1: include '%2' uses a tuned variable or "
+                                                         "function, which blocktune does not evaluate")
+                                              .arg(at(o.file, o.line), name));
+    if (!isValidProfileName(name))
+        return makeError(InvalidArgument, QStringLiteral("%1: include '%2' is not a profile name "
+                                                         "(letters, digits, _ . -)")
+                                              .arg(at(o.file, o.line), name.left(80)));
+    QDir profiles = QFileInfo(including).absoluteDir();
+    profiles.cdUp();
+    const QString included = profiles.filePath(name + QStringLiteral("/tuned.conf"));
+    if (!QFileInfo(included).isFile())
+        return makeError(NotFound, QStringLiteral("%1: include '%2': there is no %3 (included profiles are "
+                                                  "looked up beside this one, PROFILES/NAME/tuned.conf, as "
+                                                  "tuned does in /usr/lib/tuned/profiles/)")
+                                       .arg(at(o.file, o.line), name, included));
+    return included;
 }
 
 // Included profiles first, the including one last (it wins), each file once.
@@ -232,35 +255,11 @@ Status loadWithIncludes(const QString &path, IncludeContext &context, QList<Load
             if (o.key != u"include")
                 continue;
             static const QRegularExpression split(QStringLiteral("\\s*[,;]\\s*"));
-            for (QString name : o.value.split(split, Qt::SkipEmptyParts)) {
-                if (const auto choice = virtCheckChoice(name, context)) {
-                    const bool vm = *context.virtualMachine;
-                    context.notes << QStringLiteral("%1: include %2 took '%3': this machine is %4 (tuned decides this "
-                                                    "where it runs; on %5 it would include '%6')")
-                                         .arg(at(o.file, o.line), name, choice->first,
-                                              vm ? QStringLiteral("a virtual machine or container")
-                                                 : QStringLiteral("bare metal"),
-                                              vm ? QStringLiteral("bare metal") : QStringLiteral("a virtual machine"),
-                                              choice->second);
-                    name = choice->first;
-                }
-                if (name.contains(QStringLiteral("${")))
-                    return makeError(InvalidArgument, QStringLiteral("%1: include '%2' uses a tuned variable or "
-                                                                     "function, which blocktune does not evaluate")
-                                                          .arg(at(o.file, o.line), name));
-                if (!isValidProfileName(name))
-                    return makeError(InvalidArgument, QStringLiteral("%1: include '%2' is not a profile name "
-                                                                     "(letters, digits, _ . -)")
-                                                          .arg(at(o.file, o.line), name.left(80)));
-                QDir profiles = QFileInfo(canonical).absoluteDir();
-                profiles.cdUp();
-                const QString included = profiles.filePath(name + QStringLiteral("/tuned.conf"));
-                if (!QFileInfo(included).isFile())
-                    return makeError(NotFound, QStringLiteral("%1: include '%2': there is no %3 (included profiles are "
-                                                              "looked up beside this one, PROFILES/NAME/tuned.conf, as "
-                                                              "tuned does in /usr/lib/tuned/profiles/)")
-                                                   .arg(at(o.file, o.line), name, included));
-                if (Status st = loadWithIncludes(included, context, out); !st)
+            for (const QString &name : o.value.split(split, Qt::SkipEmptyParts)) {
+                const auto included = includedConf(name, o, canonical, context);
+                if (!included)
+                    return included.error();
+                if (Status st = loadWithIncludes(*included, context, out); !st)
                     return st;
             }
         }
@@ -832,13 +831,116 @@ QString chooseName(const QString &requested, const QString &fromPath)
 
 } // namespace
 
-Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name,
+namespace {
+
+// What a /proc and /sys tree shows of a hypervisor, strongest first; the
+// live machine asks systemd-detect-virt before this.
+std::optional<QString> hypervisorCpuFlag(const SysRoot &root, bool *cpuinfoRead)
+{
+    const QByteArray path = root.procPath("cpuinfo");
+    const auto cpuinfo = root.readFile(path, 1 << 20);
+    *cpuinfoRead = cpuinfo.ok();
+    if (!cpuinfo)
+        return std::nullopt;
+    // The CPUID bit (leaf 1, ecx bit 31) that every x86 hypervisor sets for
+    // its guests; the kernel lists it as "hypervisor" (arch/x86/kernel/cpu).
+    static const QRegularExpression flag(QStringLiteral("^flags\\s*:.*\\bhypervisor\\b"),
+                                         QRegularExpression::MultilineOption);
+    if (!flag.match(QString::fromLatin1(*cpuinfo)).hasMatch())
+        return std::nullopt;
+    return QStringLiteral("the hypervisor flag in %1").arg(root.displayPath(path));
+}
+
+std::optional<QString> hypervisorType(const SysRoot &root)
+{
+    // Xen (and s390 under z/VM) fill /sys/hypervisor/type for their guests.
+    const QByteArray path = root.sysPath("hypervisor/type");
+    const auto type = root.readString(path);
+    if (!type || type->trimmed().isEmpty())
+        return std::nullopt;
+    return QStringLiteral("%1 says %2").arg(root.displayPath(path), type->trimmed().left(40));
+}
+
+std::optional<QString> hypervisorDmi(const SysRoot &root, bool *dmiRead)
+{
+    // systemd's detect_vm_dmi_vendor(): the files in this order, a value
+    // that starts with one of these names (product_name first, so KVM over
+    // QEMU shows as KVM; product_version for Hyper-V).
+    static const char *const files[] = {"class/dmi/id/product_name", "class/dmi/id/sys_vendor", "class/dmi/id/board_vendor",
+                                        "class/dmi/id/bios_vendor", "class/dmi/id/product_version"};
+    static const QStringList vendors{
+        QStringLiteral("KVM"),        QStringLiteral("OpenStack"), QStringLiteral("KubeVirt"),
+        QStringLiteral("Amazon EC2"), QStringLiteral("QEMU"),      QStringLiteral("VMware"),
+        QStringLiteral("VMW"),        QStringLiteral("innotek GmbH"), QStringLiteral("VirtualBox"),
+        QStringLiteral("Oracle Corporation"), QStringLiteral("Xen"), QStringLiteral("Bochs"),
+        QStringLiteral("Parallels"),  QStringLiteral("BHYVE"),     QStringLiteral("Hyper-V"),
+        QStringLiteral("Apple Virtualization"), QStringLiteral("Google Compute Engine")};
+    *dmiRead = false;
+    for (const char *file : files) {
+        const QByteArray path = root.sysPath(file);
+        const auto value = root.readString(path);
+        if (!value)
+            continue;
+        *dmiRead = true;
+        for (const QString &v : vendors) {
+            if (!value->startsWith(v))
+                continue;
+            // An EC2 bare-metal instance says Amazon EC2 too; its product
+            // name ends in ".metal" (systemd's detect_vm_dmi()).
+            const auto product = root.readString(root.sysPath("class/dmi/id/product_name"));
+            if (v == u"Amazon EC2" && product && QRegularExpression(QStringLiteral("\\.metal(-|$)")).match(*product).hasMatch())
+                return std::nullopt;
+            return QStringLiteral("%1 says '%2'").arg(root.displayPath(path), value->left(80));
+        }
+    }
+    return std::nullopt;
+}
+
+// systemd-detect-virt on the live machine: its verdict, or nullopt when it
+// is not there (or does not answer).
+std::optional<Virtualisation> askSystemdDetectVirt()
+{
+    QProcess detect;
+    detect.start(QStringLiteral("systemd-detect-virt"), {});
+    if (!detect.waitForStarted(2000) || !detect.waitForFinished(2000) || detect.exitStatus() != QProcess::NormalExit)
+        return std::nullopt;
+    // Exit 0 when it finds a hypervisor or a container; it prints which.
+    const QString said = QString::fromLocal8Bit(detect.readAllStandardOutput()).trimmed().left(40);
+    return Virtualisation{detect.exitCode() == 0, QStringLiteral("systemd-detect-virt says %1").arg(said)};
+}
+
+} // namespace
+
+Virtualisation detectVirtualisation(const SysRoot &root)
+{
+    if (root.isLive())
+        if (auto asked = askSystemdDetectVirt())
+            return *asked;
+    bool cpuinfoRead = false, dmiRead = false;
+    if (auto flag = hypervisorCpuFlag(root, &cpuinfoRead))
+        return Virtualisation{true, *flag};
+    if (auto type = hypervisorType(root))
+        return Virtualisation{true, *type};
+    if (auto dmi = hypervisorDmi(root, &dmiRead))
+        return Virtualisation{true, *dmi};
+    const QString where = root.isLive() ? QStringLiteral("this machine") : QStringLiteral("the tree %1").arg(root.root());
+    if (!cpuinfoRead && !dmiRead)
+        return Virtualisation{false, QStringLiteral("%1 has no proc/cpuinfo and no DMI strings "
+                                                    "(sys/class/dmi/id) to tell: taken as bare metal").arg(where)};
+    return Virtualisation{false, QStringLiteral("%1 shows no hypervisor: no hypervisor flag in proc/cpuinfo, no "
+                                                "sys/hypervisor/type, no hypervisor's name in its DMI strings").arg(where)};
+}
+
+Result<TunedImport> importTunedProfile(const QString &tunedConfPath, const QString &name, const SysRoot &machine,
                                        std::optional<bool> virtualMachine)
 {
     if (!name.isEmpty() && !isValidProfileName(name))
         return makeError(InvalidArgument, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -)").arg(name.left(64)));
-    IncludeContext context;
-    context.virtualMachine = virtualMachine;
+    IncludeContext context(machine);
+    if (virtualMachine) {
+        context.virtualisation = Virtualisation{*virtualMachine, QStringLiteral("as the import was told")};
+        context.virtualisationKnown = true;
+    }
     QList<LoadedProfile> loaded;
     if (Status st = loadWithIncludes(tunedConfPath, context, loaded); !st)
         return st.error();

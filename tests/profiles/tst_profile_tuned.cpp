@@ -51,6 +51,39 @@ QStringList presetNames()
     return QDir(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles")).entryList({u"*.json"_qs}, QDir::Files);
 }
 
+// /proc/cpuinfo's first processor as two real machines print it: a KVM
+// guest (Xeon Cascadelake under QEMU) and the same CPU family on bare metal.
+const QByteArray kKvmGuestCpuinfo =
+    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+    "model name\t: Intel Xeon Processor (Cascadelake)\n"
+    "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss "
+    "syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology cpuid tsc_known_freq pni pclmulqdq ssse3 fma "
+    "cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand hypervisor lahf_lm abm "
+    "3dnowprefetch arat umip pku ospke avx512_vnni md_clear arch_capabilities\n\n";
+const QByteArray kBareMetalCpuinfo =
+    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+    "model name\t: Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz\n"
+    "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx fxsr sse "
+    "sse2 ss ht tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon pebs bts rep_good nopl xtopology "
+    "nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl vmx smx est tm2 ssse3 sdbg fma cx16 xtpr pdcm "
+    "pcid dca sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm "
+    "3dnowprefetch cpuid_fault epb cat_l3 cdp_l3 invpcid_single intel_ppin ssbd mba ibrs ibpb stibp\n\n";
+// An arm64 server (Ampere Altra) has no flags line at all, only Features.
+const QByteArray kArm64Cpuinfo = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 "
+                                 "atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs\nCPU implementer\t: "
+                                 "0x41\nCPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n";
+
+bool writeTreeFile(const QString &root, const QString &relative, const QByteArray &content)
+{
+    if (content.isEmpty())
+        return true;
+    const QString path = root + u'/' + relative;
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return false;
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+}
+
 } // namespace
 
 class TestProfileTuned : public QObject
@@ -62,7 +95,7 @@ private Q_SLOTS:
     // it: the profile that fits this kind of machine, and a note saying so.
     void virtCheckIncludePicksByMachine()
     {
-        const Result<TunedImport> guest = importTunedProfile(tunedProfile("cluster-node"), {}, true);
+        const Result<TunedImport> guest = importTunedProfile(tunedProfile("cluster-node"), {}, SysRoot(), true);
         QVERIFY2(guest.ok(), guest.ok() ? "" : qPrintable(guest.error().message));
         QCOMPARE(guest->files, (QStringList{canonical("guest-disks"), canonical("cluster-node")}));
         QCOMPARE(rulesOf(guest->profile), (QStringList{u"name vd*: read_ahead_kb=1024 scheduler=none"_qs}));
@@ -70,7 +103,7 @@ private Q_SLOTS:
                  qPrintable(guest->notes.join(u'\n')));
         QVERIFY(guest->notes.value(0).contains(u"on bare metal it would include 'throughput-disks'"_qs));
 
-        const Result<TunedImport> bare = importTunedProfile(tunedProfile("cluster-node"), {}, false);
+        const Result<TunedImport> bare = importTunedProfile(tunedProfile("cluster-node"), {}, SysRoot(), false);
         QVERIFY2(bare.ok(), bare.ok() ? "" : qPrintable(bare.error().message));
         QCOMPARE(bare->files, (QStringList{canonical("throughput-disks"), canonical("cluster-node")}));
         QVERIFY(bare->notes.value(0).contains(u"took 'throughput-disks': this machine is bare metal"_qs));
@@ -85,6 +118,80 @@ private Q_SLOTS:
         const Result<TunedImport> refused = importTunedProfile(odd.fileName());
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.contains(u"${f:exec:/bin/true}"_qs), qPrintable(refused.error().message));
+    }
+
+    // A recorded tree imports as its machine would, wherever the test runs:
+    // virt_check is decided from what the tree carries (the hypervisor CPU
+    // flag, sys/hypervisor/type, the DMI strings), never from this machine.
+    void virtCheckFollowsTheRecordedMachine_data()
+    {
+        QTest::addColumn<QByteArray>("cpuinfo");
+        QTest::addColumn<QByteArray>("hypervisorType");
+        QTest::addColumn<QByteArray>("sysVendor");
+        QTest::addColumn<QByteArray>("productName");
+        QTest::addColumn<QString>("included");
+        QTest::addColumn<QString>("evidence");
+        const QString guest = u"guest-disks"_qs, bare = u"throughput-disks"_qs;
+        QTest::newRow("KVM guest: the hypervisor flag") << kKvmGuestCpuinfo << QByteArray() << QByteArray("QEMU\n")
+                                                        << QByteArray("Standard PC (Q35 + ICH9, 2009)\n") << guest
+                                                        << u"the hypervisor flag in TREE/proc/cpuinfo"_qs;
+        QTest::newRow("bare metal: no hypervisor flag") << kBareMetalCpuinfo << QByteArray() << QByteArray("Dell Inc.\n")
+                                                        << QByteArray("PowerEdge R640\n") << bare
+                                                        << u"shows no hypervisor: no hypervisor flag in proc/cpuinfo"_qs;
+        QTest::newRow("bare metal, cpuinfo only") << kBareMetalCpuinfo << QByteArray() << QByteArray() << QByteArray()
+                                                  << bare << u"shows no hypervisor"_qs;
+        QTest::newRow("Xen PV guest: sys/hypervisor/type") << kArm64Cpuinfo << QByteArray("xen\n") << QByteArray()
+                                                          << QByteArray() << guest
+                                                          << u"TREE/sys/hypervisor/type says xen"_qs;
+        QTest::newRow("arm64 KVM guest: DMI") << kArm64Cpuinfo << QByteArray() << QByteArray("QEMU\n")
+                                              << QByteArray("KVM Virtual Machine\n") << guest
+                                              << u"TREE/sys/class/dmi/id/product_name says 'KVM Virtual Machine'"_qs;
+        QTest::newRow("arm64 bare metal") << kArm64Cpuinfo << QByteArray() << QByteArray("Ampere(R)\n")
+                                          << QByteArray("Mt.Jade\n") << bare << u"shows no hypervisor"_qs;
+        QTest::newRow("EC2 metal instance") << kBareMetalCpuinfo << QByteArray() << QByteArray("Amazon EC2\n")
+                                            << QByteArray("c5.metal\n") << bare << u"shows no hypervisor"_qs;
+        QTest::newRow("EC2 virtual instance") << kArm64Cpuinfo << QByteArray() << QByteArray("Amazon EC2\n")
+                                              << QByteArray("m6g.large\n") << guest
+                                              << u"TREE/sys/class/dmi/id/sys_vendor says 'Amazon EC2'"_qs;
+        // Garbage: a flag that only starts with the word, a flags line
+        // elsewhere than at a line's start.
+        QTest::newRow("not the hypervisor flag")
+            << QByteArray("processor\t: 0\nflags\t\t: fpu hypervisor_x vmx\nmodel name\t: flags : hypervisor\n")
+            << QByteArray() << QByteArray() << QByteArray() << bare << u"shows no hypervisor"_qs;
+        QTest::newRow("nothing recorded") << QByteArray() << QByteArray() << QByteArray() << QByteArray() << bare
+                                          << u"has no proc/cpuinfo and no DMI strings (sys/class/dmi/id) to tell: taken "
+                                             "as bare metal"_qs;
+    }
+
+    void virtCheckFollowsTheRecordedMachine()
+    {
+        QFETCH(QByteArray, cpuinfo);
+        QFETCH(QByteArray, hypervisorType);
+        QFETCH(QByteArray, sysVendor);
+        QFETCH(QByteArray, productName);
+        QFETCH(QString, included);
+        QFETCH(QString, evidence);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString tree = dir.filePath(u"tree"_qs);
+        QVERIFY(QDir().mkpath(tree));
+        QVERIFY(blocktune::test::copyTree(blocktune::test::recordedTree("nvme-parts"), tree));
+        QVERIFY(!QFileInfo::exists(tree + u"/proc/cpuinfo"_qs)); // the recorded tree has none of its own
+        QVERIFY(writeTreeFile(tree, u"proc/cpuinfo"_qs, cpuinfo));
+        QVERIFY(writeTreeFile(tree, u"sys/hypervisor/type"_qs, hypervisorType));
+        QVERIFY(writeTreeFile(tree, u"sys/class/dmi/id/sys_vendor"_qs, sysVendor));
+        QVERIFY(writeTreeFile(tree, u"sys/class/dmi/id/product_name"_qs, productName));
+        auto root = SysRoot::openTree(tree);
+        QVERIFY(root.ok());
+
+        const Result<TunedImport> r = importTunedProfile(tunedProfile("cluster-node"), {}, *root);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->files, (QStringList{canonical(included.toLatin1().constData()), canonical("cluster-node")}));
+        const QString note = r->notes.value(0);
+        QVERIFY2(note.contains(u"took '%1'"_qs.arg(included)), qPrintable(note));
+        QVERIFY2(note.contains(QString(evidence).replace(u"TREE"_qs, root->root())), qPrintable(note));
+        const Virtualisation v = detectVirtualisation(*root);
+        QCOMPARE(v.virtualMachine, included == u"guest-disks");
     }
 
     void importsAsTunedReadsIt()
