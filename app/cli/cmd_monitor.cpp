@@ -46,6 +46,33 @@ QString figure(const std::optional<double> &value, int decimals = 3)
     return value ? QString::number(*value, 'f', decimals) : QStringLiteral("-");
 }
 
+/// A group's balance, then each member's share.
+void appendGroupLines(QStringList &lines, const GroupBalance &g, double intervalS)
+{
+    lines << QString();
+    lines << QStringLiteral("%1 (%2, %3 members)  read balance: cv %4  jain %5   since start: cv %6  jain %7")
+                 .arg(g.name, g.kind)
+                 .arg(g.members.size())
+                 .arg(figure(g.bytes.cv), figure(g.bytes.jain), figure(g.sinceStart.cv),
+                      figure(g.sinceStart.jain));
+    qsizetype width = 6;
+    for (const MemberShare &m : g.members)
+        width = std::max(width, m.name.size());
+    lines << QStringLiteral("  ") + QStringLiteral("Member").leftJustified(width)
+                 + QStringLiteral("      rMB/s        r/s     share  req-share");
+    for (const MemberShare &m : g.members) {
+        QString row = QStringLiteral("  ") + m.name.leftJustified(width);
+        if (!m.present) {
+            row += QStringLiteral("  (gone: not in /proc/diskstats)");
+        } else {
+            row += fixed(double(m.readBytes) / 1e6 / intervalS).rightJustified(11)
+                   + fixed(double(m.reads) / intervalS).rightJustified(11)
+                   + percent(m.share).rightJustified(10) + percent(m.requestShare).rightJustified(11);
+        }
+        lines << row;
+    }
+}
+
 /// The iostat -x look: one row per device, then each group's balance.
 QStringList tableLines(const Sample &s)
 {
@@ -92,30 +119,8 @@ QStringList tableLines(const Sample &s)
     if (anyShared)
         lines << QStringLiteral("* irq/s of interrupt lines shared with other disks (one controller)");
 
-    for (const GroupBalance &g : s.groups) {
-        lines << QString();
-        lines << QStringLiteral("%1 (%2, %3 members)  read balance: cv %4  jain %5   since start: cv %6  jain %7")
-                     .arg(g.name, g.kind)
-                     .arg(g.members.size())
-                     .arg(figure(g.bytes.cv), figure(g.bytes.jain), figure(g.sinceStart.cv),
-                          figure(g.sinceStart.jain));
-        qsizetype width = 6;
-        for (const MemberShare &m : g.members)
-            width = std::max(width, m.name.size());
-        lines << QStringLiteral("  ") + QStringLiteral("Member").leftJustified(width)
-                     + QStringLiteral("      rMB/s        r/s     share  req-share");
-        for (const MemberShare &m : g.members) {
-            QString row = QStringLiteral("  ") + m.name.leftJustified(width);
-            if (!m.present) {
-                row += QStringLiteral("  (gone: not in /proc/diskstats)");
-            } else {
-                row += fixed(double(m.readBytes) / 1e6 / s.intervalS).rightJustified(11)
-                       + fixed(double(m.reads) / s.intervalS).rightJustified(11)
-                       + percent(m.share).rightJustified(10) + percent(m.requestShare).rightJustified(11);
-            }
-            lines << row;
-        }
-    }
+    for (const GroupBalance &g : s.groups)
+        appendGroupLines(lines, g, s.intervalS);
     return lines;
 }
 
