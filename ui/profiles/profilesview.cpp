@@ -2,6 +2,8 @@
 // worker thread that drives the console's session.
 #include "profilesview.h"
 
+#include "pageheader.h"
+
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
 #include "session/sessionthread.h"
@@ -340,7 +342,10 @@ void ProfilesView::buildWidgets()
         d->readOnly = new QLabel(tr("Read-only: %1").arg(d->session->readOnlyReason()));
         d->readOnly->setObjectName(QStringLiteral("readOnlyReason"));
         d->readOnly->setWordWrap(true);
-        d->readOnly->setStyleSheet(QStringLiteral("color: #8a5a00"));
+        // The why-not line's colour from the palette (readable on a dark theme too).
+        QPalette palette = d->readOnly->palette();
+        palette.setColor(QPalette::WindowText, warningTextColor(palette));
+        d->readOnly->setPalette(palette);
     }
 }
 
