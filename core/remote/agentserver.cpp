@@ -741,81 +741,92 @@ void AgentServer::runQueue()
     }
 }
 
+void AgentServer::refuse(const QJsonObject &request, const Error &error)
+{
+    answer(request, agentError(error));
+}
+
+/// One request line: refused, answered at once (hello, stop) or queued.
+void AgentServer::handleLine(const JsonLineReader::Line &line)
+{
+    if (line.overlong) {
+        refuse({}, invalid(QStringLiteral("request longer than %1 bytes refused").arg(kAgentMaxRequest)));
+        return;
+    }
+    if (line.text.trimmed().isEmpty())
+        return;
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(line.text, &parseError);
+    if (!doc.isObject()) {
+        refuse({}, invalid(QStringLiteral("request is not a JSON object (expected e.g. "
+                                          "{\"op\":\"hello\",\"id\":1,\"version\":%1})")
+                               .arg(kAgentProtocolVersion)));
+        return;
+    }
+    const QJsonObject request = doc.object();
+    const QJsonValue id = request.value(u"id");
+    if (!id.isUndefined() && !id.isDouble() && !(id.isString() && id.toString().size() <= 64)) {
+        refuse({}, invalid(QStringLiteral("field 'id' must be a number or a short string")));
+        return;
+    }
+    const QString op = request.value(u"op").toString();
+    if (op == u"hello") {
+        answer(request, handleHello(request));
+        return;
+    }
+    if (!m_greeted) {
+        refuse(request, makeError(Refused, QStringLiteral("send {\"op\":\"hello\",\"version\":%1} first")
+                                               .arg(kAgentProtocolVersion)));
+        return;
+    }
+    if (op == u"stop") {
+        handleStop(request);
+        return;
+    }
+    if (!m_ops.count(op)) {
+        refuse(request, invalid(QStringLiteral("unknown op '%1' (ops: %2)").arg(op.left(64), ops().join(u", "))));
+        return;
+    }
+    {
+        const std::lock_guard lock(m_mutex);
+        m_queue.push_back(request);
+    }
+    m_wake.notify_one();
+}
+
+/// Stops the op with that id: the running one at its next block, a queued
+/// one before it starts.
+void AgentServer::handleStop(const QJsonObject &request)
+{
+    const QJsonValue target = request.value(u"target");
+    bool stopped = false;
+    std::optional<QJsonObject> dropped;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_running && m_runningId == target) {
+            m_cancel.store(true);
+            stopped = true;
+        } else {
+            for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
+                if (it->value(u"id") == target) {
+                    dropped = *it;
+                    m_queue.erase(it);
+                    stopped = true;
+                    break;
+                }
+        }
+    }
+    if (dropped)
+        refuse(*dropped, makeError(Interrupted, QStringLiteral("stopped before it started")));
+    answer(request, {{QStringLiteral("stopped"), stopped}});
+}
+
 AgentServer::Outcome AgentServer::serve(int inFd, int outFd)
 {
     m_outFd = outFd;
     Outcome outcome;
     JsonLineReader reader(kAgentMaxRequest);
     std::thread worker([this] { runQueue(); });
-
-    auto refuse = [this](const QJsonObject &request, const Error &error) { answer(request, agentError(error)); };
-    auto handle = [&](const JsonLineReader::Line &line) {
-        if (line.overlong) {
-            refuse({}, invalid(QStringLiteral("request longer than %1 bytes refused").arg(kAgentMaxRequest)));
-            return;
-        }
-        if (line.text.trimmed().isEmpty())
-            return;
-        QJsonParseError parseError{};
-        const QJsonDocument doc = QJsonDocument::fromJson(line.text, &parseError);
-        if (!doc.isObject()) {
-            refuse({}, invalid(QStringLiteral("request is not a JSON object (expected e.g. "
-                                              "{\"op\":\"hello\",\"id\":1,\"version\":%1})")
-                                   .arg(kAgentProtocolVersion)));
-            return;
-        }
-        const QJsonObject request = doc.object();
-        const QJsonValue id = request.value(u"id");
-        if (!id.isUndefined() && !id.isDouble() && !(id.isString() && id.toString().size() <= 64)) {
-            refuse({}, invalid(QStringLiteral("field 'id' must be a number or a short string")));
-            return;
-        }
-        const QString op = request.value(u"op").toString();
-        if (op == u"hello") {
-            answer(request, handleHello(request));
-            return;
-        }
-        if (!m_greeted) {
-            refuse(request, makeError(Refused, QStringLiteral("send {\"op\":\"hello\",\"version\":%1} first")
-                                                   .arg(kAgentProtocolVersion)));
-            return;
-        }
-        if (op == u"stop") {
-            // Stops the op with that id: the running one at its next block, a
-            // queued one before it starts.
-            const QJsonValue target = request.value(u"target");
-            bool stopped = false;
-            std::optional<QJsonObject> dropped;
-            {
-                const std::lock_guard lock(m_mutex);
-                if (m_running && m_runningId == target) {
-                    m_cancel.store(true);
-                    stopped = true;
-                } else {
-                    for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
-                        if (it->value(u"id") == target) {
-                            dropped = *it;
-                            m_queue.erase(it);
-                            stopped = true;
-                            break;
-                        }
-                }
-            }
-            if (dropped)
-                refuse(*dropped, makeError(Interrupted, QStringLiteral("stopped before it started")));
-            answer(request, {{QStringLiteral("stopped"), stopped}});
-            return;
-        }
-        if (!m_ops.count(op)) {
-            refuse(request, invalid(QStringLiteral("unknown op '%1' (ops: %2)").arg(op.left(64), ops().join(u", "))));
-            return;
-        }
-        {
-            const std::lock_guard lock(m_mutex);
-            m_queue.push_back(request);
-        }
-        m_wake.notify_one();
-    };
 
     char chunk[16384];
     for (;;) {
@@ -833,12 +844,12 @@ AgentServer::Outcome AgentServer::serve(int inFd, int outFd)
         if (n <= 0) {
             outcome.inputEnded = true;
             if (auto last = reader.finish())
-                handle(*last);
+                handleLine(*last);
             break;
         }
         reader.append(QByteArrayView(chunk, n));
         while (auto line = reader.next())
-            handle(*line);
+            handleLine(*line);
     }
 
     // The client is gone (or asked us to end): stop the op that runs, skip

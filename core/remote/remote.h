@@ -132,6 +132,9 @@ public:
 
 private:
     QJsonObject handleHello(const QJsonObject &request);
+    void handleLine(const JsonLineReader::Line &line);
+    void handleStop(const QJsonObject &request);
+    void refuse(const QJsonObject &request, const Error &error);
     void runQueue();
     bool writeLine(QByteArrayView line);
     void answer(const QJsonObject &request, QJsonObject body);

@@ -82,57 +82,32 @@ ChangeReport Tuner::applyTemporary(const ChangePlan &plan)
     return run(plan, JournalMode::Temporary);
 }
 
-ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
+namespace {
+
+/// A refused plan's error: its messages, InvalidArgument unless one error
+/// of another kind said why.
+Error invalidPlanError(const ChangePlan &plan)
 {
-    ChangeReport report = plannedReport(plan);
-    if (!report.plan.ok()) {
-        QStringList messages;
-        for (const Error &e : std::as_const(report.plan.errors))
-            messages << e.message;
-        report.error = makeError(report.plan.errors.constFirst().code == InvalidArgument
-                                         || report.plan.errors.size() > 1
-                                     ? int(InvalidArgument)
-                                     : report.plan.errors.constFirst().code,
-                                 messages.join(u"; "));
-        return report;
-    }
-    if (report.plan.writes.isEmpty())
-        return report;
-    // One blocktune process at a time per device, and what the plan found
-    // must still be there once we hold them (devicelock.cpp).
-    auto locks = DeviceLocks::forPlan(m_root, report.plan);
-    if (!locks) {
-        report.error = makeError(locks.error().code, locks.error().message + TuningText::tr("; nothing was changed"));
-        for (SettingOutcome &o : report.outcomes)
-            o.status = SettingStatus::Skipped;
-        return report;
-    }
-    if (locks->waited())
-        report.plan.notes << TuningText::tr("waited for %1").arg(locks->waitedFor());
+    QStringList messages;
+    for (const Error &e : plan.errors)
+        messages << e.message;
+    const int code = plan.errors.constFirst().code == InvalidArgument || plan.errors.size() > 1
+                         ? int(InvalidArgument)
+                         : plan.errors.constFirst().code;
+    return makeError(code, messages.join(u"; "));
+}
 
-    // The originals go to disk before the first write.
-    Journal transaction;
-    Journal *journal = &transaction;
-    const QList<JournalEntry> sessionBefore = m_session.entries;
-    if (mode == JournalMode::Temporary) {
-        if (m_session.entries.isEmpty() && m_session.path.isEmpty())
-            detail::initJournal(m_session, m_root, JournalMode::Temporary);
-        detail::mergeOriginals(m_session.entries, report.plan.originals);
-        journal = &m_session;
-    } else {
-        detail::initJournal(transaction, m_root, JournalMode::Persistent);
-        transaction.entries = report.plan.originals;
-    }
-    if (Status st = detail::writeJournal(*journal); !st) {
-        if (mode == JournalMode::Temporary)
-            m_session.entries = sessionBefore;
-        report.error = makeError(st.error().code, st.error().message + TuningText::tr("; nothing was changed"));
-        for (SettingOutcome &o : report.outcomes)
-            o.status = SettingStatus::Skipped;
-        return report;
-    }
+void skipAll(ChangeReport &report, const Error &why)
+{
+    report.error = makeError(why.code, why.message + TuningText::tr("; nothing was changed"));
+    for (SettingOutcome &o : report.outcomes)
+        o.status = SettingStatus::Skipped;
+}
 
-    qsizetype failedAt = -1;
+/// Writes the plan in order until a write fails or a termination signal
+/// arrives; the index where it stopped, or -1 when every write was made.
+qsizetype writeInOrder(AttributeWriter &writer, ChangeReport &report)
+{
     for (qsizetype i = 0; i < report.outcomes.size(); ++i) {
         SettingOutcome &o = report.outcomes[i];
         const PlannedWrite &w = o.write;
@@ -140,43 +115,28 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
             report.error = makeError(Interrupted, TuningText::tr("interrupted by signal %1 before %2=%3 on %4")
                                                       .arg(TerminationSignals::pending())
                                                       .arg(w.attribute, w.value, target(w)));
-            failedAt = i;
-            break;
+            return i;
         }
-        auto written = m_writer.write(AttributeWrite{w.device, w.attribute, w.value});
+        auto written = writer.write(AttributeWrite{w.device, w.attribute, w.value});
         if (!written) {
             o.status = SettingStatus::Failed;
             o.message = written.error().message;
             report.error = makeError(written.error().code, TuningText::tr("%1=%2 on %3 failed: %4")
                                                                .arg(w.attribute, w.value, target(w),
                                                                     written.error().message));
-            failedAt = i;
-            break;
+            return i;
         }
         o.status = SettingStatus::Applied;
         o.kept = written->kept;
         if (o.kept != w.value)
             o.message = TuningText::tr("the kernel kept %1, not %2").arg(o.kept, w.value);
     }
+    return -1;
+}
 
-    if (failedAt < 0) {
-        if (mode == JournalMode::Persistent) {
-            // The change is meant to stay; the journal only guarded the writes.
-            if (Status st = detail::removeJournal(transaction.path); !st)
-                report.plan.warnings << st.error().message;
-        } else {
-            report.journalPath = m_session.path;
-            m_sessionLocks.adopt(std::move(*locks));
-        }
-        return report;
-    }
-
-    for (qsizetype i = failedAt; i < report.outcomes.size(); ++i)
-        if (report.outcomes[i].status == SettingStatus::Planned)
-            report.outcomes[i].status = SettingStatus::Skipped;
-    // Undo this transaction: back to the values it found (for a temporary
-    // set, the values before this step, not the session's first ones).
-    RestoreReport rollback = detail::restoreEntries(m_root, m_writer, report.plan.originals);
+/// After a rollback: what became of each write that had been made.
+void markRolledBack(ChangeReport &report, const RestoreReport &rollback)
+{
     for (SettingOutcome &o : report.outcomes) {
         if (o.status != SettingStatus::Applied)
             continue;
@@ -194,26 +154,94 @@ ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
             o.message = TuningText::tr("applied, but rolling it back failed: %1").arg(item->message);
         }
     }
-    if (rollback.ok()) {
+}
+
+} // namespace
+
+ChangeReport Tuner::run(const ChangePlan &plan, JournalMode mode)
+{
+    ChangeReport report = plannedReport(plan);
+    if (!report.plan.ok()) {
+        report.error = invalidPlanError(report.plan);
+        return report;
+    }
+    if (report.plan.writes.isEmpty())
+        return report;
+    // One blocktune process at a time per device, and what the plan found
+    // must still be there once we hold them (devicelock.cpp).
+    auto locks = DeviceLocks::forPlan(m_root, report.plan);
+    if (!locks) {
+        skipAll(report, locks.error());
+        return report;
+    }
+    if (locks->waited())
+        report.plan.notes << TuningText::tr("waited for %1").arg(locks->waitedFor());
+
+    // The originals go to disk before the first write.
+    Transaction t{mode, {}, m_session.entries};
+    if (Status st = journalOriginals(t, report.plan); !st) {
+        skipAll(report, st.error());
+        return report;
+    }
+    const qsizetype failedAt = writeInOrder(m_writer, report);
+    if (failedAt < 0) {
         if (mode == JournalMode::Persistent) {
-            if (Status st = detail::removeJournal(transaction.path); !st)
-                rollback.messages << st.error().message;
+            // The change is meant to stay; the journal only guarded the writes.
+            if (Status st = detail::removeJournal(t.own.path); !st)
+                report.plan.warnings << st.error().message;
         } else {
-            m_session.entries = sessionBefore;
-            if (m_session.entries.isEmpty()) {
-                if (Status st = detail::removeJournal(m_session.path); !st)
-                    rollback.messages << st.error().message;
-                m_session = Journal{};
-            } else if (Status st = detail::writeJournal(m_session); !st) {
-                rollback.messages << st.error().message;
-            }
+            report.journalPath = m_session.path;
+            m_sessionLocks.adopt(std::move(*locks));
         }
+        return report;
+    }
+    rollBack(t, report, failedAt);
+    return report;
+}
+
+Status Tuner::journalOriginals(Transaction &t, const ChangePlan &plan)
+{
+    if (t.mode == JournalMode::Persistent) {
+        detail::initJournal(t.own, m_root, JournalMode::Persistent);
+        t.own.entries = plan.originals;
+        return detail::writeJournal(t.own);
+    }
+    if (m_session.entries.isEmpty() && m_session.path.isEmpty())
+        detail::initJournal(m_session, m_root, JournalMode::Temporary);
+    detail::mergeOriginals(m_session.entries, plan.originals);
+    Status st = detail::writeJournal(m_session);
+    if (!st)
+        m_session.entries = t.sessionBefore;
+    return st;
+}
+
+void Tuner::rollBack(Transaction &t, ChangeReport &report, qsizetype failedAt)
+{
+    for (qsizetype i = failedAt; i < report.outcomes.size(); ++i)
+        if (report.outcomes[i].status == SettingStatus::Planned)
+            report.outcomes[i].status = SettingStatus::Skipped;
+    // Undo this transaction: back to the values it found (for a temporary
+    // set, the values before this step, not the session's first ones).
+    RestoreReport rollback = detail::restoreEntries(m_root, m_writer, report.plan.originals);
+    markRolledBack(report, rollback);
+    const QString journalPath = t.mode == JournalMode::Persistent ? t.own.path : m_session.path;
+    if (!rollback.ok()) {
+        report.journalPath = journalPath;
+        rollback.messages << TuningText::tr("the original values stay in %1: run blocktune-cli restore").arg(journalPath);
+    } else if (t.mode == JournalMode::Persistent) {
+        if (Status st = detail::removeJournal(t.own.path); !st)
+            rollback.messages << st.error().message;
     } else {
-        report.journalPath = journal->path;
-        rollback.messages << TuningText::tr("the original values stay in %1: run blocktune-cli restore").arg(journal->path);
+        m_session.entries = t.sessionBefore;
+        if (m_session.entries.isEmpty()) {
+            if (Status st = detail::removeJournal(m_session.path); !st)
+                rollback.messages << st.error().message;
+            m_session = Journal{};
+        } else if (Status st = detail::writeJournal(m_session); !st) {
+            rollback.messages << st.error().message;
+        }
     }
     report.rollback = rollback;
-    return report;
 }
 
 QList<JournalEntry> Tuner::keep()

@@ -424,7 +424,17 @@ public:
     QString journalPath() const { return m_session.path; }
 
 private:
+    /// One change set's journal: its own (persistent) or the session's
+    /// (temporary), and the session's entries before it.
+    struct Transaction
+    {
+        JournalMode mode;
+        Journal own;
+        QList<JournalEntry> sessionBefore;
+    };
     ChangeReport run(const ChangePlan &plan, JournalMode mode);
+    Status journalOriginals(Transaction &t, const ChangePlan &plan);
+    void rollBack(Transaction &t, ChangeReport &report, qsizetype failedAt);
 
     SysRoot m_root;
     AttributeWriter &m_writer;
