@@ -12,7 +12,9 @@
 #include "testloop.h"
 #include "testsupport.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace blocktune;
@@ -115,6 +117,47 @@ private Q_SLOTS:
             return;
         // No operation leaves a session journal behind once it is done.
         QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+    }
+
+    // Two windows (or a window and a CLI) changing one device: the host's
+    // lock serialises them, and the second is told who holds it.
+    void secondChangerIsToldWhoHoldsTheDevice_data()
+    {
+        QTest::addColumn<bool>("host");
+        QTest::newRow("local: a CLI beside the session") << false;
+        QTest::newRow("host: a second window's session") << true;
+    }
+    void secondChangerIsToldWhoHoldsTheDevice()
+    {
+        QFETCH(bool, host);
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (host && !startSshd())
+            return;
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        m_dev = loop.name();
+        std::unique_ptr<Machine> first = open(host);
+        QVERIFY(first && first->session);
+        QVERIFY(first->session->applyTemporary(planReadAhead(*first->session, 2048)).ok());
+        QString refusal;
+        if (host) {
+            std::unique_ptr<Machine> second = open(true);
+            QVERIFY(second && second->session);
+            const ChangeReport refused = second->session->apply(planReadAhead(*second->session, 512));
+            QVERIFY(!refused.ok());
+            refusal = refused.error->message;
+        } else {
+            const ProcessResult r = run(binary("blocktune-cli"), {QStringLiteral("set"), m_dev, QStringLiteral("read_ahead_kb=512")});
+            QCOMPARE(r.exitCode, 1);
+            refusal = QString::fromUtf8(r.err);
+        }
+        const QRegularExpression who(QStringLiteral("%1 is being changed by blocktune process \\d+").arg(m_dev));
+        QVERIFY2(who.match(refusal).hasMatch(), qPrintable(refusal));
+        if (!host)
+            QVERIFY2(refusal.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(refusal));
+        QCOMPARE(readAhead(m_dev), quint64(2048)); // the holder's value, not half of each
+        QVERIFY(first->session->restoreTemporary().ok());
+        QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
 private:
