@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -392,6 +393,75 @@ private Q_SLOTS:
         view->revert();
         r = waitFor(ProfileResult::Revert);
         QVERIFY2(r.ok, qPrintable(r.message + u' ' + r.notes.join(u"; ")));
+        QCOMPARE(readAhead(dev), quint64(128));
+    }
+
+    // A user who may not write there (not root, no sudoers line for the
+    // helper): a read-only window, Apply greyed with the agent's reason,
+    // and a change that still reaches the session refused; nothing changes.
+    void readOnlyWindowForAUserWhoCannotWrite()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        const QString user = QStringLiteral("btrc%1").arg(::getpid());
+        // '*': no password, yet not locked ("!"), which sshd without PAM refuses.
+        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
+                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
+                                                                    QStringLiteral("/"), QStringLiteral("-p"),
+                                                                    QStringLiteral("*"), user});
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        const auto removeUser = qScopeGuard([&] {
+            sshd.forgetUser(user);
+            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
+        });
+        sshd.authorizeUser(user);
+        QStringList env;
+        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        RemoteTarget target;
+        target.host = user + u"@testhost"_qs;
+        target.sshConfig = sshd.sshConfig();
+        target.remoteCommand = (env.isEmpty() ? QString() : u"env "_qs + env.join(u' ') + u' ')
+                               + PrivateSshd::quote(binary("blocktune-cli")) + u" agent"_qs;
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
+        QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
+        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        window->setAttribute(Qt::WA_DeleteOnClose, false);
+        window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: read-only"_qs), qPrintable(statusTexts(*window)), 5000);
+
+        window->deviceTree()->selectDevice(dev);
+        TuningPanel *panel = window->tuningPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 20000);
+        auto *spin = child<QSpinBox>(panel, u"Readahead in KiB"_qs);
+        QVERIFY(spin);
+        spin->setValue(2048);
+        QPushButton *apply = nullptr;
+        for (QPushButton *b : panel->findChildren<QPushButton *>())
+            if (b->text().remove(u'&').startsWith(u"Apply"_qs))
+                apply = b;
+        QVERIFY(apply);
+        QVERIFY(!apply->isEnabled());
+        QVERIFY2(apply->toolTip().startsWith(u"read-only: "_qs + user + u" is not root here"_qs), qPrintable(apply->toolTip()));
+        QVERIFY2(apply->toolTip().contains(user + u" ALL=(root) NOPASSWD: "_qs), qPrintable(apply->toolTip()));
+        // Forced through anyway, the session refuses with the same reason.
+        QSignalSpy applied(panel, &TuningPanel::applied);
+        panel->applyChanges(false);
+        if (applied.wait(10000))
+            QVERIFY(!applied.at(0).at(0).toBool());
         QCOMPARE(readAhead(dev), quint64(128));
     }
 
