@@ -13,6 +13,7 @@ packages=(
     libqt6sql6-sqlite  # the QSQLITE driver for the read-test history (core/history)
     util-linux fio xvfb xauth polkitd pkexec python3
     openssh-client openssh-server  # tests/remote: a private sshd on 127.0.0.1 (never the system one)
+    sudo  # tests/remote: a non-root agent writing through `sudo -n blocktune-helper`, a real sudo
     # desktop integration and the Debian package: icons rendered at build
     # time, desktop entry and AppStream checks, Qt's own German strings,
     # dpkg-shlibdeps and lintian for the .deb, a system bus for the

@@ -18,6 +18,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QStandardPaths>
 #include <QTest>
 #include <QThread>
 
@@ -579,6 +580,75 @@ private Q_SLOTS:
         QCOMPARE(session.hello().writer, QStringLiteral("none"));
         QVERIFY2(session.hello().readOnlyReason.startsWith(u"read-only: "), qPrintable(session.hello().readOnlyReason));
         session.close();
+    }
+
+    // With Debian's real sudo and the sudoers line the README gives, a
+    // user who is not root there writes through `sudo -n blocktune-helper`:
+    // the change lands on the device, as root's would.
+    void nonRootUserWithSudoRuleWritesThroughTheHelper()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("sudo")).isEmpty()
+            || QStandardPaths::findExecutable(QStringLiteral("visudo")).isEmpty()) {
+            if (rootRequired())
+                QFAIL("BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: sudo is not installed (scripts/bootstrap.sh installs it)");
+            QSKIP("sudo is not installed");
+        }
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("256")));
+        const QString user = QStringLiteral("btsu%1").arg(::getpid());
+        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
+                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
+                                                                    QStringLiteral("/"), QStringLiteral("-p"),
+                                                                    QStringLiteral("*"), user});
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        const QString sudoers = QStringLiteral("/etc/sudoers.d/blocktune-test-%1").arg(user);
+        const auto cleanUp = qScopeGuard([&] {
+            QFile::remove(sudoers);
+            m_sshd.forgetUser(user);
+            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
+            setQueue(dev, QStringLiteral("128"));
+        });
+        // The line the read-only answer names (README "Remote hosts").
+        const QString helper = QDir::cleanPath(binary("blocktune-helper"));
+        QFile rule(sudoers);
+        QVERIFY(rule.open(QIODevice::WriteOnly));
+        rule.write(QStringLiteral("%1 ALL=(root) NOPASSWD: %2\n").arg(user, helper).toUtf8());
+        rule.close();
+        QVERIFY(QFile::setPermissions(sudoers, QFile::ReadOwner | QFile::ReadGroup));
+        const ProcessResult checked = run(QStringLiteral("visudo"), {QStringLiteral("-c"), QStringLiteral("-f"), sudoers});
+        QVERIFY2(checked.exitCode == 0, checked.err.constData());
+        m_sshd.authorizeUser(user);
+        // The private sshd runs without PAM, so no XDG_RUNTIME_DIR: the
+        // user's journals go to a private folder of theirs, as
+        // /run/user/UID would be after a PAM login.
+        QTemporaryDir journals;
+        QVERIFY(journals.isValid());
+        QVERIFY(run(QStringLiteral("chown"), {user, journals.path()}).exitCode == 0);
+        QStringList env{PrivateSshd::quote(u"BLOCKTUNE_JOURNAL_DIR="_qs + journals.path())};
+        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        const QString agent = QStringLiteral("env ") + env.join(u' ') + u' '
+                              + PrivateSshd::quote(binary("blocktune-cli")) + QStringLiteral(" agent");
+
+        RemoteTarget target;
+        target.host = user + QStringLiteral("@testhost");
+        target.sshConfig = m_sshd.sshConfig();
+        target.remoteCommand = agent;
+        RemoteSession session(target);
+        const Status opened = session.open();
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QCOMPARE(session.hello().writer, QStringLiteral("blocktune-helper (sudo -n)"));
+        QVERIFY2(session.hello().readOnlyReason.isEmpty(), qPrintable(session.hello().readOnlyReason));
+        session.close();
+
+        const ProcessResult set = cli(QStringList{QStringLiteral("--host"), target.host, QStringLiteral("--ssh-config"),
+                                                  m_sshd.sshConfig(), QStringLiteral("--remote-command"), agent,
+                                                  QStringLiteral("set"), dev, QStringLiteral("read_ahead_kb=2048")});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        QCOMPARE(readAheadOf(dev), QStringLiteral("2048"));
     }
 
 private:
