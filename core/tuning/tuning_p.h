@@ -26,7 +26,8 @@ QStringList knownTunables(const QString &scheduler);
 Result<QString> readAttribute(const SysRoot &root, const QString &device, const QString &attribute);
 
 /// Writes back `entries` (scheduler first on each device, its tunables
-/// last), checking each device is still the one that was changed.
+/// last, read_ahead_kb after them), checking each device is still the one
+/// that was changed.
 RestoreReport restoreEntries(const SysRoot &root, AttributeWriter &writer, const QList<JournalEntry> &entries);
 
 /// Adds `more` to `into`, keeping the first original of each attribute.

@@ -16,6 +16,10 @@
 #include <QDir>
 #include <QRegularExpression>
 #include <QTest>
+#include <QThread>
+
+#include <csignal>
+#include <thread>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -30,6 +34,7 @@ enum class Op {
     ProfileApplyVerifyRevert,
     StalePlanRefused,
     SweepRestores,
+    RevertReadaheadWithLimits,
 };
 
 /// One session on this machine or on "the host": for a host, the mirror
@@ -84,6 +89,7 @@ private Q_SLOTS:
             {"profile apply, verify, revert from a new session", Op::ProfileApplyVerifyRevert},
             {"stale plan refused", Op::StalePlanRefused},
             {"sweep restores", Op::SweepRestores},
+            {"revert of readahead and max_sectors_kb together", Op::RevertReadaheadWithLimits},
         };
         for (const auto &[name, op] : ops)
             for (bool host : {false, true})
@@ -112,6 +118,7 @@ private Q_SLOTS:
         case Op::ProfileApplyVerifyRevert: profileApplyVerifyRevert(std::move(m), host); break;
         case Op::StalePlanRefused: stalePlanRefused(*m); break;
         case Op::SweepRestores: sweepRestores(*m); break;
+        case Op::RevertReadaheadWithLimits: revertReadaheadWithLimits(*m); break;
         }
         if (QTest::currentTestFailed())
             return;
@@ -160,6 +167,73 @@ private Q_SLOTS:
         QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
+    // A slow link (every chunk held 100 ms each way) that is cut, by a
+    // relay between ssh and the private sshd: every operation completes or
+    // fails with a clear message, and the host holds what its journal says,
+    // never half of a change set.
+    void slowLinkThatIsCutLeavesNoHalfChange()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (!startSshd())
+            return;
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        m_dev = loop.name();
+        const QString ra0 = queueAttr(m_dev, "read_ahead_kb"), ms0 = queueAttr(m_dev, "max_sectors_kb");
+        const QString pidFile = m_home.filePath(QStringLiteral("slowlink.pid"));
+        const QString config = m_sshd->slowLinkConfig(100, pidFile);
+        const auto both = [this](TuningSession &session) {
+            return session.plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
+                                 SettingChange{m_dev, QStringLiteral("max_sectors_kb"), SettingValue(quint64(64))}});
+        };
+        const auto cut = [&] {
+            QFile f(pidFile);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(::kill(pid_t(f.readAll().trimmed().toInt()), SIGUSR1) == 0);
+        };
+
+        // Slow, not lost: a change and its revert complete.
+        std::unique_ptr<Machine> m = open(true, config);
+        QVERIFY(m && m->session);
+        QVERIFY(m->session->apply(both(*m->session)).ok());
+        QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), u"1024"_qs);
+        QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
+        QVERIFY(m->session->revertAll().ok());
+        QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
+        QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
+
+        // Cut while a trial is held: the client says the link is gone, the
+        // agent puts both values back from its journal.
+        QVERIFY(m->session->applyTemporary(both(*m->session)).ok());
+        cut();
+        const RestoreReport late = m->session->restoreTemporary();
+        QVERIFY2(late.messages.join(u' ').contains(u"lost"_qs), qPrintable(late.messages.join(u' ')));
+        QTRY_COMPARE_WITH_TIMEOUT(queueAttr(m_dev, "read_ahead_kb"), ra0, 10000);
+        QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        m.reset();
+
+        // Cut while a change set travels: it arrived whole or not at all.
+        m = open(true, config);
+        QVERIFY(m && m->session);
+        const ChangePlan plan = both(*m->session);
+        std::optional<ChangeReport> report;
+        std::thread applying([&] { report = m->session->apply(plan); });
+        QThread::msleep(120);
+        cut();
+        applying.join();
+        QVERIFY(report);
+        if (!report->ok())
+            QVERIFY2(!report->error->message.isEmpty(), "a failed change says why");
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        const QString ra = queueAttr(m_dev, "read_ahead_kb"), ms = queueAttr(m_dev, "max_sectors_kb");
+        QVERIFY2((ra == u"1024"_qs && ms == u"64"_qs) || (ra == ra0 && ms == ms0),
+                 qPrintable(QStringLiteral("half a change: read_ahead_kb %1, max_sectors_kb %2").arg(ra, ms)));
+        m.reset();
+        setQueueAttr(m_dev, "read_ahead_kb", ra0);
+        setQueueAttr(m_dev, "max_sectors_kb", ms0);
+    }
+
 private:
     bool startSshd()
     {
@@ -180,7 +254,7 @@ private:
         return true;
     }
 
-    std::unique_ptr<Machine> open(bool host)
+    std::unique_ptr<Machine> open(bool host, const QString &sshConfig = {})
     {
         auto m = std::make_unique<Machine>();
         if (!host) {
@@ -189,7 +263,7 @@ private:
         }
         RemoteTarget target;
         target.host = PrivateSshd::host();
-        target.sshConfig = m_sshd->sshConfig();
+        target.sshConfig = sshConfig.isEmpty() ? m_sshd->sshConfig() : sshConfig;
         target.remoteCommand = PrivateSshd::agentCommand();
         auto connection = connectToHost(target, m->mirror.path());
         if (!connection) {
@@ -332,6 +406,20 @@ private:
         QCOMPARE(result.points.size(), 2);
         QCOMPARE(result.points.at(1).readAheadKiB, quint64(1024));
         QCOMPARE(readAhead(m_dev), quint64(128));
+    }
+
+    // Writing max_sectors_kb back re-applies the queue limits, which raised
+    // readahead to 2 x max_sectors_kb (6.18) when readahead came back first.
+    void revertReadaheadWithLimits(Machine &m)
+    {
+        const QString ra0 = queueAttr(m_dev, "read_ahead_kb"), ms0 = queueAttr(m_dev, "max_sectors_kb");
+        const ChangePlan plan = m.session->plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
+                                                 SettingChange{m_dev, QStringLiteral("max_sectors_kb"), SettingValue(quint64(64))}});
+        QVERIFY(m.session->apply(plan).ok());
+        QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
+        QVERIFY(m.session->revertAll().ok());
+        QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
+        QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
     }
 
     QTemporaryDir m_home;

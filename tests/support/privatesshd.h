@@ -108,6 +108,17 @@ public:
     }
 
     QString sshConfig() const { return path("ssh_config"); }
+    /// The same host reached through tests/support/slowlink.py (every chunk
+    /// held `delayMs` each way; SIGUSR1 to the pid in `pidFile` cuts the link).
+    QString slowLinkConfig(int delayMs, const QString &pidFile) const
+    {
+        const QString relay = QStringLiteral(BLOCKTUNE_SOURCE_DIR "/tests/support/slowlink.py");
+        QString config = QString::fromUtf8(read(path("ssh_config")));
+        config += QStringLiteral("  ProxyCommand python3 %1 --delay-ms %2 --pid-file %3 127.0.0.1 %p\n")
+                      .arg(relay).arg(delayMs).arg(pidFile);
+        write(path("ssh_config_slow"), config.toUtf8());
+        return path("ssh_config_slow");
+    }
     /// One of the files it made (keys, known_hosts, configs).
     QString file(const char *name) const { return path(name); }
 
