@@ -529,24 +529,10 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
-        const QString user = QStringLiteral("btro%1").arg(::getpid());
-        // '*': no password, yet not locked ("!"), which sshd without PAM refuses.
-        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
-                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
-                                                                    QStringLiteral("/"), QStringLiteral("-p"),
-                                                                    QStringLiteral("*"), user});
-        QVERIFY2(added.exitCode == 0, added.err.constData());
-        const auto removeUser = qScopeGuard([&] {
-            m_sshd.forgetUser(user);
-            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
-        });
-        m_sshd.authorizeUser(user);
-        QStringList env;
-        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
-            if (qEnvironmentVariableIsSet(name))
-                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
-        const QString agent = (env.isEmpty() ? QString() : QStringLiteral("env ") + env.join(u' ') + u' ')
-                              + PrivateSshd::quote(binary("blocktune-cli")) + QStringLiteral(" agent");
+        ThrowawayUser throwaway(m_sshd, QStringLiteral("btro"));
+        QVERIFY2(throwaway.error().isEmpty(), qPrintable(throwaway.error()));
+        const QString user = throwaway.name();
+        const QString agent = throwaway.agentCommand();
         auto asUser = [&](const QStringList &command) {
             return cli(QStringList{QStringLiteral("--host"), user + QStringLiteral("@testhost"), QStringLiteral("--ssh-config"),
                                    m_sshd.sshConfig(), QStringLiteral("--remote-command"), agent}
@@ -597,19 +583,11 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
-        const QString user = QStringLiteral("btsu%1").arg(::getpid());
-        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
-                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
-                                                                    QStringLiteral("/"), QStringLiteral("-p"),
-                                                                    QStringLiteral("*"), user});
-        QVERIFY2(added.exitCode == 0, added.err.constData());
+        ThrowawayUser throwaway(m_sshd, QStringLiteral("btsu"));
+        QVERIFY2(throwaway.error().isEmpty(), qPrintable(throwaway.error()));
+        const QString user = throwaway.name();
         const QString sudoers = QStringLiteral("/etc/sudoers.d/blocktune-test-%1").arg(user);
-        const auto cleanUp = qScopeGuard([&] {
-            QFile::remove(sudoers);
-            m_sshd.forgetUser(user);
-            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
-            setQueue(dev, QStringLiteral("128"));
-        });
+        const auto cleanUp = qScopeGuard([&] { QFile::remove(sudoers); });
         // The line the read-only answer names (README "Remote hosts").
         const QString helper = QDir::cleanPath(binary("blocktune-helper"));
         QFile rule(sudoers);
@@ -619,19 +597,13 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(sudoers, QFile::ReadOwner | QFile::ReadGroup));
         const ProcessResult checked = run(QStringLiteral("visudo"), {QStringLiteral("-c"), QStringLiteral("-f"), sudoers});
         QVERIFY2(checked.exitCode == 0, checked.err.constData());
-        m_sshd.authorizeUser(user);
         // The private sshd runs without PAM, so no XDG_RUNTIME_DIR: the
         // user's journals go to a private folder of theirs, as
         // /run/user/UID would be after a PAM login.
         QTemporaryDir journals;
         QVERIFY(journals.isValid());
         QVERIFY(run(QStringLiteral("chown"), {user, journals.path()}).exitCode == 0);
-        QStringList env{PrivateSshd::quote(u"BLOCKTUNE_JOURNAL_DIR="_qs + journals.path())};
-        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
-            if (qEnvironmentVariableIsSet(name))
-                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
-        const QString agent = QStringLiteral("env ") + env.join(u' ') + u' '
-                              + PrivateSshd::quote(binary("blocktune-cli")) + QStringLiteral(" agent");
+        const QString agent = throwaway.agentCommand(journals.path());
 
         RemoteTarget target;
         target.host = user + QStringLiteral("@testhost");

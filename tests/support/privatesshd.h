@@ -182,4 +182,50 @@ private:
     int m_port = -1;
 };
 
+/// A user made for one test (no home, no password yet not locked: sshd
+/// without PAM refuses a locked one), allowed to log in to `sshd` with the
+/// client key, deleted with its key on every path. agentCommand(): the
+/// build's agent with only the sanitizer options (a user's own journal
+/// folder, when given, as /run/user/UID would be after a PAM login).
+class ThrowawayUser final
+{
+public:
+    ThrowawayUser(PrivateSshd &sshd, const QString &prefix) : m_sshd(sshd), m_name(prefix + QString::number(::getpid()))
+    {
+        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
+                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
+                                                                    QStringLiteral("/"), QStringLiteral("-p"),
+                                                                    QStringLiteral("*"), m_name});
+        m_error = added.exitCode == 0 ? QString() : QString::fromLocal8Bit(added.err);
+        if (m_error.isEmpty())
+            m_sshd.authorizeUser(m_name);
+    }
+    ~ThrowawayUser()
+    {
+        m_sshd.forgetUser(m_name);
+        run(QStringLiteral("userdel"), {QStringLiteral("-f"), m_name});
+    }
+    Q_DISABLE_COPY_MOVE(ThrowawayUser)
+
+    /// Why useradd failed, or empty.
+    const QString &error() const { return m_error; }
+    const QString &name() const { return m_name; }
+    QString agentCommand(const QString &journalDir = {}) const
+    {
+        QStringList env;
+        if (!journalDir.isEmpty())
+            env << PrivateSshd::quote(QStringLiteral("BLOCKTUNE_JOURNAL_DIR=") + journalDir);
+        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+            if (qEnvironmentVariableIsSet(name))
+                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        return (env.isEmpty() ? QString() : QStringLiteral("env ") + env.join(u' ') + u' ')
+               + PrivateSshd::quote(binary("blocktune-cli")) + QStringLiteral(" agent");
+    }
+
+private:
+    PrivateSshd &m_sshd;
+    QString m_name;
+    QString m_error;
+};
+
 } // namespace blocktune::test

@@ -413,27 +413,13 @@ private Q_SLOTS:
         TestLoop loop(32 << 20, knownContents());
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
-        const QString user = QStringLiteral("btrc%1").arg(::getpid());
-        // '*': no password, yet not locked ("!"), which sshd without PAM refuses.
-        const ProcessResult added = run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-s"),
-                                                                    QStringLiteral("/bin/sh"), QStringLiteral("-d"),
-                                                                    QStringLiteral("/"), QStringLiteral("-p"),
-                                                                    QStringLiteral("*"), user});
-        QVERIFY2(added.exitCode == 0, added.err.constData());
-        const auto removeUser = qScopeGuard([&] {
-            sshd.forgetUser(user);
-            run(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
-        });
-        sshd.authorizeUser(user);
-        QStringList env;
-        for (const char *name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
-            if (qEnvironmentVariableIsSet(name))
-                env << PrivateSshd::quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
+        ThrowawayUser throwaway(sshd, QStringLiteral("btrc"));
+        QVERIFY2(throwaway.error().isEmpty(), qPrintable(throwaway.error()));
+        const QString user = throwaway.name();
         RemoteTarget target;
         target.host = user + u"@testhost"_qs;
         target.sshConfig = sshd.sshConfig();
-        target.remoteCommand = (env.isEmpty() ? QString() : u"env "_qs + env.join(u' ') + u' ')
-                               + PrivateSshd::quote(binary("blocktune-cli")) + u" agent"_qs;
+        target.remoteCommand = throwaway.agentCommand();
         std::optional<Result<RemoteHost>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
