@@ -7,6 +7,8 @@
 #include <QCoreApplication>
 #include <QTemporaryDir>
 
+#include <optional>
+
 #include <cstdio>
 #include <iterator>
 
@@ -63,7 +65,10 @@ void printUsage(QTextStream &out)
 struct GlobalOptions
 {
     QString sysroot;
-    QTemporaryDir snapshotDir; // a --sysroot FILE.tar.gz, unpacked
+    /// A --sysroot FILE.tar.gz, unpacked; made only then (a QTemporaryDir
+    /// makes its folder at once, and a CLI ended by a signal left one
+    /// empty folder in /tmp per run).
+    std::optional<QTemporaryDir> snapshotDir;
     RemoteTarget remote;
     bool viaHost = false;
 };
@@ -129,15 +134,16 @@ int takeSysroot(QStringList &args, QTextStream &err, const QString &opt, GlobalO
         g.sysroot = opt.mid(10);
     }
     if (isSnapshotTarball(g.sysroot)) {
-        if (!g.snapshotDir.isValid()) {
+        g.snapshotDir.emplace();
+        if (!g.snapshotDir->isValid()) {
             err << "blocktune-cli: --sysroot " << g.sysroot << ": cannot make a temporary directory" << Qt::endl;
             return ExitFailed;
         }
-        if (Status unpacked = unpackSnapshot(g.sysroot, g.snapshotDir.path()); !unpacked) {
+        if (Status unpacked = unpackSnapshot(g.sysroot, g.snapshotDir->path()); !unpacked) {
             err << "blocktune-cli: --sysroot " << unpacked.error().message << Qt::endl;
             return ExitUsage;
         }
-        g.sysroot = g.snapshotDir.path();
+        g.sysroot = g.snapshotDir->path();
     }
     if (auto tree = SysRoot::openTree(g.sysroot); !tree) {
         err << "blocktune-cli: --sysroot " << tree.error().message << Qt::endl;
