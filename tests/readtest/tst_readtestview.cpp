@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QDir>
@@ -57,6 +58,14 @@ class TestReadTestView : public QObject
 
 private:
     QTemporaryDir m_journals;
+    QByteArray m_historyDb; ///< the history every test function writes to, unless it names its own
+    /// Points the history at `db` until the scope ends, then back at
+    /// m_historyDb (never unset: the history would fall back to the user's).
+    auto historyAt(const QString &db)
+    {
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        return qScopeGuard([this] { qputenv("BLOCKTUNE_HISTORY_DB", m_historyDb); });
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -64,6 +73,11 @@ private Q_SLOTS:
         // Sweeps journal here, never beside another session's journals.
         QVERIFY(m_journals.isValid());
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+        // ctest names the build's history; run by hand, one of this test's.
+        m_historyDb = qgetenv("BLOCKTUNE_HISTORY_DB");
+        if (m_historyDb.isEmpty())
+            m_historyDb = (m_journals.path() + QStringLiteral("/history.sqlite")).toLocal8Bit();
+        qputenv("BLOCKTUNE_HISTORY_DB", m_historyDb);
     }
 
     void refusesBadOptionsWithoutRunning_data()
@@ -142,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(first.isValid() && second.isValid());
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        qputenv("BLOCKTUNE_HISTORY_DB", (dir.path() + QStringLiteral("/history.sqlite")).toLocal8Bit());
+        const auto history = historyAt(dir.path() + QStringLiteral("/history.sqlite"));
         SessionThread session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
@@ -211,7 +225,6 @@ private Q_SLOTS:
         QCOMPARE(records->constFirst().device, first.name());
         QCOMPARE(records->constFirst().test, QStringLiteral("concurrent"));
         QVERIFY(records->constFirst().metrics.contains(QStringLiteral("fairness (Jain)")));
-        qunsetenv("BLOCKTUNE_HISTORY_DB");
     }
 
     // A damaged history database does not stop a test: the result is shown,
@@ -228,7 +241,7 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray(8192, 'x'));
         }
-        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        const auto history = historyAt(db);
         SessionThread session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
@@ -246,7 +259,6 @@ private Q_SLOTS:
         QVERIFY(kept.at(0).at(0).toLongLong() > 0); // kept in a new database
         QVERIFY(!messages.isEmpty());
         QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("history.sqlite.corrupt-*")}, QDir::Files).size(), 1);
-        qunsetenv("BLOCKTUNE_HISTORY_DB");
     }
 
     void runsTestAndShowsRuns()
