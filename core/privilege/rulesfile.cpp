@@ -84,7 +84,8 @@ std::optional<QList<Token>> tokenize(QStringView line)
         out << t;
         if (i == line.size())
             break;
-        if (line.mid(i, 2) != u", ")
+        // A separator is always followed by another KEY: a line never ends ", ".
+        if (line.mid(i, 2) != u", " || i + 2 == line.size())
             return std::nullopt;
         i += 2;
     }

@@ -113,6 +113,10 @@ private Q_SLOTS:
                                                   << u"rules line 2 refused: every rule starts ACTION==\"add|change\", "
                                                      "SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\""_qs;
         QTest::newRow("sets nothing") << withLine(head + "KERNEL==\"sd*\"") << u"rules line 2 refused: a rule that sets nothing"_qs;
+        // Found by fuzz_udev_rules: the tokenizer stopped at the end of the line after a separator.
+        QTest::newRow("ends with a separator") << withLine(head + "ATTR{queue/read_ahead_kb}=\"1\", ")
+                                               << u"rules line 2 refused: not a list of KEY==\"VALUE\" / KEY=\"VALUE\" "
+                                                  "separated by \", \""_qs;
         QTest::newRow("match after assignment") << withLine(head + "ATTR{queue/read_ahead_kb}=\"1\", KERNEL==\"sd*\"")
                                                 << u"rules line 2 refused: a match after an assignment"_qs;
         QTest::newRow("control character") << withLine(head + "ATTR{queue/read_ahead_kb}=\"1\"\x1b")
