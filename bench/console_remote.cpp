@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     clock.start();
     std::atomic<qint64> started{0};
     MonitorView view(mirror.path(),
-                     std::make_unique<TimedSource>(connection->measurements->counterSource(), clock, started),
+                     std::make_unique<TimedSource>(connection->measurer->counterSource(), clock, started),
                      std::make_unique<SteadyClock>());
     view.resize(1200, 900);
     view.show();

@@ -16,7 +16,7 @@
 #include "devices/snapshot.h"
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 #include "tuning/tuning.h"
 
 #include <QDir>
@@ -66,17 +66,17 @@ QString kernelRelease()
 } // namespace
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), parent)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), {}, parent)
 {
 }
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-                       QWidget *parent)
-    : QMainWindow(parent), m_session(new SessionThread(SysRoot(sysroot), options, this)),
+                       std::shared_ptr<Measurer> measurer, QWidget *parent)
+    : QMainWindow(parent), m_session(new ConsoleSession(SysRoot(sysroot), options, std::move(measurer), this)),
       m_initialDevice(initialDevice)
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
-    buildViews(sysroot, options);
+    buildViews(sysroot);
     layOutViews();
     buildMenus();
     wireViews();
@@ -87,7 +87,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     rescan();
 }
 
-void MainWindow::buildViews(const QString &sysroot, const SessionOptions &options)
+void MainWindow::buildViews(const QString &sysroot)
 {
     m_splitter = new QSplitter(this);
     auto *pane = new DevicePane(sysroot, m_splitter);
@@ -95,15 +95,14 @@ void MainWindow::buildViews(const QString &sysroot, const SessionOptions &option
     m_tabs = new QTabWidget(m_splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
     m_readTest = new ReadTestView(m_session, m_tabs);
-    m_monitor = options.measurements ? new MonitorView(sysroot, options.measurements->counterSource(),
-                                                 std::make_unique<SteadyClock>(), m_tabs)
-                               : new MonitorView(sysroot, m_tabs);
+    m_monitor = new MonitorView(sysroot, m_session->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
     m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));
     // A host's window shows the host's history: a copy of its database
     // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
-    m_history = new HistoryView(options.measurements ? sysroot + QStringLiteral("/history.sqlite") : QString(), m_tabs);
+    m_history = new HistoryView(m_session->capabilities().filesHere ? QString() : sysroot + QStringLiteral("/history.sqlite"),
+                                m_tabs);
     const ProfileStore profileStore = ProfileStore::standard(m_session->root());
     m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
     m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
@@ -189,15 +188,12 @@ void MainWindow::wireViews()
     connect(m_diagnose, &DiagnoseView::message, this, statusLine);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
-    // the session refreshed what it touched, the views read it again.
-    connect(m_readTest, &ReadTestView::finished, this, [this] {
-        m_session->publish();
-        m_tuning->reload();
-    });
-    connect(m_session, &SessionThread::modelChanged, this, &MainWindow::showModel);
+    // its job publishes the session's model, the panel reads it again.
+    connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->reload(); });
+    connect(m_session, &ConsoleSession::modelChanged, this, &MainWindow::showModel);
     connect(m_session->worker(), &SessionWorker::scanFailed, this,
             [this](quint64, const QString &message) { m_status->setText(message); });
-    connect(m_session, &SessionThread::stateChanged, this,
+    connect(m_session, &ConsoleSession::stateChanged, this,
             [this](const SessionState &state) { m_privilege->setText(privilegeText(&state)); });
     connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
@@ -274,7 +270,7 @@ QString MainWindow::privilegeText(const SessionState *state) const
     const QString host = m_session->remoteHost();
     if (!host.isEmpty()) {
         parts << (m_session->readOnlyReason().isEmpty()
-                      ? tr("%1: writing as %2").arg(host, m_session->session().writerDescription())
+                      ? tr("%1: writing as %2").arg(host, m_session->state().writer)
                       : tr("%1: read-only").arg(host));
     } else if (!m_session->readOnlyReason().isEmpty()) {
         parts << tr("read-only (recorded tree)");
@@ -301,7 +297,8 @@ QString MainWindow::remoteHost() const
 MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
                                    const QString &initialDevice)
 {
-    auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection));
+    auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection),
+                                  host->connection.measurer);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
     window->m_remote = std::move(host);
@@ -338,11 +335,11 @@ void MainWindow::fetchRemoteHistory()
 {
     if (!m_remote || m_connectionLost)
         return;
-    const std::shared_ptr<HostMeasurements> backend = m_remote->connection.measurements;
+    const std::function<Status(const QString &)> fetch = m_remote->connection.fetchHistory;
     const QString file = m_remote->connection.mirror + QStringLiteral("/history.sqlite");
     QPointer<MainWindow> self(this);
-    QThread *worker = QThread::create([self, backend, file] {
-        const Status fetched = backend->fetchHistory(file);
+    QThread *worker = QThread::create([self, fetch, file] {
+        const Status fetched = fetch(file);
         const QString error = fetched ? QString() : fetched.error().message;
         QMetaObject::invokeMethod(qApp, [self, error] {
             if (!self)
@@ -509,9 +506,24 @@ void MainWindow::showModel()
 
 void MainWindow::offerJournalRestore()
 {
+    // Asked on the session thread (a host's are found there); the context
+    // object ends the connection with the answer, or with the window.
+    const quint64 ticket = m_session->findDeadJournals();
+    auto *waiter = new QObject(this);
+    connect(m_session->worker(), &SessionWorker::deadJournalsFound, waiter,
+            [this, ticket, waiter](quint64 t, const QList<PendingJournal> &found) {
+                if (t != ticket)
+                    return;
+                waiter->deleteLater();
+                askToRestore(found);
+            });
+}
+
+void MainWindow::askToRestore(const QList<PendingJournal> &found)
+{
     QStringList dead;
     QList<Journal> journals;
-    for (const PendingJournal &pending : m_session->session().deadJournals()) {
+    for (const PendingJournal &pending : found) {
         if (!pending.journal)
             continue;
         journals.append(*pending.journal);

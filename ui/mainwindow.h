@@ -14,7 +14,9 @@ namespace blocktune {
 
 class DeviceTree;
 class DeviceWatcher;
-class SessionThread;
+class ConsoleSession;
+class Measurer;
+struct PendingJournal;
 struct SessionOptions;
 class TuningPanel;
 class MonitorView;
@@ -27,7 +29,7 @@ struct RemoteHost;
 struct RemoteTarget;
 
 /// The console's main window. It owns the console's one TuningSession (on
-/// its own thread, core/session/sessionthread.h): the device tree, the
+/// its own thread, core/session/consolesession.h): the device tree, the
 /// settings panel and the read test's sweeps all go through it, so a user
 /// who is not root is asked for authorization once per console session.
 class MainWindow final : public QMainWindow
@@ -38,9 +40,10 @@ class MainWindow final : public QMainWindow
 public:
     /// `sysroot` empty = the live machine; else a recorded tree.
     explicit MainWindow(const QString &sysroot, const QString &initialDevice = {}, QWidget *parent = nullptr);
-    /// The same with the session's options (tests give a writer factory).
+    /// The same with the session's options (tests give a writer factory)
+    /// and where it measures (empty: this machine; a host's agent for a host).
     MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-               QWidget *parent = nullptr);
+               std::shared_ptr<Measurer> measurer = {}, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// A window of its own on a snapshot (`blocktune-cli record
@@ -68,7 +71,7 @@ public:
     AdviseView *adviseView() const { return m_advise; }
     DiagnoseView *diagnoseView() const { return m_diagnose; }
     QTabWidget *tabs() const { return m_tabs; }
-    SessionThread *session() const { return m_session; }
+    ConsoleSession *session() const { return m_session; }
     /// The host this window works on, or empty for this machine.
     QString remoteHost() const;
     /// The connection to the host dropped (what the window says about it).
@@ -92,8 +95,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void askToRestore(const QList<PendingJournal> &found);
     // The constructor's steps.
-    void buildViews(const QString &sysroot, const SessionOptions &options);
+    void buildViews(const QString &sysroot);
     void layOutViews();
     void buildMenus();
     void wireViews();
@@ -119,7 +123,7 @@ private:
     void fetchRemoteHistory();
     QString privilegeText(const struct SessionState *state) const;
 
-    SessionThread *m_session = nullptr;
+    ConsoleSession *m_session = nullptr;
     DeviceTree *m_tree = nullptr;
     QPlainTextEdit *m_details = nullptr;
     QTabWidget *m_tabs = nullptr;

@@ -3,6 +3,7 @@
 
 #include "advisor/advisor.h"
 #include "common/units.h"
+#include "readtest/measurer.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 
@@ -103,7 +104,8 @@ int runAdvise(CliContext &ctx, const QStringList &args)
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    ReadTestEngine engine(session, spec.device);
+    const std::shared_ptr<Measurer> measurer = makeLocalMeasurer(session.root()); // run by an agent: its host
+    ReadTestEngine engine(session, *measurer, spec.device);
     const bool asJson = p.isSet(json);
     Result<Advice> advice = makeError(Interrupted, QString());
     int sig = 0;
@@ -167,7 +169,8 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    ReadTestEngine engine(session, spec.device);
+    const std::shared_ptr<Measurer> measurer = makeLocalMeasurer(session.root()); // run by an agent: its host
+    ReadTestEngine engine(session, *measurer, spec.device);
     Result<Diagnosis> result = makeError(Interrupted, QString());
     int sig = 0;
     {

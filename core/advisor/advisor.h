@@ -10,7 +10,7 @@
 // engine's temporary changes on every path before it returns.
 //
 //     TuningSession session(root);
-//     ReadTestEngine engine(session, "sdb");
+//     ReadTestEngine engine(session, *makeLocalMeasurer(root), "sdb");
 //     auto advice = advise(session, engine, {"sdb", *parseWorkload("seq")});
 
 #include "common/result.h"
@@ -26,6 +26,7 @@
 
 namespace blocktune {
 
+class Measurer;      // core/readtest/measurer.h
 class TuningSession; // core/session
 
 // ---- Workloads --------------------------------------------------------------------
@@ -99,12 +100,13 @@ public:
 };
 
 /// The real engine: readahead through `session` (temporary changes), reads
-/// through ReadTest (time-based, one cold run per measurement).
+/// through ReadTest (time-based, one cold run per measurement) where
+/// `measurer` measures (this machine, or the session's host).
 class ReadTestEngine final : public ReadEngine
 {
 public:
     /// `device` as the user gave it; refuses recorded trees when measuring.
-    ReadTestEngine(TuningSession &session, const QString &device);
+    ReadTestEngine(TuningSession &session, Measurer &measurer, const QString &device);
     Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel) override;
     Result<double> measureRawMbPerSec(quint64 blockSize, int inFlight, qint64 durationMs,
                                       const std::atomic_bool *cancel) override;
@@ -115,6 +117,7 @@ public:
 private:
     Result<ReadTestResult> runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel);
     TuningSession &m_session;
+    Measurer &m_measurer;
     QString m_device;
 };
 

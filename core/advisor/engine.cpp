@@ -5,11 +5,11 @@
 
 #include "common/tr.h"
 #include "monitor/monitor.h"
+#include "readtest/measurer.h"
 #include "session/session.h"
 #include "stats/diskstats.h"
 #include "tuning/tuning.h"
 
-#include <QFile>
 
 #include <cerrno>
 
@@ -24,29 +24,22 @@ struct CounterReading
     QList<quint64> memberSectors;      ///< sectors read, per member disk asked
 };
 
-/// One reading of the machine the session works on: its host's through the
-/// agent for a remote session (the root there is a mirror), in one round
-/// trip, since the agent's counters carry diskstats and the interrupt total.
-CounterReading readCounters(TuningSession &session, const QStringList &members)
+/// One reading of the machine the measurer measures: this one, or the
+/// host's through its agent in one round trip (the agent's counters carry
+/// diskstats and the interrupt total).
+CounterReading readCounters(Measurer &measurer, const QStringList &members)
 {
     CounterReading r;
     r.memberSectors = QList<quint64>(members.size(), 0);
-    Result<DiskStatsTable> table = makeError(ENOENT, QString());
-    if (HostMeasurements *host = session.hostMeasurements()) {
-        const std::unique_ptr<CounterSource> source = host->counterSource();
-        if (auto text = source->diskStats())
-            table = parseDiskStats(*text);
-        r.interrupts = source->interrupts({}).total; // from that same reading
-    } else {
-        QFile f(QString::fromLocal8Bit(session.root().procPath("stat")));
-        if (f.open(QIODevice::ReadOnly))
-            r.interrupts = parseInterruptTotal(f.readAll());
-        if (!members.isEmpty())
-            table = readDiskStats(session.root());
-    }
-    if (table)
+    const std::unique_ptr<CounterSource> source = measurer.counterSource();
+    r.interrupts = source->interrupts({}).total;
+    if (members.isEmpty())
+        return r;
+    if (auto text = source->diskStats()) {
+        const DiskStatsTable table = parseDiskStats(*text);
         for (qsizetype i = 0; i < members.size(); ++i)
-            r.memberSectors[i] = table->value(members.at(i))[DiskCounters::SectorsRead];
+            r.memberSectors[i] = table.value(members.at(i))[DiskCounters::SectorsRead];
+    }
     return r;
 }
 
@@ -59,8 +52,8 @@ Error recordedRefusal(const QString &device)
 
 } // namespace
 
-ReadTestEngine::ReadTestEngine(TuningSession &session, const QString &device)
-    : m_session(session), m_device(device)
+ReadTestEngine::ReadTestEngine(TuningSession &session, Measurer &measurer, const QString &device)
+    : m_session(session), m_measurer(measurer), m_device(device)
 {
 }
 
@@ -74,9 +67,8 @@ Result<ReadTestResult> ReadTestEngine::runTest(const ReadTestSpec &spec, const s
     auto test = ReadTest::prepare(m_session.root(), **model, spec);
     if (!test)
         return test.error();
-    // A remote session measures on its host (the mirror has no devices).
-    HostMeasurements *host = m_session.hostMeasurements();
-    ReadTestResult result = host ? host->runReadTest(spec, {}, cancel) : test->run({}, cancel);
+    // Prepared on the model (a host's: its mirror), run where the measurer reads.
+    ReadTestResult result = m_measurer.runReadTest(*test, {}, cancel);
     if (result.failed)
         return makeError(EIO, result.errors.isEmpty() ? AdvisorText::tr("reading %1 failed").arg(m_device)
                                                       : result.errors.join(QStringLiteral("; ")));
@@ -130,11 +122,11 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
         spec.randomReaders = probe.workload.randomReaders;
     }
 
-    const CounterReading before = readCounters(m_session, settings->memberDisks);
+    const CounterReading before = readCounters(m_measurer, settings->memberDisks);
     auto result = runTest(spec, cancel);
     if (!result)
         return result.error();
-    const CounterReading after = readCounters(m_session, settings->memberDisks);
+    const CounterReading after = readCounters(m_measurer, settings->memberDisks);
 
     const RunResult &run = result->runs.constFirst();
     m.mbPerSec = run.mbPerSec;

@@ -1,11 +1,10 @@
 #include "readtestworker.h"
 
-#include "session/session.h"
+#include "measurer.h"
 
 namespace blocktune {
 
-ReadTestWorker::ReadTestWorker(TuningSession &session, const std::atomic_bool *cancel, QObject *parent)
-    : QObject(parent), m_session(session), m_cancel(cancel)
+ReadTestWorker::ReadTestWorker(const std::atomic_bool *cancel, QObject *parent) : QObject(parent), m_cancel(cancel)
 {
     qRegisterMetaType<ReadTestProgress>();
     qRegisterMetaType<RunResult>();
@@ -26,24 +25,18 @@ ReadTestObserver ReadTestWorker::observer()
     return o;
 }
 
-void ReadTestWorker::runTest(const ReadTest &test)
+void ReadTestWorker::runTest(Measurer &measurer, const ReadTest &test)
 {
-    // A remote session's test runs on its host (the same engine there).
-    HostMeasurements *host = m_session.hostMeasurements();
-    const ReadTestResult result = host ? host->runReadTest(test.spec(), observer(), m_cancel)
-                                       : test.run(observer(), m_cancel);
-    Q_EMIT testFinished(result);
+    Q_EMIT testFinished(measurer.runReadTest(test, observer(), m_cancel));
 }
 
-void ReadTestWorker::runSweep(const ReadaheadSweep &sweep)
+void ReadTestWorker::runSweep(TuningSession &session, Measurer &measurer, const ReadaheadSweep &sweep)
 {
     SweepObserver obs;
     obs.test = observer();
     obs.pointStarted = [this](int index, quint64 kib) { Q_EMIT pointStarted(index, kib); };
     obs.pointFinished = [this](const SweepPoint &point) { Q_EMIT pointFinished(point); };
-    HostMeasurements *host = m_session.hostMeasurements();
-    const SweepResult result = host ? host->runSweep(sweep.spec(), obs, m_cancel) : sweep.run(m_session, obs, m_cancel);
-    Q_EMIT sweepFinished(result);
+    Q_EMIT sweepFinished(measurer.runSweep(session, sweep, obs, m_cancel));
 }
 
 } // namespace blocktune

@@ -1,7 +1,9 @@
 #pragma once
 // The read tests' worker (beside the monitor's in core/monitor): runs a test
-// or a sweep on the thread it was moved to and reports by queued signals
-// carrying value structs. The I/O loop itself is plain C++ (engine.cpp).
+// or a sweep on the thread it was moved to, as a job of the console's
+// session (ConsoleSession::runJob hands it the session and its measurer for
+// the run), and reports by queued signals carrying value structs. The I/O
+// loop itself is plain C++ (engine.cpp).
 
 #include "readtest.h"
 
@@ -11,6 +13,7 @@
 
 namespace blocktune {
 
+class Measurer;
 class TuningSession;
 
 /// Live intervals of one run, as the engine delivers them (~10 per second).
@@ -28,15 +31,16 @@ class ReadTestWorker final : public QObject
     Q_DISABLE_COPY_MOVE(ReadTestWorker)
 
 public:
-    /// `session` makes (and undoes) a sweep's changes: the console's one
-    /// session, so the helper is started and authorized once. `cancel` is
-    /// checked after every block.
-    ReadTestWorker(TuningSession &session, const std::atomic_bool *cancel, QObject *parent = nullptr);
+    /// `cancel` is checked after every block.
+    explicit ReadTestWorker(const std::atomic_bool *cancel, QObject *parent = nullptr);
     ~ReadTestWorker() override;
 
-public Q_SLOTS:
-    void runTest(const blocktune::ReadTest &test);
-    void runSweep(const blocktune::ReadaheadSweep &sweep);
+    /// Here or on the host, as `measurer` measures.
+    void runTest(blocktune::Measurer &measurer, const blocktune::ReadTest &test);
+    /// Each point set through `session` (the console's one session, so the
+    /// helper is started and authorized once) and restored on every path.
+    void runSweep(blocktune::TuningSession &session, blocktune::Measurer &measurer,
+                  const blocktune::ReadaheadSweep &sweep);
 
 Q_SIGNALS:
     void progressed(const blocktune::ReadTestProgress &progress);
@@ -49,7 +53,6 @@ Q_SIGNALS:
 private:
     ReadTestObserver observer();
 
-    TuningSession &m_session;
     const std::atomic_bool *m_cancel;
 };
 

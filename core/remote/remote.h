@@ -22,6 +22,7 @@
 #include "common/jsonlines.h"
 #include "common/result.h"
 #include "devices/snapshot.h"
+#include "readtest/measurer.h"
 #include "readtest/readtest.h"
 #include "session/session.h"
 
@@ -325,12 +326,15 @@ struct RemoteConnection
 {
     std::shared_ptr<RemoteLink> link;
     std::shared_ptr<SessionBackend> backend;         ///< the session's changes, made there
-    std::shared_ptr<HostMeasurements> measurements;  ///< its read tests, counters and history
+    std::shared_ptr<Measurer> measurer;              ///< its read tests, sweeps and counters
+    /// A consistent copy of the host's history database into `file` (left
+    /// as it was when the host has none yet).
+    std::function<Status(const QString &file)> fetchHistory;
     QString mirror; ///< the mirror's directory (a recorded tree of the host)
 };
 
-/// The session options of a window on `connection`: its backend, its
-/// measurements and the host's read-only reason.
+/// The session options of a window on `connection`: its backend and the
+/// host's read-only reason (its measurer goes beside the session).
 SessionOptions hostSessionOptions(const RemoteConnection &connection);
 
 /// The applied state as the agent sends it ({"path","profiles","created",

@@ -300,7 +300,7 @@ QJsonObject requestOf(const QString &op)
 /// here on the mirror; the answer carries the touched queues' files, which
 /// are written into the mirror (the session then refreshes those queues
 /// only). The whole host is recorded again at connect and on rescan().
-class AgentBackend final : public SessionBackend, public HostMeasurements
+class AgentBackend final : public SessionBackend, public Measurer
 {
 public:
     AgentBackend(std::shared_ptr<RemoteLink> link, QString mirror) : m_link(std::move(link)), m_mirror(std::move(mirror)) {}
@@ -347,10 +347,18 @@ public:
                                             const QByteArray &content) override;
 
     std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
-    ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
-                               const std::atomic_bool *cancel) override;
-    SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel) override;
-    Status fetchHistory(const QString &file) override
+    // The host's agent runs them in its session (the mirror has no devices).
+    ReadTestResult runReadTest(const ReadTest &test, const ReadTestObserver &observer,
+                               const std::atomic_bool *cancel) override
+    {
+        return runReadTest(test.spec(), observer, cancel);
+    }
+    SweepResult runSweep(TuningSession &, const ReadaheadSweep &sweep, const SweepObserver &observer,
+                         const std::atomic_bool *cancel) override
+    {
+        return runSweep(sweep.spec(), observer, cancel);
+    }
+    Status fetchHistory(const QString &file)
     {
         auto answer = m_link->fetchFile(requestOf(QStringLiteral("history_db")), file);
         if (!answer)
@@ -359,6 +367,9 @@ public:
     }
 
 private:
+    ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
+                               const std::atomic_bool *cancel);
+    SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer, const std::atomic_bool *cancel);
     static void feed(const QJsonObject &event, const ReadTestObserver &observer);
     /// Sends a change request; on a lost link, every write skipped and why.
     Result<QJsonObject> sendChange(const QJsonObject &request, const ChangePlan &plan, ChangeReport &failed);
@@ -656,14 +667,14 @@ Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString
     auto backend = std::make_shared<AgentBackend>(*link, mirrorDir);
     if (Status recorded = backend->reload(); !recorded)
         return recorded.error();
-    return RemoteConnection{*link, backend, backend, mirrorDir};
+    return RemoteConnection{*link, backend, backend,
+                            [backend](const QString &file) { return backend->fetchHistory(file); }, mirrorDir};
 }
 
 SessionOptions hostSessionOptions(const RemoteConnection &connection)
 {
     SessionOptions options;
     options.backend = connection.backend;
-    options.measurements = connection.measurements;
     options.readOnlyReason = connection.link->hello().readOnlyReason;
     return options;
 }

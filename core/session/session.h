@@ -12,12 +12,12 @@
 // profiles and the advisor all go through it.
 //
 //     TuningSession session(root);
-//     ChangePlan plan = session.plan({{"sdb", "read_ahead_kb", SettingValue::number(4096)}});
+//     ChangePlan plan = session.plan({{"sdb", "read_ahead_kb", SettingValue(quint64(4096))}});
 //     if (plan.ok()) show(plan);                 // the preview
 //     ChangeReport done = session.apply(plan);   // journal, writes, read-back
 //
 // Every operation is synchronous and thread-safe (one lock); a console runs
-// them on a worker thread (SessionWorker, below), so a pkexec prompt never
+// them on a thread of its own (ConsoleSession, consolesession.h), so a pkexec prompt never
 // freezes the window.
 
 #include "common/result.h"
@@ -35,35 +35,6 @@
 #include <memory>
 
 namespace blocktune {
-
-class CounterSource;
-struct ReadTestObserver;
-struct ReadTestResult;
-struct ReadTestSpec;
-struct SweepObserver;
-struct SweepResult;
-struct SweepSpec;
-
-/// Measuring on another host (core/remote: the agent over ssh), for a
-/// session whose changes go there: read tests, sweeps and counters run by
-/// the host's agent, and its history. Called from any thread.
-class HostMeasurements
-{
-public:
-    virtual ~HostMeasurements() = default;
-    /// The host's counters, one round trip per reading (a console's monitor).
-    virtual std::unique_ptr<CounterSource> counterSource() = 0;
-    /// A read test and a sweep run by the host's agent (in its session,
-    /// kept in its history), the observer fed as they run; `cancel` stops
-    /// them there at the next block.
-    virtual ReadTestResult runReadTest(const ReadTestSpec &spec, const ReadTestObserver &observer,
-                                       const std::atomic_bool *cancel) = 0;
-    virtual SweepResult runSweep(const SweepSpec &spec, const SweepObserver &observer,
-                                 const std::atomic_bool *cancel) = 0;
-    /// A consistent copy of the host's history database into `file` (left
-    /// as it was when the host has none yet).
-    virtual Status fetchHistory(const QString &file) = 0;
-};
 
 /// What a session can do where it works: callers ask this instead of
 /// combining "recorded" and "remote".
@@ -90,8 +61,6 @@ struct SessionOptions
     /// with writerFactory). A host's (core/remote) keeps the root, a
     /// mirror of the host, in step with every change it makes there.
     std::shared_ptr<SessionBackend> backend;
-    /// Set with a host's backend: where that host's measuring is done.
-    std::shared_ptr<HostMeasurements> measurements;
 };
 
 class TuningSession final
@@ -110,8 +79,6 @@ public:
     SessionCapabilities capabilities() const;
     /// The host this session's changes go to, or empty for this machine.
     QString remoteHost() const { return m_backend->host(); }
-    /// A host's measuring (its read tests, counters, history), else nullptr.
-    HostMeasurements *hostMeasurements() const { return m_options.measurements.get(); }
     /// Why this session refuses to write, or empty when it may.
     const QString &readOnlyReason() const { return m_options.readOnlyReason; }
 

@@ -97,7 +97,7 @@ private Q_SLOTS:
         QFETCH(QString, bs);
         QFETCH(QString, sweep);
         QFETCH(QString, complaint);
-        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(QStringLiteral("nvme0n1p1"));
@@ -113,7 +113,7 @@ private Q_SLOTS:
 
     void noDeviceNoStart()
     {
-        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         QVERIFY(!view.start());
@@ -123,7 +123,7 @@ private Q_SLOTS:
     // reason, and start() refuses with it (nothing runs, no "mean 0.00").
     void recordedTreeRefusesTests()
     {
-        SessionThread session{SysRoot(recordedTree("nvme-parts"))};
+        ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(QStringLiteral("nvme0n1"));
@@ -157,7 +157,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const auto history = historyAt(dir.path() + QStringLiteral("/history.sqlite"));
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(first.name());
@@ -242,7 +242,7 @@ private Q_SLOTS:
             f.write(QByteArray(8192, 'x'));
         }
         const auto history = historyAt(db);
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(loop.name());
@@ -266,7 +266,7 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(loop.name());
@@ -290,7 +290,7 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
         ReadTestView view(&session);
         view.setDevice(loop.name());
@@ -317,7 +317,7 @@ private Q_SLOTS:
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         TestLoop loop(kLoopBytes, knownContents());
         QVERIFY(loop.isValid());
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
         auto view = std::make_unique<ReadTestView>(&session);
         view->setDevice(loop.name());

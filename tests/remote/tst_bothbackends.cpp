@@ -6,6 +6,7 @@
 #include "devices/devicemodel.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
+#include "readtest/measurer.h"
 #include "readtest/readtest.h"
 #include "remote/remote.h"
 #include "session/session.h"
@@ -44,6 +45,7 @@ struct Machine
     QTemporaryDir mirror;
     std::optional<RemoteConnection> connection;
     std::unique_ptr<TuningSession> session;
+    std::shared_ptr<Measurer> measurer; ///< beside the session: here, or the host's agent
 };
 
 QStringList sessionJournals(const QString &dir)
@@ -259,6 +261,7 @@ private:
         auto m = std::make_unique<Machine>();
         if (!host) {
             m->session = std::make_unique<TuningSession>(SysRoot());
+            m->measurer = makeLocalMeasurer(m->session->root());
             return m;
         }
         RemoteTarget target;
@@ -272,6 +275,7 @@ private:
         }
         m->connection = *connection;
         m->session = std::make_unique<TuningSession>(SysRoot(m->mirror.path()), hostSessionOptions(*connection));
+        m->measurer = connection->measurer;
         return m;
     }
 
@@ -392,16 +396,12 @@ private:
         spec.test.blockSize = 64 * 1024;
         spec.test.sizeBytes = 4 << 20;
         spec.test.repeat = 1;
-        SweepResult result;
-        if (HostMeasurements *host = m.session->hostMeasurements()) {
-            result = host->runSweep(spec, {}, nullptr);
-        } else {
-            auto model = m.session->model();
-            QVERIFY(model.ok());
-            auto sweep = ReadaheadSweep::prepare(m.session->root(), **model, spec);
-            QVERIFY2(sweep.ok(), qPrintable(sweep.ok() ? QString() : sweep.error().message));
-            result = sweep->run(*m.session);
-        }
+        // Prepared on the model (a host's: its mirror), run where the machine's measurer reads.
+        auto model = m.session->model();
+        QVERIFY(model.ok());
+        auto sweep = ReadaheadSweep::prepare(m.session->root(), **model, spec);
+        QVERIFY2(sweep.ok(), qPrintable(sweep.ok() ? QString() : sweep.error().message));
+        const SweepResult result = m.measurer->runSweep(*m.session, *sweep, {}, nullptr);
         QVERIFY2(!result.failed, qPrintable(result.errors.join(u"; ")));
         QCOMPARE(result.points.size(), 2);
         QCOMPARE(result.points.at(1).readAheadKiB, quint64(1024));

@@ -8,7 +8,7 @@
 
 #include "common/sysroot.h"
 #include "session/session.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -75,7 +75,7 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         const SavedReadahead saved(loop.name());
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4")); // the loop is ours
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
         AdviseView view(&session, profiles.path());
         view.resize(1100, 700);
@@ -86,6 +86,7 @@ private Q_SLOTS:
         QSignalSpy finished(&view, &AdviseView::finished);
         QList<int> pointsSeen; // the curve as each point arrived
         connect(&view, &AdviseView::message, this, [&] { pointsSeen << int(view.curve().size()); });
+        QSignalSpy jobs(&session, &ConsoleSession::jobFinished);
         QVERIFY(view.start());
         QVERIFY(view.isRunning());
         QVERIFY(finished.wait(30000));
@@ -114,7 +115,9 @@ private Q_SLOTS:
         QVERIFY(view.resultText().contains(u"Memory: "_qs));
         QCOMPARE(view.findChild<QProgressBar *>()->value(), 100);
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
-        QCOMPARE(session.session().temporaryCount(), 0);
+        // The session as the advice's job left it, published when it ended.
+        QTRY_COMPARE(jobs.count(), 1);
+        QCOMPARE(session.state().temporary, 0);
 
         // Try for 60 s: the recommendation now; Restore now brings 4 back.
         QSignalSpy changed(&view, &AdviseView::settingsChanged);
@@ -146,13 +149,14 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         const SavedReadahead saved(loop.name());
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
-        SessionThread session{SysRoot()};
+        ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
         AdviseView view(&session, profiles.path());
         view.setDevice(loop.name());
         view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
         view.findChild<QSpinBox *>(u"budget"_qs)->setValue(60);
         QSignalSpy finished(&view, &AdviseView::finished);
+        QSignalSpy jobs(&session, &ConsoleSession::jobFinished);
         QVERIFY(view.start());
         QVERIFY(QTest::qWaitFor([&] { return view.curve().size() >= 2; }, 30000));
         QVERIFY(view.isRunning());
@@ -164,7 +168,9 @@ private Q_SLOTS:
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
         QVERIFY(!view.recommendedKiB());
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
-        QCOMPARE(session.session().temporaryCount(), 0);
+        // The session as the advice's job left it, published when it ended.
+        QTRY_COMPARE(jobs.count(), 1);
+        QCOMPARE(session.state().temporary, 0);
     }
 
     // The console closed in the middle of an advice: the views go first,

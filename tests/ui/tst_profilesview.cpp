@@ -7,7 +7,7 @@
 
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -103,7 +103,7 @@ private Q_SLOTS:
         QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
         SessionOptions options;
         options.writerFactory = [](const SysRoot &root) { return std::make_unique<SlowWriter>(root, 150); };
-        SessionThread session(SysRoot(tree.path()), options);
+        ConsoleSession session(SysRoot(tree.path()), options);
         const ProfileStore store(user.path(), tree.path() + u"/etc/blocktune/profiles"_qs,
                                  QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
         ProfilesView view(&session, store);
@@ -190,7 +190,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tree, user, out;
         QVERIFY(copyTree(recordedTree("raid5-degraded"), tree.path()));
-        SessionThread session(SysRoot(tree.path()));
+        ConsoleSession session(SysRoot(tree.path()));
         const ProfileStore store(user.path(), tree.path() + u"/etc/blocktune/profiles"_qs,
                                  QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
         ProfilesView view(&session, store);
@@ -234,7 +234,7 @@ private Q_SLOTS:
     {
         SessionOptions options;
         options.readOnlyReason = u"a recorded tree: the console does not write it"_qs;
-        SessionThread session(SysRoot(recordedTree("md-raid10-f2")), options);
+        ConsoleSession session(SysRoot(recordedTree("md-raid10-f2")), options);
         QTemporaryDir user;
         const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
         ProfilesView view(&session, store);

@@ -13,7 +13,7 @@
 #include "profiles/profiles.h"
 #include "profiles/profilesview.h"
 #include "readtest/readtestview.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 #include "remote/connectdialog.h"
 #include "testloop.h"
 #include "testsupport.h"
@@ -35,7 +35,9 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
+#include <optional>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -80,6 +82,21 @@ std::optional<Result<RemoteHost>> connectTo(const RemoteTarget &target)
     return answer;
 }
 
+
+/// `work` run as a job of the window's session (on this thread), its answer
+/// once the job has ended; nullopt when it did not end within 60 s.
+template<typename F>
+auto inJob(ConsoleSession *session, F work) -> std::optional<decltype(work(std::declval<TuningSession &>()))>
+{
+    std::optional<decltype(work(std::declval<TuningSession &>()))> answer;
+    QObject context;
+    QSignalSpy finished(session, &ConsoleSession::jobFinished);
+    const quint64 ticket = session->runJob(&context, [&](const SessionJobContext &job) { answer = work(job.session); });
+    const bool ended = QTest::qWaitFor([&] {
+        return std::any_of(finished.cbegin(), finished.cend(), [&](const QList<QVariant> &a) { return a.at(0).toULongLong() == ticket; });
+    }, 60000);
+    return ended ? answer : std::nullopt;
+}
 } // namespace
 
 class TestRemoteConsole : public QObject
@@ -484,16 +501,25 @@ private Q_SLOTS:
         auto rules = exportUdevRules(*profile);
         QVERIFY(rules.ok());
         const QString name = udevRulesFileName(u"array"_qs);
-        auto installed = window->session()->session().changeUdevRules(RulesChange::Install, name, rules->text);
+        // Through the window's one door: a job of its session.
+        ConsoleSession *session = window->session();
+        auto job = inJob(session, [&](TuningSession &ts) { return ts.changeUdevRules(RulesChange::Install, name, rules->text); });
+        QVERIFY(job);
+        const auto &installed = *job;
         QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
         QVERIFY2(installed->path.startsWith(u"testhost:"_qs), qPrintable(installed->path));
         QFile file(tree.filePath(u"etc/udev/rules.d/"_qs + name));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), rules->text);
-        QVERIFY(window->session()->session().changeUdevRules(RulesChange::Remove, name).ok());
+        auto removed = inJob(session, [&](TuningSession &ts) { return ts.changeUdevRules(RulesChange::Remove, name); });
+        QVERIFY(removed && removed->ok());
         QVERIFY(!QFileInfo::exists(file.fileName()));
         // A refusal there comes back with its reason.
-        auto refused = window->session()->session().changeUdevRules(RulesChange::Install, u"bad name.rules"_qs, rules->text);
+        auto refusedJob = inJob(session, [&](TuningSession &ts) {
+            return ts.changeUdevRules(RulesChange::Install, u"bad name.rules"_qs, rules->text);
+        });
+        QVERIFY(refusedJob);
+        const auto &refused = *refusedJob;
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.contains(u"blocktune"_qs), qPrintable(refused.error().message));
     }

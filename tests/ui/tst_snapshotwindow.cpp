@@ -8,7 +8,7 @@
 
 #include "common/sysroot.h"
 #include "devices/snapshot.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QDir>
 #include <QFile>

@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY(!root.isEmpty());
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
 
-        SessionThread session{SysRoot(root)};
+        ConsoleSession session{SysRoot(root)};
         TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
         QVERIFY(waitLoaded(panel, u"sdb"_qs));
@@ -156,7 +156,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = copyOf(dir, "md-raid10-f2");
-        SessionThread session{SysRoot(root)};
+        ConsoleSession session{SysRoot(root)};
         TuningPanel panel(&session);
         panel.setDevice(u"md0"_qs);
         QVERIFY(waitLoaded(panel, u"md0"_qs));
@@ -185,7 +185,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = copyOf(dir, "md-raid10-f2");
-        SessionThread session{SysRoot(root)};
+        ConsoleSession session{SysRoot(root)};
         TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
         QVERIFY(waitLoaded(panel, u"sdb"_qs));
@@ -239,7 +239,7 @@ private Q_SLOTS:
         const QString root = copyOf(dir, "md-raid10-f2");
         QTemporaryDir work;
         const QString helper = fakeHelper(work, root, 30);
-        SessionThread session{SysRoot(root), throughHelper(helper)};
+        ConsoleSession session{SysRoot(root), throughHelper(helper)};
         TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
         QVERIFY(waitLoaded(panel, u"sdb"_qs));
@@ -293,7 +293,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString root = copyOf(dir, "md-raid10-f2");
-        SessionThread session{SysRoot(root)};
+        ConsoleSession session{SysRoot(root)};
         TuningPanel panel(&session);
         panel.setDevice(u"sdb"_qs);
         QVERIFY(waitLoaded(panel, u"sdb"_qs));
@@ -366,9 +366,9 @@ private Q_SLOTS:
         QVERIFY(hold.waitForFinished(5000));
 
         MainWindow window(root, u"sdb"_qs, SessionOptions{});
-        window.offerJournalRestore();
-        QMessageBox *box = window.findChild<QMessageBox *>();
-        QVERIFY(box);
+        window.offerJournalRestore(); // asks the session thread; the question follows its answer
+        QMessageBox *box = nullptr;
+        QVERIFY(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox *>()) != nullptr; }, 10000));
         QVERIFY2(box->text().contains(u"sdb read_ahead_kb = 128"_qs), qPrintable(box->text()));
         box->button(QMessageBox::Yes)->click();
         QVERIFY(QTest::qWaitFor([&] { return readAttr(root, u"sdb/queue/read_ahead_kb"_qs) == u"128"_qs; }, 10000));

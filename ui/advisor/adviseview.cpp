@@ -5,7 +5,7 @@
 #include "pageheader.h"
 #include "plotrefresh.h"
 #include "common/units.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -42,7 +42,7 @@ const QColor kRaw(127, 127, 127);
 
 struct AdviseView::Private
 {
-    SessionThread *session = nullptr;
+    ConsoleSession *session = nullptr;
     QString profileDir;
     QString device;
     QThread thread;
@@ -92,7 +92,7 @@ struct AdviseView::Private
     QPushButton *saveButton = nullptr;
 };
 
-AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidget *parent)
+AdviseView::AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<blocktune::CurvePoint>();
@@ -105,8 +105,8 @@ AdviseView::AdviseView(SessionThread *session, const QString &profileDir, QWidge
     connectSignals(session);
 
     // A host's mirror is measured on the host (its agent reads there).
-    if (session->isRecorded() && (session->remoteHost().isEmpty() || !session->readOnlyReason().isEmpty()))
-        d->header->setDisabledReason(session->readOnlyReason().isEmpty()
+    if (const SessionCapabilities c = session->capabilities(); !c.canMeasure || !c.canWrite)
+        d->header->setDisabledReason(c.canWrite
                                          ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
                                          : session->readOnlyReason());
     updateButtons();
@@ -304,10 +304,10 @@ void AdviseView::layOut()
     layout->addWidget(d->status);
 }
 
-void AdviseView::connectSignals(SessionThread *session)
+void AdviseView::connectSignals(ConsoleSession *session)
 {
     connectForm();
-    startWorker(session);
+    startWorker();
     connectSession(session);
 }
 
@@ -345,17 +345,16 @@ void AdviseView::updateWorkload()
     d->random->setVisible(kind == u"mixed");
 }
 
-void AdviseView::startWorker(SessionThread *session)
+void AdviseView::startWorker()
 {
-    d->worker = new AdvisorWorker(session->session(), &d->cancel);
+    d->worker = new AdvisorWorker(&d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &AdvisorWorker::pointDone, this, [this](const CurvePoint &p) {
         addPoint(double(p.readAheadKiB), p.mbPerSec, p.avgRequestKiB);
     });
     connect(d->worker, &AdvisorWorker::advised, this, [this](const AdviseReply &reply) {
-        d->session->publish(); // the sweep's temporary changes went and came back
-        Q_EMIT settingsChanged();
+        Q_EMIT settingsChanged(); // its temporary changes went and came back
         d->advice = reply.advice;
         setRunning(false);
         if (!reply.advice) {
@@ -380,7 +379,7 @@ void AdviseView::startWorker(SessionThread *session)
 
 // Apply and Try go through the session thread: a plan, then its apply, then
 // (after a trial) the restore, each matched by its ticket.
-void AdviseView::connectSession(SessionThread *session)
+void AdviseView::connectSession(ConsoleSession *session)
 {
     SessionWorker *sw = session->worker();
     connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
@@ -539,7 +538,7 @@ bool AdviseView::start()
     setMessage(tr("Measuring raw reads, then the readahead curve (%1 at most)…")
                    .arg(tr("%n s", nullptr, d->budget->value())));
     AdvisorWorker *worker = d->worker;
-    QMetaObject::invokeMethod(worker, [worker, spec] { worker->advise(spec); }, Qt::QueuedConnection);
+    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); });
     Q_EMIT started();
     return true;
 }

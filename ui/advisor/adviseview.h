@@ -10,7 +10,7 @@
 
 namespace blocktune {
 
-class SessionThread;
+class ConsoleSession;
 struct Advice;
 
 /// The console's Advise view (core/advisor's advise()): for the selected
@@ -31,7 +31,7 @@ class AdviseView final : public QWidget
 public:
     /// `profileDir`: where "Save as profile" writes NAME.json (the user's
     /// profile folder, ProfileStore::userDir()).
-    AdviseView(SessionThread *session, const QString &profileDir, QWidget *parent = nullptr);
+    AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent = nullptr);
     /// Cancels a running sweep and waits for it (and its restore).
     ~AdviseView() override;
 
@@ -80,11 +80,11 @@ private:
     void buildPlotMarks();
     void buildResults();
     void layOut();
-    void connectSignals(SessionThread *session);
+    void connectSignals(ConsoleSession *session);
     void connectForm();
     /// Makes the worker, wires its reports and starts its thread.
-    void startWorker(SessionThread *session);
-    void connectSession(SessionThread *session);
+    void startWorker();
+    void connectSession(ConsoleSession *session);
     void updateWorkload();
 
     void addPoint(double kib, double mbPerSec, double requestKiB);

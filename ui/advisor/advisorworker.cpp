@@ -1,20 +1,20 @@
 #include "advisorworker.h"
 
 #include "profiles/profiles.h"
-#include "session/session.h"
+#include "session/consolesession.h"
 
 #include <QJsonDocument>
 
 namespace blocktune {
 
-void AdvisorWorker::advise(const AdviseSpec &spec)
+void AdvisorWorker::advise(const SessionJobContext &job, const AdviseSpec &spec)
 {
     AdviseReply reply;
     {
         // The engine's temporary readahead is restored inside advise() on
         // every path; the engine goes before the answer leaves.
-        ReadTestEngine engine(m_session, spec.device);
-        auto done = blocktune::advise(m_session, engine, spec,
+        ReadTestEngine engine(job.session, job.measurer, spec.device);
+        auto done = blocktune::advise(job.session, engine, spec,
                                       [this](const CurvePoint &p) { Q_EMIT pointDone(p); }, m_cancel);
         if (done)
             reply.advice = std::move(*done);
@@ -24,12 +24,12 @@ void AdvisorWorker::advise(const AdviseSpec &spec)
     Q_EMIT advised(reply);
 }
 
-void AdvisorWorker::diagnose(const DiagnoseSpec &spec)
+void AdvisorWorker::diagnose(const SessionJobContext &job, const DiagnoseSpec &spec)
 {
     DiagnoseReply reply;
     // The machine as it is now: a value set outside the console (blockdev
     // --setra, udev) counts, as in the Profiles page's verify.
-    if (auto model = m_session.rescan(); !model) {
+    if (auto model = job.session.rescan(); !model) {
         reply.error = model.error().message;
         Q_EMIT diagnosed(reply);
         return;
@@ -37,8 +37,8 @@ void AdvisorWorker::diagnose(const DiagnoseSpec &spec)
     {
         std::optional<ReadTestEngine> engine;
         if (spec.measure)
-            engine.emplace(m_session, spec.device);
-        auto done = blocktune::diagnose(m_session, engine ? &*engine : nullptr, spec, m_cancel);
+            engine.emplace(job.session, job.measurer, spec.device);
+        auto done = blocktune::diagnose(job.session, engine ? &*engine : nullptr, spec, m_cancel);
         if (done)
             reply.diagnosis = std::move(*done);
         else

@@ -1,7 +1,8 @@
 #pragma once
 // Inside ui/advisor: runs core's advise() and diagnose() on a thread of the
-// view's own, through the console's one TuningSession (thread-safe), so the
-// readahead it sets goes through the same writer (one helper per console).
+// view's own, as jobs of the console's one session (ConsoleSession::runJob
+// hands it the session and its measurer for the call), so the readahead it
+// sets goes through the same writer (one helper per console).
 
 #include "advisor/advisor.h"
 #include "tuning/tuning.h"
@@ -15,7 +16,7 @@
 
 namespace blocktune {
 
-class TuningSession;
+struct SessionJobContext; // core/session/consolesession.h
 
 struct AdviseReply
 {
@@ -43,12 +44,12 @@ class AdvisorWorker final : public QObject
 
 public:
     /// `cancel` is the view's flag, read after every block.
-    AdvisorWorker(TuningSession &session, const std::atomic_bool *cancel) : m_session(session), m_cancel(cancel) {}
+    explicit AdvisorWorker(const std::atomic_bool *cancel) : m_cancel(cancel) {}
     ~AdvisorWorker() override = default;
 
-    void advise(const blocktune::AdviseSpec &spec);
+    void advise(const blocktune::SessionJobContext &job, const blocktune::AdviseSpec &spec);
     /// Static checks only when !spec.measure (any tree); else measured too.
-    void diagnose(const blocktune::DiagnoseSpec &spec);
+    void diagnose(const blocktune::SessionJobContext &job, const blocktune::DiagnoseSpec &spec);
     /// Writes the advice's profile (issue 10's JSON) to `path`, named `name`.
     void saveProfile(const QJsonObject &profile, const QString &name, const QString &path);
 
@@ -59,7 +60,6 @@ Q_SIGNALS:
     void saved(const blocktune::SaveReply &reply);
 
 private:
-    TuningSession &m_session;
     const std::atomic_bool *m_cancel;
 };
 

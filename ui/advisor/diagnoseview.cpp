@@ -3,7 +3,7 @@
 #include "advisorworker.h"
 #include "format.h"
 #include "pageheader.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QCheckBox>
 #include <QFrame>
@@ -121,7 +121,7 @@ QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
 
 struct DiagnoseView::Private
 {
-    SessionThread *session = nullptr;
+    ConsoleSession *session = nullptr;
     QString device;
     QThread thread;
     AdvisorWorker *worker = nullptr;
@@ -144,13 +144,13 @@ struct DiagnoseView::Private
     QLabel *status = nullptr;
 };
 
-DiagnoseView::DiagnoseView(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+DiagnoseView::DiagnoseView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<blocktune::DiagnoseReply>();
     d->session = session;
     buildWidgets();
     layOut();
-    if (session->isRecorded() && session->remoteHost().isEmpty()) {
+    if (!session->capabilities().canMeasure) {
         d->header->setDisabledReason(tr("A recorded tree has nothing to read: only the static checks run here"));
         d->staticOnly->setChecked(true);
         d->staticOnly->setEnabled(false);
@@ -202,12 +202,12 @@ void DiagnoseView::layOut()
     layout->addWidget(d->status);
 }
 
-void DiagnoseView::connectSignals(SessionThread *session)
+void DiagnoseView::connectSignals(ConsoleSession *session)
 {
     connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
-    d->worker = new AdvisorWorker(session->session(), &d->cancel);
+    d->worker = new AdvisorWorker(&d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &AdvisorWorker::diagnosed, this, &DiagnoseView::showDiagnosis);
@@ -241,7 +241,7 @@ void DiagnoseView::connectSignals(SessionThread *session)
 
 void DiagnoseView::showDiagnosis(const DiagnoseReply &reply)
 {
-    d->session->publish(); // it scanned again; the tree and the panel follow
+    // It scanned again; the job publishes that model for the tree and the panel.
     if (d->lastMeasured)
         Q_EMIT settingsChanged();
     setRunning(false);
@@ -360,7 +360,7 @@ bool DiagnoseView::run(bool measure)
 {
     if (d->running || d->device.isEmpty())
         return false;
-    if (measure && d->session->isRecorded() && d->session->remoteHost().isEmpty()) {
+    if (measure && !d->session->capabilities().canMeasure) {
         setMessage(d->header->disabledReason());
         return false;
     }
@@ -373,7 +373,7 @@ bool DiagnoseView::run(bool measure)
     setMessage(measure ? tr("Checking %1, then a few seconds of reads…").arg(d->device)
                        : tr("Checking %1…").arg(d->device));
     AdvisorWorker *worker = d->worker;
-    QMetaObject::invokeMethod(worker, [worker, spec] { worker->diagnose(spec); }, Qt::QueuedConnection);
+    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); });
     return true;
 }
 

@@ -10,7 +10,7 @@ class QFrame;
 
 namespace blocktune {
 
-class SessionThread;
+class ConsoleSession;
 struct DiagnoseReply;
 struct Finding;
 
@@ -27,7 +27,7 @@ class DiagnoseView final : public QWidget
     Q_DISABLE_COPY_MOVE(DiagnoseView)
 
 public:
-    explicit DiagnoseView(SessionThread *session, QWidget *parent = nullptr);
+    explicit DiagnoseView(ConsoleSession *session, QWidget *parent = nullptr);
     /// Cancels a running diagnosis and waits for it (and its restore).
     ~DiagnoseView() override;
 
@@ -55,7 +55,7 @@ private:
     // The constructor's steps.
     void buildWidgets();
     void layOut();
-    void connectSignals(SessionThread *session);
+    void connectSignals(ConsoleSession *session);
 
     void showDiagnosis(const DiagnoseReply &reply);
     /// A finding's card: severity, cause, evidence, and the fix with Apply.

@@ -36,7 +36,8 @@ class MonitorView final : public QWidget
 public:
     /// `sysroot` empty = the live machine; else a recorded tree.
     explicit MonitorView(const QString &sysroot, QWidget *parent = nullptr);
-    /// With a replaced counter source and clock (tests drive worker()->tick()).
+    /// With its counter source (the session's measurer's: this machine or its host) and clock
+    /// (tests give their own and drive worker()->tick()).
     MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock,
                 QWidget *parent = nullptr);
     ~MonitorView() override;

@@ -6,7 +6,7 @@
 
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 #include "format.h"
 
 #include <QCoreApplication>
@@ -85,11 +85,14 @@ class ProfileWorker final : public QObject
     Q_DISABLE_COPY_MOVE(ProfileWorker)
 
 public:
-    ProfileWorker(TuningSession &session, ProfileStore store) : m_session(session), m_store(std::move(store)) {}
+    explicit ProfileWorker(ProfileStore store) : m_store(std::move(store)) {}
     ~ProfileWorker() override = default;
 
-    void run(ProfileResult::Kind kind, const QString &name, const QString &a, const QString &b)
+    /// A job of the console's session (ConsoleSession::runJob), which hands
+    /// the session over for this call only.
+    void run(TuningSession &session, ProfileResult::Kind kind, const QString &name, const QString &a, const QString &b)
     {
+        m_session = &session;
         ProfileResult r;
         r.kind = kind;
         r.profile = name;
@@ -99,6 +102,7 @@ public:
         case ProfileResult::Revert: revert(r); break;
         default: withProfile(r, a, b); break;
         }
+        m_session = nullptr;
         Q_EMIT done(r);
     }
 
@@ -118,7 +122,7 @@ private:
 
     void save(ProfileResult &r, bool changedOnly)
     {
-        auto model = m_session.model();
+        auto model = m_session->model();
         if (!model) {
             r.message = model.error().message;
             return;
@@ -126,7 +130,7 @@ private:
         SaveOptions options;
         options.name = r.profile;
         options.changedOnly = changedOnly;
-        auto saved = saveProfile(m_session.root(), **model, options);
+        auto saved = saveProfile(m_session->root(), **model, options);
         if (!saved) {
             r.message = saved.error().message;
             return;
@@ -143,7 +147,7 @@ private:
 
     void revert(ProfileResult &r)
     {
-        const ProfileRevertReport back = revertProfile(m_session);
+        const ProfileRevertReport back = revertProfile(*m_session);
         r.ok = back.ok();
         int restored = 0;
         for (const RestoreItem &i : back.restore.items) {
@@ -167,7 +171,7 @@ private:
         const Profile &p = *profile;
         switch (r.kind) {
         case ProfileResult::Preview: {
-            const ProfilePreview preview = previewProfile(p, m_session);
+            const ProfilePreview preview = previewProfile(p, *m_session);
             for (const ResolvedSetting &s : preview.resolution.settings)
                 r.rows << previewRow(p, s);
             r.notes = resolutionNotes(p, preview.resolution);
@@ -179,7 +183,7 @@ private:
             break;
         }
         case ProfileResult::Apply: {
-            const ProfileApplyReport done = applyProfile(p, m_session);
+            const ProfileApplyReport done = applyProfile(p, *m_session);
             for (const ResolvedSetting &s : done.preview.resolution.settings)
                 r.rows << previewRow(p, s);
             r.notes = resolutionNotes(p, done.preview.resolution);
@@ -198,12 +202,12 @@ private:
         }
         case ProfileResult::Verify: {
             // Verify looks at the machine as it is now, changes made elsewhere included.
-            auto model = m_session.rescan();
+            auto model = m_session->rescan();
             if (!model) {
                 r.message = model.error().message;
                 return;
             }
-            const VerifyReport v = verifyProfile(p, m_session.root(), **model);
+            const VerifyReport v = verifyProfile(p, m_session->root(), **model);
             for (const ResolvedSetting &s : v.resolution.settings) {
                 if (s.state == ResolvedState::Skipped)
                     continue;
@@ -243,7 +247,7 @@ private:
                 return;
             }
             // Through the session's writer: as a user, the helper it started already.
-            auto done = m_session.changeUdevRules(RulesChange::Install, udevRulesFileName(p.name), text->text);
+            auto done = m_session->changeUdevRules(RulesChange::Install, udevRulesFileName(p.name), text->text);
             if (!done) {
                 r.message = done.error().message;
                 return;
@@ -258,13 +262,13 @@ private:
         }
     }
 
-    TuningSession &m_session;
+    TuningSession *m_session = nullptr; ///< during run() only
     ProfileStore m_store;
 };
 
 struct ProfilesView::Private
 {
-    SessionThread *session = nullptr;
+    ConsoleSession *session = nullptr;
     QThread thread;
     ProfileWorker *worker = nullptr;
     ProfileResult last;
@@ -291,12 +295,12 @@ struct ProfilesView::Private
     QList<QPushButton *> buttons; ///< the ones setBusy() turns off and on
 };
 
-ProfilesView::ProfilesView(SessionThread *session, const ProfileStore &store, QWidget *parent)
+ProfilesView::ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
     qRegisterMetaType<blocktune::ProfileResult>();
-    d->worker = new ProfileWorker(session->session(), store);
+    d->worker = new ProfileWorker(store);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &ProfileWorker::done, this, &ProfilesView::showResult, Qt::QueuedConnection);
@@ -465,8 +469,9 @@ void ProfilesView::post(ProfileResult::Kind kind, const QString &profile, const 
 {
     setBusy(true);
     ProfileWorker *worker = d->worker;
-    QMetaObject::invokeMethod(worker, [worker, kind, profile, a, b] { worker->run(kind, profile, a, b); },
-                              Qt::QueuedConnection);
+    d->session->runJob(worker, [worker, kind, profile, a, b](const SessionJobContext &job) {
+        worker->run(job.session, kind, profile, a, b);
+    });
 }
 
 void ProfilesView::refresh()
@@ -652,8 +657,7 @@ void ProfilesView::showResult(const ProfileResult &result)
     if (result.kind == ProfileResult::Save && result.ok)
         refresh();
     if ((result.kind == ProfileResult::Apply || result.kind == ProfileResult::Revert) && result.ok) {
-        d->session->publish(); // the session changed from this page's thread
-        Q_EMIT settingsChanged();
+        Q_EMIT settingsChanged(); // the panel reads again; the job publishes the model after it
     }
     Q_EMIT finished(d->last);
 }

@@ -10,7 +10,7 @@
 namespace blocktune {
 
 class ProfileStore;
-class SessionThread;
+class ConsoleSession;
 
 /// One line of the Profiles page's table: a preview row, or a verify row.
 struct ProfileRow
@@ -54,7 +54,7 @@ class ProfilesView final : public QWidget
     Q_DISABLE_COPY_MOVE(ProfilesView)
 
 public:
-    ProfilesView(SessionThread *session, const ProfileStore &store, QWidget *parent = nullptr);
+    ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent = nullptr);
     ~ProfilesView() override;
 
     /// The profile selected in the list.

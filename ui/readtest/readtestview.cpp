@@ -9,7 +9,7 @@
 #include "history/history.h"
 #include "resultsmodel.h"
 #include "streamcard.h"
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -44,7 +44,7 @@ namespace blocktune {
 
 struct ReadTestView::Private
 {
-    SessionThread *session = nullptr;
+    ConsoleSession *session = nullptr;
     QString device;
     QThread thread;
     ReadTestWorker *worker = nullptr;
@@ -125,7 +125,7 @@ const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44,
 
 } // namespace
 
-ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+ReadTestView::ReadTestView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
     buildWidgets();
@@ -144,7 +144,7 @@ ReadTestView::ReadTestView(SessionThread *session, QWidget *parent) : QWidget(pa
         d->status->setText(why);
     }
 
-    startWorker(session);
+    startWorker();
 }
 
 void ReadTestView::buildWidgets()
@@ -402,9 +402,9 @@ void ReadTestView::updateEnabled()
     d->sweepValues->setEnabled(d->sweep->isChecked());
 }
 
-void ReadTestView::startWorker(SessionThread *session)
+void ReadTestView::startWorker()
 {
-    d->worker = new ReadTestWorker(session->session(), &d->cancel);
+    d->worker = new ReadTestWorker(&d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
 
@@ -611,7 +611,8 @@ void ReadTestView::updateCurve()
 
 void ReadTestView::keep(const HistoryRecord &record)
 {
-    if (d->session->isRecorded())
+    // A host keeps its own (the agent wrote it there); a recorded tree has none.
+    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
         return;
     // SQLite waits for a lock up to 2 s: never on the GUI thread.
     QPointer<ReadTestView> self(this);
@@ -817,7 +818,7 @@ bool ReadTestView::startSweep(const DeviceModel &model, const ReadTestSpec &spec
     auto sweep = ReadaheadSweep::prepare(d->session->root(), model, sweepSpec);
     if (!sweep)
         return refuse(sweep.error().message);
-    if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
+    if (!d->session->capabilities().canMeasure)
         return refuseRecorded();
     resetForRun(sweep->test(), spec);
     d->sweeping = true;
@@ -832,8 +833,9 @@ bool ReadTestView::startSweep(const DeviceModel &model, const ReadTestSpec &spec
     d->description = d->report.trimmed();
     d->text->setPlainText(d->report + formatSweepHeader().chopped(1));
     d->bottom->setCurrentWidget(d->text);
-    QMetaObject::invokeMethod(d->worker, [worker = d->worker, s = *sweep] { worker->runSweep(s); },
-                              Qt::QueuedConnection);
+    d->session->runJob(d->worker, [worker = d->worker, s = *sweep](const SessionJobContext &job) {
+        worker->runSweep(job.session, job.measurer, s);
+    });
     return true;
 }
 
@@ -842,7 +844,7 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
     auto test = ReadTest::prepare(d->session->root(), model, spec);
     if (!test)
         return refuse(test.error().message);
-    if (d->session->isRecorded() && d->session->remoteHost().isEmpty())
+    if (!d->session->capabilities().canMeasure)
         return refuseRecorded();
     resetForRun(*test, spec);
     d->sweeping = false;
@@ -851,8 +853,9 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
     d->description = d->report.trimmed();
     d->text->setPlainText(d->report.chopped(1));
     d->plots->setCurrentWidget(d->live);
-    QMetaObject::invokeMethod(d->worker, [worker = d->worker, t = *test] { worker->runTest(t); },
-                              Qt::QueuedConnection);
+    d->session->runJob(d->worker, [worker = d->worker, t = *test](const SessionJobContext &job) {
+        worker->runTest(job.measurer, t);
+    });
     return true;
 }
 

@@ -13,7 +13,7 @@ class QFormLayout;
 
 namespace blocktune {
 
-class SessionThread;
+class ConsoleSession;
 class ReadTest;
 class DeviceModel;
 struct HistoryRecord;
@@ -51,7 +51,7 @@ class ReadTestView final : public QWidget
 public:
     /// Tests read the devices of `session`'s machine; sweeps change
     /// readahead through that session (one helper for the whole console).
-    explicit ReadTestView(SessionThread *session, QWidget *parent = nullptr);
+    explicit ReadTestView(ConsoleSession *session, QWidget *parent = nullptr);
     /// Cancels a running test and waits for it (and a sweep's restore).
     ~ReadTestView() override;
 
@@ -103,7 +103,7 @@ private:
     QFormLayout *formLayout();
     void connectSignals();
     /// Makes the worker, wires its reports and starts its thread.
-    void startWorker(SessionThread *session);
+    void startWorker();
     void updateEnabled();
 
     // start()'s phases. Each gives false after refuse() when it refuses.

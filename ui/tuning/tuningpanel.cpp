@@ -2,7 +2,7 @@
 
 #include "format.h"
 
-#include "session/sessionthread.h"
+#include "session/consolesession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -111,7 +111,7 @@ private:
 
 struct TuningPanel::Private
 {
-    SessionThread *session = nullptr;
+    ConsoleSession *session = nullptr;
     QString device;
     std::optional<DeviceSettings> settings; ///< as last read by the session
     quint64 readTicket = 0;  ///< the settings read we wait for
@@ -155,7 +155,7 @@ struct TuningPanel::Private
 };
 
 
-TuningPanel::TuningPanel(SessionThread *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+TuningPanel::TuningPanel(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
     buildWidgets();
@@ -346,7 +346,7 @@ void TuningPanel::wireSession()
         if (ticket == d->revertTicket || ticket == d->tryRestoreTicket)
             revertArrived(report);
     });
-    connect(d->session, &SessionThread::stateChanged, this, [this](const SessionState &state) {
+    connect(d->session, &ConsoleSession::stateChanged, this, [this](const SessionState &state) {
         d->revert->setEnabled(state.temporary + state.persistent > 0 && !d->busy());
     });
 }

@@ -7,7 +7,7 @@
 
 namespace blocktune {
 
-class SessionThread;
+class ConsoleSession;
 struct SettingsReply;
 struct SettingChange;
 struct ChangePlan;
@@ -28,7 +28,7 @@ class TuningPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(TuningPanel)
 
 public:
-    explicit TuningPanel(SessionThread *session, QWidget *parent = nullptr);
+    explicit TuningPanel(ConsoleSession *session, QWidget *parent = nullptr);
     ~TuningPanel() override;
 
     /// Text of the last outcome (for tests and the status bar).

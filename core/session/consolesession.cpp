@@ -1,18 +1,29 @@
-#include "sessionthread.h"
+#include "consolesession.h"
+
+#include "monitor/monitor.h"
 
 namespace blocktune {
 
 // ---- SessionWorker (session thread) ---------------------------------------------
 
-SessionState SessionWorker::state(bool busy) const
+namespace {
+
+SessionState stateOf(const TuningSession &session, bool busy)
 {
     SessionState s;
-    s.temporary = m_session.temporaryCount();
-    s.persistent = m_session.persistentCount();
-    s.writerStarted = m_session.writerStarted();
-    s.writer = m_session.writerDescription();
+    s.temporary = session.temporaryCount();
+    s.persistent = session.persistentCount();
+    s.writerStarted = session.writerStarted();
+    s.writer = session.writerDescription();
     s.busy = busy;
     return s;
+}
+
+} // namespace
+
+SessionState SessionWorker::state(bool busy) const
+{
+    return stateOf(m_session, busy);
 }
 
 void SessionWorker::publish(bool modelToo)
@@ -91,10 +102,18 @@ void SessionWorker::restoreJournals(quint64 ticket, const QList<Journal> &journa
     publish(true);
 }
 
-// ---- SessionThread (GUI thread) -------------------------------------------------
+void SessionWorker::findDeadJournals(quint64 ticket)
+{
+    Q_EMIT deadJournalsFound(ticket, m_session.deadJournals());
+}
 
-SessionThread::SessionThread(SysRoot root, SessionOptions options, QObject *parent)
-    : QObject(parent), m_session(std::make_unique<TuningSession>(std::move(root), std::move(options)))
+// ---- ConsoleSession (GUI thread) -------------------------------------------------
+
+ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared_ptr<Measurer> measurer,
+                               QObject *parent)
+    : QObject(parent), m_session(std::make_unique<TuningSession>(std::move(root), std::move(options))),
+      m_measurer(measurer ? std::move(measurer) : makeLocalMeasurer(m_session->root())),
+      m_state(stateOf(*m_session, false))
 {
     qRegisterMetaType<SettingsReply>();
     qRegisterMetaType<SessionState>();
@@ -105,6 +124,7 @@ SessionThread::SessionThread(SysRoot root, SessionOptions options, QObject *pare
     qRegisterMetaType<PlanOptions>();
     qRegisterMetaType<QList<SettingChange>>();
     qRegisterMetaType<QList<Journal>>();
+    qRegisterMetaType<QList<PendingJournal>>();
 
     m_thread.setObjectName(QStringLiteral("blocktune session"));
     m_worker = new SessionWorker(*m_session);
@@ -121,7 +141,7 @@ SessionThread::SessionThread(SysRoot root, SessionOptions options, QObject *pare
     m_thread.start();
 }
 
-SessionThread::~SessionThread()
+ConsoleSession::~ConsoleSession()
 {
     // A write waiting for a prompt would hold the thread: give it up.
     m_session->cancelPendingWrite();
@@ -131,7 +151,7 @@ SessionThread::~SessionThread()
 }
 
 template<typename F>
-quint64 SessionThread::post(F &&call)
+quint64 ConsoleSession::post(F &&call)
 {
     const quint64 ticket = m_nextTicket++;
     QMetaObject::invokeMethod(m_worker, [w = m_worker, ticket, call = std::forward<F>(call)] { call(w, ticket); },
@@ -139,50 +159,79 @@ quint64 SessionThread::post(F &&call)
     return ticket;
 }
 
-quint64 SessionThread::rescan()
+quint64 ConsoleSession::rescan()
 {
     return post([](SessionWorker *w, quint64 t) { w->rescan(t); });
 }
 
-quint64 SessionThread::readSettings(const QString &device)
+quint64 ConsoleSession::readSettings(const QString &device)
 {
     return post([device](SessionWorker *w, quint64 t) { w->readSettings(t, device); });
 }
 
-quint64 SessionThread::plan(const QList<SettingChange> &changes, const PlanOptions &options)
+quint64 ConsoleSession::plan(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     return post([changes, options](SessionWorker *w, quint64 t) { w->plan(t, changes, options); });
 }
 
-quint64 SessionThread::apply(const ChangePlan &plan, bool temporary)
+quint64 ConsoleSession::apply(const ChangePlan &plan, bool temporary)
 {
     m_state.busy = true;
     return post([plan, temporary](SessionWorker *w, quint64 t) { w->apply(t, plan, temporary); });
 }
 
-quint64 SessionThread::restoreTemporary()
+quint64 ConsoleSession::restoreTemporary()
 {
     return post([](SessionWorker *w, quint64 t) { w->restoreTemporary(t); });
 }
 
-void SessionThread::keepTemporary()
+void ConsoleSession::keepTemporary()
 {
     post([](SessionWorker *w, quint64) { w->keepTemporary(); });
 }
 
-quint64 SessionThread::revertAll()
+quint64 ConsoleSession::revertAll()
 {
     return post([](SessionWorker *w, quint64 t) { w->revertAll(t); });
 }
 
-void SessionThread::publish()
-{
-    post([](SessionWorker *w, quint64) { w->publish(true); });
-}
-
-quint64 SessionThread::restoreJournals(const QList<Journal> &journals)
+quint64 ConsoleSession::restoreJournals(const QList<Journal> &journals)
 {
     return post([journals](SessionWorker *w, quint64 t) { w->restoreJournals(t, journals); });
+}
+
+std::unique_ptr<CounterSource> ConsoleSession::counterSource() const
+{
+    return m_measurer->counterSource();
+}
+
+quint64 ConsoleSession::findDeadJournals()
+{
+    return post([](SessionWorker *w, quint64 t) { w->findDeadJournals(t); });
+}
+
+quint64 ConsoleSession::runJob(QObject *context, SessionJob job)
+{
+    const quint64 ticket = m_nextTicket++;
+    TuningSession *session = m_session.get();
+    Measurer *measurer = m_measurer.get();
+    SessionWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        context,
+        [this, ticket, session, measurer, worker, job = std::move(job)] {
+            job(SessionJobContext{*session, *measurer});
+            // Published on the session thread, whose answers reach the GUI
+            // thread in order: the model and state first, then the end.
+            QMetaObject::invokeMethod(
+                worker,
+                [this, worker, ticket] {
+                    worker->publish(true);
+                    QMetaObject::invokeMethod(this, [this, ticket] { Q_EMIT jobFinished(ticket); }, Qt::QueuedConnection);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+    return ticket;
 }
 
 } // namespace blocktune

@@ -1,15 +1,21 @@
 #pragma once
-// The console's way to the TuningSession: every operation that can block (a
-// scan, a write through the helper waiting for a pkexec prompt, a restore)
-// runs on the session's own thread; answers come back as queued signals
-// carrying value structs, matched to the request by a ticket. Views ask the
-// one SessionThread; none keeps a copy of what the session tracks.
+// The console's one door to its TuningSession. Every operation that can
+// block (a scan, a write through the helper waiting for a pkexec prompt, a
+// restore) runs on the session's own thread; answers come back as queued
+// signals carrying value structs, matched to the request by a ticket. Work
+// that drives the session for a while (a sweep, an advice, a profile's
+// apply) is a job: runJob() hands it the session and its measurer on the
+// job's own thread for as long as it runs, then publishes what it changed.
+// Nothing hands the session out; views ask the one ConsoleSession, and none
+// keeps a copy of what the session tracks.
 
+#include "readtest/measurer.h"
 #include "session.h"
 
 #include <QObject>
 #include <QThread>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -35,7 +41,7 @@ struct SessionState
 
 using ModelSnapshot = std::shared_ptr<const DeviceModel>;
 
-/// Lives on the session thread; SessionThread calls it.
+/// Lives on the session thread; ConsoleSession calls it.
 class SessionWorker final : public QObject
 {
     Q_OBJECT
@@ -53,6 +59,7 @@ public:
     void keepTemporary();
     void revertAll(quint64 ticket);
     void restoreJournals(quint64 ticket, const QList<blocktune::Journal> &journals);
+    void findDeadJournals(quint64 ticket);
     void publish(bool modelToo);
 
 Q_SIGNALS:
@@ -62,6 +69,7 @@ Q_SIGNALS:
     void planned(quint64 ticket, const blocktune::ChangePlan &plan);
     void applied(quint64 ticket, const blocktune::ChangeReport &report);
     void restored(quint64 ticket, const blocktune::RestoreReport &report);
+    void deadJournalsFound(quint64 ticket, const QList<blocktune::PendingJournal> &journals);
     void stateChanged(const blocktune::SessionState &state);
 
 private:
@@ -70,31 +78,46 @@ private:
     TuningSession &m_session;
 };
 
-/// Owns the TuningSession, its worker and the thread they run on. Create it
-/// on the GUI thread; the destructor waits for the operation in progress,
-/// then the session restores its temporary changes.
-class SessionThread final : public QObject
+/// What a job is handed for as long as it runs: the session, and where
+/// reads are measured beside it (this machine, or the session's host).
+struct SessionJobContext
+{
+    TuningSession &session;
+    Measurer &measurer;
+};
+using SessionJob = std::function<void(const SessionJobContext &)>;
+
+/// Owns the TuningSession, its measurer, its worker and the thread they run
+/// on. Create it on the GUI thread; the destructor waits for the operation
+/// in progress, then the session restores its temporary changes. Jobs run
+/// on their callers' threads, which must end before this does.
+class ConsoleSession final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(SessionThread)
+    Q_DISABLE_COPY_MOVE(ConsoleSession)
 
 public:
-    explicit SessionThread(SysRoot root, SessionOptions options = {}, QObject *parent = nullptr);
-    ~SessionThread() override;
+    /// `measurer` empty: this machine's (makeLocalMeasurer()).
+    explicit ConsoleSession(SysRoot root, SessionOptions options = {}, std::shared_ptr<Measurer> measurer = {},
+                            QObject *parent = nullptr);
+    ~ConsoleSession() override;
 
-    /// For work on other threads that drives the session itself (a sweep on
-    /// the read test's worker): the session is thread-safe.
-    TuningSession &session() { return *m_session; }
     const SysRoot &root() const { return m_session->root(); }
     bool isRecorded() const { return m_session->isRecorded(); }
+    /// Where the session works and what it can do there.
+    SessionCapabilities capabilities() const { return m_session->capabilities(); }
     /// The host a remote session works on (the root is its mirror), or empty.
     QString remoteHost() const { return m_session->remoteHost(); }
     /// Why writes are refused (shown where Apply would be), or empty.
     const QString &readOnlyReason() const { return m_session->readOnlyReason(); }
+    /// Where the monitor takes its counters (this machine's, or the host's).
+    std::unique_ptr<CounterSource> counterSource() const;
     SessionWorker *worker() const { return m_worker; }
 
     /// The newest model the worker published (nullptr before the first scan).
     ModelSnapshot model() const { return m_model; }
+    /// The newest state (the writer, the counts); before the first answer,
+    /// as the session was made.
     const SessionState &state() const { return m_state; }
 
     // Each returns the ticket its answer will carry.
@@ -106,9 +129,14 @@ public:
     void keepTemporary();
     quint64 revertAll();
     quint64 restoreJournals(const QList<Journal> &journals);
-    /// Publishes the session's model and state as they are (after a sweep
-    /// that went through the session from another thread): no scan.
-    void publish();
+    /// Journals of sessions that died (crash, kill -9): the worker's
+    /// deadJournalsFound().
+    quint64 findDeadJournals();
+    /// Runs `job` on `context`'s thread (a view's worker thread: a sweep
+    /// takes minutes, and the session thread stays free for the panels),
+    /// handing it the session for as long as it runs; then the model and
+    /// state it left are published, and jobFinished(ticket) follows them.
+    quint64 runJob(QObject *context, SessionJob job);
     /// Gives up a write that waits for authorization (thread-safe).
     void cancelPendingWrite() { m_session->cancelPendingWrite(); }
 
@@ -116,12 +144,15 @@ Q_SIGNALS:
     /// The same as the worker's, on the GUI thread, after model() is updated.
     void modelChanged(const blocktune::ModelSnapshot &model);
     void stateChanged(const blocktune::SessionState &state);
+    /// A job's end, after the model and state it left were published.
+    void jobFinished(quint64 ticket);
 
 private:
     template<typename F>
     quint64 post(F &&call);
 
     std::unique_ptr<TuningSession> m_session;
+    std::shared_ptr<Measurer> m_measurer;
     QThread m_thread;
     SessionWorker *m_worker = nullptr;
     ModelSnapshot m_model;
@@ -140,3 +171,4 @@ Q_DECLARE_METATYPE(blocktune::RestoreReport)
 Q_DECLARE_METATYPE(blocktune::PlanOptions)
 Q_DECLARE_METATYPE(QList<blocktune::SettingChange>)
 Q_DECLARE_METATYPE(QList<blocktune::Journal>)
+Q_DECLARE_METATYPE(QList<blocktune::PendingJournal>)
