@@ -346,7 +346,7 @@ int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOp
 
 /// --stats: the monitor's own cost, one JSON line on stderr.
 void printStats(CliContext &ctx, const MonitorRunStats &run, double wall, double cpu, qsizetype devices,
-                const std::optional<History> &kept)
+                const std::optional<PlotSeries> &kept)
 {
     long rssKiB = 0;
     if (auto status = SysRoot().readFile(SysRoot().procPath("self/status"))) {
@@ -390,9 +390,9 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     MonitorLoop loop(ctx.root, std::make_unique<ProcSource>(ctx.root), std::make_unique<SteadyClock>());
     if (const int r = watchWhatWasAsked(ctx, *model, o, loop.sampler()); r >= 0)
         return r;
-    std::optional<History> kept;
+    std::optional<PlotSeries> kept;
     if (o.historyPoints > 0)
-        kept.emplace(History::Limits{qsizetype(o.historyPoints), 64 << 20});
+        kept.emplace(PlotSeries::Limits{qsizetype(o.historyPoints), 64 << 20});
 
     TickPrinter printer(ctx, o.json);
     ctx.out.flush();

@@ -8,7 +8,7 @@
 // balance of md arrays, dm devices and user-given groups. A Topology says
 // which IRQ lines serve which device and which devices form groups; it is
 // built from the DeviceModel on start and when devices come or go, never per
-// tick. History keeps bounded series for plots. MonitorLoop is the one
+// tick. PlotSeries keeps bounded series for plots. MonitorLoop is the one
 // loop around a Sampler: MonitorWorker ticks it from a timer on its own
 // thread (MonitorThread) for the console, blocktune-cli monitor runs it.
 //
@@ -330,7 +330,7 @@ private:
     std::unique_ptr<State> d;
 };
 
-// ---- History ------------------------------------------------------------------------
+// ---- PlotSeries ------------------------------------------------------------------------
 
 /// A fixed-capacity ring: pushing past capacity overwrites the oldest.
 template<typename T>
@@ -380,7 +380,7 @@ private:
 /// points (default one hour at 10 Hz), allocated whole when first used and
 /// only while the byte budget allows. Memory never exceeds the budget,
 /// whatever runs and for however long.
-class History final
+class PlotSeries final
 {
 public:
     struct Limits
@@ -388,8 +388,8 @@ public:
         qsizetype capacity = 36'000;          ///< points per series
         qsizetype budgetBytes = 64 << 20;     ///< all series together
     };
-    explicit History(Limits limits);
-    History() : History(Limits{}) {}
+    explicit PlotSeries(Limits limits);
+    PlotSeries() : PlotSeries(Limits{}) {}
 
     /// Starts a point at `t` seconds. Series that get no value before the
     /// next point read NaN there (a gap in the plot).

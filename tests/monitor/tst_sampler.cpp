@@ -660,7 +660,7 @@ private Q_SLOTS:
     void historyIsBoundedWhateverRuns()
     {
         // Room for exactly three series of 100 points.
-        History history(History::Limits{100, 3 * 100 * qsizetype(sizeof(float))});
+        PlotSeries history(PlotSeries::Limits{100, 3 * 100 * qsizetype(sizeof(float))});
         history.beginPoint(0.0);
         QVERIFY(history.set(u"a"_qs, 1));
         QVERIFY(history.set(u"b"_qs, 2));
@@ -690,7 +690,7 @@ private Q_SLOTS:
 
     void historyAlignsLateSeries()
     {
-        History history(History::Limits{10, 1 << 20});
+        PlotSeries history(PlotSeries::Limits{10, 1 << 20});
         for (int i = 0; i < 4; ++i) {
             history.beginPoint(i);
             history.set(u"early"_qs, i);
@@ -708,7 +708,7 @@ private Q_SLOTS:
         rig.sampler->setUserGroups({GroupSpec{u"pair"_qs, u"user"_qs, {u"sda"_qs, u"sdb"_qs}}});
         rig.source->intrTotal = 0;
         rig.source->setDevices({{u"sda"_qs, zero()}, {u"sdb"_qs, zero()}});
-        History history;
+        PlotSeries history;
         auto baseline = rig.sampler->sample();
         history.record(*baseline);
         QCOMPARE(history.size(), 0); // a baseline has no figures

@@ -89,8 +89,8 @@ struct MonitorView::Private
     QString balanceTitle;
     bool paused = false;
 
-    History history;
-    QHash<QString, QCPGraph *> graphs; // keyed by History series name
+    PlotSeries history;
+    QHash<QString, QCPGraph *> graphs; // keyed by PlotSeries series name
     QStringList devices;
     QList<GroupSpec> userGroups;
     int intervalMs = 100;
@@ -220,7 +220,7 @@ void MonitorView::Private::clearGraphs()
 void MonitorView::Private::restart()
 {
     clearGraphs();
-    history = History(History::Limits{std::max(1, 3'600'000 / intervalMs), 64 << 20});
+    history = PlotSeries(PlotSeries::Limits{std::max(1, 3'600'000 / intervalMs), 64 << 20});
     lastT = 0;
     if (devices.isEmpty()) {
         if (running)

@@ -5,12 +5,12 @@
 
 namespace blocktune {
 
-History::History(Limits limits) : m_limits(limits), m_time(std::max<qsizetype>(1, limits.capacity))
+PlotSeries::PlotSeries(Limits limits) : m_limits(limits), m_time(std::max<qsizetype>(1, limits.capacity))
 {
     m_limits.capacity = m_time.capacity();
 }
 
-void History::beginPoint(double t)
+void PlotSeries::beginPoint(double t)
 {
     m_time.push(t);
     // Every series gets the new point as a gap until set() fills it, so all
@@ -20,7 +20,7 @@ void History::beginPoint(double t)
         it->push(gap);
 }
 
-bool History::set(const QString &series, double value)
+bool PlotSeries::set(const QString &series, double value)
 {
     if (m_time.isEmpty())
         return false;
@@ -41,7 +41,7 @@ bool History::set(const QString &series, double value)
     return true;
 }
 
-void History::record(const Sample &sample)
+void PlotSeries::record(const Sample &sample)
 {
     if (sample.baseline)
         return;
@@ -74,14 +74,14 @@ void History::record(const Sample &sample)
     }
 }
 
-QStringList History::seriesNames() const
+QStringList PlotSeries::seriesNames() const
 {
     QStringList names = m_series.keys();
     names.sort();
     return names;
 }
 
-double History::valueAt(const QString &series, qsizetype i) const
+double PlotSeries::valueAt(const QString &series, qsizetype i) const
 {
     const auto it = m_series.constFind(series);
     if (it == m_series.cend() || i < 0 || i >= it->size())
@@ -89,7 +89,7 @@ double History::valueAt(const QString &series, qsizetype i) const
     return double(it->at(i));
 }
 
-qsizetype History::memoryBytes() const
+qsizetype PlotSeries::memoryBytes() const
 {
     qsizetype bytes = m_time.memoryBytes();
     for (const auto &ring : m_series)
@@ -97,7 +97,7 @@ qsizetype History::memoryBytes() const
     return bytes;
 }
 
-void History::clear()
+void PlotSeries::clear()
 {
     m_time.clear();
     m_series.clear();
