@@ -12,6 +12,38 @@ phase() { echo "run-tests: $1 ($((SECONDS - start)) s so far)"; }
 
 bash scripts/bootstrap.sh -DBLOCKTUNE_WERROR=ON -DBLOCKTUNE_BUILD_TESTS=ON
 phase "built build/"
+
+# The suites wait on devices, ssh and timers far more than they compute, so
+# the next pass's build runs beside each one, at the lowest CPU and I/O
+# priority: the tests get the cores whenever they want them. Line tables
+# (-g1) are all a sanitizer's stack trace needs, and -O1 is what ASan's
+# authors advise; the benches are not run sanitized.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+built_pid=
+# A failed suite ends the script: the build beside it (its own process
+# group, from setsid) goes with it.
+trap 'if [ -n "$built_pid" ]; then kill -- "-$built_pid" 2>/dev/null || true; fi' EXIT
+background_build() { # NAME LOG COMMAND...: starts COMMAND niced, its PID in $built_pid
+    local name=$1 log=$2
+    shift 2
+    echo "run-tests: building $name beside the suite (log: $log)"
+    setsid nice -n 19 ionice -c 3 "$@" >"$log" 2>&1 &
+    built_pid=$!
+}
+wait_build() { # NAME LOG: the background build's end; its log when it failed
+    if ! wait "$built_pid"; then
+        echo "run-tests: building $1 failed; the end of $2:"
+        tail -n 80 "$2"
+        exit 1
+    fi
+    built_pid=
+}
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DBLOCKTUNE_WERROR=ON -DBLOCKTUNE_BUILD_TESTS=ON -DBLOCKTUNE_BUILD_BENCH=OFF -DBLOCKTUNE_SANITIZE=ON \
+    "${launcher[@]}" >/dev/null
+background_build build-asan/ build/asan-build.log cmake --build build-asan -j "$(nproc)"
+
 # The Debian package of the tree under test: contents, lintian, a run from
 # a scratch root, and as root a real install that is purged again.
 deb=$(bash scripts/build-deb.sh build | tail -1)
@@ -23,15 +55,13 @@ bash scripts/check-deb.sh "${install_flag[@]}" "$deb"
 (cd build && ctest --output-on-failure --timeout 900)
 phase "suite passed"
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOCKTUNE_WERROR=ON \
-    -DBLOCKTUNE_BUILD_TESTS=ON -DBLOCKTUNE_SANITIZE=ON "${launcher[@]}" >/dev/null
-cmake --build build-asan -j "$(nproc)"
+wait_build build-asan/ build/asan-build.log
 phase "built build-asan/ (ASan + UBSan)"
+background_build build-fuzz/ build/fuzz-build.log bash scripts/run-fuzzers.sh --build-only
 # The tests start build-asan/bin's CLI and helper: sanitized too.
 (cd build-asan && ctest --output-on-failure --timeout 900)
 phase "suite passed under ASan + UBSan"
 
+wait_build build-fuzz/ build/fuzz-build.log
 bash scripts/run-fuzzers.sh
 phase "fuzzers passed; all done"
