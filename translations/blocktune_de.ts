@@ -1264,6 +1264,13 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>The read tests and sweeps kept on %1</source>
         <translation>Die auf %1 gespeicherten Lesetests und Messreihen</translation>
     </message>
+    <message numerus="yes">
+        <source> — following %1&apos;s hotplug (asked every %n s)</source>
+        <translation>
+            <numerusform> — folgt dem Hotplug von %1 (alle %n s gefragt)</numerusform>
+            <numerusform> — folgt dem Hotplug von %1 (alle %n s gefragt)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>

@@ -117,6 +117,13 @@
             <numerusform>connection to %1 lost; %n temporary changes restored there</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> — following %1&apos;s hotplug (asked every %n s)</source>
+        <translation>
+            <numerusform> — following %1&apos;s hotplug (asked every %n s)</numerusform>
+            <numerusform> — following %1&apos;s hotplug (asked every %n s)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfileWorker</name>

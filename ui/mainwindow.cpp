@@ -10,6 +10,7 @@
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
 #include "remote/connectdialog.h"
+#include "remote/hostwatcher.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -229,6 +230,15 @@ void MainWindow::watchDevices()
     m_watcher->start();
 }
 
+void MainWindow::watchHost()
+{
+    // The host's uevents do not come here: its agent is asked for a digest
+    // of its block devices, and a change records the host again.
+    m_hostWatcher = new HostDeviceWatcher(m_remote->connection.link, kHostWatchIntervalMs, this);
+    connect(m_hostWatcher, &HostDeviceWatcher::devicesChanged, this, [this](int) { rescan(); });
+    m_hostWatcher->start();
+}
+
 void MainWindow::closeOnTerminationSignals()
 {
     // SIGINT/SIGTERM/SIGHUP close the window like the user would, so a
@@ -314,6 +324,7 @@ MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<R
             window->fetchRemoteHistory();
     });
     window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
+    window->watchHost();
     connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
     // What the agent of a connection that dropped put back (it said so to
     // the agent that answers now).
@@ -493,6 +504,9 @@ void MainWindow::showModel()
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
                              ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
+                         : m_hostWatcher && m_hostWatcher->isRunning()
+                             ? tr(" — following %1's hotplug (asked every %n s)", nullptr, kHostWatchIntervalMs / 1000)
+                                   .arg(m_session->remoteHost())
                              : QString()));
     if (!m_initialDevice.isEmpty()) {
         m_tree->selectDevice(m_initialDevice);

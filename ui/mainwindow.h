@@ -14,6 +14,7 @@ namespace blocktune {
 
 class DeviceTree;
 class DeviceWatcher;
+class HostDeviceWatcher;
 class ConsoleSession;
 class Measurer;
 struct PendingJournal;
@@ -103,6 +104,7 @@ private:
     void wireViews();
     /// Hotplug on the live machine: a burst of uevents, one rescan.
     void watchDevices();
+    void watchHost();
     void closeOnTerminationSignals();
     /// Geometry, splitter and the last device from QSettings.
     void restoreWindowState();
@@ -139,6 +141,8 @@ private:
     QLabel *m_lastError = nullptr;
     QSplitter *m_splitter = nullptr;
     DeviceWatcher *m_watcher = nullptr;
+    HostDeviceWatcher *m_hostWatcher = nullptr; ///< a host's window
+    static constexpr int kHostWatchIntervalMs = 5000;
     QString m_initialDevice;
     bool m_ready = false;
     std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked

@@ -2,12 +2,17 @@
 
 #include "common/tr.h"
 
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSocketNotifier>
 
 #include <libudev.h>
 
 #include <cstring>
+
+#include <sys/stat.h>
 
 namespace blocktune {
 
@@ -64,6 +69,29 @@ void DeviceWatcher::readEvents()
             Q_EMIT deviceChanged(name);
         udev_device_unref(device);
     }
+}
+
+BlockDeviceDigest blockDeviceDigest(const SysRoot &root)
+{
+    // class/block holds every disk and partition; a recorded tree may have
+    // only block/ (disks, their partitions inside), as the scan reads it.
+    QByteArray dir = root.sysPath("class/block");
+    if (!QFileInfo(QString::fromLocal8Bit(dir)).isDir())
+        dir = root.sysPath("block");
+    const QStringList names = QDir(QString::fromLocal8Bit(dir)).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System,
+                                                                          QDir::Name);
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    for (const QString &name : names) {
+        const QByteArray path = dir + '/' + name.toLocal8Bit();
+        struct stat st {};
+        const quint64 node = ::lstat(path.constData(), &st) == 0 ? quint64(st.st_ino) : 0;
+        // A loop device keeps its node when it is attached or detached;
+        // its size says which (a medium changed, a disk resized, too).
+        QFile size(QString::fromLocal8Bit(path + "/size"));
+        const QByteArray sectors = size.open(QIODevice::ReadOnly) ? size.read(32).trimmed() : QByteArray();
+        hash.addData(QByteArray(name.toLocal8Bit() + ':' + QByteArray::number(node) + ':' + sectors + '\n'));
+    }
+    return {int(names.size()), hash.result().toHex()};
 }
 
 } // namespace blocktune

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "common/sysroot.h"
+
+#include <QByteArray>
 #include <QObject>
 #include <QString>
 
@@ -41,5 +44,18 @@ private:
     QString m_error;
     QString m_source;
 };
+
+/// What hotplug changes on a machine, in a few bytes: its block devices'
+/// names, sysfs nodes (a device removed and added again under its name
+/// gets a new node) and sizes (a loop device attached or detached, a
+/// medium changed). A host's console polls it (the agent's op
+/// "block_devices", core/remote's HostDeviceWatcher), since the host's
+/// uevents do not reach it.
+struct BlockDeviceDigest
+{
+    int count = 0;     ///< block devices (disks and partitions)
+    QByteArray digest; ///< hex; the same while nothing was added or removed
+};
+BlockDeviceDigest blockDeviceDigest(const SysRoot &root);
 
 } // namespace blocktune

@@ -4,6 +4,7 @@
 
 #include "common/tr.h"
 #include "devices/devicemodel.h"
+#include "devices/devicewatcher.h"
 #include "devices/snapshot.h"
 #include "history/history.h"
 #include "monitor/monitor.h"
@@ -395,6 +396,15 @@ QJsonObject opCounters(AgentCall &call)
     return o;
 }
 
+/// {"op":"block_devices"}: this host's block devices as a count and a
+/// digest of their names and sysfs nodes, which a console polls to follow
+/// the host's hotplug (core/remote/hostwatcher.h).
+QJsonObject opBlockDevices(AgentCall &call)
+{
+    const BlockDeviceDigest d = blockDeviceDigest(call.session.root());
+    return {{QStringLiteral("count"), d.count}, {QStringLiteral("digest"), QString::fromLatin1(d.digest)}};
+}
+
 QJsonObject opHistory(AgentCall &call)
 {
     HistoryNotice notice;
@@ -619,6 +629,7 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("applied_state"), &opAppliedState);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
+    addOp(QStringLiteral("block_devices"), &opBlockDevices);
     addOp(QStringLiteral("readtest"), &opReadTest);
     addOp(QStringLiteral("history_db"), &opHistoryDb);
     addOp(QStringLiteral("udev_rules"), &opUdevRules);

@@ -468,6 +468,44 @@ private Q_SLOTS:
         QCOMPARE(readAhead(dev), quint64(128));
     }
 
+    // The host's hotplug reaches its window: a loop device attached there
+    // (this machine is the host) shows up in the tree, and goes when it is
+    // detached, with no rescan asked for.
+    void hostHotplugReachesTheWindow()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = sshd.sshConfig();
+        target.remoteCommand = PrivateSshd::agentCommand();
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
+        QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
+        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        window->setAttribute(Qt::WA_DeleteOnClose, false);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"following testhost's hotplug"),
+                                  qPrintable(statusTexts(*window)), 5000);
+        DeviceTree *tree = window->deviceTree();
+
+        QString dev;
+        {
+            TestLoop loop(16 << 20, knownContents());
+            QVERIFY(loop.isValid());
+            dev = loop.name();
+            QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 30000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 0, 30000);
+    }
+
     void profileInstalledAtBootOnTheHost()
     {
         // The agent serves a copy of a recorded tree: its etc/udev/rules.d
