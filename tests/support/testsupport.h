@@ -2,6 +2,7 @@
 // Shared by the tests: root checks, loop devices that clean up after
 // themselves, running our own binaries.
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
@@ -76,6 +77,28 @@ inline bool copyTree(const QString &from, const QString &to)
 inline QString binary(const char *name)
 {
     return QStringLiteral(BLOCKTUNE_BIN_DIR "/") + QString::fromLatin1(name);
+}
+
+/// `blocktune-cli ARGS` (a `set ... --hold`) started and waited for until
+/// it says it holds; false, with what it printed, when it does not.
+inline bool startHold(QProcess &p, const QStringList &args)
+{
+    p.start(binary("blocktune-cli"), args);
+    if (!p.waitForStarted(10000))
+        return false;
+    QByteArray out;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 30000) {
+        p.waitForReadyRead(500);
+        out += p.readAllStandardOutput();
+        if (out.contains("holding until"))
+            return true;
+        if (p.state() == QProcess::NotRunning)
+            break;
+    }
+    qWarning("%s%s", out.constData(), p.readAllStandardError().constData());
+    return false;
 }
 
 /// A loop device over a sparse temp file, detached (and the file removed)

@@ -41,27 +41,6 @@ QStringList splitArgs(const QString &s)
     return s.split(u' ', Qt::SkipEmptyParts);
 }
 
-/// Starts `set ... --hold` and waits until it holds (its journal written).
-bool startHold(QProcess &p, const QStringList &args)
-{
-    p.start(binary("blocktune-cli"), args);
-    if (!p.waitForStarted(10000))
-        return false;
-    QByteArray out;
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < 30000) {
-        p.waitForReadyRead(500);
-        out += p.readAllStandardOutput();
-        if (out.contains("holding until"))
-            return true;
-        if (p.state() == QProcess::NotRunning)
-            break;
-    }
-    qWarning("%s%s", out.constData(), p.readAllStandardError().constData());
-    return false;
-}
-
 } // namespace
 
 class TestTuningCli : public QObject
