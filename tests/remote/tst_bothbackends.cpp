@@ -3,7 +3,9 @@
 // private sshd on 127.0.0.1 (tests/support/privatesshd.h), the host being
 // this machine. Each row runs one operation on the test's own loop device
 // and checks the device's sysfs values and the journals afterwards.
+#include "advisor/advisor.h"
 #include "devices/devicemodel.h"
+#include "devices/snapshot.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
@@ -36,6 +38,8 @@ enum class Op {
     StalePlanRefused,
     SweepRestores,
     RevertReadaheadWithLimits,
+    InstallUninstallAtBoot,
+    AdviseRestores,
 };
 
 /// One session on this machine or on "the host": for a host, the mirror
@@ -53,12 +57,13 @@ QStringList sessionJournals(const QString &dir)
     return QDir(dir).entryList({QStringLiteral("blocktune-*.json")}, QDir::Files);
 }
 
-Profile profileOf(const QString &device, quint64 kib)
+Profile profileOf(const QString &device, quint64 kib, const QString &name = QStringLiteral("both"))
 {
-    const QByteArray json = QStringLiteral(R"({"schema":1,"name":"both","rules":[{"match":{"name":"%1"},)"
+    const QByteArray json = QStringLiteral(R"({"schema":1,"name":"%3","rules":[{"match":{"name":"%1"},)"
                                            R"("set":{"read_ahead_kb":%2}}]})")
                                 .arg(device)
                                 .arg(kib)
+                                .arg(name)
                                 .toUtf8();
     auto p = parseProfile(json, QStringLiteral("test"));
     return p ? *p : Profile();
@@ -92,6 +97,8 @@ private Q_SLOTS:
             {"stale plan refused", Op::StalePlanRefused},
             {"sweep restores", Op::SweepRestores},
             {"revert of readahead and max_sectors_kb together", Op::RevertReadaheadWithLimits},
+            {"install and uninstall at boot", Op::InstallUninstallAtBoot},
+            {"advise restores", Op::AdviseRestores},
         };
         for (const auto &[name, op] : ops)
             for (bool host : {false, true})
@@ -121,6 +128,8 @@ private Q_SLOTS:
         case Op::StalePlanRefused: stalePlanRefused(*m); break;
         case Op::SweepRestores: sweepRestores(*m); break;
         case Op::RevertReadaheadWithLimits: revertReadaheadWithLimits(*m); break;
+        case Op::InstallUninstallAtBoot: installUninstallAtBoot(host); break;
+        case Op::AdviseRestores: adviseRestores(*m); break;
         }
         if (QTest::currentTestFailed())
             return;
@@ -256,18 +265,22 @@ private:
         return true;
     }
 
-    std::unique_ptr<Machine> open(bool host, const QString &sshConfig = {})
+    /// This machine, or the host's agent on it; on the tree `sysroot`
+    /// instead of the live machine when one is given (the agent's --sysroot).
+    std::unique_ptr<Machine> open(bool host, const QString &sshConfig = {}, const QString &sysroot = {})
     {
         auto m = std::make_unique<Machine>();
         if (!host) {
-            m->session = std::make_unique<TuningSession>(SysRoot());
+            m->session = std::make_unique<TuningSession>(sysroot.isEmpty() ? SysRoot() : SysRoot(sysroot));
             m->measurer = makeLocalMeasurer(m->session->root());
             return m;
         }
         RemoteTarget target;
         target.host = PrivateSshd::host();
         target.sshConfig = sshConfig.isEmpty() ? m_sshd->sshConfig() : sshConfig;
-        target.remoteCommand = PrivateSshd::agentCommand();
+        target.remoteCommand = sysroot.isEmpty()
+                                   ? PrivateSshd::agentCommand()
+                                   : PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(sysroot) + u" agent"_qs);
         auto connection = connectToHost(target, m->mirror.path());
         if (!connection) {
             qWarning("%s", qPrintable(connection.error().message));
@@ -420,6 +433,79 @@ private:
         QVERIFY(m.session->revertAll().ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
+    }
+
+    // A profile installed at boot: its udev rules file appears in the
+    // machine's etc/udev/rules.d and goes again. On a recording of this
+    // machine (the test's loop device in it) with a rules folder, which
+    // the host's agent serves too (--sysroot): this VM has no udevd and no
+    // /etc/udev/rules.d, and where udevd runs a live install replays change
+    // events on every block device, which a test must not do to devices it
+    // did not make. A tree runs no udevadm.
+    void installUninstallAtBoot(bool host)
+    {
+        QTemporaryDir tree;
+        QVERIFY(tree.isValid());
+        const auto recorded = recordSnapshot(SysRoot(), tree.path());
+        QVERIFY2(recorded.ok(), qPrintable(recorded.ok() ? QString() : recorded.error().message));
+        QVERIFY(QDir(tree.path()).mkpath(u"etc/udev/rules.d"_qs)); // a machine with udev
+        const QString rulesDir = tree.filePath(u"etc/udev/rules.d"_qs);
+        std::unique_ptr<Machine> m = open(host, {}, tree.path());
+        QVERIFY(m && m->session);
+
+        const Profile profile = profileOf(m_dev, 4096, QStringLiteral("both-%1").arg(QCoreApplication::applicationPid()));
+        QVERIFY(!profile.name.isEmpty());
+        const auto rules = exportUdevRules(profile);
+        QVERIFY2(rules.ok(), qPrintable(rules.ok() ? QString() : rules.error().message));
+        // Its rule matches the test's loop device by name and nothing else.
+        const QByteArray match = QStringLiteral("KERNEL==\"%1\"").arg(m_dev).toUtf8();
+        QVERIFY2(rules->text.contains(match), rules->text.constData());
+        const QString name = udevRulesFileName(profile.name);
+        const QString file = rulesDir + u'/' + name;
+
+        const auto installed = m->session->changeUdevRules(RulesChange::Install, name, rules->text);
+        QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
+        QVERIFY2(installed->path.startsWith(host ? u"testhost:"_qs : QString()), qPrintable(installed->path));
+        QVERIFY2(installed->path.endsWith(u"/etc/udev/rules.d/"_qs + name), qPrintable(installed->path));
+        QCOMPARE(QDir(rulesDir).entryList(QDir::Files | QDir::Hidden), QStringList{name});
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), rules->text);
+        QVERIFY(installed->commands.isEmpty()); // no udevadm on a tree
+        QCOMPARE(readAhead(m_dev), quint64(128)); // installed for the next boot, not applied now
+
+        const auto removed = m->session->changeUdevRules(RulesChange::Remove, name);
+        QVERIFY2(removed.ok(), qPrintable(removed.ok() ? QString() : removed.error().message));
+        QCOMPARE(QDir(rulesDir).entryList(QDir::Files | QDir::Hidden), QStringList());
+        // Uninstalled twice: the second says there is nothing to remove.
+        const auto again = m->session->changeUdevRules(RulesChange::Remove, name);
+        QVERIFY(!again.ok());
+        QVERIFY2(again.error().message.contains(name + u" is not installed"_qs), qPrintable(again.error().message));
+    }
+
+    // The advisor's sweep sets every point as a temporary change through
+    // the session (a host's through its agent) and puts the device back.
+    void adviseRestores(Machine &m)
+    {
+        ReadTestEngine engine(*m.session, *m.measurer, m_dev);
+        AdviseSpec spec;
+        spec.device = m_dev;
+        spec.budgetMs = 3000; // the least for a 32 MiB device's 15 points is 2.5 s
+        QList<std::pair<quint64, quint64>> measuredAt; // the point's readahead, the device's then
+        const auto advice = advise(*m.session, engine, spec, [&](const CurvePoint &p) {
+            measuredAt.append({p.readAheadKiB, readAhead(m_dev)});
+        });
+        QVERIFY2(advice.ok(), qPrintable(advice.ok() ? QString() : advice.error().message));
+        QVERIFY(!advice->cancelled);
+        QCOMPARE(advice->curve.size(), measuredAt.size());
+        QVERIFY(measuredAt.size() >= 2);
+        for (const auto &[point, device] : std::as_const(measuredAt))
+            QCOMPARE(device, point); // each point was read at its own readahead, on the device
+        QVERIFY2(advice->restored, qPrintable(advice->restoreMessage));
+        QCOMPARE(advice->originalKiB.value_or(0), quint64(128));
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+        QCOMPARE(m.session->temporaryCount(), 0);
     }
 
     QTemporaryDir m_home;
