@@ -342,7 +342,11 @@ Result<Journal> journalFromJson(const QByteArray &data)
                                               .arg(err.errorString()).arg(err.offset).arg(data.size()));
     if (!doc.isObject())
         return makeError(InvalidArgument, QStringLiteral("not a JSON object"));
-    const QJsonObject o = doc.object();
+    return journalFromObject(doc.object());
+}
+
+Result<Journal> journalFromObject(const QJsonObject &o)
+{
     if (o.value(u"blocktune_journal").toInteger(-1) != kJournalFormat)
         return makeError(InvalidArgument, QStringLiteral("not a blocktune journal of format %1").arg(kJournalFormat));
     Journal j;
@@ -512,6 +516,44 @@ QList<PendingJournal> findJournals(const SysRoot &root)
         return (a.journal ? a.journal->created : QString()) < (b.journal ? b.journal->created : QString());
     });
     return out;
+}
+
+QJsonObject pendingJournalToJson(const PendingJournal &pending)
+{
+    QJsonObject o{{QStringLiteral("path"), pending.path}, {QStringLiteral("owner_alive"), pending.ownerAlive}};
+    o.insert(u"journal", pending.journal ? QJsonValue(detail::journalToJson(*pending.journal)) : QJsonValue());
+    if (!pending.error.isEmpty())
+        o.insert(u"error", pending.error);
+    if (!pending.setAsideTo.isEmpty())
+        o.insert(u"set_aside", pending.setAsideTo);
+    return o;
+}
+
+Result<PendingJournal> pendingJournalFromJson(const QJsonValue &v)
+{
+    const QJsonObject o = v.toObject();
+    if (!v.isObject() || !o.value(u"path").isString() || o.value(u"path").toString().isEmpty())
+        return makeError(InvalidArgument, QStringLiteral("a journal found must be an object with a string 'path'"));
+    PendingJournal p;
+    p.path = o.value(u"path").toString();
+    for (const char16_t *name : {u"error", u"set_aside"})
+        if (!o.value(QStringView(name)).isUndefined() && !o.value(QStringView(name)).isString())
+            return makeError(InvalidArgument, QStringLiteral("%1: '%2' is not a string").arg(p.path, QStringView(name)));
+    p.error = o.value(u"error").toString();
+    p.setAsideTo = o.value(u"set_aside").toString();
+    p.ownerAlive = o.value(u"owner_alive").toBool();
+    const QJsonValue journal = o.value(u"journal");
+    if (journal.isObject()) {
+        auto read = detail::journalFromObject(journal.toObject());
+        if (!read)
+            return makeError(InvalidArgument, QStringLiteral("%1 is not a readable journal: %2").arg(p.path, read.error().message));
+        read->path = p.path;
+        p.journal = *read;
+    } else if (!journal.isNull() || p.error.isEmpty()) {
+        return makeError(InvalidArgument, QStringLiteral("%1: 'journal' must be a journal's fields, or null with the "
+                                                         "'error' that made it unreadable").arg(p.path));
+    }
+    return p;
 }
 
 RestoreReport restoreJournal(const SysRoot &root, AttributeWriter &writer, const Journal &journal)

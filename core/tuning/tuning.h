@@ -304,6 +304,15 @@ struct PendingJournal
 /// ever restored.
 QList<PendingJournal> findJournals(const SysRoot &root);
 
+/// A found journal as typed JSON, as a host's agent sends its dead ones:
+/// {"path", "owner_alive", "journal": the journal file's own fields, or
+/// null with "error" and "set_aside" for an unreadable one}.
+QJsonObject pendingJournalToJson(const PendingJournal &pending);
+/// The inverse, the journal checked by the journal file's own reader (every
+/// field typed, only allowlisted attributes), so nothing is shown or
+/// offered that no journal could hold.
+Result<PendingJournal> pendingJournalFromJson(const QJsonValue &v);
+
 /// Brings a dead session's originals back (scheduler first, then the rest),
 /// checking each device's identity; removes the journal when every entry is
 /// settled, else rewrites it with what is left to retry.

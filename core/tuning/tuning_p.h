@@ -43,6 +43,9 @@ QJsonObject journalEntryToJson(const JournalEntry &entry);
 /// One entry, every field checked (`index` names it in the message).
 Result<JournalEntry> journalEntryFromJson(const QJsonValue &v, qsizetype index);
 Result<Journal> journalFromJson(const QByteArray &data);
+/// The same checks on a journal's fields already parsed (a host's agent
+/// sends them inside its answer).
+Result<Journal> journalFromObject(const QJsonObject &o);
 
 /// Creates `path` 0700 if missing; refused unless it is a directory of this
 /// user that nobody else may write (journals and locks live there).
