@@ -276,6 +276,41 @@ QJsonObject opAppliedState(AgentCall &call)
     return {{QStringLiteral("state"), *state ? QJsonValue(appliedStateToJson(**state)) : QJsonValue()}};
 }
 
+/// {"op":"dead_journals"}: the journals this host's sessions left when they
+/// died (crash, kill -9), oldest first, as `restore` here finds them:
+/// {"journals":[pendingJournalToJson(), ...]}.
+QJsonObject opDeadJournals(AgentCall &call)
+{
+    QJsonArray journals;
+    for (const PendingJournal &p : call.session.deadJournals())
+        journals.append(pendingJournalToJson(p));
+    return {{QStringLiteral("journals"), journals}};
+}
+
+/// {"op":"restore_journal","path":PATH}: one of this host's dead journals,
+/// named by the path dead_journals gave, restored through this session from
+/// the file as it is here. Nothing else is taken: the client names a
+/// journal, never a file or the values to write.
+QJsonObject opRestoreJournal(AgentCall &call)
+{
+    const QJsonValue path = call.request.value(u"path");
+    if (!path.isString() || path.toString().isEmpty())
+        return agentError(invalid(QStringLiteral("restore_journal needs 'path': one of the paths dead_journals answers")));
+    QStringList dead;
+    for (const PendingJournal &p : call.session.deadJournals()) {
+        if (p.path == path.toString() && !p.journal)
+            return agentError(makeError(Refused, p.error));
+        if (p.path == path.toString())
+            return restoreAnswer(call.session.restoreJournal(*p.journal), call.session);
+        if (p.journal)
+            dead << p.path;
+    }
+    return agentError(makeError(
+        Refused, QStringLiteral("'%1' is not a journal of a session that died on this host; restore_journal takes "
+                                "one of the paths dead_journals answers (now: %2)")
+                     .arg(path.toString().left(256), dead.isEmpty() ? QStringLiteral("none") : dead.join(u", "))));
+}
+
 /// Sends `path` as "chunk" events ({"data": base64, kSnapshotChunk bytes
 /// at most}); the bytes sent.
 Result<qint64> sendChunks(AgentCall &call, const QString &path)
@@ -627,6 +662,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("revert_all"), &opRevertAll);
     addOp(QStringLiteral("revert_profile"), &opRevertProfile);
     addOp(QStringLiteral("applied_state"), &opAppliedState);
+    addOp(QStringLiteral("dead_journals"), &opDeadJournals);
+    addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);

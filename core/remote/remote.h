@@ -111,8 +111,8 @@ public:
 
     /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
     /// plan, apply, apply_temporary, restore_temporary, keep_temporary,
-    /// revert_all, revert_profile, applied_state, monitor, counters,
-    /// snapshot, history.
+    /// revert_all, revert_profile, applied_state, dead_journals,
+    /// restore_journal, monitor, counters, snapshot, history.
     void addOp(const QString &name, AgentHandler handler);
     QStringList ops() const;
 

@@ -6,9 +6,11 @@
 
 #include "remote/remote.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QStandardPaths>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -93,6 +95,73 @@ QJsonObject applyTemporary(int id, const QString &device, const QString &value)
                                     {QStringLiteral("key"), QStringLiteral("read_ahead_kb")},
                                     {QStringLiteral("value"), value}}}}};
 }
+
+/// On a copy of a recorded tree, in a journal folder of the test's own (set
+/// for the processes started while it lives): sdb left at 4096 by a
+/// `set --hold` that was killed (its journal dead), sdc held at 64 by one
+/// that still runs (its journal not).
+class DeadAndLiveJournals final
+{
+public:
+    DeadAndLiveJournals()
+    {
+        m_hadJournalDir = qEnvironmentVariableIsSet("BLOCKTUNE_JOURNAL_DIR");
+        m_journalDir = qgetenv("BLOCKTUNE_JOURNAL_DIR");
+        if (!m_tree.isValid() || !m_journals.isValid() || !copyTree(recordedTree("md-raid10-f2"), m_tree.path()))
+            return;
+        qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+        QProcess killed;
+        if (!startHold(killed, {QStringLiteral("--sysroot"), m_tree.path(), QStringLiteral("set"), QStringLiteral("sdb"),
+                                QStringLiteral("read_ahead_kb=4096"), QStringLiteral("--hold"), QStringLiteral("60")}))
+            return;
+        killed.kill(); // SIGKILL: no chance to restore
+        killed.waitForFinished(10000);
+        const QStringList dead = journals();
+        if (dead.size() != 1
+            || !startHold(m_holding, {QStringLiteral("--sysroot"), m_tree.path(), QStringLiteral("set"), QStringLiteral("sdc"),
+                                      QStringLiteral("read_ahead_kb=64"), QStringLiteral("--hold"), QStringLiteral("60")}))
+            return;
+        m_dead = m_journals.filePath(dead.at(0));
+        for (const QString &name : journals())
+            if (name != dead.at(0))
+                m_live = m_journals.filePath(name);
+    }
+    ~DeadAndLiveJournals()
+    {
+        if (m_holding.state() != QProcess::NotRunning) {
+            m_holding.terminate(); // it restores sdc as it ends
+            m_holding.waitForFinished(10000);
+        }
+        if (m_hadJournalDir)
+            qputenv("BLOCKTUNE_JOURNAL_DIR", m_journalDir);
+        else
+            qunsetenv("BLOCKTUNE_JOURNAL_DIR");
+    }
+    Q_DISABLE_COPY_MOVE(DeadAndLiveJournals)
+
+    bool isValid() const { return !m_dead.isEmpty() && !m_live.isEmpty(); }
+    QString tree() const { return m_tree.path(); }
+    QString journalDir() const { return m_journals.path(); }
+    QString deadJournal() const { return m_dead; }
+    QString liveJournal() const { return m_live; }
+    QStringList journals() const
+    {
+        return QDir(m_journals.path()).entryList({QStringLiteral("blocktune-*.json")}, QDir::Files, QDir::Name);
+    }
+    QString readAhead(const QString &disk) const
+    {
+        return readAttr(m_tree.path(), QStringLiteral("sys/class/block/%1/queue/read_ahead_kb").arg(disk));
+    }
+
+private:
+    QTemporaryDir m_tree;
+    QTemporaryDir m_journals;
+    QProcess m_holding;
+    QString m_dead;
+    QString m_live;
+    bool m_hadJournalDir = false;
+    QByteArray m_journalDir;
+};
 
 } // namespace
 
@@ -344,6 +413,99 @@ private Q_SLOTS:
         }
         QVERIFY(stopAnswered);
         QVERIFY(monitorEnded);
+    }
+
+    // dead_journals lists what a killed session left (not a running one's);
+    // restore_journal brings it back by that path, from the file there.
+    void deadJournalIsListedAndRestoredByItsPath()
+    {
+        const DeadAndLiveJournals j;
+        QVERIFY(j.isValid());
+        QCOMPARE(j.readAhead(u"sdb"_qs), u"4096"_qs);
+        Agent agent({QStringLiteral("--sysroot"), j.tree()});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("dead_journals")}, {QStringLiteral("id"), 2}});
+        const QJsonObject listed = agent.next();
+        QVERIFY2(listed.value(u"ok").toBool(), qPrintable(listed.value(u"error").toString()));
+        const QJsonArray journals = listed.value(u"journals").toArray();
+        QCOMPARE(journals.size(), 1);
+        const QJsonObject dead = journals.at(0).toObject();
+        QCOMPARE(dead.value(u"path").toString(), j.deadJournal());
+        QCOMPARE(dead.value(u"owner_alive").toBool(true), false);
+        const QJsonArray entries = dead.value(u"journal").toObject().value(u"entries").toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.at(0).toObject().value(u"device").toString(), u"sdb"_qs);
+        QCOMPARE(entries.at(0).toObject().value(u"original").toString(), u"128"_qs);
+
+        agent.send({{QStringLiteral("op"), QStringLiteral("restore_journal")}, {QStringLiteral("id"), 3},
+                    {QStringLiteral("path"), j.deadJournal()}});
+        const QJsonObject restored = agent.next();
+        QVERIFY2(restored.value(u"ok").toBool(), QJsonDocument(restored).toJson().constData());
+        QCOMPARE(restored.value(u"report").toObject().value(u"items").toArray().at(0).toObject().value(u"status").toString(),
+                 u"restored"_qs);
+        QCOMPARE(restored.value(u"queues").toObject().value(u"sdb").toObject().value(u"queue/read_ahead_kb").toString().trimmed(),
+                 u"128"_qs); // the client's mirror follows
+        QCOMPARE(j.readAhead(u"sdb"_qs), u"128"_qs);
+        QCOMPARE(j.journals(), QStringList{QFileInfo(j.liveJournal()).fileName()});
+        QCOMPARE(j.readAhead(u"sdc"_qs), u"64"_qs); // the running session's change is its own
+    }
+
+    // restore_journal takes only a path dead_journals answers: anything
+    // else is refused naming what is allowed, and nothing is read,
+    // written or removed.
+    void restoreJournalRefusesWhatIsNotADeadJournal_data()
+    {
+        QTest::addColumn<QJsonValue>("pathAsked"); // %DEAD, %LIVE, %DIR, %BASE (its name), %NAME (the dead one's) replaced
+        QTest::addColumn<QString>("error");
+        const QString notDead = u"'%1' is not a journal of a session that died on this host; restore_journal takes one "
+                                "of the paths dead_journals answers (now: %DEAD)"_qs;
+        const QString needsPath = u"restore_journal needs 'path': one of the paths dead_journals answers"_qs;
+        QTest::newRow("no path") << QJsonValue(QJsonValue::Undefined) << needsPath;
+        QTest::newRow("empty path") << QJsonValue(QString()) << needsPath;
+        QTest::newRow("a number") << QJsonValue(1) << needsPath;
+        QTest::newRow("a list of paths") << QJsonValue(QJsonArray{u"%DEAD"_qs}) << needsPath;
+        QTest::newRow("a running session's journal") << QJsonValue(u"%LIVE"_qs) << notDead.arg(u"%LIVE"_qs);
+        QTest::newRow("the dead one through ..") << QJsonValue(u"%DIR/../%BASE/%NAME"_qs)
+                                                 << notDead.arg(u"%DIR/../%BASE/%NAME"_qs);
+        QTest::newRow("the dead one's file name alone") << QJsonValue(u"%NAME"_qs) << notDead.arg(u"%NAME"_qs);
+        QTest::newRow("a file outside") << QJsonValue(u"/etc/passwd"_qs) << notDead.arg(u"/etc/passwd"_qs);
+        QTest::newRow("the applied state's name") << QJsonValue(u"%DIR/profile-state.json"_qs)
+                                                  << notDead.arg(u"%DIR/profile-state.json"_qs);
+    }
+    void restoreJournalRefusesWhatIsNotADeadJournal()
+    {
+        QFETCH(QJsonValue, pathAsked);
+        QFETCH(QString, error);
+        const DeadAndLiveJournals j;
+        QVERIFY(j.isValid());
+        const auto fill = [&j](QString s) {
+            return s.replace(u"%DEAD"_qs, j.deadJournal())
+                .replace(u"%LIVE"_qs, j.liveJournal())
+                .replace(u"%DIR"_qs, j.journalDir())
+                .replace(u"%BASE"_qs, QFileInfo(j.journalDir()).fileName())
+                .replace(u"%NAME"_qs, QFileInfo(j.deadJournal()).fileName());
+        };
+        QJsonValue path = pathAsked;
+        if (path.isString())
+            path = fill(path.toString());
+        else if (path.isArray())
+            path = QJsonArray{fill(path.toArray().at(0).toString())};
+        const QStringList before = j.journals();
+        Agent agent({QStringLiteral("--sysroot"), j.tree()});
+        agent.send(hello());
+        agent.next();
+        QJsonObject request{{QStringLiteral("op"), QStringLiteral("restore_journal")}, {QStringLiteral("id"), 2}};
+        if (!path.isUndefined())
+            request.insert(u"path", path);
+        agent.send(request);
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(true), false);
+        QCOMPARE(o.value(u"error").toString(), fill(error));
+        QCOMPARE(o.value(u"code").toString(), path.isString() && !path.toString().isEmpty() ? u"refused"_qs : u"invalid"_qs);
+        QCOMPARE(j.journals(), before);
+        QCOMPARE(j.readAhead(u"sdb"_qs), u"4096"_qs);
+        QCOMPARE(j.readAhead(u"sdc"_qs), u"64"_qs);
     }
 
     void sshCommandLineIsWhatTheUserAskedFor()
