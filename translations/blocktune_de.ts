@@ -2502,10 +2502,6 @@ KiB</translation>
         <source>the connection to %1 ended: the agent there restores what the sweep changed</source>
         <translation>die Verbindung zu %1 ist beendet: der Agent dort stellt wieder her, was die Messreihe geändert hat</translation>
     </message>
-    <message>
-        <source>journals of %1 are restored there (blocktune-cli --host %1 restore)</source>
-        <translation>Journale von %1 werden dort wiederhergestellt (blocktune-cli --host %1 restore)</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::StreamCard</name>

@@ -333,16 +333,8 @@ public:
     Result<std::optional<AppliedState>> appliedState() override;
     QString appliedStatePlace() override { return host(); }
 
-    QList<PendingJournal> deadJournals() override { return {}; } // the agent has its own
-    RestoreReport restoreJournal(const Journal &journal) override
-    {
-        RestoreReport refused;
-        const QString why = RemoteText::tr("journals of %1 are restored there (blocktune-cli --host %1 restore)").arg(host());
-        refused.messages << why;
-        for (const JournalEntry &e : journal.entries)
-            refused.items.append(RestoreItem{e, RestoreStatus::Failed, {}, {}, why});
-        return refused;
-    }
+    QList<PendingJournal> deadJournals() override;
+    RestoreReport restoreJournal(const Journal &journal) override;
     Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
                                             const QByteArray &content) override;
 
@@ -530,6 +522,60 @@ RestoreReport AgentBackend::restore(const QJsonObject &request)
     RestoreReport report = restoreReportFrom(answer->value(u"report").toObject());
     if (!answer->value(u"ok").toBool() && report.messages.isEmpty() && answer->contains(u"error"))
         report.messages << answer->value(u"error").toString();
+    return report;
+}
+
+/// The host's dead journals, their paths as HOST:PATH. An agent that
+/// cannot be asked (the link is gone) has none to offer.
+QList<PendingJournal> AgentBackend::deadJournals()
+{
+    QList<PendingJournal> out;
+    auto answer = m_link->call(requestOf(QStringLiteral("dead_journals")));
+    if (!answer || !answer->value(u"ok").toBool())
+        return out;
+    const QString prefix = host() + u':';
+    for (const QJsonValue &v : answer->value(u"journals").toArray()) {
+        auto found = pendingJournalFromJson(v);
+        PendingJournal p;
+        if (found) {
+            p = *found;
+        } else {
+            p.path = v.toObject().value(u"path").toString();
+            p.error = found.error().message;
+        }
+        p.path.prepend(prefix);
+        if (p.journal)
+            p.journal->path = p.path;
+        if (!p.setAsideTo.isEmpty())
+            p.setAsideTo.prepend(prefix);
+        out << p;
+    }
+    return out;
+}
+
+/// The agent restores the journal by its path there, from its own file:
+/// what `journal` holds here is not sent.
+RestoreReport AgentBackend::restoreJournal(const Journal &journal)
+{
+    const QString prefix = host() + u':';
+    QJsonObject request = requestOf(QStringLiteral("restore_journal"));
+    request.insert(u"path", journal.path.startsWith(prefix) ? journal.path.mid(prefix.size()) : journal.path);
+    auto answer = m_link->call(request);
+    RestoreReport report;
+    if (answer) {
+        takeCounts(*answer);
+        followChange(*answer);
+        report = restoreReportFrom(answer->value(u"report").toObject());
+        if (answer->value(u"ok").toBool() || !report.items.isEmpty())
+            return report;
+    }
+    // Refused there, or the link is gone: nothing was restored.
+    const QString why = answer ? answer->value(u"error").toString() : answer.error().message;
+    report.messages << why;
+    for (const JournalEntry &e : journal.entries)
+        report.items.append(RestoreItem{e, RestoreStatus::Failed, {}, {}, why});
+    if (journal.entries.isEmpty())
+        report.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, why});
     return report;
 }
 

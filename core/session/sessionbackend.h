@@ -82,9 +82,12 @@ public:
     /// Where the applied state is kept (for "nothing remembered in PATH").
     virtual QString appliedStatePlace() = 0;
 
-    /// Journals whose process is gone (crash, kill -9), oldest first. A
-    /// host's agent has its own (`blocktune-cli --host HOST restore`).
+    /// Journals whose process is gone (crash, kill -9), oldest first; a
+    /// host's are the host's (paths HOST:PATH).
     virtual QList<PendingJournal> deadJournals() = 0;
+    /// One of them brought back. A host's agent takes only a journal that
+    /// is one of its dead ones, named by its path, and restores it from its
+    /// own file.
     virtual RestoreReport restoreJournal(const Journal &journal) = 0;
 
     /// A profile's udev rules installed (or removed) at boot, through the

@@ -40,6 +40,7 @@ enum class Op {
     RevertReadaheadWithLimits,
     InstallUninstallAtBoot,
     AdviseRestores,
+    DeadJournalRestored,
 };
 
 /// One session on this machine or on "the host": for a host, the mirror
@@ -68,6 +69,24 @@ Profile profileOf(const QString &device, quint64 kib, const QString &name = QStr
     auto p = parseProfile(json, QStringLiteral("test"));
     return p ? *p : Profile();
 }
+
+/// Removes the session journals a failed row left in the test's own
+/// journal folder, so the rows after it start without them.
+class JournalSweeper final
+{
+public:
+    explicit JournalSweeper(QString dir) : m_dir(std::move(dir)) {}
+    ~JournalSweeper()
+    {
+        if (QTest::currentTestFailed())
+            for (const QString &name : sessionJournals(m_dir))
+                QFile::remove(m_dir + u'/' + name);
+    }
+    Q_DISABLE_COPY_MOVE(JournalSweeper)
+
+private:
+    QString m_dir;
+};
 
 } // namespace
 
@@ -99,6 +118,7 @@ private Q_SLOTS:
             {"revert of readahead and max_sectors_kb together", Op::RevertReadaheadWithLimits},
             {"install and uninstall at boot", Op::InstallUninstallAtBoot},
             {"advise restores", Op::AdviseRestores},
+            {"journal of a killed session restored", Op::DeadJournalRestored},
         };
         for (const auto &[name, op] : ops)
             for (bool host : {false, true})
@@ -130,6 +150,7 @@ private Q_SLOTS:
         case Op::RevertReadaheadWithLimits: revertReadaheadWithLimits(*m); break;
         case Op::InstallUninstallAtBoot: installUninstallAtBoot(host); break;
         case Op::AdviseRestores: adviseRestores(*m); break;
+        case Op::DeadJournalRestored: deadJournalRestored(host); break;
         }
         if (QTest::currentTestFailed())
             return;
@@ -506,6 +527,45 @@ private:
         QCOMPARE(readAhead(m_dev), quint64(128));
         QCOMPARE(modelReadAhead(*m.session), quint64(128));
         QCOMPARE(m.session->temporaryCount(), 0);
+    }
+
+    // A session killed (kill -9) while it held a trial leaves its journal;
+    // the next session finds it (through the agent: the host's) and puts
+    // the device back.
+    void deadJournalRestored(bool host)
+    {
+        const JournalSweeper sweeper(m_journals);
+        QProcess held;
+        QVERIFY(startHold(held, {u"set"_qs, m_dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"120"_qs}));
+        const qint64 pid = held.processId();
+        held.kill(); // SIGKILL: no chance to restore
+        QVERIFY(held.waitForFinished(10000));
+        QCOMPARE(readAhead(m_dev), quint64(4096));
+        const QStringList left = sessionJournals(m_journals);
+        QCOMPARE(left.size(), 1);
+
+        std::unique_ptr<Machine> next = open(host);
+        QVERIFY(next && next->session);
+        QCOMPARE(modelReadAhead(*next->session), quint64(4096));
+        const QList<PendingJournal> dead = next->session->deadJournals();
+        QCOMPARE(dead.size(), 1);
+        QCOMPARE(dead.at(0).path, (host ? u"testhost:"_qs : QString()) + m_journals + u'/' + left.at(0));
+        QVERIFY2(dead.at(0).journal, qPrintable(dead.at(0).error));
+        const Journal journal = *dead.at(0).journal;
+        QCOMPARE(journal.pid, pid);
+        QCOMPARE(journal.entries.size(), 1);
+        QCOMPARE(journal.entries.at(0).device, m_dev);
+        QCOMPARE(journal.entries.at(0).attribute, QString(attribute::ReadAheadKb));
+        QCOMPARE(journal.entries.at(0).original, u"128"_qs);
+
+        const RestoreReport back = next->session->restoreJournal(journal);
+        QVERIFY2(back.ok(), qPrintable(back.messages.join(u"; ")));
+        QCOMPARE(back.items.size(), 1);
+        QCOMPARE(restoreStatusName(back.items.at(0).status), restoreStatusName(RestoreStatus::Restored));
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(modelReadAhead(*next->session), quint64(128)); // a host's mirror followed
+        QCOMPARE(sessionJournals(m_journals), QStringList());
+        QVERIFY(next->session->deadJournals().isEmpty());
     }
 
     QTemporaryDir m_home;
