@@ -41,6 +41,7 @@ void HostDeviceWatcher::run()
         if (!last.isEmpty() && digest != last)
             Q_EMIT devicesChanged(answer->value(u"count").toInt());
         last = digest;
+        m_baseline = true;
         std::unique_lock lock(m_mutex);
         if (m_wake.wait_for(lock, std::chrono::milliseconds(m_intervalMs), [this] { return m_stop; })) {
             m_running = false;

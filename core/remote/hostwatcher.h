@@ -31,6 +31,10 @@ public:
     /// Takes the host's digest as it is now, then asks every interval.
     void start();
     bool isRunning() const { return m_running.load(); }
+    /// The first answer came: changes from then on are seen. (A device
+    /// added between the connect's record and that answer is not: the
+    /// snapshot does not carry the digest yet.)
+    bool hasBaseline() const { return m_baseline.load(); }
 
 Q_SIGNALS:
     /// From the watcher's thread: the host's block devices are not those
@@ -49,6 +53,7 @@ private:
     std::condition_variable m_wake;
     bool m_stop = false; ///< under m_mutex
     std::atomic_bool m_running{false};
+    std::atomic_bool m_baseline{false};
 };
 
 } // namespace blocktune

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "monitor/monitorview.h"
 #include "privatesshd.h"
+#include "remote/hostwatcher.h"
 #include "profiles/profiles.h"
 #include "profiles/profilesview.h"
 #include "readtest/readtestview.h"
@@ -495,6 +496,9 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"following testhost's hotplug"),
                                   qPrintable(statusTexts(*window)), 5000);
         DeviceTree *tree = window->deviceTree();
+        auto *watcher = window->findChild<HostDeviceWatcher *>();
+        QVERIFY(watcher);
+        QTRY_VERIFY_WITH_TIMEOUT(watcher->hasBaseline(), 30000);
 
         QString dev;
         {
