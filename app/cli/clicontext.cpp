@@ -2,6 +2,9 @@
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 #include <csignal>
 #include <cstdio>
@@ -61,11 +64,72 @@ void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const Q
     ctx.out.flush();
 }
 
+namespace {
+
+qsizetype editDistance(QStringView a, QStringView b)
+{
+    QList<qsizetype> row(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        qsizetype diagonal = row[0];
+        row[0] = i;
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const qsizetype above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+QString closestOption(const QString &unknown, const QStringList &known)
+{
+    QString best;
+    qsizetype bestDistance = 0;
+    for (const QString &name : known) {
+        // A prefix ("--rep") is as close as a typo.
+        const qsizetype d = name.startsWith(unknown) ? 1 : editDistance(unknown, name);
+        if (best.isEmpty() || d < bestDistance) {
+            best = name;
+            bestDistance = d;
+        }
+    }
+    // Far from everything: no guess.
+    return !best.isEmpty() && bestDistance <= std::max<qsizetype>(2, unknown.size() / 3) ? best : QString();
+}
+
+int failUsage(CliContext &ctx, const QCommandLineParser &parser, const QString &command)
+{
+    const QString see = QStringLiteral(" (see blocktune-cli %1 --help)").arg(command);
+    const QStringList unknown = parser.unknownOptionNames();
+    if (unknown.isEmpty())
+        return fail(ctx, parser.errorText() + see, ExitUsage);
+    // The options --help shows (hidden ones are not suggested).
+    QStringList known;
+    static const QRegularExpression optionName(QStringLiteral("--([a-z0-9][a-z0-9-]*)"));
+    for (const QRegularExpressionMatch &m : optionName.globalMatch(parser.helpText()))
+        if (!known.contains(m.captured(1)))
+            known << m.captured(1);
+    const QString name = unknown.constFirst();
+    const QString dashes = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
+    QString message = QStringLiteral("%1 has no option %2%3").arg(command, dashes, name);
+    static const QStringList global{QStringLiteral("sysroot"), QStringLiteral("host"), QStringLiteral("ssh-config"),
+                                    QStringLiteral("ssh-option"), QStringLiteral("remote-command")};
+    if (global.contains(name))
+        message += QStringLiteral(": --%1 goes before the command (blocktune-cli --%1 ... %2)").arg(name, command);
+    else if (const QString guess = closestOption(name, known); !guess.isEmpty())
+        message += QStringLiteral("; did you mean --%1?").arg(guess);
+    return fail(ctx, message + see, ExitUsage);
+}
+
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args)
 {
     parser.addHelpOption();
     if (!parser.parse(QStringList{u"blocktune-cli " + name} + args))
-        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(name), ExitUsage);
+        return failUsage(ctx, parser, name);
     if (parser.isSet(QStringLiteral("help"))) {
         printCommandHelp(ctx, parser, name);
         return ExitOk;

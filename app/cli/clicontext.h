@@ -69,6 +69,13 @@ int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
 /// Prints a command's --help with "blocktune-cli [--sysroot DIR] COMMAND" in
 /// the usage line (Qt names the program by its path there).
 void printCommandHelp(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
+/// A parse error of `command`'s options: an unknown option named, with the
+/// closest option its --help shows ("test seq has no option --repeats; did
+/// you mean --repeat?"); returns ExitUsage.
+int failUsage(CliContext &ctx, const QCommandLineParser &parser, const QString &command);
+/// The name in `known` closest to `unknown` (a prefix, or a few letters
+/// off), or empty when none is close.
+QString closestOption(const QString &unknown, const QStringList &known);
 /// Parses a subcommand's options (adds --help); returns -1 to go on, else
 /// the exit code (help printed, or a usage error reported). `name` is how
 /// the command is called: "profile apply".

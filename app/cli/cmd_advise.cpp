@@ -18,7 +18,7 @@ int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, co
 {
     done = true;
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args))
-        return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(command), ExitUsage);
+        return failUsage(ctx, p, command);
     if (p.isSet(QStringLiteral("help"))) {
         printCommandHelp(ctx, p, command);
         return ExitOk;

@@ -25,7 +25,7 @@ int runHistory(CliContext &ctx, const QStringList &args)
     p.addHelpOption();
     p.addOptions({json, device, limit});
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli history")} + args))
-        return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli history --help)"), ExitUsage);
+        return failUsage(ctx, p, QStringLiteral("history"));
     if (p.isSet(QStringLiteral("help"))) {
         ctx.out << p.helpText();
         return ExitOk;

@@ -111,7 +111,7 @@ int runList(CliContext &ctx, const QStringList &args)
     parser.addOption(noProbe);
     parser.addHelpOption();
     if (!parser.parse(QStringList{QStringLiteral("blocktune-cli list")} + args))
-        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli list --help)"), ExitUsage);
+        return failUsage(ctx, parser, QStringLiteral("list"));
     if (parser.isSet(QStringLiteral("help"))) {
         ctx.out << parser.helpText().replace(QStringLiteral("blocktune-cli list"),
                                              QStringLiteral("blocktune-cli [--sysroot DIR] list"));

@@ -313,7 +313,7 @@ int parseMonitorArgs(CliContext &ctx, const QStringList &args, MonitorOptions *o
     describeMonitor(parser);
     const QString self = QStringLiteral("blocktune-cli monitor");
     if (!parser.parse(QStringList{self} + args))
-        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli monitor --help)"), ExitUsage);
+        return failUsage(ctx, parser, QStringLiteral("monitor"));
     if (parser.isSet(QStringLiteral("help"))) {
         ctx.out << parser.helpText().replace(self, QStringLiteral("blocktune-cli [--sysroot DIR] monitor"));
         ctx.out.flush();

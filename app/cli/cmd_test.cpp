@@ -40,7 +40,12 @@ struct Options
     QCommandLineOption direct{QStringLiteral("direct"),
                               QStringLiteral("O_DIRECT: bypass the page cache (and readahead); --bs and --offset must "
                                              "be multiples of the logical block size")};
-    QCommandLineOption repeat{QStringLiteral("repeat"), QStringLiteral("runs, each cold, labelled a, b, c... (default %1)"),
+    // One word for how many times, in the CLI, the console and the JSON
+    // ("repeat"); "runs" is what they give (the JSON's "runs" array), and
+    // --runs is accepted for it too.
+    QCommandLineOption repeat{{QStringLiteral("repeat"), QStringLiteral("runs")},
+                              QStringLiteral("how many runs, each cold, labelled a, b, c... (default %1; --runs N "
+                                             "is the same)"),
                               QStringLiteral("N")};
     QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see README)")};
     QCommandLineOption intervals{QStringLiteral("intervals"),
@@ -77,7 +82,8 @@ struct Options
     QCommandLineOption test{QStringLiteral("test"),
                             QStringLiteral("the test run at each value: seq (default), server, mixed or concurrent"),
                             QStringLiteral("KIND")};
-    QCommandLineOption runs{QStringLiteral("runs"), QStringLiteral("with --json: include each point's full test result")};
+    QCommandLineOption withRuns{QStringLiteral("with-runs"),
+                                QStringLiteral("with --json: include each point's full test result, its runs")};
 };
 
 Result<quint64> parseCount(const QString &text, const QString &what, quint64 min, quint64 max)
@@ -261,8 +267,8 @@ void addTestOptions(QCommandLineParser &p, Options &o, ReadTestKind kind, bool s
     if (!sweep) {
         o.ra.setFlags(QCommandLineOption::HiddenFromHelp);
         o.test.setFlags(QCommandLineOption::HiddenFromHelp);
-        o.runs.setFlags(QCommandLineOption::HiddenFromHelp);
-        p.addOptions({o.ra, o.test, o.runs});
+        o.withRuns.setFlags(QCommandLineOption::HiddenFromHelp);
+        p.addOptions({o.ra, o.test, o.withRuns});
     }
     p.addHelpOption();
 }
@@ -334,7 +340,7 @@ int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, 
     done = false;
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args)) {
         done = true;
-        return fail(ctx, p.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(command), ExitUsage);
+        return failUsage(ctx, p, command);
     }
     if (p.isSet(QStringLiteral("help"))) {
         done = true;
@@ -387,6 +393,12 @@ void describeTestKind(QCommandLineParser &p, ReadTestKind kind)
 int testSpecFromArgs(CliContext &ctx, const QCommandLineParser &p, const Options &o, const QString &command,
                      ReadTestSpec &spec)
 {
+    // Before the positional arguments: a sweep's option given a value
+    // would otherwise read as a second DEVICE.
+    for (const QCommandLineOption *opt : {&o.ra, &o.test, &o.withRuns})
+        if (p.isSet(*opt))
+            return fail(ctx, QStringLiteral("--%1 belongs to blocktune-cli sweep").arg(opt->names().constFirst()),
+                        ExitUsage);
     if (auto st = specFromOptions(p, o, spec, false); !st)
         return fail(ctx, st.error().message, ExitUsage);
     if (spec.kind == ReadTestKind::Concurrent) {
@@ -399,10 +411,6 @@ int testSpecFromArgs(CliContext &ctx, const QCommandLineParser &p, const Options
     }
     if (!p.isSet(o.json) && p.isSet(o.intervals))
         return fail(ctx, QStringLiteral("--intervals goes with --json"), ExitUsage);
-    for (const QCommandLineOption *opt : {&o.ra, &o.test, &o.runs})
-        if (p.isSet(*opt))
-            return fail(ctx, QStringLiteral("--%1 belongs to blocktune-cli sweep").arg(opt->names().constFirst()),
-                        ExitUsage);
     return -1;
 }
 
@@ -477,7 +485,7 @@ void describeSweep(QCommandLineParser &p, Options &o)
                        "restore).\nExit status: 0 success, 1 failure (results printed), 2 invalid usage "
                        "(nothing changed), 128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read (and whose readahead is swept)"));
-    p.addOptions({o.ra, o.test, o.runs});
+    p.addOptions({o.ra, o.test, o.withRuns});
     addTestOptions(p, o, ReadTestKind::Sequential, true);
 }
 
@@ -518,8 +526,8 @@ int sweepSpecFromArgs(CliContext &ctx, const QCommandLineParser &p, const Option
     } else if (p.isSet(o.measure) || p.isSet(o.background)) {
         return fail(ctx, QStringLiteral("--measure and --background go with --test concurrent"), ExitUsage);
     }
-    if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.runs)))
-        return fail(ctx, QStringLiteral("--intervals and --runs go with --json"), ExitUsage);
+    if (!p.isSet(o.json) && (p.isSet(o.intervals) || p.isSet(o.withRuns)))
+        return fail(ctx, QStringLiteral("--intervals and --with-runs go with --json"), ExitUsage);
     return -1;
 }
 
@@ -600,7 +608,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
         sig = stop.signal();
     }
     if (json)
-        ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.runs))).toJson(QJsonDocument::Indented);
+        ctx.out << QJsonDocument(sweepToJson(result, p.isSet(o.withRuns))).toJson(QJsonDocument::Indented);
     else
         ctx.out << formatSweepResult(result, false);
     ctx.out.flush();

@@ -23,7 +23,7 @@ int parseArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, 
 {
     parser.addHelpOption();
     if (!parser.parse(QStringList{u"blocktune-cli " + name} + args))
-        return fail(ctx, parser.errorText() + QStringLiteral(" (see blocktune-cli %1 --help)").arg(name), ExitUsage);
+        return failUsage(ctx, parser, name);
     if (parser.isSet(QStringLiteral("help"))) {
         // Qt names the program by the path it was started as; say how to call it.
         QString help = parser.helpText();

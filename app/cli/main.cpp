@@ -176,7 +176,15 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
                 return r;
             continue;
         }
-        err << "blocktune-cli: unknown option '" << opt << "' (see blocktune-cli --help)" << Qt::endl;
+        // An option of a command given before it lands here too.
+        const QString name = opt.section(u'=', 0, 0).mid(opt.startsWith(u"--") ? 2 : 1);
+        const QString guess = closestOption(name, {QStringLiteral("help"), QStringLiteral("version"),
+                                                   QStringLiteral("sysroot"), QStringLiteral("host"),
+                                                   QStringLiteral("ssh-config"), QStringLiteral("ssh-option"),
+                                                   QStringLiteral("remote-command")});
+        err << "blocktune-cli: unknown option '" << opt << "' before the command"
+            << (guess.isEmpty() ? QString() : QStringLiteral("; did you mean --%1?").arg(guess))
+            << " (see blocktune-cli --help)" << Qt::endl;
         return ExitUsage;
     }
     return -1;
@@ -206,8 +214,10 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
     QStringList names;
     for (const Command &c : kCommands)
         names << QString::fromLatin1(c.name);
-    ctx.err << "blocktune-cli: unknown command '" << name << "' (commands: " << names.join(u", ")
-            << ")" << Qt::endl;
+    const QString guess = closestOption(name, names);
+    ctx.err << "blocktune-cli: unknown command '" << name << "'"
+            << (guess.isEmpty() ? QString() : QStringLiteral("; did you mean %1?").arg(guess))
+            << " (commands: " << names.join(u", ") << ")" << Qt::endl;
     return ExitUsage;
 }
 

@@ -53,6 +53,8 @@ const QList<Migration> &migrations()
           " metrics TEXT NOT NULL,"
           " result TEXT NOT NULL)",
           "CREATE INDEX records_by_device ON records(device, recorded_at)"}},
+        // Named figures (historyFigures); '' in the records kept before.
+        {2, {"ALTER TABLE records ADD COLUMN figures TEXT NOT NULL DEFAULT ''"}},
     };
     return steps;
 }
@@ -214,13 +216,18 @@ HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
     r.ok = q.value(9).toBool();
     r.settings = fromJsonText(q.value(10).toString());
     r.metrics = fromJsonText(q.value(11).toString());
+    r.figures = fromJsonText(q.value(12).toString());
+    // A record kept before schema 2: its figures from its whole result.
+    if (r.figures.isEmpty())
+        r.figures = historyFigures(r.kind, fromJsonText(q.value(13).toString()));
     if (withResult)
-        r.result = fromJsonText(q.value(12).toString());
+        r.result = fromJsonText(q.value(14).toString());
     return r;
 }
 
 const QString kColumns = QStringLiteral(
-    "id, recorded_at, source, kind, test, device, kernel, description, mb_per_s, ok, settings, metrics");
+    "id, recorded_at, source, kind, test, device, kernel, description, mb_per_s, ok, settings, metrics, figures, "
+    "CASE WHEN figures = '' THEN result END");
 
 void addSettings(QJsonObject &out, const RecordedSettings &s, bool withReadahead)
 {
@@ -347,6 +354,7 @@ HistoryRecord historyRecord(const ReadTestResult &result, const QString &source,
         r.metrics.insert(d.device + QStringLiteral(" overshoot bytes"), double(d.overshootBytes));
     }
     r.result = readTestToJson(result);
+    r.figures = historyFigures(r.kind, r.result);
     return r;
 }
 
@@ -386,6 +394,7 @@ HistoryRecord historyRecord(const SweepResult &result, const QString &source, co
         r.settings.insert(result.queueDevice + QStringLiteral(" read_ahead_kb (before)"), double(*result.originalKiB));
     r.settings.insert(QStringLiteral("swept read_ahead_kb"), values.join(u','));
     r.result = sweepToJson(result);
+    r.figures = historyFigures(r.kind, r.result);
     return r;
 }
 
@@ -402,15 +411,18 @@ HistoryComparison compareHistory(const HistoryRecord &a, const HistoryRecord &b)
     return c;
 }
 
-QString HistoryStore::defaultPath()
+QString HistoryStore::standardPath()
 {
-    const QString env = qEnvironmentVariable("BLOCKTUNE_HISTORY_DB");
-    if (!env.isEmpty())
-        return env;
     // GenericDataLocation: the console and the CLI share one file whatever
     // their application names.
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
         + QStringLiteral("/blocktune/history.sqlite");
+}
+
+QString HistoryStore::defaultPath()
+{
+    const QString env = qEnvironmentVariable("BLOCKTUNE_HISTORY_DB");
+    return env.isEmpty() ? standardPath() : env;
 }
 
 HistoryStore::HistoryStore(QString path) : m_path(std::move(path)) {}
@@ -432,8 +444,22 @@ Status HistoryStore::copyTo(const QString &file) const
     return {};
 }
 
+Status HistoryStore::usable() const
+{
+    const QString configured = qEnvironmentVariable("BLOCKTUNE_HISTORY_DB");
+    const QString dir = QFileInfo(m_path).absolutePath();
+    if (configured.isEmpty() || configured != m_path || QFileInfo(dir).isDir())
+        return {};
+    return makeError(NotFound, QStringLiteral("the history %1 that BLOCKTUNE_HISTORY_DB names cannot be used: its "
+                                              "folder %2 does not exist (make the folder, or unset "
+                                              "BLOCKTUNE_HISTORY_DB to use %3)")
+                                   .arg(m_path, dir, standardPath()));
+}
+
 Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *notice) const
 {
+    if (Status ok = usable(); !ok)
+        return ok.error();
     const QString dir = QFileInfo(m_path).absolutePath();
     if (!QDir().mkpath(dir))
         return makeError(NotFound, QStringLiteral("cannot make the history directory %1").arg(dir));
@@ -448,8 +474,8 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
             if (failed.failure == Failure::None) {
                 QSqlQuery q(db);
                 q.prepare(QStringLiteral("INSERT INTO records (recorded_at, source, kind, test, device, kernel, "
-                                         "description, mb_per_s, ok, settings, metrics, result) "
-                                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                                         "description, mb_per_s, ok, settings, metrics, result, figures) "
+                                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
                 q.addBindValue(record.recordedAt.toUTC().toString(Qt::ISODateWithMs));
                 q.addBindValue(notNull(record.source));
                 q.addBindValue(notNull(record.kind));
@@ -462,6 +488,8 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
                 q.addBindValue(toJsonText(record.settings));
                 q.addBindValue(toJsonText(record.metrics));
                 q.addBindValue(toJsonText(record.result));
+                q.addBindValue(toJsonText(record.figures.isEmpty() ? historyFigures(record.kind, record.result)
+                                                                   : record.figures));
                 if (q.exec())
                     id = q.lastInsertId().toLongLong();
                 else
@@ -486,6 +514,8 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
 
 Result<QList<HistoryRecord>> HistoryStore::list(const QString &device, int limit, HistoryNotice *notice) const
 {
+    if (Status ok = usable(); !ok)
+        return ok.error();
     if (!QFileInfo::exists(m_path))
         return QList<HistoryRecord>{};
     DbError failed;
@@ -527,6 +557,8 @@ Result<QList<HistoryRecord>> HistoryStore::list(const QString &device, int limit
 
 Result<HistoryRecord> HistoryStore::get(qint64 id) const
 {
+    if (Status ok = usable(); !ok)
+        return ok.error();
     if (!QFileInfo::exists(m_path))
         return makeError(NotFound, QStringLiteral("no history record %1 (no database at %2)").arg(id).arg(m_path));
     DbError failed;
@@ -567,14 +599,15 @@ QJsonObject historyToJson(const QList<HistoryRecord> &records, bool withResults)
             {QStringLiteral("description"), r.description},
             {QStringLiteral("mb_per_s"), r.mbPerSec},
             {QStringLiteral("ok"), r.ok},
-            {QStringLiteral("settings"), r.settings},
-            {QStringLiteral("metrics"), r.metrics},
         };
+        const QJsonObject figures = r.figures.isEmpty() ? historyFigures(r.kind, r.result) : r.figures;
+        for (auto it = figures.constBegin(); it != figures.constEnd(); ++it)
+            o.insert(it.key(), it.value());
         if (withResults)
             o.insert(QStringLiteral("result"), r.result);
         list.append(o);
     }
-    return QJsonObject{{QStringLiteral("schema"), kHistorySchemaVersion}, {QStringLiteral("records"), list}};
+    return QJsonObject{{QStringLiteral("schema"), kHistoryJsonSchema}, {QStringLiteral("records"), list}};
 }
 
 } // namespace blocktune

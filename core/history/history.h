@@ -25,7 +25,10 @@ struct ReadTestResult; // core/readtest
 struct SweepResult;
 
 /// Schema of the database; migrations bring older files up to it.
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
+/// Schema of `history --json` (historyToJson): 2 since records carry named
+/// figures and streams as an array (docs/json.md); 1 had flat key maps.
+inline constexpr int kHistoryJsonSchema = 2;
 
 struct HistoryRecord
 {
@@ -45,7 +48,15 @@ struct HistoryRecord
     QJsonObject metrics;
     /// The whole result (readTestToJson / sweepToJson).
     QJsonObject result;
+    /// The same figures by name, for scripts (historyFigures): "spec",
+    /// "summary", "devices", and "streams" (a test) or "points" (a sweep).
+    QJsonObject figures;
 };
+
+/// The named figures of a record from its whole `result` (kind "test" or
+/// "sweep"): what schema 2 of `history --json` shows in place of the flat
+/// settings and metrics. Also how a record kept before schema 2 is read.
+QJsonObject historyFigures(const QString &kind, const QJsonObject &result);
 
 /// What a finished test or sweep becomes in the history.
 HistoryRecord historyRecord(const ReadTestResult &result, const QString &source, const QString &description);
@@ -77,11 +88,18 @@ struct HistoryNotice
 class HistoryStore final
 {
 public:
-    /// $BLOCKTUNE_HISTORY_DB, else GenericDataLocation/blocktune/history.sqlite
-    /// ($XDG_DATA_HOME/blocktune/..., ~/.local/share/blocktune/... by default).
+    /// $BLOCKTUNE_HISTORY_DB, else standardPath().
     static QString defaultPath();
+    /// GenericDataLocation/blocktune/history.sqlite ($XDG_DATA_HOME/blocktune/...,
+    /// ~/.local/share/blocktune/... by default).
+    static QString standardPath();
 
     explicit HistoryStore(QString path = defaultPath());
+
+    /// The path is usable: one that $BLOCKTUNE_HISTORY_DB names must be in a
+    /// folder that exists (no other history is used in its place); the
+    /// default one's folder is made when a record is added.
+    Status usable() const;
 
     const QString &path() const { return m_path; }
 
@@ -101,8 +119,9 @@ private:
     QString m_path;
 };
 
-/// `{"schema":1,"records":[{"id","recorded_at","source","kind","test",
-///   "device","kernel","description","mb_per_s","ok","settings","metrics"}]}`
+/// `{"schema":2,"records":[{"id","recorded_at","source","kind","test",
+///   "device","kernel","description","mb_per_s","ok","spec","summary",
+///   "devices","streams"|"points"}]}` (docs/json.md; "result" with withResults)
 QJsonObject historyToJson(const QList<HistoryRecord> &records, bool withResults = false);
 
 } // namespace blocktune

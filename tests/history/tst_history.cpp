@@ -6,7 +6,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -134,6 +138,117 @@ private Q_SLOTS:
         QCOMPARE(rec.value(QStringLiteral("device")).toString(), QStringLiteral("loop0"));
         QCOMPARE(rec.value(QStringLiteral("mb_per_s")).toDouble(), 250.0);
         QVERIFY(!rec.contains(QStringLiteral("result")));
+    }
+
+    // Schema 2: a script finds a stream or a figure by name, never by
+    // parsing a key ("loop0 MB/s", "fairness (Jain)" were schema 1's).
+    void jsonNamesEveryFigure()
+    {
+        ReadTestResult two = seqResult(512, {200, 220});
+        two.kind = ReadTestKind::Concurrent;
+        for (RunResult &run : two.runs) {
+            StreamResult second = run.streams.constFirst();
+            second.name = QStringLiteral("loop0@1G");
+            second.offset = 1ull << 30;
+            second.mbPerSec = run.streams.constFirst().mbPerSec / 2;
+            run.streams << second;
+            run.fairnessJain = 0.9;
+        }
+        const QJsonObject o = historyToJson({historyRecord(two, QStringLiteral("cli"), {})});
+        QCOMPARE(o.value(u"schema").toInt(), 2);
+        const QJsonObject rec = o.value(u"records").toArray().at(0).toObject();
+        QVERIFY(!rec.contains(u"metrics"));
+        QVERIFY(!rec.contains(u"settings"));
+        const QJsonArray streams = rec.value(u"streams").toArray();
+        QCOMPARE(streams.size(), 2);
+        const QJsonObject second = streams.at(1).toObject();
+        QCOMPARE(second.value(u"device").toString(), u"loop0"_qs);
+        QCOMPARE(second.value(u"offset").toDouble(), double(1ull << 30));
+        QCOMPARE(second.value(u"role").toString(), u"measure"_qs);
+        QCOMPARE(second.value(u"mb_per_s").toDouble(), 105.0); // the mean of 100 and 110
+        const QJsonObject summary = rec.value(u"summary").toObject();
+        QCOMPARE(summary.value(u"mean_mb_per_s").toDouble(), 210.0);
+        QCOMPARE(summary.value(u"fairness_jain").toDouble(), 0.9);
+        QCOMPARE(summary.value(u"runs").toInt(), 2);
+        const QJsonObject device = rec.value(u"devices").toArray().at(0).toObject();
+        QCOMPARE(device.value(u"device").toString(), u"loop0"_qs);
+        QCOMPARE(device.value(u"read_ahead_kb").toDouble(), 512.0);
+        QCOMPARE(rec.value(u"spec").toObject().value(u"repeat").toInt(), 2);
+        const std::function<void(const QJsonValue &, const QString &)> namesOnly = [&](const QJsonValue &v,
+                                                                                      const QString &at) {
+            const QJsonObject obj = v.toObject();
+            for (auto it = obj.constBegin(); it != obj.constEnd(); ++it) {
+                QVERIFY2(QRegularExpression(u"^[a-z0-9_]+$"_qs).match(it.key()).hasMatch(),
+                         qPrintable(at + u'.' + it.key()));
+                namesOnly(it.value(), at + u'.' + it.key());
+            }
+            for (const QJsonValue &item : v.toArray())
+                namesOnly(item, at + u"[]"_qs);
+        };
+        namesOnly(rec, u"record"_qs);
+    }
+
+    // A database kept before schema 2 (no figures column) still reads: its
+    // records get their figures from their whole results.
+    void readsASchemaOneDatabase()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.sqlite"));
+        const HistoryRecord r = historyRecord(seqResult(256, {300, 340}), QStringLiteral("cli"), {});
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(u"CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, recorded_at TEXT NOT NULL, "
+                           "source TEXT NOT NULL, kind TEXT NOT NULL, test TEXT NOT NULL, device TEXT NOT NULL, "
+                           "kernel TEXT NOT NULL, description TEXT NOT NULL, mb_per_s REAL NOT NULL, ok INTEGER "
+                           "NOT NULL, settings TEXT NOT NULL, metrics TEXT NOT NULL, result TEXT NOT NULL)"_qs));
+            QVERIFY(q.exec(u"CREATE TABLE schema_version (version INTEGER NOT NULL)"_qs));
+            QVERIFY(q.exec(u"INSERT INTO schema_version (version) VALUES (1)"_qs));
+            QVERIFY(q.prepare(u"INSERT INTO records (recorded_at, source, kind, test, device, kernel, description, "
+                              "mb_per_s, ok, settings, metrics, result) VALUES ('2026-01-01T00:00:00.000Z', 'cli', "
+                              "'test', 'seq', 'loop0', '6.1', '', 320, 1, '{}', '{\"mean MB/s\":320}', ?)"_qs));
+            q.addBindValue(QString::fromUtf8(QJsonDocument(r.result).toJson(QJsonDocument::Compact)));
+            QVERIFY(q.exec());
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("old"));
+        auto records = HistoryStore(path).list();
+        QVERIFY2(records, records ? "" : qPrintable(records.error().message));
+        QCOMPARE(records->size(), 1);
+        const QJsonObject rec = historyToJson(*records).value(u"records").toArray().at(0).toObject();
+        QCOMPARE(rec.value(u"summary").toObject().value(u"mean_mb_per_s").toDouble(), 320.0);
+        QCOMPARE(rec.value(u"streams").toArray().size(), 1);
+        QCOMPARE(rec.value(u"devices").toArray().at(0).toObject().value(u"read_ahead_kb").toDouble(), 256.0);
+        // and it takes new records after the migration
+        QVERIFY(HistoryStore(path).add(historyRecord(seqResult(128, {100}), QStringLiteral("cli"), {})));
+        QCOMPARE(HistoryStore(path).list()->size(), 2);
+    }
+
+    // BLOCKTUNE_HISTORY_DB names a file whose folder is gone: an error that
+    // names it, and no record anywhere else (the user's own history).
+    void configuredPathThatCannotBeUsedIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString gone = dir.filePath(QStringLiteral("gone/history.sqlite"));
+        const QByteArray saved = qgetenv("BLOCKTUNE_HISTORY_DB");
+        qputenv("BLOCKTUNE_HISTORY_DB", gone.toLocal8Bit());
+        const auto restore = qScopeGuard([&] { qputenv("BLOCKTUNE_HISTORY_DB", saved); });
+        const QFileInfo standard(HistoryStore::standardPath());
+        const bool hadStandard = standard.exists();
+        const qint64 standardSize = standard.size();
+        const HistoryStore store;
+        QCOMPARE(store.path(), gone);
+        auto id = store.add(historyRecord(seqResult(128, {100}), QStringLiteral("cli"), {}));
+        QVERIFY(!id);
+        QVERIFY2(id.error().message.contains(gone) && id.error().message.contains(u"BLOCKTUNE_HISTORY_DB"_qs),
+                 qPrintable(id.error().message));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("gone"))));
+        QFileInfo after(HistoryStore::standardPath());
+        QCOMPARE(after.exists(), hadStandard); // the user's own history untouched
+        QCOMPARE(after.size(), standardSize);
+        QVERIFY(!store.list());
     }
 };
 

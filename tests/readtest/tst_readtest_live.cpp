@@ -146,7 +146,7 @@ private Q_SLOTS:
         ProcessResult bad;
         runJson({QStringLiteral("history"), QStringLiteral("--limit"), QStringLiteral("0")}, 2, &bad);
         qputenv("BLOCKTUNE_HISTORY_DB", saved);
-        QCOMPARE(list.value(u"schema").toInt(), 1);
+        QCOMPARE(list.value(u"schema").toInt(), 2);
         const QJsonArray records = list.value(u"records").toArray();
         QCOMPARE(records.size(), 1);
         const QJsonObject r = records.at(0).toObject();
@@ -155,7 +155,12 @@ private Q_SLOTS:
         QCOMPARE(r.value(u"test").toString(), QStringLiteral("seq"));
         QCOMPARE(r.value(u"ok").toBool(), true);
         QCOMPARE(r.value(u"mb_per_s").toDouble(), test.value(u"mean_mb_per_s").toDouble());
-        QCOMPARE(r.value(u"settings").toObject().value(dev + QStringLiteral(" read_ahead_kb")).toInt(), 128);
+        const QJsonObject device = r.value(u"devices").toArray().at(0).toObject();
+        QCOMPARE(device.value(u"device").toString(), dev);
+        QCOMPARE(device.value(u"read_ahead_kb").toInt(), 128);
+        QCOMPARE(r.value(u"summary").toObject().value(u"mean_mb_per_s").toDouble(), test.value(u"mean_mb_per_s").toDouble());
+        QCOMPARE(r.value(u"streams").toArray().at(0).toObject().value(u"device").toString(), dev);
+        QCOMPARE(r.value(u"spec").toObject().value(u"repeat").toInt(), 2);
         QVERIFY(!r.value(u"kernel").toString().isEmpty());
         QCOMPARE(none.value(u"records").toArray().size(), 0);
         QVERIFY2(bad.err.contains("--limit '0'"), bad.err.constData());
@@ -206,10 +211,11 @@ private Q_SLOTS:
         QVERIFY(settings.value(u"max_sectors_kb").toInt() > 0);
         QVERIFY(settings.value(u"nr_requests").toInt() > 0);
 
-        // The human form: dd's lines, labelled as in the reference thread.
+        // The human form: dd's lines, labelled as in the reference thread
+        // (--runs: the console's word, the same option as --repeat).
         const ProcessResult human = run(binary("blocktune-cli"), {QStringLiteral("test"), QStringLiteral("seq"), dev,
                                                                    QStringLiteral("--size"), QStringLiteral("8M"),
-                                                                   QStringLiteral("--repeat"), QStringLiteral("2")});
+                                                                   QStringLiteral("--runs"), QStringLiteral("2")});
         QCOMPARE(human.exitCode, 0);
         const QString text = QString::fromUtf8(human.out);
         static const QRegularExpression line(QStringLiteral(
@@ -590,6 +596,10 @@ private Q_SLOTS:
         row("bad duration", "test seq %A --time soon", "'soon' is not a duration");
         row("size and count", "test seq %A --size 1M --count 3", "at most one of --size, --count and --time");
         row("zero repeat", "test seq %A --repeat 0", "--repeat '0' is not a whole number from 1 to 1000");
+        // --runs is --repeat by another name, checked the same way
+        row("zero runs", "test seq %A --runs 0", "--repeat '0' is not a whole number from 1 to 1000");
+        row("misspelt option", "test seq %A --repaet 2", "test seq has no option --repaet; did you mean --repeat?");
+        row("sweep option with a value", "test seq %A --ra 128", "--ra belongs to blocktune-cli sweep");
         row("option of another test", "test seq %A --threads 4", "--threads belongs to test server");
         row("unknown test", "test sequential %A", "unknown test 'sequential'");
         row("no device", "test seq", "test seq needs a DEVICE");

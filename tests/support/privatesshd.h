@@ -139,8 +139,11 @@ public:
     static QString agentCommand(const QString &cliArgs = QStringLiteral("agent"))
     {
         QString command = QStringLiteral("env");
-        for (const char *name : {"BLOCKTUNE_HISTORY_DB", "BLOCKTUNE_JOURNAL_DIR", "ASAN_OPTIONS", "LSAN_OPTIONS",
-                                 "UBSAN_OPTIONS"})
+        // HOME and XDG too: under ctest they are the build's, and the agent
+        // (root, as the test) must keep its profiles and journals there.
+        for (const char *name : {"BLOCKTUNE_HISTORY_DB", "BLOCKTUNE_JOURNAL_DIR", "HOME", "XDG_DATA_HOME",
+                                 "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "ASAN_OPTIONS",
+                                 "LSAN_OPTIONS", "UBSAN_OPTIONS"})
             if (qEnvironmentVariableIsSet(name))
                 command += u' ' + quote(QString::fromLatin1(name) + u'=' + qEnvironmentVariable(name));
         return command + u' ' + quote(binary("blocktune-cli")) + u' ' + cliArgs;

@@ -213,7 +213,12 @@ private Q_SLOTS:
                                           << u"--dry-run and --hold exclude each other"_qs;
         QTest::newRow("hold zero") << md << u"set sdb read_ahead_kb=1 --hold 0"_qs << u"--hold needs a duration above zero"_qs;
         QTest::newRow("hold garbage") << md << u"set sdb read_ahead_kb=1 --hold soon"_qs << u"--hold"_qs;
-        QTest::newRow("unknown option") << md << u"set sdb read_ahead_kb=1 --force"_qs << u"Unknown option 'force'"_qs;
+        QTest::newRow("unknown option") << md << u"set sdb read_ahead_kb=1 --force"_qs << u"set has no option --force"_qs;
+        // named, with the closest option --help shows
+        QTest::newRow("misspelt option") << md << u"set sdb read_ahead_kb=1 --dry-rn"_qs
+                                         << u"set has no option --dry-rn; did you mean --dry-run?"_qs;
+        QTest::newRow("global option after the command")
+            << md << u"set sdb read_ahead_kb=1 --host x"_qs << u"--host goes before the command"_qs;
     }
     void refusalsChangeNothing()
     {

@@ -1,0 +1,106 @@
+// The named figures of a history record (schema 2 of `history --json`),
+// read from the record's whole result: the test's options, its summary, one
+// object per device and per stream (a test) or per readahead point (a
+// sweep). Every key is a name; no device name or unit sits inside a key.
+#include "history.h"
+
+#include <QJsonArray>
+
+namespace blocktune {
+
+namespace {
+
+QJsonObject pick(const QJsonObject &from, std::initializer_list<const char *> keys)
+{
+    QJsonObject out;
+    for (const char *key : keys) {
+        const QString k = QString::fromLatin1(key);
+        if (from.contains(k) && !from.value(k).isNull())
+            out.insert(k, from.value(k));
+    }
+    return out;
+}
+
+// Settings and kernel counts per device: the test's `settings_by_device`
+// and `device_stats_by_device`, or a sweep's one `settings`.
+QJsonArray devicesOf(const QJsonObject &result)
+{
+    QJsonObject settings = result.value(u"settings_by_device").toObject();
+    if (settings.isEmpty() && result.value(u"settings").isObject()) {
+        const QJsonObject one = result.value(u"settings").toObject();
+        settings.insert(one.value(u"device").toString(), one);
+    }
+    const QJsonObject stats = result.value(u"device_stats_by_device").toObject();
+    QStringList names = settings.keys();
+    for (const QString &name : stats.keys())
+        if (!names.contains(name))
+            names << name;
+    QJsonArray out;
+    for (const QString &name : names) {
+        QJsonObject d = pick(settings.value(name).toObject(),
+                             {"queue_device", "read_ahead_kb", "scheduler", "nr_requests", "max_sectors_kb"});
+        const QJsonObject s = stats.value(name).toObject();
+        if (s.value(u"available").toBool())
+            for (auto it = s.constBegin(); it != s.constEnd(); ++it)
+                if (it.key() != u"device" && it.key() != u"available")
+                    d.insert(it.key(), it.value());
+        d.insert(QStringLiteral("device"), name);
+        out.append(d);
+    }
+    return out;
+}
+
+QJsonArray streamsOf(const QJsonObject &result)
+{
+    QJsonArray out;
+    for (const QJsonValue &v : result.value(u"streams").toArray())
+        out.append(pick(v.toObject(), {"name", "device", "offset", "role", "pattern", "mb_per_s", "bytes",
+                                       "latency_ms", "error"}));
+    return out;
+}
+
+QJsonArray pointsOf(const QJsonObject &result)
+{
+    QJsonArray out;
+    for (const QJsonValue &v : result.value(u"points").toArray())
+        out.append(pick(v.toObject(), {"read_ahead_kb", "requested_read_ahead_kb", "mb_per_s", "min_mb_per_s",
+                                       "max_mb_per_s", "avg_request_kb", "complete"}));
+    return out;
+}
+
+} // namespace
+
+QJsonObject historyFigures(const QString &kind, const QJsonObject &result)
+{
+    if (result.isEmpty())
+        return {};
+    QJsonObject figures{
+        {QStringLiteral("spec"),
+         pick(result, {"block_size", "size", "count", "time_ms", "direct", "fadvise_sequential", "repeat", "threads",
+                       "shared_fd", "seq_streams", "random_readers", "random_block_size"})},
+        {QStringLiteral("devices"), devicesOf(result)},
+    };
+    if (kind == u"sweep") {
+        const QJsonArray points = pointsOf(result);
+        QJsonObject best;
+        for (const QJsonValue &p : points)
+            if (best.isEmpty() || p[u"mb_per_s"].toDouble() > best.value(u"mb_per_s").toDouble())
+                best = p.toObject();
+        QJsonObject summary = pick(result, {"queue_device", "original_read_ahead_kb", "restored"});
+        if (!best.isEmpty()) {
+            summary.insert(QStringLiteral("best_mb_per_s"), best.value(u"mb_per_s"));
+            summary.insert(QStringLiteral("best_read_ahead_kb"), best.value(u"read_ahead_kb"));
+        }
+        figures.insert(QStringLiteral("summary"), summary);
+        figures.insert(QStringLiteral("points"), points);
+        return figures;
+    }
+    QJsonObject summary = pick(result, {"mean_mb_per_s", "min_mb_per_s", "max_mb_per_s", "stdev_mb_per_s",
+                                        "aggregate_mb_per_s", "fairness_jain"});
+    summary.insert(QStringLiteral("runs"), result.value(u"runs").toArray().size());
+    figures.insert(QStringLiteral("summary"), summary);
+    figures.insert(QStringLiteral("streams"), streamsOf(result));
+    return figures;
+}
+
+} // namespace blocktune
