@@ -42,7 +42,7 @@ struct Options
                                              "be multiples of the logical block size")};
     QCommandLineOption repeat{QStringLiteral("repeat"), QStringLiteral("runs, each cold, labelled a, b, c... (default %1)"),
                               QStringLiteral("N")};
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see README)")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see docs/json.md)")};
     QCommandLineOption intervals{QStringLiteral("intervals"),
                                  QStringLiteral("with --json: include every measurement interval")};
     QCommandLineOption interval{QStringLiteral("interval"), QStringLiteral("measurement interval (default 100ms)"),
