@@ -378,10 +378,6 @@
         <translation>Mit Host verbinden</translation>
     </message>
     <message>
-        <source>blocktune runs &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh checks the host key and authenticates as it always does, and blocktune must be installed there. Changes need root there, or the sudoers line in the README.</source>
-        <translation>blocktune startet &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh prüft den Host-Schlüssel und meldet an wie immer, und blocktune muss dort installiert sein. Änderungen brauchen dort root oder die sudoers-Zeile aus dem README.</translation>
-    </message>
-    <message>
         <source>user@server or an ~/.ssh/config alias</source>
         <translation>benutzer@server oder ein Alias aus ~/.ssh/config</translation>
     </message>
@@ -400,6 +396,10 @@
     <message>
         <source>Connecting to %1…</source>
         <translation>Verbinde mit %1…</translation>
+    </message>
+    <message>
+        <source>blocktune runs &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh checks the host key and authenticates as it always does, and blocktune must be installed there. Changes need root there, or the sudoers line of docs/cli.md (Remote hosts).</source>
+        <translation>blocktune startet &lt;tt&gt;ssh HOST blocktune-cli agent&lt;/tt&gt;: ssh prüft den Host-Schlüssel und meldet an wie immer, und blocktune muss dort installiert sein. Änderungen brauchen dort root oder die sudoers-Zeile aus docs/cli.md (Remote hosts).</translation>
     </message>
 </context>
 <context>

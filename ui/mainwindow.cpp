@@ -380,7 +380,7 @@ void MainWindow::connectionLost(const QString &why)
     m_connectionLost = true;
     const QString host = m_session->remoteHost();
     const int held = m_session->state().temporary;
-    // The agent restores what it holds when its input ends (README "Remote
+    // The agent restores what it holds when its input ends (docs/cli.md, "Remote
     // hosts"); this window's count is what it held at the last answer.
     const QString text = held > 0 ? tr("connection to %1 lost; %n temporary change(s) restored there", nullptr, held).arg(host)
                                   : tr("connection to %1 lost; no temporary change was held there").arg(host);

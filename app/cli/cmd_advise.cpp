@@ -70,7 +70,7 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     const QCommandLineOption budget{QStringLiteral("budget"),
                                     QStringLiteral("time for the whole advice, kept within 10% (default 60s)"),
                                     QStringLiteral("DURATION")};
-    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see README)")};
+    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
     p.addOptions({workload, bs, budget, json});
     p.addHelpOption();
     bool done = false;
@@ -143,13 +143,13 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
         "Static checks on the device model (md floor, partitions, LVM), then, unless --static or on a recorded "
         "tree, a few seconds of measured reads (the current readahead and a larger one, O_DIRECT, one stream "
         "alone and beside a second), every setting restored. Each finding: code, severity, the cause in one "
-        "sentence, evidence and a fix as settings (README lists the codes).\n"
+        "sentence, evidence and a fix as settings (docs/cli.md lists the codes).\n"
         "Exit status: 0 diagnosed (findings or none), 1 failure, 2 invalid usage, 128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device to diagnose"));
     const QCommandLineOption staticOnly{QStringLiteral("static"), QStringLiteral("static checks only: read nothing")};
     const QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("read size of the measured reads (default 64K)"),
                                 QStringLiteral("SIZE")};
-    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see README)")};
+    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
     p.addOptions({staticOnly, bs, json});
     p.addHelpOption();
     bool done = false;

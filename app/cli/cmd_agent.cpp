@@ -116,7 +116,7 @@ int runAgent(CliContext &ctx, const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "This host's end of a remote session: reads JSON requests, one per line, on stdin and answers on "
-        "stdout (protocol %1; README \"Remote hosts\"). Started by `blocktune-cli --host HOST ...` or the "
+        "stdout (protocol %1; docs/json.md). Started by `blocktune-cli --host HOST ...` or the "
         "console through ssh, not by hand. When its input ends or SIGHUP/SIGTERM/SIGINT arrives (the ssh "
         "connection dropped), it restores every temporary change it made, then exits.\nWrites: as root "
         "directly; else through blocktune-helper with sudo -n when sudoers allows it; else the session is "

@@ -17,7 +17,7 @@ int runHistory(CliContext &ctx, const QStringList &args)
         "Lists the read tests and sweeps kept in the history database (%1; BLOCKTUNE_HISTORY_DB overrides), "
         "newest first: time, device, test, MB/s (a sweep: its best point) and the settings in force.")
                                     .arg(HistoryStore::defaultPath()));
-    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (README: history)")};
+    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (docs/json.md: history --json)")};
     const QCommandLineOption device{QStringLiteral("device"), QStringLiteral("only the records of this device"),
                                     QStringLiteral("NAME")};
     const QCommandLineOption limit{QStringLiteral("limit"), QStringLiteral("at most N records (newest)"),

@@ -103,7 +103,7 @@ int runList(CliContext &ctx, const QStringList &args)
         "Shows every block device and how they stack: partitions under their disk, md arrays "
         "and dm/LVM volumes under their members, with readahead (KiB), scheduler and "
         "rotational flag.\nThe JSON form ({\"schema\": 1, \"devices\": [...]}) is documented in "
-        "README.md."));
+        "docs/json.md."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print JSON instead of a tree"));
     const QCommandLineOption noProbe(QStringLiteral("no-probe"),
                                      QStringLiteral("do not open devices to read filesystem labels"));

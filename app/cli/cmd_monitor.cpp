@@ -223,7 +223,7 @@ void describeMonitor(QCommandLineParser &parser)
         "Jain's index); --group adds any set you pick.\n"
         "Without DEVICEs every device in /proc/diskstats is shown (disks, partitions, md, dm, "
         "loop). The table is refreshed in place on a terminal and appended otherwise; --json "
-        "prints one line per tick (schema in README.md). Runs until --duration or --count is "
+        "prints one line per tick (schema in docs/json.md). Runs until --duration or --count is "
         "reached, or until interrupted (Ctrl-C ends it cleanly, exit status 0)."));
     parser.addPositionalArgument(QStringLiteral("DEVICE"),
                                  QStringLiteral("kernel name (sda, md0) or /dev path; none = all"),

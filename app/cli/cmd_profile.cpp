@@ -265,7 +265,7 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
         "Saves the current settings of the chosen devices (default: every tunable device that is not a partition) "
         "as a profile, one rule per device matched by its most stable identity: md UUID, dm name, WWN, serial; "
         "the kernel name only where there is nothing else (the rule's comment says so).\n--changed keeps only what "
-        "differs from what the kernel sets by itself (README, Profiles: how the defaults are known)."));
+        "differs from what the kernel sets by itself (docs/cli.md, profile save: how the defaults are known)."));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("the profile's name"), QStringLiteral("N"));
     const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("only these devices (a,b,c)"), QStringLiteral("LIST"));
     const QCommandLineOption changed(QStringLiteral("changed"), QStringLiteral("only what differs from the kernel's defaults"));

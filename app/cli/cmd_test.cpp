@@ -47,7 +47,7 @@ struct Options
                               QStringLiteral("how many runs, each cold, labelled a, b, c... (default %1; --runs N "
                                              "is the same)"),
                               QStringLiteral("N")};
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see README)")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON ({\"schema\": 1, ...}; see docs/json.md)")};
     QCommandLineOption intervals{QStringLiteral("intervals"),
                                  QStringLiteral("with --json: include every measurement interval")};
     QCommandLineOption interval{QStringLiteral("interval"), QStringLiteral("measurement interval (default 100ms)"),

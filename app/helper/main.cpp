@@ -43,7 +43,7 @@ void usage(FILE *to)
                  "Privileged writer for blocktune, normally started by pkexec.\n"
                  "Reads JSON requests, one per line, on stdin; answers one JSON line each on stdout;\n"
                  "exits at end of input. Ops: hello, get, set, install_rules, remove_rules.\n"
-                 "See README.md (blocktune-helper).\n\n"
+                 "See docs/json.md (blocktune-helper).\n\n"
                  "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
                  "                 started through pkexec or setuid\n");
 }

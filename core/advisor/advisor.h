@@ -222,7 +222,7 @@ struct Diagnosis
     QString restoreMessage;
 };
 
-/// Thresholds, named so the README and the tests say the same.
+/// Thresholds, named so the docs (docs/cli.md, diagnose) and the tests say the same.
 /// readahead_blocking: at the larger readahead requests are at least 1.5 x
 /// larger (readahead limited them; a device cap would not move) and the
 /// stream at least 15% faster.

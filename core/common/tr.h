@@ -4,7 +4,7 @@
 // nothing beyond Qt Core. lupdate finds them through the structs below (it
 // takes the context from the macro's argument). The console installs a
 // translator, so its messages come out in the user's language; the CLI and
-// blocktune-helper install none and stay English (README "Languages").
+// blocktune-helper install none and stay English (docs/guide.md, "Languages").
 //
 // Mark a message:  makeError(InvalidArgument, TuningText::tr("... %1 ...").arg(x))
 // Plurals:         ReadTestText::tr("%n run(s)", nullptr, int(n))

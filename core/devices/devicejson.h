@@ -7,7 +7,7 @@
 namespace blocktune {
 
 /// Version of the `list --json` document; bump on any incompatible change.
-/// The keys are documented in README.md ("JSON schema").
+/// The keys are documented in docs/json.md ("list --json").
 inline constexpr int kDeviceJsonSchema = 1;
 
 QJsonObject deviceToJson(const BlockDevice &device);

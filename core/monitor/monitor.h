@@ -290,7 +290,7 @@ struct Sample
 };
 
 /// One JSON line (with the trailing newline) in the `monitor --json` schema
-/// documented in README.md, appended to `out`.
+/// documented in docs/json.md, appended to `out`.
 void appendSampleJson(const Sample &sample, QByteArray &out);
 
 // ---- The sampler ------------------------------------------------------------------

@@ -275,7 +275,7 @@ Status checkUdevRulesName(const QString &fileName);
 /// SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", match only on KERNEL,
 /// ATTR{queue/rotational}, TEST of queue files and the ENV identities the
 /// exporter uses, and assign only queue attributes with plain values (see
-/// README "Profiles"). No RUN, PROGRAM, IMPORT, GOTO, OPTIONS, no
+/// docs/cli.md, "profile install"). No RUN, PROGRAM, IMPORT, GOTO, OPTIONS, no
 /// substitutions.
 Status checkUdevRulesContent(const QByteArray &content);
 /// Both checks, then ROOT/etc/udev/rules.d/NAME written atomically (temp
@@ -307,7 +307,7 @@ inline constexpr int kHelperProtocolVersion = 1;
 
 /// Answers one request line with one response line (compact JSON, no
 /// newline). Ops: hello, get, set, install_rules, remove_rules. Trusts
-/// nothing: see README "blocktune-helper".
+/// nothing: see docs/json.md, "blocktune-helper".
 class HelperService final
 {
 public:

@@ -330,7 +330,7 @@ inline constexpr int kUdevRulesPriority = 70;
 QString udevRulesFileName(const QString &profileName, int priority = kUdevRulesPriority);
 /// A rules file: per rule a line per write group, every one starting
 /// ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk" and
-/// matching by the rule's keys (see README "Profiles"). Refused for a rule
+/// matching by the rule's keys (docs/json.md, "Profiles format"). Refused for a rule
 /// udev cannot match (type part, an unknown transport).
 Result<ExportedText> exportUdevRules(const Profile &profile);
 /// A tuned.conf: [main] summary=, one [disk] or [disk-NAME] (type=disk)

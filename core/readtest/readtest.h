@@ -399,7 +399,7 @@ QString formatSweepResult(const SweepResult &result, bool withTable = true, cons
 // ---- JSON -----------------------------------------------------------------
 
 /// `{"schema":1,"test":"seq","runs":[...],"mean_mb_per_s":...,
-///   "device_stats":{...},"settings":{...},...}` (README documents it).
+///   "device_stats":{...},"settings":{...},...}` (docs/json.md documents it).
 /// Interval samples are included only when `withIntervals`.
 QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals = false);
 /// Device counters summed over runs, per device in first-use order, with

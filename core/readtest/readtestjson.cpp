@@ -1,4 +1,4 @@
-// JSON forms of read test and sweep results (schema documented in README.md).
+// JSON forms of read test and sweep results (schema documented in docs/json.md).
 #include "readtest.h"
 
 #include <QJsonArray>

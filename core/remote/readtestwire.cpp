@@ -1,7 +1,7 @@
 // Read tests and sweeps between the console and the agent: every field of
 // the spec that goes there and of the results that come back, so the
 // console's views show a test run on the host as they show one run here.
-// Not the `test --json` schema (README), which rounds and summarizes for
+// Not the `test --json` schema (docs/json.md), which rounds and summarizes for
 // people and scripts; both ends are the same version (the hello checks).
 #include "remote.h"
 

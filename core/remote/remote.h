@@ -13,7 +13,7 @@
 //                  collects their events and answers (blocking call() for
 //                  the CLI; submit() and signals for an event loop).
 //
-// The protocol (README "Remote hosts"): every request is an object with
+// The protocol (docs/json.md, "blocktune-cli agent"): every request is an object with
 // "op" and a client-chosen "id"; every request gets exactly one answer
 // {"id","op","ok",...,"error"?,"code"?}; streaming ops send events
 // {"id","event",...} before it. The first request must be

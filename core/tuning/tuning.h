@@ -125,7 +125,7 @@ Result<DeviceSettings> readDeviceSettings(const SysRoot &root, const DeviceModel
 /// The `get --json` object: the same key names as `list --json`
 /// (read_ahead_kb, scheduler, schedulers, nr_requests, max_sectors_kb,
 /// max_hw_sectors_kb, context_readahead), plus ra_sectors, iosched,
-/// queue_device, readahead_floor_kb, members and "allowed". See README.
+/// queue_device, readahead_floor_kb, members and "allowed". See docs/json.md.
 QJsonObject deviceSettingsToJson(const DeviceSettings &settings);
 
 // ---- Validation ------------------------------------------------------------------

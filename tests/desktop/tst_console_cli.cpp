@@ -79,7 +79,7 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("bogus") && !r.err.contains("display"), r.err.constData());
     }
 
-    // Decided and documented (README "Languages"): blocktune-cli prints
+    // Decided and documented (docs/cli.md, and docs/guide.md "Languages"): blocktune-cli prints
     // English with C numbers whatever LANG says, like its --json.
     void cliTextIgnoresLang()
     {

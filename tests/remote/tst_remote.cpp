@@ -568,7 +568,7 @@ private Q_SLOTS:
         session.close();
     }
 
-    // With Debian's real sudo and the sudoers line the README gives, a
+    // With Debian's real sudo and the sudoers line docs/cli.md gives, a
     // user who is not root there writes through `sudo -n blocktune-helper`:
     // the change lands on the device, as root's would.
     void nonRootUserWithSudoRuleWritesThroughTheHelper()
@@ -588,7 +588,7 @@ private Q_SLOTS:
         const QString user = throwaway.name();
         const QString sudoers = QStringLiteral("/etc/sudoers.d/blocktune-test-%1").arg(user);
         const auto cleanUp = qScopeGuard([&] { QFile::remove(sudoers); });
-        // The line the read-only answer names (README "Remote hosts").
+        // The line the read-only answer names (docs/cli.md, "Remote hosts").
         const QString helper = QDir::cleanPath(binary("blocktune-helper"));
         QFile rule(sudoers);
         QVERIFY(rule.open(QIODevice::WriteOnly));

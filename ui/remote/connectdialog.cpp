@@ -66,7 +66,7 @@ ConnectDialog::ConnectDialog(QWidget *parent) : QDialog(parent)
     auto *layout = new QVBoxLayout(this);
     auto *intro = new QLabel(tr("blocktune runs <tt>ssh HOST blocktune-cli agent</tt>: ssh checks the host key and "
                                 "authenticates as it always does, and blocktune must be installed there. "
-                                "Changes need root there, or the sudoers line in the README."),
+                                "Changes need root there, or the sudoers line of docs/cli.md (Remote hosts)."),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
