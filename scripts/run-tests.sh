@@ -8,7 +8,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
-phase() { echo "run-tests: $1 ($((SECONDS - start)) s so far)"; }
+last=$SECONDS
+phases=()
+# Each phase's own time, printed as it ends and again at the end.
+phase() {
+    phases+=("$(printf '%6d s  %s' $((SECONDS - last)) "$1")")
+    last=$SECONDS
+    echo "run-tests: $1 ($((SECONDS - start)) s so far)"
+}
+summary() {
+    echo "run-tests: phase times"
+    printf '  %s\n' "${phases[@]}"
+    printf '  %6d s  all\n' $((SECONDS - start))
+}
 
 bash scripts/bootstrap.sh -DBLOCKTUNE_WERROR=ON -DBLOCKTUNE_BUILD_TESTS=ON
 phase "built build/"
@@ -50,18 +62,22 @@ deb=$(bash scripts/build-deb.sh build | tail -1)
 install_flag=()
 if [ "$(id -u)" -eq 0 ]; then install_flag=(--install); fi
 bash scripts/check-deb.sh "${install_flag[@]}" "$deb"
-# Serial on purpose: several tests measure throughput on loop devices and
-# would measure each other if run side by side on two cores.
-(cd build && ctest --output-on-failure --timeout 900)
+phase "packed and checked the .deb"
+# Two at a time, except the tests that measure throughput on loop devices:
+# those run alone (RUN_SERIAL, tests/CMakeLists.txt), or they would measure
+# each other. Each test has its own HOME and XDG folders in the build.
+jobs=(-j "$(nproc)")
+(cd build && ctest --output-on-failure --timeout 900 "${jobs[@]}")
 phase "suite passed"
 
 wait_build build-asan/ build/asan-build.log
-phase "built build-asan/ (ASan + UBSan)"
+phase "waited for build-asan/ (ASan + UBSan, built beside the suite)"
 background_build build-fuzz/ build/fuzz-build.log bash scripts/run-fuzzers.sh --build-only
 # The tests start build-asan/bin's CLI and helper: sanitized too.
-(cd build-asan && ctest --output-on-failure --timeout 900)
+(cd build-asan && ctest --output-on-failure --timeout 900 "${jobs[@]}")
 phase "suite passed under ASan + UBSan"
 
 wait_build build-fuzz/ build/fuzz-build.log
 bash scripts/run-fuzzers.sh
-phase "fuzzers passed; all done"
+phase "fuzzers passed"
+summary

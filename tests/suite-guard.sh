@@ -6,9 +6,11 @@
 # HOME/XDG folders, a blocktune file there that changed, a device whose
 # readahead or scheduler differs, or a loop device left attached).
 # Runs with the environment ctest was started with: the real one.
-#   suite-guard.sh before|after STATE_DIR SOURCE_DIR BUILD_DIR
+#   suite-guard.sh before|after STATE_DIR SOURCE_DIR BUILD_DIR TESTS_FILE
+# TESTS_FILE: the names of the tests, one per line (each gets
+# BUILD_DIR/tests/home/NAME, tests/CMakeLists.txt's blocktune_guard_test).
 set -euo pipefail
-mode=$1 state=$2 source=$(realpath "$3") build=$(realpath "$4")
+mode=$1 state=$2 source=$(realpath "$3") build=$(realpath "$4") tests_file=$5
 
 real_dirs() { # the real folders the suite must not write into
     printf '%s\n' "$HOME" "${XDG_DATA_HOME:-$HOME/.local/share}" "${XDG_CONFIG_HOME:-$HOME/.config}" \
@@ -45,10 +47,13 @@ case $mode in
 before)
     rm -rf "$state"
     mkdir -p "$state"
-    home=$build/tests/home
-    rm -rf "$home" "$build/tests/runtime"
-    mkdir -p "$home/.local/share" "$home/.config" "$home/.cache"
-    mkdir -m 700 "$build/tests/runtime"
+    rm -rf "$build/tests/home"
+    while read -r name; do
+        [ -n "$name" ] || continue
+        home=$build/tests/home/$name
+        mkdir -p "$home/.local/share" "$home/.config" "$home/.cache"
+        mkdir -m 700 "$home/runtime"
+    done <"$tests_file"
     files >"$state/files"
     devices >"$state/devices"
     echo "suite-guard: recorded $(wc -l <"$state/files") files under $(real_dirs | sort -u | tr '\n' ' ')and $(wc -l <"$state/devices") block devices"
@@ -61,7 +66,7 @@ after)
     # suite's history records in the user's database, say).
     awk -F'\t' -v build="$build" '
         NR == FNR { before[$1] = $2 "\t" $3; next }
-        !($1 in before) { print "suite-guard: the suite left " $1 " (under the real home or XDG folders; tests get HOME=" build "/tests/home)"; bad = 1; next }
+        !($1 in before) { print "suite-guard: the suite left " $1 " (under the real home or XDG folders; each test has its own, " build "/tests/home/NAME)"; bad = 1; next }
         before[$1] != $2 "\t" $3 && tolower($1) ~ /blocktune/ { print "suite-guard: the suite changed " $1; bad = 1 }
         END { exit bad }' "$state/files" "$state/files.after" && bad=0 || bad=1
     # The settings of every device that was there before, and loops left attached.

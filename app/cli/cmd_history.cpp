@@ -27,7 +27,7 @@ int runHistory(CliContext &ctx, const QStringList &args)
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli history")} + args))
         return failUsage(ctx, p, QStringLiteral("history"));
     if (p.isSet(QStringLiteral("help"))) {
-        ctx.out << p.helpText();
+        printCommandHelp(ctx, p, QStringLiteral("history"));
         return ExitOk;
     }
     if (!p.positionalArguments().isEmpty())

@@ -113,9 +113,7 @@ int runList(CliContext &ctx, const QStringList &args)
     if (!parser.parse(QStringList{QStringLiteral("blocktune-cli list")} + args))
         return failUsage(ctx, parser, QStringLiteral("list"));
     if (parser.isSet(QStringLiteral("help"))) {
-        ctx.out << parser.helpText().replace(QStringLiteral("blocktune-cli list"),
-                                             QStringLiteral("blocktune-cli [--sysroot DIR] list"));
-        ctx.out.flush();
+        printCommandHelp(ctx, parser, QStringLiteral("list"));
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())

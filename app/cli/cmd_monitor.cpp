@@ -315,8 +315,7 @@ int parseMonitorArgs(CliContext &ctx, const QStringList &args, MonitorOptions *o
     if (!parser.parse(QStringList{self} + args))
         return failUsage(ctx, parser, QStringLiteral("monitor"));
     if (parser.isSet(QStringLiteral("help"))) {
-        ctx.out << parser.helpText().replace(self, QStringLiteral("blocktune-cli [--sysroot DIR] monitor"));
-        ctx.out.flush();
+        printCommandHelp(ctx, parser, QStringLiteral("monitor"));
         return ExitOk;
     }
     return readMonitorOptions(ctx, parser, o);

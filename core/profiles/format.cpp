@@ -15,8 +15,6 @@ namespace blocktune {
 
 namespace {
 
-const QString kIosched = QStringLiteral("iosched.");
-
 // JSON numbers are doubles: integers are exact up to 2^53.
 constexpr double kMaxExactInteger = 9007199254740992.0;
 
@@ -184,7 +182,7 @@ std::optional<ProfileSetting> parseSetting(Problems &problems, const QString &wh
     const auto info = detail::profileKeyInfo(key);
     if (!info) {
         QStringList keys = settingKeys();
-        problems.add(where, key.startsWith(kIosched)
+        problems.add(where, key.startsWith(detail::kIoschedPrefix)
                                 ? QStringLiteral("'%1' is not a scheduler tunable name (iosched.NAME, NAME of "
                                                  "letters, digits and _)").arg(key.left(64))
                                 : QStringLiteral("unknown key '%1' (keys: %2)").arg(key.left(64), keys.join(u", ")));
@@ -456,7 +454,7 @@ std::optional<ProfileKeyInfo> profileKeyInfo(const QString &key)
         return ProfileKeyInfo{true, 0, 1, QString(), false};
     if (key == u"scheduler")
         return ProfileKeyInfo{false, 0, 0, QString(), false};
-    if (key.startsWith(kIosched) && isTunableName(key.mid(kIosched.size())))
+    if (key.startsWith(detail::kIoschedPrefix) && isTunableName(key.mid(detail::kIoschedPrefix.size())))
         return ProfileKeyInfo{true, 0, 9223372036854775807ULL, QString(), true};
     return std::nullopt;
 }

@@ -5,6 +5,9 @@
 
 namespace blocktune::detail {
 
+/// Profile keys of scheduler tunables: "iosched.read_expire".
+inline constexpr QLatin1StringView kIoschedPrefix{"iosched."};
+
 /// What a `set` key accepts, independent of any device.
 struct ProfileKeyInfo
 {

@@ -12,8 +12,6 @@ namespace blocktune {
 
 namespace {
 
-const QString kIosched = QStringLiteral("iosched.");
-
 struct Slot
 {
     ProfileSetting setting;
@@ -160,8 +158,8 @@ ResolvedSetting Resolver::decide(const BlockDevice &queue, const DeviceSettings 
         r.state = r.satisfied ? ResolvedState::Unchanged : ResolvedState::Change;
         return r;
     }
-    if (key.startsWith(kIosched)) {
-        const QString name = key.mid(kIosched.size());
+    if (key.startsWith(detail::kIoschedPrefix)) {
+        const QString name = key.mid(detail::kIoschedPrefix.size());
         if (!detail::hasSchedulerChoice(now))
             return skip(QStringLiteral("%1 has no I/O scheduler, so no %2").arg(queue.name, key));
         if (schedulerAfter != now.scheduler) {

@@ -31,7 +31,7 @@ namespace blocktune {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 // Largest single pread. A stop request waits for the read in flight (a
 // block-device read cannot be interrupted), so this bounds how long a stop
@@ -43,7 +43,7 @@ constexpr auto kDeliverPeriod = std::chrono::milliseconds(100);
 // Latency samples kept per random reader for percentiles (16 MiB).
 constexpr size_t kMaxLatencySamples = size_t(1) << 22;
 
-double secondsBetween(Clock::time_point a, Clock::time_point b)
+double secondsBetween(Steady::time_point a, Steady::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
 }
@@ -100,7 +100,7 @@ struct RunControl
     const std::atomic_bool *cancel = nullptr;
     std::atomic_bool stopBackground{false};
     std::atomic_bool abort{false};
-    Clock::time_point deadline{};
+    Steady::time_point deadline{};
     bool hasDeadline = false;
 
     std::mutex mutex;
@@ -135,8 +135,8 @@ struct Worker
 
     // Final values, read after join().
     bool started = false;
-    Clock::time_point firstStart{};
-    Clock::time_point lastEnd{};
+    Steady::time_point firstStart{};
+    Steady::time_point lastEnd{};
     quint64 maxNs = 0;
     bool reachedEnd = false;
     QString error;
@@ -241,9 +241,9 @@ void runWorker(Worker &w, RunControl &control, std::latch &start)
             length = std::min(bs, end - pos);
         }
 
-        const Clock::time_point t1 = Clock::now();
+        const Steady::time_point t1 = Steady::now();
         const quint64 got = readBlock(w, control, offset, length);
-        const Clock::time_point t2 = Clock::now();
+        const Steady::time_point t2 = Steady::now();
         if (!w.started) {
             w.started = true;
             w.firstStart = t1;
@@ -499,15 +499,15 @@ std::vector<std::thread> startReaders(RunStreams &rs, RunControl &control, std::
 class IntervalRecorder final
 {
 public:
-    IntervalRecorder(const QList<PlannedStream> &streams, RunStreams &rs, Clock::time_point t0, RunResult &run)
+    IntervalRecorder(const QList<PlannedStream> &streams, RunStreams &rs, Steady::time_point t0, RunResult &run)
         : lastSample(t0), m_streams(streams), m_rs(rs), m_t0(t0), m_run(run)
     {
     }
 
-    Clock::time_point lastSample;
+    Steady::time_point lastSample;
     QList<IntervalSample> fresh; ///< taken since the observer last saw them
 
-    void take(Clock::time_point now)
+    void take(Steady::time_point now)
     {
         IntervalSample sample;
         sample.endSeconds = secondsBetween(m_t0, now);
@@ -540,14 +540,14 @@ public:
 private:
     const QList<PlannedStream> &m_streams;
     RunStreams &m_rs;
-    const Clock::time_point m_t0;
+    const Steady::time_point m_t0;
     RunResult &m_run;
 };
 
 // Sleeps until the next tick or until the readers change state; true when
 // every reader has ended. Once the measured streams are done, the
 // background ones are told to stop.
-bool waitForReaders(RunControl &control, Clock::time_point nextTick)
+bool waitForReaders(RunControl &control, Steady::time_point nextTick)
 {
     std::unique_lock lock(control.mutex);
     // No polling: readers see a cancel themselves after their
@@ -575,7 +575,7 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
     std::vector<std::thread> threads = startReaders(rs, control, start, run);
 
     const auto interval = std::chrono::milliseconds(spec.intervalMs);
-    const Clock::time_point t0 = Clock::now();
+    const Steady::time_point t0 = Steady::now();
     if (spec.durationMs) {
         control.hasDeadline = true;
         control.deadline = t0 + std::chrono::milliseconds(*spec.durationMs);
@@ -586,12 +586,12 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
     for (const PlannedStream &s : streams)
         names << s.name;
     IntervalRecorder recorder(streams, rs, t0, run);
-    Clock::time_point nextTick = t0 + interval;
-    Clock::time_point lastDeliver = t0;
+    Steady::time_point nextTick = t0 + interval;
+    Steady::time_point lastDeliver = t0;
 
     for (;;) {
         const bool allDone = waitForReaders(control, nextTick);
-        const Clock::time_point now = Clock::now();
+        const Steady::time_point now = Steady::now();
         if (now >= nextTick) {
             recorder.take(now);
             while (nextTick <= now)
@@ -619,7 +619,7 @@ void deliverRun(const QList<PlannedStream> &streams, const ReadTestSpec &spec, R
 // Stream `si`'s figures from its workers' final counters; `first` and
 // `last` are when its first read started and its last one ended.
 StreamResult streamResultOf(const QList<TestDevice> &devices, const PlannedStream &plan, int si,
-                            const RunStreams &rs, Clock::time_point &first, Clock::time_point &last)
+                            const RunStreams &rs, Steady::time_point &first, Steady::time_point &last)
 {
     StreamResult s;
     s.name = plan.name;
@@ -628,7 +628,7 @@ StreamResult streamResultOf(const QList<TestDevice> &devices, const PlannedStrea
     s.plannedBytes = plan.role == StreamRole::Measure && !plan.untilDeadline ? plan.length : 0;
     s.role = plan.role;
     s.pattern = plan.pattern;
-    first = Clock::time_point::max();
+    first = Steady::time_point::max();
     last = {};
     quint64 latencyNs = 0;
     std::vector<quint32> samples;
@@ -694,13 +694,13 @@ DeviceCounterDelta deviceDeltaOf(const TestDevice &dev, const QList<StreamResult
 void summarizeRun(const QList<TestDevice> &devices, const QList<PlannedStream> &streams, const RunStreams &rs,
                   const Result<DiskStatsTable> &before, const Result<DiskStatsTable> &after, RunResult &run)
 {
-    Clock::time_point measuredFirst = Clock::time_point::max(), measuredLast{};
-    Clock::time_point allFirst = Clock::time_point::max(), allLast{};
+    Steady::time_point measuredFirst = Steady::time_point::max(), measuredLast{};
+    Steady::time_point allFirst = Steady::time_point::max(), allLast{};
     QList<double> sequentialRates;
     quint64 allBytes = 0;
     for (int si = 0; si < streams.size(); ++si) {
         const PlannedStream &plan = streams.at(si);
-        Clock::time_point first, last;
+        Steady::time_point first, last;
         const StreamResult s = streamResultOf(devices, plan, si, rs, first, last);
         if (!s.error.isEmpty())
             run.errors << QStringLiteral("%1: %2").arg(s.name, s.error);
