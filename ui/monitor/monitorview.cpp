@@ -1,6 +1,8 @@
 #include "monitorview.h"
 
 #include "format.h"
+#include "plottheme.h"
+#include "theme.h"
 #include "monitor/monitor.h"
 
 #include <QComboBox>
@@ -28,7 +30,7 @@ enum Rect { Throughput, Interrupts, RequestSize, QueueDepth, RectCount };
 // rather than in five legends.
 const char *const kRectTitles[RectCount] = {
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "MB/s\n(write dashed)"),
-    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(black: all)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(thick: all)"),
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "read request\nKiB"),
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "queue depth\n(thin: in flight, 1 s mean)")};
 
@@ -55,14 +57,6 @@ struct BalanceWindow
     QStringList members;
     std::deque<std::pair<double, std::vector<quint64>>> samples; // (t, bytes per member)
 };
-
-QColor paletteColor(qsizetype i)
-{
-    static const QColor colors[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
-                                    QColor(255, 127, 14), QColor(148, 103, 189), QColor(140, 86, 75),
-                                    QColor(227, 119, 194), QColor(23, 190, 207)};
-    return colors[size_t(i) % std::size(colors)];
-}
 
 } // namespace
 
@@ -104,7 +98,7 @@ struct MonitorView::Private
     void restart();
     void clearGraphs();
     void onSample(const Sample &s);
-    void show(const QString &series, double value, Rect rect, const QString &label, const QColor &color,
+    void show(const QString &series, double value, Rect rect, const QString &label, int colour,
               Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false);
     void fill(QCPGraph *graph, const QString &series);
     void fillAll();
@@ -170,13 +164,15 @@ void MonitorView::Private::buildPlot()
     balanceBars = new QCPBars(keys, values);
     balanceBars->setName(MonitorView::tr("read share %"));
     balanceBars->setWidth(0.6);
-    balanceBars->setPen(QPen(QColor(31, 119, 180)));
-    balanceBars->setBrush(QColor(31, 119, 180, 170));
+    balanceBars->setPen(QPen(Qt::black));
+    balanceBars->setBrush(QColor(0, 0, 0, 170));
+    setSeries(balanceBars, 0);
     evenLine = new QCPItemStraightLine(plot);
     evenLine->setClipAxisRect(balanceRect);
     evenLine->point1->setAxes(keys, values);
     evenLine->point2->setAxes(keys, values);
-    evenLine->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
+    evenLine->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    setSeries(evenLine, kSeriesNeutral);
     evenLine->setVisible(false);
     // Made outside the layout: setBalanceShown() adds them for a group.
 }
@@ -192,6 +188,7 @@ void MonitorView::Private::setBalanceShown(bool shown)
         layout->addElement(RectCount + 2, 0, balanceRect);
         layout->setRowStretchFactor(RectCount + 1, 0.01);
         layout->setRowStretchFactor(RectCount + 2, 1.4);
+        applyPlotPalette(plot); // the heading and the chart were out of the layout when it was coloured
     } else {
         layout->take(balanceHeading);
         layout->take(balanceRect);
@@ -282,22 +279,22 @@ void MonitorView::Private::fillAll()
 }
 
 void MonitorView::Private::show(const QString &series, double value, Rect rect, const QString &label,
-                                const QColor &color, Qt::PenStyle style, QCPLegend *legend, bool stepAverage)
+                                int colour, Qt::PenStyle style, QCPLegend *legend, bool stepAverage)
 {
     auto it = graphs.find(series);
     if (it == graphs.end()) {
         QCPGraph *graph = plot->addGraph(rects[rect]->axis(QCPAxis::atBottom), rects[rect]->axis(QCPAxis::atLeft));
         graph->setName(label);
         if (stepAverage) {
-            QColor light = color;
-            light.setAlpha(150);
-            graph->setPen(QPen(light, 1.0));
+            graph->setPen(QPen(QColor(0, 0, 0, 150), 1.0)); // the series' colour, lighter
             graph->setLineStyle(QCPGraph::lsStepRight);
             steps.insert(series, StepAverage{});
         } else {
-            graph->setPen(QPen(color, 1.5, style));
+            // The total over the devices' lines: thick, in the text's colour.
+            graph->setPen(QPen(Qt::black, colour == kSeriesText ? 2.5 : 1.5, style));
             graph->setAdaptiveSampling(true);
         }
+        setSeries(graph, colour);
         if (legend)
             graph->addToLegend(legend);
         // A series shown for the first time (a device selected again, a
@@ -402,16 +399,16 @@ void MonitorView::Private::onSample(const Sample &s)
         return; // the history has it; unpausing draws it
 
     QSet<QCPGraph *> fed;
-    auto put = [&](const QString &series, double value, Rect rect, const QString &label, const QColor &color,
+    auto put = [&](const QString &series, double value, Rect rect, const QString &label, int color,
                    Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false) {
         show(series, value, rect, label, color, style, legend, stepAverage);
         fed.insert(graphs.value(series));
     };
     if (s.interruptsPerSec)
         put(QStringLiteral("interrupts_per_s"), *s.interruptsPerSec, Interrupts, MonitorView::tr("all interrupts/s"),
-            Qt::black, Qt::SolidLine, nullptr);
+            kSeriesText, Qt::SolidLine, nullptr);
     for (const DeviceRates &dev : s.devices) {
-        const QColor color = paletteColor(devices.indexOf(dev.name));
+        const int color = int(devices.indexOf(dev.name));
         const QString p = dev.name + u'/';
         put(p + u"read_mb_per_s", dev.readMBps, Throughput, MonitorView::tr("%1 read MB/s").arg(dev.name), color,
             Qt::SolidLine, deviceLegend);
@@ -523,6 +520,7 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->plot->setMinimumHeight(500);
     layout->addWidget(d->plot, 1);
     d->buildPlot();
+    themePlot(d->plot);
 
     connect(d->span, &QComboBox::activated, this,
             [this](int index) { setWindowSeconds(d->span->itemData(index).toInt()); });

@@ -1,5 +1,7 @@
 #include "readtestview.h"
 #include "plotrefresh.h"
+#include "plottheme.h"
+#include "theme.h"
 
 #include "format.h"
 #include "common/sysroot.h"
@@ -120,9 +122,6 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
     return plot;
 }
 
-const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                          QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
-
 } // namespace
 
 ReadTestView::ReadTestView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
@@ -216,6 +215,10 @@ void ReadTestView::buildPlots()
     d->plots = new QTabWidget(this);
     d->live = makePlot(d->plots, tr("seconds into the run"), tr("MB/s"));
     d->curve = makePlot(d->plots, tr("read_ahead_kb"), tr("MB/s"));
+    d->live->setObjectName(QStringLiteral("livePlot"));
+    d->curve->setObjectName(QStringLiteral("sweepCurve"));
+    d->live->setAccessibleName(tr("Live throughput plot"));
+    d->curve->setAccessibleName(tr("Sweep curve plot"));
     d->liveRefresh = new PlotRefresh(d->live);
     d->curveRefresh = new PlotRefresh(d->curve);
     // Readahead values grow in powers of two: a log axis spaces them evenly;
@@ -228,15 +231,18 @@ void ReadTestView::buildPlots()
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(0)->setName(tr("MB/s"));
     d->curve->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    d->curve->graph(0)->setPen(QPen(kColors[0], 2));
+    d->curve->graph(0)->setPen(QPen(Qt::black, 2));
+    setSeries(d->curve->graph(0), 0);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis2);
     d->curve->graph(1)->setName(tr("avg request KiB"));
     d->curve->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
-    d->curve->graph(1)->setPen(QPen(kColors[1], 1, Qt::DashLine));
+    d->curve->graph(1)->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    setSeries(d->curve->graph(1), 1);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(2)->setName(tr("knee: smallest readahead within 5% of the best"));
     d->curve->graph(2)->setLineStyle(QCPGraph::lsNone);
-    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kColors[3], 2), Qt::NoBrush, 14));
+    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 14));
+    setSeries(d->curve->graph(2), 3);
     // The live plot's legend is the row of cards above it: each card's
     // colour bar is its line's colour and it names the stream and its role,
     // so nothing is drawn over the lines.
@@ -244,7 +250,9 @@ void ReadTestView::buildPlots()
     // The sweep's legend sits top left: readahead values below the knee
     // deliver least, so that corner of the curve stays empty.
     d->curve->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
-    d->curve->legend->setBrush(QColor(255, 255, 255, 220));
+    // Its box (QCustomPlot's default) becomes translucent Base in themePlot().
+    themePlot(d->live);
+    themePlot(d->curve);
     d->plots->addTab(d->live, tr("Live"));
     d->plots->addTab(d->curve, tr("Sweep curve"));
 
@@ -452,7 +460,8 @@ void ReadTestView::showProgress(const ReadTestProgress &p)
         for (qsizetype i = 0; i < p.names.size(); ++i) {
             QCPGraph *g = plot->addGraph();
             g->setName(d->graphNames.value(i, p.names.at(i)));
-            g->setPen(QPen(kColors[size_t(i) % std::size(kColors)], 1.5));
+            g->setPen(QPen(Qt::black, 1.5));
+            setSeries(g, int(i)); // the stream card's colour bar
         }
     }
     const bool newRun = p.label != d->currentRun || d->boundaryPending
@@ -493,7 +502,8 @@ void ReadTestView::markRunStart(const QString &label)
         auto *line = new QCPItemStraightLine(plot);
         line->point1->setCoords(d->runOffset, 0);
         line->point2->setCoords(d->runOffset, 1);
-        line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+        line->setPen(QPen(Qt::black, 1, Qt::DashLine));
+        setSeries(line, kSeriesNeutral);
     }
     auto *text = new QCPItemText(plot);
     text->setClipToAxisRect(true);
@@ -502,7 +512,7 @@ void ReadTestView::markRunStart(const QString &label)
     text->position->setCoords(d->runOffset, 0.0);
     text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     text->setPadding(QMargins(4, 2, 4, 2));
-    text->setColor(QColor(90, 90, 90));
+    setSeries(text, kSeriesNeutral);
     text->setText(mark);
     for (StreamCard *card : std::as_const(d->cards))
         card->startRun(label);
@@ -597,7 +607,7 @@ void ReadTestView::updateCurve()
         label->position->setCoords(knee.x(), knee.y());
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(0, 0, 0, 12));
-        label->setColor(kColors[3]);
+        setSeries(label, 3); // the knee circle's red
         label->setText(tr("knee %1").arg(format::kib(knee.x())));
     }
     if (hi > 0) {
@@ -652,7 +662,7 @@ void ReadTestView::setupStreams(const ReadTest &test)
             : s.role == StreamRole::Measure                     ? tr("measured")
                                                                 : tr("background");
         const QString device = test.testDevices().value(s.device).name;
-        auto *card = new StreamCard(s.name, device, s.start, role, kColors[size_t(i) % std::size(kColors)]);
+        auto *card = new StreamCard(s.name, device, s.start, role, int(i));
         d->cardsLayout->insertWidget(d->cardsLayout->count() - 1, card);
         d->cards << card;
         d->graphNames << QStringLiteral("%1 (%2)").arg(s.name, role);
