@@ -605,7 +605,8 @@ bool MonitorView::isPaused() const
 bool MonitorView::exportPng(const QString &path)
 {
     d->replot();
-    if (d->plot->savePng(path, d->plot->width(), d->plot->height()))
+    // At the screen's device pixel ratio: crisp on a scaled screen, as on screen.
+    if (d->plot->savePng(path, d->plot->width(), d->plot->height(), d->plot->devicePixelRatioF()))
         return true;
     const QString message = tr("cannot write %1 (check the folder exists and is writable)").arg(path);
     Q_EMIT failed(message);
