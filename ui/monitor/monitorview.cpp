@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -518,7 +519,16 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->plot->setObjectName(QStringLiteral("monitorPlot"));
     d->plot->setAccessibleName(tr("Live plots"));
     d->plot->setMinimumHeight(500);
-    layout->addWidget(d->plot, 1);
+    // In a scroll area: on a short screen (1280x720 at 150%) the plots
+    // scroll, the bar with Pause stays on screen, and the balance chart
+    // below them is a scroll away instead of under the screen's edge.
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("monitorScroll"));
+    scroll->setWidget(d->plot);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll, 1);
     d->buildPlot();
     themePlot(d->plot);
 
