@@ -1473,6 +1473,33 @@ KiB</translation>
     </message>
 </context>
 <context>
+    <name>blocktune::PlotTableSwitch</name>
+    <message>
+        <source>series %1</source>
+        <translation>Reihe %1</translation>
+    </message>
+    <message>
+        <source>plot</source>
+        <translation>Diagramm</translation>
+    </message>
+    <message>
+        <source>Show as &amp;table</source>
+        <translation>Als &amp;Tabelle</translation>
+    </message>
+    <message>
+        <source>Show %1 as a table</source>
+        <translation>%1 als Tabelle zeigen</translation>
+    </message>
+    <message>
+        <source>The plot&apos;s numbers as a table: x and y per line</source>
+        <translation>Die Zahlen des Diagramms als Tabelle: x und y je Linie</translation>
+    </message>
+    <message>
+        <source>%1 as a table</source>
+        <translation>%1 als Tabelle</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::Privilege</name>
     <message>
         <source>pkexec is not installed: install pkexec (polkit) or run as root</source>

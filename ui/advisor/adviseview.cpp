@@ -4,6 +4,7 @@
 #include "format.h"
 #include "pageheader.h"
 #include "plotrefresh.h"
+#include "plottableswitch.h"
 #include "plottheme.h"
 #include "theme.h"
 #include "common/units.h"
@@ -306,7 +307,7 @@ void AdviseView::layOut()
     layout->addWidget(d->header);
     layout->addLayout(form);
     layout->addWidget(d->progress);
-    layout->addWidget(d->plot, 1);
+    layout->addWidget(new PlotTableSwitch(d->plot, nullptr, this), 1);
     layout->addWidget(d->recommendation);
     layout->addWidget(d->raw);
     layout->addWidget(d->memory);

@@ -1,6 +1,7 @@
 #include "monitorview.h"
 
 #include "format.h"
+#include "plottableswitch.h"
 #include "plottheme.h"
 #include "theme.h"
 #include "monitor/monitor.h"
@@ -528,7 +529,12 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(scroll, 1);
+    auto *plots = new PlotTableSwitch(d->plot, scroll, this);
+    layout->addWidget(plots, 1);
+    // Tab in the order the bar reads (the span box was made before Pause).
+    setTabOrder(d->pause, d->span);
+    setTabOrder(d->span, d->exportButton);
+    setTabOrder(d->exportButton, plots->toggle());
     d->buildPlot();
     themePlot(d->plot);
 

@@ -426,6 +426,11 @@ void ProfilesView::layOutWidgets()
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
+    // Tab as the page reads: the list, "Only this device" above the table,
+    // the table, then the buttons (the check box was made after the table).
+    setTabOrder(d->list, d->onlyDevice);
+    setTabOrder(d->onlyDevice, d->table);
+    setTabOrder(d->table, d->previewButton);
 }
 
 void ProfilesView::wireSignals()

@@ -1,5 +1,6 @@
 #include "readtestview.h"
 #include "plotrefresh.h"
+#include "plottableswitch.h"
 #include "plottheme.h"
 #include "theme.h"
 
@@ -79,6 +80,8 @@ struct ReadTestView::Private
     QCustomPlot *curve = nullptr;
     PlotRefresh *liveRefresh = nullptr; // the plots are drawn while on screen
     PlotRefresh *curveRefresh = nullptr;
+    PlotTableSwitch *liveTab = nullptr; // each plot with its "Show as table"
+    PlotTableSwitch *curveTab = nullptr;
     QPlainTextEdit *text = nullptr;
     QList<QPointF> curvePoints;
     qsizetype sweepPoints = 0;
@@ -253,8 +256,10 @@ void ReadTestView::buildPlots()
     // Its box (QCustomPlot's default) becomes translucent Base in themePlot().
     themePlot(d->live);
     themePlot(d->curve);
-    d->plots->addTab(d->live, tr("Live"));
-    d->plots->addTab(d->curve, tr("Sweep curve"));
+    d->liveTab = new PlotTableSwitch(d->live, nullptr, d->plots);
+    d->curveTab = new PlotTableSwitch(d->curve, nullptr, d->plots);
+    d->plots->addTab(d->liveTab, tr("Live"));
+    d->plots->addTab(d->curveTab, tr("Sweep curve"));
 
     d->text = new QPlainTextEdit(this);
     d->text->setReadOnly(true);
@@ -310,6 +315,10 @@ void ReadTestView::layOut()
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(d->title);
     layout->addLayout(formLayout());
+    // "Also measured" stands above "Background" (made the other way round).
+    setTabOrder(d->randomReaders, d->alsoMeasure);
+    setTabOrder(d->alsoMeasure, d->background);
+    setTabOrder(d->background, d->sweep);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->startButton);
     buttons->addWidget(d->stopButton);
@@ -548,7 +557,7 @@ void ReadTestView::showSweepResult(const SweepResult &r)
     QStringList errors = r.errors;
     if (!r.restored && !r.restoreMessage.isEmpty())
         errors.prepend(r.restoreMessage);
-    d->plots->setCurrentWidget(d->curve);
+    d->plots->setCurrentWidget(d->curveTab);
     d->bottom->setCurrentWidget(d->text);
     // formatSweepResult() heads its table itself.
     finish(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
@@ -862,7 +871,7 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
                                  QLocale());
     d->description = d->report.trimmed();
     d->text->setPlainText(d->report.chopped(1));
-    d->plots->setCurrentWidget(d->live);
+    d->plots->setCurrentWidget(d->liveTab);
     d->session->runJob(d->worker, [worker = d->worker, t = *test](const SessionJobContext &job) {
         worker->runTest(job.measurer, t);
     });

@@ -293,6 +293,13 @@ void TuningPanel::layOutWidgets()
     buttons->addWidget(d->revert);
     layout->addLayout(buttons);
     layout->addWidget(d->result);
+    // Tab through the buttons as they stand (they were made in another order).
+    QWidget *previous = d->iosched;
+    for (QWidget *w : std::initializer_list<QWidget *>{d->apply, d->tryIt, d->keep, d->restoreNow, d->reset,
+                                                       d->cancel, d->revert}) {
+        setTabOrder(previous, w);
+        previous = w;
+    }
 }
 
 void TuningPanel::wireForm()
