@@ -250,10 +250,14 @@ void ReadTestView::buildPlots()
     // colour bar is its line's colour and it names the stream and its role,
     // so nothing is drawn over the lines.
     d->live->legend->setVisible(false);
-    // The sweep's legend sits top left: readahead values below the knee
-    // deliver least, so that corner of the curve stays empty.
-    d->curve->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
-    // Its box (QCustomPlot's default) becomes translucent Base in themePlot().
+    // The sweep's legend in a row under the plot, as Advise has it: inside,
+    // on a plot as low as the splitter leaves it, it covered the first points.
+    d->curve->axisRect()->insetLayout()->take(d->curve->legend);
+    d->curve->plotLayout()->addElement(1, 0, d->curve->legend);
+    d->curve->plotLayout()->setRowStretchFactor(1, 0.001);
+    d->curve->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    d->curve->legend->setBorderPen(Qt::NoPen);
+    d->curve->legend->setBrush(Qt::NoBrush);
     themePlot(d->live);
     themePlot(d->curve);
     d->liveTab = new PlotTableSwitch(d->live, nullptr, d->plots);
@@ -559,6 +563,10 @@ void ReadTestView::showSweepResult(const SweepResult &r)
         errors.prepend(r.restoreMessage);
     d->plots->setCurrentWidget(d->curveTab);
     d->bottom->setCurrentWidget(d->text);
+    // A sweep's result is its curve: the plot gets the room back from the
+    // results a test before it took.
+    if (const int total = d->splitter->height(); total > 0)
+        d->splitter->setSizes({total * 3 / 5, total - total * 3 / 5});
     // formatSweepResult() heads its table itself.
     finish(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
     if (!r.points.isEmpty())
