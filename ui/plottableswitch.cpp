@@ -72,6 +72,7 @@ PlotTableSwitch::PlotTableSwitch(QCustomPlot *plot, QWidget *page, QWidget *pare
     m_refresh->setInterval(1000);
 
     auto *row = new QHBoxLayout;
+    m_row = row;
     row->setContentsMargins(0, 0, 0, 0);
     row->addStretch();
     row->addWidget(m_toggle);
@@ -86,6 +87,13 @@ PlotTableSwitch::PlotTableSwitch(QCustomPlot *plot, QWidget *page, QWidget *pare
 }
 
 PlotTableSwitch::~PlotTableSwitch() = default;
+
+QPushButton *PlotTableSwitch::detachToggle()
+{
+    m_row->removeWidget(m_toggle);
+    layout()->removeItem(m_row);
+    return m_toggle;
+}
 
 bool PlotTableSwitch::isTableShown() const
 {

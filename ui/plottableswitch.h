@@ -28,6 +28,9 @@ public:
     ~PlotTableSwitch() override;
 
     QPushButton *toggle() const { return m_toggle; }
+    /// Takes the toggle out of the row above the plot, for the caller to
+    /// place (a tab widget's corner): the plot gets that row's height.
+    QPushButton *detachToggle();
     QTableWidget *table() const { return m_table; }
     QCustomPlot *plot() const { return m_plot; }
     bool isTableShown() const;
@@ -40,6 +43,7 @@ public Q_SLOTS:
 private:
     QCustomPlot *m_plot;
     QPushButton *m_toggle = nullptr;
+    QLayout *m_row = nullptr;
     QStackedWidget *m_stack = nullptr;
     QTableWidget *m_table = nullptr;
     QTimer *m_refresh = nullptr;

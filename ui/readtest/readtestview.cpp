@@ -34,6 +34,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedLayout>
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -264,6 +265,15 @@ void ReadTestView::buildPlots()
     d->curveTab = new PlotTableSwitch(d->curve, nullptr, d->plots);
     d->plots->addTab(d->liveTab, tr("Live"));
     d->plots->addTab(d->curveTab, tr("Sweep curve"));
+    // The shown plot's "Show as table" in the tabs' corner: a row of its
+    // own above the plot would take height the plot is short of.
+    auto *corner = new QWidget(d->plots);
+    auto *toggles = new QStackedLayout(corner);
+    toggles->setContentsMargins(0, 0, 0, 0);
+    toggles->addWidget(d->liveTab->detachToggle());
+    toggles->addWidget(d->curveTab->detachToggle());
+    d->plots->setCornerWidget(corner, Qt::TopRightCorner);
+    connect(d->plots, &QTabWidget::currentChanged, toggles, &QStackedLayout::setCurrentIndex);
 
     d->text = new QPlainTextEdit(this);
     d->text->setReadOnly(true);
