@@ -63,7 +63,8 @@ const char *const kShots[] = {"01-arrays-settings", "07-profiles-preview", "10-d
 /// The AppStream screenshots (resources/org.blocktune.Blocktune.metainfo.xml):
 /// resources/screenshots/NAME.png is the English light SHOT.png.
 const std::pair<const char *, const char *> kAppStream[] = {{"settings", "01-arrays-settings"},
-                                                            {"readtest", "05-sweep"},
+                                                            {"readtest", "04-test-results"},
+                                                            {"advise", "09-advise-curve"},
                                                             {"monitor", "06-monitor-balance"},
                                                             {"profiles", "07-profiles-preview"},
                                                             {"diagnose", "10-diagnose-md-static"}};
