@@ -124,6 +124,16 @@ void themePlot(QCustomPlot *plot)
     });
 }
 
+QPen seriesPen(qreal width, Qt::PenStyle style, int alpha)
+{
+    return QPen(QColor(0, 0, 0, alpha), width, style); // the colour comes with setSeries()
+}
+
+QBrush seriesBrush(int alpha)
+{
+    return QBrush(QColor(0, 0, 0, alpha));
+}
+
 void setSeries(QCPAbstractPlottable *plottable, int series)
 {
     plottable->setProperty(kSeriesProperty, series);

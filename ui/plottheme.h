@@ -4,6 +4,9 @@
 // and the lines and items given a series) in the widget's palette, and do
 // it again when the palette changes.
 
+#include <QBrush>
+#include <QPen>
+
 class QCPAbstractItem;
 class QCPAbstractPlottable;
 class QCustomPlot;
@@ -24,5 +27,10 @@ void applyPlotPalette(QCustomPlot *plot);
 void setSeries(QCPAbstractPlottable *plottable, int series);
 /// The same for a line or a text item (text in seriesTextColor()).
 void setSeries(QCPAbstractItem *item, int series);
+
+/// The shape of a series' pen (width, style, alpha) before setSeries()
+/// gives it its colour; and of its brush.
+QPen seriesPen(qreal width, Qt::PenStyle style = Qt::SolidLine, int alpha = 255);
+QBrush seriesBrush(int alpha);
 
 } // namespace blocktune

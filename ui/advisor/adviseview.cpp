@@ -188,22 +188,22 @@ void AdviseView::buildPlot()
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(0)->setName(tr("MB/s"));
     d->plot->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
-    d->plot->graph(0)->setPen(QPen(Qt::black, 2));
+    d->plot->graph(0)->setPen(seriesPen(2));
     setSeries(d->plot->graph(0), kRate);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis2);
     d->plot->graph(1)->setName(tr("avg request KiB"));
     d->plot->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
-    d->plot->graph(1)->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    d->plot->graph(1)->setPen(seriesPen(1, Qt::DashLine));
     setSeries(d->plot->graph(1), kRequest);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(2)->setName(tr("knee: smallest within 5% of the best"));
     d->plot->graph(2)->setLineStyle(QCPGraph::lsNone);
-    d->plot->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 15));
+    d->plot->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesPen(2), Qt::NoBrush, 15));
     setSeries(d->plot->graph(2), kKnee);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(3)->setName(tr("recommended"));
     d->plot->graph(3)->setLineStyle(QCPGraph::lsNone);
-    d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::black, 2), Qt::NoBrush, 18));
+    d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, seriesPen(2), Qt::NoBrush, 18));
     setSeries(d->plot->graph(3), kRecommended);
 }
 
@@ -212,7 +212,7 @@ void AdviseView::buildPlot()
 void AdviseView::buildPlotMarks()
 {
     d->floorLine = new QCPItemStraightLine(d->plot);
-    d->floorLine->setPen(QPen(Qt::black, 1.5, Qt::DashDotLine));
+    d->floorLine->setPen(seriesPen(1.5, Qt::DashDotLine));
     setSeries(d->floorLine, kFloor);
     d->floorLine->setVisible(false);
     d->floorLabel = new QCPItemText(d->plot);
@@ -221,7 +221,7 @@ void AdviseView::buildPlotMarks()
     d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     d->floorLabel->setVisible(false);
     d->rawLine = new QCPItemStraightLine(d->plot);
-    d->rawLine->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+    d->rawLine->setPen(seriesPen(1.5, Qt::DashLine));
     setSeries(d->rawLine, kRaw);
     d->rawLine->setVisible(false);
     d->rawLabel = new QCPItemText(d->plot);

@@ -166,14 +166,14 @@ void MonitorView::Private::buildPlot()
     balanceBars = new QCPBars(keys, values);
     balanceBars->setName(MonitorView::tr("read share %"));
     balanceBars->setWidth(0.6);
-    balanceBars->setPen(QPen(Qt::black));
-    balanceBars->setBrush(QColor(0, 0, 0, 170));
+    balanceBars->setPen(seriesPen(1));
+    balanceBars->setBrush(seriesBrush(170));
     setSeries(balanceBars, 0);
     evenLine = new QCPItemStraightLine(plot);
     evenLine->setClipAxisRect(balanceRect);
     evenLine->point1->setAxes(keys, values);
     evenLine->point2->setAxes(keys, values);
-    evenLine->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    evenLine->setPen(seriesPen(1, Qt::DashLine));
     setSeries(evenLine, kSeriesNeutral);
     evenLine->setVisible(false);
     // Made outside the layout: setBalanceShown() adds them for a group.
@@ -288,12 +288,12 @@ void MonitorView::Private::show(const QString &series, double value, Rect rect, 
         QCPGraph *graph = plot->addGraph(rects[rect]->axis(QCPAxis::atBottom), rects[rect]->axis(QCPAxis::atLeft));
         graph->setName(label);
         if (stepAverage) {
-            graph->setPen(QPen(QColor(0, 0, 0, 150), 1.0)); // the series' colour, lighter
+            graph->setPen(seriesPen(1.0, Qt::SolidLine, 150)); // the series' colour, lighter
             graph->setLineStyle(QCPGraph::lsStepRight);
             steps.insert(series, StepAverage{});
         } else {
             // The total over the devices' lines: thick, in the text's colour.
-            graph->setPen(QPen(Qt::black, colour == kSeriesText ? 2.5 : 1.5, style));
+            graph->setPen(seriesPen(colour == kSeriesText ? 2.5 : 1.5, style));
             graph->setAdaptiveSampling(true);
         }
         setSeries(graph, colour);

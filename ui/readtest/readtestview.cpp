@@ -235,17 +235,17 @@ void ReadTestView::buildPlots()
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(0)->setName(tr("MB/s"));
     d->curve->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    d->curve->graph(0)->setPen(QPen(Qt::black, 2));
+    d->curve->graph(0)->setPen(seriesPen(2));
     setSeries(d->curve->graph(0), 0);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis2);
     d->curve->graph(1)->setName(tr("avg request KiB"));
     d->curve->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
-    d->curve->graph(1)->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    d->curve->graph(1)->setPen(seriesPen(1, Qt::DashLine));
     setSeries(d->curve->graph(1), 1);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(2)->setName(tr("knee: smallest readahead within 5% of the best"));
     d->curve->graph(2)->setLineStyle(QCPGraph::lsNone);
-    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 14));
+    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesPen(2), Qt::NoBrush, 14));
     setSeries(d->curve->graph(2), 3);
     // The live plot's legend is the row of cards above it: each card's
     // colour bar is its line's colour and it names the stream and its role,
@@ -483,7 +483,7 @@ void ReadTestView::showProgress(const ReadTestProgress &p)
         for (qsizetype i = 0; i < p.names.size(); ++i) {
             QCPGraph *g = plot->addGraph();
             g->setName(d->graphNames.value(i, p.names.at(i)));
-            g->setPen(QPen(Qt::black, 1.5));
+            g->setPen(seriesPen(1.5));
             setSeries(g, int(i)); // the stream card's colour bar
         }
     }
@@ -525,7 +525,7 @@ void ReadTestView::markRunStart(const QString &label)
         auto *line = new QCPItemStraightLine(plot);
         line->point1->setCoords(d->runOffset, 0);
         line->point2->setCoords(d->runOffset, 1);
-        line->setPen(QPen(Qt::black, 1, Qt::DashLine));
+        line->setPen(seriesPen(1, Qt::DashLine));
         setSeries(line, kSeriesNeutral);
     }
     auto *text = new QCPItemText(plot);
