@@ -95,6 +95,7 @@ StreamCard::StreamCard(const QString &name, const QString &device, quint64 offse
     title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
     auto *where = new QLabel(tr("%1 from %2 · %3").arg(device, format::size(offset), role), this);
     where->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
+    setAccessibleDescription(where->text()); // the device, the offset, the role
     // A colour bar ties the card to its line in the live plot.
     auto *bar = new SeriesBar(series, this);
     m_rate = new QLabel(QStringLiteral("–"), this);
