@@ -260,6 +260,10 @@
         <source>Profile name (letters, digits, _ . -):</source>
         <translation>Profilname (Buchstaben, Ziffern, _ . -):</translation>
     </message>
+    <message>
+        <source>Readahead curve plot</source>
+        <translation>Readahead-Kurve (Diagramm)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -1316,12 +1320,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
 (Schreiben gestrichelt)</translation>
     </message>
     <message>
-        <source>interrupts/s
-(black: all)</source>
-        <translation>Interrupts/s
-(schwarz: alle)</translation>
-    </message>
-    <message>
         <source>read request
 KiB</source>
         <translation>Leseanforderung
@@ -1466,6 +1464,39 @@ KiB</translation>
     <message>
         <source>&amp;Resume</source>
         <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>interrupts/s
+(thick: all)</source>
+        <translation>Interrupts/s
+(dick: alle)</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::PlotTableSwitch</name>
+    <message>
+        <source>series %1</source>
+        <translation>Reihe %1</translation>
+    </message>
+    <message>
+        <source>plot</source>
+        <translation>Diagramm</translation>
+    </message>
+    <message>
+        <source>Show as &amp;table</source>
+        <translation>Als &amp;Tabelle</translation>
+    </message>
+    <message>
+        <source>Show %1 as a table</source>
+        <translation>%1 als Tabelle zeigen</translation>
+    </message>
+    <message>
+        <source>The plot&apos;s numbers as a table: x and y per line</source>
+        <translation>Die Zahlen des Diagramms als Tabelle: x und y je Linie</translation>
+    </message>
+    <message>
+        <source>%1 as a table</source>
+        <translation>%1 als Tabelle</translation>
     </message>
 </context>
 <context>
@@ -2478,6 +2509,14 @@ KiB</translation>
     <message>
         <source>Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)</source>
         <translation>Tests laufen auf %1 und werden in dessen Verlauf gespeichert (blocktune-cli --host %1 history)</translation>
+    </message>
+    <message>
+        <source>Live throughput plot</source>
+        <translation>Live-Durchsatz (Diagramm)</translation>
+    </message>
+    <message>
+        <source>Sweep curve plot</source>
+        <translation>Durchlaufkurve (Diagramm)</translation>
     </message>
 </context>
 <context>

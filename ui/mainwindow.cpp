@@ -17,10 +17,13 @@
 #include "devices/snapshot.h"
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
+#include "windowfit.h"
 #include "session/consolesession.h"
 #include "tuning/tuning.h"
 
 #include <QDir>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -255,9 +258,15 @@ void MainWindow::closeOnTerminationSignals()
 
 void MainWindow::restoreWindowState()
 {
-    resize(1280, 760);
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
+    // The last geometry where it still fits the screen it lands on, else
+    // 1280x760 or 90% of that screen, whichever is smaller.
+    const bool restored = restoreGeometry(settings.value(QStringLiteral("console/geometry")).toByteArray());
+    if (!isMaximized() && !isFullScreen()) {
+        const QScreen *on = screen() ? screen() : QGuiApplication::primaryScreen();
+        const QRect available = on ? on->availableGeometry() : QRect();
+        setGeometry(fitWindowGeometry(available, QSize(1280, 760), restored ? geometry() : QRect()));
+    }
     m_splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
     if (m_initialDevice.isEmpty())
         m_initialDevice = settings.value(QStringLiteral("console/lastDevice")).toString();

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QColor>
 #include <QString>
 #include <QWidget>
 
@@ -38,10 +37,5 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_reason = nullptr; ///< objectName "disabledReason"
 };
-
-/// A warning amber for text on `palette`'s window: mixed toward the window
-/// text colour until it has a WCAG contrast of at least 4.5:1 (dark amber on
-/// a light window, light amber on a dark one).
-QColor warningTextColor(const QPalette &palette);
 
 } // namespace blocktune

@@ -168,6 +168,10 @@ private Q_SLOTS:
         QVERIFY(view.start());
         const QList<QFrame *> cards = view.findChildren<QFrame *>(QStringLiteral("streamCard"));
         QCOMPARE(cards.size(), 2);
+        // A screen reader names each card's stream and says where it reads.
+        QCOMPARE(cards.at(0)->accessibleName(), u"stream "_qs + first.name());
+        QVERIFY2(cards.at(1)->accessibleDescription().startsWith(second.name() + u" from "_qs),
+                 qPrintable(cards.at(1)->accessibleDescription()));
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         // Each card ends showing its stream's MB/s.

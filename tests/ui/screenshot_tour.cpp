@@ -4,7 +4,14 @@
 // this kernel cannot make; as root, the tour's own direct-I/O loop devices
 // for what must be measured (their readahead is put back before they go).
 //
-//     screenshot_tour OUTDIR
+//     screenshot_tour [--dark] [--suffix S] [--size WxH] [--only A,B] [--no-live] OUTDIR
+//     screenshot_tour --list        the shots it makes, one name a line
+//     screenshot_tour --appstream   "NAME SHOT": resources/screenshots/NAME.png is SHOT.png
+//
+// --dark: a dark Fusion palette (the light run is Fusion's own). --suffix
+// goes before ".png" ("-dark", "@2x"). --size: the windows' logical size
+// instead of each shot's own. Under QT_SCALE_FACTOR the pictures have the
+// device pixels (grab() renders at the device pixel ratio).
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "i18n.h"
@@ -14,6 +21,7 @@
 #include "monitor/monitorview.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
+#include "palettes.h"
 #include "testsupport.h"
 
 #include "common/sysroot.h"
@@ -30,7 +38,9 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -38,12 +48,42 @@ using namespace blocktune::test;
 namespace {
 
 QString g_out;
+QString g_suffix;
+QStringList g_only; ///< empty: every shot
+QSize g_size;       ///< invalid: each shot's own
 int g_failures = 0;
+
+/// Every shot the tour makes, in order (recorded trees, then the live
+/// machine as root). Docs use these names (docs/images/NAME.png): keep them.
+const char *const kShots[] = {"01-arrays-settings", "07-profiles-preview", "10-diagnose-md-static",
+                              "06-monitor-balance", "02-settings-live",    "03-test-running",
+                              "04-test-results",    "05-sweep",            "08-history-compare",
+                              "09a-advise-running", "09-advise-curve",     "11-diagnose-live"};
+
+/// The AppStream screenshots (resources/org.blocktune.Blocktune.metainfo.xml):
+/// resources/screenshots/NAME.png is the English light SHOT.png.
+const std::pair<const char *, const char *> kAppStream[] = {{"settings", "01-arrays-settings"},
+                                                            {"readtest", "04-test-results"},
+                                                            {"advise", "09-advise-curve"},
+                                                            {"monitor", "06-monitor-balance"},
+                                                            {"profiles", "07-profiles-preview"},
+                                                            {"diagnose", "10-diagnose-md-static"}};
+
+/// Sizes a window for a shot: its own size, or --size.
+void size(QWidget *w, int width, int height)
+{
+    w->resize(g_size.isValid() ? g_size : QSize(width, height));
+}
 
 void shot(QWidget *w, const QString &name)
 {
+    Q_ASSERT(std::any_of(std::begin(kShots), std::end(kShots), [&](const char *s) { return name == QLatin1String(s); }));
+    if (!g_only.isEmpty() && !g_only.contains(name))
+        return;
     QTest::qWait(400); // the last replot and the layout settle
-    const QString path = QDir(g_out).filePath(name + QStringLiteral(".png"));
+    const QString path = QDir(g_out).filePath(name + g_suffix + QStringLiteral(".png"));
+    // grab() renders at the window's device pixel ratio: at QT_SCALE_FACTOR 2
+    // the picture has twice the pixels each way, text and plots drawn for them.
     const bool ok = w->grab().save(path);
     std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
     g_failures += !ok;
@@ -171,7 +211,7 @@ void recordedTrees(const QString &tmp)
     // The array tree and the settings of md0 on the recorded raid10 machine.
     {
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
-        window.resize(1400, 860);
+        size(&window, 1400, 860);
         window.show();
         waitFor([&] { return window.isReady(); }, 10000, "the raid10 tree");
         shot(&window, u"01-arrays-settings"_qs);
@@ -196,7 +236,7 @@ void recordedTrees(const QString &tmp)
             ra.write("4096");
         ra.close();
         MainWindow window(copy, u"md0"_qs);
-        window.resize(1400, 860);
+        size(&window, 1400, 860);
         window.show();
         waitFor([&] { return window.isReady(); }, 10000, "the raid10 copy");
         window.tabs()->setCurrentWidget(window.diagnoseView());
@@ -210,7 +250,7 @@ void recordedTrees(const QString &tmp)
     {
         const QString tree = recordedTree("md-raid10-f2");
         MonitorView monitor(tree, std::make_unique<RecordedReads>(tree), std::make_unique<SteadyClock>());
-        monitor.resize(1100, 760);
+        size(&monitor, 1400, 860);
         monitor.show();
         monitor.setDevices({u"md0"_qs});
         QTest::qWait(3500);
@@ -227,7 +267,7 @@ void liveMachine()
         return;
     }
     MainWindow window(QString(), a.name(), SessionOptions{});
-    window.resize(1400, 860);
+    size(&window, 1400, 860);
     window.show();
     waitFor([&] { return window.isReady(); }, 10000, "the live machine");
     shot(&window, u"02-settings-live"_qs);
@@ -296,8 +336,41 @@ void liveMachine()
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: screenshot_tour OUTDIR\n");
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    if (args == QStringList{u"--list"_qs}) {
+        for (const char *name : kShots)
+            std::printf("%s\n", name);
+        return 0;
+    }
+    if (args == QStringList{u"--appstream"_qs}) {
+        for (const auto &[name, shotName] : kAppStream)
+            std::printf("%s %s\n", name, shotName);
+        return 0;
+    }
+    bool dark = false;
+    bool live = true;
+    while (args.size() > 1 && args.constFirst().startsWith(u"--"_qs)) {
+        const QString option = args.takeFirst();
+        if (option == u"--dark"_qs) {
+            dark = true;
+        } else if (option == u"--no-live"_qs) {
+            live = false;
+        } else if (option == u"--suffix"_qs && args.size() > 1) {
+            g_suffix = args.takeFirst();
+        } else if (option == u"--only"_qs && args.size() > 1) {
+            g_only = args.takeFirst().split(u',', Qt::SkipEmptyParts);
+        } else if (option == u"--size"_qs && args.size() > 1) {
+            const QStringList wh = args.takeFirst().split(u'x');
+            g_size = wh.size() == 2 ? QSize(wh.at(0).toInt(), wh.at(1).toInt()) : QSize();
+        } else {
+            break;
+        }
+    }
+    if (args.size() != 1 || args.constFirst().startsWith(u"--"_qs)) {
+        std::fprintf(stderr, "usage: screenshot_tour [--dark] [--suffix S] [--size WxH] [--only A,B] [--no-live] OUTDIR\n"
+                             "       screenshot_tour --list | --appstream\n");
         return 2;
     }
     // The tour's own settings, journals, profiles and history.
@@ -308,13 +381,16 @@ int main(int argc, char **argv)
     QDir().mkpath(tmp.filePath(u"journals"_qs));
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"blocktune"_qs);
+    // Fusion both ways, so light and dark differ only in the palette.
+    QApplication::setStyle(u"Fusion"_qs);
+    QApplication::setPalette(dark ? darkFusionPalette() : lightFusionPalette());
     installTranslations();
-    g_out = QString::fromLocal8Bit(argv[1]);
+    g_out = args.constFirst();
     QDir().mkpath(g_out);
     recordedTrees(tmp.path());
-    if (::geteuid() == 0)
+    if (live && ::geteuid() == 0)
         liveMachine();
-    else
+    else if (live)
         std::fprintf(stderr, "screenshot_tour: not root: no live views (tests, sweep, history, advise)\n");
     return g_failures == 0 ? 0 : 1;
 }

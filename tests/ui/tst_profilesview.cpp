@@ -3,6 +3,7 @@
 // verify with drift highlighted, revert, save current, export; and the
 // window keeps repainting while a write is slow.
 #include "profilesview.h"
+#include "theme.h"
 #include "testsupport.h"
 
 #include "privilege/privilege.h"
@@ -174,7 +175,8 @@ private Q_SLOTS:
         QCOMPARE(table->item(md0, 2)->text(), u"1024"_qs);
         QCOMPARE(table->item(md0, 3)->text(), u">32768"_qs);
         QCOMPARE(table->item(md0, 5)->text(), u"drift"_qs);
-        QCOMPARE(table->item(md0, 0)->background().color(), QColor(255, 214, 214));
+        QCOMPARE(table->item(md0, 0)->background().color(), semanticBackground(Semantic::Drift, table->palette()));
+        QVERIFY(!table->item(md0, 0)->icon().isNull()); // not by colour alone
         const int sdb = rowOf(table, u"sdb"_qs, u"scheduler"_qs);
         QCOMPARE(table->item(sdb, 5)->text(), u"matches"_qs);
         QVERIFY(table->item(sdb, 0)->background().style() == Qt::NoBrush);

@@ -4,6 +4,9 @@
 #include "format.h"
 #include "pageheader.h"
 #include "plotrefresh.h"
+#include "plottableswitch.h"
+#include "plottheme.h"
+#include "theme.h"
 #include "common/units.h"
 #include "session/consolesession.h"
 
@@ -31,12 +34,13 @@ namespace blocktune {
 namespace {
 
 constexpr int kTrySeconds = 60;
-const QColor kRate(31, 119, 180);
-const QColor kRequest(255, 127, 14);
-const QColor kKnee(214, 39, 40);
-const QColor kRecommended(44, 160, 44);
-const QColor kFloor(148, 103, 189);
-const QColor kRaw(127, 127, 127);
+// Series colours (theme.h: from the palette, the same hues in every plot).
+constexpr int kRate = 0;        // blue
+constexpr int kRequest = 1;     // orange
+constexpr int kKnee = 3;        // red
+constexpr int kRecommended = 2; // green
+constexpr int kFloor = 4;       // purple
+constexpr int kRaw = kSeriesNeutral;
 
 } // namespace
 
@@ -168,6 +172,7 @@ void AdviseView::buildPlot()
 {
     d->plot = new QCustomPlot(this);
     d->plot->setObjectName(QStringLiteral("adviseCurve"));
+    d->plot->setAccessibleName(tr("Readahead curve plot"));
     d->plot->setLocale(format::ungrouped());
     d->plot->setMinimumHeight(220);
     d->plot->xAxis->setLabel(tr("read_ahead_kb"));
@@ -183,19 +188,23 @@ void AdviseView::buildPlot()
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(0)->setName(tr("MB/s"));
     d->plot->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
-    d->plot->graph(0)->setPen(QPen(kRate, 2));
+    d->plot->graph(0)->setPen(seriesPen(2));
+    setSeries(d->plot->graph(0), kRate);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis2);
     d->plot->graph(1)->setName(tr("avg request KiB"));
     d->plot->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
-    d->plot->graph(1)->setPen(QPen(kRequest, 1, Qt::DashLine));
+    d->plot->graph(1)->setPen(seriesPen(1, Qt::DashLine));
+    setSeries(d->plot->graph(1), kRequest);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(2)->setName(tr("knee: smallest within 5% of the best"));
     d->plot->graph(2)->setLineStyle(QCPGraph::lsNone);
-    d->plot->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kKnee, 2), Qt::NoBrush, 15));
+    d->plot->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesPen(2), Qt::NoBrush, 15));
+    setSeries(d->plot->graph(2), kKnee);
     d->plot->addGraph(d->plot->xAxis, d->plot->yAxis);
     d->plot->graph(3)->setName(tr("recommended"));
     d->plot->graph(3)->setLineStyle(QCPGraph::lsNone);
-    d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(kRecommended, 2), Qt::NoBrush, 18));
+    d->plot->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, seriesPen(2), Qt::NoBrush, 18));
+    setSeries(d->plot->graph(3), kRecommended);
 }
 
 // The md/dm floor and the raw peak as lines, the knee's label, and the
@@ -203,23 +212,25 @@ void AdviseView::buildPlot()
 void AdviseView::buildPlotMarks()
 {
     d->floorLine = new QCPItemStraightLine(d->plot);
-    d->floorLine->setPen(QPen(kFloor, 1.5, Qt::DashDotLine));
+    d->floorLine->setPen(seriesPen(1.5, Qt::DashDotLine));
+    setSeries(d->floorLine, kFloor);
     d->floorLine->setVisible(false);
     d->floorLabel = new QCPItemText(d->plot);
-    d->floorLabel->setColor(kFloor);
+    setSeries(d->floorLabel, kFloor);
     d->floorLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     d->floorLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     d->floorLabel->setVisible(false);
     d->rawLine = new QCPItemStraightLine(d->plot);
-    d->rawLine->setPen(QPen(kRaw, 1.5, Qt::DashLine));
+    d->rawLine->setPen(seriesPen(1.5, Qt::DashLine));
+    setSeries(d->rawLine, kRaw);
     d->rawLine->setVisible(false);
     d->rawLabel = new QCPItemText(d->plot);
-    d->rawLabel->setColor(kRaw.darker(140));
+    setSeries(d->rawLabel, kRaw);
     d->rawLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     d->rawLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     d->rawLabel->setVisible(false);
     d->kneeLabel = new QCPItemText(d->plot);
-    d->kneeLabel->setColor(kKnee);
+    setSeries(d->kneeLabel, kKnee);
     // Left of and below the point: the curve's plateau lies to its right.
     d->kneeLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     d->kneeLabel->setPadding(QMargins(0, 8, 12, 0));
@@ -237,6 +248,7 @@ void AdviseView::buildPlotMarks()
     d->plot->xAxis->setRange(4, 65536);
     d->plot->yAxis->setRange(0, 100);
     d->refresh = new PlotRefresh(d->plot);
+    themePlot(d->plot);
 }
 
 void AdviseView::buildResults()
@@ -295,7 +307,7 @@ void AdviseView::layOut()
     layout->addWidget(d->header);
     layout->addLayout(form);
     layout->addWidget(d->progress);
-    layout->addWidget(d->plot, 1);
+    layout->addWidget(new PlotTableSwitch(d->plot, nullptr, this), 1);
     layout->addWidget(d->recommendation);
     layout->addWidget(d->raw);
     layout->addWidget(d->memory);

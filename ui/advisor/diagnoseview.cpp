@@ -3,6 +3,7 @@
 #include "advisorworker.h"
 #include "format.h"
 #include "pageheader.h"
+#include "theme.h"
 #include "session/consolesession.h"
 
 #include <QCheckBox>
@@ -26,14 +27,30 @@ namespace blocktune {
 
 namespace {
 
-QColor severityColor(Severity s)
+Semantic severitySemantic(Severity s)
 {
     switch (s) {
-    case Severity::Problem: return QColor(192, 32, 32);
-    case Severity::Warning: return QColor(214, 140, 0);
+    case Severity::Problem: return Semantic::Error;
+    case Severity::Warning: return Semantic::Warning;
     case Severity::Note: break;
     }
-    return QColor(40, 110, 190);
+    return Semantic::Note;
+}
+
+/// A finding's card in its severity's hue, from the view's palette: a
+/// tinted window under the palette's own text, the border and the code
+/// line in the hue (the icon and the word say the severity too).
+void styleCard(QFrame *card, const QPalette &palette)
+{
+    const Semantic s = severitySemantic(Severity(card->property("severity").toInt()));
+    const QColor background = semanticBackground(s, palette, QPalette::Window);
+    QPalette onCard = palette;
+    onCard.setColor(QPalette::Window, background);
+    card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-left: 5px solid %2; "
+                                       "border-radius: 3px; background: %3; }")
+                            .arg(card->objectName(), semanticMarkColor(s, onCard).name(), background.name()));
+    if (auto *code = card->findChild<QLabel *>(QStringLiteral("severity")))
+        code->setStyleSheet(QStringLiteral("color: %1").arg(semanticTextColor(s, onCard).name()));
 }
 
 QStyle::StandardPixmap severityIcon(Severity s)
@@ -179,6 +196,11 @@ void DiagnoseView::buildWidgets()
     d->cards = new QWidget;
     d->cardsLayout = new QVBoxLayout(d->cards);
     d->cardsLayout->addStretch();
+    followPalette(this, [this] {
+        for (QFrame *card : d->cards->findChildren<QFrame *>(Qt::FindDirectChildrenOnly))
+            if (card->property("severity").isValid())
+                styleCard(card, palette());
+    });
 }
 
 void DiagnoseView::layOut()
@@ -271,10 +293,7 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
     auto *card = new QFrame(d->cards);
     card->setObjectName(f.code);
     card->setFrameShape(QFrame::StyledPanel);
-    const QColor color = severityColor(f.severity);
-    card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-left: 5px solid %2; "
-                                       "border-radius: 3px; background: %3; }")
-                            .arg(f.code, color.name(), color.lighter(190).name()));
+    card->setProperty("severity", int(f.severity));
     // As tall as its contents, never stretched: the space below the
     // last card stays empty instead of opening gaps inside the cards.
     card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
@@ -284,7 +303,7 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
     icon->setPixmap(style()->standardIcon(severityIcon(f.severity)).pixmap(24, 24));
     head->addWidget(icon);
     auto *code = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(f.code, severityText(f.severity)), card);
-    code->setStyleSheet(QStringLiteral("color: %1").arg(color.darker(130).name()));
+    code->setObjectName(QStringLiteral("severity"));
     head->addWidget(code);
     head->addStretch();
     cardLayout->addLayout(head);
@@ -309,6 +328,7 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
         fix->addStretch();
         cardLayout->addLayout(fix);
     }
+    styleCard(card, palette());
     return card;
 }
 

@@ -1,6 +1,7 @@
 #include "historyview.h"
 
 #include "format.h"
+#include "theme.h"
 #include "history/history.h"
 
 #include <QCoreApplication>
@@ -16,6 +17,11 @@
 #include <QVBoxLayout>
 
 namespace blocktune {
+
+namespace {
+/// On each cell of a setting that differs between A and B.
+constexpr int kDiffersRole = Qt::UserRole + 1;
+}
 
 struct HistoryView::Private
 {
@@ -99,6 +105,10 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
     layout->addLayout(buttons);
     layout->addWidget(splitter, 1);
 
+    // A setting that differs: a tint of the table's base (the "differs" in
+    // the Change column says it without colour), redone for a new theme.
+    followPalette(d->compare, [this] { tintDifferences(); });
+
     connect(d->reload, &QPushButton::clicked, this, &HistoryView::reload);
     connect(d->list->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { d->compareButton->setEnabled(d->list->selectionModel()->selectedRows().size() == 2); });
@@ -126,6 +136,15 @@ qint64 HistoryView::recordId(int row) const
 {
     const QStandardItem *item = d->records->item(row, 0);
     return item ? item->data(Qt::UserRole).toLongLong() : 0;
+}
+
+void HistoryView::tintDifferences()
+{
+    const QColor tint = semanticBackground(Semantic::Warning, d->compare->palette(), QPalette::Base);
+    for (int r = 0; r < d->comparison->rowCount(); ++r)
+        for (int c = 0; c < d->comparison->columnCount(); ++c)
+            if (QStandardItem *item = d->comparison->item(r, c); item && item->data(kDiffersRole).toBool())
+                item->setBackground(tint);
 }
 
 void HistoryView::reload()
@@ -206,11 +225,11 @@ void HistoryView::compare(qint64 a, qint64 b)
             for (const HistoryDiff &diff : c.settings) {
                 QList<QStandardItem *> row{cell(diff.key), cell(diff.a), cell(diff.b),
                                            cell(diff.differs ? tr("differs") : QString())};
-                if (diff.differs)
-                    for (QStandardItem *item : row)
-                        item->setBackground(QColor(255, 243, 205));
+                for (QStandardItem *item : row)
+                    item->setData(diff.differs, kDiffersRole);
                 d->comparison->appendRow(row);
             }
+            tintDifferences();
             section(tr("Results"));
             for (const HistoryDiff &diff : c.results) {
                 QString change;

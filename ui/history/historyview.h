@@ -36,6 +36,8 @@ Q_SIGNALS:
     void message(const QString &text);
 
 private:
+    void tintDifferences();
+
     struct Private;
     std::unique_ptr<Private> d;
 };

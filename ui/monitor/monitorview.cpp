@@ -1,6 +1,9 @@
 #include "monitorview.h"
 
 #include "format.h"
+#include "plottableswitch.h"
+#include "plottheme.h"
+#include "theme.h"
 #include "monitor/monitor.h"
 
 #include <QComboBox>
@@ -8,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -28,7 +32,7 @@ enum Rect { Throughput, Interrupts, RequestSize, QueueDepth, RectCount };
 // rather than in five legends.
 const char *const kRectTitles[RectCount] = {
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "MB/s\n(write dashed)"),
-    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(black: all)"),
+    QT_TRANSLATE_NOOP("blocktune::MonitorView", "interrupts/s\n(thick: all)"),
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "read request\nKiB"),
     QT_TRANSLATE_NOOP("blocktune::MonitorView", "queue depth\n(thin: in flight, 1 s mean)")};
 
@@ -55,14 +59,6 @@ struct BalanceWindow
     QStringList members;
     std::deque<std::pair<double, std::vector<quint64>>> samples; // (t, bytes per member)
 };
-
-QColor paletteColor(qsizetype i)
-{
-    static const QColor colors[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
-                                    QColor(255, 127, 14), QColor(148, 103, 189), QColor(140, 86, 75),
-                                    QColor(227, 119, 194), QColor(23, 190, 207)};
-    return colors[size_t(i) % std::size(colors)];
-}
 
 } // namespace
 
@@ -104,7 +100,7 @@ struct MonitorView::Private
     void restart();
     void clearGraphs();
     void onSample(const Sample &s);
-    void show(const QString &series, double value, Rect rect, const QString &label, const QColor &color,
+    void show(const QString &series, double value, Rect rect, const QString &label, int colour,
               Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false);
     void fill(QCPGraph *graph, const QString &series);
     void fillAll();
@@ -170,13 +166,15 @@ void MonitorView::Private::buildPlot()
     balanceBars = new QCPBars(keys, values);
     balanceBars->setName(MonitorView::tr("read share %"));
     balanceBars->setWidth(0.6);
-    balanceBars->setPen(QPen(QColor(31, 119, 180)));
-    balanceBars->setBrush(QColor(31, 119, 180, 170));
+    balanceBars->setPen(seriesPen(1));
+    balanceBars->setBrush(seriesBrush(170));
+    setSeries(balanceBars, 0);
     evenLine = new QCPItemStraightLine(plot);
     evenLine->setClipAxisRect(balanceRect);
     evenLine->point1->setAxes(keys, values);
     evenLine->point2->setAxes(keys, values);
-    evenLine->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
+    evenLine->setPen(seriesPen(1, Qt::DashLine));
+    setSeries(evenLine, kSeriesNeutral);
     evenLine->setVisible(false);
     // Made outside the layout: setBalanceShown() adds them for a group.
 }
@@ -192,6 +190,7 @@ void MonitorView::Private::setBalanceShown(bool shown)
         layout->addElement(RectCount + 2, 0, balanceRect);
         layout->setRowStretchFactor(RectCount + 1, 0.01);
         layout->setRowStretchFactor(RectCount + 2, 1.4);
+        applyPlotPalette(plot); // the heading and the chart were out of the layout when it was coloured
     } else {
         layout->take(balanceHeading);
         layout->take(balanceRect);
@@ -282,22 +281,22 @@ void MonitorView::Private::fillAll()
 }
 
 void MonitorView::Private::show(const QString &series, double value, Rect rect, const QString &label,
-                                const QColor &color, Qt::PenStyle style, QCPLegend *legend, bool stepAverage)
+                                int colour, Qt::PenStyle style, QCPLegend *legend, bool stepAverage)
 {
     auto it = graphs.find(series);
     if (it == graphs.end()) {
         QCPGraph *graph = plot->addGraph(rects[rect]->axis(QCPAxis::atBottom), rects[rect]->axis(QCPAxis::atLeft));
         graph->setName(label);
         if (stepAverage) {
-            QColor light = color;
-            light.setAlpha(150);
-            graph->setPen(QPen(light, 1.0));
+            graph->setPen(seriesPen(1.0, Qt::SolidLine, 150)); // the series' colour, lighter
             graph->setLineStyle(QCPGraph::lsStepRight);
             steps.insert(series, StepAverage{});
         } else {
-            graph->setPen(QPen(color, 1.5, style));
+            // The total over the devices' lines: thick, in the text's colour.
+            graph->setPen(seriesPen(colour == kSeriesText ? 2.5 : 1.5, style));
             graph->setAdaptiveSampling(true);
         }
+        setSeries(graph, colour);
         if (legend)
             graph->addToLegend(legend);
         // A series shown for the first time (a device selected again, a
@@ -402,16 +401,16 @@ void MonitorView::Private::onSample(const Sample &s)
         return; // the history has it; unpausing draws it
 
     QSet<QCPGraph *> fed;
-    auto put = [&](const QString &series, double value, Rect rect, const QString &label, const QColor &color,
+    auto put = [&](const QString &series, double value, Rect rect, const QString &label, int color,
                    Qt::PenStyle style, QCPLegend *legend, bool stepAverage = false) {
         show(series, value, rect, label, color, style, legend, stepAverage);
         fed.insert(graphs.value(series));
     };
     if (s.interruptsPerSec)
         put(QStringLiteral("interrupts_per_s"), *s.interruptsPerSec, Interrupts, MonitorView::tr("all interrupts/s"),
-            Qt::black, Qt::SolidLine, nullptr);
+            kSeriesText, Qt::SolidLine, nullptr);
     for (const DeviceRates &dev : s.devices) {
-        const QColor color = paletteColor(devices.indexOf(dev.name));
+        const int color = int(devices.indexOf(dev.name));
         const QString p = dev.name + u'/';
         put(p + u"read_mb_per_s", dev.readMBps, Throughput, MonitorView::tr("%1 read MB/s").arg(dev.name), color,
             Qt::SolidLine, deviceLegend);
@@ -521,8 +520,23 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->plot->setObjectName(QStringLiteral("monitorPlot"));
     d->plot->setAccessibleName(tr("Live plots"));
     d->plot->setMinimumHeight(500);
-    layout->addWidget(d->plot, 1);
+    // In a scroll area: on a short screen (1280x720 at 150%) the plots
+    // scroll, the bar with Pause stays on screen, and the balance chart
+    // below them is a scroll away instead of under the screen's edge.
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("monitorScroll"));
+    scroll->setWidget(d->plot);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *plots = new PlotTableSwitch(d->plot, scroll, this);
+    layout->addWidget(plots, 1);
+    // Tab in the order the bar reads (the span box was made before Pause).
+    setTabOrder(d->pause, d->span);
+    setTabOrder(d->span, d->exportButton);
+    setTabOrder(d->exportButton, plots->toggle());
     d->buildPlot();
+    themePlot(d->plot);
 
     connect(d->span, &QComboBox::activated, this,
             [this](int index) { setWindowSeconds(d->span->itemData(index).toInt()); });
@@ -607,7 +621,8 @@ bool MonitorView::isPaused() const
 bool MonitorView::exportPng(const QString &path)
 {
     d->replot();
-    if (d->plot->savePng(path, d->plot->width(), d->plot->height()))
+    // At the screen's device pixel ratio: crisp on a scaled screen, as on screen.
+    if (d->plot->savePng(path, d->plot->width(), d->plot->height(), d->plot->devicePixelRatioF()))
         return true;
     const QString message = tr("cannot write %1 (check the folder exists and is writable)").arg(path);
     Q_EMIT failed(message);

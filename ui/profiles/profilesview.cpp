@@ -2,7 +2,7 @@
 // worker thread that drives the console's session.
 #include "profilesview.h"
 
-#include "pageheader.h"
+#include "theme.h"
 
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
@@ -29,6 +29,9 @@
 namespace blocktune {
 
 namespace {
+
+/// On each cell: whether its row drifted (the tint is redone from it when the theme changes).
+constexpr int kDriftRole = Qt::UserRole + 1;
 
 QString ruleText(const Profile &p, int rule)
 {
@@ -346,11 +349,16 @@ void ProfilesView::buildWidgets()
         d->readOnly = new QLabel(tr("Read-only: %1").arg(d->session->readOnlyReason()));
         d->readOnly->setObjectName(QStringLiteral("readOnlyReason"));
         d->readOnly->setWordWrap(true);
-        // The why-not line's colour from the palette (readable on a dark theme too).
-        QPalette palette = d->readOnly->palette();
-        palette.setColor(QPalette::WindowText, warningTextColor(palette));
-        d->readOnly->setPalette(palette);
+        // The why-not line's colour from the page's palette (readable on a
+        // dark theme too), again when the theme changes.
+        followPalette(this, [this] {
+            // From the page's palette: the label's own keeps the colour set last.
+            QPalette own = d->readOnly->palette();
+            own.setColor(QPalette::WindowText, warningTextColor(palette()));
+            d->readOnly->setPalette(own);
+        });
     }
+    followPalette(d->table, [this] { tintDriftRows(); });
 }
 
 void ProfilesView::buildButtons()
@@ -418,6 +426,11 @@ void ProfilesView::layOutWidgets()
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
+    // Tab as the page reads: the list, "Only this device" above the table,
+    // the table, then the buttons (the check box was made after the table).
+    setTabOrder(d->list, d->onlyDevice);
+    setTabOrder(d->onlyDevice, d->table);
+    setTabOrder(d->table, d->previewButton);
 }
 
 void ProfilesView::wireSignals()
@@ -602,6 +615,15 @@ void ProfilesView::setBusy(bool busy)
         d->status->setText(tr("Working…"));
 }
 
+void ProfilesView::tintDriftRows()
+{
+    const QColor background = semanticBackground(Semantic::Drift, d->table->palette(), QPalette::Base);
+    for (int r = 0; r < d->table->rowCount(); ++r)
+        for (int c = 0; c < d->table->columnCount(); ++c)
+            if (QTableWidgetItem *item = d->table->item(r, c); item && item->data(kDriftRole).toBool())
+                item->setBackground(background); // the text stays the palette's
+}
+
 void ProfilesView::showResult(const ProfileResult &result)
 {
     d->last.kind = result.kind;
@@ -645,13 +667,14 @@ void ProfilesView::showResult(const ProfileResult &result)
             const QStringList cells{row.device, row.key, row.current, row.target, row.rule, row.state};
             for (int c = 0; c < cells.size(); ++c) {
                 auto *item = new QTableWidgetItem(cells.at(c));
-                if (row.drift) {
-                    item->setBackground(QColor(255, 214, 214));
-                    item->setForeground(QColor(140, 0, 0));
-                }
+                item->setData(kDriftRole, row.drift);
+                // Not by colour alone: the state says "drift", the device has the warning icon.
+                if (row.drift && c == 0)
+                    item->setIcon(semanticIcon(Semantic::Drift, d->table));
                 d->table->setItem(i, c, item);
             }
         }
+        tintDriftRows();
         filterRows();
     }
     if (result.kind == ProfileResult::Save && result.ok)

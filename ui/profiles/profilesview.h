@@ -101,6 +101,8 @@ private:
     void askSave();
     void askExport();
     void filterRows();
+    /// Drift rows on a tint of the palette's base (again after a theme change).
+    void tintDriftRows();
 
     struct Private;
     std::unique_ptr<Private> d;

@@ -1,5 +1,8 @@
 #include "readtestview.h"
 #include "plotrefresh.h"
+#include "plottableswitch.h"
+#include "plottheme.h"
+#include "theme.h"
 
 #include "format.h"
 #include "common/sysroot.h"
@@ -31,6 +34,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedLayout>
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -77,6 +81,8 @@ struct ReadTestView::Private
     QCustomPlot *curve = nullptr;
     PlotRefresh *liveRefresh = nullptr; // the plots are drawn while on screen
     PlotRefresh *curveRefresh = nullptr;
+    PlotTableSwitch *liveTab = nullptr; // each plot with its "Show as table"
+    PlotTableSwitch *curveTab = nullptr;
     QPlainTextEdit *text = nullptr;
     QList<QPointF> curvePoints;
     qsizetype sweepPoints = 0;
@@ -119,9 +125,6 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
     plot->legend->setFont(QFont(plot->font().family(), 8));
     return plot;
 }
-
-const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                          QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
 
 } // namespace
 
@@ -216,6 +219,10 @@ void ReadTestView::buildPlots()
     d->plots = new QTabWidget(this);
     d->live = makePlot(d->plots, tr("seconds into the run"), tr("MB/s"));
     d->curve = makePlot(d->plots, tr("read_ahead_kb"), tr("MB/s"));
+    d->live->setObjectName(QStringLiteral("livePlot"));
+    d->curve->setObjectName(QStringLiteral("sweepCurve"));
+    d->live->setAccessibleName(tr("Live throughput plot"));
+    d->curve->setAccessibleName(tr("Sweep curve plot"));
     d->liveRefresh = new PlotRefresh(d->live);
     d->curveRefresh = new PlotRefresh(d->curve);
     // Readahead values grow in powers of two: a log axis spaces them evenly;
@@ -228,25 +235,45 @@ void ReadTestView::buildPlots()
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(0)->setName(tr("MB/s"));
     d->curve->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    d->curve->graph(0)->setPen(QPen(kColors[0], 2));
+    d->curve->graph(0)->setPen(seriesPen(2));
+    setSeries(d->curve->graph(0), 0);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis2);
     d->curve->graph(1)->setName(tr("avg request KiB"));
     d->curve->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
-    d->curve->graph(1)->setPen(QPen(kColors[1], 1, Qt::DashLine));
+    d->curve->graph(1)->setPen(seriesPen(1, Qt::DashLine));
+    setSeries(d->curve->graph(1), 1);
     d->curve->addGraph(d->curve->xAxis, d->curve->yAxis);
     d->curve->graph(2)->setName(tr("knee: smallest readahead within 5% of the best"));
     d->curve->graph(2)->setLineStyle(QCPGraph::lsNone);
-    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kColors[3], 2), Qt::NoBrush, 14));
+    d->curve->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesPen(2), Qt::NoBrush, 14));
+    setSeries(d->curve->graph(2), 3);
     // The live plot's legend is the row of cards above it: each card's
     // colour bar is its line's colour and it names the stream and its role,
     // so nothing is drawn over the lines.
     d->live->legend->setVisible(false);
-    // The sweep's legend sits top left: readahead values below the knee
-    // deliver least, so that corner of the curve stays empty.
-    d->curve->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
-    d->curve->legend->setBrush(QColor(255, 255, 255, 220));
-    d->plots->addTab(d->live, tr("Live"));
-    d->plots->addTab(d->curve, tr("Sweep curve"));
+    // The sweep's legend in a row under the plot, as Advise has it: inside,
+    // on a plot as low as the splitter leaves it, it covered the first points.
+    d->curve->axisRect()->insetLayout()->take(d->curve->legend);
+    d->curve->plotLayout()->addElement(1, 0, d->curve->legend);
+    d->curve->plotLayout()->setRowStretchFactor(1, 0.001);
+    d->curve->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    d->curve->legend->setBorderPen(Qt::NoPen);
+    d->curve->legend->setBrush(Qt::NoBrush);
+    themePlot(d->live);
+    themePlot(d->curve);
+    d->liveTab = new PlotTableSwitch(d->live, nullptr, d->plots);
+    d->curveTab = new PlotTableSwitch(d->curve, nullptr, d->plots);
+    d->plots->addTab(d->liveTab, tr("Live"));
+    d->plots->addTab(d->curveTab, tr("Sweep curve"));
+    // The shown plot's "Show as table" in the tabs' corner: a row of its
+    // own above the plot would take height the plot is short of.
+    auto *corner = new QWidget(d->plots);
+    auto *toggles = new QStackedLayout(corner);
+    toggles->setContentsMargins(0, 0, 0, 0);
+    toggles->addWidget(d->liveTab->detachToggle());
+    toggles->addWidget(d->curveTab->detachToggle());
+    d->plots->setCornerWidget(corner, Qt::TopRightCorner);
+    connect(d->plots, &QTabWidget::currentChanged, toggles, &QStackedLayout::setCurrentIndex);
 
     d->text = new QPlainTextEdit(this);
     d->text->setReadOnly(true);
@@ -302,6 +329,10 @@ void ReadTestView::layOut()
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(d->title);
     layout->addLayout(formLayout());
+    // "Also measured" stands above "Background" (made the other way round).
+    setTabOrder(d->randomReaders, d->alsoMeasure);
+    setTabOrder(d->alsoMeasure, d->background);
+    setTabOrder(d->background, d->sweep);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->startButton);
     buttons->addWidget(d->stopButton);
@@ -452,7 +483,8 @@ void ReadTestView::showProgress(const ReadTestProgress &p)
         for (qsizetype i = 0; i < p.names.size(); ++i) {
             QCPGraph *g = plot->addGraph();
             g->setName(d->graphNames.value(i, p.names.at(i)));
-            g->setPen(QPen(kColors[size_t(i) % std::size(kColors)], 1.5));
+            g->setPen(seriesPen(1.5));
+            setSeries(g, int(i)); // the stream card's colour bar
         }
     }
     const bool newRun = p.label != d->currentRun || d->boundaryPending
@@ -493,7 +525,8 @@ void ReadTestView::markRunStart(const QString &label)
         auto *line = new QCPItemStraightLine(plot);
         line->point1->setCoords(d->runOffset, 0);
         line->point2->setCoords(d->runOffset, 1);
-        line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+        line->setPen(seriesPen(1, Qt::DashLine));
+        setSeries(line, kSeriesNeutral);
     }
     auto *text = new QCPItemText(plot);
     text->setClipToAxisRect(true);
@@ -502,7 +535,7 @@ void ReadTestView::markRunStart(const QString &label)
     text->position->setCoords(d->runOffset, 0.0);
     text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     text->setPadding(QMargins(4, 2, 4, 2));
-    text->setColor(QColor(90, 90, 90));
+    setSeries(text, kSeriesNeutral);
     text->setText(mark);
     for (StreamCard *card : std::as_const(d->cards))
         card->startRun(label);
@@ -538,8 +571,12 @@ void ReadTestView::showSweepResult(const SweepResult &r)
     QStringList errors = r.errors;
     if (!r.restored && !r.restoreMessage.isEmpty())
         errors.prepend(r.restoreMessage);
-    d->plots->setCurrentWidget(d->curve);
+    d->plots->setCurrentWidget(d->curveTab);
     d->bottom->setCurrentWidget(d->text);
+    // A sweep's result is its curve: the plot gets the room back from the
+    // results a test before it took.
+    if (const int total = d->splitter->height(); total > 0)
+        d->splitter->setSizes({total * 3 / 5, total - total * 3 / 5});
     // formatSweepResult() heads its table itself.
     finish(!r.failed && !r.cancelled && r.restored, formatSweepResult(r, true, QLocale()), errors);
     if (!r.points.isEmpty())
@@ -597,7 +634,7 @@ void ReadTestView::updateCurve()
         label->position->setCoords(knee.x(), knee.y());
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(0, 0, 0, 12));
-        label->setColor(kColors[3]);
+        setSeries(label, 3); // the knee circle's red
         label->setText(tr("knee %1").arg(format::kib(knee.x())));
     }
     if (hi > 0) {
@@ -652,7 +689,7 @@ void ReadTestView::setupStreams(const ReadTest &test)
             : s.role == StreamRole::Measure                     ? tr("measured")
                                                                 : tr("background");
         const QString device = test.testDevices().value(s.device).name;
-        auto *card = new StreamCard(s.name, device, s.start, role, kColors[size_t(i) % std::size(kColors)]);
+        auto *card = new StreamCard(s.name, device, s.start, role, int(i));
         d->cardsLayout->insertWidget(d->cardsLayout->count() - 1, card);
         d->cards << card;
         d->graphNames << QStringLiteral("%1 (%2)").arg(s.name, role);
@@ -852,7 +889,7 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
                                  QLocale());
     d->description = d->report.trimmed();
     d->text->setPlainText(d->report.chopped(1));
-    d->plots->setCurrentWidget(d->live);
+    d->plots->setCurrentWidget(d->liveTab);
     d->session->runJob(d->worker, [worker = d->worker, t = *test](const SessionJobContext &job) {
         worker->runTest(job.measurer, t);
     });

@@ -1,6 +1,7 @@
 #include "streamcard.h"
 
 #include "format.h"
+#include "theme.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -13,9 +14,26 @@ namespace blocktune {
 
 namespace {
 constexpr qsizetype kSparkPoints = 150; // 15 s at the engine's 100 ms interval
+
+/// The bar that ties a card to its line: painted from the palette at each
+/// paint, so a theme change recolours it.
+class SeriesBar final : public QWidget
+{
+public:
+    SeriesBar(int series, QWidget *parent) : QWidget(parent), m_series(series) { setFixedHeight(3); }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter(this).fillRect(rect(), seriesColor(m_series, palette()));
+    }
+
+private:
+    int m_series;
+};
 }
 
-Sparkline::Sparkline(QColor color, QWidget *parent) : QWidget(parent), m_color(std::move(color))
+Sparkline::Sparkline(int series, QWidget *parent) : QWidget(parent), m_series(series)
 {
     setMinimumHeight(30);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
@@ -59,12 +77,12 @@ void Sparkline::paintEvent(QPaintEvent *)
         const QPointF pt(xAt(i), r.bottom() - m_values.at(i) / top * r.height());
         i == 0 ? path.moveTo(pt) : path.lineTo(pt);
     }
-    p.setPen(QPen(m_color, 1.5));
+    p.setPen(QPen(seriesColor(m_series, palette()), 1.5));
     p.drawPath(path);
 }
 
 StreamCard::StreamCard(const QString &name, const QString &device, quint64 offset, const QString &role,
-                       QColor color, QWidget *parent)
+                       int series, QWidget *parent)
     : QFrame(parent), m_name(name), m_role(role)
 {
     setObjectName(QStringLiteral("streamCard"));
@@ -77,17 +95,16 @@ StreamCard::StreamCard(const QString &name, const QString &device, quint64 offse
     title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
     auto *where = new QLabel(tr("%1 from %2 · %3").arg(device, format::size(offset), role), this);
     where->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
+    setAccessibleDescription(where->text()); // the device, the offset, the role
     // A colour bar ties the card to its line in the live plot.
-    auto *bar = new QFrame(this);
-    bar->setFixedHeight(3);
-    bar->setStyleSheet(QStringLiteral("background: %1").arg(color.name()));
+    auto *bar = new SeriesBar(series, this);
     m_rate = new QLabel(QStringLiteral("–"), this);
     m_rate->setObjectName(QStringLiteral("rate"));
     QFont big = m_rate->font();
     big.setPointSizeF(big.pointSizeF() * 1.8);
     big.setBold(true);
     m_rate->setFont(big);
-    m_spark = new Sparkline(color, this);
+    m_spark = new Sparkline(series, this);
     m_inflight = new QLabel(this);
     m_request = new QLabel(this);
     m_runs = new QLabel(this);

@@ -19,7 +19,8 @@ class Sparkline final : public QWidget
     Q_DISABLE_COPY_MOVE(Sparkline)
 
 public:
-    explicit Sparkline(QColor color, QWidget *parent = nullptr);
+    /// In series colour `series` (theme.h), as the stream's line in the live plot.
+    explicit Sparkline(int series, QWidget *parent = nullptr);
     ~Sparkline() override = default;
     void add(double value);
     /// A run boundary: a tick at the current end of the line.
@@ -30,7 +31,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    QColor m_color;
+    int m_series;
     QList<double> m_values;
     QList<qsizetype> m_boundaries; ///< indices into m_values
     qsizetype m_dropped = 0;       ///< values shifted out on the left
@@ -42,8 +43,9 @@ class StreamCard final : public QFrame
     Q_DISABLE_COPY_MOVE(StreamCard)
 
 public:
-    /// `role` is "measured" or "background" (or "random" for mixed noise).
-    StreamCard(const QString &name, const QString &device, quint64 offset, const QString &role, QColor color,
+    /// `role` is "measured" or "background" (or "random" for mixed noise);
+    /// `series` the stream's colour in the live plot (theme.h's seriesColor).
+    StreamCard(const QString &name, const QString &device, quint64 offset, const QString &role, int series,
                QWidget *parent = nullptr);
     ~StreamCard() override = default;
 

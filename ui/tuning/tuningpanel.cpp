@@ -1,6 +1,7 @@
 #include "tuningpanel.h"
 
 #include "format.h"
+#include "theme.h"
 
 #include "session/consolesession.h"
 
@@ -88,7 +89,7 @@ protected:
         if (m_floor) {
             const int fx = xOf(sliderPositionFor(*m_floor));
             p.setPen(Qt::NoPen);
-            p.setBrush(QColor(200, 40, 40));
+            p.setBrush(semanticMarkColor(Semantic::Error, palette()));
             const QPolygon mark({QPoint(fx - 5, 0), QPoint(fx + 5, 0), QPoint(fx, 6)});
             p.drawPolygon(mark);
         }
@@ -172,7 +173,16 @@ void TuningPanel::buildWidgets()
     titleFont.setBold(true);
     d->title->setFont(titleFont);
     d->note = new QLabel(this);
+    d->note->setObjectName(QStringLiteral("note"));
     d->note->setWordWrap(true);
+    // Why the form cannot be used, and the kernel's notes: in the warning
+    // colour the page header uses, derived from the palette.
+    followPalette(this, [this] {
+        // From the page's palette: the label's own keeps the colour set last.
+        QPalette own = d->note->palette();
+        own.setColor(QPalette::WindowText, warningTextColor(palette()));
+        d->note->setPalette(own);
+    });
     buildReadaheadBox();
     buildQueueBoxes();
     buildButtons();
@@ -283,6 +293,13 @@ void TuningPanel::layOutWidgets()
     buttons->addWidget(d->revert);
     layout->addLayout(buttons);
     layout->addWidget(d->result);
+    // Tab through the buttons as they stand (they were made in another order).
+    QWidget *previous = d->iosched;
+    for (QWidget *w : std::initializer_list<QWidget *>{d->apply, d->tryIt, d->keep, d->restoreNow, d->reset,
+                                                       d->cancel, d->revert}) {
+        setTabOrder(previous, w);
+        previous = w;
+    }
 }
 
 void TuningPanel::wireForm()
