@@ -264,6 +264,21 @@
         <source>Readahead curve plot</source>
         <translation>Readahead-Kurve (Diagramm)</translation>
     </message>
+    <message numerus="yes">
+        <source>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n s (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</source>
+        <translation>
+            <numerusform>Die Empfehlung liest mit der Last oben bei einer Reihe von Readahead-Werten, jeder mit kaltem Cache, zeichnet die Kurve hier während der Messung und empfiehlt den kleinsten Readahead, der das Plateau erreicht. Sie dauert etwa %n Sekunde (das Budget) und stellt den Readahead am Ende zurück; nichts ändert sich, bis Sie die Antwort anwenden oder ausprobieren.</numerusform>
+            <numerusform>Die Empfehlung liest mit der Last oben bei einer Reihe von Readahead-Werten, jeder mit kaltem Cache, zeichnet die Kurve hier während der Messung und empfiehlt den kleinsten Readahead, der das Plateau erreicht. Sie dauert etwa %n Sekunden (das Budget) und stellt den Readahead am Ende zurück; nichts ändert sich, bis Sie die Antwort anwenden oder ausprobieren.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select a device in the tree.</source>
+        <translation>Wählen Sie im Baum ein Gerät.</translation>
+    </message>
+    <message>
+        <source>Advise for %1: </source>
+        <translation>Empfehlung für %1: </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -904,6 +919,25 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Applying %1…</source>
         <translation>Wende %1 an…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n s (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every setting back.</source>
+        <translation>
+            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunde (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander) und stellt jede Einstellung zurück.</numerusform>
+            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunden (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander) und stellt jede Einstellung zurück.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The checks read nothing and take under a second.</source>
+        <translation>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die Prüfungen lesen nichts und dauern unter einer Sekunde.</translation>
+    </message>
+    <message>
+        <source>Select a device in the tree.</source>
+        <translation>Wählen Sie im Baum ein Gerät.</translation>
+    </message>
+    <message>
+        <source>Diagnose %1: </source>
+        <translation>Diagnose von %1: </translation>
     </message>
 </context>
 <context>
@@ -2303,10 +2337,6 @@ KiB</translation>
         <translation>Größe</translation>
     </message>
     <message>
-        <source>runs</source>
-        <translation>Läufe</translation>
-    </message>
-    <message>
         <source>Block size</source>
         <translation>Blockgröße</translation>
     </message>
@@ -2517,6 +2547,18 @@ KiB</translation>
     <message>
         <source>Sweep curve plot</source>
         <translation>Durchlaufkurve (Diagramm)</translation>
+    </message>
+    <message>
+        <source> ×</source>
+        <translation> ×</translation>
+    </message>
+    <message>
+        <source>How many runs, each from a cold cache, labelled a, b, c… (blocktune-cli --repeat)</source>
+        <translation>Wie viele Läufe, jeder mit kaltem Cache, bezeichnet a, b, c… (blocktune-cli --repeat)</translation>
+    </message>
+    <message>
+        <source>repeat</source>
+        <translation>Wiederholen</translation>
     </message>
 </context>
 <context>

@@ -52,6 +52,13 @@
             <numerusform>Memory: %1 × %n readahead windows × %2 device(s) = %3</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n s (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</source>
+        <translation>
+            <numerusform>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n second (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</numerusform>
+            <numerusform>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n seconds (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::DiagnoseView</name>
@@ -60,6 +67,13 @@
         <translation>
             <numerusform>%n finding for %1</numerusform>
             <numerusform>%n findings for %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n s (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every setting back.</source>
+        <translation>
+            <numerusform>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n second (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every setting back.</numerusform>
+            <numerusform>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n seconds (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every setting back.</numerusform>
         </translation>
     </message>
 </context>

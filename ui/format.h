@@ -12,6 +12,10 @@
 
 namespace blocktune::format {
 
+/// How long "Try" holds a setting before it is put back unless kept: the
+/// tuning panel's and Advise's.
+inline constexpr int kTrySeconds = 60;
+
 /// `locale` without digit grouping: what every function here formats with
 /// (and what the plots' tick labels use).
 QLocale ungrouped(QLocale locale = QLocale());

@@ -23,6 +23,9 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QProgressBar>
+#include <QSpinBox>
+#include <qcustomplot.h>
 #include <QTest>
 
 using namespace blocktune;
@@ -198,6 +201,15 @@ private Q_SLOTS:
         DiagnoseView *view = window.diagnoseView();
         window.tabs()->setCurrentWidget(view);
         QCOMPARE(view->device(), u"md0"_qs);
+        // Before it ran: a line of what it will do (here only the static
+        // checks: a recorded tree has nothing to read), no progress bar.
+        auto *intro = view->findChild<QLabel *>(u"diagnoseIntro"_qs);
+        QVERIFY(intro);
+        QTRY_VERIFY(intro->isVisible());
+        QVERIFY2(intro->text().startsWith(u"Diagnose md0: "_qs), qPrintable(intro->text()));
+        QVERIFY2(intro->text().contains(u"take under a second"_qs), qPrintable(intro->text()));
+        QVERIFY2(!intro->text().contains(u"O_DIRECT"_qs), qPrintable(intro->text()));
+        QVERIFY(!view->findChild<QProgressBar *>()->isVisible());
         // Measuring is refused with the reason; the static checks run.
         QVERIFY(!view->measureDisabledReason().isEmpty());
         auto *staticOnly = view->findChild<QCheckBox *>(u"staticOnly"_qs);
@@ -215,6 +227,8 @@ private Q_SLOTS:
         run->click();
         QVERIFY(done.wait(20000));
         QCOMPARE(done.takeFirst().at(0).toBool(), true);
+        QVERIFY(!intro->isVisible()); // the findings take its place
+        QVERIFY(!view->findChild<QProgressBar *>()->isVisible());
         QCOMPARE(view->findingCodes(), QStringList{u"below_md_floor"_qs});
         auto *card = view->findChild<QFrame *>(u"below_md_floor"_qs);
         QVERIFY(card);
@@ -315,6 +329,17 @@ private Q_SLOTS:
             }
         QVERIFY(!view->start());
         QVERIFY(!view->isRunning());
+        // The page starts with what Advise does and how long it takes (the
+        // budget), in the place the curve takes once it runs.
+        auto *intro = view->findChild<QLabel *>(u"adviseIntro"_qs);
+        QVERIFY(intro);
+        QVERIFY2(intro->text().startsWith(u"Advise for md0: "_qs), qPrintable(intro->text()));
+        QVERIFY2(intro->text().contains(u"about 60 s (the budget)"_qs), qPrintable(intro->text()));
+        view->findChild<QSpinBox *>(u"budget"_qs)->setValue(30);
+        QVERIFY2(intro->text().contains(u"about 30 s (the budget)"_qs), qPrintable(intro->text()));
+        QVERIFY(!intro->isHidden());
+        QVERIFY(view->findChild<QCustomPlot *>(u"adviseCurve"_qs)->isHidden()
+                || !view->findChild<QCustomPlot *>(u"adviseCurve"_qs)->isVisibleTo(view));
     }
 };
 

@@ -95,6 +95,10 @@ void checkPlot(QCustomPlot *plot, const QPalette &palette)
     const QColor window = palette.color(QPalette::Window);
     // The background as painted: a corner of the plot and the middle of
     // its first axis rect (no data there before a test ran).
+    // A plot not shown yet (Advise's before its first run) has no size of
+    // its own: paint it at one it could have.
+    if (!plot->isVisible())
+        plot->resize(640, 360);
     plot->replot(QCustomPlot::rpImmediateRefresh);
     const QImage image = plot->toPixmap(plot->width(), plot->height()).toImage();
     const QColor bg = image.pixelColor(2, 2);

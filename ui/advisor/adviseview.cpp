@@ -33,7 +33,6 @@ namespace blocktune {
 
 namespace {
 
-constexpr int kTrySeconds = 60;
 // Series colours (theme.h: from the palette, the same hues in every plot).
 constexpr int kRate = 0;        // blue
 constexpr int kRequest = 1;     // orange
@@ -84,6 +83,8 @@ struct AdviseView::Private
     QCPItemStraightLine *rawLine = nullptr;
     QCPItemText *rawLabel = nullptr;
     QCPItemText *kneeLabel = nullptr;
+    QLabel *intro = nullptr;      ///< what Advise will do, until the first run
+    QWidget *plotArea = nullptr;  ///< the curve (or its table), from the first run on
     QLabel *recommendation = nullptr;
     QLabel *raw = nullptr;
     QLabel *memory = nullptr;
@@ -272,9 +273,9 @@ void AdviseView::buildResults()
 
     d->applyButton = new QPushButton(tr("Apply"), this);
     d->applyButton->setToolTip(tr("Set the recommended read_ahead_kb for good (Revert session still undoes it)"));
-    d->tryButton = new QPushButton(tr("Try for %n s", nullptr, kTrySeconds), this);
+    d->tryButton = new QPushButton(tr("Try for %n s", nullptr, format::kTrySeconds), this);
     d->tryButton->setToolTip(tr("Apply as a temporary change, restored after %n seconds unless you keep it", nullptr,
-                                kTrySeconds));
+                                format::kTrySeconds));
     d->keepButton = new QPushButton(tr("Keep"), this);
     d->restoreButton = new QPushButton(tr("Restore now"), this);
     d->saveButton = new QPushButton(tr("Save as profile…"), this);
@@ -307,7 +308,18 @@ void AdviseView::layOut()
     layout->addWidget(d->header);
     layout->addLayout(form);
     layout->addWidget(d->progress);
-    layout->addWidget(new PlotTableSwitch(d->plot, nullptr, this), 1);
+    // Before the first run: what it will do and how long it takes, in the
+    // space the curve takes when it comes.
+    d->intro = new QLabel(this);
+    d->intro->setObjectName(QStringLiteral("adviseIntro"));
+    d->intro->setWordWrap(true);
+    d->intro->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    d->intro->setMargin(8);
+    layout->addWidget(d->intro, 1);
+    d->plotArea = new PlotTableSwitch(d->plot, nullptr, this);
+    d->plotArea->hide();
+    d->progress->hide();
+    layout->addWidget(d->plotArea, 1);
     layout->addWidget(d->recommendation);
     layout->addWidget(d->raw);
     layout->addWidget(d->memory);
@@ -326,6 +338,7 @@ void AdviseView::connectSignals(ConsoleSession *session)
 void AdviseView::connectForm()
 {
     connect(d->kind, &QComboBox::currentIndexChanged, this, &AdviseView::updateWorkload);
+    connect(d->budget, &QSpinBox::valueChanged, this, &AdviseView::updateIntro);
     updateWorkload();
     connect(d->startButton, &QPushButton::clicked, this, &AdviseView::start);
     connect(d->cancelButton, &QPushButton::clicked, this, &AdviseView::cancel);
@@ -355,6 +368,20 @@ void AdviseView::updateWorkload()
     const QString kind = d->kind->currentData().toString();
     d->streams->setVisible(kind != u"seq");
     d->random->setVisible(kind == u"mixed");
+    updateIntro();
+}
+
+void AdviseView::updateIntro()
+{
+    if (!d->intro)
+        return;
+    const QString what = tr("Advise reads with the workload above at a series of readahead values, each from a "
+                            "cold cache, draws the curve here as it goes, and recommends the smallest readahead "
+                            "that reaches the plateau. It takes about %n s (the budget) and puts the readahead "
+                            "back when it ends; nothing changes until you apply or try the answer.",
+                            nullptr, d->budget->value());
+    d->intro->setText(d->device.isEmpty() ? QString(tr("Select a device in the tree.") + u' ' + what)
+                                          : QString(tr("Advise for %1: ").arg(d->device) + what));
 }
 
 void AdviseView::startWorker()
@@ -417,7 +444,7 @@ void AdviseView::connectSession(ConsoleSession *session)
         } else if (d->trying) {
             d->trying = false;
             d->trialActive = true;
-            d->tryLeft = kTrySeconds;
+            d->tryLeft = format::kTrySeconds;
             d->tryTimer.start();
             setMessage(tr("Trying %1: restored in %n s unless kept", nullptr, d->tryLeft).arg(format::kib(double(kib))));
         } else {
@@ -499,6 +526,7 @@ void AdviseView::setDevice(const QString &name)
         return;
     d->device = name;
     d->header->setTitle(name.isEmpty() ? tr("Select a device") : tr("Advise readahead for %1").arg(name));
+    updateIntro();
     updateButtons();
 }
 
@@ -765,6 +793,12 @@ void AdviseView::askSaveProfile()
 void AdviseView::setRunning(bool running)
 {
     d->running = running;
+    if (running) {
+        // The curve takes the intro's place from the first run on.
+        d->intro->hide();
+        d->plotArea->show();
+        d->progress->show();
+    }
     if (!running)
         d->progressTimer.stop();
     updateButtons();

@@ -86,6 +86,8 @@ private:
     void startWorker();
     void connectSession(ConsoleSession *session);
     void updateWorkload();
+    /// The line the page starts with: what Advise will do and how long.
+    void updateIntro();
 
     void addPoint(double kib, double mbPerSec, double requestKiB);
     void showAdvice();

@@ -155,6 +155,8 @@ struct DiagnoseView::Private
     QPushButton *runButton = nullptr;
     QPushButton *cancelButton = nullptr;
     QProgressBar *progress = nullptr;
+    QLabel *intro = nullptr; ///< what Diagnose will do, until it ran for this device
+    bool ran = false;
     QWidget *cards = nullptr;
     QVBoxLayout *cardsLayout = nullptr;
     QList<QPushButton *> fixButtons;
@@ -193,6 +195,10 @@ void DiagnoseView::buildWidgets()
     d->progress->setMaximumHeight(12);
     d->status = new QLabel(this);
     d->status->setWordWrap(true);
+    d->intro = new QLabel(this);
+    d->intro->setObjectName(QStringLiteral("diagnoseIntro"));
+    d->intro->setWordWrap(true);
+    d->intro->setMargin(8);
     d->cards = new QWidget;
     d->cardsLayout = new QVBoxLayout(d->cards);
     d->cardsLayout->addStretch();
@@ -220,8 +226,26 @@ void DiagnoseView::layOut()
     layout->addWidget(d->header);
     layout->addLayout(controls);
     layout->addWidget(d->progress);
+    layout->addWidget(d->intro);
     layout->addWidget(scroll, 1);
     layout->addWidget(d->status);
+}
+
+QString DiagnoseView::introText() const
+{
+    const QString what = d->session->capabilities().canMeasure
+        ? tr("Diagnose checks the device's settings against its stack (readahead against md's and dm's floor, "
+             "the scheduler, request sizes, the members of an array) and names what holds streaming reads "
+             "back, with the fix for each finding. The static checks read nothing and take under a second; "
+             "unless \"Static checks only\" is ticked, it then reads for about %n s (the stream at its "
+             "readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every "
+             "setting back.",
+             nullptr, int((6 * DiagnoseSpec().pointMs + 999) / 1000))
+        : tr("Diagnose checks the device's settings against its stack (readahead against md's and dm's floor, "
+             "the scheduler, request sizes, the members of an array) and names what holds streaming reads "
+             "back, with the fix for each finding. The checks read nothing and take under a second.");
+    return d->device.isEmpty() ? QString(tr("Select a device in the tree.") + u' ' + what)
+                               : QString(tr("Diagnose %1: ").arg(d->device) + what);
 }
 
 void DiagnoseView::connectSignals(ConsoleSession *session)
@@ -369,6 +393,7 @@ void DiagnoseView::setDevice(const QString &name)
     if (d->running || name == d->device)
         return;
     d->device = name;
+    d->ran = false;
     d->header->setTitle(name.isEmpty() ? tr("Select a device") : tr("Diagnose %1").arg(name));
     clearCards();
     d->findings.clear();
@@ -422,9 +447,14 @@ void DiagnoseView::setRunning(bool running)
 {
     d->running = running;
     // Busy without a fraction: the measured part is six short reads whose
-    // length the core decides.
+    // length the core decides. Shown only while it runs; before the first
+    // run for this device, the line of what it will do.
     d->progress->setRange(0, running ? 0 : 1);
     d->progress->setValue(running ? 0 : 1);
+    d->progress->setVisible(running);
+    d->ran = d->ran || running;
+    d->intro->setText(introText());
+    d->intro->setVisible(!d->ran);
     d->runButton->setEnabled(!running && !d->device.isEmpty());
     d->cancelButton->setEnabled(running);
     for (QPushButton *b : std::as_const(d->fixButtons))

@@ -61,6 +61,8 @@ private:
     /// A finding's card: severity, cause, evidence, and the fix with Apply.
     QFrame *makeCard(const Finding &f, const QString &device, bool writable);
     void setRunning(bool running);
+    /// What Diagnose will do and how long it takes, for the device shown.
+    QString introText() const;
     void setMessage(const QString &text);
     void clearCards();
 

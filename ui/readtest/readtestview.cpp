@@ -181,6 +181,8 @@ void ReadTestView::buildForm()
     d->repeat->setObjectName(QStringLiteral("repeat"));
     d->repeat->setRange(1, 100);
     d->repeat->setValue(3);
+    d->repeat->setSuffix(tr(" ×"));
+    d->repeat->setToolTip(tr("How many runs, each from a cold cache, labelled a, b, c… (blocktune-cli --repeat)"));
     d->direct = new QCheckBox(tr("O_DIRECT (bypasses readahead)"), this);
     d->direct->setObjectName(QStringLiteral("direct"));
     d->threads = new QSpinBox(this);
@@ -370,7 +372,7 @@ QFormLayout *ReadTestView::formLayout()
     sizes->addWidget(d->blockSize);
     sizes->addWidget(new QLabel(tr("size"), this));
     sizes->addWidget(d->size, 1);
-    sizes->addWidget(new QLabel(tr("runs"), this));
+    sizes->addWidget(new QLabel(tr("repeat"), this)); // blocktune-cli --repeat, "repeat" in the JSON
     sizes->addWidget(d->repeat);
     sizes->addWidget(d->direct);
     form->addRow(tr("Block size"), sizes);

@@ -32,7 +32,6 @@ namespace {
 
 // Slider positions: 0 (off), then 4 KiB .. 64 MiB in powers of two.
 constexpr int kSliderSteps = 15;
-constexpr int kTrySeconds = 60;
 
 int sliderPositionFor(quint64 kib)
 {
@@ -242,9 +241,9 @@ void TuningPanel::buildButtons()
     d->revert = new QPushButton(tr("Revert session"), this);
     d->revert->setToolTip(tr("Restore every value this console changed since it started"));
     d->revert->setEnabled(false);
-    d->tryIt = new QPushButton(tr("Try for %n s", nullptr, kTrySeconds), this);
+    d->tryIt = new QPushButton(tr("Try for %n s", nullptr, format::kTrySeconds), this);
     d->tryIt->setToolTip(tr("Apply as a temporary change, restored after %n seconds unless you keep it", nullptr,
-                            kTrySeconds));
+                            format::kTrySeconds));
     d->keep = new QPushButton(tr("Keep"), this);
     d->keep->setToolTip(tr("Keep the values being tried (Revert session still undoes them)"));
     d->keep->hide();
@@ -641,7 +640,7 @@ void TuningPanel::applyArrived(const ChangeReport &report)
     setMessage(lines.join(u'\n'));
     if (d->trying) {
         if (report.ok()) {
-            d->tryLeft = kTrySeconds;
+            d->tryLeft = format::kTrySeconds;
             d->tryTimer.start();
             showTrial();
         } else {
