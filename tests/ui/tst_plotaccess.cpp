@@ -121,6 +121,41 @@ private Q_SLOTS:
         QVERIFY(plot->isVisible());
     }
 
+    void tabReadsEachPageTopToBottom()
+    {
+        // Tab never jumps back up a page: each control Tab reaches after
+        // another is below it or in its row (a tab widget's bar, which sits
+        // just above its page, comes after the page's first control).
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        for (int t = 0; t < window.tabs()->count(); ++t) {
+            window.tabs()->setCurrentIndex(t);
+            QTest::qWait(30);
+            QWidget *page = window.tabs()->currentWidget();
+            QWidget *previous = nullptr;
+            QList<QWidget *> seen;
+            for (QWidget *w = nextTabStop(window.tabs()->tabBar()); w && !seen.contains(w) && page->isAncestorOf(w);
+                 w = nextTabStop(w)) {
+                seen << w;
+                if (previous) {
+                    const int was = previous->mapTo(page, QPoint(0, 0)).y();
+                    const int is = w->mapTo(page, QPoint(0, 0)).y();
+                    QVERIFY2(is >= was - 30, qPrintable(QStringLiteral("%1: Tab goes from %2 (y %3) up to %4 (y %5)")
+                                                            .arg(window.tabs()->tabText(t),
+                                                                 QString::fromLatin1(previous->metaObject()->className()))
+                                                            .arg(was)
+                                                            .arg(QString::fromLatin1(w->metaObject()->className()))
+                                                            .arg(is)));
+                }
+                previous = w;
+            }
+            QVERIFY2(!seen.isEmpty(),
+                     qPrintable(window.tabs()->tabText(t) + u": nothing reachable with Tab"_qs));
+        }
+    }
+
     void tabWalksTheMonitorsBarInOrder()
     {
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);

@@ -104,6 +104,10 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(splitter, 1);
+    // Tab as the page reads: the buttons above, then the list, then the comparison.
+    setTabOrder(d->reload, d->compareButton);
+    setTabOrder(d->compareButton, d->list);
+    setTabOrder(d->list, d->compare);
 
     // A setting that differs: a tint of the table's base (the "differs" in
     // the Change column says it without colour), redone for a new theme.
