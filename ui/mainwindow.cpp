@@ -33,6 +33,8 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QMessageBox>
+
+#include <memory>
 #include <QPointer>
 #include <QPushButton>
 #include <QThread>
@@ -531,15 +533,19 @@ void MainWindow::offerJournalRestore()
 {
     // Asked on the session thread (a host's are found there); the context
     // object ends the connection with the answer, or with the window.
-    const quint64 ticket = m_session->findDeadJournals();
+    // Connected before asking: the thread may answer before
+    // findDeadJournals() returns (the answer is queued to this thread, so
+    // the ticket is set by the time it is read).
+    auto ticket = std::make_shared<quint64>(0);
     auto *waiter = new QObject(this);
     connect(m_session->worker(), &SessionWorker::deadJournalsFound, waiter,
             [this, ticket, waiter](quint64 t, const QList<PendingJournal> &found) {
-                if (t != ticket)
+                if (t != *ticket)
                     return;
                 waiter->deleteLater();
                 askToRestore(found);
             });
+    *ticket = m_session->findDeadJournals();
 }
 
 void MainWindow::askToRestore(const QList<PendingJournal> &found)
