@@ -2,6 +2,7 @@
 // Shared by the tests: root checks, loop devices that clean up after
 // themselves, running our own binaries.
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QString>
@@ -99,6 +100,16 @@ inline bool startHold(QProcess &p, const QStringList &args)
     }
     qWarning("%s%s", out.constData(), p.readAllStandardError().constData());
     return false;
+}
+
+/// Points the console's settings (XDG_CONFIG_HOME) and journals
+/// (BLOCKTUNE_JOURNAL_DIR) into folders under `home`: ctest gives each test
+/// a home of its own, and this keeps a test run by hand out of the user's.
+inline void keepConsoleStateIn(const QTemporaryDir &home)
+{
+    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toLocal8Bit());
+    qputenv("BLOCKTUNE_JOURNAL_DIR", home.filePath(QStringLiteral("journals")).toLocal8Bit());
+    QDir().mkpath(home.filePath(QStringLiteral("journals")));
 }
 
 /// A loop device over a sparse temp file, detached (and the file removed)

@@ -140,9 +140,7 @@ class TestTheme : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        qputenv("XDG_CONFIG_HOME", m_home.filePath(u"config"_qs).toLocal8Bit());
-        qputenv("BLOCKTUNE_JOURNAL_DIR", m_home.filePath(u"journals"_qs).toLocal8Bit());
-        QDir().mkpath(m_home.filePath(u"journals"_qs));
+        keepConsoleStateIn(m_home);
         QApplication::setStyle(u"Fusion"_qs);
     }
 

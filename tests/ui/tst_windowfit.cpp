@@ -25,9 +25,7 @@ class TestWindowFit : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        qputenv("XDG_CONFIG_HOME", m_home.filePath(u"config"_qs).toLocal8Bit());
-        qputenv("BLOCKTUNE_JOURNAL_DIR", m_home.filePath(u"journals"_qs).toLocal8Bit());
-        QDir().mkpath(m_home.filePath(u"journals"_qs));
+        keepConsoleStateIn(m_home);
     }
 
     void fitWindowGeometry_data()
