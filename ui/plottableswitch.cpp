@@ -90,8 +90,13 @@ PlotTableSwitch::~PlotTableSwitch() = default;
 
 QPushButton *PlotTableSwitch::detachToggle()
 {
+    if (!m_row)
+        return m_toggle; // detached already
     m_row->removeWidget(m_toggle);
     layout()->removeItem(m_row);
+    // Out of the layout, the row (its stretch) has no owner any more.
+    delete m_row;
+    m_row = nullptr;
     return m_toggle;
 }
 
