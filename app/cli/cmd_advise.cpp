@@ -3,18 +3,21 @@
 
 #include "advisor/advisor.h"
 #include "common/units.h"
+#include "history/history.h"
 #include "readtest/measurer.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QJsonDocument>
 
 namespace blocktune::cli {
 
 namespace {
 
-int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done)
+int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done,
+              bool deviceOptional = false)
 {
     done = true;
     if (!p.parse(QStringList{QStringLiteral("blocktune-cli %1").arg(command)} + args))
@@ -24,7 +27,7 @@ int parseArgs(CliContext &ctx, QCommandLineParser &p, const QString &command, co
         return ExitOk;
     }
     const QStringList pos = p.positionalArguments();
-    if (pos.size() != 1)
+    if (pos.size() > 1 || (pos.isEmpty() && !deviceOptional))
         return fail(ctx, pos.isEmpty() ? QStringLiteral("%1 needs a DEVICE (e.g. sdb or /dev/sdb)").arg(command)
                                        : QStringLiteral("%1 takes one DEVICE (got: %2)").arg(command, pos.join(u' ')),
                     ExitUsage);
@@ -49,6 +52,73 @@ Result<quint64> blockSizeOption(const QCommandLineParser &p, const QCommandLineO
     return *v;
 }
 
+// `--tolerance 5%`, `5` (percent) : 0.5% to 50%.
+Result<double> toleranceOption(const QString &text)
+{
+    QString t = text.trimmed();
+    if (t.endsWith(u'%'))
+        t.chop(1);
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || !(v >= 0.5 && v <= 50))
+        return makeError(InvalidArgument, QStringLiteral("--tolerance '%1' is not a percentage from 0.5% to 50% "
+                                                         "(e.g. 5%)").arg(text));
+    return v / 100.0;
+}
+
+// `history:ID` (a sweep kept in the history) or a JSON file.
+Result<RecordedCurve> readRecordedCurve(const QString &from)
+{
+    if (from.startsWith(QStringLiteral("history:"))) {
+        bool ok = false;
+        const qint64 id = from.mid(8).toLongLong(&ok);
+        if (!ok || id < 1)
+            return makeError(InvalidArgument, QStringLiteral("--from %1: the id after history: is not a whole number "
+                                                             "of at least 1 (blocktune-cli history lists them)")
+                                                  .arg(from));
+        auto record = HistoryStore().get(id);
+        if (!record)
+            return record.error();
+        if (record->kind != u"sweep")
+            return makeError(InvalidArgument, QStringLiteral("--from %1: record %2 is a %3 %4, not a sweep: only a "
+                                                             "readahead sweep has a curve to advise from")
+                                                  .arg(from).arg(id).arg(record->kind, record->test));
+        return recordedCurveFromJson(record->result, from);
+    }
+    QFile file(from);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(InvalidArgument, QStringLiteral("--from %1: cannot read it (%2); give a JSON file or "
+                                                         "history:ID").arg(from, file.errorString()));
+    constexpr qint64 kMaxCurveFile = 16 << 20;
+    if (file.size() > kMaxCurveFile)
+        return makeError(InvalidArgument, QStringLiteral("--from %1: %2 bytes is more than a curve file holds "
+                                                         "(16 MiB at most)").arg(from).arg(file.size()));
+    return parseRecordedCurve(file.readAll(), from);
+}
+
+int adviseFromRecorded(CliContext &ctx, const QCommandLineParser &p, AdviseSpec spec, bool workloadGiven,
+                       const QString &from, bool asJson)
+{
+    auto recorded = readRecordedCurve(from);
+    if (!recorded)
+        return fail(ctx, recorded.error().message, ExitUsage);
+    if (!workloadGiven && !recorded->workload.isEmpty()) {
+        if (auto w = parseWorkload(recorded->workload))
+            spec.workload = *w;
+    }
+    if (!p.positionalArguments().isEmpty())
+        spec.device = p.positionalArguments().constFirst();
+    const Advice advice = adviseFromCurve(*recorded, spec,
+                                          from.startsWith(QStringLiteral("history:")) ? from
+                                                                                      : QStringLiteral("file:") + from);
+    if (asJson)
+        ctx.out << QJsonDocument(adviceToJson(advice)).toJson(QJsonDocument::Indented);
+    else
+        ctx.out << formatAdvice(advice);
+    ctx.out.flush();
+    return ExitOk;
+}
+
 } // namespace
 
 int runAdvise(CliContext &ctx, const QStringList &args)
@@ -56,12 +126,19 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Finds the smallest readahead that reaches the plateau: measures what the device delivers with O_DIRECT "
-        "(1 MiB reads, 16 in flight), sweeps read_ahead_kb over powers of two from 4 KiB to 64 MiB (at most a "
-        "quarter of the device), refines around the knee, and recommends the smallest value within 5% of the best "
-        "point, never below the md/dm floor. Every value is a temporary change, restored at the end, on error and "
-        "on SIGINT/SIGTERM (after a kill -9: blocktune-cli restore).\n"
+        "(1 MiB reads, 16 in flight), then measures read_ahead_kb at powers of two from 4 KiB to 64 MiB (at most a "
+        "quarter of the device) at least 3 times each, in interleaved passes, each run cold; refines around the "
+        "knee, measures the widest points again while the budget allows, and confirms the pick against the "
+        "plateau's point in turn. A point's figure is the median of its runs; the plateau is the median of the "
+        "best 3 points. It recommends the smallest value within the tolerance of the plateau (or within the "
+        "measured noise, when that is wider), never below the md/dm floor, and names the values that are the "
+        "same within noise. Every value is a temporary change, restored at the end, on error and on "
+        "SIGINT/SIGTERM (after a kill -9: blocktune-cli restore). With --from, the same answer from a curve "
+        "recorded earlier, reading nothing.\n"
         "Exit status: 0 success, 1 failure, 2 invalid usage (nothing changed), 128+N when stopped by signal N."));
-    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept"));
+    p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept "
+                                                                     "(with --from: the name the advice is for, "
+                                                                     "optional)"));
     const QCommandLineOption workload{QStringLiteral("workload"),
                                       QStringLiteral("seq (default), concurrent:N, server:N or mixed:K+R"),
                                       QStringLiteral("W")};
@@ -70,15 +147,33 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     const QCommandLineOption budget{QStringLiteral("budget"),
                                     QStringLiteral("time for the whole advice, kept within 10% (default 60s)"),
                                     QStringLiteral("DURATION")};
+    const QCommandLineOption tolerance{QStringLiteral("tolerance"),
+                                       QStringLiteral("how much below the plateau the pick may be (default 5%; 0.5% "
+                                                      "to 50%)"),
+                                       QStringLiteral("PCT")};
+    const QCommandLineOption from{QStringLiteral("from"),
+                                  QStringLiteral("advise from a recorded curve instead of reading: history:ID (a "
+                                                 "sweep in the history), or a JSON file (sweep --json, advise "
+                                                 "--json, or {\"curve\":[{\"read_ahead_kb\":N,\"mb_per_s\":X},"
+                                                 "...]})"),
+                                  QStringLiteral("SOURCE")};
     const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
-    p.addOptions({workload, bs, budget, json});
+    p.addOptions({workload, bs, budget, tolerance, from, json});
     p.addHelpOption();
     bool done = false;
-    if (const int rc = parseArgs(ctx, p, QStringLiteral("advise"), args, done); done)
+    const bool fromGiven = args.contains(QStringLiteral("--from"))
+        || std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(QStringLiteral("--from=")); });
+    if (const int rc = parseArgs(ctx, p, QStringLiteral("advise"), args, done, fromGiven); done)
         return rc;
 
     AdviseSpec spec;
-    spec.device = p.positionalArguments().constFirst();
+    spec.device = p.positionalArguments().value(0);
+    if (p.isSet(tolerance)) {
+        auto t = toleranceOption(p.value(tolerance));
+        if (!t)
+            return fail(ctx, t.error().message, ExitUsage);
+        spec.tolerance = *t;
+    }
     if (p.isSet(workload)) {
         auto w = parseWorkload(p.value(workload));
         if (!w)
@@ -96,6 +191,13 @@ int runAdvise(CliContext &ctx, const QStringList &args)
         if (*ms > 3600 * 1000)
             return fail(ctx, QStringLiteral("--budget %1 is longer than the 1 h allowed").arg(p.value(budget)), ExitUsage);
         spec.budgetMs = *ms;
+    }
+    if (p.isSet(from)) {
+        if (p.isSet(budget) || p.isSet(bs))
+            return fail(ctx, QStringLiteral("--from reads nothing, so --%1 has nothing to set (leave it out)")
+                                 .arg(p.isSet(budget) ? QStringLiteral("budget") : QStringLiteral("bs")),
+                        ExitUsage);
+        return adviseFromRecorded(ctx, p, spec, p.isSet(workload), p.value(from), p.isSet(json));
     }
     if (!ctx.root.isLive())
         return fail(ctx, QStringLiteral("advise measures reads, and --sysroot %1 is a recorded tree: there is nothing "

@@ -20,8 +20,7 @@ namespace blocktune {
 
 namespace {
 
-constexpr double kWithinBest = 0.95;    // "within 5% of the best point"
-constexpr qint64 kMinPointMs = 150;     // shorter points measure the cold start, not the stream
+constexpr qint64 kMinPointMs = 100;     // shorter runs measure the cold start, not the stream
 constexpr quint64 kMaxReadaheadKiB = 64 * 1024;
 
 /// Keeps every temporary change of the engine undone on every path out of
@@ -117,23 +116,11 @@ QList<quint64> coarseReadaheads(quint64 deviceBytes)
     return values;
 }
 
-qint64 plannedPointMs(qint64 budgetMs, int points, double rawShare)
+qint64 plannedPointMs(qint64 budgetMs, int runs, double rawShare)
 {
-    if (points <= 0)
+    if (runs <= 0)
         return 0;
-    return qint64(double(budgetMs) * (1.0 - rawShare)) / points;
-}
-
-quint64 kneeOf(const QList<CurvePoint> &curve)
-{
-    double best = 0;
-    for (const CurvePoint &p : curve)
-        best = std::max(best, p.mbPerSec);
-    quint64 knee = 0;
-    for (const CurvePoint &p : curve)
-        if (p.mbPerSec >= kWithinBest * best && (knee == 0 || p.readAheadKiB < knee))
-            knee = p.readAheadKiB;
-    return knee;
+    return qint64(double(budgetMs) * (1.0 - rawShare)) / runs;
 }
 
 QJsonObject adviceProfile(const QString &device, const QString &mdUuid, const Workload &workload, quint64 readAheadKiB,
@@ -158,15 +145,15 @@ namespace {
 
 // One sentence on how close buffered reads came and, when not close, the
 // likelier cause with the figures that show it.
-QString verdictFor(const Advice &a, const DeviceSettings &s, quint64 rawBlockKiB)
+QString verdictFor(const Advice &a, std::optional<quint64> maxSectorsKiB, quint64 rawBlockKiB)
 {
     if (a.rawMbPerSec <= 0)
-        return QStringLiteral("the raw ceiling could not be measured");
-    const QString reached = QStringLiteral("buffered reads reach %1% of what the device delivers (%2 buffered at "
-                                           "%3 KiB readahead, %4 raw)")
+        return a.source == u"measured" ? QStringLiteral("the raw ceiling could not be measured")
+                                       : QStringLiteral("the recorded curve holds no raw (O_DIRECT) figure to compare with");
+    const QString reached = QStringLiteral("buffered reads reach %1% of what the device delivers (%2 on the "
+                                           "plateau, %3 raw)")
                                 .arg(qRound(a.reachedPct))
-                                .arg(formatMbPerSec(a.bestMbPerSec))
-                                .arg(a.bestKiB)
+                                .arg(formatMbPerSec(a.analysis.plateauMbPerSec))
                                 .arg(formatMbPerSec(a.rawMbPerSec));
     const CurvePoint *best = nullptr;
     for (const CurvePoint &p : a.curve)
@@ -186,46 +173,66 @@ QString verdictFor(const Advice &a, const DeviceSettings &s, quint64 rawBlockKiB
     if (stillRising)
         return reached + QStringLiteral("; no readahead came close, and throughput was still rising at the largest "
                                         "value tried (%1 KiB, the cap a quarter of the device sets)").arg(last.readAheadKiB);
-    if (best && s.maxSectorsKiB && best->avgRequestKiB >= 0.9 * double(*s.maxSectorsKiB) && *s.maxSectorsKiB < rawBlockKiB)
+    if (best && maxSectorsKiB && best->avgRequestKiB >= 0.9 * double(*maxSectorsKiB) && *maxSectorsKiB < rawBlockKiB)
         return reached + QStringLiteral("; no readahead came close: requests stop at max_sectors_kb %1 (average %2 KiB "
                                         "at the best point) while the raw reads used %3 KiB requests")
-                             .arg(*s.maxSectorsKiB).arg(best->avgRequestKiB, 0, 'f', 0).arg(rawBlockKiB);
+                             .arg(*maxSectorsKiB).arg(best->avgRequestKiB, 0, 'f', 0).arg(rawBlockKiB);
     return reached + QStringLiteral("; no readahead came close, though requests reached %1 KiB: the page-cache "
                                     "copy or the CPU is the likelier limit, not readahead")
                          .arg(best ? best->avgRequestKiB : 0, 0, 'f', 0);
 }
 
 constexpr int kRefinePoints = 2;
+constexpr int kConfirmRuns = 6; // pick, reference, three times
+constexpr int kMaxRunsPerPoint = 9;
 
-// The budget holds every point at kMinPointMs at least, with 10% to spare.
+int remeasureRuns(int points)
+{
+    return std::max(3, points / 3);
+}
+
+// The budget holds every run at kMinPointMs at least, with 10% to spare.
 Status checkBudget(const AdviseSpec &spec, const QString &device, int points)
 {
-    const qint64 minBudget = qint64(std::ceil(double(kMinPointMs * points) * 1.1 / 100.0)) * 100;
+    const int runs = plannedRuns(points) + 1; // +1: the raw measurement
+    const qint64 minBudget = qint64(std::ceil(double(kMinPointMs * runs) * 1.1 / 100.0)) * 100;
     if (spec.budgetMs < minBudget)
         return makeError(InvalidArgument, AdvisorText::tr("--budget %1 ms is too short for the %2 readahead points of %3 "
-                                                         "(%4 ms a point: at least %5 s)")
-                                              .arg(spec.budgetMs).arg(points - 1).arg(device).arg(kMinPointMs)
+                                                         "(each measured %4 times or more, %5 runs of %6 ms at least: "
+                                                         "at least %7 s)")
+                                              .arg(spec.budgetMs).arg(points).arg(device).arg(kMinRunsPerPoint)
+                                              .arg(runs).arg(kMinPointMs)
                                               .arg(double(minBudget) / 1000.0, 0, 'f', 1));
     return {};
 }
 
-// The points of one advise() run against its budget, on one clock: the raw
-// ceiling first, then readahead points that divide what is left.
+CurvePoint *pointAt(QList<CurvePoint> &curve, quint64 kib)
+{
+    for (CurvePoint &p : curve)
+        if (p.readAheadKiB == kib)
+            return &p;
+    return nullptr;
+}
+
+// The runs of one advise() against its budget, on one clock: the raw
+// ceiling first, then buffered runs that divide what is left.
 class BudgetedSweep final
 {
 public:
-    BudgetedSweep(ReadEngine &engine, const AdviseSpec &spec, Advice &a,
+    BudgetedSweep(ReadEngine &engine, const AdviseSpec &spec, Advice &a, int runs,
                   const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
-        : m_engine(engine), m_spec(spec), m_a(a), m_pointDone(pointDone), m_cancel(cancel)
+        : m_engine(engine), m_spec(spec), m_a(a), m_pointDone(pointDone), m_cancel(cancel), m_runsLeft(runs)
     {
         m_clock.start();
     }
     Q_DISABLE_COPY_MOVE(BudgetedSweep)
 
     void measureRaw(quint64 blockSize);
-    /// One point at `kib`, `remaining` points (this one included) left to
-    /// share the time; false when it was not measured (cancelled, an error).
-    bool measure(quint64 kib, int remaining, bool refinement);
+    /// One run at `kib`, added to its point; the MB/s it measured, or
+    /// nullopt when it was not measured (cancelled, an error, no runs left).
+    std::optional<double> measure(quint64 kib, bool refinement);
+    bool stopped() const { return m_a.cancelled || !m_errors.isEmpty(); }
+    int runsLeft() const { return m_runsLeft; }
     const QStringList &errors() const { return m_errors; }
     qint64 elapsedMs() const { return m_clock.elapsed(); }
 
@@ -237,17 +244,18 @@ private:
     const std::atomic_bool *m_cancel;
     QElapsedTimer m_clock;
     QStringList m_errors;
-    // Time promised so far: the wall clock, or the points' planned reading
-    // time when that is more (a point's overhead shows up after it ran).
+    int m_runsLeft = 0;
+    // Time promised so far: the wall clock, or the runs' planned reading
+    // time when that is more (a run's overhead shows up after it ran).
     qint64 m_plannedMs = 0;
-    // Time spent per point beyond its reading (the cold start, the write):
-    // learned from the points so far, so the remaining ones fit.
+    // Time spent per run beyond its reading (the cold start, the write):
+    // learned from the runs so far, so the remaining ones fit.
     double m_overheadMs = 0;
     int m_measured = 0;
 };
 
-// The raw ceiling first, with its share of the budget; the sweep then
-// divides what is left, so a slow start shortens points, not the budget.
+// The raw ceiling first, with its share of the budget; the runs then
+// divide what is left, so a slow start shortens runs, not the budget.
 void BudgetedSweep::measureRaw(quint64 blockSize)
 {
     const qint64 rawMs = std::max<qint64>(kMinPointMs, qint64(double(m_spec.budgetMs) * m_spec.rawShare));
@@ -260,18 +268,19 @@ void BudgetedSweep::measureRaw(quint64 blockSize)
         m_errors << raw.error().message;
 }
 
-bool BudgetedSweep::measure(quint64 kib, int remaining, bool refinement)
+std::optional<double> BudgetedSweep::measure(quint64 kib, bool refinement)
 {
-    if (m_a.cancelled || (m_cancel && m_cancel->load())) {
+    if (m_cancel && m_cancel->load())
         m_a.cancelled = true;
-        return false;
-    }
+    if (stopped() || m_runsLeft <= 0)
+        return std::nullopt;
     const qint64 left = m_spec.budgetMs - std::max(m_clock.elapsed(), m_plannedMs);
-    const qint64 pointMs = std::max<qint64>(kMinPointMs / 2, qint64(double(left) / remaining - m_overheadMs));
-    m_plannedMs += pointMs;
+    const qint64 runMs = std::max<qint64>(kMinPointMs / 2, qint64(double(left) / m_runsLeft - m_overheadMs));
+    --m_runsLeft;
+    m_plannedMs += runMs;
     if (m_a.pointMs == 0)
-        m_a.pointMs = pointMs;
-    BufferedProbe probe{kib, m_spec.workload, m_spec.blockSize, pointMs};
+        m_a.pointMs = runMs;
+    BufferedProbe probe{kib, m_spec.workload, m_spec.blockSize, runMs};
     const qint64 started = m_clock.elapsed();
     auto m = m_engine.measureBuffered(probe, m_cancel);
     if (!m) {
@@ -279,39 +288,168 @@ bool BudgetedSweep::measure(quint64 kib, int remaining, bool refinement)
             m_a.cancelled = true;
         else
             m_errors << m.error().message;
-        return false;
+        return std::nullopt;
     }
     const double spent = double(m_clock.elapsed() - started);
-    m_overheadMs = (m_overheadMs * m_measured + std::max(0.0, spent - double(pointMs))) / (m_measured + 1);
+    m_overheadMs = (m_overheadMs * m_measured + std::max(0.0, spent - double(runMs))) / (m_measured + 1);
     ++m_measured;
-    CurvePoint p{m->readAheadKiB, m->mbPerSec, m->avgRequestKiB, refinement};
-    m_a.curve << p;
+    ++m_a.runs;
+    // Points are kept by what was asked: a kernel that rounds (md's floor
+    // does not; a device limit might) still gives one point per value.
+    CurvePoint *p = pointAt(m_a.curve, kib);
+    if (!p) {
+        CurvePoint fresh;
+        fresh.readAheadKiB = kib;
+        fresh.refinement = refinement;
+        const auto at = std::lower_bound(m_a.curve.begin(), m_a.curve.end(), kib,
+                                         [](const CurvePoint &x, quint64 k) { return x.readAheadKiB < k; });
+        p = &*m_a.curve.insert(at, fresh);
+    }
+    addRun(*p, m->mbPerSec, m->avgRequestKiB, m->deviceReadRatio);
     if (m_pointDone)
-        m_pointDone(p);
-    return true;
+        m_pointDone(*p);
+    return m->mbPerSec;
 }
 
-// Refinement: the knee is the first power of two within 5% of the
-// best; the answer lies between it and the one below. Halve that
-// interval twice.
-void refineKnee(BudgetedSweep &sweep, const Advice &a)
+// Pass `pass` over `count` grid points: a ascending, b descending (the
+// largest last), c the even places then the odd ones, so no point's runs come in a row and a
+// drift of the machine does not pile on one end of the curve.
+QList<qsizetype> passOrder(qsizetype count, int pass)
 {
-    auto known = [&](quint64 kib) {
-        return std::any_of(a.curve.cbegin(), a.curve.cend(), [&](const CurvePoint &p) { return p.readAheadKiB == kib; });
-    };
-    quint64 high = kneeOf(a.curve);
-    quint64 low = high / 2;
-    for (int step = 0; step < kRefinePoints && low >= 4; ++step) {
-        const quint64 mid = (low + high) / 2 / 4 * 4; // whole 4 KiB pages
-        if (mid <= low || mid >= high || known(mid))
-            break;
-        if (!sweep.measure(mid, kRefinePoints - step, true))
-            break;
-        if (kneeOf(a.curve) <= mid)
-            high = mid;
-        else
-            low = mid;
+    QList<qsizetype> order;
+    for (qsizetype i = 0; i < count; ++i)
+        order << i;
+    if (pass % 3 == 1 && count > 1) {
+        // Descending, the largest last: pass a ended on it.
+        std::reverse(order.begin(), order.end());
+        std::rotate(order.begin(), order.begin() + 1, order.end());
     }
+    else if (pass % 3 == 2)
+        std::stable_partition(order.begin(), order.end(), [](qsizetype i) { return i % 2 == 0; });
+    return order;
+}
+
+void measurePasses(BudgetedSweep &sweep, const QList<quint64> &values, bool refinement)
+{
+    for (int pass = 0; pass < kMinRunsPerPoint; ++pass)
+        for (qsizetype i : passOrder(values.size(), pass))
+            if (!sweep.measure(values.at(i), refinement))
+                return;
+}
+
+// Refinement: the answer lies between the pick and the grid point below
+// it; two values in that interval (half-way and three quarters), measured
+// in passes like the grid.
+void refineKnee(BudgetedSweep &sweep, const Advice &a, double tolerance)
+{
+    const quint64 high = analyzeCurve(a.curve, tolerance).pickKiB;
+    quint64 low = 0;
+    for (const CurvePoint &p : a.curve)
+        if (p.readAheadKiB < high)
+            low = p.readAheadKiB;
+    if (low == 0)
+        return;
+    QList<quint64> values;
+    for (const quint64 num : {2u, 3u}) {
+        const quint64 v = (low + (high - low) * num / 4) / 4 * 4; // whole 4 KiB pages
+        if (v > low && v < high && !pointAt(const_cast<QList<CurvePoint> &>(a.curve), v) && !values.contains(v))
+            values << v;
+    }
+    measurePasses(sweep, values, true);
+}
+
+// Runs left before the confirmation go where they decide most: the widest
+// of the pick, its neighbours, the plateau's points and any low point
+// between the pick and the plateau (a dip that may be a draw); with none
+// wide, the less measured of the pick and the point below it (the boundary
+// of the answer).
+void remeasureWide(BudgetedSweep &sweep, Advice &a, double tolerance, int keepRuns)
+{
+    while (!sweep.stopped() && sweep.runsLeft() > keepRuns) {
+        const CurveAnalysis an = analyzeCurve(a.curve, tolerance);
+        const double floorRate = an.plateauMbPerSec * (1.0 - an.bandPct / 100.0);
+        QList<quint64> decisive{an.pickKiB, an.plateauKiB, an.bestKiB};
+        QList<quint64> boundary{an.pickKiB};
+        for (qsizetype i = 0; i < a.curve.size(); ++i) {
+            const CurvePoint &p = a.curve.at(i);
+            if (p.readAheadKiB > an.pickKiB && p.readAheadKiB < an.plateauKiB && p.mbPerSec < floorRate)
+                decisive << p.readAheadKiB;
+            if (p.readAheadKiB != an.pickKiB)
+                continue;
+            if (i > 0)
+                decisive << a.curve.at(i - 1).readAheadKiB, boundary << a.curve.at(i - 1).readAheadKiB;
+            if (i + 1 < a.curve.size())
+                decisive << a.curve.at(i + 1).readAheadKiB;
+        }
+        const auto open = [](const CurvePoint *p) { return p && p->runs.size() < kMaxRunsPerPoint; };
+        const CurvePoint *target = nullptr;
+        for (const quint64 kib : std::as_const(decisive)) {
+            const CurvePoint *p = pointAt(a.curve, kib);
+            if (open(p) && p->spreadPct() > an.tolerancePct / 2 && (!target || p->spreadPct() > target->spreadPct()))
+                target = p;
+        }
+        for (const quint64 kib : std::as_const(boundary)) {
+            const CurvePoint *p = pointAt(a.curve, kib);
+            if (!target && open(p))
+                target = p;
+            else if (target && target->spreadPct() <= an.tolerancePct / 2 && open(p) && p->runs.size() < target->runs.size())
+                target = p;
+        }
+        if (!target || !sweep.measure(target->readAheadKiB, false))
+            return;
+    }
+}
+
+// The last round: the pick and the plateau's point in turn, so both see
+// the same machine. A pick that falls out of the band against its reference
+// is moved up to the next point in the band.
+void confirmPick(BudgetedSweep &sweep, Advice &a, double tolerance)
+{
+    const CurveAnalysis an = analyzeCurve(a.curve, tolerance);
+    Confirmation &c = a.confirmation;
+    c.pickKiB = an.pickKiB;
+    // The reference: a larger point on the plateau, the one whose median is
+    // nearest the plateau figure.
+    const double floorRate = an.plateauMbPerSec * (1.0 - an.bandPct / 100.0);
+    double nearest = -1;
+    for (const CurvePoint &p : std::as_const(a.curve)) {
+        if (p.readAheadKiB <= c.pickKiB || p.mbPerSec < floorRate)
+            continue;
+        const double d = std::abs(p.mbPerSec - an.plateauMbPerSec);
+        if (nearest < 0 || d < nearest) {
+            nearest = d;
+            c.referenceKiB = p.readAheadKiB;
+        }
+    }
+    if (c.referenceKiB == 0 || c.pickKiB == 0)
+        return;
+    for (int i = 0; i < kConfirmRuns / 2; ++i) {
+        const auto pick = sweep.measure(c.pickKiB, false);
+        if (!pick)
+            break;
+        c.pickRuns << *pick;
+        const auto ref = sweep.measure(c.referenceKiB, false);
+        if (!ref)
+            break;
+        c.referenceRuns << *ref;
+    }
+    if (c.referenceRuns.isEmpty())
+        return;
+    c.ran = true;
+    // Each pair saw the same machine: the median of the pairs' ratios, so
+    // one slow draw does not decide. The pick fails when that ratio is
+    // below the tolerance by more than the ratio's noise (two standard
+    // errors: each run's noise in both members of a pair, over the pairs).
+    QList<double> ratios;
+    for (qsizetype i = 0; i < c.referenceRuns.size(); ++i)
+        if (c.referenceRuns.at(i) > 0)
+            ratios << c.pickRuns.at(i) / c.referenceRuns.at(i);
+    c.ratio = medianOf(ratios);
+    const CurveAnalysis after = analyzeCurve(a.curve, tolerance);
+    const double error = after.noisePct / 100.0 * std::sqrt(2.0 / double(std::max<qsizetype>(1, ratios.size())));
+    c.held = c.ratio >= 1.0 - after.tolerancePct / 100.0 - 2.0 * error;
+    if (!c.held)
+        c.rejected << c.pickKiB;
 }
 
 // Whether the device is back where it was: what the engine says, and what
@@ -327,36 +465,86 @@ void checkRestored(TuningSession &session, const QString &device, EngineRestore 
     }
 }
 
-// From the sorted curve: the best point, the knee, the recommendation (the
-// md/dm floor when it is larger), the verdict and the profile that sets it.
-void recommend(Advice &a, const DeviceSettings &s, const BlockDevice &bd, quint64 rawBlockKiB)
+QString percentText(double v)
 {
-    std::sort(a.curve.begin(), a.curve.end(),
-              [](const CurvePoint &x, const CurvePoint &y) { return x.readAheadKiB < y.readAheadKiB; });
-    for (const CurvePoint &p : std::as_const(a.curve)) {
-        if (p.mbPerSec > a.bestMbPerSec) {
-            a.bestMbPerSec = p.mbPerSec;
-            a.bestKiB = p.readAheadKiB;
-        }
+    return QString::number(v, 'f', v < 10 ? 1 : 0);
+}
+
+// The sentence on the band and the one on what the noise hid.
+void describeBand(Advice &a)
+{
+    const CurveAnalysis &an = a.analysis;
+    const QString range = an.sameKiB.size() > 1
+        ? QStringLiteral("%1 to %2 KiB give %3-%4 MB/s").arg(an.sameKiB.constFirst()).arg(an.sameKiB.constLast())
+              .arg(qRound(an.sameMinMbPerSec)).arg(qRound(an.sameMaxMbPerSec))
+        : QStringLiteral("only %1 KiB gives %2 MB/s").arg(an.pickKiB).arg(qRound(an.sameMinMbPerSec));
+    const double span = an.plateauMbPerSec > 0
+        ? std::max(an.plateauMbPerSec - an.sameMinMbPerSec, an.sameMaxMbPerSec - an.plateauMbPerSec)
+              / an.plateauMbPerSec * 100.0
+        : 0;
+    const QString smallest = !an.sameKiB.isEmpty() && an.sameKiB.constFirst() < an.pickKiB
+        ? QStringLiteral("the smallest whose median is within %1% is %2 KiB (those below it may be as good: "
+                         "more runs would tell)").arg(percentText(an.bandPct)).arg(an.pickKiB)
+        : QStringLiteral("the smallest is %1 KiB").arg(an.pickKiB);
+    a.sameText = QStringLiteral("%1, the same within +-%2% of the plateau (%3 MB/s, the median of the best %4 "
+                                "points) and the noise; %5")
+                     .arg(range, percentText(span)).arg(qRound(an.plateauMbPerSec)).arg(kPlateauPoints).arg(smallest);
+    if (an.resolved) {
+        const bool anyRepeated = std::any_of(a.curve.cbegin(), a.curve.cend(),
+                                             [](const CurvePoint &p) { return p.runs.size() >= 2; });
+        if (!anyRepeated)
+            a.noiseText = QStringLiteral("each point was measured once, so the run-to-run noise is unknown and the "
+                                         "band is the tolerance alone");
+        return;
     }
-    a.kneeKiB = kneeOf(a.curve);
+    if (a.budgetMs > 0 && an.fewestRuns > 0) {
+        const double share = double(an.neededRuns) / double(an.fewestRuns);
+        a.neededBudgetMs = qint64(std::ceil(double(a.budgetMs) * share / 1000.0)) * 1000;
+    }
+    a.noiseText = QStringLiteral("the run-to-run noise (+-%1%) is wider than the tolerance (%2%), so points within "
+                                 "the tolerance cannot be told from points outside it; about %3 runs a point would "
+                                 "tell them apart%4")
+                      .arg(percentText(an.noisePct), percentText(an.tolerancePct)).arg(an.neededRuns)
+                      .arg(a.neededBudgetMs ? QStringLiteral(" (--budget %1s)").arg(*a.neededBudgetMs / 1000)
+                                            : QString());
+}
+
+// From the sorted curve: the analysis, the knee, the recommendation (the
+// md/dm floor when it is larger), the verdict and the profile that sets it.
+void recommend(Advice &a, double tolerance, std::optional<quint64> maxSectorsKiB, const QString &mdUuid,
+               quint64 rawBlockKiB)
+{
+    quint64 above = 0;
+    for (const quint64 r : std::as_const(a.confirmation.rejected))
+        above = std::max(above, r);
+    a.analysis = analyzeCurve(a.curve, tolerance, above);
+    a.bestKiB = a.analysis.bestKiB;
+    a.bestMbPerSec = a.analysis.bestMbPerSec;
+    a.kneeKiB = a.analysis.pickKiB;
     a.recommendedKiB = a.kneeKiB;
     if (a.floorKiB && *a.floorKiB > a.kneeKiB) {
         a.recommendedKiB = *a.floorKiB;
         a.floorDecides = true;
     }
-    a.reachedPct = a.rawMbPerSec > 0 ? a.bestMbPerSec / a.rawMbPerSec * 100.0 : 0;
-    a.verdict = verdictFor(a, s, rawBlockKiB);
+    a.reachedPct = a.rawMbPerSec > 0 ? a.analysis.plateauMbPerSec / a.rawMbPerSec * 100.0 : 0;
+    a.verdict = verdictFor(a, maxSectorsKiB, rawBlockKiB);
     a.memoryKiB = a.recommendedKiB * quint64(a.windows) * quint64(a.devices);
+    describeBand(a);
     const QString why = a.floorDecides
         ? QStringLiteral("%1 KiB: the md/dm floor (2 x stripe); the curve's knee was %2 KiB (workload %3)")
               .arg(a.recommendedKiB).arg(a.kneeKiB).arg(workloadName(a.workload))
-        : QStringLiteral("%1 KiB: the smallest readahead within 5% of the best measured (%2 at %3 KiB), workload %4")
-              .arg(a.recommendedKiB).arg(formatMbPerSec(a.bestMbPerSec)).arg(a.bestKiB).arg(workloadName(a.workload));
-    a.profile = adviceProfile(a.queueDevice, bd.md ? bd.md->uuid : QString(), a.workload, a.recommendedKiB, why);
+        : QStringLiteral("%1 KiB: the smallest readahead within %2% of the plateau (%3), workload %4")
+              .arg(a.recommendedKiB).arg(percentText(a.analysis.bandPct), formatMbPerSec(a.analysis.plateauMbPerSec),
+                   workloadName(a.workload));
+    a.profile = adviceProfile(a.queueDevice, mdUuid, a.workload, a.recommendedKiB, why);
 }
 
 } // namespace
+
+int plannedRuns(int points)
+{
+    return points * kMinRunsPerPoint + kRefinePoints * kMinRunsPerPoint + remeasureRuns(points) + kConfirmRuns;
+}
 
 Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
@@ -367,9 +555,8 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
     const DeviceSettings *settings = &found->settings;
     const BlockDevice *bd = found->device;
 
-    const QList<quint64> coarse = coarseReadaheads(found->sizeBytes());
-    const int points = int(coarse.size()) + kRefinePoints + 1; // +1: the raw measurement's own point
-    if (Status st = checkBudget(spec, bd->name, points); !st)
+    const QList<quint64> grid = coarseReadaheads(found->sizeBytes());
+    if (Status st = checkBudget(spec, bd->name, int(grid.size())); !st)
         return st.error();
 
     Advice a;
@@ -381,15 +568,20 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
     a.budgetMs = spec.budgetMs;
     a.windows = readaheadWindows(spec.workload);
 
-    BudgetedSweep sweep(engine, spec, a, pointDone, cancel);
+    BudgetedSweep sweep(engine, spec, a, plannedRuns(int(grid.size())), pointDone, cancel);
     EngineRestore guard(engine);
     const quint64 rawBlock = 1024 * 1024;
     sweep.measureRaw(rawBlock);
-    for (qsizetype i = 0; i < coarse.size(); ++i)
-        if (!sweep.measure(coarse.at(i), int(coarse.size() - i) + kRefinePoints, false))
-            break;
-    if (sweep.errors().isEmpty() && !a.cancelled && a.curve.size() == coarse.size())
-        refineKnee(sweep, a);
+    measurePasses(sweep, grid, false);
+    // Half the spare runs settle the grid's knee before the refinement
+    // looks below it; the other half settle the refined answer.
+    const int spare = remeasureRuns(int(grid.size()));
+    remeasureWide(sweep, a, spec.tolerance, kConfirmRuns + kRefinePoints * kMinRunsPerPoint + spare - spare / 2);
+    if (!sweep.stopped())
+        refineKnee(sweep, a, spec.tolerance);
+    remeasureWide(sweep, a, spec.tolerance, kConfirmRuns);
+    if (!sweep.stopped())
+        confirmPick(sweep, a, spec.tolerance);
 
     checkRestored(session, spec.device, guard, a);
     a.elapsedMs = sweep.elapsedMs();
@@ -400,9 +592,85 @@ Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSp
         a.cancelled = true;
         return a;
     }
-    recommend(a, *settings, *bd, rawBlock / 1024);
+    recommend(a, spec.tolerance, settings->maxSectorsKiB, bd->md ? bd->md->uuid : QString(), rawBlock / 1024);
     return a;
 }
+
+Advice adviseFromCurve(const RecordedCurve &recorded, const AdviseSpec &spec, const QString &source)
+{
+    Advice a;
+    a.source = source;
+    a.device = spec.device.isEmpty() ? recorded.device : spec.device;
+    a.queueDevice = a.device;
+    a.workload = spec.workload;
+    a.curve = recorded.curve;
+    a.floorKiB = recorded.floorKiB;
+    a.rawMbPerSec = recorded.rawMbPerSec;
+    a.windows = readaheadWindows(spec.workload);
+    a.restored = true; // nothing was changed
+    for (const CurvePoint &p : std::as_const(a.curve))
+        a.runs += int(std::max<qsizetype>(1, p.runs.size()));
+    recommend(a, spec.tolerance, std::nullopt, QString(), 1024);
+    return a;
+}
+
+namespace {
+
+QJsonArray runFigures(const QList<double> &values)
+{
+    QJsonArray out;
+    for (const double v : values)
+        out.append(std::round(v * 1000.0) / 1000.0);
+    return out;
+}
+
+QJsonArray kibFigures(const QList<quint64> &values)
+{
+    QJsonArray out;
+    for (const quint64 v : values)
+        out.append(qint64(v));
+    return out;
+}
+
+QJsonObject analysisToJson(const Advice &a)
+{
+    const CurveAnalysis &an = a.analysis;
+    return QJsonObject{
+        {QStringLiteral("plateau_mb_per_s"), an.plateauMbPerSec},
+        {QStringLiteral("plateau_points"), kPlateauPoints},
+        {QStringLiteral("plateau_read_ahead_kb"), qint64(an.plateauKiB)},
+        {QStringLiteral("tolerance_pct"), an.tolerancePct},
+        {QStringLiteral("noise_pct"), an.noisePct},
+        {QStringLiteral("band_pct"), an.bandPct},
+        {QStringLiteral("same_within_noise_kb"), kibFigures(an.sameKiB)},
+        {QStringLiteral("same_min_mb_per_s"), an.sameMinMbPerSec},
+        {QStringLiteral("same_max_mb_per_s"), an.sameMaxMbPerSec},
+        {QStringLiteral("step_up_read_ahead_kb"), an.stepUpKiB ? QJsonValue(qint64(an.stepUpKiB)) : QJsonValue()},
+        {QStringLiteral("step_up_gain_pct"), an.stepUpKiB ? QJsonValue(an.stepUpGainPct) : QJsonValue()},
+        {QStringLiteral("fewest_runs"), an.fewestRuns},
+        {QStringLiteral("resolved"), an.resolved},
+        {QStringLiteral("needed_runs_per_point"), an.resolved ? QJsonValue() : QJsonValue(an.neededRuns)},
+        {QStringLiteral("needed_budget_ms"), a.neededBudgetMs ? QJsonValue(*a.neededBudgetMs) : QJsonValue()},
+        {QStringLiteral("summary"), a.sameText},
+        {QStringLiteral("noise"), a.noiseText},
+    };
+}
+
+QJsonObject confirmationToJson(const Confirmation &c)
+{
+    return QJsonObject{
+        {QStringLiteral("ran"), c.ran},
+        {QStringLiteral("pick_read_ahead_kb"), qint64(c.pickKiB)},
+        {QStringLiteral("reference_read_ahead_kb"), qint64(c.referenceKiB)},
+        {QStringLiteral("pick_runs"), runFigures(c.pickRuns)},
+        {QStringLiteral("reference_runs"), runFigures(c.referenceRuns)},
+        {QStringLiteral("ratio"), c.ratio},
+        {QStringLiteral("held"), c.held},
+        {QStringLiteral("rejected_kb"), kibFigures(c.rejected)},
+    };
+}
+
+} // namespace
 
 QJsonObject adviceToJson(const Advice &a)
 {
@@ -411,11 +679,22 @@ QJsonObject adviceToJson(const Advice &a)
         curve.append(QJsonObject{{QStringLiteral("read_ahead_kb"), qint64(p.readAheadKiB)},
                                  {QStringLiteral("mb_per_s"), p.mbPerSec},
                                  {QStringLiteral("avg_request_kb"), p.avgRequestKiB},
-                                 {QStringLiteral("refinement"), p.refinement}});
+                                 {QStringLiteral("refinement"), p.refinement},
+                                 {QStringLiteral("runs"), runFigures(p.runs)},
+                                 {QStringLiteral("min_mb_per_s"), p.minMbPerSec()},
+                                 {QStringLiteral("max_mb_per_s"), p.maxMbPerSec()},
+                                 {QStringLiteral("spread_pct"), p.spreadPct()},
+                                 {QStringLiteral("device_read_ratio"),
+                                  p.deviceReadRatio > 0 ? QJsonValue(p.deviceReadRatio) : QJsonValue()}});
     QJsonObject o{
         {QStringLiteral("device"), a.device},
         {QStringLiteral("queue_device"), a.queueDevice},
         {QStringLiteral("workload"), workloadName(a.workload)},
+        {QStringLiteral("source"), a.source},
+        {QStringLiteral("analysis"), analysisToJson(a)},
+        {QStringLiteral("confirmation"), confirmationToJson(a.confirmation)},
+        {QStringLiteral("runs"), a.runs},
+        {QStringLiteral("run_ms"), a.pointMs},
         {QStringLiteral("recommended_read_ahead_kb"), qint64(a.recommendedKiB)},
         {QStringLiteral("knee_kb"), qint64(a.kneeKiB)},
         {QStringLiteral("best_read_ahead_kb"), qint64(a.bestKiB)},
@@ -443,24 +722,49 @@ QString formatAdvice(const Advice &a)
 {
     QString out;
     QTextStream s(&out);
-    s << "advise " << a.device << " (read_ahead_kb of " << a.queueDevice << "), workload " << workloadName(a.workload)
-      << '\n';
-    s << "  read_ahead_kb       MB/s  avg request KiB\n";
-    for (const CurvePoint &p : a.curve)
+    if (a.device.isEmpty())
+        s << "advise from a recorded curve, workload " << workloadName(a.workload) << '\n';
+    else
+        s << "advise " << a.device << " (read_ahead_kb of " << a.queueDevice << "), workload "
+          << workloadName(a.workload) << '\n';
+    if (a.source != u"measured")
+        s << "from " << a.source << " (nothing was read)\n";
+    s << "  read_ahead_kb   median MB/s   min-max MB/s   runs  avg request KiB\n";
+    for (const CurvePoint &p : a.curve) {
+        const bool same = a.analysis.sameKiB.contains(p.readAheadKiB);
         s << "  " << QString::number(p.readAheadKiB).rightJustified(13) << ' '
-          << QString::number(p.mbPerSec, 'f', 1).rightJustified(10) << ' '
-          << QString::number(p.avgRequestKiB, 'f', 1).rightJustified(16) << (p.refinement ? "  (refined)" : "")
-          << (p.readAheadKiB == a.kneeKiB ? "  <- knee" : "") << '\n';
+          << QString::number(p.mbPerSec, 'f', 1).rightJustified(13) << ' '
+          << QStringLiteral("%1-%2").arg(qRound(p.minMbPerSec())).arg(qRound(p.maxMbPerSec())).rightJustified(14) << ' '
+          << QString::number(p.runs.size()).rightJustified(6) << ' '
+          << (p.avgRequestKiB > 0 ? QString::number(p.avgRequestKiB, 'f', 1) : QStringLiteral("-")).rightJustified(16)
+          << (same ? "  =" : "   ")
+          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "") << '\n';
+    }
+    s << "  (= the same as the plateau within noise)\n";
+    s << a.sameText << '\n';
+    if (!a.noiseText.isEmpty())
+        s << (a.analysis.resolved ? "noise: " : "not resolved: ") << a.noiseText << '\n';
+    if (a.confirmation.ran)
+        s << "confirmation: " << a.confirmation.pickKiB << " KiB against " << a.confirmation.referenceKiB
+          << " KiB in turn, ratio " << QString::number(a.confirmation.ratio, 'f', 3)
+          << (a.confirmation.held ? " (held)" : " (out of the band: the pick moved up)") << '\n';
+    if (a.analysis.stepUpKiB)
+        s << "one step up (" << a.analysis.stepUpKiB << " KiB) gains " << percentText(a.analysis.stepUpGainPct) << "% for "
+          << (a.analysis.stepUpKiB - a.kneeKiB) * quint64(a.windows) * quint64(a.devices) << " KiB more memory\n";
     s << "recommended read_ahead_kb " << a.recommendedKiB;
     if (a.floorDecides)
         s << " (the md/dm floor decides: 2 x stripe = " << *a.floorKiB << " KiB; the curve's knee is " << a.kneeKiB
           << " KiB)";
     else
-        s << " (the smallest within 5% of the best, " << formatMbPerSec(a.bestMbPerSec) << " at " << a.bestKiB << " KiB)";
+        s << " (the smallest within " << percentText(a.analysis.bandPct) << "% of the plateau, "
+          << formatMbPerSec(a.analysis.plateauMbPerSec) << ")";
     s << '\n' << a.verdict << '\n';
     s << "memory: " << a.recommendedKiB << " KiB x " << a.windows << " readahead window(s) x " << a.devices
       << " device(s) = " << a.memoryKiB << " KiB\n";
-    s << "took " << QString::number(double(a.elapsedMs) / 1000.0, 'f', 1) << " s of a "
+    if (a.source != u"measured")
+        return out;
+    s << "took " << QString::number(double(a.elapsedMs) / 1000.0, 'f', 1) << " s (" << a.runs << " runs of "
+      << a.pointMs << " ms planned) of a "
       << QString::number(double(a.budgetMs) / 1000.0, 'f', 1) << " s budget; read_ahead_kb "
       << (a.restored ? QStringLiteral("restored to %1").arg(a.originalKiB.value_or(0))
                      : QStringLiteral("NOT restored: ") + a.restoreMessage)

@@ -69,6 +69,9 @@ struct Measurement
     std::optional<quint64> interrupts;
     /// md/dm: bytes each member disk read (diskstats), in memberDisks order.
     QList<quint64> memberBytes;
+    /// Bytes the device read per byte every reader consumed, background and
+    /// random readers included (0: not counted).
+    double deviceReadRatio = 0;
 };
 
 /// A measured stream alone, then beside a second stream on the same device.
@@ -123,6 +126,17 @@ private:
 
 // ---- Advise ----------------------------------------------------------------------
 
+/// The tolerance a recommendation may lose against the plateau (`--tolerance`).
+inline constexpr double kDefaultTolerance = 0.05;
+/// Every readahead point is measured at least this many times, in passes
+/// over the grid (a, b, c: never three in a row), each run cold.
+inline constexpr int kMinRunsPerPoint = 3;
+/// The plateau is the median of the best this many point medians.
+inline constexpr int kPlateauPoints = 3;
+/// Readers at a point whose device read this many times the bytes they
+/// consumed waste the readahead (readahead_wasted).
+inline constexpr double kWastedRatio = 1.5;
+
 struct AdviseSpec
 {
     QString device;
@@ -131,14 +145,81 @@ struct AdviseSpec
     qint64 budgetMs = 60000;
     /// Share of the budget for the raw (O_DIRECT) measurement.
     double rawShare = 0.1;
+    double tolerance = kDefaultTolerance; ///< 0.05 = 5%
 };
 
+/// One readahead value of the curve: every run measured there and their median.
 struct CurvePoint
 {
     quint64 readAheadKiB = 0;
-    double mbPerSec = 0;
-    double avgRequestKiB = 0;
-    bool refinement = false; ///< measured around the knee after the coarse pass
+    double mbPerSec = 0;       ///< the median of `runs`
+    double avgRequestKiB = 0;  ///< the median of the runs' average device request
+    bool refinement = false;   ///< measured around the knee after the passes over the grid
+    QList<double> runs;        ///< MB/s of each run, in the order measured
+    QList<double> requestKiB;  ///< each run's average device request (KiB)
+    /// Bytes the device read per byte the readers consumed (median over
+    /// runs; 0 when not counted): readahead the readers never used.
+    double deviceReadRatio = 0;
+    QList<double> readRatios;
+
+    double minMbPerSec() const;
+    double maxMbPerSec() const;
+    /// The run-to-run noise at this point: the runs' median absolute
+    /// deviation as a standard deviation (x 1.4826), % of the median (0
+    /// with one run). Robust: one slow draw does not widen it.
+    double spreadPct() const;
+};
+
+/// The median (the mean of the middle two for an even count; 0 when empty).
+double medianOf(QList<double> values);
+/// Adds one run to `point` and recomputes its medians.
+void addRun(CurvePoint &point, double mbPerSec, double avgRequestKiB, double deviceReadRatio = 0);
+
+/// What a curve says, from its points' medians and spreads.
+struct CurveAnalysis
+{
+    double plateauMbPerSec = 0;  ///< the median of the best kPlateauPoints medians
+    quint64 plateauKiB = 0;      ///< the point of those nearest the plateau figure (the confirmation's reference)
+    quint64 bestKiB = 0;         ///< the point with the highest median
+    double bestMbPerSec = 0;
+    double tolerancePct = 5;
+    double noisePct = 0;         ///< the typical run-to-run spread: median of the points' spreadPct
+    double bandPct = 5;          ///< max(tolerance, noise): "the same" as the plateau within this
+    quint64 pickKiB = 0;         ///< the smallest point from which every point up to the plateau is in the band
+    /// The points the same as the plateau within noise: from the pick up,
+    /// and below it those whose median misses the tolerance by less than
+    /// the gap's uncertainty (2 x noise x sqrt(1/runs + 1/plateau point's runs)).
+    QList<quint64> sameKiB;
+    double sameMinMbPerSec = 0;
+    double sameMaxMbPerSec = 0;
+    quint64 stepUpKiB = 0;       ///< the next point above the pick (0: none)
+    double stepUpGainPct = 0;    ///< what going one step up gains (median against median)
+    int fewestRuns = 0;          ///< runs of the least-measured point
+    /// The noise is within the tolerance: the measurement tells a point
+    /// inside the tolerance from one outside it.
+    bool resolved = true;
+    /// When not resolved: runs per point that would bring the noise of a
+    /// median under the tolerance (noise shrinks as 1/sqrt(runs)).
+    int neededRuns = 0;
+};
+
+/// `curve` sorted by readahead. `above`: a pick must be larger than this
+/// (a pick the confirmation rejected). Empty curve: all zero.
+CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, quint64 above = 0);
+
+/// The last round: the pick and the plateau's point measured in turn.
+struct Confirmation
+{
+    bool ran = false;
+    quint64 pickKiB = 0;
+    quint64 referenceKiB = 0;
+    QList<double> pickRuns;
+    QList<double> referenceRuns;
+    double ratio = 0;            ///< the median of the pairs' pick / reference
+    /// ratio >= 1 - tolerance - 2 x the ratio's noise: the pick is not
+    /// separable from the plateau beyond the tolerance.
+    bool held = true;
+    QList<quint64> rejected;     ///< picks a round moved away from
 };
 
 struct Advice
@@ -146,23 +227,30 @@ struct Advice
     QString device;
     QString queueDevice;
     Workload workload;
+    QString source = QStringLiteral("measured"); ///< "measured", "history:ID", "file:PATH"
     QList<CurvePoint> curve;     ///< sorted by readahead
-    quint64 bestKiB = 0;         ///< the fastest point
+    CurveAnalysis analysis;
+    Confirmation confirmation;
+    quint64 bestKiB = 0;         ///< the point with the highest median
     double bestMbPerSec = 0;
-    quint64 kneeKiB = 0;         ///< smallest point within 5% of the best
+    quint64 kneeKiB = 0;         ///< the curve's pick (analysis.pickKiB after the confirmation)
     quint64 recommendedKiB = 0;  ///< the knee, raised to the floor
     std::optional<quint64> floorKiB;
     bool floorDecides = false;   ///< the floor, not the curve, set the value
     std::optional<quint64> originalKiB;
     double rawMbPerSec = 0;
-    double reachedPct = 0;       ///< best buffered / raw
+    double reachedPct = 0;       ///< plateau / raw
     QString verdict;             ///< one sentence: how close, and the likelier cause when not
+    QString sameText;            ///< "1792 to 65536 KiB give ..., the same within +-6%; the smallest is 1792 KiB"
+    QString noiseText;           ///< empty when resolved; else what it could not tell and the budget it would need
+    std::optional<qint64> neededBudgetMs;
     int windows = 1;             ///< readaheadWindows(workload)
     int devices = 1;
     quint64 memoryKiB = 0;       ///< recommended x windows x devices
     qint64 budgetMs = 0;
     qint64 elapsedMs = 0;
-    qint64 pointMs = 0;          ///< planned time per point
+    qint64 pointMs = 0;          ///< planned time per run
+    int runs = 0;                ///< buffered runs measured (confirmation included)
     bool restored = false;
     QString restoreMessage;
     QJsonObject profile;         ///< issue 10's format, ready to save
@@ -172,17 +260,49 @@ struct Advice
 /// Readahead values of the coarse pass: powers of two from 4 KiB to 64 MiB,
 /// no larger than a quarter of the device (so a point reads several windows).
 QList<quint64> coarseReadaheads(quint64 deviceBytes);
-/// The per-point time for `points` points and the raw share within the budget.
-qint64 plannedPointMs(qint64 budgetMs, int points, double rawShare);
-/// The smallest readahead whose MB/s is within 5% of the best point.
+/// The per-run time for `runs` runs and the raw share within the budget.
+qint64 plannedPointMs(qint64 budgetMs, int runs, double rawShare);
+/// The buffered runs advise() plans for a grid of `points` values: each
+/// point kMinRunsPerPoint times, the refinement, re-measurements, the
+/// confirmation round.
+int plannedRuns(int points);
+/// analyzeCurve(curve, kDefaultTolerance).pickKiB.
 quint64 kneeOf(const QList<CurvePoint> &curve);
 
-/// Runs the sweep and the raw measurement through `engine`, restores, and
-/// recommends. Refuses a device it cannot find and a budget too short for
-/// the points (naming the minimum).
+/// Runs the raw measurement and the passes over the grid through `engine`
+/// (each point kMinRunsPerPoint times, interleaved; wide points again while
+/// the budget allows; a paired confirmation of the pick), restores, and
+/// recommends. `pointDone` sees a point after each of its runs. Refuses a
+/// device it cannot find and a budget too short for the runs (naming the
+/// minimum).
 Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone = {},
                       const std::atomic_bool *cancel = nullptr);
+
+/// A curve measured earlier: a `sweep --json` output, an `advise --json`
+/// output, a history record's result, or `{"curve":[{"read_ahead_kb":N,
+/// "mb_per_s":X}, ...]}` by hand (optional per point: "runs":[X,...],
+/// "avg_request_kb"; optional at the top: "device", "workload", "floor_kb",
+/// "raw_peak_mb_per_s").
+struct RecordedCurve
+{
+    QString device;
+    QString workload;            ///< empty when the file does not say
+    QList<CurvePoint> curve;     ///< sorted by readahead
+    std::optional<quint64> floorKiB;
+    double rawMbPerSec = 0;
+};
+/// Refuses (InvalidArgument, naming `source` and what is wrong and allowed):
+/// not JSON, no curve, fewer than two points, a point without
+/// read_ahead_kb or mb_per_s, a negative or non-finite MB/s, a readahead
+/// of 0 or above 4 GiB, a readahead given twice.
+Result<RecordedCurve> parseRecordedCurve(const QByteArray &json, const QString &source);
+Result<RecordedCurve> recordedCurveFromJson(const QJsonObject &object, const QString &source);
+
+/// The advice a recorded curve gives, computed as advise() does from its
+/// measured curve, reading nothing: `spec.device` and `spec.workload` name
+/// what it is for (the curve's own when empty), `source` is reported.
+Advice adviseFromCurve(const RecordedCurve &recorded, const AdviseSpec &spec, const QString &source);
 
 /// `{"schema":1,"name","description","rules":[{"match":{"name":...},"set":{"read_ahead_kb":N}}]}`
 /// (issue 10's profile format; md arrays matched by md_uuid when known).

@@ -135,8 +135,12 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
     for (const StreamResult &s : run.streams)
         if (s.role == StreamRole::Measure)
             m.streamMbPerSec << s.mbPerSec;
-    if (!run.deviceStats.isEmpty() && run.deviceStats.constFirst().available)
-        m.avgRequestKiB = run.deviceStats.constFirst().avgRequestKiB;
+    if (!run.deviceStats.isEmpty() && run.deviceStats.constFirst().available) {
+        const DeviceCounterDelta &dev = run.deviceStats.constFirst();
+        m.avgRequestKiB = dev.avgRequestKiB;
+        if (dev.consumedBytes > 0)
+            m.deviceReadRatio = double(dev.deviceBytes) / double(dev.consumedBytes);
+    }
     if (before.interrupts && after.interrupts)
         m.interrupts = counterDelta(*before.interrupts, *after.interrupts);
     for (qsizetype i = 0; i < after.memberSectors.size(); ++i)

@@ -5,6 +5,7 @@
 #include "advisor/advisor.h"
 
 #include <functional>
+#include <random>
 
 namespace blocktune::test {
 
@@ -16,6 +17,15 @@ public:
     double rawMbPerSec = 200;
     QList<quint64> memberBytes;   ///< per member, for every buffered measurement
     StreamPairMeasurement pair{100, 50, 50, QStringLiteral("mq-deadline")};
+
+    /// Seeded noise on every run: each run's MB/s is the curve's times a
+    /// normal draw of mean 1 and this relative sigma, and with
+    /// `slowChance` a run falls into a slow mode (times `slowFactor`), as a
+    /// busy machine's do. 0: every run the curve's value.
+    double noiseSigma = 0;
+    double slowChance = 0;
+    double slowFactor = 0.5;
+    std::mt19937_64 rng{1};
 
     QList<quint64> asked;          ///< readaheads measured, in order
     QList<qint64> askedMs;
@@ -30,6 +40,12 @@ public:
         Measurement m;
         m.readAheadKiB = probe.readAheadKiB;
         m.mbPerSec = curve(probe.readAheadKiB);
+        if (noiseSigma > 0) {
+            std::normal_distribution<double> draw(1.0, noiseSigma);
+            m.mbPerSec *= std::max(0.05, draw(rng));
+        }
+        if (slowChance > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < slowChance)
+            m.mbPerSec *= slowFactor;
         m.avgRequestKiB = double(qMin<quint64>(probe.readAheadKiB, 1024));
         m.seconds = double(probe.durationMs) / 1000.0;
         m.bytes = quint64(m.mbPerSec * 1e6 * m.seconds);

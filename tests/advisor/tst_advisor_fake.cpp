@@ -15,6 +15,7 @@
 
 using namespace blocktune;
 using namespace blocktune::test;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -26,6 +27,24 @@ const Finding *findingOf(const Diagnosis &d, const char *code)
         if (f.code == QLatin1StringView(code))
             return &f;
     return nullptr;
+}
+
+// A curve that keeps creeping up, as a direct-I/O loop device's does: 1975
+// MB/s at 1 MiB, 2259 at 64 MiB. Noiseless, its pick with 5% tolerance is
+// kCreepKnee (3072 KiB, between the grid's 2048 and 4096).
+double creepingCurve(quint64 ra)
+{
+    return 2264.0 * double(ra) / double(ra + 150);
+}
+constexpr quint64 kCreepKnee = 3072;
+
+CurvePoint pointOf(quint64 kib, std::initializer_list<double> runs)
+{
+    CurvePoint p;
+    p.readAheadKiB = kib;
+    for (double r : runs)
+        addRun(p, r, 0);
+    return p;
 }
 
 } // namespace
@@ -110,7 +129,7 @@ private slots:
         FakeEngine engine;
         // Rises linearly to the knee, flat after it.
         engine.curve = [knee](quint64 ra) { return 400.0 * double(qMin(ra, knee)) / double(knee); };
-        AdviseSpec spec{QStringLiteral("md0"), Workload{}, 64 * 1024, 10000, 0.1};
+        AdviseSpec spec{QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1};
         auto advice = advise(session, engine, spec);
         QVERIFY2(advice, advice ? "" : qPrintable(advice.error().message));
         QCOMPARE(advice->floorKiB, std::optional<quint64>(kMd0FloorKiB));
@@ -140,7 +159,7 @@ private slots:
     {
         TuningSession session{SysRoot(tree())};
         FakeEngine engine;
-        AdviseSpec spec{QStringLiteral("md0"), *blocktune::parseWorkload(QStringLiteral("concurrent:4")), 64 * 1024, 10000, 0.1};
+        AdviseSpec spec{QStringLiteral("md0"), *blocktune::parseWorkload(QStringLiteral("concurrent:4")), 64 * 1024, 20000, 0.1};
         auto advice = advise(session, engine, spec);
         QVERIFY(advice);
         QCOMPARE(advice->memoryKiB, advice->recommendedKiB * 4);
@@ -157,13 +176,250 @@ private slots:
         QVERIFY(engine.asked.isEmpty());
     }
 
+    void everyPointThreeTimesInInterleavedPasses()
+    {
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        engine.curve = creepingCurve;
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+        QVERIFY(advice);
+        const QList<quint64> grid = coarseReadaheads(0);
+        for (quint64 kib : grid)
+            QVERIFY2(engine.asked.count(kib) >= kMinRunsPerPoint, qPrintable(QString::number(kib)));
+        // The passes over the grid: no value twice in a row, and each value's
+        // runs a whole pass apart.
+        const qsizetype passes = grid.size() * kMinRunsPerPoint;
+        QVERIFY(engine.asked.size() >= passes);
+        for (qsizetype i = 1; i < passes; ++i)
+            QVERIFY2(engine.asked.at(i) != engine.asked.at(i - 1), qPrintable(QString::number(i)));
+        for (const CurvePoint &p : advice->curve)
+            QVERIFY(p.runs.size() >= kMinRunsPerPoint);
+        QCOMPARE(advice->runs, int(engine.asked.size()));
+        QVERIFY(!engine.holding);
+    }
+
+    void noiselessCreepPicksTheKnee()
+    {
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        engine.curve = creepingCurve;
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+        QVERIFY(advice);
+        QCOMPARE(advice->kneeKiB, kCreepKnee);
+        QVERIFY(advice->analysis.resolved);
+        QCOMPARE(advice->analysis.noisePct, 0.0);
+        // The plateau is the median of the best three, not the best point.
+        QCOMPARE(advice->analysis.plateauMbPerSec, creepingCurve(32768));
+        QVERIFY(advice->analysis.sameKiB.contains(65536));
+        QCOMPARE(advice->analysis.sameKiB.constFirst(), kCreepKnee);
+        QVERIFY2(advice->sameText.startsWith(QStringLiteral("3072 to 65536 KiB give")), qPrintable(advice->sameText));
+        QCOMPARE(advice->analysis.stepUpKiB, 3584u);
+    }
+
+    // A busy machine: each run off by ~2% and one in twenty at half speed.
+    // Twelve seeded advisers agree within 2x, and the knee of the noiseless
+    // curve (on the values each measured) is in the "same within noise" set
+    // of at least eleven. (At 5% noise and one run in ten at half speed the
+    // picks of such a creeping curve still range 2048-12288 KiB, with
+    // outliers: issue 21 stays open on that.)
+    void noisyPicksHoldFromRunToRun()
+    {
+        QList<quint64> picks;
+        int kneeInside = 0;
+        QString missed;
+        for (int seed = 1; seed <= 12; ++seed) {
+            TuningSession session{SysRoot(tree())};
+            FakeEngine engine;
+            engine.curve = creepingCurve;
+            engine.noiseSigma = 0.02;
+            engine.slowChance = 0.05;
+            engine.rng.seed(quint64(seed));
+            auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+            QVERIFY(advice);
+            picks << advice->kneeKiB;
+            // The knee the noiseless curve has on the values this run measured.
+            QList<CurvePoint> noiseless;
+            for (const CurvePoint &p : advice->curve)
+                noiseless << pointOf(p.readAheadKiB, {creepingCurve(p.readAheadKiB)});
+            const quint64 trueKnee = analyzeCurve(noiseless, kDefaultTolerance).pickKiB;
+            if (advice->analysis.sameKiB.contains(trueKnee))
+                ++kneeInside;
+            else
+                missed += QStringLiteral("seed %1: true knee %2; %3\n").arg(seed).arg(trueKnee).arg(advice->sameText);
+        }
+        const quint64 lo = *std::min_element(picks.cbegin(), picks.cend());
+        const quint64 hi = *std::max_element(picks.cbegin(), picks.cend());
+        QString said;
+        for (quint64 p : std::as_const(picks))
+            said += QString::number(p) + u' ';
+        qInfo("picks: %s; the true knee in the set %d times of %lld", qPrintable(said), kneeInside, picks.size());
+        QVERIFY2(hi <= 2 * lo, qPrintable(said));
+        QVERIFY2(kneeInside >= picks.size() - 1, qPrintable(missed));
+    }
+
+    // Once measured fast at 64 KiB (a lucky draw): its median stays low, and
+    // below slow points it would be no knee anyway.
+    void aSpikeIsNoKnee()
+    {
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        int calls64 = 0;
+        engine.curve = [&calls64](quint64 ra) {
+            if (ra == 64 && calls64++ == 0)
+                return 2300.0;
+            return creepingCurve(ra);
+        };
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+        QVERIFY(advice);
+        QCOMPARE(advice->kneeKiB, kCreepKnee);
+    }
+
+    void noiseWiderThanTheToleranceSaysSo()
+    {
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        engine.curve = creepingCurve;
+        engine.noiseSigma = 0.2;
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+        QVERIFY(advice);
+        QVERIFY(!advice->analysis.resolved);
+        QVERIFY(advice->analysis.bandPct > 5);
+        QVERIFY(advice->analysis.neededRuns > advice->analysis.fewestRuns);
+        QVERIFY(advice->neededBudgetMs && *advice->neededBudgetMs > 20000);
+        QVERIFY2(advice->noiseText.contains(QStringLiteral("--budget")), qPrintable(advice->noiseText));
+        const QJsonObject an = adviceToJson(*advice).value(u"analysis").toObject();
+        QCOMPARE(an.value(u"resolved").toBool(true), false);
+        QVERIFY(an.value(u"needed_budget_ms").toInteger() > 20000);
+    }
+
+    // A pick that its paired round shows out of the band moves up.
+    void confirmationMovesAPickThatDoesNotHold()
+    {
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        // 2048 looks good until the last round (the confirmation's six
+        // runs), where it is 20% slow.
+        const int confirmFrom = plannedRuns(int(coarseReadaheads(0).size())) - 6;
+        engine.curve = [&engine, confirmFrom](quint64 ra) {
+            const double flat = ra >= 2048 ? 2000.0 : 2000.0 * double(ra) / 2048.0;
+            if (ra == 2048 && engine.asked.size() > confirmFrom)
+                return flat * 0.8;
+            return flat;
+        };
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
+        QVERIFY(advice);
+        QVERIFY2(advice->confirmation.ran, qPrintable(QStringLiteral("pick %1 reference %2: %3").arg(advice->confirmation.pickKiB).arg(advice->confirmation.referenceKiB).arg(advice->sameText)));
+        QCOMPARE(advice->confirmation.pickKiB, 2048u);
+        QVERIFY(!advice->confirmation.held);
+        QVERIFY(advice->kneeKiB > 2048);
+    }
+
+    void analysisOfAHandWrittenCurve()
+    {
+        // The median of the best three (2100) is the plateau, not 2400.
+        const QList<CurvePoint> curve{pointOf(256, {900, 950, 880}), pointOf(512, {1700, 1750, 1720}),
+                                      pointOf(1024, {2010, 2050, 1990}), pointOf(2048, {2090, 2100, 2110}),
+                                      pointOf(4096, {2400, 2000, 2100}), pointOf(8192, {2080, 2150, 2120})};
+        const CurveAnalysis a = analyzeCurve(curve, 0.05);
+        QCOMPARE(a.plateauMbPerSec, 2100.0);
+        QCOMPARE(a.pickKiB, 1024u);
+        QCOMPARE(a.sameKiB, (QList<quint64>{1024, 2048, 4096, 8192}));
+        QCOMPARE(a.fewestRuns, 3);
+        QVERIFY(a.resolved);
+        // 10% tolerance reaches 512's 1720? No: 1720 < 1890.
+        QCOMPARE(analyzeCurve(curve, 0.10).pickKiB, 1024u);
+        QCOMPARE(analyzeCurve(curve, 0.20).pickKiB, 512u);
+        // A pick rejected at 1024 goes to the next point in the band.
+        QCOMPARE(analyzeCurve(curve, 0.05, 1024).pickKiB, 2048u);
+    }
+
+    void recordedCurveFiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("error"); // empty: accepted
+        QTest::newRow("hand-written") << QByteArray(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":900},
+            {"read_ahead_kb":1024,"mb_per_s":2000},{"read_ahead_kb":4096,"mb_per_s":2100}]})") << QString();
+        QTest::newRow("sweep output") << QByteArray(R"({"schema":1,"sweep":"read_ahead_kb","test":"seq","device":"sdb",
+            "points":[{"read_ahead_kb":128,"mb_per_s":900,"min_mb_per_s":850},{"read_ahead_kb":4096,"mb_per_s":2100}]})")
+                                      << QString();
+        QTest::newRow("not json") << QByteArray("{curve") << u"not JSON"_s;
+        QTest::newRow("no curve") << QByteArray(R"({"points":3})") << u"no curve"_s;
+        QTest::newRow("one point") << QByteArray(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":900}]})")
+                                   << u"at least 2"_s;
+        QTest::newRow("missing mb_per_s") << QByteArray(R"({"curve":[{"read_ahead_kb":128},{"read_ahead_kb":256,"mb_per_s":1}]})")
+                                          << u"point 1 has no \"mb_per_s\""_s;
+        QTest::newRow("missing read_ahead_kb") << QByteArray(R"({"curve":[{"mb_per_s":1},{"read_ahead_kb":256,"mb_per_s":1}]})")
+                                               << u"point 1 has no \"read_ahead_kb\""_s;
+        QTest::newRow("negative") << QByteArray(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":-5},{"read_ahead_kb":256,"mb_per_s":1}]})")
+                                  << u"it must be 0 or more"_s;
+        QTest::newRow("duplicate") << QByteArray(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":5},{"read_ahead_kb":128,"mb_per_s":1}]})")
+                                   << u"given twice"_s;
+        QTest::newRow("zero readahead") << QByteArray(R"({"curve":[{"read_ahead_kb":0,"mb_per_s":5},{"read_ahead_kb":128,"mb_per_s":1}]})")
+                                        << u"whole number from 1"_s;
+        QTest::newRow("text rate") << QByteArray(R"({"curve":[{"read_ahead_kb":4,"mb_per_s":"fast"},{"read_ahead_kb":128,"mb_per_s":1}]})")
+                                   << u"is not a number"_s;
+        QTest::newRow("bad runs") << QByteArray(R"({"curve":[{"read_ahead_kb":4,"mb_per_s":1,"runs":[1,-2]},{"read_ahead_kb":128,"mb_per_s":1}]})")
+                                  << u"\"runs\""_s;
+    }
+    void recordedCurveFiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, error);
+        auto curve = parseRecordedCurve(json, u"c.json"_s);
+        QCOMPARE(bool(curve), error.isEmpty());
+        if (!curve) {
+            QCOMPARE(curve.error().code, InvalidArgument);
+            QVERIFY2(curve.error().message.startsWith(u"c.json: "_s), qPrintable(curve.error().message));
+            QVERIFY2(curve.error().message.contains(error), qPrintable(curve.error().message));
+            return;
+        }
+        QVERIFY(curve->curve.size() >= 2);
+        const Advice a = adviseFromCurve(*curve, AdviseSpec{}, u"file:c.json"_s);
+        QCOMPARE(a.recommendedKiB, a.analysis.pickKiB);
+        QVERIFY(a.restored);
+    }
+
+    // The CLI: the same answer from a file, and exit 2 with the reason on a bad one.
+    void adviseFromFileOnTheCommandLine()
+    {
+        QTemporaryDir dir;
+        const QString good = dir.filePath(u"good.json"_s);
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":900,"runs":[900,910,890]},
+                   {"read_ahead_kb":1024,"mb_per_s":2050,"runs":[2050,2060,2040]},
+                   {"read_ahead_kb":4096,"mb_per_s":2100,"runs":[2100,2080,2120]},
+                   {"read_ahead_kb":16384,"mb_per_s":2150,"runs":[2150,2140,2160]}]})");
+        f.close();
+        const ProcessResult r = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, good, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(u"recommended_read_ahead_kb").toInteger(), 1024);
+        QCOMPARE(o.value(u"source").toString(), QString(u"file:"_s + good));
+        QCOMPARE(o.value(u"analysis").toObject().value(u"same_within_noise_kb").toArray().size(), 3);
+        QCOMPARE(o.value(u"analysis").toObject().value(u"plateau_mb_per_s").toDouble(), 2100.0);
+
+        const QString bad = dir.filePath(u"bad.json"_s);
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(R"({"curve":[{"read_ahead_kb":128,"mb_per_s":900}]})");
+        b.close();
+        const ProcessResult e = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, bad});
+        QCOMPARE(e.exitCode, 2);
+        QVERIFY2(e.err.contains("a knee needs at least 2"), e.err.constData());
+        QVERIFY(e.out.isEmpty());
+        const ProcessResult t = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, good, u"--tolerance"_s, u"70%"_s});
+        QCOMPARE(t.exitCode, 2);
+        QVERIFY2(t.err.contains("0.5% to 50%"), t.err.constData());
+    }
+
     void farFromRawSaysSo()
     {
         TuningSession session{SysRoot(tree())};
         FakeEngine engine;
         engine.rawMbPerSec = 1000;
         engine.curve = [](quint64) { return 300.0; };
-        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 10000, 0.1});
+        auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
         QVERIFY(advice);
         QCOMPARE(qRound(advice->reachedPct), 30);
         QVERIFY2(advice->verdict.contains(QStringLiteral("no readahead came close")), qPrintable(advice->verdict));

@@ -67,10 +67,10 @@ private slots:
     {
         const QString dev = m_loop->name();
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("4")));
-        const qint64 budgetMs = 4000;
+        const qint64 budgetMs = 8000;
         qint64 wallMs = 0;
         const QJsonObject a = cliJson({QStringLiteral("advise"), dev, QStringLiteral("--bs"), QStringLiteral("4K"),
-                                       QStringLiteral("--budget"), QStringLiteral("4s"), QStringLiteral("--json")},
+                                       QStringLiteral("--budget"), QStringLiteral("8s"), QStringLiteral("--json")},
                                       &wallMs);
         QVERIFY(!a.isEmpty());
         // The original readahead is back, and the advice says so.
@@ -86,36 +86,45 @@ private slots:
         QVERIFY2(elapsed >= budgetMs / 2, qPrintable(QString::number(elapsed)));
         QVERIFY2(wallMs <= budgetMs * 11 / 10 + 1500, qPrintable(QString::number(wallMs)));
 
-        // The recommendation is at or above the knee: no smaller point of
-        // the curve is within 5% of the best, and 4 KiB is not it.
+        // The recommendation is the knee of the medians: every point from it
+        // up to the plateau's point is within the band of the plateau, the
+        // point below it is not, and each point was measured three times.
         const QJsonArray curve = a.value(u"curve").toArray();
         QVERIFY(curve.size() >= 10);
-        double best = 0;
-        for (const QJsonValue &p : curve)
-            best = qMax(best, p.toObject().value(u"mb_per_s").toDouble());
+        const QJsonObject an = a.value(u"analysis").toObject();
+        const double plateau = an.value(u"plateau_mb_per_s").toDouble();
+        const double band = an.value(u"band_pct").toDouble();
+        const qint64 reference = an.value(u"plateau_read_ahead_kb").toInteger();
         const qint64 recommended = a.value(u"recommended_read_ahead_kb").toInteger();
         QString table;
         for (const QJsonValue &v : curve) {
             const QJsonObject p = v.toObject();
-            table += QStringLiteral("%1 KiB %2 MB/s %3 KiB/request\n")
+            table += QStringLiteral("%1 KiB %2 MB/s (%3 runs, +-%4%) %5 KiB/request\n")
                          .arg(p.value(u"read_ahead_kb").toInteger())
                          .arg(p.value(u"mb_per_s").toDouble(), 0, 'f', 1)
+                         .arg(p.value(u"runs").toArray().size())
+                         .arg(p.value(u"spread_pct").toDouble(), 0, 'f', 1)
                          .arg(p.value(u"avg_request_kb").toDouble(), 0, 'f', 1);
         }
-        qInfo("recommended %lld KiB, best %.1f MB/s, raw %.1f MB/s\n%s", recommended, best,
+        qInfo("recommended %lld KiB, plateau %.1f MB/s +-%.1f%%, raw %.1f MB/s\n%s", recommended, plateau, band,
               a.value(u"raw_peak_mb_per_s").toDouble(), qPrintable(table));
+        QVERIFY(plateau > 0);
         bool recommendedMeasured = false;
+        double below = -1;
         for (const QJsonValue &v : curve) {
             const QJsonObject p = v.toObject();
             const qint64 ra = p.value(u"read_ahead_kb").toInteger();
             const double mb = p.value(u"mb_per_s").toDouble();
+            QVERIFY2(p.value(u"runs").toArray().size() >= 3, qPrintable(table));
             if (ra < recommended)
-                QVERIFY2(mb < 0.95 * best, qPrintable(table));
-            if (ra == recommended) {
+                below = mb;
+            if (ra >= recommended && ra <= reference)
+                QVERIFY2(mb >= plateau * (1 - band / 100) - 1e-6, qPrintable(table));
+            if (ra == recommended)
                 recommendedMeasured = true;
-                QVERIFY(mb >= 0.95 * best);
-            }
         }
+        if (below >= 0)
+            QVERIFY2(below < plateau * (1 - band / 100), qPrintable(table));
         QVERIFY(recommendedMeasured);
         QVERIFY2(recommended > 4, qPrintable(table));
         QVERIFY(a.value(u"raw_peak_mb_per_s").toDouble() > 0);

@@ -511,7 +511,7 @@ private Q_SLOTS:
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
         const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
-                                                             QStringLiteral("3s"), QStringLiteral("--json")});
+                                                             QStringLiteral("7s"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(u"cancelled").toBool(true), false);
@@ -549,7 +549,7 @@ private Q_SLOTS:
         QVERIFY2(set.err.contains(QByteArray(user.toUtf8() + " ALL=(root) NOPASSWD: ")), set.err.constData());
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
         // advise's temporary changes take the same road, and are refused the same way.
-        const ProcessResult advise = asUser({QStringLiteral("advise"), dev, QStringLiteral("--budget"), QStringLiteral("5s")});
+        const ProcessResult advise = asUser({QStringLiteral("advise"), dev, QStringLiteral("--budget"), QStringLiteral("7s")});
         QVERIFY(advise.exitCode != 0);
         QVERIFY2(advise.err.contains("read-only: "), advise.err.constData());
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));

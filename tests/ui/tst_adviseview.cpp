@@ -82,7 +82,7 @@ private Q_SLOTS:
         view.show();
         view.setDevice(loop.name());
         view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
-        view.findChild<QSpinBox *>(u"budget"_qs)->setValue(5);
+        view.findChild<QSpinBox *>(u"budget"_qs)->setValue(8);
         QSignalSpy finished(&view, &AdviseView::finished);
         QList<int> pointsSeen; // the curve as each point arrived
         connect(&view, &AdviseView::message, this, [&] { pointsSeen << int(view.curve().size()); });

@@ -390,7 +390,7 @@ void AdviseView::startWorker()
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &AdvisorWorker::pointDone, this, [this](const CurvePoint &p) {
-        addPoint(double(p.readAheadKiB), p.mbPerSec, p.avgRequestKiB);
+        addPoint(p);
     });
     connect(d->worker, &AdvisorWorker::advised, this, [this](const AdviseReply &reply) {
         Q_EMIT settingsChanged(); // its temporary changes went and came back
@@ -591,11 +591,17 @@ void AdviseView::cancel()
     setMessage(tr("Cancelling: the original readahead comes back…"));
 }
 
-void AdviseView::addPoint(double kib, double mbPerSec, double requestKiB)
+void AdviseView::addPoint(const CurvePoint &p)
 {
+    // A point measured again moves to its new median.
+    const double kib = double(p.readAheadKiB);
+    const double mbPerSec = p.mbPerSec;
+    d->points.removeIf([&](const QPointF &q) { return q.x() == kib; });
     d->points << QPointF(kib, mbPerSec);
+    d->plot->graph(0)->data()->remove(kib);
+    d->plot->graph(1)->data()->remove(kib);
     d->plot->graph(0)->addData(kib, mbPerSec);
-    d->plot->graph(1)->addData(kib, requestKiB);
+    d->plot->graph(1)->addData(kib, p.avgRequestKiB);
     double top = 0;
     double topRequest = 0;
     for (auto it = d->plot->graph(0)->data()->constBegin(); it != d->plot->graph(0)->data()->constEnd(); ++it)

@@ -12,6 +12,7 @@ namespace blocktune {
 
 class ConsoleSession;
 struct Advice;
+struct CurvePoint;
 
 /// The console's Advise view (core/advisor's advise()): for the selected
 /// device and a workload (seq, concurrent:N, server:N, mixed:K+R), a block
@@ -89,7 +90,7 @@ private:
     /// The line the page starts with: what Advise will do and how long.
     void updateIntro();
 
-    void addPoint(double kib, double mbPerSec, double requestKiB);
+    void addPoint(const blocktune::CurvePoint &point);
     void showAdvice();
     /// The finished curve, its knee, the recommendation, the floor and raw lines.
     void plotAdvice(const Advice &a);

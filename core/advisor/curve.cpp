@@ -1,0 +1,332 @@
+// The readahead curve: medians and spreads of repeated runs, the robust
+// plateau, the band of points that are the same within noise, the pick;
+// and the curve read back from a file or the history.
+#include "advisor.h"
+
+#include "common/tr.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+#include <algorithm>
+#include <cmath>
+
+namespace blocktune {
+
+double medianOf(QList<double> values)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const qsizetype n = values.size();
+    return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2.0;
+}
+
+double CurvePoint::minMbPerSec() const
+{
+    return runs.isEmpty() ? mbPerSec : *std::min_element(runs.cbegin(), runs.cend());
+}
+
+double CurvePoint::maxMbPerSec() const
+{
+    return runs.isEmpty() ? mbPerSec : *std::max_element(runs.cbegin(), runs.cend());
+}
+
+double CurvePoint::spreadPct() const
+{
+    if (runs.size() < 2 || mbPerSec <= 0)
+        return 0;
+    // The median absolute deviation, scaled to a standard deviation (x
+    // 1.4826 for normal noise): one slow draw in three does not make a
+    // point look noisy, as it would the range.
+    QList<double> deviations;
+    for (const double r : runs)
+        deviations << std::abs(r - mbPerSec);
+    return 1.4826 * medianOf(deviations) / mbPerSec * 100.0;
+}
+
+void addRun(CurvePoint &p, double mbPerSec, double avgRequestKiB, double deviceReadRatio)
+{
+    p.runs << mbPerSec;
+    p.requestKiB << avgRequestKiB;
+    if (deviceReadRatio > 0)
+        p.readRatios << deviceReadRatio;
+    p.mbPerSec = medianOf(p.runs);
+    p.avgRequestKiB = medianOf(p.requestKiB);
+    p.deviceReadRatio = medianOf(p.readRatios);
+}
+
+namespace {
+
+// The curve as a non-decreasing fit of the medians (pool adjacent
+// violators, each point weighted by its runs): a low draw inside the
+// plateau is pooled with its neighbours, a lucky one below the knee with
+// the slower points after it. Readahead helps a stream or does nothing;
+// where a curve really falls at its end the fit levels it.
+QList<double> monotoneFit(const QList<CurvePoint> &curve)
+{
+    struct Block
+    {
+        double sum = 0;
+        double weight = 0;
+        qsizetype count = 0;
+        double mean() const { return sum / weight; }
+    };
+    QList<Block> blocks;
+    for (const CurvePoint &p : curve) {
+        const double w = double(std::max<qsizetype>(1, p.runs.size()));
+        blocks << Block{p.mbPerSec * w, w, 1};
+        while (blocks.size() > 1 && blocks.at(blocks.size() - 2).mean() > blocks.constLast().mean()) {
+            const Block last = blocks.takeLast();
+            Block &prev = blocks.last();
+            prev.sum += last.sum;
+            prev.weight += last.weight;
+            prev.count += last.count;
+        }
+    }
+    QList<double> fit;
+    for (const Block &b : std::as_const(blocks))
+        for (qsizetype i = 0; i < b.count; ++i)
+            fit << b.mean();
+    return fit;
+}
+
+// The typical noise of one run: the median of the points' spreads (points
+// measured once tell nothing about it).
+void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
+{
+    QList<double> spreads;
+    int fewest = -1;
+    for (const CurvePoint &p : curve) {
+        if (p.runs.size() >= 2)
+            spreads << p.spreadPct();
+        const int n = int(std::max<qsizetype>(1, p.runs.size()));
+        fewest = fewest < 0 ? n : std::min(fewest, n);
+    }
+    a.fewestRuns = std::max(fewest, 1);
+    a.noisePct = medianOf(spreads);
+    a.bandPct = std::max(a.tolerancePct, a.noisePct);
+    a.resolved = a.noisePct <= a.tolerancePct;
+    if (!a.resolved) {
+        const double ratio = a.noisePct / a.tolerancePct;
+        a.neededRuns = int(std::ceil(double(a.fewestRuns) * ratio * ratio));
+    }
+}
+
+} // namespace
+
+CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, quint64 above)
+{
+    CurveAnalysis a;
+    a.tolerancePct = tolerance * 100.0;
+    a.bandPct = a.tolerancePct;
+    if (curve.isEmpty())
+        return a;
+    findNoise(curve, a);
+    const QList<double> fit = monotoneFit(curve);
+
+    // The best measured point, as measured.
+    for (const CurvePoint &p : curve)
+        if (p.mbPerSec > a.bestMbPerSec) {
+            a.bestMbPerSec = p.mbPerSec;
+            a.bestKiB = p.readAheadKiB;
+        }
+    // The plateau: the median of the top kPlateauPoints fitted values that
+    // are within the band of the highest (a curve still rising at its end
+    // has one there, and that is its plateau); its point is the smallest
+    // whose fitted value reaches that figure.
+    const double top = fit.constLast();
+    QList<double> best;
+    for (qsizetype i = fit.size() - 1; i >= 0 && best.size() < kPlateauPoints; --i)
+        if (fit.at(i) >= top * (1.0 - a.bandPct / 100.0))
+            best << fit.at(i);
+    a.plateauMbPerSec = medianOf(best);
+    qsizetype ref = fit.size() - 1;
+    for (qsizetype i = fit.size() - 1; i >= 0 && fit.at(i) >= a.plateauMbPerSec; --i)
+        ref = i;
+    a.plateauKiB = curve.at(ref).readAheadKiB;
+
+    // The pick: the smallest point whose fitted value is within the band.
+    const double floorRate = a.plateauMbPerSec * (1.0 - a.bandPct / 100.0);
+    qsizetype pick = -1;
+    for (qsizetype i = 0; i < curve.size() && pick < 0; ++i)
+        if (fit.at(i) >= floorRate && curve.at(i).readAheadKiB > above)
+            pick = i;
+    if (pick < 0) {
+        pick = curve.size() - 1;
+        while (pick > 0 && curve.at(pick).readAheadKiB <= above)
+            --pick;
+    }
+    a.pickKiB = curve.at(pick).readAheadKiB;
+
+    // The same within noise: from the pick down, points whose fitted value
+    // misses the tolerance line by less than that gap's uncertainty (two
+    // standard errors of the difference from the plateau's point, the
+    // noise taken as one run's error); and every point from the pick up.
+    const double line = a.plateauMbPerSec * (1.0 - a.tolerancePct / 100.0);
+    const double refRuns = double(std::max<qsizetype>(1, curve.at(ref).runs.size()));
+    const auto same = [&](qsizetype i) {
+        const double runs = double(std::max<qsizetype>(1, curve.at(i).runs.size()));
+        const double error = a.noisePct / 100.0 * a.plateauMbPerSec * std::sqrt(1.0 / runs + 1.0 / refRuns);
+        return fit.at(i) >= line - 2.0 * error;
+    };
+    qsizetype start = pick;
+    while (start > 0 && same(start - 1))
+        --start;
+    a.sameMinMbPerSec = a.sameMaxMbPerSec = curve.at(pick).mbPerSec;
+    for (qsizetype i = start; i < curve.size(); ++i) {
+        const CurvePoint &p = curve.at(i);
+        a.sameKiB << p.readAheadKiB;
+        a.sameMinMbPerSec = std::min(a.sameMinMbPerSec, p.mbPerSec);
+        a.sameMaxMbPerSec = std::max(a.sameMaxMbPerSec, p.mbPerSec);
+    }
+    if (pick + 1 < curve.size()) {
+        const CurvePoint &up = curve.at(pick + 1);
+        a.stepUpKiB = up.readAheadKiB;
+        const double here = curve.at(pick).mbPerSec;
+        a.stepUpGainPct = here > 0 ? (up.mbPerSec - here) / here * 100.0 : 0;
+    }
+    return a;
+}
+
+quint64 kneeOf(const QList<CurvePoint> &curve)
+{
+    QList<CurvePoint> sorted = curve;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const CurvePoint &x, const CurvePoint &y) { return x.readAheadKiB < y.readAheadKiB; });
+    return analyzeCurve(sorted, kDefaultTolerance).pickKiB;
+}
+
+// ---- a recorded curve ----------------------------------------------------------------
+
+namespace {
+
+constexpr double kMaxReadaheadKiBInFile = 4.0 * 1024 * 1024; // 4 GiB
+constexpr double kMaxMbPerSecInFile = 1e7;                      // 10 TB/s: no device is faster
+
+Error curveError(const QString &source, const QString &what)
+{
+    return makeError(InvalidArgument, AdvisorText::tr("%1: %2").arg(source, what));
+}
+
+// A number that must be there, finite and >= 0.
+Result<double> requiredNumber(const QJsonObject &o, QStringView key, const QString &where, const QString &source)
+{
+    const QJsonValue v = o.value(key);
+    if (v.isUndefined() || v.isNull())
+        return curveError(source, AdvisorText::tr("%1 has no \"%2\" (each point needs \"read_ahead_kb\" and "
+                                                  "\"mb_per_s\")").arg(where, key.toString()));
+    if (!v.isDouble())
+        return curveError(source, AdvisorText::tr("%1: \"%2\" is not a number").arg(where, key.toString()));
+    const double d = v.toDouble();
+    if (!std::isfinite(d) || d < 0 || d > kMaxMbPerSecInFile * 1000)
+        return curveError(source, AdvisorText::tr("%1: \"%2\" is %3; it must be 0 or more")
+                                      .arg(where, key.toString(), QString::number(d)));
+    return d;
+}
+
+Result<CurvePoint> pointFrom(const QJsonValue &value, qsizetype index, const QString &source)
+{
+    const QString where = AdvisorText::tr("point %1").arg(index + 1);
+    if (!value.isObject())
+        return curveError(source, AdvisorText::tr("%1 is not an object ({\"read_ahead_kb\": N, \"mb_per_s\": X})")
+                                      .arg(where));
+    const QJsonObject o = value.toObject();
+    auto ra = requiredNumber(o, u"read_ahead_kb", where, source);
+    if (!ra)
+        return ra.error();
+    if (*ra < 1 || *ra > kMaxReadaheadKiBInFile || std::floor(*ra) != *ra)
+        return curveError(source, AdvisorText::tr("%1: read_ahead_kb %2 is not a whole number from 1 to 4194304 "
+                                                  "(4 GiB)").arg(where, QString::number(*ra)));
+    auto rate = requiredNumber(o, u"mb_per_s", where, source);
+    if (!rate)
+        return rate.error();
+    if (*rate > kMaxMbPerSecInFile)
+        return curveError(source, AdvisorText::tr("%1: mb_per_s %2 is more than any device reads (10000000 at most)")
+                                      .arg(where, QString::number(*rate)));
+    CurvePoint p;
+    p.readAheadKiB = quint64(*ra);
+    p.refinement = o.value(u"refinement").toBool();
+    double request = o.value(u"avg_request_kb").toDouble();
+    if (!std::isfinite(request) || request < 0 || request > kMaxReadaheadKiBInFile)
+        request = 0; // a figure beside the curve, not part of it
+    const QJsonValue runs = o.value(u"runs");
+    if (runs.isArray() && !runs.toArray().isEmpty()) {
+        for (const QJsonValue &r : runs.toArray()) {
+            if (!r.isDouble() || !std::isfinite(r.toDouble()) || r.toDouble() < 0 || r.toDouble() > kMaxMbPerSecInFile)
+                return curveError(source, AdvisorText::tr("%1: \"runs\" holds something that is not an MB/s of 0 "
+                                                          "or more").arg(where));
+            addRun(p, r.toDouble(), request);
+        }
+    } else if (const QJsonValue inner = o.value(u"result"); inner.isObject()) {
+        // sweep --json --with-runs: the point's own runs.
+        for (const QJsonValue &r : inner.toObject().value(u"runs").toArray()) {
+            const double v = r.toObject().value(u"mb_per_s").toDouble(-1);
+            if (std::isfinite(v) && v >= 0 && v <= kMaxMbPerSecInFile)
+                addRun(p, v, request);
+        }
+    }
+    if (p.runs.isEmpty())
+        addRun(p, *rate, request);
+    return p;
+}
+
+} // namespace
+
+Result<RecordedCurve> recordedCurveFromJson(const QJsonObject &object, const QString &source)
+{
+    // A history record's result, an advise --json output and a hand-written
+    // file keep the curve under "curve"; a sweep --json output under "points".
+    QJsonValue list = object.value(u"curve");
+    if (list.isUndefined())
+        list = object.value(u"points");
+    if (list.isUndefined() && object.value(u"result").isObject())
+        return recordedCurveFromJson(object.value(u"result").toObject(), source);
+    if (!list.isArray())
+        return curveError(source, AdvisorText::tr("no curve: expected {\"curve\": [{\"read_ahead_kb\": N, "
+                                                  "\"mb_per_s\": X}, ...]} or the output of sweep --json or "
+                                                  "advise --json"));
+    const QJsonArray points = list.toArray();
+    RecordedCurve out;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        auto p = pointFrom(points.at(i), i, source);
+        if (!p)
+            return p.error();
+        for (const CurvePoint &q : std::as_const(out.curve))
+            if (q.readAheadKiB == p->readAheadKiB)
+                return curveError(source, AdvisorText::tr("read_ahead_kb %1 is given twice (points are one per "
+                                                          "readahead; put repeated runs in \"runs\")")
+                                              .arg(p->readAheadKiB));
+        out.curve << *p;
+    }
+    if (out.curve.size() < 2)
+        return curveError(source, AdvisorText::tr("the curve has %n point(s); a knee needs at least 2", nullptr,
+                                                  int(out.curve.size())));
+    std::sort(out.curve.begin(), out.curve.end(),
+              [](const CurvePoint &x, const CurvePoint &y) { return x.readAheadKiB < y.readAheadKiB; });
+    out.device = object.value(u"device").toString();
+    out.workload = object.value(u"workload").toString();
+    if (out.workload.isEmpty() && object.value(u"sweep").isString())
+        out.workload = object.value(u"test").toString(); // a sweep of seq; other kinds need --workload
+    const QJsonValue floor = object.value(u"floor_kb");
+    if (floor.isDouble() && floor.toDouble() >= 1 && floor.toDouble() <= kMaxReadaheadKiBInFile)
+        out.floorKiB = quint64(floor.toDouble());
+    const double raw = object.value(u"raw_peak_mb_per_s").toDouble();
+    if (std::isfinite(raw) && raw > 0 && raw <= kMaxMbPerSecInFile)
+        out.rawMbPerSec = raw;
+    return out;
+}
+
+Result<RecordedCurve> parseRecordedCurve(const QByteArray &json, const QString &source)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return curveError(source, AdvisorText::tr("not JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
+    if (!doc.isObject())
+        return curveError(source, AdvisorText::tr("not a JSON object: expected {\"curve\": [...]}"));
+    return recordedCurveFromJson(doc.object(), source);
+}
+
+} // namespace blocktune
