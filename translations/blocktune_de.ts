@@ -210,10 +210,6 @@
         <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
     </message>
     <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the smallest within 5% of the best (%3 at %4)</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb 5 % des besten (%3 bei %4)</translation>
-    </message>
-    <message>
         <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
         <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
     </message>
@@ -279,16 +275,24 @@
         <source>Advise for %1: </source>
         <translation>Empfehlung für %1: </translation>
     </message>
+    <message>
+        <source>A measurement is running: cancel it first</source>
+        <translation>Eine Messung läuft: zuerst abbrechen</translation>
+    </message>
+    <message>
+        <source>Advice from %1, computed from its recorded curve: nothing was read</source>
+        <translation>Rat aus %1, aus der aufgezeichneten Kurve berechnet: nichts wurde gelesen</translation>
+    </message>
+    <message>
+        <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
+        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
     <message>
         <source>workload &apos;%1&apos; is not one of seq, concurrent:N, server:N, mixed:K+R (N and K from 1 to 64, R from 0 to 64)</source>
         <translation>Arbeitslast „%1“ ist keine von seq, concurrent:N, server:N, mixed:K+R (N und K von 1 bis 64, R von 0 bis 64)</translation>
-    </message>
-    <message>
-        <source>--budget %1 ms is too short for the %2 readahead points of %3 (%4 ms a point: at least %5 s)</source>
-        <translation>--budget %1 ms ist zu kurz für die %2 Readahead-Punkte von %3 (%4 ms je Punkt: mindestens %5 s)</translation>
     </message>
     <message>
         <source>%1 is on a recorded tree (--sysroot): there is nothing to read, so nothing can be measured (diagnose --static checks a recorded tree)</source>
@@ -309,6 +313,69 @@
     <message>
         <source>%1 is too small for two streams</source>
         <translation>%1 ist zu klein für zwei Datenströme</translation>
+    </message>
+    <message>
+        <source>--budget %1 ms is too short for the %2 readahead points of %3 (each measured %4 times or more, %5 runs of %6 ms at least: at least %7 s)</source>
+        <translation>--budget %1 ms ist zu kurz für die %2 Readahead-Punkte von %3 (jeder %4-mal oder öfter gemessen, %5 Läufe zu mindestens %6 ms: mindestens %7 s)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 has no &quot;%2&quot; (each point needs &quot;read_ahead_kb&quot; and &quot;mb_per_s&quot;)</source>
+        <translation>%1 hat kein „%2“ (jeder Punkt braucht „read_ahead_kb“ und „mb_per_s“)</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number</source>
+        <translation>%1: „%2“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is %3; it must be 0 or more</source>
+        <translation>%1: „%2“ ist %3; erlaubt sind 0 oder mehr</translation>
+    </message>
+    <message>
+        <source>point %1</source>
+        <translation>Punkt %1</translation>
+    </message>
+    <message>
+        <source>%1 is not an object ({&quot;read_ahead_kb&quot;: N, &quot;mb_per_s&quot;: X})</source>
+        <translation>%1 ist kein Objekt ({&quot;read_ahead_kb&quot;: N, &quot;mb_per_s&quot;: X})</translation>
+    </message>
+    <message>
+        <source>%1: read_ahead_kb %2 is not a whole number from 1 to 4194304 (4 GiB)</source>
+        <translation>%1: read_ahead_kb %2 ist keine ganze Zahl von 1 bis 4194304 (4 GiB)</translation>
+    </message>
+    <message>
+        <source>%1: mb_per_s %2 is more than any device reads (10000000 at most)</source>
+        <translation>%1: mb_per_s %2 ist mehr, als ein Gerät liest (höchstens 10000000)</translation>
+    </message>
+    <message>
+        <source>%1: &quot;runs&quot; holds something that is not an MB/s of 0 or more</source>
+        <translation>%1: „runs“ enthält etwas, das keine MB/s von 0 oder mehr ist</translation>
+    </message>
+    <message>
+        <source>no curve: expected {&quot;curve&quot;: [{&quot;read_ahead_kb&quot;: N, &quot;mb_per_s&quot;: X}, ...]} or the output of sweep --json or advise --json</source>
+        <translation>keine Kurve: erwartet wird {&quot;curve&quot;: [{&quot;read_ahead_kb&quot;: N, &quot;mb_per_s&quot;: X}, ...]} oder die Ausgabe von sweep --json oder advise --json</translation>
+    </message>
+    <message>
+        <source>read_ahead_kb %1 is given twice (points are one per readahead; put repeated runs in &quot;runs&quot;)</source>
+        <translation>read_ahead_kb %1 ist zweimal angegeben (ein Punkt je Readahead; wiederholte Läufe gehören in „runs“)</translation>
+    </message>
+    <message numerus="yes">
+        <source>the curve has %n point(s); a knee needs at least 2</source>
+        <translation>
+            <numerusform>die Kurve hat %n Punkt; ein Knie braucht mindestens 2</numerusform>
+            <numerusform>die Kurve hat %n Punkte; ein Knie braucht mindestens 2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not JSON (%1 at byte %2)</source>
+        <translation>kein JSON (%1 bei Byte %2)</translation>
+    </message>
+    <message>
+        <source>not a JSON object: expected {&quot;curve&quot;: [...]}</source>
+        <translation>kein JSON-Objekt: erwartet wird {&quot;curve&quot;: [...]}</translation>
     </message>
 </context>
 <context>
@@ -1040,6 +1107,14 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>#%1 and #%2 side by side; changes read from A to B</source>
         <translation>#%1 und #%2 nebeneinander; Änderungen von A nach B</translation>
+    </message>
+    <message>
+        <source>Advise from this sweep</source>
+        <translation>Rat aus diesem Sweep</translation>
+    </message>
+    <message>
+        <source>The advice the selected sweep&apos;s curve gives, as Advise computes it, without reading the device again</source>
+        <translation>Der Rat, den die Kurve des gewählten Sweeps ergibt, so berechnet wie in „Beraten“, ohne das Gerät erneut zu lesen</translation>
     </message>
 </context>
 <context>

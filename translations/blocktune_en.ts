@@ -61,6 +61,16 @@
     </message>
 </context>
 <context>
+    <name>blocktune::Advisor</name>
+    <message numerus="yes">
+        <source>the curve has %n point(s); a knee needs at least 2</source>
+        <translation>
+            <numerusform>the curve has %n point; a knee needs at least 2</numerusform>
+            <numerusform>the curve has %n points; a knee needs at least 2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>blocktune::DiagnoseView</name>
     <message numerus="yes">
         <source>%n finding(s) for %1</source>

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "advisor/advisor.h"
+
 #include "devicepane.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
@@ -188,6 +190,10 @@ void MainWindow::wireViews()
     connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
     connect(m_advise, &AdviseView::settingsChanged, this, [this] { m_tuning->reload(); });
     connect(m_advise, &AdviseView::profileSaved, m_profiles, &ProfilesView::refresh);
+    connect(m_history, &HistoryView::advised, this, [this](const Advice &advice) {
+        m_advise->showRecordedAdvice(advice);
+        m_tabs->setCurrentWidget(m_advise);
+    });
     connect(m_diagnose, &DiagnoseView::settingsChanged, this, [this] { m_tuning->reload(); });
     auto statusLine = [this](const QString &text) { statusBar()->showMessage(text.section(u'\n', 0, 0), 10000); };
     connect(m_advise, &AdviseView::message, this, statusLine);

@@ -7,8 +7,10 @@
 #include "profilesview.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
+#include "history/historyview.h"
 #include "testsupport.h"
 
+#include "history/history.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
 #include "session/session.h"
@@ -18,6 +20,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFrame>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -340,6 +344,51 @@ private Q_SLOTS:
         QVERIFY(!intro->isHidden());
         QVERIFY(view->findChild<QCustomPlot *>(u"adviseCurve"_qs)->isHidden()
                 || !view->findChild<QCustomPlot *>(u"adviseCurve"_qs)->isVisibleTo(view));
+    }
+
+    // History: a sweep kept earlier gives its advice on the Advise page,
+    // computed from its curve, nothing read (a recorded tree: nothing could be).
+    void adviseFromASweepInTheHistory()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        const QByteArray before = qgetenv("BLOCKTUNE_HISTORY_DB");
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        const auto restoreEnv = qScopeGuard([&] { qputenv("BLOCKTUNE_HISTORY_DB", before); });
+        HistoryRecord r;
+        r.recordedAt = QDateTime::currentDateTimeUtc();
+        r.source = u"cli"_qs;
+        r.kind = u"sweep"_qs;
+        r.test = u"seq"_qs;
+        r.device = u"md0"_qs;
+        r.mbPerSec = 2150;
+        r.result = QJsonDocument::fromJson(R"({"sweep":"read_ahead_kb","test":"seq","device":"md0","points":[
+            {"read_ahead_kb":128,"mb_per_s":900},{"read_ahead_kb":1024,"mb_per_s":2050},
+            {"read_ahead_kb":4096,"mb_per_s":2100},{"read_ahead_kb":16384,"mb_per_s":2150}]})").object();
+        const auto id = HistoryStore(db).add(r);
+        QVERIFY2(id, id ? "" : qPrintable(id.error().message));
+
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        HistoryView *history = window.historyView();
+        QVERIFY(QTest::qWaitFor([&] { return history->recordCount() == 1; }, 10000));
+        auto *button = history->findChild<QPushButton *>(u"historyAdvise"_qs);
+        QVERIFY(button);
+        QVERIFY(!button->isEnabled());
+        history->findChild<QTableView *>(u"historyList"_qs)->selectRow(0);
+        QVERIFY(button->isEnabled());
+        QSignalSpy advised(history, &HistoryView::advised);
+        button->click();
+        QVERIFY(advised.wait(10000));
+        AdviseView *view = window.adviseView();
+        auto *tabs = window.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QVERIFY(tabs->currentWidget() == view || view->isVisibleTo(tabs->currentWidget()));
+        // The knee of the recorded curve (the record holds no floor).
+        QCOMPARE(view->recommendedKiB(), std::optional<quint64>(1024));
+        QVERIFY2(view->resultText().contains(u"the same within"_qs), qPrintable(view->resultText()));
+        QVERIFY2(view->resultText().contains(u"1024 to 16384 KiB"_qs), qPrintable(view->resultText()));
     }
 };
 

@@ -617,6 +617,18 @@ void AdviseView::addPoint(const CurvePoint &p)
                    .arg(format::kib(kib), format::rate(mbPerSec)));
 }
 
+void AdviseView::showRecordedAdvice(const Advice &advice)
+{
+    if (d->running) {
+        setMessage(tr("A measurement is running: cancel it first"));
+        return;
+    }
+    d->advice = advice;
+    showAdvice();
+    setMessage(tr("Advice from %1, computed from its recorded curve: nothing was read").arg(advice.source));
+    updateButtons();
+}
+
 void AdviseView::showAdvice()
 {
     const Advice &a = *d->advice;
@@ -702,10 +714,11 @@ void AdviseView::describeAdvice(const Advice &a)
                                        .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
                                             format::kib(double(a.kneeKiB))));
     } else {
-        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the smallest within 5% of the best "
-                                      "(%3 at %4)")
+        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau "
+                                      "(%4, the median of the best three points)")
                                        .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
-                                            format::rate(a.bestMbPerSec), format::kib(double(a.bestKiB))));
+                                            format::number(a.analysis.bandPct, 1),
+                                            format::rate(a.analysis.plateauMbPerSec)));
     }
     if (!a.cancelled) {
         d->raw->setText(a.rawMbPerSec > 0
@@ -716,7 +729,11 @@ void AdviseView::describeAdvice(const Advice &a)
         d->memory->setText(tr("Memory: %1 × %n readahead window(s) × %2 device(s) = %3", nullptr, a.windows)
                                .arg(format::kib(double(a.recommendedKiB)), format::count(quint64(a.devices)),
                                     format::kib(double(a.memoryKiB))));
-        d->verdict->setText(a.verdict);
+        QString said = a.sameText + u'.';
+        if (!a.noiseText.isEmpty())
+            said += u' ' + a.noiseText + u'.';
+        said += u' ' + a.verdict;
+        d->verdict->setText(said);
     }
     const QString took = tr("Took %1 s of a %2 s budget.")
                              .arg(format::number(double(a.elapsedMs) / 1000.0, 1),
@@ -821,7 +838,10 @@ void AdviseView::updateButtons()
     const bool measurable = d->header->disabledReason().isEmpty();
     const bool writing = d->planTicket || d->applyTicket || d->restoreTicket;
     const bool writable = d->session->readOnlyReason().isEmpty();
-    const bool ready = recommendedKiB().has_value() && !d->running;
+    // Advice from a recorded curve is for the device it names: Apply and
+    // Try act on the selected device only when it is that one.
+    const bool forThisDevice = d->advice && (d->advice->source == u"measured" || d->advice->device == d->device);
+    const bool ready = recommendedKiB().has_value() && !d->running && forThisDevice;
     d->startButton->setEnabled(measurable && !d->running && !d->device.isEmpty() && !d->trialActive);
     d->startButton->setToolTip(measurable ? QString() : d->header->disabledReason());
     d->cancelButton->setEnabled(d->running);

@@ -63,6 +63,10 @@ public Q_SLOTS:
     void endTrial();
     /// Writes the advice's profile as NAME.json in the profile folder.
     void saveAsProfile(const QString &name);
+    /// Shows advice computed from a recorded curve (the History tab's
+    /// "Advise from this sweep"); Apply and Try only when its device is the
+    /// selected one.
+    void showRecordedAdvice(const blocktune::Advice &advice);
 
 Q_SIGNALS:
     void started();

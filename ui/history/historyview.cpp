@@ -1,5 +1,7 @@
 #include "historyview.h"
 
+#include "advisor/advisor.h"
+
 #include "format.h"
 #include "theme.h"
 #include "history/history.h"
@@ -21,6 +23,8 @@ namespace blocktune {
 namespace {
 /// On each cell of a setting that differs between A and B.
 constexpr int kDiffersRole = Qt::UserRole + 1;
+/// On a record's first cell: its kind ("test", "sweep").
+constexpr int kKindRole = Qt::UserRole + 2;
 }
 
 struct HistoryView::Private
@@ -32,6 +36,7 @@ struct HistoryView::Private
     QTableView *compare = nullptr;
     QPushButton *reload = nullptr;
     QPushButton *compareButton = nullptr;
+    QPushButton *adviseButton = nullptr;
     QLabel *status = nullptr;
 };
 
@@ -91,12 +96,18 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
     d->reload = new QPushButton(tr("Reload"), this);
     d->compareButton = new QPushButton(tr("Compare the two selected"), this);
     d->compareButton->setEnabled(false);
+    d->adviseButton = new QPushButton(tr("Advise from this sweep"), this);
+    d->adviseButton->setObjectName(QStringLiteral("historyAdvise"));
+    d->adviseButton->setToolTip(tr("The advice the selected sweep's curve gives, as Advise computes it, without "
+                                   "reading the device again"));
+    d->adviseButton->setEnabled(false);
     d->status = new QLabel(this);
     d->status->setWordWrap(true);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->reload);
     buttons->addWidget(d->compareButton);
+    buttons->addWidget(d->adviseButton);
     buttons->addWidget(d->status, 1);
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(d->list);
@@ -106,7 +117,8 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
     layout->addWidget(splitter, 1);
     // Tab as the page reads: the buttons above, then the list, then the comparison.
     setTabOrder(d->reload, d->compareButton);
-    setTabOrder(d->compareButton, d->list);
+    setTabOrder(d->compareButton, d->adviseButton);
+    setTabOrder(d->adviseButton, d->list);
     setTabOrder(d->list, d->compare);
 
     // A setting that differs: a tint of the table's base (the "differs" in
@@ -115,7 +127,17 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
 
     connect(d->reload, &QPushButton::clicked, this, &HistoryView::reload);
     connect(d->list->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { d->compareButton->setEnabled(d->list->selectionModel()->selectedRows().size() == 2); });
+            [this] {
+                const QModelIndexList rows = d->list->selectionModel()->selectedRows();
+                d->compareButton->setEnabled(rows.size() == 2);
+                d->adviseButton->setEnabled(rows.size() == 1
+                                            && d->records->item(rows.constFirst().row(), 0)->data(kKindRole).toString() == u"sweep");
+            });
+    connect(d->adviseButton, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = d->list->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            adviseFrom(d->records->item(rows.constFirst().row(), 0)->data(Qt::UserRole).toLongLong());
+    });
     connect(d->compareButton, &QPushButton::clicked, this, [this] {
         const QModelIndexList rows = d->list->selectionModel()->selectedRows();
         if (rows.size() != 2)
@@ -181,6 +203,7 @@ void HistoryView::reload()
                     cell(r.description, r.description),
                 });
                 d->records->item(d->records->rowCount() - 1, 4)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                d->records->item(d->records->rowCount() - 1, 0)->setData(r.kind, kKindRole);
             }
             d->list->resizeColumnsToContents();
             if (answer.second.isEmpty())
@@ -189,6 +212,35 @@ void HistoryView::reload()
                                                      : tr("%n record(s); select two to compare", nullptr,
                                                           int(records.size())));
             Q_EMIT loaded(int(records.size()));
+        });
+}
+
+void HistoryView::adviseFrom(qint64 id)
+{
+    const QString path = d->path;
+    offThread(
+        this,
+        [path, id] {
+            auto record = HistoryStore(path).get(id);
+            if (!record)
+                return std::make_pair(std::optional<Advice>(), record.error().message);
+            const QString source = QStringLiteral("history:%1").arg(id);
+            auto curve = recordedCurveFromJson(record->result, source);
+            if (!curve)
+                return std::make_pair(std::optional<Advice>(), curve.error().message);
+            AdviseSpec spec;
+            spec.device = record->device;
+            if (auto w = parseWorkload(record->test))
+                spec.workload = *w;
+            return std::make_pair(std::optional<Advice>(adviseFromCurve(*curve, spec, source)), QString());
+        },
+        [this](const std::pair<std::optional<Advice>, QString> &answer) {
+            if (!answer.first) {
+                d->status->setText(answer.second);
+                Q_EMIT message(answer.second);
+                return;
+            }
+            Q_EMIT advised(*answer.first);
         });
 }
 

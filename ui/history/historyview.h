@@ -6,6 +6,8 @@
 
 namespace blocktune {
 
+struct Advice;
+
 /// The History tab: every finished read test and sweep (console and CLI),
 /// newest first, from the history database (core/history). Select two and
 /// Compare shows them side by side: the settings that differ, and each
@@ -29,11 +31,16 @@ public Q_SLOTS:
     void reload();
     /// Shows records `a` and `b` side by side; compared() follows.
     void compare(qint64 a, qint64 b);
+    /// Computes the advice sweep `id`'s curve gives; advised() follows.
+    void adviseFrom(qint64 id);
 
 Q_SIGNALS:
     void loaded(int count);
     void compared();
     void message(const QString &text);
+    /// "Advise from this sweep": the advice its recorded curve gives
+    /// (core/advisor's adviseFromCurve), nothing read.
+    void advised(const blocktune::Advice &advice);
 
 private:
     void tintDifferences();
