@@ -2,7 +2,7 @@
 # Is blocktune's read engine as steady as dd? Ten interleaved rounds, both
 # pinned to one CPU, on the same direct-I/O loop device, each run cold:
 #
-#   sudo bench/engine-vs-dd.sh [--rounds 10] [--cpu 1] [--size 512M] [--bs 64K]
+#   sudo bench/engine-vs-dd.sh [--rounds 10] [--cpu 1] [--size 512M] [--bs 64K] [--ra 128]
 #                              [--hold-reporting] [--cli PATH]
 #
 # Per round: blocktune-cli test seq DEV --bs BS --size SIZE --repeat 1 (it
@@ -31,6 +31,7 @@ rounds=10
 cpu=1
 size=512M
 bs=64K
+ra=128
 hold=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 cli=${BLOCKTUNE_CLI:-$here/build/bin/blocktune-cli}
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
         --cpu) cpu=$2; shift 2 ;;
         --size) size=$2; shift 2 ;;
         --bs) bs=$2; shift 2 ;;
+        --ra) ra=$2; shift 2 ;;
         --hold-reporting) hold=1; shift ;;
         --cli) cli=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
@@ -73,6 +75,7 @@ head -c "$bytes" /dev/urandom > "$img"
 loop=$(losetup --direct-io=on -f --show "$img")
 name=$(basename "$loop")
 echo none > "/sys/block/$name/queue/scheduler" 2>/dev/null || true
+echo "$ra" > "/sys/block/$name/queue/read_ahead_kb" # our own loop device: the issue's 128 KiB by default
 if [ "$hold" = 1 ]; then
     [ -w "$order" ] || { echo "engine-vs-dd: --hold-reporting: this kernel has no $order" >&2; exit 2; }
     saved_order=$(cat "$order")

@@ -501,7 +501,12 @@ void MainWindow::showPlotHelp()
            "<p><b>Queue depth</b> (aqu-sz) is the average number of requests in flight; one stream at depth ~1 "
            "cannot keep several disks busy.</p>"
            "<p><b>Member balance</b> shows each md member's share of the bytes read and Jain's fairness index "
-           "(1 = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"),
+           "(1 = perfectly even). Uneven shares point at layout or stripe-size problems.</p>"
+           "<p><b>The Advise curve</b> is the median of at least three cold runs at each readahead, measured in "
+           "passes over the grid. The <b>plateau</b> is the median of the best three points; the <b>knee</b> is "
+           "the smallest readahead within the tolerance (5%) of it, or within the run-to-run noise when that is "
+           "wider: the points in that band are the same within noise, and more readahead there buys nothing "
+           "measurable. Each step up costs readahead × the workload's streams in memory.</p>"),
         QMessageBox::Close, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();

@@ -131,7 +131,7 @@ inline constexpr double kDefaultTolerance = 0.05;
 /// Every readahead point is measured at least this many times, in passes
 /// over the grid (a, b, c: never three in a row), each run cold.
 inline constexpr int kMinRunsPerPoint = 3;
-/// The plateau is the median of the best this many point medians.
+/// The plateau is the median of the top this many fitted point values.
 inline constexpr int kPlateauPoints = 3;
 /// Readers at a point whose device read this many times the bytes they
 /// consumed waste the readahead (readahead_wasted).
@@ -178,14 +178,16 @@ void addRun(CurvePoint &point, double mbPerSec, double avgRequestKiB, double dev
 /// What a curve says, from its points' medians and spreads.
 struct CurveAnalysis
 {
-    double plateauMbPerSec = 0;  ///< the median of the best kPlateauPoints medians
-    quint64 plateauKiB = 0;      ///< the point of those nearest the plateau figure (the confirmation's reference)
+    /// The median of the top kPlateauPoints values of the curve's monotone
+    /// fit (pool adjacent violators over the medians, weighted by runs).
+    double plateauMbPerSec = 0;
+    quint64 plateauKiB = 0;      ///< the smallest point whose fitted value reaches the plateau
     quint64 bestKiB = 0;         ///< the point with the highest median
     double bestMbPerSec = 0;
     double tolerancePct = 5;
     double noisePct = 0;         ///< the typical run-to-run spread: median of the points' spreadPct
     double bandPct = 5;          ///< max(tolerance, noise): "the same" as the plateau within this
-    quint64 pickKiB = 0;         ///< the smallest point from which every point up to the plateau is in the band
+    quint64 pickKiB = 0;         ///< the smallest point whose fitted value is in the band
     /// The points the same as the plateau within noise: from the pick up,
     /// and below it those whose median misses the tolerance by less than
     /// the gap's uncertainty (2 x noise x sqrt(1/runs + 1/plateau point's runs)).

@@ -132,15 +132,14 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
             a.bestMbPerSec = p.mbPerSec;
             a.bestKiB = p.readAheadKiB;
         }
-    // The plateau: the median of the top kPlateauPoints fitted values that
-    // are within the band of the highest (a curve still rising at its end
-    // has one there, and that is its plateau); its point is the smallest
-    // whose fitted value reaches that figure.
-    const double top = fit.constLast();
+    // The plateau: the median of the top kPlateauPoints fitted values, so
+    // one lucky draw at the largest readahead (which has no later point to
+    // pool with) does not raise it; its point is the smallest whose fitted
+    // value reaches that figure. On a curve still rising at its end this is
+    // below the last point, and the verdict says the curve was still rising.
     QList<double> best;
     for (qsizetype i = fit.size() - 1; i >= 0 && best.size() < kPlateauPoints; --i)
-        if (fit.at(i) >= top * (1.0 - a.bandPct / 100.0))
-            best << fit.at(i);
+        best << fit.at(i);
     a.plateauMbPerSec = medianOf(best);
     qsizetype ref = fit.size() - 1;
     for (qsizetype i = fit.size() - 1; i >= 0 && fit.at(i) >= a.plateauMbPerSec; --i)

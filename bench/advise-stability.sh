@@ -1,0 +1,83 @@
+#!/bin/bash
+# Does advise hold from run to run? N advise runs, one after another, on the
+# same direct-I/O loop device:
+#
+#   sudo bench/advise-stability.sh [--runs 5] [--budget 60s] [--size 512M] [--bs 64K]
+#                                  [--workload seq] [--hold-reporting] [--cli PATH]
+#
+# Prints each run's pick, plateau, noise and "same within noise" range, then
+# the largest ratio between two picks. Target (issue 21): all picks within a
+# factor of 2 of each other (exit 1 when missed). The loop device is
+# detached and its file removed on every exit path; its readahead is the
+# device's own, and advise restores it after every run. --hold-reporting
+# holds the guest's free page reporting off for the bench (as
+# bench/engine-vs-dd.sh does, which says why) and puts it back on exit.
+set -euo pipefail
+
+runs=5
+budget=60s
+size=512M
+bs=64K
+workload=seq
+hold=0
+here=$(cd "$(dirname "$0")/.." && pwd)
+cli=${BLOCKTUNE_CLI:-$here/build/bin/blocktune-cli}
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) runs=$2; shift 2 ;;
+        --budget) budget=$2; shift 2 ;;
+        --size) size=$2; shift 2 ;;
+        --bs) bs=$2; shift 2 ;;
+        --workload) workload=$2; shift 2 ;;
+        --hold-reporting) hold=1; shift ;;
+        --cli) cli=$2; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "advise-stability: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ -x "$cli" ] || { echo "advise-stability: $cli is not built (ninja -C build, or --cli PATH)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "advise-stability: needs root (loop devices, readahead)" >&2; exit 2; }
+[ "$runs" -ge 2 ] 2>/dev/null || { echo "advise-stability: --runs must be at least 2" >&2; exit 2; }
+
+img=$(mktemp /var/tmp/blocktune-bench-XXXXXX)
+loop=
+out=$(mktemp -d)
+order=/sys/module/page_reporting/parameters/page_reporting_order
+saved_order=
+cleanup() {
+    [ -n "$saved_order" ] && echo "$saved_order" > "$order"
+    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+    rm -rf "$img" "$out"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+head -c "$(numfmt --from=iec "$size")" /dev/urandom > "$img"
+loop=$(losetup --direct-io=on -f --show "$img")
+if [ "$hold" = 1 ]; then
+    [ -w "$order" ] || { echo "advise-stability: --hold-reporting: this kernel has no $order" >&2; exit 2; }
+    saved_order=$(cat "$order")
+    echo 11 > "$order"
+fi
+echo "device $loop ($size, direct I/O), advise --workload $workload --bs $bs --budget $budget, $runs runs$([ "$hold" = 1 ] && echo ", free page reporting held off")"
+for r in $(seq "$runs"); do
+    "$cli" advise "$loop" --workload "$workload" --bs "$bs" --budget "$budget" --json > "$out/$r.json"
+done
+python3 - "$out" "$runs" <<'EOF'
+import json, sys
+picks = []
+for r in range(1, int(sys.argv[2]) + 1):
+    a = json.load(open(f"{sys.argv[1]}/{r}.json"))
+    an = a["analysis"]
+    same = an["same_within_noise_kb"]
+    picks.append(a["knee_kb"])
+    print(f"run {r}: pick {a['knee_kb']} KiB (recommended {a['recommended_read_ahead_kb']}), plateau "
+          f"{an['plateau_mb_per_s']:.0f} MB/s, noise +-{an['noise_pct']:.1f}%, same within noise "
+          f"{same[0]}-{same[-1]} KiB, {a['runs']} runs in {a['elapsed_ms'] / 1000:.1f} s, restored {a['restored']}")
+ratio = max(picks) / min(picks)
+print(f"picks {' '.join(str(p) for p in picks)} KiB; largest ratio {ratio:.2f}")
+print("target met (within 2x)" if ratio <= 2 else "target missed (picks within a factor of 2)")
+sys.exit(0 if ratio <= 2 else 1)
+EOF
