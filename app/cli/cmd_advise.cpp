@@ -121,45 +121,56 @@ int adviseFromRecorded(CliContext &ctx, const QCommandLineParser &p, AdviseSpec 
 
 } // namespace
 
-int runAdvise(CliContext &ctx, const QStringList &args)
+// advise's options, and its --help.
+struct AdviseOptions
 {
-    QCommandLineParser p;
+    QCommandLineOption workload{QStringLiteral("workload"), QStringLiteral("seq (default), concurrent:N, server:N or "
+                                                                           "mixed:K+R"),
+                                QStringLiteral("W")};
+    QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("the workload's read size (default 64K)"),
+                          QStringLiteral("SIZE")};
+    QCommandLineOption budget{QStringLiteral("budget"),
+                              QStringLiteral("time for the whole advice, kept within 10% (default 60s)"),
+                              QStringLiteral("DURATION")};
+    QCommandLineOption tolerance{QStringLiteral("tolerance"),
+                                 QStringLiteral("how much below the plateau the pick may be (default 5%; 0.5% to 50%)"),
+                                 QStringLiteral("PCT")};
+    QCommandLineOption from{QStringLiteral("from"),
+                            QStringLiteral("advise from a recorded curve instead of reading: history:ID (a sweep in "
+                                           "the history), or a JSON file (sweep --json, advise --json, or "
+                                           "{\"curve\":[{\"read_ahead_kb\":N,\"mb_per_s\":X},...]})"),
+                            QStringLiteral("SOURCE")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
+};
+
+void describeAdvise(QCommandLineParser &p, const AdviseOptions &o)
+{
     p.setApplicationDescription(QStringLiteral(
         "Finds the smallest readahead that reaches the plateau: measures what the device delivers with O_DIRECT "
         "(1 MiB reads, 16 in flight), then measures read_ahead_kb at powers of two from 4 KiB to 64 MiB (at most a "
         "quarter of the device) at least 3 times each, in interleaved passes, each run cold; refines around the "
-        "knee, measures the widest points again while the budget allows, and confirms the pick against the "
-        "plateau's point in turn. A point's figure is the median of its runs; the plateau is the median of the "
-        "best 3 points. It recommends the smallest value within the tolerance of the plateau (or within the "
-        "measured noise, when that is wider), never below the md/dm floor, and names the values that are the "
-        "same within noise. Every value is a temporary change, restored at the end, on error and on "
-        "SIGINT/SIGTERM (after a kill -9: blocktune-cli restore). With --from, the same answer from a curve "
-        "recorded earlier, reading nothing.\n"
+        "knee, measures the widest points again while the budget allows, and confirms the pick against a "
+        "plateau point in turn. A point's figure is the median of its runs; the curve is read as a "
+        "non-decreasing fit of those, and the plateau is the median of its top 3 values. It recommends the "
+        "smallest value within the tolerance of the plateau (or within the measured noise, when that is wider), "
+        "never below the md/dm floor, and names the values that are the same within noise. Every value is a "
+        "temporary change, restored at the end, on error and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
+        "restore). With --from, the same answer from a curve recorded earlier, reading nothing.\n"
         "Exit status: 0 success, 1 failure, 2 invalid usage (nothing changed), 128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept "
                                                                      "(with --from: the name the advice is for, "
                                                                      "optional)"));
-    const QCommandLineOption workload{QStringLiteral("workload"),
-                                      QStringLiteral("seq (default), concurrent:N, server:N or mixed:K+R"),
-                                      QStringLiteral("W")};
-    const QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("the workload's read size (default 64K)"),
-                                QStringLiteral("SIZE")};
-    const QCommandLineOption budget{QStringLiteral("budget"),
-                                    QStringLiteral("time for the whole advice, kept within 10% (default 60s)"),
-                                    QStringLiteral("DURATION")};
-    const QCommandLineOption tolerance{QStringLiteral("tolerance"),
-                                       QStringLiteral("how much below the plateau the pick may be (default 5%; 0.5% "
-                                                      "to 50%)"),
-                                       QStringLiteral("PCT")};
-    const QCommandLineOption from{QStringLiteral("from"),
-                                  QStringLiteral("advise from a recorded curve instead of reading: history:ID (a "
-                                                 "sweep in the history), or a JSON file (sweep --json, advise "
-                                                 "--json, or {\"curve\":[{\"read_ahead_kb\":N,\"mb_per_s\":X},"
-                                                 "...]})"),
-                                  QStringLiteral("SOURCE")};
-    const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
-    p.addOptions({workload, bs, budget, tolerance, from, json});
+    p.addOptions({o.workload, o.bs, o.budget, o.tolerance, o.from, o.json});
     p.addHelpOption();
+}
+
+int runAdvise(CliContext &ctx, const QStringList &args)
+{
+    QCommandLineParser p;
+    const AdviseOptions o;
+    describeAdvise(p, o);
+    const QCommandLineOption &workload = o.workload, &bs = o.bs, &budget = o.budget, &tolerance = o.tolerance,
+                             &from = o.from, &json = o.json;
     bool done = false;
     const bool fromGiven = args.contains(QStringLiteral("--from"))
         || std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(QStringLiteral("--from=")); });

@@ -486,8 +486,8 @@ void describeBand(Advice &a)
         ? QStringLiteral("the smallest whose median is within %1% is %2 KiB (those below it may be as good: "
                          "more runs would tell)").arg(percentText(an.bandPct)).arg(an.pickKiB)
         : QStringLiteral("the smallest is %1 KiB").arg(an.pickKiB);
-    a.sameText = QStringLiteral("%1, the same within +-%2% of the plateau (%3 MB/s, the median of the best %4 "
-                                "points) and the noise; %5")
+    a.sameText = QStringLiteral("%1, the same within +-%2% of the plateau (%3 MB/s, the median of the top %4 "
+                                "points of the fitted curve) and the noise; %5")
                      .arg(range, percentText(span)).arg(qRound(an.plateauMbPerSec)).arg(kPlateauPoints).arg(smallest);
     if (an.resolved) {
         const bool anyRepeated = std::any_of(a.curve.cbegin(), a.curve.cend(),
