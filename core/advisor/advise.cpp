@@ -233,7 +233,8 @@ public:
     std::optional<double> measure(quint64 kib, bool refinement);
     bool stopped() const { return m_a.cancelled || !m_errors.isEmpty(); }
     int runsLeft() const { return m_runsLeft; }
-    const QStringList &errors() const { return m_errors; }
+    /// The raw measurement's errors, then the buffered runs'.
+    QStringList errors() const { return m_rawErrors + m_errors; }
     qint64 elapsedMs() const { return m_clock.elapsed(); }
 
 private:
@@ -243,7 +244,8 @@ private:
     const std::function<void(const CurvePoint &)> &m_pointDone;
     const std::atomic_bool *m_cancel;
     QElapsedTimer m_clock;
-    QStringList m_errors;
+    QStringList m_rawErrors;
+    QStringList m_errors; ///< the buffered runs': they stop the sweep
     int m_runsLeft = 0;
     // Time promised so far: the wall clock, or the runs' planned reading
     // time when that is more (a run's overhead shows up after it ran).
@@ -265,7 +267,7 @@ void BudgetedSweep::measureRaw(quint64 blockSize)
     else if (raw.error().code == Interrupted)
         m_a.cancelled = true;
     else
-        m_errors << raw.error().message;
+        m_rawErrors << raw.error().message; // the sweep still runs: its own refusal says more
 }
 
 std::optional<double> BudgetedSweep::measure(quint64 kib, bool refinement)

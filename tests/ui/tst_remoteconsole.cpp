@@ -273,7 +273,7 @@ private Q_SLOTS:
         window->tabs()->setCurrentWidget(advise);
         QVERIFY(advise->findChild<QComboBox *>(u"bs"_qs));
         advise->findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"64K"_qs);
-        advise->findChild<QSpinBox *>(u"budget"_qs)->setValue(5);
+        advise->findChild<QSpinBox *>(u"budget"_qs)->setValue(8);
         QSignalSpy advised(advise, &AdviseView::finished);
         QVERIFY(advise->start());
         QVERIFY(advised.wait(60000));
