@@ -214,6 +214,11 @@ CurvePoint *pointAt(QList<CurvePoint> &curve, quint64 kib)
     return nullptr;
 }
 
+bool measuredAt(const QList<CurvePoint> &curve, quint64 kib)
+{
+    return std::any_of(curve.cbegin(), curve.cend(), [kib](const CurvePoint &p) { return p.readAheadKiB == kib; });
+}
+
 // The runs of one advise() against its budget, on one clock: the raw
 // ceiling first, then buffered runs that divide what is left.
 class BudgetedSweep final
@@ -354,7 +359,7 @@ void refineKnee(BudgetedSweep &sweep, const Advice &a, double tolerance)
     QList<quint64> values;
     for (const quint64 num : {2u, 3u}) {
         const quint64 v = (low + (high - low) * num / 4) / 4 * 4; // whole 4 KiB pages
-        if (v > low && v < high && !pointAt(const_cast<QList<CurvePoint> &>(a.curve), v) && !values.contains(v))
+        if (v > low && v < high && !measuredAt(a.curve, v) && !values.contains(v))
             values << v;
     }
     measurePasses(sweep, values, true);

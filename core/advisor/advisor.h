@@ -268,8 +268,6 @@ qint64 plannedPointMs(qint64 budgetMs, int runs, double rawShare);
 /// point kMinRunsPerPoint times, the refinement, re-measurements, the
 /// confirmation round.
 int plannedRuns(int points);
-/// analyzeCurve(curve, kDefaultTolerance).pickKiB.
-quint64 kneeOf(const QList<CurvePoint> &curve);
 
 /// Runs the raw measurement and the passes over the grid through `engine`
 /// (each point kMinRunsPerPoint times, interleaved; wide points again while

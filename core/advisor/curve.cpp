@@ -189,14 +189,6 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
     return a;
 }
 
-quint64 kneeOf(const QList<CurvePoint> &curve)
-{
-    QList<CurvePoint> sorted = curve;
-    std::sort(sorted.begin(), sorted.end(),
-              [](const CurvePoint &x, const CurvePoint &y) { return x.readAheadKiB < y.readAheadKiB; });
-    return analyzeCurve(sorted, kDefaultTolerance).pickKiB;
-}
-
 // ---- a recorded curve ----------------------------------------------------------------
 
 namespace {
