@@ -682,9 +682,13 @@ QJsonObject confirmationToJson(const Confirmation &c)
 QJsonObject adviceToJson(const Advice &a)
 {
     QJsonArray curve;
-    for (const CurvePoint &p : a.curve)
+    for (qsizetype i = 0; i < a.curve.size(); ++i) {
+        const CurvePoint &p = a.curve.at(i);
+        const QList<double> &fit = a.analysis.fittedMbPerSec;
         curve.append(QJsonObject{{QStringLiteral("read_ahead_kb"), qint64(p.readAheadKiB)},
                                  {QStringLiteral("mb_per_s"), p.mbPerSec},
+                                 {QStringLiteral("fitted_mb_per_s"),
+                                  i < fit.size() ? QJsonValue(fit.at(i)) : QJsonValue()},
                                  {QStringLiteral("avg_request_kb"), p.avgRequestKiB},
                                  {QStringLiteral("refinement"), p.refinement},
                                  {QStringLiteral("runs"), runFigures(p.runs)},
@@ -693,6 +697,7 @@ QJsonObject adviceToJson(const Advice &a)
                                  {QStringLiteral("spread_pct"), p.spreadPct()},
                                  {QStringLiteral("device_read_ratio"),
                                   p.deviceReadRatio > 0 ? QJsonValue(p.deviceReadRatio) : QJsonValue()}});
+    }
     QJsonObject o{
         {QStringLiteral("device"), a.device},
         {QStringLiteral("queue_device"), a.queueDevice},

@@ -203,6 +203,9 @@ struct CurveAnalysis
     /// When not resolved: runs per point that would bring the noise of a
     /// median under the tolerance (noise shrinks as 1/sqrt(runs)).
     int neededRuns = 0;
+    /// The monotone fit, one value per curve point, in the curve's order:
+    /// the figures the plateau, the pick and the band are read from.
+    QList<double> fittedMbPerSec;
 };
 
 /// `curve` sorted by readahead. `above`: a pick must be larger than this

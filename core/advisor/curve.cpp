@@ -125,6 +125,7 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
         return a;
     findNoise(curve, a);
     const QList<double> fit = monotoneFit(curve);
+    a.fittedMbPerSec = fit;
 
     // The best measured point, as measured.
     for (const CurvePoint &p : curve)
