@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSysInfo>
 
 #include <cstdio>
 
@@ -485,13 +486,30 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     return report.drifts.isEmpty() ? ExitOk : ExitFailed;
 }
 
+// The profile resolved against this host's devices (kernel-settings: the
+// paths carry its kernel names).
+Result<ExportedText> exportForHost(CliContext &ctx, const Profile &profile)
+{
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
+    auto model = scanDevices(session);
+    if (!model)
+        return model.error();
+    const QString where = ctx.root.isLive() ? QStringLiteral("host %1").arg(QSysInfo::machineHostName())
+                                            : QStringLiteral("the recorded tree %1").arg(ctx.root.root());
+    return exportKernelSettings(profile, resolveProfile(profile, ctx.root, **model), where);
+}
+
 int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
 {
     parser.setApplicationDescription(QStringLiteral(
-        "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot) or as a "
-        "tuned.conf (for machines where tuned manages tuning). What the target cannot express exactly is said on "
-        "stderr and in the file's comments."));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev or tuned"), QStringLiteral("FORMAT"));
+        "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot), as a "
+        "tuned.conf (for machines where tuned manages tuning), or as kernel-settings: the profile resolved on this "
+        "host as kernel_settings_sysfs YAML for the linux-system-roles.kernel_settings role (this host's kernel "
+        "names; docs/fleets.md). What the target cannot express exactly is said on stderr and in the file's "
+        "comments."));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev, tuned or kernel-settings"),
+                                    QStringLiteral("FORMAT"));
     const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("write here instead of stdout"), QStringLiteral("F"));
     parser.addOptions({format, output});
     int exitCode = ExitOk;
@@ -499,11 +517,14 @@ int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     if (!profile)
         return exitCode;
     const QString fmt = parser.value(format);
-    if (fmt != u"udev" && fmt != u"tuned")
-        return fail(ctx, parser.isSet(format) ? QStringLiteral("unknown format '%1' (formats: udev, tuned)").arg(fmt)
-                                              : QStringLiteral("profile export needs --format udev or --format tuned"),
+    if (fmt != u"udev" && fmt != u"tuned" && fmt != u"kernel-settings")
+        return fail(ctx, parser.isSet(format)
+                             ? QStringLiteral("unknown format '%1' (formats: udev, tuned, kernel-settings)").arg(fmt)
+                             : QStringLiteral("profile export needs --format udev, tuned or kernel-settings"),
                     ExitUsage);
-    auto text = fmt == u"udev" ? exportUdevRules(*profile) : exportTuned(*profile);
+    auto text = fmt == u"udev"    ? exportUdevRules(*profile)
+                : fmt == u"tuned" ? exportTuned(*profile)
+                                  : exportForHost(ctx, *profile);
     if (!text)
         return usageError(ctx, text.error());
     for (const QString &w : text->warnings)
@@ -647,7 +668,8 @@ int runProfile(CliContext &ctx, const QStringList &args)
               "  apply NAME|FILE [--dry-run] [--json]     preview, then apply as one change set\n"
               "  revert                                   bring back what apply replaced\n"
               "  verify NAME|FILE [--json]                list drift (exit 1 on drift)\n"
-              "  export NAME|FILE --format udev|tuned     a udev rules file or a tuned.conf\n"
+              "  export NAME|FILE --format udev|tuned|kernel-settings\n"
+              "                                           a udev rules file, a tuned.conf, or kernel_settings YAML\n"
               "  import TUNED_CONF [--name N] [--file F]  a tuned profile as a blocktune profile\n"
               "  install NAME|FILE                        the udev rules into /etc/udev/rules.d, reload udev\n"
               "  uninstall NAME                           remove them\n\n"

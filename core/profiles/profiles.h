@@ -339,6 +339,15 @@ Result<ExportedText> exportUdevRules(const Profile &profile);
 /// left as a comment and warned about.
 Result<ExportedText> exportTuned(const Profile &profile);
 
+/// The profile as resolved on one host (`where`: "host NAME", "the recorded
+/// tree DIR") as YAML `kernel_settings_sysfs` for linux-system-roles'
+/// kernel_settings role: per device a `{name: /sys/block/DEV/queue/ATTR,
+/// value}` in write order (scheduler first, readahead last). Kernel names
+/// are that host's, as the file's comment says; a resolution with errors
+/// is refused.
+Result<ExportedText> exportKernelSettings(const Profile &profile, const ProfileResolution &resolution,
+                                          const QString &where);
+
 struct TunedImport
 {
     Profile profile;
