@@ -173,13 +173,13 @@ void printErrors(CliContext &ctx, const QList<Error> &errors)
     ctx.err.flush();
 }
 
-void printRestoreItems(CliContext &ctx, const RestoreReport &report)
+void printRestoreItems(CliContext &ctx, const RestoreReport &report, bool dryRun = false)
 {
     for (const RestoreItem &item : report.items) {
         const QString device = item.entry.device.isEmpty() ? QStringLiteral("(machine)") : item.entry.device;
         ctx.out << "  " << device << ' ' << item.entry.attribute << ' ';
         if (item.status == RestoreStatus::Restored)
-            ctx.out << item.found << " -> " << item.kept << "  restored";
+            ctx.out << item.found << " -> " << item.kept << (dryRun ? "  would be restored" : "  restored");
         else if (item.status == RestoreStatus::AlreadyOriginal)
             ctx.out << item.kept << "  already original";
         else
@@ -421,25 +421,32 @@ int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         "Brings back the values from before the first profile applied since the last revert (or reboot), onto the "
         "same devices only (a re-attached or swapped device is left alone), scheduler first."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
-    parser.addOption(json);
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("show what would be restored (found -> original); change nothing"));
+    parser.addOptions({json, dryRun});
     if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile revert"), args); r >= 0)
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const ProfileRevertReport done = revertProfile(session);
+    const bool dry = parser.isSet(dryRun);
+    const ProfileRevertReport done = dry ? previewRevert(session) : revertProfile(session);
     if (parser.isSet(json)) {
         QJsonObject o;
         o.insert(u"ok", done.ok());
+        o.insert(u"dry_run", dry);
         o.insert(u"state_file", done.state ? QJsonValue(done.state->path) : QJsonValue());
         o.insert(u"profiles", done.state ? QJsonValue(QJsonArray::fromStringList(done.state->profiles)) : QJsonValue(QJsonArray()));
         o.insert(u"restore", restoreReportToJson(done.restore));
         printJsonObject(ctx, o);
     } else {
         if (done.state)
-            ctx.out << "reverting " << done.state->profiles.join(QStringLiteral(", ")) << " (" << done.state->path << "):\n";
-        printRestoreItems(ctx, done.restore);
+            ctx.out << (dry ? "would revert " : "reverting ") << done.state->profiles.join(QStringLiteral(", ")) << " ("
+                    << done.state->path << "):\n";
+        printRestoreItems(ctx, done.restore, dry);
+        if (dry)
+            ctx.err << "dry run: nothing was changed" << Qt::endl;
     }
     return done.ok() ? ExitOk : ExitFailed;
 }
@@ -666,7 +673,7 @@ int runProfile(CliContext &ctx, const QStringList &args)
               "  save --name N [--devices a,b] [--changed] [--file F]\n"
               "                                           the current settings as a profile\n"
               "  apply NAME|FILE [--dry-run] [--json]     preview, then apply as one change set\n"
-              "  revert                                   bring back what apply replaced\n"
+              "  revert [--dry-run] [--json]              bring back what apply replaced\n"
               "  verify NAME|FILE [--json]                list drift (exit 1 on drift)\n"
               "  export NAME|FILE --format udev|tuned|kernel-settings\n"
               "                                           a udev rules file, a tuned.conf, or kernel_settings YAML\n"

@@ -314,6 +314,11 @@ struct ProfileRevertReport
 /// Brings back the before-state (scheduler first, only onto the same
 /// devices), removes it when every value is settled, keeps the rest.
 ProfileRevertReport revertProfile(TuningSession &session);
+/// What revertProfile() would do now, changing nothing: per remembered
+/// value "restored" (would be written back: `found` now, `kept` the
+/// original), "already original", or "device changed" (a re-attached or
+/// swapped device: left alone).
+ProfileRevertReport previewRevert(TuningSession &session);
 
 // ---- udev and tuned -------------------------------------------------------------------
 
