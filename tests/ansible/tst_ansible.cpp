@@ -189,6 +189,22 @@ private Q_SLOTS:
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128")));
     }
 
+    void metricsThroughHostAreTheHostsOwn()
+    {
+        // The same sshd carries `blocktune-cli --host`: metrics run by the
+        // agent there show the host's loop device with its sysfs value.
+        const QString dev = m_loop->name();
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("512")));
+        const ProcessResult r = run(binary("blocktune-cli"),
+                                    {QStringLiteral("--host"), PrivateSshd::host(), QStringLiteral("--ssh-config"),
+                                     m_sshd.sshConfig(), QStringLiteral("--remote-command"), PrivateSshd::agentCommand(),
+                                     QStringLiteral("metrics")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains(QByteArray("blocktune_read_ahead_bytes{device=\"" + dev.toLatin1() + "\"} 524288\n")),
+                 r.out.left(600).constData());
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128")));
+    }
+
     void nothingOutsideTheTestsFolder()
     {
         // The remote temporaries went where ANSIBLE_REMOTE_TEMP says, and

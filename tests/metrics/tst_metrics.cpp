@@ -8,6 +8,7 @@
 #include "testsupport.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -100,7 +101,7 @@ private Q_SLOTS:
                                                           : QDir::tempPath() + QStringLiteral("/blocktune-test-XXXXXX"));
         QStringList args;
         if (tree == u"synth") {
-            const ProcessResult made = run(u"python3"_qs, {QStringLiteral(BLOCKTUNE_SOURCE_DIR "/scripts/mk-sysroot.py"),
+            const ProcessResult made = run(QFileInfo::exists(u"/usr/bin/python3"_qs) ? u"/usr/bin/python3"_qs : u"python3"_qs, {QStringLiteral(BLOCKTUNE_SOURCE_DIR "/scripts/mk-sysroot.py"),
                                                           u"synth"_qs, dir.filePath(u"t"_qs), u"--disks"_qs, u"1000"_qs,
                                                           u"--parts"_qs, u"4"_qs});
             QVERIFY2(made.exitCode == 0, made.err.constData());

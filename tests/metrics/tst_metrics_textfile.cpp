@@ -9,6 +9,7 @@
 #include "testsupport.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -80,7 +81,7 @@ public:
 
     QByteArray scrape() const
     {
-        const ProcessResult r = run(QStringLiteral("python3"),
+        const ProcessResult r = run(QFileInfo::exists(QStringLiteral("/usr/bin/python3")) ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3"),
                                     {QStringLiteral("-c"),
                                      QStringLiteral("import sys,urllib.request;"
                                                     "sys.stdout.write(urllib.request.urlopen("
