@@ -24,6 +24,10 @@ packages=(
     clang libclang-rt-14-dev
     # build time: a compiler cache for the next build, a faster linker
     ccache lld
+    # fleets (docs/fleets.md): promtool checks `metrics`, a real node_exporter
+    # serves its textfile, ansible-playbook/ansible-doc run the collection in
+    # contrib/ansible against the private sshd
+    prometheus prometheus-node-exporter ansible-core
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -105,6 +105,7 @@ int runDiagnose(CliContext &ctx, const QStringList &args); // cmd_advise.cpp
 int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 int runAgent(CliContext &ctx, const QStringList &args);   // cmd_agent.cpp
 int runRecord(CliContext &ctx, const QStringList &args);  // cmd_record.cpp
+int runMetrics(CliContext &ctx, const QStringList &args); // cmd_metrics.cpp
 /// record's parts, shared with --host (cmd_record.cpp): its arguments
 /// parsed into the tarball's name (-1 to go on, else the exit code: help
 /// printed or a usage error reported), and the summary line it prints.

@@ -60,7 +60,7 @@ const RunnableCommand kRunnable[] = {
     {"list", &runList, false},         {"get", &runGet, true},           {"set", &runSet, true},
     {"restore", &runRestore, false},   {"test", &runTest, false},        {"sweep", &runSweep, true},
     {"monitor", &runMonitor, false},   {"history", &runHistory, false},  {"advise", &runAdvise, true},
-    {"diagnose", &runDiagnose, true},  {"profile", &runProfile, true},
+    {"diagnose", &runDiagnose, true},  {"profile", &runProfile, true},  {"metrics", &runMetrics, true},
 };
 
 QJsonObject runCommand(const SysRoot &root, AgentCall &call)

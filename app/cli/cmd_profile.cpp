@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSysInfo>
 
 #include <cstdio>
 
@@ -172,13 +173,13 @@ void printErrors(CliContext &ctx, const QList<Error> &errors)
     ctx.err.flush();
 }
 
-void printRestoreItems(CliContext &ctx, const RestoreReport &report)
+void printRestoreItems(CliContext &ctx, const RestoreReport &report, bool dryRun = false)
 {
     for (const RestoreItem &item : report.items) {
         const QString device = item.entry.device.isEmpty() ? QStringLiteral("(machine)") : item.entry.device;
         ctx.out << "  " << device << ' ' << item.entry.attribute << ' ';
         if (item.status == RestoreStatus::Restored)
-            ctx.out << item.found << " -> " << item.kept << "  restored";
+            ctx.out << item.found << " -> " << item.kept << (dryRun ? "  would be restored" : "  restored");
         else if (item.status == RestoreStatus::AlreadyOriginal)
             ctx.out << item.kept << "  already original";
         else
@@ -420,25 +421,32 @@ int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         "Brings back the values from before the first profile applied since the last revert (or reboot), onto the "
         "same devices only (a re-attached or swapped device is left alone), scheduler first."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print the report as JSON"));
-    parser.addOption(json);
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("show what would be restored (found -> original); change nothing"));
+    parser.addOptions({json, dryRun});
     if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile revert"), args); r >= 0)
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const ProfileRevertReport done = revertProfile(session);
+    const bool dry = parser.isSet(dryRun);
+    const ProfileRevertReport done = dry ? previewRevert(session) : revertProfile(session);
     if (parser.isSet(json)) {
         QJsonObject o;
         o.insert(u"ok", done.ok());
+        o.insert(u"dry_run", dry);
         o.insert(u"state_file", done.state ? QJsonValue(done.state->path) : QJsonValue());
         o.insert(u"profiles", done.state ? QJsonValue(QJsonArray::fromStringList(done.state->profiles)) : QJsonValue(QJsonArray()));
         o.insert(u"restore", restoreReportToJson(done.restore));
         printJsonObject(ctx, o);
     } else {
         if (done.state)
-            ctx.out << "reverting " << done.state->profiles.join(QStringLiteral(", ")) << " (" << done.state->path << "):\n";
-        printRestoreItems(ctx, done.restore);
+            ctx.out << (dry ? "would revert " : "reverting ") << done.state->profiles.join(QStringLiteral(", ")) << " ("
+                    << done.state->path << "):\n";
+        printRestoreItems(ctx, done.restore, dry);
+        if (dry)
+            ctx.err << "dry run: nothing was changed" << Qt::endl;
     }
     return done.ok() ? ExitOk : ExitFailed;
 }
@@ -485,13 +493,30 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     return report.drifts.isEmpty() ? ExitOk : ExitFailed;
 }
 
+// The profile resolved against this host's devices (kernel-settings: the
+// paths carry its kernel names).
+Result<ExportedText> exportForHost(CliContext &ctx, const Profile &profile)
+{
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
+    auto model = scanDevices(session);
+    if (!model)
+        return model.error();
+    const QString where = ctx.root.isLive() ? QStringLiteral("host %1").arg(QSysInfo::machineHostName())
+                                            : QStringLiteral("the recorded tree %1").arg(ctx.root.root());
+    return exportKernelSettings(profile, resolveProfile(profile, ctx.root, **model), where);
+}
+
 int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
 {
     parser.setApplicationDescription(QStringLiteral(
-        "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot) or as a "
-        "tuned.conf (for machines where tuned manages tuning). What the target cannot express exactly is said on "
-        "stderr and in the file's comments."));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev or tuned"), QStringLiteral("FORMAT"));
+        "Writes a profile as a udev rules file (applied by udev at every add and change event, so at boot), as a "
+        "tuned.conf (for machines where tuned manages tuning), or as kernel-settings: the profile resolved on this "
+        "host as kernel_settings_sysfs YAML for the linux-system-roles.kernel_settings role (this host's kernel "
+        "names; docs/fleets.md). What the target cannot express exactly is said on stderr and in the file's "
+        "comments."));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("udev, tuned or kernel-settings"),
+                                    QStringLiteral("FORMAT"));
     const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("write here instead of stdout"), QStringLiteral("F"));
     parser.addOptions({format, output});
     int exitCode = ExitOk;
@@ -499,11 +524,14 @@ int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     if (!profile)
         return exitCode;
     const QString fmt = parser.value(format);
-    if (fmt != u"udev" && fmt != u"tuned")
-        return fail(ctx, parser.isSet(format) ? QStringLiteral("unknown format '%1' (formats: udev, tuned)").arg(fmt)
-                                              : QStringLiteral("profile export needs --format udev or --format tuned"),
+    if (fmt != u"udev" && fmt != u"tuned" && fmt != u"kernel-settings")
+        return fail(ctx, parser.isSet(format)
+                             ? QStringLiteral("unknown format '%1' (formats: udev, tuned, kernel-settings)").arg(fmt)
+                             : QStringLiteral("profile export needs --format udev, tuned or kernel-settings"),
                     ExitUsage);
-    auto text = fmt == u"udev" ? exportUdevRules(*profile) : exportTuned(*profile);
+    auto text = fmt == u"udev"    ? exportUdevRules(*profile)
+                : fmt == u"tuned" ? exportTuned(*profile)
+                                  : exportForHost(ctx, *profile);
     if (!text)
         return usageError(ctx, text.error());
     for (const QString &w : text->warnings)
@@ -645,9 +673,10 @@ int runProfile(CliContext &ctx, const QStringList &args)
               "  save --name N [--devices a,b] [--changed] [--file F]\n"
               "                                           the current settings as a profile\n"
               "  apply NAME|FILE [--dry-run] [--json]     preview, then apply as one change set\n"
-              "  revert                                   bring back what apply replaced\n"
+              "  revert [--dry-run] [--json]              bring back what apply replaced\n"
               "  verify NAME|FILE [--json]                list drift (exit 1 on drift)\n"
-              "  export NAME|FILE --format udev|tuned     a udev rules file or a tuned.conf\n"
+              "  export NAME|FILE --format udev|tuned|kernel-settings\n"
+              "                                           a udev rules file, a tuned.conf, or kernel_settings YAML\n"
               "  import TUNED_CONF [--name N] [--file F]  a tuned profile as a blocktune profile\n"
               "  install NAME|FILE                        the udev rules into /etc/udev/rules.d, reload udev\n"
               "  uninstall NAME                           remove them\n\n"

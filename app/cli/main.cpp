@@ -29,6 +29,7 @@ const Command kCommands[] = {
     {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
     {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},
     {"profile", "tuning profiles: list, show, save, apply, revert, verify, export, import, install", &runProfile},
+    {"metrics", "settings, stacking, drift and the history's figures for Prometheus (--textfile-dir)", &runMetrics},
     {"record", "snapshot what blocktune reads of /sys, /proc and /dev into FILE.tar.gz", &runRecord},
     {"agent", "serve a remote session on stdin/stdout (started through ssh by --host)", &runAgent},
 };

@@ -314,6 +314,11 @@ struct ProfileRevertReport
 /// Brings back the before-state (scheduler first, only onto the same
 /// devices), removes it when every value is settled, keeps the rest.
 ProfileRevertReport revertProfile(TuningSession &session);
+/// What revertProfile() would do now, changing nothing: per remembered
+/// value "restored" (would be written back: `found` now, `kept` the
+/// original), "already original", or "device changed" (a re-attached or
+/// swapped device: left alone).
+ProfileRevertReport previewRevert(TuningSession &session);
 
 // ---- udev and tuned -------------------------------------------------------------------
 
@@ -338,6 +343,15 @@ Result<ExportedText> exportUdevRules(const Profile &profile);
 /// readahead= (KiB, `>N`/`<N` kept); what tuned's disk plugin cannot set is
 /// left as a comment and warned about.
 Result<ExportedText> exportTuned(const Profile &profile);
+
+/// The profile as resolved on one host (`where`: "host NAME", "the recorded
+/// tree DIR") as YAML `kernel_settings_sysfs` for linux-system-roles'
+/// kernel_settings role: per device a `{name: /sys/block/DEV/queue/ATTR,
+/// value}` in write order (scheduler first, readahead last). Kernel names
+/// are that host's, as the file's comment says; a resolution with errors
+/// is refused.
+Result<ExportedText> exportKernelSettings(const Profile &profile, const ProfileResolution &resolution,
+                                          const QString &where);
 
 struct TunedImport
 {

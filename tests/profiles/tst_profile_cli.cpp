@@ -239,7 +239,7 @@ private Q_SLOTS:
         QCOMPARE(cli(root + QStringList{u"export"_qs, u"scst"_qs}).exitCode, 2);
         const ProcessResult unknown = cli(root + QStringList{u"export"_qs, u"scst"_qs, u"--format"_qs, u"yaml"_qs});
         QCOMPARE(unknown.exitCode, 2);
-        QVERIFY(unknown.err.contains("unknown format 'yaml' (formats: udev, tuned)"));
+        QVERIFY(unknown.err.contains("unknown format 'yaml' (formats: udev, tuned, kernel-settings)"));
 
         const QString storage = QStringLiteral(BLOCKTUNE_TEST_DATA "/tuned/profiles/storage-server/tuned.conf");
         const ProcessResult imported = cli(root + QStringList{u"import"_qs, storage, u"--file"_qs, file("imported.json")});

@@ -1,0 +1,116 @@
+// The Prometheus text exposition format (version 0.0.4): escaping, values,
+// families, and the textfile written whole or not at all.
+#include "metrics.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <cmath>
+#include <limits>
+
+namespace blocktune {
+
+QString escapeLabelValue(const QString &value)
+{
+    QString out;
+    out.reserve(value.size());
+    for (const QChar c : value) {
+        if (c == u'\\')
+            out += QStringLiteral("\\\\");
+        else if (c == u'"')
+            out += QStringLiteral("\\\"");
+        else if (c == u'\n')
+            out += QStringLiteral("\\n");
+        else
+            out += c;
+    }
+    return out;
+}
+
+QString escapeHelp(const QString &text)
+{
+    QString out = text;
+    out.replace(u'\\', QStringLiteral("\\\\"));
+    out.replace(u'\n', QStringLiteral("\\n"));
+    return out;
+}
+
+QString formatSampleValue(double value)
+{
+    if (std::isnan(value))
+        return QStringLiteral("NaN");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    // Byte counts up to 2^53 are exact in a double; print them as integers,
+    // not 4.294967296e+09.
+    if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
+        return QString::number(qint64(value));
+    return QString::number(value, 'g', std::numeric_limits<double>::max_digits10);
+}
+
+void Exposition::family(const QString &name, const QString &help, Type type)
+{
+    for (const Family &f : std::as_const(m_families))
+        if (f.name == name)
+            return;
+    m_families.append(Family{name, help, type, {}});
+}
+
+void Exposition::sample(const QString &name, const Labels &labels, double value)
+{
+    QString line = name;
+    if (!labels.isEmpty()) {
+        QStringList parts;
+        for (const auto &[key, v] : labels)
+            parts << key + QStringLiteral("=\"") + escapeLabelValue(v) + u'"';
+        line += u'{' + parts.join(u',') + u'}';
+    }
+    line += u' ' + formatSampleValue(value);
+    for (Family &f : m_families) {
+        if (f.name == name) {
+            f.lines << line;
+            return;
+        }
+    }
+    // A sample of an undeclared family is a bug here; keep it visible, typed untyped.
+    m_families.append(Family{name, QStringLiteral("(undeclared)"), Type::Gauge, {line}});
+}
+
+QByteArray Exposition::text() const
+{
+    QString out;
+    for (const Family &f : m_families) {
+        if (f.lines.isEmpty())
+            continue;
+        out += QStringLiteral("# HELP %1 %2\n").arg(f.name, escapeHelp(f.help));
+        out += QStringLiteral("# TYPE %1 %2\n").arg(f.name, f.type == Type::Counter ? QStringLiteral("counter")
+                                                                                      : QStringLiteral("gauge"));
+        for (const QString &l : f.lines)
+            out += l + u'\n';
+    }
+    return out.toUtf8();
+}
+
+Status writeTextfile(const QString &dir, const QByteArray &text)
+{
+    const QFileInfo folder(dir);
+    if (!folder.isDir())
+        return makeError(InvalidArgument, QStringLiteral("--textfile-dir %1: not a directory (node_exporter's textfile "
+                                                         "folder; Debian's is %2)").arg(dir, kDebianTextfileDir));
+    if (!folder.isWritable())
+        return makeError(Refused, QStringLiteral("--textfile-dir %1: not writable by this user").arg(dir));
+    // QSaveFile writes DIR/blocktune.prom.XXXXXX (not *.prom, so the
+    // collector never reads it half-written), syncs it and renames it over
+    // the old file on commit().
+    QSaveFile file(QDir(dir).filePath(kTextfileName));
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString()));
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    if (file.write(text) != text.size() || !file.commit())
+        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString()));
+    return {};
+}
+
+} // namespace blocktune

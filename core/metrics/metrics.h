@@ -1,0 +1,98 @@
+#pragma once
+// What core/metrics offers: a machine's block-device settings, how its
+// devices stack, its drift against a profile and the history's last figures
+// as Prometheus metrics (text exposition format 0.0.4), for node_exporter's
+// textfile collector or any scraper.
+//
+//     TuningSession session(root);
+//     MetricsReport m = collectMetrics(session, ProfileStore::standard(root), {});
+//     writeTextfile(QStringLiteral("/var/lib/prometheus/node-exporter"), m.text);
+//
+// Every value is in base units (bytes, seconds); the `device` label is the
+// kernel name, as node_exporter's own `device` label is. What could not be
+// read is counted in blocktune_metrics_errors and said in `errors`; a
+// series whose figure is unknown is left out, never guessed.
+
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace blocktune {
+
+class TuningSession;
+class ProfileStore;
+
+/// The name of the file writeTextfile() writes: node_exporter reads `*.prom`.
+inline constexpr QLatin1StringView kTextfileName{"blocktune.prom"};
+/// Debian's prometheus-node-exporter reads this folder (its
+/// --collector.textfile.directory in /etc/default/prometheus-node-exporter).
+inline constexpr QLatin1StringView kDebianTextfileDir{"/var/lib/prometheus/node-exporter"};
+
+/// A label value as the exposition format writes it between quotes:
+/// backslash, double quote and newline escaped (\\, \", \n).
+QString escapeLabelValue(const QString &value);
+/// A HELP text: backslash and newline escaped.
+QString escapeHelp(const QString &text);
+/// A sample value: integers exactly, others as the shortest round-trip
+/// decimal; NaN and infinities as the format spells them.
+QString formatSampleValue(double value);
+
+/// Metric families in the exposition format: one HELP and one TYPE line
+/// per family, then its samples, families in the order they were declared
+/// (the format wants every sample of a family together).
+class Exposition final
+{
+public:
+    using Labels = QList<QPair<QString, QString>>;
+    enum class Type { Gauge, Counter };
+
+    /// Declares a family (again: no effect); samples may come before its turn.
+    void family(const QString &name, const QString &help, Type type = Type::Gauge);
+    void sample(const QString &name, const Labels &labels, double value);
+    /// Families without a sample are left out.
+    QByteArray text() const;
+
+private:
+    struct Family
+    {
+        QString name;
+        QString help;
+        Type type = Type::Gauge;
+        QStringList lines;
+    };
+    QList<Family> m_families;
+};
+
+struct MetricsOptions
+{
+    /// Verify against this profile (name or file) instead of the applied one.
+    QString profile;
+    /// The history to read the last figures from; nullopt: none (a recorded
+    /// tree is another machine, whose history is not this one's).
+    std::optional<QString> historyPath;
+};
+
+struct MetricsReport
+{
+    QByteArray text;
+    /// What could not be read, one sentence each (blocktune_metrics_errors).
+    QStringList errors;
+};
+
+/// Everything the metrics say, from the session's one model (no second
+/// scan), its applied state, the profile store and the history.
+MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options);
+
+/// Writes `text` as DIR/blocktune.prom atomically: a temporary file in DIR,
+/// synced, renamed over the old one (QSaveFile), mode 0644 so node_exporter's
+/// user may read it. A reader sees the old file or the new one, whole.
+/// Refused (nothing written) when DIR is not a writable folder.
+Status writeTextfile(const QString &dir, const QByteArray &text);
+
+} // namespace blocktune

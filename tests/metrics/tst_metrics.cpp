@@ -1,0 +1,260 @@
+// `blocktune-cli metrics` against an outside referee: promtool (Debian's
+// prometheus package) must accept what it prints on the live machine, on
+// every recorded tree, on a generated 5,000-device tree and on a snapshot;
+// the figures must be the trees' own, drift must follow a changed value,
+// and the history's figures must come out in base units.
+#include "history/history.h"
+#include "metrics/metrics.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimeZone>
+#include <QTest>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+ProcessResult cli(const QStringList &args)
+{
+    return run(binary("blocktune-cli"), args);
+}
+
+/// The value of one sample line `NAME{LABELS} VALUE`, or nullopt.
+std::optional<double> sampleValue(const QByteArray &text, const QString &nameAndLabels)
+{
+    const QByteArray prefix = QByteArray(nameAndLabels.toUtf8() + ' ');
+    for (const QByteArray &line : text.split('\n'))
+        if (line.startsWith(prefix))
+            return line.mid(prefix.size()).toDouble();
+    return std::nullopt;
+}
+
+QString promtool()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("promtool"));
+}
+
+} // namespace
+
+class TestMetrics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void labelValuesAreEscaped_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("escaped");
+        QTest::newRow("plain") << u"sda"_qs << u"sda"_qs;
+        QTest::newRow("backslash") << u"a\\b"_qs << u"a\\\\b"_qs;
+        QTest::newRow("quote") << u"vg\"lv"_qs << u"vg\\\"lv"_qs;
+        QTest::newRow("newline") << u"x\ny"_qs << u"x\\ny"_qs;
+        QTest::newRow("all three") << u"\\\"\n"_qs << u"\\\\\\\"\\n"_qs;
+        QTest::newRow("empty") << QString() << QString();
+    }
+    void labelValuesAreEscaped()
+    {
+        QFETCH(QString, value);
+        QFETCH(QString, escaped);
+        QCOMPARE(escapeLabelValue(value), escaped);
+    }
+
+    void samplesOfAFamilyStayTogether()
+    {
+        Exposition e;
+        e.family(u"a_bytes"_qs, u"A\nwith a newline"_qs);
+        e.family(u"b_info"_qs, u"B"_qs);
+        e.family(u"never_sampled"_qs, u"left out"_qs);
+        e.sample(u"a_bytes"_qs, {{u"device"_qs, u"sda"_qs}}, 4194304);
+        e.sample(u"b_info"_qs, {{u"name"_qs, u"vg\"x"_qs}}, 1);
+        e.sample(u"a_bytes"_qs, {{u"device"_qs, u"sdb"_qs}}, 0.5);
+        QCOMPARE(QString::fromUtf8(e.text()),
+                 u"# HELP a_bytes A\\nwith a newline\n# TYPE a_bytes gauge\na_bytes{device=\"sda\"} 4194304\n"
+                 "a_bytes{device=\"sdb\"} 0.5\n# HELP b_info B\n# TYPE b_info gauge\nb_info{name=\"vg\\\"x\"} 1\n"_qs);
+    }
+
+    void promtoolAcceptsEveryMachine_data()
+    {
+        QTest::addColumn<QString>("tree"); // empty: the live machine; "synth": generated here
+        QTest::newRow("live") << QString();
+        for (const char *t : {"md-raid10-f2", "raid5-degraded", "scst-raid0-lvm", "scst-raid0-lvm-sysblock",
+                              "nvme-parts", "live-loop"})
+            QTest::newRow(t) << recordedTree(t);
+        QTest::newRow("5000 devices") << u"synth"_qs;
+        QTest::newRow("snapshot") << u"snapshot"_qs;
+    }
+    void promtoolAcceptsEveryMachine()
+    {
+        QFETCH(QString, tree);
+        if (promtool().isEmpty())
+            QFAIL("promtool is missing (apt-get install prometheus; scripts/bootstrap.sh)");
+        // 25,000 small files: in memory where there is /dev/shm (on this VM's
+        // disk, making and removing them took over a minute).
+        const QFileInfo shm(QStringLiteral("/dev/shm"));
+        QTemporaryDir dir(shm.isDir() && shm.isWritable() ? QStringLiteral("/dev/shm/blocktune-test-XXXXXX")
+                                                          : QDir::tempPath() + QStringLiteral("/blocktune-test-XXXXXX"));
+        QStringList args;
+        if (tree == u"synth") {
+            const ProcessResult made = run(QFileInfo::exists(u"/usr/bin/python3"_qs) ? u"/usr/bin/python3"_qs : u"python3"_qs, {QStringLiteral(BLOCKTUNE_SOURCE_DIR "/scripts/mk-sysroot.py"),
+                                                          u"synth"_qs, dir.filePath(u"t"_qs), u"--disks"_qs, u"1000"_qs,
+                                                          u"--parts"_qs, u"4"_qs});
+            QVERIFY2(made.exitCode == 0, made.err.constData());
+            tree = dir.filePath(u"t"_qs);
+        } else if (tree == u"snapshot") {
+            const QString tarball = dir.filePath(u"machine.tar.gz"_qs);
+            const ProcessResult recorded = cli({u"record"_qs, tarball});
+            QVERIFY2(recorded.exitCode == 0, recorded.err.constData());
+            tree = tarball;
+        }
+        if (!tree.isEmpty())
+            args << u"--sysroot"_qs << tree;
+        const ProcessResult m = cli(args << u"metrics"_qs);
+        QCOMPARE(m.exitCode, 0);
+        QVERIFY(m.out.contains("# TYPE blocktune_read_ahead_bytes gauge"));
+        QVERIFY(m.out.contains("blocktune_metrics_errors "));
+        const ProcessResult checked = run(promtool(), {u"check"_qs, u"metrics"_qs}, 60000, m.out);
+        QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err).constData());
+        if (QByteArrayView(QTest::currentDataTag()) == QByteArrayView("5000 devices")) {
+            // Every disk and its four partitions: 1,000 readaheads, 4,000 partitions.
+            QCOMPARE(m.out.count("\nblocktune_read_ahead_bytes{"), 1000);
+            QCOMPARE(m.out.count("\nblocktune_partition_info{"), 4000);
+        }
+    }
+
+    void figuresAreTheTreesOwnInBytes()
+    {
+        const ProcessResult m = cli({u"--sysroot"_qs, recordedTree("md-raid10-f2"), u"metrics"_qs});
+        QCOMPARE(m.exitCode, 0);
+        // The tree: md0 raid10 far-2 over 8 disks, chunk 512 KiB, read_ahead_kb 8192;
+        // the kernel's floor there is 2 x (512 KiB x 8) = 8 MiB.
+        QCOMPARE(sampleValue(m.out, u"blocktune_read_ahead_bytes{device=\"md0\"}"_qs), 8388608.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_readahead_floor_bytes{device=\"md0\"}"_qs), 8388608.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_md_member_info{device=\"md0\",member=\"sdb\"}"_qs), 1.0);
+        QCOMPARE(m.out.count("\nblocktune_md_member_info{device=\"md0\""), 8);
+        QVERIFY(!m.out.contains("blocktune_readahead_floor_bytes{device=\"sdb\"}")); // a plain disk has none
+
+        const ProcessResult lvm = cli({u"--sysroot"_qs, recordedTree("scst-raid0-lvm"), u"metrics"_qs});
+        QVERIFY(lvm.out.contains("blocktune_dm_slave_info{device=\"dm-0\",slave=\"md0\",name=\"vg_scst-lun0\"} 1"));
+        QVERIFY(lvm.out.contains("blocktune_partition_info{device=\"sdb1\",disk=\"sdb\"} 1"));
+        QCOMPARE(sampleValue(lvm.out, u"blocktune_metrics_errors"_qs), 0.0);
+    }
+
+    void driftFollowsAChangedValue()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QTemporaryDir journals;
+        qputenv("BLOCKTUNE_JOURNAL_DIR", journals.path().toLocal8Bit());
+        const ProcessResult applied = cli({u"--sysroot"_qs, tree.path(), u"profile"_qs, u"apply"_qs, u"backup-target"_qs});
+        QVERIFY2(applied.exitCode == 0, applied.err.constData());
+        ProcessResult m = cli({u"--sysroot"_qs, tree.path(), u"metrics"_qs});
+        QVERIFY(m.out.contains("blocktune_profile_applied_info{profile=\"backup-target\"} 1"));
+        const QString sdbFifo = u"blocktune_profile_drift{profile=\"backup-target\",device=\"sdb\",setting=\"iosched.fifo_batch\"}"_qs;
+        QCOMPARE(sampleValue(m.out, sdbFifo), 0.0);
+        QVERIFY(!m.out.contains("setting=\"iosched.fifo_batch\"} 1"));
+
+        // Someone changes sdb behind blocktune's back.
+        QFile fifo(tree.filePath(u"sys/block/sdb/queue/iosched/fifo_batch"_qs));
+        QVERIFY(fifo.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        fifo.write("8\n");
+        fifo.close();
+        m = cli({u"--sysroot"_qs, tree.path(), u"metrics"_qs});
+        QCOMPARE(sampleValue(m.out, sdbFifo), 1.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_profile_drift{profile=\"backup-target\",device=\"sdc\",setting=\"iosched.fifo_batch\"}"_qs), 0.0);
+
+        // --profile: drift against another profile than the applied one.
+        m = cli({u"--sysroot"_qs, tree.path(), u"metrics"_qs, u"--profile"_qs, u"desktop-defaults"_qs});
+        QCOMPARE(m.exitCode, 0);
+        QVERIFY(m.out.contains("blocktune_profile_applied_info{profile=\"backup-target\"} 1"));
+        QVERIFY(m.out.contains("blocktune_profile_drift{profile=\"desktop-defaults\""));
+        QVERIFY(!m.out.contains("blocktune_profile_drift{profile=\"backup-target\""));
+        qunsetenv("BLOCKTUNE_JOURNAL_DIR");
+    }
+
+    void historyFiguresInBaseUnits()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        auto record = [](const QString &kind, const QString &device, double mb, qint64 secs, bool ok) {
+            HistoryRecord r;
+            r.recordedAt = QDateTime::fromSecsSinceEpoch(secs, Qt::UTC);
+            r.source = u"cli"_qs;
+            r.kind = kind;
+            r.test = u"seq"_qs;
+            r.device = device;
+            r.mbPerSec = mb;
+            r.ok = ok;
+            if (kind == u"sweep")
+                r.result = QJsonObject{{u"queue_device"_qs, device},
+                                       {u"points"_qs, QJsonArray{QJsonObject{{u"read_ahead_kb"_qs, 128}, {u"mb_per_s"_qs, 300.0}},
+                                                                 QJsonObject{{u"read_ahead_kb"_qs, 2048}, {u"mb_per_s"_qs, mb}}}}};
+            else
+                r.result = QJsonObject{{u"mean_mb_per_s"_qs, mb}};
+            return r;
+        };
+        const HistoryStore store(db);
+        QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 100.0, 1700000000, true)));
+        QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 330.5, 1700000100, true)));
+        QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 2.0, 1700000200, false))); // stopped: not the figure
+        QVERIFY(store.add(record(u"sweep"_qs, u"loop9"_qs, 1510.0, 1700000300, true)));
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        const ProcessResult m = cli({u"metrics"_qs});
+        qunsetenv("BLOCKTUNE_HISTORY_DB");
+        QCOMPARE(m.exitCode, 0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_read_test_bytes_per_second{device=\"loop9\",test=\"seq\"}"_qs), 330.5e6);
+        QCOMPARE(sampleValue(m.out, u"blocktune_read_test_timestamp_seconds{device=\"loop9\",test=\"seq\"}"_qs), 1700000100.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_read_ahead_bytes{device=\"loop9\",test=\"seq\"}"_qs), 2097152.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_bytes_per_second{device=\"loop9\",test=\"seq\"}"_qs), 1510e6);
+        // The history keeps no advice: no series is made up for it.
+        QVERIFY(!m.out.contains("blocktune_advise_"));
+        // A recorded tree is another machine: this machine's history is not its.
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        const ProcessResult tree = cli({u"--sysroot"_qs, recordedTree("md-raid10-f2"), u"metrics"_qs});
+        qunsetenv("BLOCKTUNE_HISTORY_DB");
+        QVERIFY(!tree.out.contains("blocktune_read_test_bytes_per_second"));
+    }
+
+    void badInputIsRefusedAndNothingWritten()
+    {
+        QTemporaryDir dir;
+        ProcessResult r = cli({u"metrics"_qs, u"--profile"_qs, u"no-such-profile"_qs, u"--textfile-dir"_qs, dir.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no-such-profile"), r.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath(u"blocktune.prom"_qs)));
+        r = cli({u"metrics"_qs, u"--textfile-dir"_qs, dir.filePath(u"missing"_qs)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("not a directory"), r.err.constData());
+        r = cli({u"metrics"_qs, u"--textfil"_qs, dir.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("did you mean --textfile-dir"), r.err.constData());
+        r = cli({u"metrics"_qs, u"--textfile-dir"_qs, dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile::exists(dir.filePath(u"blocktune.prom"_qs)));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left
+    }
+
+    void exportsKernelSettingsOfThisTree()
+    {
+        const ProcessResult r = cli({u"--sysroot"_qs, recordedTree("md-raid10-f2"), u"profile"_qs, u"export"_qs,
+                                     u"backup-target"_qs, u"--format"_qs, u"kernel-settings"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("kernel names below are this host's"));
+        QVERIFY(r.out.contains("kernel_settings_sysfs:\n"));
+        // sdb's scheduler comes before its readahead (write order), paths as on the host.
+        const qsizetype sched = r.out.indexOf("  - name: /sys/block/sdb/queue/scheduler\n");
+        const qsizetype ra = r.out.indexOf("  - name: /sys/block/sdb/queue/read_ahead_kb\n    value: \"4096\"");
+        QVERIFY2(sched >= 0 && ra > sched, r.out.constData());
+        const ProcessResult bad = cli({u"profile"_qs, u"export"_qs, u"backup-target"_qs, u"--format"_qs, u"kernel"_qs});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("formats: udev, tuned, kernel-settings"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"
