@@ -208,6 +208,7 @@ void MainWindow::wireViews()
     connect(m_session, &ConsoleSession::stateChanged, this,
             [this](const SessionState &state) { m_privilege->setText(privilegeText(&state)); });
     connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
+    connect(m_advise, &AdviseView::historyRecorded, m_history, &HistoryView::reload);
     connect(m_readTest, &ReadTestView::message, this, [this](const QString &text) {
         statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
     });

@@ -143,4 +143,16 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o)
     ctx.out.flush();
 }
 
+void keepInHistory(CliContext &ctx, const HistoryRecord &record)
+{
+    if (!ctx.root.isLive())
+        return;
+    HistoryNotice notice;
+    const auto id = HistoryStore().add(record, &notice);
+    if (!notice.text.isEmpty())
+        ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
+    if (!id)
+        ctx.err << "blocktune-cli: " << id.error().message << Qt::endl;
+}
+
 } // namespace blocktune::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/sysroot.h"
+#include "history/history.h"
 #include "devices/snapshot.h"
 #include "remote/remote.h"
 #include "session/session.h"
@@ -82,6 +83,12 @@ QString closestOption(const QString &unknown, const QStringList &known);
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
 /// Prints `o` as indented JSON on stdout.
 void printJsonObject(CliContext &ctx, const QJsonObject &o);
+
+/// Keeps a finished test, sweep or advice in the history (core/history). A
+/// failure to keep it is said on stderr and changes nothing else: the
+/// result is printed already and the exit status stays the command's. A
+/// recorded tree (--sysroot) reads no device, so nothing is kept.
+void keepInHistory(CliContext &ctx, const HistoryRecord &record);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).

@@ -66,7 +66,7 @@ Result<double> toleranceOption(const QString &text)
     return v / 100.0;
 }
 
-// `history:ID` (a sweep kept in the history) or a JSON file.
+// `history:ID` (a sweep or an advice kept in the history) or a JSON file.
 Result<RecordedCurve> readRecordedCurve(const QString &from)
 {
     if (from.startsWith(QStringLiteral("history:"))) {
@@ -79,9 +79,10 @@ Result<RecordedCurve> readRecordedCurve(const QString &from)
         auto record = HistoryStore().get(id);
         if (!record)
             return record.error();
-        if (record->kind != u"sweep")
-            return makeError(InvalidArgument, QStringLiteral("--from %1: record %2 is a %3 %4, not a sweep: only a "
-                                                             "readahead sweep has a curve to advise from")
+        if (record->kind != u"sweep" && record->kind != u"advice")
+            return makeError(InvalidArgument, QStringLiteral("--from %1: record %2 is a %3 %4, not a sweep or an "
+                                                             "advice: only those have a readahead curve to advise "
+                                                             "from")
                                                   .arg(from).arg(id).arg(record->kind, record->test));
         return recordedCurveFromJson(record->result, from);
     }
@@ -136,8 +137,8 @@ struct AdviseOptions
                                  QStringLiteral("how much below the plateau the pick may be (default 5%; 0.5% to 50%)"),
                                  QStringLiteral("PCT")};
     QCommandLineOption from{QStringLiteral("from"),
-                            QStringLiteral("advise from a recorded curve instead of reading: history:ID (a sweep in "
-                                           "the history), or a JSON file (sweep --json, advise --json, or "
+                            QStringLiteral("advise from a recorded curve instead of reading: history:ID (a sweep or "
+                                           "an advice in the history), or a JSON file (sweep --json, advise --json, or "
                                            "{\"curve\":[{\"read_ahead_kb\":N,\"mb_per_s\":X},...]})"),
                             QStringLiteral("SOURCE")};
     QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
@@ -240,6 +241,8 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     else
         ctx.out << formatAdvice(*advice);
     ctx.out.flush();
+    if (!advice->cancelled && !sig)
+        keepInHistory(ctx, historyRecord(*advice, QStringLiteral("cli"))); // metrics exports the last one
     if (!advice->restored)
         fail(ctx, advice->restoreMessage);
     if (sig) {

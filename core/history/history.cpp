@@ -1,5 +1,6 @@
 #include "history.h"
 
+#include "advisor/advisor.h"
 #include "readtest/readtest.h"
 
 #include <QDir>
@@ -11,6 +12,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QThread>
 #include <QVariant>
 
@@ -394,6 +396,37 @@ HistoryRecord historyRecord(const SweepResult &result, const QString &source, co
         r.settings.insert(result.queueDevice + QStringLiteral(" read_ahead_kb (before)"), double(*result.originalKiB));
     r.settings.insert(QStringLiteral("swept read_ahead_kb"), values.join(u','));
     r.result = sweepToJson(result);
+    r.figures = historyFigures(r.kind, r.result);
+    return r;
+}
+
+HistoryRecord historyRecord(const Advice &advice, const QString &source)
+{
+    HistoryRecord r;
+    r.recordedAt = QDateTime::currentDateTimeUtc();
+    r.source = source;
+    r.kind = QStringLiteral("advice");
+    r.test = workloadName(advice.workload);
+    r.device = advice.device;
+    r.kernel = QSysInfo::kernelVersion(); // advice runs where it reads
+    r.description = QStringLiteral("%1 KiB recommended, %2 runs in %3 s")
+                        .arg(advice.recommendedKiB).arg(advice.runs).arg(double(advice.elapsedMs) / 1000.0, 0, 'f', 1);
+    r.mbPerSec = round3(advice.analysis.plateauMbPerSec);
+    r.ok = !advice.cancelled && advice.restored && advice.recommendedKiB > 0;
+    if (advice.originalKiB)
+        r.settings.insert(advice.queueDevice + QStringLiteral(" read_ahead_kb (before)"), double(*advice.originalKiB));
+    if (advice.floorKiB)
+        r.settings.insert(advice.queueDevice + QStringLiteral(" readahead floor KiB"), double(*advice.floorKiB));
+    r.settings.insert(QStringLiteral("workload"), r.test);
+    r.settings.insert(QStringLiteral("tolerance %"), round3(advice.analysis.tolerancePct));
+    r.metrics.insert(QStringLiteral("recommended read_ahead_kb"), double(advice.recommendedKiB));
+    r.metrics.insert(QStringLiteral("plateau MB/s"), round3(advice.analysis.plateauMbPerSec));
+    r.metrics.insert(QStringLiteral("raw peak MB/s"), round3(advice.rawMbPerSec));
+    r.metrics.insert(QStringLiteral("noise %"), round3(advice.analysis.noisePct));
+    r.metrics.insert(QStringLiteral("runs"), advice.runs);
+    for (const CurvePoint &p : advice.curve)
+        r.metrics.insert(QStringLiteral("read_ahead_kb %1 MB/s").arg(p.readAheadKiB), round3(p.mbPerSec));
+    r.result = adviceToJson(advice);
     r.figures = historyFigures(r.kind, r.result);
     return r;
 }

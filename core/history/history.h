@@ -23,6 +23,7 @@ namespace blocktune {
 
 struct ReadTestResult; // core/readtest
 struct SweepResult;
+struct Advice;         // core/advisor
 
 /// Schema of the database; migrations bring older files up to it.
 inline constexpr int kHistorySchemaVersion = 2;
@@ -35,8 +36,8 @@ struct HistoryRecord
     qint64 id = 0;             ///< 0 until stored
     QDateTime recordedAt;      ///< UTC
     QString source;            ///< "console", "cli"
-    QString kind;              ///< "test" or "sweep"
-    QString test;              ///< seq, concurrent, server, mixed
+    QString kind;              ///< "test", "sweep" or "advice"
+    QString test;              ///< seq, concurrent, server, mixed (advice: its workload, "concurrent:2")
     QString device;            ///< kernel name of the first measured device
     QString kernel;            ///< release the test ran on
     QString description;       ///< "bs 64K, 256M from offset 0, buffered" (readahead list for a sweep)
@@ -61,6 +62,11 @@ QJsonObject historyFigures(const QString &kind, const QJsonObject &result);
 /// What a finished test or sweep becomes in the history.
 HistoryRecord historyRecord(const ReadTestResult &result, const QString &source, const QString &description);
 HistoryRecord historyRecord(const SweepResult &result, const QString &source, const QString &description);
+/// A measured advice (kind "advice"): its curve, the recommendation, the
+/// plateau and the raw peak; ok when it finished and was restored. Advice
+/// computed from a recorded curve (advise --from) measured nothing and is
+/// not kept.
+HistoryRecord historyRecord(const Advice &advice, const QString &source);
 
 /// One line of a comparison: the same key in two records.
 struct HistoryDiff

@@ -80,6 +80,23 @@ QJsonObject historyFigures(const QString &kind, const QJsonObject &result)
                        "shared_fd", "seq_streams", "random_readers", "random_block_size"})},
         {QStringLiteral("devices"), devicesOf(result)},
     };
+    if (kind == u"advice") {
+        QJsonArray points;
+        for (const QJsonValue &v : result.value(u"curve").toArray()) {
+            QJsonObject point = pick(v.toObject(), {"read_ahead_kb", "mb_per_s", "fitted_mb_per_s", "min_mb_per_s",
+                                                    "max_mb_per_s", "spread_pct", "avg_request_kb"});
+            point.insert(QStringLiteral("runs"), v[u"runs"].toArray().size());
+            points.append(point);
+        }
+        QJsonObject summary = pick(result, {"workload", "queue_device", "recommended_read_ahead_kb", "knee_kb",
+                                            "raw_peak_mb_per_s", "floor_kb", "original_read_ahead_kb", "restored",
+                                            "memory_kb"});
+        const QJsonObject analysis = pick(result.value(u"analysis").toObject(),
+                                          {"plateau_mb_per_s", "band_pct", "noise_pct", "resolved"});
+        for (auto it = analysis.constBegin(); it != analysis.constEnd(); ++it)
+            summary.insert(it.key(), it.value());
+        return QJsonObject{{QStringLiteral("summary"), summary}, {QStringLiteral("points"), points}};
+    }
     if (kind == u"sweep") {
         const QJsonArray points = pointsOf(result);
         QJsonObject best;

@@ -54,6 +54,16 @@ void declareFamilies(Exposition &e)
              QStringLiteral("That sweep's fastest point."));
     e.family(QStringLiteral("blocktune_sweep_timestamp_seconds"),
              QStringLiteral("When that sweep was recorded (Unix time)."));
+    e.family(QStringLiteral("blocktune_advise_recommended_read_ahead_bytes"),
+             QStringLiteral("The newest complete advice for the device and workload from the history: the "
+                            "readahead it recommends."));
+    e.family(QStringLiteral("blocktune_advise_plateau_bytes_per_second"),
+             QStringLiteral("That advice's plateau: what buffered reads of the workload reach."));
+    e.family(QStringLiteral("blocktune_advise_raw_peak_bytes_per_second"),
+             QStringLiteral("That advice's raw peak: what the device delivers to O_DIRECT 1 MiB reads, 16 in "
+                            "flight."));
+    e.family(QStringLiteral("blocktune_advise_timestamp_seconds"),
+             QStringLiteral("When that advice was recorded (Unix time)."));
     e.family(QStringLiteral("blocktune_metrics_errors"),
              QStringLiteral("What blocktune-cli metrics could not read this time (the reasons are on its stderr)."));
 }
@@ -143,8 +153,8 @@ void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, c
     }
 }
 
-/// The history keeps read tests and sweeps (kind "test", "sweep"), not
-/// advise's answers: those series are left out rather than guessed.
+/// From the history, newest first: per device and kind ("test", "sweep",
+/// "advice") and test or workload, its newest complete record.
 void addHistory(Exposition &e, const QString &path, QStringList &errors)
 {
     const HistoryStore store(path);
@@ -179,6 +189,18 @@ void addHistory(Exposition &e, const QString &path, QStringList &errors)
             e.sample(QStringLiteral("blocktune_sweep_best_bytes_per_second"), labels,
                      summary.value(u"best_mb_per_s").toDouble() * kMB);
             e.sample(QStringLiteral("blocktune_sweep_timestamp_seconds"), labels, when);
+        } else if (r.kind == u"advice") {
+            const QJsonObject summary = r.figures.value(u"summary").toObject();
+            if (!summary.contains(u"recommended_read_ahead_kb"))
+                continue;
+            const Labels advice{{QStringLiteral("device"), r.device}, {QStringLiteral("workload"), r.test}};
+            e.sample(QStringLiteral("blocktune_advise_recommended_read_ahead_bytes"), advice,
+                     summary.value(u"recommended_read_ahead_kb").toDouble() * kKiB);
+            e.sample(QStringLiteral("blocktune_advise_plateau_bytes_per_second"), advice,
+                     summary.value(u"plateau_mb_per_s").toDouble() * kMB);
+            e.sample(QStringLiteral("blocktune_advise_raw_peak_bytes_per_second"), advice,
+                     summary.value(u"raw_peak_mb_per_s").toDouble() * kMB);
+            e.sample(QStringLiteral("blocktune_advise_timestamp_seconds"), advice, when);
         }
     }
 }

@@ -5,6 +5,7 @@
 #include "testsupport.h"
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -47,11 +48,14 @@ class TestAdvisorLive final : public QObject
 
 private:
     std::unique_ptr<TestLoop> m_loop;
+    QTemporaryDir m_history; // the advice is kept here, not in the user's history
 
 private slots:
     void initTestCase()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        QVERIFY(m_history.isValid());
+        qputenv("BLOCKTUNE_HISTORY_DB", m_history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
         m_loop = std::make_unique<TestLoop>(qint64(64) << 20, knownContents());
         QVERIFY(m_loop->isValid());
     }
@@ -136,6 +140,16 @@ private slots:
         QCOMPARE(a.value(u"memory_kb").toInteger(), recommended);
         QCOMPARE(a.value(u"profile").toObject().value(u"rules").toArray().at(0).toObject()
                      .value(u"set").toObject().value(u"read_ahead_kb").toInteger(), recommended);
+
+        // The advice is kept in the history, and metrics serves it to Prometheus.
+        const ProcessResult m = run(binary("blocktune-cli"), {QStringLiteral("metrics")});
+        QCOMPARE(m.exitCode, 0);
+        const QByteArray series = QByteArrayLiteral("blocktune_advise_recommended_read_ahead_bytes{device=\"")
+            + dev.toUtf8() + QByteArrayLiteral("\",workload=\"seq\"} ");
+        const qsizetype at = m.out.indexOf(series);
+        QVERIFY2(at >= 0, m.out.constData());
+        const QByteArray value = m.out.mid(at + series.size()).split('\n').constFirst();
+        QCOMPARE(value.toDouble(), double(recommended) * 1024.0);
     }
 
     void diagnoseReadaheadBlocking()

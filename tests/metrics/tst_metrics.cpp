@@ -3,6 +3,7 @@
 // every recorded tree, on a generated 5,000-device tree and on a snapshot;
 // the figures must be the trees' own, drift must follow a changed value,
 // and the history's figures must come out in base units.
+#include "advisor/advisor.h"
 #include "history/history.h"
 #include "metrics/metrics.h"
 #include "testsupport.h"
@@ -203,6 +204,32 @@ private Q_SLOTS:
         QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 330.5, 1700000100, true)));
         QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 2.0, 1700000200, false))); // stopped: not the figure
         QVERIFY(store.add(record(u"sweep"_qs, u"loop9"_qs, 1510.0, 1700000300, true)));
+        // Two advices as advise keeps them, and a newer one stopped half way.
+        auto advice = [](double plateau, qint64 secs, bool cancelled) {
+            RecordedCurve c;
+            c.device = u"loop9"_qs;
+            c.rawMbPerSec = 1200.0;
+            for (const auto &[kib, mb] : {std::pair{128ull, 300.0}, std::pair{512ull, plateau * 0.8},
+                                          std::pair{1024ull, plateau}, std::pair{2048ull, plateau},
+                                          std::pair{4096ull, plateau}})
+            {
+                CurvePoint p;
+                p.readAheadKiB = kib;
+                p.mbPerSec = mb;
+                p.runs = {mb, mb, mb};
+                c.curve << p;
+            }
+            AdviseSpec spec;
+            spec.device = c.device;
+            Advice a = adviseFromCurve(c, spec, u"measured"_qs);
+            a.cancelled = cancelled;
+            HistoryRecord r = historyRecord(a, u"cli"_qs);
+            r.recordedAt = QDateTime::fromSecsSinceEpoch(secs, Qt::UTC);
+            return r;
+        };
+        QVERIFY(store.add(advice(900.0, 1700000400, false)));
+        QVERIFY(store.add(advice(1000.0, 1700000500, false)));
+        QVERIFY(store.add(advice(50.0, 1700000600, true)));
         qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
         const ProcessResult m = cli({u"metrics"_qs});
         qunsetenv("BLOCKTUNE_HISTORY_DB");
@@ -211,8 +238,16 @@ private Q_SLOTS:
         QCOMPARE(sampleValue(m.out, u"blocktune_read_test_timestamp_seconds{device=\"loop9\",test=\"seq\"}"_qs), 1700000100.0);
         QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_read_ahead_bytes{device=\"loop9\",test=\"seq\"}"_qs), 2097152.0);
         QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_bytes_per_second{device=\"loop9\",test=\"seq\"}"_qs), 1510e6);
-        // The history keeps no advice: no series is made up for it.
-        QVERIFY(!m.out.contains("blocktune_advise_"));
+        // The newest complete advice: 1024 KiB reach its plateau of 1000 MB/s.
+        const QString adv = u"{device=\"loop9\",workload=\"seq\"}"_qs;
+        QCOMPARE(sampleValue(m.out, u"blocktune_advise_recommended_read_ahead_bytes"_qs + adv), 1048576.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_advise_plateau_bytes_per_second"_qs + adv), 1000e6);
+        QCOMPARE(sampleValue(m.out, u"blocktune_advise_raw_peak_bytes_per_second"_qs + adv), 1200e6);
+        QCOMPARE(sampleValue(m.out, u"blocktune_advise_timestamp_seconds"_qs + adv), 1700000500.0);
+        if (!promtool().isEmpty()) { // promtoolAcceptsEveryMachine fails without it
+            const ProcessResult checked = run(promtool(), {u"check"_qs, u"metrics"_qs}, 60000, m.out);
+            QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err).constData());
+        }
         // A recorded tree is another machine: this machine's history is not its.
         qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
         const ProcessResult tree = cli({u"--sysroot"_qs, recordedTree("md-raid10-f2"), u"metrics"_qs});

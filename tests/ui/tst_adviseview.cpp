@@ -6,7 +6,9 @@
 #include "mainwindow.h"
 #include "testsupport.h"
 
+#include "advisor/advisor.h"
 #include "common/sysroot.h"
+#include "history/history.h"
 #include "session/session.h"
 #include "session/consolesession.h"
 
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+        qputenv("BLOCKTUNE_HISTORY_DB", m_journals.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
     }
 
     void smallBudgetDrawsAndRecommends()
@@ -87,6 +90,7 @@ private Q_SLOTS:
         QList<int> pointsSeen; // the curve as each point arrived
         connect(&view, &AdviseView::message, this, [&] { pointsSeen << int(view.curve().size()); });
         QSignalSpy jobs(&session, &ConsoleSession::jobFinished);
+        QSignalSpy history(&view, &AdviseView::historyRecorded);
         QVERIFY(view.start());
         QVERIFY(view.isRunning());
         QVERIFY(finished.wait(30000));
@@ -100,15 +104,33 @@ private Q_SLOTS:
         QCOMPARE(plot->graph(0)->dataCount(), int(curve.size()));
         QCOMPARE(plot->graph(3)->dataCount(), 1); // the recommendation, marked
 
-        // The recommendation: no smaller point within 5% of the best.
+        // The recommendation: no smaller point whose fitted value (the
+        // monotone fit of the medians the plateau is read from) is within
+        // the band of the plateau; and the drawn curve is the advice's.
         QVERIFY(view.recommendedKiB());
         const quint64 rec = *view.recommendedKiB();
-        double best = 0;
-        for (const QPointF &p : curve)
-            best = std::max(best, p.y());
-        for (const QPointF &p : curve)
-            if (p.x() < double(rec))
-                QVERIFY2(p.y() < 0.95 * best, qPrintable(QStringLiteral("%1 KiB: %2 of best %3").arg(p.x()).arg(p.y()).arg(best)));
+        QVERIFY(view.advice());
+        const Advice &advice = *view.advice();
+        QCOMPARE(advice.recommendedKiB, rec);
+        QCOMPARE(advice.analysis.fittedMbPerSec.size(), advice.curve.size());
+        QCOMPARE(qsizetype(curve.size()), advice.curve.size());
+        const double floorRate = advice.analysis.plateauMbPerSec * (1 - advice.analysis.bandPct / 100);
+        for (qsizetype i = 0; i < advice.curve.size(); ++i) {
+            QCOMPARE(curve.at(i).x(), double(advice.curve.at(i).readAheadKiB));
+            if (advice.curve.at(i).readAheadKiB < rec)
+                QVERIFY2(advice.analysis.fittedMbPerSec.at(i) < floorRate,
+                         qPrintable(QStringLiteral("%1 KiB: fitted %2, band from %3")
+                                        .arg(curve.at(i).x()).arg(advice.analysis.fittedMbPerSec.at(i)).arg(floorRate)));
+        }
+        // Kept in the history, where metrics and History find it.
+        QTRY_VERIFY(history.count() == 1);
+        QVERIFY2(history.at(0).at(0).toLongLong() > 0, qPrintable(history.at(0).at(1).toString()));
+        auto kept = HistoryStore().get(history.at(0).at(0).toLongLong());
+        QVERIFY(kept);
+        QCOMPARE(kept->kind, u"advice"_qs);
+        QCOMPARE(kept->device, loop.name());
+        QCOMPARE(kept->source, u"console"_qs);
+        QCOMPARE(kept->figures.value(u"summary").toObject().value(u"recommended_read_ahead_kb").toInteger(), qint64(rec));
         QVERIFY2(view.resultText().contains(u"Recommended read_ahead_kb for %1: %2 KiB"_qs.arg(loop.name()).arg(rec)),
                  qPrintable(view.resultText()));
         QVERIFY(view.resultText().contains(u"Raw peak"_qs));

@@ -8,6 +8,8 @@
 #include "plottheme.h"
 #include "theme.h"
 #include "common/units.h"
+#include "history/history.h"
+#include "history/keephistory.h"
 #include "session/consolesession.h"
 
 #include <QComboBox>
@@ -402,7 +404,10 @@ void AdviseView::startWorker()
             return;
         }
         showAdvice();
-        Q_EMIT finished(!reply.advice->cancelled && reply.advice->restored && reply.advice->recommendedKiB > 0);
+        const bool complete = !reply.advice->cancelled && reply.advice->restored && reply.advice->recommendedKiB > 0;
+        if (complete)
+            keepAdvice(*reply.advice);
+        Q_EMIT finished(complete);
     });
     connect(d->worker, &AdvisorWorker::saved, this, [this](const SaveReply &reply) {
         if (!reply.error.isEmpty()) {
@@ -487,6 +492,11 @@ bool AdviseView::isRunning() const
 QList<QPointF> AdviseView::curve() const
 {
     return d->points;
+}
+
+const std::optional<Advice> &AdviseView::advice() const
+{
+    return d->advice;
 }
 
 std::optional<quint64> AdviseView::recommendedKiB() const
@@ -825,6 +835,21 @@ void AdviseView::setRunning(bool running)
     if (!running)
         d->progressTimer.stop();
     updateButtons();
+}
+
+void AdviseView::keepAdvice(const Advice &advice)
+{
+    // As a read test: a host's agent keeps its own, a recorded tree none.
+    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
+        return;
+    keepInHistory(this, historyRecord(advice, QStringLiteral("console")), [this](const KeptRecord &kept) {
+        for (const QString &text : kept.said)
+            Q_EMIT message(text);
+        d->status->setText(d->status->text()
+                           + (kept.said.isEmpty() ? tr(" · kept in the history (#%1)").arg(kept.id)
+                                                  : QStringLiteral(" · ") + kept.said.join(u' ')));
+        Q_EMIT historyRecorded(kept.id, kept.said.join(u'\n'));
+    });
 }
 
 void AdviseView::setMessage(const QString &text)

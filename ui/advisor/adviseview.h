@@ -42,6 +42,8 @@ public:
     QList<QPointF> curve() const;
     /// After a finished run: the recommended read_ahead_kb.
     std::optional<quint64> recommendedKiB() const;
+    /// The advice on screen (measured or recorded), with its analysis.
+    const std::optional<Advice> &advice() const;
     /// The result as the labels show it (recommendation, raw, memory, verdict).
     QString resultText() const;
     /// Why Start is disabled (a recorded tree), or empty.
@@ -76,6 +78,9 @@ Q_SIGNALS:
     /// Readahead was written (apply, try, restore): other views read again.
     void settingsChanged();
     void profileSaved(const QString &name);
+    /// A measured advice was kept in the history (`id` 0: it could not
+    /// be; `note` says why).
+    void historyRecorded(qint64 id, const QString &note);
 
 private:
     // The constructor's steps: build the widgets, lay them out, wire them.
@@ -85,6 +90,7 @@ private:
     void buildPlotMarks();
     void buildResults();
     void layOut();
+    void keepAdvice(const Advice &advice);
     void connectSignals(ConsoleSession *session);
     void connectForm();
     /// Makes the worker, wires its reports and starts its thread.

@@ -23,7 +23,7 @@ namespace blocktune {
 namespace {
 /// On each cell of a setting that differs between A and B.
 constexpr int kDiffersRole = Qt::UserRole + 1;
-/// On a record's first cell: its kind ("test", "sweep").
+/// On a record's first cell: its kind ("test", "sweep", "advice").
 constexpr int kKindRole = Qt::UserRole + 2;
 }
 
@@ -131,7 +131,7 @@ HistoryView::HistoryView(const QString &path, QWidget *parent) : QWidget(parent)
                 const QModelIndexList rows = d->list->selectionModel()->selectedRows();
                 d->compareButton->setEnabled(rows.size() == 2);
                 d->adviseButton->setEnabled(rows.size() == 1
-                                            && d->records->item(rows.constFirst().row(), 0)->data(kKindRole).toString() == u"sweep");
+                                            && d->records->item(rows.constFirst().row(), 0)->data(kKindRole).toString() != u"test");
             });
     connect(d->adviseButton, &QPushButton::clicked, this, [this] {
         const QModelIndexList rows = d->list->selectionModel()->selectedRows();
@@ -196,7 +196,10 @@ void HistoryView::reload()
                     cell(QString::number(r.id), r.id),
                     cell(QLocale().toString(local, QLocale::ShortFormat), local),
                     cell(r.device, r.device),
-                    cell(r.kind == u"sweep" ? tr("sweep (%1)").arg(r.test) : r.test, QString(r.kind + r.test)),
+                    cell(r.kind == u"sweep"    ? tr("sweep (%1)").arg(r.test)
+                         : r.kind == u"advice" ? tr("advice (%1)").arg(r.test)
+                                               : r.test,
+                         QString(r.kind + r.test)),
                     cell(QString(format::rate(r.mbPerSec) + (r.ok ? QString() : tr(" (incomplete)"))), r.mbPerSec),
                     cell(r.kernel, r.kernel),
                     cell(r.source, r.source),

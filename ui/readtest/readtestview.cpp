@@ -10,6 +10,7 @@
 #include "readtest/readtest.h"
 #include "readtest/readtestworker.h"
 #include "history/history.h"
+#include "history/keephistory.h"
 #include "resultsmodel.h"
 #include "streamcard.h"
 #include "session/consolesession.h"
@@ -21,10 +22,8 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QJsonDocument>
-#include <QPointer>
 #include <QScrollArea>
 #include <QTableView>
-#include <QThreadPool>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -444,7 +443,7 @@ void ReadTestView::startWorker()
     connect(d->worker, &ReadTestWorker::progressed, this, &ReadTestView::showProgress);
     connect(d->worker, &ReadTestWorker::runFinished, this, [this](const RunResult &run) {
         if (!d->sweeping)
-            d->text->appendPlainText(formatRun(d->kind, run, QLocale()).chopped(1));
+            d->text->appendPlainText(formatRun(d->kind, run, {50, 99, 99.9}, QLocale()).chopped(1));
         for (qsizetype i = 0; i < run.streams.size() && i < d->cards.size(); ++i) {
             const StreamResult &s = run.streams.at(i);
             std::optional<double> request;
@@ -653,29 +652,14 @@ void ReadTestView::keep(const HistoryRecord &record)
     // A host keeps its own (the agent wrote it there); a recorded tree has none.
     if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
         return;
-    // SQLite waits for a lock up to 2 s: never on the GUI thread.
-    QPointer<ReadTestView> self(this);
-    QThreadPool::globalInstance()->start([self, record] {
-        HistoryNotice notice;
-        const auto id = HistoryStore().add(record, &notice);
-        const qint64 number = id ? *id : 0;
-        const QString error = id ? QString() : id.error().message;
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, number, notice, error] {
-            if (!self)
-                return;
-            QStringList said;
-            if (!notice.text.isEmpty())
-                said << notice.text;
-            if (!error.isEmpty())
-                said << error;
-            for (const QString &text : std::as_const(said))
-                Q_EMIT self->message(text);
-            if (!said.isEmpty())
-                self->d->status->setText(self->d->status->text() + QStringLiteral(" · ") + said.join(u' '));
-            else
-                self->d->status->setText(self->d->status->text() + tr(" · kept in the history (#%1)").arg(number));
-            Q_EMIT self->historyRecorded(number, said.join(u'\n'));
-        }, Qt::QueuedConnection);
+    keepInHistory(this, record, [this](const KeptRecord &kept) {
+        for (const QString &text : kept.said)
+            Q_EMIT message(text);
+        if (!kept.said.isEmpty())
+            d->status->setText(d->status->text() + QStringLiteral(" · ") + kept.said.join(u' '));
+        else
+            d->status->setText(d->status->text() + tr(" · kept in the history (#%1)").arg(kept.id));
+        Q_EMIT historyRecorded(kept.id, kept.said.join(u'\n'));
     });
 }
 
