@@ -287,6 +287,10 @@
         <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
         <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
     </message>
+    <message>
+        <source> · kept in the history (#%1)</source>
+        <translation> · im Verlauf gespeichert (#%1)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -1115,6 +1119,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>The advice the selected sweep&apos;s curve gives, as Advise computes it, without reading the device again</source>
         <translation>Der Rat, den die Kurve des gewählten Sweeps ergibt, so berechnet wie in „Beraten“, ohne das Gerät erneut zu lesen</translation>
+    </message>
+    <message>
+        <source>advice (%1)</source>
+        <translation>Rat (%1)</translation>
     </message>
 </context>
 <context>
@@ -2249,6 +2257,18 @@ KiB</translation>
         <source>%1 is a recorded tree (--sysroot): its %2 describes a disk of the machine it was recorded on, and %3 is no recording of that disk&apos;s data (at best it opens this machine&apos;s %2), so nothing is read: read tests and sweeps measure the live machine only (diagnose --static checks a recorded tree)</source>
         <translation>%1 ist ein aufgezeichneter Baum (--sysroot): sein %2 beschreibt eine Festplatte des Rechners, auf dem er aufgezeichnet wurde, und %3 enthält keine Aufzeichnung ihrer Daten (bestenfalls öffnet es das %2 dieses Rechners), also wird nichts gelesen: Lesetests und Messreihen messen nur den laufenden Rechner (diagnose --static prüft einen aufgezeichneten Baum)</translation>
     </message>
+    <message>
+        <source>--percentiles takes 1 to %1 values</source>
+        <translation>--percentiles nimmt 1 bis %1 Werte</translation>
+    </message>
+    <message>
+        <source>--percentiles: %1 is not a percentile (more than 0, at most 100)</source>
+        <translation>--percentiles: %1 ist kein Perzentil (mehr als 0, höchstens 100)</translation>
+    </message>
+    <message>
+        <source>; latency %1</source>
+        <translation>; Latenz %1</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTestResultsModel</name>
@@ -2343,6 +2363,22 @@ KiB</translation>
     <message>
         <source>Fairness (Jain)</source>
         <translation>Fairness (Jain)</translation>
+    </message>
+    <message>
+        <source>How long a read waited: half (p50), 99% (p99), 99.9% (p99.9) of the run&apos;s reads took at most this (one pread; buffered, page-cache hits included)</source>
+        <translation>Wie lange ein Lesezugriff wartete: die Hälfte (p50), 99 % (p99), 99,9 % (p99.9) der Lesezugriffe des Laufs dauerten höchstens so lange (ein pread; gepuffert einschließlich Treffern im Seitencache)</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99.9</translation>
     </message>
 </context>
 <context>
@@ -2634,6 +2670,26 @@ KiB</translation>
     <message>
         <source>repeat</source>
         <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>latency of a read (µs)</source>
+        <translation>Latenz eines Lesezugriffs (µs)</translation>
+    </message>
+    <message>
+        <source>% of the run&apos;s reads</source>
+        <translation>% der Lesezugriffe des Laufs</translation>
+    </message>
+    <message>
+        <source>Latency distribution plot</source>
+        <translation>Diagramm der Latenzverteilung</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>%1 run %2: p50 %3, p99 %4, p99.9 %5</source>
+        <translation>%1 Lauf %2: p50 %3, p99 %4, p99.9 %5</translation>
     </message>
 </context>
 <context>

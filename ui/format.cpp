@@ -29,6 +29,11 @@ QString rate(double mbPerSec, const QLocale &locale)
     return formatMbPerSec(mbPerSec, locale);
 }
 
+QString latencyUs(double us, const QLocale &locale)
+{
+    return formatLatencyUs(us, locale);
+}
+
 QString kib(double kib, int decimals, const QLocale &locale)
 {
     return number(kib, decimals, locale) + QStringLiteral(" KiB");

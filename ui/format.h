@@ -26,6 +26,8 @@ QString count(quint64 value, const QLocale &locale = QLocale());
 /// Throughput in decimal MB/s with about three significant digits, as dd
 /// prints rates: "812 MB/s", "74,3 MB/s", "3,25 MB/s".
 QString rate(double mbPerSec, const QLocale &locale = QLocale());
+/// A read's latency in microseconds, as the CLI prints it: "61,2 us", "1,21 ms".
+QString latencyUs(double us, const QLocale &locale = QLocale());
 /// KiB, for readahead and request sizes: "4096 KiB", "12,5 KiB".
 QString kib(double kib, int decimals = 0, const QLocale &locale = QLocale());
 /// A size in bytes in binary units with one decimal: "1,5 GiB", "512 B".

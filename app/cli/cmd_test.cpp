@@ -10,6 +10,7 @@
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <atomic>
 #include <csignal>
@@ -76,6 +77,11 @@ struct Options
                               QStringLiteral("R")};
     QCommandLineOption randomBs{QStringLiteral("random-bs"), QStringLiteral("the random readers' read size (default 4K)"),
                                 QStringLiteral("SIZE")};
+    QCommandLineOption percentiles{QStringLiteral("percentiles"),
+                                   QStringLiteral("latency percentiles to report, as fio's percentile_list: "
+                                                  "50,99,99.9 or 50:99:99.9 (default fio's 1 ... 99.99; text shows "
+                                                  "p50, p99, p99.9)"),
+                                   QStringLiteral("LIST")};
     // sweep
     QCommandLineOption ra{QStringLiteral("ra"), QStringLiteral("read_ahead_kb values to try, in KiB: 128,512,4096"),
                           QStringLiteral("LIST")};
@@ -160,6 +166,19 @@ Status readAmountOptions(const QCommandLineParser &p, const Options &o, ReadTest
     spec.direct = p.isSet(o.direct);
     spec.fadviseSequential = p.isSet(o.fadviseSequential);
     spec.dropCaches = p.isSet(o.dropCaches);
+    if (p.isSet(o.percentiles)) {
+        spec.percentiles.clear();
+        const QString list = p.value(o.percentiles);
+        for (const QString &part : list.split(QRegularExpression(QStringLiteral("[,:]")))) {
+            bool ok = false;
+            const double v = part.trimmed().toDouble(&ok);
+            if (!ok || !(v > 0 && v <= 100))
+                return makeError(InvalidArgument, QStringLiteral("--percentiles %1: '%2' is not a percentile (a "
+                                                                 "number more than 0 and at most 100, e.g. "
+                                                                 "50,99,99.9)").arg(list, part));
+            spec.percentiles << v;
+        }
+    }
     return {};
 }
 
@@ -263,7 +282,7 @@ void addTestOptions(QCommandLineParser &p, Options &o, ReadTestKind kind, bool s
     hideUnless(o.randomBs, kind == ReadTestKind::Mixed || sweep);
     p.addOptions({o.bs, o.size, o.count, o.time, o.offset, o.direct, o.repeat, o.json, o.intervals, o.interval,
                   o.progress, o.fadviseSequential, o.dropCaches, o.measure, o.background, o.threads, o.sharedFd,
-                  o.seq, o.random, o.randomBs});
+                  o.seq, o.random, o.randomBs, o.percentiles});
     if (!sweep) {
         o.ra.setFlags(QCommandLineOption::HiddenFromHelp);
         o.test.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -318,22 +337,6 @@ struct ProgressPrinter
         }
     }
 };
-
-/// Keeps a finished test or sweep in the history (core/history). A failure
-/// to keep it is said on stderr and changes nothing else: the result is
-/// printed already and the exit status stays the test's. A recorded tree
-/// (--sysroot) reads no device, so nothing is kept.
-void keepInHistory(CliContext &ctx, const HistoryRecord &record)
-{
-    if (!ctx.root.isLive())
-        return;
-    HistoryNotice notice;
-    const auto id = HistoryStore().add(record, &notice);
-    if (!notice.text.isEmpty())
-        ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
-    if (!id)
-        ctx.err << "blocktune-cli: " << id.error().message << Qt::endl;
-}
 
 int parseOrHelp(CliContext &ctx, QCommandLineParser &p, const QString &command, const QStringList &args, bool &done)
 {

@@ -349,6 +349,23 @@ HistoryRecord historyRecord(const ReadTestResult &result, const QString &source,
         }
         r.metrics.insert(QStringLiteral("fairness (Jain)"), std::round(jainFairness(seqMeans) * 1e4) / 1e4);
     }
+    // Latency of the measured stream(s) over the runs: p50, p99, p99.9, so
+    // Compare shows how the wait changed with a setting.
+    if (!result.runs.isEmpty()) {
+        const qsizetype n = result.runs.constFirst().streams.size();
+        for (qsizetype i = 0; i < n; ++i) {
+            QList<LatencyDistribution> parts;
+            for (const RunResult &run : result.runs)
+                if (i < run.streams.size())
+                    parts << run.streams.at(i).latencyUs;
+            const LatencyDistribution all = mergeLatency(parts);
+            if (all.count == 0)
+                continue;
+            const QString who = n > 1 ? result.runs.constFirst().streams.at(i).name + u' ' : QString();
+            for (const double p : {50.0, 99.0, 99.9})
+                r.metrics.insert(who + QStringLiteral("p%1 latency us").arg(p), round3(all.percentileUs(p)));
+        }
+    }
     for (const DeviceCounterDelta &d : sumDeviceStats(result.runs)) {
         if (!d.available)
             continue;

@@ -6,6 +6,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace blocktune {
 
 namespace {
@@ -50,12 +52,33 @@ QJsonArray devicesOf(const QJsonObject &result)
     return out;
 }
 
+// A stream's latency_us with its percentiles as an array: test --json
+// keeps fio's keys ("99.900000"), the history names every figure.
+QJsonObject latencyFiguresOf(const QJsonObject &latency)
+{
+    QJsonObject out = pick(latency, {"count", "mean", "min", "max", "stdev"});
+    QList<std::pair<double, QJsonValue>> pcts;
+    const QJsonObject given = latency.value(u"percentiles").toObject();
+    for (auto it = given.constBegin(); it != given.constEnd(); ++it)
+        pcts.append({it.key().toDouble(), it.value()});
+    std::sort(pcts.begin(), pcts.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QJsonArray list;
+    for (const auto &[pct, us] : pcts)
+        list.append(QJsonObject{{QStringLiteral("percentile"), pct}, {QStringLiteral("us"), us}});
+    out.insert(QStringLiteral("percentiles"), list);
+    return out;
+}
+
 QJsonArray streamsOf(const QJsonObject &result)
 {
     QJsonArray out;
-    for (const QJsonValue &v : result.value(u"streams").toArray())
-        out.append(pick(v.toObject(), {"name", "device", "offset", "role", "pattern", "mb_per_s", "bytes",
-                                       "latency_ms", "error"}));
+    for (const QJsonValue &v : result.value(u"streams").toArray()) {
+        QJsonObject stream = pick(v.toObject(), {"name", "device", "offset", "role", "pattern", "mb_per_s", "bytes",
+                                                 "latency_ms", "error"});
+        if (v[u"latency_us"].isObject())
+            stream.insert(QStringLiteral("latency_us"), latencyFiguresOf(v[u"latency_us"].toObject()));
+        out.append(stream);
+    }
     return out;
 }
 

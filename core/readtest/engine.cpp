@@ -40,8 +40,6 @@ using Steady = std::chrono::steady_clock;
 constexpr quint64 kSliceBytes = 1ULL << 20;
 // Progress reaches the caller about ten times a second, never per read.
 constexpr auto kDeliverPeriod = std::chrono::milliseconds(100);
-// Latency samples kept per random reader for percentiles (16 MiB).
-constexpr size_t kMaxLatencySamples = size_t(1) << 22;
 
 double secondsBetween(Steady::time_point a, Steady::time_point b)
 {
@@ -140,7 +138,7 @@ struct Worker
     quint64 maxNs = 0;
     bool reachedEnd = false;
     QString error;
-    std::vector<quint32> samplesUs;
+    LatencyHistogram latency; // every read's wait, fixed memory
 
     // The sampler's previous look.
     quint64 seenBytes = 0, seenReads = 0, seenLatencyNs = 0;
@@ -198,8 +196,6 @@ void runWorker(Worker &w, RunControl &control, std::latch &start)
     // Server threads share a cursor; looping, it wraps at a whole block.
     const quint64 cursorSpan = std::max<quint64>(plan.length - plan.length % bs, bs);
     std::mt19937_64 rng(w.seed);
-    if (random)
-        w.samplesUs.reserve(65536);
     quint64 pos = begin;
     // Start a new pass cold, as a new `dd` over a device larger than memory
     // would: drop what the previous pass cached.
@@ -257,8 +253,7 @@ void runWorker(Worker &w, RunControl &control, std::latch &start)
             if (ns > w.intervalMaxNs.load(std::memory_order_relaxed))
                 w.intervalMaxNs.store(ns, std::memory_order_relaxed);
             w.maxNs = std::max(w.maxNs, ns);
-            if (random && w.samplesUs.size() < kMaxLatencySamples)
-                w.samplesUs.push_back(quint32(std::min<quint64>(ns / 1000, UINT32_MAX)));
+            w.latency.record(ns);
         }
         if (!w.error.isEmpty())
             break;
@@ -274,15 +269,6 @@ void runWorker(Worker &w, RunControl &control, std::latch &start)
             --control.measuredRunning;
     }
     control.changed.notify_all();
-}
-
-double percentile(const std::vector<quint32> &sorted, double p)
-{
-    if (sorted.empty())
-        return 0;
-    // Nearest rank: the smallest sample with at least p of them at or below it.
-    const size_t rank = std::max<size_t>(1, size_t(std::ceil(p * double(sorted.size()))));
-    return double(sorted[std::min(rank, sorted.size()) - 1]) / 1000.0;
 }
 
 QString runLabel(int index)
@@ -631,7 +617,7 @@ StreamResult streamResultOf(const QList<TestDevice> &devices, const PlannedStrea
     first = Steady::time_point::max();
     last = {};
     quint64 latencyNs = 0;
-    std::vector<quint32> samples;
+    LatencyHistogram histogram;
     for (const auto &w : rs.workers) {
         if (w->streamIndex != si)
             continue;
@@ -654,17 +640,15 @@ StreamResult streamResultOf(const QList<TestDevice> &devices, const PlannedStrea
             first = std::min(first, w->firstStart);
             last = std::max(last, w->lastEnd);
         }
-        samples.insert(samples.end(), w->samplesUs.begin(), w->samplesUs.end());
+        histogram.merge(w->latency);
     }
     s.seconds = first < last ? secondsBetween(first, last) : 0.0;
     s.mbPerSec = mbPerSec(s.bytes, s.seconds);
     s.latency.count = s.reads;
     s.latency.meanMs = s.reads ? double(latencyNs) / double(s.reads) / 1e6 : 0.0;
-    if (!samples.empty()) {
-        std::sort(samples.begin(), samples.end());
-        s.latency.p50Ms = percentile(samples, 0.50);
-        s.latency.p99Ms = percentile(samples, 0.99);
-    }
+    s.latencyUs = histogram.distribution();
+    s.latency.p50Ms = s.latencyUs.percentileUs(50) / 1000.0;
+    s.latency.p99Ms = s.latencyUs.percentileUs(99) / 1000.0;
     return s;
 }
 

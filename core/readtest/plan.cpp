@@ -22,6 +22,7 @@ constexpr quint64 kDefaultSize = 256ULL << 20;
 constexpr int kMaxRepeat = 1000;
 constexpr int kMaxThreads = 256;
 constexpr int kMaxStreams = 64;
+constexpr qsizetype kMaxPercentiles = 64;
 
 Error invalid(const QString &message)
 {
@@ -160,6 +161,12 @@ Status validateOptions(const ReadTestSpec &spec)
         return invalid(ReadTestText::tr("--random %1 is out of range (0 to %2)").arg(spec.randomReaders).arg(kMaxStreams));
     if (spec.randomBlockSize == 0 || spec.randomBlockSize > kMaxBlockSize)
         return invalid(ReadTestText::tr("--random-bs must be between 1 byte and %1").arg(formatBytes(kMaxBlockSize)));
+    if (spec.percentiles.isEmpty() || spec.percentiles.size() > kMaxPercentiles)
+        return invalid(ReadTestText::tr("--percentiles takes 1 to %1 values").arg(kMaxPercentiles));
+    for (const double p : spec.percentiles)
+        if (!(p > 0 && p <= 100))
+            return invalid(ReadTestText::tr("--percentiles: %1 is not a percentile (more than 0, at most 100)")
+                               .arg(p));
     return {};
 }
 

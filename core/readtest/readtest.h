@@ -11,6 +11,7 @@
 
 #include "common/result.h"
 #include "common/sysroot.h"
+#include "readtest/latency.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -87,6 +88,9 @@ struct ReadTestSpec
     int seqStreams = 1;                    ///< mixed: sequential streams (K)
     int randomReaders = 1;                 ///< mixed: random readers (R)
     quint64 randomBlockSize = 4 * 1024;    ///< mixed: the random readers' read size
+
+    /// The latency percentiles results report (fio's list by default).
+    QList<double> percentiles = defaultLatencyPercentiles();
 };
 
 /// The settings in force when a run started, recorded with every result so
@@ -108,8 +112,8 @@ struct LatencySummary
     quint64 count = 0;
     double meanMs = 0;
     double maxMs = 0;
-    double p50Ms = 0; ///< random readers only (sequential streams keep no samples)
-    double p99Ms = 0; ///< random readers only
+    double p50Ms = 0; ///< from the stream's histogram (StreamResult::latencyUs)
+    double p99Ms = 0;
 };
 
 /// One thread's share of a stream (server: one per serving thread).
@@ -135,6 +139,9 @@ struct StreamResult
     double seconds = 0;   ///< from its first read to its last
     double mbPerSec = 0;  ///< 10^6 bytes per second, as dd prints
     LatencySummary latency;
+    /// Every read's wait this run (one pread: with O_DIRECT one I/O; buffered
+    /// what the reader waited, page-cache hits included).
+    LatencyDistribution latencyUs;
     QString error;        ///< names device, offset and errno; empty when fine
     QList<WorkerResult> workers;
 };
@@ -375,6 +382,8 @@ private:
 // never with digit grouping ("1520 MB/s"). Byte counts and sysfs values stay
 // plain integers, as dd prints them.
 
+/// A read's wait: "61.2 us", "1.21 ms", "2.05 s".
+QString formatLatencyUs(double us, const QLocale &locale = QLocale::c());
 /// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
 /// significant digits, as dd prints.
 QString formatMbPerSec(double mbPerSec, const QLocale &locale = QLocale::c());
@@ -382,9 +391,14 @@ QString formatMbPerSec(double mbPerSec, const QLocale &locale = QLocale::c());
 QString formatDdBytes(quint64 bytes, const QLocale &locale = QLocale::c());
 /// One line: "TITLE: bs 64K, 256M from offset 0, buffered...".
 QString describeReadTest(const ReadTest &test, const QString &title, const QLocale &locale = QLocale::c());
+/// The percentiles a run's line shows: p50, p99, p99.9, or the list given
+/// with --percentiles.
+QList<double> textPercentiles(const ReadTestSpec &spec);
 /// One run's lines: "\ta) 268435456 bytes (268 MB, 256 MiB) copied, 0.2 s,
-/// 1145 MB/s", and per stream for concurrent and mixed tests.
-QString formatRun(ReadTestKind kind, const RunResult &run, const QLocale &locale = QLocale::c());
+/// 1145 MB/s; latency p50 61.2 us, p99 180.4 us, p99.9 1.21 ms", and per
+/// stream for concurrent and mixed tests.
+QString formatRun(ReadTestKind kind, const RunResult &run, const QList<double> &percentiles,
+                  const QLocale &locale = QLocale::c());
 /// The settings in force, every run, mean/min/max/stdev, per-stream means
 /// and the device counters.
 QString formatReadTestResult(const ReadTestResult &result, const QLocale &locale = QLocale::c());

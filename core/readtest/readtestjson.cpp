@@ -32,6 +32,25 @@ QJsonObject latencyToJson(const LatencySummary &l, bool percentiles)
     return o;
 }
 
+// `latency_us`: fio's figures and percentile keys, and (per run) the
+// non-empty buckets of the histogram as [upper_us, count].
+QJsonObject latencyUsToJson(const LatencyDistribution &d, const QList<double> &percentiles, bool withHistogram)
+{
+    QJsonObject pcts;
+    for (const double p : percentiles)
+        pcts.insert(percentileKey(p), rounded(d.percentileUs(p)));
+    QJsonObject o{{QStringLiteral("count"), double(d.count)}, {QStringLiteral("mean"), rounded(d.meanUs)},
+                  {QStringLiteral("min"), rounded(d.minUs)},   {QStringLiteral("max"), rounded(d.maxUs)},
+                  {QStringLiteral("stdev"), rounded(d.stdevUs)}, {QStringLiteral("percentiles"), pcts}};
+    if (withHistogram) {
+        QJsonArray histogram;
+        for (const LatencyBucket &b : d.buckets)
+            histogram.append(QJsonArray{rounded(b.upperUs), double(b.count)});
+        o.insert(QStringLiteral("histogram"), histogram);
+    }
+    return o;
+}
+
 QJsonObject settingsToJson(const RecordedSettings &s)
 {
     return QJsonObject{
@@ -60,7 +79,7 @@ QJsonObject deviceStatsToJson(const DeviceCounterDelta &d)
     return o;
 }
 
-QJsonObject streamToJson(const StreamResult &s)
+QJsonObject streamToJson(const StreamResult &s, const QList<double> &percentiles)
 {
     const bool random = s.pattern == AccessPattern::Random;
     QJsonObject o{
@@ -75,6 +94,7 @@ QJsonObject streamToJson(const StreamResult &s)
         {QStringLiteral("seconds"), rounded(s.seconds, 1e6)},
         {QStringLiteral("mb_per_s"), rounded(s.mbPerSec)},
         {QStringLiteral("latency_ms"), latencyToJson(s.latency, random)},
+        {QStringLiteral("latency_us"), latencyUsToJson(s.latencyUs, percentiles, true)},
         {QStringLiteral("error"), s.error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.error)},
     };
     if (s.workers.size() > 1) {
@@ -93,11 +113,11 @@ QJsonObject streamToJson(const StreamResult &s)
     return o;
 }
 
-QJsonObject runToJson(const RunResult &r, bool withIntervals)
+QJsonObject runToJson(const RunResult &r, bool withIntervals, const QList<double> &percentiles)
 {
     QJsonArray streams;
     for (const StreamResult &s : r.streams)
-        streams.append(streamToJson(s));
+        streams.append(streamToJson(s, percentiles));
     QJsonObject o{
         {QStringLiteral("label"), r.label},
         {QStringLiteral("bytes"), double(r.measuredBytes)},
@@ -174,7 +194,7 @@ void insertRuns(QJsonObject &o, const ReadTestResult &result, bool withIntervals
     QJsonArray runs;
     QList<double> aggregate, fairness;
     for (const RunResult &r : result.runs) {
-        runs.append(runToJson(r, withIntervals));
+        runs.append(runToJson(r, withIntervals, result.spec.percentiles));
         aggregate << r.aggregateMbPerSec;
         fairness << r.fairnessJain;
     }
@@ -189,9 +209,10 @@ void insertRuns(QJsonObject &o, const ReadTestResult &result, bool withIntervals
 
 // Stream `i` of the first run over all the runs: MB/s is the mean of the
 // runs' figures.
-QJsonObject streamOverRunsToJson(const QList<RunResult> &runs, qsizetype i)
+QJsonObject streamOverRunsToJson(const QList<RunResult> &runs, qsizetype i, const QList<double> &percentiles)
 {
     QList<double> rates, latMean, latP99;
+    QList<LatencyDistribution> latencies;
     quint64 bytes = 0;
     double latMax = 0;
     QString error;
@@ -203,6 +224,7 @@ QJsonObject streamOverRunsToJson(const QList<RunResult> &runs, qsizetype i)
         latMean << s.latency.meanMs;
         latP99 << s.latency.p99Ms;
         latMax = std::max(latMax, s.latency.maxMs);
+        latencies << s.latencyUs;
         bytes += s.bytes;
         if (error.isEmpty())
             error = s.error;
@@ -222,6 +244,7 @@ QJsonObject streamOverRunsToJson(const QList<RunResult> &runs, qsizetype i)
         {QStringLiteral("mb_per_s"), rounded(summarize(rates).mean)},
         {QStringLiteral("bytes"), double(bytes)},
         {QStringLiteral("latency_ms"), latency},
+        {QStringLiteral("latency_us"), latencyUsToJson(mergeLatency(latencies), percentiles, false)},
         {QStringLiteral("error"), error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)},
     };
 }
@@ -256,7 +279,7 @@ QJsonObject readTestToJson(const ReadTestResult &result, bool withIntervals)
     QJsonArray streams;
     if (!result.runs.isEmpty()) {
         for (qsizetype i = 0; i < result.runs.constFirst().streams.size(); ++i)
-            streams.append(streamOverRunsToJson(result.runs, i));
+            streams.append(streamOverRunsToJson(result.runs, i, result.spec.percentiles));
     }
     o.insert(QStringLiteral("streams"), streams);
     insertDevices(o, result);

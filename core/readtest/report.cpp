@@ -48,7 +48,19 @@ QString amountText(const ReadTestSpec &spec, const PlannedStream &first, const Q
     return formatBytes(first.length);
 }
 
-QString streamLine(const StreamResult &s, const QLocale &locale)
+
+// "; latency p50 61.2 us, p99 180.4 us, p99.9 1.21 ms"
+QString latencyText(const LatencyDistribution &d, const QList<double> &percentiles, const QLocale &locale)
+{
+    if (d.count == 0 || percentiles.isEmpty())
+        return {};
+    QStringList parts;
+    for (const double p : percentiles)
+        parts << QStringLiteral("p%1 %2").arg(locale.toString(p, 'g', 6), formatLatencyUs(d.percentileUs(p), locale));
+    return ReadTestText::tr("; latency %1").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString streamLine(const StreamResult &s, const QList<double> &percentiles, const QLocale &locale)
 {
     QString line = ReadTestText::tr("%1 %2 %3 copied, %4 s, %5")
                        .arg(s.name.leftJustified(12), streamRoleName(s.role).leftJustified(10),
@@ -59,6 +71,8 @@ QString streamLine(const StreamResult &s, const QLocale &locale)
                    .arg(s.name.leftJustified(12), QString::number(s.reads),
                         locale.toString(s.latency.meanMs, 'f', 3), locale.toString(s.latency.p50Ms, 'f', 3),
                         locale.toString(s.latency.p99Ms, 'f', 3), locale.toString(s.latency.maxMs, 'f', 3));
+    else
+        line += latencyText(s.latencyUs, percentiles, locale);
     if (!s.error.isEmpty())
         line += ReadTestText::tr("  [I/O error]");
     return line;
@@ -88,6 +102,16 @@ QString runSuffix(const RunResult &r)
 }
 
 } // namespace
+
+QString formatLatencyUs(double us, const QLocale &given)
+{
+    const QLocale locale = ungrouped(given);
+    if (us < 1000)
+        return locale.toString(us, 'f', us < 10 ? 2 : 1) + QStringLiteral(" us");
+    if (us < 1e6)
+        return locale.toString(us / 1000, 'f', 2) + QStringLiteral(" ms");
+    return locale.toString(us / 1e6, 'f', 2) + QStringLiteral(" s");
+}
 
 QString formatMbPerSec(double mbps, const QLocale &given)
 {
@@ -152,7 +176,12 @@ QString describeReadTest(const ReadTest &test, const QString &title, const QLoca
     return text;
 }
 
-QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &given)
+QList<double> textPercentiles(const ReadTestSpec &spec)
+{
+    return spec.percentiles == defaultLatencyPercentiles() ? QList<double>{50, 99, 99.9} : spec.percentiles;
+}
+
+QString formatRun(ReadTestKind kind, const RunResult &r, const QList<double> &percentiles, const QLocale &given)
 {
     const QLocale locale = ungrouped(given);
     QString text;
@@ -171,7 +200,8 @@ QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &given)
         out << tag
             << ReadTestText::tr("%1 copied, %2 s, %3")
                    .arg(formatDdBytes(s.bytes, locale), locale.toString(s.seconds, 'f', 4),
-                        formatMbPerSec(s.mbPerSec, locale));
+                        formatMbPerSec(s.mbPerSec, locale))
+            << latencyText(s.latencyUs, percentiles, locale);
         if (s.workers.size() > 1) {
             QStringList per;
             for (const WorkerResult &w : s.workers)
@@ -193,7 +223,7 @@ QString formatRun(ReadTestKind kind, const RunResult &r, const QLocale &given)
                         locale.toString(r.fairnessJain, 'f', 3))
             << suffix << '\n';
         for (const StreamResult &s : r.streams)
-            out << "\t     " << streamLine(s, locale) << '\n';
+            out << "\t     " << streamLine(s, percentiles, locale) << '\n';
         break;
     }
     out.flush();
@@ -212,7 +242,7 @@ QString formatReadTestResult(const ReadTestResult &result, const QLocale &given)
         out << ReadTestText::tr("cold start: %1").arg(first.cacheDrop) << '\n';
     }
     for (const RunResult &r : result.runs)
-        out << formatRun(result.kind, r, locale);
+        out << formatRun(result.kind, r, textPercentiles(result.spec), locale);
     const Summary &m = result.mbPerSec;
     if (m.count > 0)
         // No %n plural: without a translator (the CLI) it would print "run(s)".

@@ -61,6 +61,28 @@ LatencySummary latencyFromJson(const QJsonValue &v)
     return {u64(v[u"count"]), v[u"mean"].toDouble(), v[u"max"].toDouble(), v[u"p50"].toDouble(), v[u"p99"].toDouble()};
 }
 
+QJsonObject distributionToJson(const LatencyDistribution &d)
+{
+    QJsonArray buckets;
+    for (const LatencyBucket &b : d.buckets)
+        buckets.append(QJsonArray{b.lowerUs, b.upperUs, u64(b.count)});
+    return {{QStringLiteral("count"), u64(d.count)}, {QStringLiteral("min"), d.minUs},
+            {QStringLiteral("max"), d.maxUs},        {QStringLiteral("mean"), d.meanUs},
+            {QStringLiteral("stdev"), d.stdevUs},    {QStringLiteral("buckets"), buckets}};
+}
+LatencyDistribution distributionFromJson(const QJsonValue &v)
+{
+    LatencyDistribution d;
+    d.count = u64(v[u"count"]);
+    d.minUs = v[u"min"].toDouble();
+    d.maxUs = v[u"max"].toDouble();
+    d.meanUs = v[u"mean"].toDouble();
+    d.stdevUs = v[u"stdev"].toDouble();
+    for (const QJsonValue &b : v[u"buckets"].toArray())
+        d.buckets << LatencyBucket{b[0].toDouble(), b[1].toDouble(), u64(b[2])};
+    return d;
+}
+
 QJsonObject streamToJson(const StreamResult &s)
 {
     QJsonArray workers;
@@ -81,6 +103,7 @@ QJsonObject streamToJson(const StreamResult &s)
             {QStringLiteral("seconds"), s.seconds},
             {QStringLiteral("mbps"), s.mbPerSec},
             {QStringLiteral("latency"), latencyToJson(s.latency)},
+            {QStringLiteral("latency_us"), distributionToJson(s.latencyUs)},
             {QStringLiteral("error"), s.error},
             {QStringLiteral("workers"), workers}};
 }
@@ -98,6 +121,7 @@ StreamResult streamFromJson(const QJsonValue &v)
     s.seconds = v[u"seconds"].toDouble();
     s.mbPerSec = v[u"mbps"].toDouble();
     s.latency = latencyFromJson(v[u"latency"]);
+    s.latencyUs = distributionFromJson(v[u"latency_us"]);
     s.error = v[u"error"].toString();
     for (const QJsonValue &w : v[u"workers"].toArray())
         s.workers << WorkerResult{u64(w[u"bytes"]), u64(w[u"reads"]), w[u"seconds"].toDouble(),
@@ -204,7 +228,9 @@ QJsonObject specToJson(const ReadTestSpec &s)
             {QStringLiteral("shared_fd"), s.sharedFd},
             {QStringLiteral("seq_streams"), s.seqStreams},
             {QStringLiteral("random_readers"), s.randomReaders},
-            {QStringLiteral("random_bs"), u64(s.randomBlockSize)}};
+            {QStringLiteral("random_bs"), u64(s.randomBlockSize)},
+            {QStringLiteral("percentiles"), QJsonArray::fromVariantList(QVariantList(s.percentiles.cbegin(),
+                                                                                     s.percentiles.cend()))}};
 }
 
 Result<ReadTestSpec> specFromJson(const QJsonValue &v)
@@ -234,6 +260,11 @@ Result<ReadTestSpec> specFromJson(const QJsonValue &v)
     s.seqStreams = v[u"seq_streams"].toInt(1);
     s.randomReaders = v[u"random_readers"].toInt(1);
     s.randomBlockSize = u64(v[u"random_bs"]);
+    if (v[u"percentiles"].isArray()) {
+        s.percentiles.clear();
+        for (const QJsonValue &p : v[u"percentiles"].toArray())
+            s.percentiles << p.toDouble(-1); // plan() refuses what is not 0 < p <= 100
+    }
     return s;
 }
 

@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <atomic>
@@ -219,10 +220,50 @@ private Q_SLOTS:
         QCOMPARE(human.exitCode, 0);
         const QString text = QString::fromUtf8(human.out);
         static const QRegularExpression line(QStringLiteral(
-            "\\t([ab])\\) 8388608 bytes \\(8\\.4 MB, 8\\.0 MiB\\) copied, [0-9.]+ s, [0-9.]+ MB/s\\n"));
+            "\\t([ab])\\) 8388608 bytes \\(8\\.4 MB, 8\\.0 MiB\\) copied, [0-9.]+ s, [0-9.]+ MB/s; latency p50 [0-9.]+ "
+            "(us|ms|s), p99 [0-9.]+ (us|ms|s), p99\\.9 [0-9.]+ (us|ms|s)\\n"));
         QCOMPARE(text.count(line), 2);
         QVERIFY2(text.contains(QStringLiteral("read_ahead_kb 128")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("mean ")));
+    }
+
+    // fio as the referee: the same direct 64 KiB reads of the same loop
+    // device, five interleaved rounds of each; the medians of p50 and p99
+    // (blocktune's latency_us against fio's clat_ns) within 15%.
+    void latencyAgreesWithFio()
+    {
+        const QString fio = QStandardPaths::findExecutable(QStringLiteral("fio"));
+        if (fio.isEmpty())
+            QFAIL("fio is missing (apt-get install fio; scripts/bootstrap.sh)");
+        QList<double> ours50, ours99, fio50, fio99;
+        for (int round = 0; round < 5; ++round) {
+            const QJsonObject r = runJson({QStringLiteral("test"), QStringLiteral("seq"), m_a->name(),
+                                           QStringLiteral("--direct"), QStringLiteral("--bs"), QStringLiteral("64K"),
+                                           QStringLiteral("--time"), QStringLiteral("2s"), QStringLiteral("--repeat"),
+                                           QStringLiteral("1"), QStringLiteral("--json")});
+            const QJsonObject lat = r[u"runs"][0][u"streams"][0][u"latency_us"].toObject();
+            QVERIFY2(lat.value(u"count").toDouble() > 1000, qPrintable(QString::number(lat.value(u"count").toDouble())));
+            ours50 << lat[u"percentiles"][u"50.000000"].toDouble();
+            ours99 << lat[u"percentiles"][u"99.000000"].toDouble();
+            const ProcessResult f = run(fio, {QStringLiteral("--name=referee"), u"--filename="_qs + m_a->path(),
+                                              QStringLiteral("--ioengine=psync"), QStringLiteral("--direct=1"),
+                                              QStringLiteral("--bs=64k"), QStringLiteral("--rw=read"),
+                                              QStringLiteral("--runtime=2"), QStringLiteral("--time_based"),
+                                              QStringLiteral("--output-format=json")}, 60000);
+            QVERIFY2(f.exitCode == 0, f.err.constData());
+            const QJsonObject clat = QJsonDocument::fromJson(f.out)[u"jobs"][0][u"read"][u"clat_ns"].toObject();
+            fio50 << clat[u"percentile"][u"50.000000"].toDouble() / 1000.0;
+            fio99 << clat[u"percentile"][u"99.000000"].toDouble() / 1000.0;
+        }
+        auto median = [](QList<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.at(v.size() / 2);
+        };
+        const QString figures = QStringLiteral("p50 ours %1 fio %2 us; p99 ours %3 fio %4 us")
+                                    .arg(median(ours50)).arg(median(fio50)).arg(median(ours99)).arg(median(fio99));
+        qInfo("%s", qPrintable(figures));
+        QVERIFY2(median(fio50) > 0 && std::abs(median(ours50) / median(fio50) - 1.0) <= 0.15, qPrintable(figures));
+        QVERIFY2(median(fio99) > 0 && std::abs(median(ours99) / median(fio99) - 1.0) <= 0.15, qPrintable(figures));
     }
 
     void concurrentReportsEveryStream()

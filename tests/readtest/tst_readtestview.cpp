@@ -7,6 +7,7 @@
 #include "sessionsupport.h"
 #include "testloop.h"
 #include "testsupport.h"
+#include "readtest/resultsmodel.h"
 
 #include <QCheckBox>
 #include <QFile>
@@ -25,6 +26,9 @@
 #include <QSpinBox>
 #include <QDir>
 #include <QTest>
+#include <qcustomplot.h>
+
+#include <cmath>
 
 #include <memory>
 
@@ -198,13 +202,18 @@ private Q_SLOTS:
         QCOMPARE(summaries.count(QStringLiteral("spread")), 2);
         QVERIFY(summaries.contains(QStringLiteral("all runs")));
         // Each run's row carries 8 MiB and a MB/s figure.
-        QCOMPARE(model->index(0, 5).data(Qt::UserRole).toDouble(), double(8 << 20));
-        QVERIFY(model->index(0, 3).data().toString().endsWith(QStringLiteral("MB/s")));
+        const int bytes = ReadTestResultsModel::Bytes, rate = ReadTestResultsModel::MBps;
+        QCOMPARE(model->index(0, bytes).data(Qt::UserRole).toDouble(), double(8 << 20));
+        QVERIFY(model->index(0, rate).data().toString().endsWith(QStringLiteral("MB/s")));
+        // ... and its reads' latency.
+        QVERIFY(model->index(0, ReadTestResultsModel::P50).data(Qt::UserRole).toDouble() > 0);
+        QVERIFY(model->index(0, ReadTestResultsModel::P999).data(Qt::UserRole).toDouble()
+                >= model->index(0, ReadTestResultsModel::P50).data(Qt::UserRole).toDouble());
         // Sorting by MB/s descending keeps the summary rows at the bottom.
-        table->sortByColumn(3, Qt::DescendingOrder);
+        table->sortByColumn(rate, Qt::DescendingOrder);
         for (int row = 0; row < 6; ++row)
             QCOMPARE(model->index(row, 0).data().toString().size(), 1);
-        QVERIFY(model->index(0, 3).data(Qt::UserRole).toDouble() >= model->index(5, 3).data(Qt::UserRole).toDouble());
+        QVERIFY(model->index(0, rate).data(Qt::UserRole).toDouble() >= model->index(5, rate).data(Qt::UserRole).toDouble());
 
         QVERIFY(view.resultText().contains(QStringLiteral("\ta) ")));
         QTemporaryDir out;
@@ -287,6 +296,36 @@ private Q_SLOTS:
         QVERIFY(report.contains(QStringLiteral("4 threads: ")));
         QVERIFY(report.contains(QStringLiteral("read requests, avg")));
         QVERIFY(report.contains(QStringLiteral("read_ahead_kb 128")));
+        QVERIFY2(report.contains(QStringLiteral("; latency p50 ")), qPrintable(report));
+
+        // The Latency tab: the last run's reads, every one of them in a bin.
+        auto *latency = view.findChild<QCustomPlot *>(QStringLiteral("latencyPlot"));
+        QVERIFY(latency);
+        QCOMPARE(latency->graphCount(), 1);
+        auto shares = [&] {
+            double sum = 0;
+            for (auto it = latency->graph(0)->data()->constBegin(); it != latency->graph(0)->data()->constEnd(); ++it)
+                sum += it->value;
+            return sum;
+        };
+        QVERIFY2(std::abs(shares() - 100.0) < 0.01, qPrintable(QString::number(shares())));
+        QVERIFY2(latency->graph(0)->name().contains(QStringLiteral("run b: p50 ")), qPrintable(latency->graph(0)->name()));
+        // Selecting run a's row draws run a's.
+        auto *table = view.findChild<QTableView *>(QStringLiteral("results"));
+        QVERIFY(table);
+        bool selected = false;
+        for (int row = 0; row < table->model()->rowCount() && !selected; ++row)
+            if (table->model()->index(row, 0).data().toString() == QStringLiteral("a")) {
+                table->setCurrentIndex(table->model()->index(row, 0));
+                selected = true;
+            }
+        QVERIFY(selected);
+        QVERIFY2(latency->graph(0)->name().contains(QStringLiteral("run a: p50 ")), qPrintable(latency->graph(0)->name()));
+        QVERIFY(std::abs(shares() - 100.0) < 0.01);
+        // The table's latency columns are the run's percentiles.
+        const QString header = table->model()->headerData(ReadTestResultsModel::P99, Qt::Horizontal).toString();
+        QCOMPARE(header, QStringLiteral("p99"));
+        QVERIFY(!table->model()->index(0, ReadTestResultsModel::P99).data().toString().isEmpty());
     }
 
     void sweepDrawsTheCurveAndRestores()

@@ -70,8 +70,8 @@ QString jsonShape(const QJsonValue &v)
     case QJsonValue::Object: {
         const QJsonObject o = v.toObject();
         QStringList parts;
-        for (auto it = o.begin(); it != o.end(); ++it)
-            parts << it.key() + u':' + jsonShape(it.value());
+        for (auto it = o.begin(); it != o.end(); ++it) // a histogram's length is a figure
+            parts << it.key() + u':' + (it.key() == u"histogram" ? QStringLiteral("histogram") : jsonShape(it.value()));
         return u'{' + parts.join(u',') + u'}';
     }
     case QJsonValue::Array: {
@@ -90,11 +90,13 @@ QString jsonShape(const QJsonValue &v)
 }
 
 /// Text with every number replaced by '#': the lines a read test prints,
-/// without its figures.
+/// without its figures. A latency's unit follows its figure (61.2 us,
+/// 1.21 ms), so it goes too.
 QString withoutFigures(const QByteArray &text)
 {
     static const QRegularExpression number(QStringLiteral("[0-9]+([.,][0-9]+)?"));
-    return QString::fromUtf8(text).replace(number, QStringLiteral("#"));
+    static const QRegularExpression latency(QStringLiteral("(p[#]+ #) (us|ms|s)\\b"));
+    return QString::fromUtf8(text).replace(number, QStringLiteral("#")).replace(latency, QStringLiteral("\\1 t"));
 }
 
 } // namespace

@@ -29,6 +29,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -39,6 +40,8 @@
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
+
+#include <cmath>
 
 #include <atomic>
 #include <iterator>
@@ -78,6 +81,8 @@ struct ReadTestView::Private
     QTabWidget *plots = nullptr;
     QCustomPlot *live = nullptr;
     QCustomPlot *curve = nullptr;
+    QCustomPlot *latency = nullptr; // the selected run's latency distribution
+    PlotTableSwitch *latencyTab = nullptr;
     PlotRefresh *liveRefresh = nullptr; // the plots are drawn while on screen
     PlotRefresh *curveRefresh = nullptr;
     PlotTableSwitch *liveTab = nullptr; // each plot with its "Show as table"
@@ -224,6 +229,12 @@ void ReadTestView::buildPlots()
     d->curve->setObjectName(QStringLiteral("sweepCurve"));
     d->live->setAccessibleName(tr("Live throughput plot"));
     d->curve->setAccessibleName(tr("Sweep curve plot"));
+    d->latency = makePlot(d->plots, tr("latency of a read (µs)"), tr("% of the run's reads"));
+    d->latency->setObjectName(QStringLiteral("latencyPlot"));
+    d->latency->setAccessibleName(tr("Latency distribution plot"));
+    // Latency spans decades: a log axis, each decade labelled.
+    d->latency->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    d->latency->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     d->liveRefresh = new PlotRefresh(d->live);
     d->curveRefresh = new PlotRefresh(d->curve);
     // Readahead values grow in powers of two: a log axis spaces them evenly;
@@ -262,10 +273,13 @@ void ReadTestView::buildPlots()
     d->curve->legend->setBrush(Qt::NoBrush);
     themePlot(d->live);
     themePlot(d->curve);
+    themePlot(d->latency);
     d->liveTab = new PlotTableSwitch(d->live, nullptr, d->plots);
     d->curveTab = new PlotTableSwitch(d->curve, nullptr, d->plots);
+    d->latencyTab = new PlotTableSwitch(d->latency, nullptr, d->plots);
     d->plots->addTab(d->liveTab, tr("Live"));
     d->plots->addTab(d->curveTab, tr("Sweep curve"));
+    d->plots->addTab(d->latencyTab, tr("Latency"));
     // The shown plot's "Show as table" in the tabs' corner: a row of its
     // own above the plot would take height the plot is short of.
     auto *corner = new QWidget(d->plots);
@@ -273,6 +287,7 @@ void ReadTestView::buildPlots()
     toggles->setContentsMargins(0, 0, 0, 0);
     toggles->addWidget(d->liveTab->detachToggle());
     toggles->addWidget(d->curveTab->detachToggle());
+    toggles->addWidget(d->latencyTab->detachToggle());
     d->plots->setCornerWidget(corner, Qt::TopRightCorner);
     connect(d->plots, &QTabWidget::currentChanged, toggles, &QStackedLayout::setCurrentIndex);
 
@@ -313,6 +328,13 @@ void ReadTestView::buildResults()
     d->table->verticalHeader()->hide();
     d->table->setAlternatingRowColors(true);
     d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(d->table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                const QModelIndex source = d->proxy->mapToSource(current);
+                if (source.isValid() && source.data(ReadTestResultsModel::GroupRole).toInt() == 0)
+                    showLatency(d->results->index(source.row(), ReadTestResultsModel::Run)
+                                    .data(ReadTestResultsModel::LabelRole).toString());
+            });
     d->table->horizontalHeader()->setStretchLastSection(true);
     // Compact rows: a result is a line of figures, and a run of three
     // streams with its summaries is a dozen of them.
@@ -546,6 +568,7 @@ void ReadTestView::showTestResult(const ReadTestResult &r)
 {
     d->lastResult = r;
     d->results->setResult(r);
+    showLatency(r.runs.isEmpty() ? QString() : r.runs.constLast().label);
     d->table->resizeColumnsToContents();
     // A summary row's label ("fairness over the streams' means") would
     // widen the stream column past the figures: elided, whole in its tooltip.
@@ -661,6 +684,53 @@ void ReadTestView::keep(const HistoryRecord &record)
             d->status->setText(d->status->text() + tr(" · kept in the history (#%1)").arg(kept.id));
         Q_EMIT historyRecorded(kept.id, kept.said.join(u'\n'));
     });
+}
+
+void ReadTestView::showLatency(const QString &label)
+{
+    QCustomPlot *plot = d->latency;
+    plot->clearGraphs();
+    const RunResult *run = nullptr;
+    if (d->lastResult)
+        for (const RunResult &r : d->lastResult->runs)
+            if (r.label == label)
+                run = &r;
+    double top = 0, lo = 0, hi = 0;
+    if (run) {
+        // 128 buckets an octave are finer than a plot shows: eight an
+        // octave, each the share of the run's reads that fell in it.
+        constexpr double kBinsPerOctave = 8;
+        for (qsizetype i = 0; i < run->streams.size(); ++i) {
+            const StreamResult &s = run->streams.at(i);
+            if (s.latencyUs.count == 0)
+                continue;
+            QMap<int, quint64> bins;
+            for (const LatencyBucket &b : s.latencyUs.buckets)
+                bins[int(std::floor(std::log2(std::max(b.upperUs, 1.0)) * kBinsPerOctave))] += b.count;
+            QCPGraph *g = plot->addGraph();
+            g->setName(tr("%1 run %2: p50 %3, p99 %4, p99.9 %5")
+                           .arg(s.name, run->label, format::latencyUs(s.latencyUs.percentileUs(50)),
+                                format::latencyUs(s.latencyUs.percentileUs(99)),
+                                format::latencyUs(s.latencyUs.percentileUs(99.9))));
+            g->setPen(seriesPen(2));
+            g->setLineStyle(QCPGraph::lsStepCenter);
+            setSeries(g, int(i));
+            for (auto it = bins.cbegin(); it != bins.cend(); ++it) {
+                const double x = std::exp2((double(it.key()) + 0.5) / kBinsPerOctave);
+                const double y = double(it.value()) / double(s.latencyUs.count) * 100.0;
+                g->addData(x, y);
+                top = std::max(top, y);
+                lo = lo == 0 ? x : std::min(lo, x);
+                hi = std::max(hi, x);
+            }
+        }
+    }
+    if (hi > 0) {
+        plot->xAxis->setRange(lo / 1.5, hi * 1.5);
+        plot->yAxis->setRange(0, top * 1.15);
+    }
+    plot->replot();
+    d->latencyTab->refreshTable();
 }
 
 void ReadTestView::setupStreams(const ReadTest &test)

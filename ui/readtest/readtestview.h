@@ -123,6 +123,8 @@ private:
 
     void setupStreams(const ReadTest &test);
     void updateCurve();
+    /// The Latency tab: run `label`'s read latencies, one line per stream.
+    void showLatency(const QString &label);
     void keep(const HistoryRecord &record);
 
     struct Private;

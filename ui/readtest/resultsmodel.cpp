@@ -15,6 +15,7 @@ struct ReadTestResultsModel::Row
 {
     int group = 0;
     QString run, stream, role;
+    QString label; ///< a run's row: its label
     std::optional<double> values[ColumnCount];
 };
 
@@ -61,9 +62,15 @@ void ReadTestResultsModel::setResult(const ReadTestResult &result)
             const StreamResult &s = run.streams.at(i);
             Row row;
             row.run = run.cancelled ? tr("%1 (stopped)").arg(run.label) : run.label;
+            row.label = run.label;
             row.stream = s.name;
             row.role = roleText(s);
             row.values[MBps] = s.mbPerSec;
+            if (s.latencyUs.count > 0) {
+                row.values[P50] = s.latencyUs.percentileUs(50);
+                row.values[P99] = s.latencyUs.percentileUs(99);
+                row.values[P999] = s.latencyUs.percentileUs(99.9);
+            }
             row.values[Seconds] = s.seconds;
             row.values[Bytes] = double(s.bytes);
             if (const DeviceCounterDelta *d = statsOf(run, s.device)) {
@@ -137,6 +144,8 @@ QVariant ReadTestResultsModel::data(const QModelIndex &index, int role) const
     const int col = index.column();
     if (role == GroupRole)
         return row.group;
+    if (role == LabelRole)
+        return row.label;
     if (role == Qt::TextAlignmentRole)
         return col >= MBps ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::FontRole && row.group > 0) {
@@ -168,6 +177,9 @@ QVariant ReadTestResultsModel::data(const QModelIndex &index, int role) const
     const double v = *row.values[col];
     switch (col) {
     case MBps: return format::rate(v);
+    case P50:
+    case P99:
+    case P999: return format::latencyUs(v);
     case Seconds: return QString(format::number(v, 3) + QStringLiteral(" s"));
     case Bytes: return format::size(quint64(v));
     case RequestKiB: return format::kib(v, 1);
@@ -184,6 +196,10 @@ QVariant ReadTestResultsModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case MBps: return tr("10^6 bytes per second, from the stream's first read to its last, as dd prints");
+        case P50:
+        case P99:
+        case P999: return tr("How long a read waited: half (p50), 99% (p99), 99.9% (p99.9) of the run's reads "
+                             "took at most this (one pread; buffered, page-cache hits included)");
         case RequestKiB: return tr("The device's average read request during the run (/proc/diskstats)");
         case Overshoot: return tr("Bytes the device read beyond what the test consumed: readahead not used "
                                   "(negative: pages came from the cache)");
@@ -198,6 +214,9 @@ QVariant ReadTestResultsModel::headerData(int section, Qt::Orientation orientati
     case Stream: return tr("Stream");
     case Role: return tr("Role");
     case MBps: return tr("MB/s");
+    case P50: return tr("p50");
+    case P99: return tr("p99");
+    case P999: return tr("p99.9");
     case Seconds: return tr("Seconds");
     case Bytes: return tr("Bytes");
     case RequestKiB: return tr("Request");
@@ -214,7 +233,8 @@ QString ReadTestResultsModel::toCsv() const
             s = u'"' + s.replace(u'"', QStringLiteral("\"\"")) + u'"';
         return s;
     };
-    QString out = QStringLiteral("run,stream,role,mb_per_s,seconds,bytes,avg_request_kib,overshoot_bytes,fairness_jain\n");
+    QString out = QStringLiteral("run,stream,role,mb_per_s,p50_us,p99_us,p99.9_us,seconds,bytes,avg_request_kib,"
+                                 "overshoot_bytes,fairness_jain\n");
     const QLocale c = QLocale::c();
     for (const Row &row : m_rows) {
         QStringList cells{quote(row.run), quote(row.stream), quote(row.role)};

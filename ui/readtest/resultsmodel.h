@@ -1,7 +1,7 @@
 #pragma once
-// A finished read test as a table: one row per run and stream (a, b, c...),
-// then per stream its mean, min, max and spread, and Jain's fairness over
-// the streams. Sorting (ResultsSortProxy) keeps the summary rows below the
+// A finished read test as a table: one row per run and stream (a, b, c...)
+// with its MB/s and read latency (p50, p99, p99.9), then per stream its
+// mean, min, max and spread, and Jain's fairness over the streams. Sorting (ResultsSortProxy) keeps the summary rows below the
 // runs in either order.
 
 #include <QAbstractTableModel>
@@ -20,11 +20,15 @@ class ReadTestResultsModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(ReadTestResultsModel)
 
 public:
-    enum Column { Run, Stream, Role, MBps, Seconds, Bytes, RequestKiB, Overshoot, Fairness, ColumnCount };
+    enum Column {
+        Run, Stream, Role, MBps, P50, P99, P999, Seconds, Bytes, RequestKiB, Overshoot, Fairness, ColumnCount
+    };
     /// Raw number behind a cell (sorting, CSV); invalid where the cell is empty.
     static constexpr int ValueRole = Qt::UserRole;
     /// 0 = a run's row, 1 = a stream's summary, 2 = fairness over all runs.
     static constexpr int GroupRole = Qt::UserRole + 1;
+    /// The run's label ("a") on a run's row, whatever the cell says.
+    static constexpr int LabelRole = Qt::UserRole + 2;
 
     explicit ReadTestResultsModel(QObject *parent = nullptr);
     ~ReadTestResultsModel() override;
