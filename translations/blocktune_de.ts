@@ -2676,10 +2676,6 @@ KiB</translation>
         <translation>Latenz eines Lesezugriffs (µs)</translation>
     </message>
     <message>
-        <source>% of the run&apos;s reads</source>
-        <translation>% der Lesezugriffe des Laufs</translation>
-    </message>
-    <message>
         <source>Latency distribution plot</source>
         <translation>Diagramm der Latenzverteilung</translation>
     </message>
@@ -2690,6 +2686,10 @@ KiB</translation>
     <message>
         <source>%1 run %2: p50 %3, p99 %4, p99.9 %5</source>
         <translation>%1 Lauf %2: p50 %3, p99 %4, p99.9 %5</translation>
+    </message>
+    <message>
+        <source>% of reads</source>
+        <translation>% der Lesezugriffe</translation>
     </message>
 </context>
 <context>

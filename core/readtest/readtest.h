@@ -382,7 +382,7 @@ private:
 // never with digit grouping ("1520 MB/s"). Byte counts and sysfs values stay
 // plain integers, as dd prints them.
 
-/// A read's wait: "61.2 us", "1.21 ms", "2.05 s".
+/// A read's wait: "8.25 us", "61.2 us", "958 us", "1.21 ms", "2.05 s".
 QString formatLatencyUs(double us, const QLocale &locale = QLocale::c());
 /// "1145 MB/s", "22.3 MB/s", "4.21 MB/s": 10^6 bytes/s, about three
 /// significant digits, as dd prints.
@@ -395,7 +395,7 @@ QString describeReadTest(const ReadTest &test, const QString &title, const QLoca
 /// with --percentiles.
 QList<double> textPercentiles(const ReadTestSpec &spec);
 /// One run's lines: "\ta) 268435456 bytes (268 MB, 256 MiB) copied, 0.2 s,
-/// 1145 MB/s; latency p50 61.2 us, p99 180.4 us, p99.9 1.21 ms", and per
+/// 1145 MB/s; latency p50 61.2 us, p99 180 us, p99.9 1.21 ms", and per
 /// stream for concurrent and mixed tests.
 QString formatRun(ReadTestKind kind, const RunResult &run, const QList<double> &percentiles,
                   const QLocale &locale = QLocale::c());

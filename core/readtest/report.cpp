@@ -49,7 +49,7 @@ QString amountText(const ReadTestSpec &spec, const PlannedStream &first, const Q
 }
 
 
-// "; latency p50 61.2 us, p99 180.4 us, p99.9 1.21 ms"
+// "; latency p50 61.2 us, p99 180 us, p99.9 1.21 ms"
 QString latencyText(const LatencyDistribution &d, const QList<double> &percentiles, const QLocale &locale)
 {
     if (d.count == 0 || percentiles.isEmpty())
@@ -107,7 +107,7 @@ QString formatLatencyUs(double us, const QLocale &given)
 {
     const QLocale locale = ungrouped(given);
     if (us < 1000)
-        return locale.toString(us, 'f', us < 10 ? 2 : 1) + QStringLiteral(" us");
+        return locale.toString(us, 'f', us < 10 ? 2 : (us < 100 ? 1 : 0)) + QStringLiteral(" us");
     if (us < 1e6)
         return locale.toString(us / 1000, 'f', 2) + QStringLiteral(" ms");
     return locale.toString(us / 1e6, 'f', 2) + QStringLiteral(" s");

@@ -57,7 +57,8 @@ int g_failures = 0;
 /// machine as root). Docs use these names (docs/images/NAME.png): keep them.
 const char *const kShots[] = {"01-arrays-settings", "07-profiles-preview", "10-diagnose-md-static",
                               "06-monitor-balance", "02-settings-live",    "03-test-running",
-                              "04-test-results",    "05-sweep",            "08-history-compare",
+                              "04-test-results",    "04b-test-latency",    "05-sweep",
+                              "08-history-compare",
                               "09a-advise-running", "09-advise-curve",     "11-diagnose-live"};
 
 /// The AppStream screenshots (resources/org.blocktune.Blocktune.metainfo.xml):
@@ -285,6 +286,16 @@ void liveMachine()
         shot(&window, u"03-test-running"_qs);
         waitFor([&] { return finished; }, 120000, "the two-stream test");
         shot(&window, u"04-test-results"_qs);
+        // The same runs' read latencies: the plot's Latency tab.
+        for (QTabWidget *tabs : test->findChildren<QTabWidget *>())
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->tabText(i) == ReadTestView::tr("Latency"))
+                    tabs->setCurrentIndex(i);
+        QTest::qWait(300);
+        shot(&window, u"04b-test-latency"_qs);
+        for (QTabWidget *tabs : test->findChildren<QTabWidget *>())
+            if (tabs->count() > 0 && tabs->tabText(0) == ReadTestView::tr("Live"))
+                tabs->setCurrentIndex(0);
     }
     // A sweep and its curve.
     finished = false;

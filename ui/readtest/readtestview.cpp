@@ -229,7 +229,7 @@ void ReadTestView::buildPlots()
     d->curve->setObjectName(QStringLiteral("sweepCurve"));
     d->live->setAccessibleName(tr("Live throughput plot"));
     d->curve->setAccessibleName(tr("Sweep curve plot"));
-    d->latency = makePlot(d->plots, tr("latency of a read (µs)"), tr("% of the run's reads"));
+    d->latency = makePlot(d->plots, tr("latency of a read (µs)"), tr("% of reads"));
     d->latency->setObjectName(QStringLiteral("latencyPlot"));
     d->latency->setAccessibleName(tr("Latency distribution plot"));
     // Latency spans decades: a log axis, each decade labelled.
@@ -272,6 +272,13 @@ void ReadTestView::buildPlots()
     d->curve->legend->setBorderPen(Qt::NoPen);
     d->curve->legend->setBrush(Qt::NoBrush);
     themePlot(d->live);
+    // The latency legend under the plot too: inside it covered the tail.
+    d->latency->axisRect()->insetLayout()->take(d->latency->legend);
+    d->latency->plotLayout()->addElement(1, 0, d->latency->legend);
+    d->latency->plotLayout()->setRowStretchFactor(1, 0.001);
+    d->latency->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    d->latency->legend->setBorderPen(Qt::NoPen);
+    d->latency->legend->setBrush(Qt::NoBrush);
     themePlot(d->curve);
     themePlot(d->latency);
     d->liveTab = new PlotTableSwitch(d->live, nullptr, d->plots);
