@@ -6,6 +6,7 @@
 // rewritten 100 times never sees a partial file (root: loop devices).
 #include "common/sysroot.h"
 #include "testloop.h"
+#include "privatesshd.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -26,21 +27,6 @@ using namespace blocktune;
 using namespace blocktune::test;
 
 namespace {
-
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
 
 /// node_exporter on 127.0.0.1, stopped in the destructor on every path.
 class NodeExporter final
@@ -63,7 +49,7 @@ public:
         const QString program = QStandardPaths::findExecutable(QStringLiteral("prometheus-node-exporter"));
         if (program.isEmpty())
             return QStringLiteral("prometheus-node-exporter is missing (scripts/bootstrap.sh installs it)");
-        m_port = freePort();
+        m_port = freeLoopbackPort();
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_process.start(program, {QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(m_port),
                                   QStringLiteral("--collector.disable-defaults"), QStringLiteral("--collector.textfile"),

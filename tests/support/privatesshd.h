@@ -24,6 +24,22 @@
 
 namespace blocktune::test {
 
+/// A TCP port on 127.0.0.1 nobody listens on right now (the kernel's pick).
+inline int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
 class PrivateSshd final
 {
 public:
@@ -58,7 +74,7 @@ public:
                 return QStringLiteral("ssh-keygen failed: ") + QString::fromLocal8Bit(made.err);
         }
         write(path("authorized_keys"), read(path("client_key.pub")));
-        m_port = freePort();
+        m_port = freeLoopbackPort();
         write(path("sshd_config"),
               QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3 %5/%u\nPidFile %4\n"
                              "PermitRootLogin prohibit-password\nPasswordAuthentication no\n"
@@ -163,20 +179,6 @@ private:
             f.write(data);
         f.close();
         f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    }
-    static int freePort()
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof a;
-        int port = -1;
-        if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-            port = ntohs(a.sin_port);
-        ::close(fd);
-        return port;
     }
 
     QTemporaryDir m_dir;
