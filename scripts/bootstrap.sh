@@ -12,6 +12,7 @@ packages=(
     libqcustomplot-dev libudev-dev libblkid-dev
     libqt6sql6-sqlite  # the QSQLITE driver for the read-test history (core/history)
     util-linux fio xvfb xauth polkitd pkexec python3
+    sysstat  # tests/monitor: iostat -x is the referee of the monitor's r_await and aqu-sz
     openssh-client openssh-server  # tests/remote: a private sshd on 127.0.0.1 (never the system one)
     sudo  # tests/remote: a non-root agent writing through `sudo -n blocktune-helper`, a real sudo
     # desktop integration and the Debian package: icons rendered at build

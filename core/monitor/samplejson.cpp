@@ -119,9 +119,9 @@ private:
     qsizetype m_used;
 };
 
-// The most one device's object can take besides its name: 11 keys
-// (~170 bytes) and 11 numbers of at most 40 characters.
-constexpr qsizetype kDeviceBytes = 700;
+// The most one device's object can take besides its name: 13 keys
+// (~210 bytes) and 13 numbers of at most 40 characters.
+constexpr qsizetype kDeviceBytes = 760;
 
 } // namespace
 
@@ -167,6 +167,10 @@ void appendSampleJson(const Sample &s, QByteArray &out)
         w.integer(d.writeBytes);
         w.literal(",\"write_mb_per_s\":");
         w.number(d.writeMBps, 3);
+        w.literal(",\"writes_per_s\":");
+        w.number(d.writesPerSec, 3);
+        w.literal(",\"write_await_ms\":");
+        w.number(d.writeAwaitMs, 3);
         w.literal(",\"irq_per_s\":");
         w.number(d.irqPerSec, 3);
         w.put('}');

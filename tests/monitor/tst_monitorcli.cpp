@@ -52,7 +52,8 @@ QStringList sortedKeys(const QJsonObject &o)
 const QStringList kDeviceKeys = [] {
     QStringList k{u"read_bytes"_qs, u"read_mb_per_s"_qs, u"reads_per_s"_qs, u"avg_read_request_kb"_qs,
                   u"read_await_ms"_qs, u"queue_depth"_qs, u"util_pct"_qs, u"inflight"_qs,
-                  u"write_bytes"_qs, u"write_mb_per_s"_qs, u"irq_per_s"_qs};
+                  u"write_bytes"_qs, u"write_mb_per_s"_qs, u"writes_per_s"_qs, u"write_await_ms"_qs,
+                  u"irq_per_s"_qs};
     k.sort();
     return k;
 }();

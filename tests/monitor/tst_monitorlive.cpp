@@ -7,7 +7,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QScopeGuard>
+#include <QStandardPaths>
 #include <QTest>
 #include <QThread>
 
@@ -180,6 +183,82 @@ private Q_SLOTS:
         QVERIFY(sum >= quint64(kDeviceBytes));
         // The loop's requests complete on the disk under /var/tmp: its lines.
         QCOMPARE(irqSeen, diskHasLines);
+    }
+
+    // iostat -x as the referee: with four readers keeping the test's own
+    // loop device busy, blocktune's monitor and `iostat -x` started at the
+    // same moment, one-second ticks: r_await and aqu-sz agree within 5%
+    // (medians of five seconds; the windows are the same seconds give or
+    // take the CLI's start). Big reads (1 MiB) keep r_await in milliseconds,
+    // where iostat's two decimals cost nothing. Writes cannot be tried here
+    // (the test writes to no block device): w_await is checked on counters
+    // in tst_sampler, and here only as zero in both.
+    void awaitAndQueueDepthAgreeWithIostat()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        const QString iostat = QStandardPaths::findExecutable(u"iostat"_qs);
+        const QString fio = QStandardPaths::findExecutable(u"fio"_qs);
+        if (iostat.isEmpty() || fio.isEmpty())
+            QFAIL("iostat (sysstat) or fio is missing (scripts/bootstrap.sh installs them)");
+        LoopDevice loop(kDeviceBytes, true, QByteArray(4096, 'i'));
+        QVERIFY(loop.isValid());
+        QVERIFY(waitIdle(loop.name()));
+        constexpr int seconds = 5;
+        QProcess load;
+        load.start(fio, {u"--name=load"_qs, u"--filename="_qs + loop.path(), u"--ioengine=psync"_qs, u"--direct=1"_qs,
+                         u"--bs=1M"_qs, u"--rw=read"_qs, u"--numjobs=4"_qs, u"--time_based"_qs,
+                         QStringLiteral("--runtime=%1").arg(seconds + 5), u"--output-format=terse"_qs});
+        QVERIFY(load.waitForStarted());
+        auto stopLoad = qScopeGuard([&] {
+            load.kill();
+            load.waitForFinished(5000);
+        });
+        // Steady before either looks.
+        QTRY_VERIFY_WITH_TIMEOUT(sectorsRead(loop.name()) > (8u << 20) / 512, 5000);
+        QProcess ours, referee;
+        ours.start(binary("blocktune-cli"), {u"monitor"_qs, loop.name(), u"--interval"_qs, u"1s"_qs, u"--count"_qs,
+                                             QString::number(seconds), u"--json"_qs});
+        referee.start(iostat, {u"-d"_qs, u"-x"_qs, u"-y"_qs, u"-o"_qs, u"JSON"_qs, loop.name(), u"1"_qs,
+                               QString::number(seconds)});
+        QVERIFY(ours.waitForFinished(20000) && referee.waitForFinished(20000));
+        QVERIFY2(ours.exitCode() == 0, ours.readAllStandardError().constData());
+        QVERIFY2(referee.exitCode() == 0, referee.readAllStandardError().constData());
+
+        QList<double> oursAwait, oursQueue, oursWrite, theirAwait, theirQueue, theirWrite;
+        for (const QByteArray &line : ours.readAllStandardOutput().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject dev = QJsonDocument::fromJson(line)[u"devices"_qs][loop.name()].toObject();
+            oursAwait << dev[u"read_await_ms"_qs].toDouble();
+            oursQueue << dev[u"queue_depth"_qs].toDouble();
+            oursWrite << dev[u"write_await_ms"_qs].toDouble(-1);
+        }
+        const QJsonArray stats =
+            QJsonDocument::fromJson(referee.readAllStandardOutput())[u"sysstat"_qs][u"hosts"_qs][0][u"statistics"_qs]
+                .toArray();
+        for (const QJsonValue &report : stats) {
+            const QJsonObject dev = report[u"disk"_qs][0].toObject();
+            QCOMPARE(dev[u"disk_device"_qs].toString(), loop.name());
+            theirAwait << dev[u"r_await"_qs].toDouble();
+            theirQueue << dev[u"aqu-sz"_qs].toDouble();
+            theirWrite << dev[u"w_await"_qs].toDouble(-1);
+        }
+        QCOMPARE(oursAwait.size(), seconds);
+        QCOMPARE(theirAwait.size(), seconds);
+        auto median = [](QList<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.at(v.size() / 2);
+        };
+        const QString figures = QStringLiteral("r_await ours %1 iostat %2 ms; aqu-sz ours %3 iostat %4")
+                                    .arg(median(oursAwait)).arg(median(theirAwait))
+                                    .arg(median(oursQueue)).arg(median(theirQueue));
+        qInfo("%s", qPrintable(figures));
+        QVERIFY2(median(theirAwait) > 0.5, qPrintable(figures)); // the load ran: milliseconds per 1 MiB read
+        QVERIFY2(std::abs(median(oursAwait) / median(theirAwait) - 1.0) <= 0.05, qPrintable(figures));
+        QVERIFY2(median(theirQueue) > 1.0, qPrintable(figures)); // four readers: requests queue
+        QVERIFY2(std::abs(median(oursQueue) / median(theirQueue) - 1.0) <= 0.05, qPrintable(figures));
+        QCOMPARE(oursWrite, QList<double>(seconds, 0.0));
+        QCOMPARE(theirWrite, QList<double>(seconds, 0.0));
     }
 
     void loopDeviceMapsToItsDisksInterrupts()

@@ -561,7 +561,9 @@ private Q_SLOTS:
         Counters c = zero();
         c[0] = 10;
         c[2] = 2000;
-        c[6] = 8;
+        c[4] = 2;  // writes completed
+        c[6] = 8;  // sectors written
+        c[7] = 30; // ms writing
         rig.source->setDevices({{u"vda"_qs, c}, {u"loop0"_qs, zero()}});
         rig.source->intrTotal = 60;
         rig.source->irqs = {{36, 25}};
@@ -580,7 +582,7 @@ private Q_SLOTS:
         const QStringList keys{u"read_bytes"_qs, u"read_mb_per_s"_qs, u"reads_per_s"_qs,
                                u"avg_read_request_kb"_qs, u"read_await_ms"_qs, u"queue_depth"_qs,
                                u"util_pct"_qs, u"inflight"_qs, u"write_bytes"_qs,
-                               u"write_mb_per_s"_qs, u"irq_per_s"_qs};
+                               u"write_mb_per_s"_qs, u"writes_per_s"_qs, u"write_await_ms"_qs, u"irq_per_s"_qs};
         QStringList sortedKeys = keys;
         sortedKeys.sort();
         QCOMPARE(vda.keys(), sortedKeys);
@@ -589,6 +591,9 @@ private Q_SLOTS:
         QCOMPARE(vda[u"reads_per_s"_qs].toDouble(), 40.0);
         QCOMPARE(vda[u"avg_read_request_kb"_qs].toDouble(), 100.0);
         QCOMPARE(vda[u"write_bytes"_qs].toInteger(), 8 * 512);
+        QCOMPARE(vda[u"writes_per_s"_qs].toDouble(), 8.0);
+        QCOMPARE(vda[u"write_await_ms"_qs].toDouble(), 15.0);
+        QCOMPARE(vda[u"read_await_ms"_qs].toDouble(), 0.0); // no ms reading counted
         QCOMPARE(vda[u"irq_per_s"_qs].toDouble(), 100.0);
         QVERIFY(json[u"devices"_qs].toObject()[u"loop0"_qs].toObject()[u"irq_per_s"_qs].isNull());
         QVERIFY(json[u"groups"_qs].toObject().isEmpty());
