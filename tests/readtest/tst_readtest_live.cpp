@@ -231,28 +231,40 @@ private Q_SLOTS:
     // fio as the referee: the same direct 64 KiB reads of the same loop
     // device, five rounds; the medians of p50 and p99 (blocktune's
     // latency_us against fio's clat_ns) within 15%. In each round both run
-    // at the same time, blocktune over the device and fio over its second
-    // half: this VM's latency changes from second to second (its free page
-    // reporting), and rounds taken in turn put 42% between the two tools'
-    // p50 on a CI run while side by side they agree within a few %.
+    // at the same time, each over its own half of the device (the halves
+    // change places every round): this VM's latency changes from second to
+    // second (its free page reporting), and rounds taken in turn put 42%
+    // between the two tools' p50 on a CI run. Both run at real-time
+    // priority (SCHED_FIFO): the referee compares how the tools measure,
+    // not the scheduler's luck. On two cores a reader woken behind a
+    // compiler waits out its slice, even a nice-19 one (CI builds the next
+    // pass beside the suite): that put 3-4 ms into either tool's p99 at
+    // random and failed a CI run (p99 22% apart). At real-time priority,
+    // compared round by round, five runs beside a nice-19 build had p99
+    // 4-11% apart and p50 0-3%.
     void latencyAgreesWithFio()
     {
         const QString fio = QStandardPaths::findExecutable(QStringLiteral("fio"));
-        if (fio.isEmpty())
-            QFAIL("fio is missing (apt-get install fio; scripts/bootstrap.sh)");
+        const QString chrt = QStandardPaths::findExecutable(QStringLiteral("chrt"));
+        if (fio.isEmpty() || chrt.isEmpty())
+            QFAIL("fio or chrt is missing (apt-get install fio util-linux; scripts/bootstrap.sh)");
         const quint64 half = quint64(48) << 20; // m_a holds 96 MiB
         QList<double> ours50, ours99, fio50, fio99;
         for (int round = 0; round < 5; ++round) {
+            const quint64 oursAt = round % 2 ? half : 0, fioAt = round % 2 ? 0 : half;
             QProcess ours, referee;
-            ours.start(binary("blocktune-cli"),
-                       {QStringLiteral("test"), QStringLiteral("seq"), m_a->name(), QStringLiteral("--direct"),
-                        QStringLiteral("--bs"), QStringLiteral("64K"), QStringLiteral("--time"), QStringLiteral("2s"),
-                        QStringLiteral("--repeat"), QStringLiteral("1"), QStringLiteral("--json")});
-            referee.start(fio, {QStringLiteral("--name=referee"), u"--filename="_qs + m_a->path(),
-                                QStringLiteral("--ioengine=psync"), QStringLiteral("--direct=1"),
-                                QStringLiteral("--bs=64k"), QStringLiteral("--rw=read"),
-                                QStringLiteral("--offset=%1").arg(half), QStringLiteral("--runtime=2"),
-                                QStringLiteral("--time_based"), QStringLiteral("--output-format=json")});
+            // --time reads from --offset to the device's end, round again.
+            ours.start(chrt, {QStringLiteral("--fifo"), QStringLiteral("10"), binary("blocktune-cli"),
+                              QStringLiteral("test"), QStringLiteral("seq"), m_a->name(), QStringLiteral("--direct"),
+                              QStringLiteral("--bs"), QStringLiteral("64K"), QStringLiteral("--offset"),
+                              QString::number(oursAt), QStringLiteral("--time"), QStringLiteral("2s"),
+                              QStringLiteral("--repeat"), QStringLiteral("1"), QStringLiteral("--json")});
+            referee.start(chrt, {QStringLiteral("--fifo"), QStringLiteral("10"), fio, QStringLiteral("--name=referee"),
+                                 u"--filename="_qs + m_a->path(), QStringLiteral("--ioengine=psync"),
+                                 QStringLiteral("--direct=1"), QStringLiteral("--bs=64k"), QStringLiteral("--rw=read"),
+                                 QStringLiteral("--offset=%1").arg(fioAt), QStringLiteral("--size=%1").arg(half),
+                                 QStringLiteral("--runtime=2"), QStringLiteral("--time_based"),
+                                 QStringLiteral("--output-format=json")});
             QVERIFY(ours.waitForFinished(60000) && referee.waitForFinished(60000));
             QVERIFY2(ours.exitCode() == 0, ours.readAllStandardError().constData());
             QVERIFY2(referee.exitCode() == 0, referee.readAllStandardError().constData());
@@ -270,11 +282,23 @@ private Q_SLOTS:
             std::sort(v.begin(), v.end());
             return v.at(v.size() / 2);
         };
-        const QString figures = QStringLiteral("p50 ours %1 fio %2 us; p99 ours %3 fio %4 us")
-                                    .arg(median(ours50)).arg(median(fio50)).arg(median(ours99)).arg(median(fio99));
+        // The rounds are pairs: the median of each round's ratio. The
+        // rounds themselves differ (p99 from 0.9 to 1.8 ms beside a build),
+        // so the two tools' medians taken apart may come from different
+        // rounds.
+        auto pairedRatio = [&](const QList<double> &a, const QList<double> &b) {
+            QList<double> ratios;
+            for (qsizetype i = 0; i < a.size(); ++i)
+                ratios << (b.at(i) > 0 ? a.at(i) / b.at(i) : 0.0);
+            return median(ratios);
+        };
+        const double ratio50 = pairedRatio(ours50, fio50), ratio99 = pairedRatio(ours99, fio99);
+        const QString figures = QStringLiteral("p50 ours %1 fio %2 us (paired ratio %3); p99 ours %4 fio %5 us (%6)")
+                                    .arg(median(ours50)).arg(median(fio50)).arg(ratio50, 0, 'f', 3)
+                                    .arg(median(ours99)).arg(median(fio99)).arg(ratio99, 0, 'f', 3);
         qInfo("%s", qPrintable(figures));
-        QVERIFY2(median(fio50) > 0 && std::abs(median(ours50) / median(fio50) - 1.0) <= 0.15, qPrintable(figures));
-        QVERIFY2(median(fio99) > 0 && std::abs(median(ours99) / median(fio99) - 1.0) <= 0.15, qPrintable(figures));
+        QVERIFY2(std::abs(ratio50 - 1.0) <= 0.15, qPrintable(figures));
+        QVERIFY2(std::abs(ratio99 - 1.0) <= 0.15, qPrintable(figures));
     }
 
     void concurrentReportsEveryStream()
