@@ -8,13 +8,13 @@
 # The targets run side by side, one per core ($BLOCKTUNE_FUZZ_JOBS, else
 # nproc): each is single-threaded and they share nothing but the machine.
 # Usage: scripts/run-fuzzers.sh [SECONDS_EACH] [NAME...]
-#        (seconds default: $BLOCKTUNE_FUZZ_SECONDS, else 45)
+#        (seconds default: $BLOCKTUNE_FUZZ_SECONDS, else 30)
 #        scripts/run-fuzzers.sh --build-only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_only=false
 if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
-seconds="${1:-${BLOCKTUNE_FUZZ_SECONDS:-45}}"
+seconds="${1:-${BLOCKTUNE_FUZZ_SECONDS:-30}}"
 shift || true
 jobs="${BLOCKTUNE_FUZZ_JOBS:-$(nproc)}"
 
