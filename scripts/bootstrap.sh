@@ -23,6 +23,10 @@ packages=(
     dpkg-dev lintian dbus-daemon dbus-bin dbus-system-bus-common
     # the sanitizer build and the libFuzzer targets
     clang libclang-rt-14-dev
+    # the BPF latency probe (monitor --latency, core/monitor/bpf): libbpf's
+    # headers and library, bpftool for vmlinux.h and the skeleton; clang above
+    # compiles it
+    libbpf-dev bpftool
     # build time: a compiler cache for the next build, a faster linker
     ccache lld
     # fleets (docs/fleets.md): promtool checks `metrics`, a real node_exporter

@@ -28,6 +28,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -211,6 +212,84 @@ struct BalanceFigures
 };
 BalanceFigures balanceOf(const std::vector<double> &load);
 
+// ---- Block request latency (BPF) ----------------------------------------------
+
+/// Log2 latency histogram: counts[i] holds waits in [2^i, 2^(i+1)) us; counts[0] also < 1 us.
+struct Log2Histogram {
+    std::array<quint64, 32> counts{};
+    quint64 total() const;
+    /// fio-style rank percentile (ceil(p*n/100)-th wait), reported as the bucket's upper bound in us; nullopt when empty
+    std::optional<double> percentileUs(double p) const;
+};
+/// `after - before`, bucket by bucket (a bucket that went down counts 0).
+Log2Histogram histogramDelta(const Log2Histogram &before, const Log2Histogram &after);
+/// Bucket i's upper bound in us: 2^(i+1).
+double log2BucketUpperUs(int bucket);
+
+struct DeviceLatency {
+    Log2Histogram readQueue, readDevice, writeQueue, writeDevice; // counts of this interval only
+};
+
+/// One device and direction, cumulative since the probe was loaded.
+/// Queue time runs from the request's insert into the scheduler (or, issued
+/// without one, from its allocation) to its issue to the driver; device time
+/// from issue to completion (core/monitor/bpf/blocklatency.bpf.c).
+struct LatencyTotals
+{
+    quint64 requests = 0; ///< completed reads (or writes), as diskstats counts them
+    quint64 queueNs = 0;  ///< exact sums
+    quint64 deviceNs = 0;
+    Log2Histogram queue, device;
+};
+struct DeviceLatencyTotals
+{
+    LatencyTotals read, write;
+};
+
+/// A device number as /proc/diskstats prints it, packed for a hash key.
+constexpr quint64 deviceNumber(quint32 major, quint32 minor)
+{
+    return (quint64(major) << 32) | minor;
+}
+using LatencyTotalsMap = QHash<quint64, DeviceLatencyTotals>; ///< by deviceNumber()
+
+/// Where latency counts come from: BlockLatencyProbe, or a test's fake.
+class LatencySource
+{
+public:
+    virtual ~LatencySource() = default;
+    /// Cumulative totals per device since the source started. Devices that
+    /// completed no request may be absent.
+    virtual Result<LatencyTotalsMap> totals() = 0;
+};
+
+/// The BPF program core/monitor/bpf/blocklatency.bpf.c on the block
+/// layer's BTF raw tracepoints (block_rq_insert, block_rq_issue,
+/// block_rq_complete): per device and direction, log2 histograms of queue
+/// and device time and their exact sums. Unloaded when destroyed.
+class BlockLatencyProbe final : public LatencySource
+{
+public:
+    /// Loads and attaches the program. Fails with what stops it, in words a
+    /// user can act on: built without BPF, no kernel BTF, not root (EPERM),
+    /// kernel lockdown, or the test switch BLOCKTUNE_BPF_REFUSE=1.
+    static Result<std::unique_ptr<BlockLatencyProbe>> load();
+    /// This build has the BPF program (BLOCKTUNE_BPF).
+    static bool builtIn();
+    ~BlockLatencyProbe() override;
+    Q_DISABLE_COPY_MOVE(BlockLatencyProbe)
+
+    Result<LatencyTotalsMap> totals() override;
+    /// Reads and writes completed whose issue the program did not see (in
+    /// flight when it loaded), and accounts a full map refused.
+    quint64 untracked() const;
+
+private:
+    struct Impl;
+    explicit BlockLatencyProbe(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
 // ---- One interval's figures -----------------------------------------------------
 
 /// One device over one interval, computed as iostat -x does
@@ -245,6 +324,9 @@ struct DeviceRates
     /// Interrupts/s on the lines serving the device; nullopt when none known.
     std::optional<double> irqPerSec;
     bool irqShared = false; ///< those lines serve other disks too
+    /// Queue and device time histograms of this interval, where the
+    /// sampler has a LatencySource (monitor --latency); nullopt otherwise.
+    std::optional<DeviceLatency> latency;
 };
 
 struct MemberShare
@@ -287,6 +369,9 @@ struct Sample
     /// the owner should rebuild the Topology.
     QStringList appeared;
     QStringList vanished;
+    /// Empty when the latency histograms run (DeviceRates::latency);
+    /// otherwise why not: not asked for, or why the BPF probe did not load.
+    QString latencyUnavailable;
 };
 
 /// One JSON line (with the trailing newline) in the `monitor --json` schema
@@ -311,6 +396,11 @@ public:
     const Topology &topology() const { return m_topology; }
     /// Groups the user names; reported whatever is watched.
     void setUserGroups(const QList<GroupSpec> &groups);
+    /// Each interval's latency histograms from `source` go into
+    /// DeviceRates::latency, from the first interval with two readings of it.
+    void setLatencySource(std::unique_ptr<LatencySource> source);
+    /// No latency histograms, and why (Sample::latencyUnavailable).
+    void setLatencyUnavailable(const QString &reason);
 
     /// Reads the counters and returns the figures since the previous call.
     /// The first call records the baseline (Sample::baseline). Fails when
@@ -327,6 +417,8 @@ private:
     QStringList m_watched;
     Topology m_topology;
     QList<GroupSpec> m_userGroups;
+    std::unique_ptr<LatencySource> m_latency;
+    QString m_latencyUnavailable;
     std::unique_ptr<State> d;
 };
 
@@ -498,6 +590,10 @@ public:
 
     /// Scans the devices (no filesystem probes) for the IRQ lines and groups.
     Status refreshTopology();
+    /// Loads the BPF latency probe for the sampler. On failure the sampler
+    /// goes on without histograms, its samples saying why, and so does the
+    /// error returned. Call before the baseline.
+    Status enableLatency();
     /// One reading: the baseline after reset(), then the figures since the
     /// previous one. A device that came or went rebuilds the topology; a
     /// failed rescan goes to `rescan` (the sample stands).

@@ -72,6 +72,17 @@ Status MonitorLoop::refreshTopology()
     return {};
 }
 
+Status MonitorLoop::enableLatency()
+{
+    auto probe = BlockLatencyProbe::load();
+    if (!probe) {
+        m_sampler.setLatencyUnavailable(probe.error().message);
+        return probe.error();
+    }
+    m_sampler.setLatencySource(std::move(*probe));
+    return {};
+}
+
 Result<Sample> MonitorLoop::tick(Status *rescan)
 {
     auto sample = m_sampler.sample();

@@ -115,6 +115,7 @@ struct Sampler::State
         QHash<QString, int> index;          ///< name -> position
         std::optional<quint64> intrTotal;
         QHash<int, quint64> irq;
+        std::optional<LatencyTotalsMap> latency; ///< nullopt: no source, or its read failed
         qint64 ns = 0;
     };
     struct Reported
@@ -263,6 +264,7 @@ struct Sampler::State
     }
     void addDeviceRates(Sample &s, CounterSource &source, bool readInFlight, bool sameLayout,
                         double seconds, double ms) const;
+    DeviceLatency latencyOf(const DiskCounters &device) const;
     QHash<QString, MemberDelta> memberDeltas(Sample &s, bool sameLayout);
     void addGroupBalances(Sample &s, bool sameLayout);
     void finish()
@@ -328,8 +330,29 @@ void Sampler::State::addDeviceRates(Sample &s, CounterSource &source, bool readI
             rates.irqPerSec = setRates[size_t(r.irqSet)];
             rates.irqShared = rates.irqPerSec.has_value() && r.shared;
         }
+        if (cur.latency && prev.latency)
+            rates.latency = latencyOf(cur.counters[size_t(r.pos)]);
         s.devices.append(std::move(rates));
     }
+}
+
+// The interval's histograms of one device, found by its major:minor. A
+// device the probe has not seen yet had nothing to count.
+DeviceLatency Sampler::State::latencyOf(const DiskCounters &device) const
+{
+    const quint64 key = deviceNumber(quint32(device.major), quint32(device.minor));
+    static const DeviceLatencyTotals kNone;
+    const auto after = cur.latency->constFind(key);
+    if (after == cur.latency->cend())
+        return {};
+    const auto beforeIt = prev.latency->constFind(key);
+    const DeviceLatencyTotals &before = beforeIt == prev.latency->cend() ? kNone : *beforeIt;
+    DeviceLatency l;
+    l.readQueue = histogramDelta(before.read.queue, after->read.queue);
+    l.readDevice = histogramDelta(before.read.device, after->read.device);
+    l.writeQueue = histogramDelta(before.write.queue, after->write.queue);
+    l.writeDevice = histogramDelta(before.write.device, after->write.device);
+    return l;
 }
 
 // Each member's delta once per tick, whatever the number of groups
@@ -403,8 +426,23 @@ void Sampler::State::addGroupBalances(Sample &s, bool sameLayout)
 }
 
 Sampler::Sampler(std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock)
-    : m_source(std::move(source)), m_clock(std::move(clock)), d(std::make_unique<State>())
+    : m_source(std::move(source)), m_clock(std::move(clock)),
+      m_latencyUnavailable(MonitorText::tr("latency histograms are off")), d(std::make_unique<State>())
 {
+}
+
+void Sampler::setLatencySource(std::unique_ptr<LatencySource> source)
+{
+    m_latency = std::move(source);
+    m_latencyUnavailable.clear();
+    if (!m_latency)
+        m_latencyUnavailable = MonitorText::tr("latency histograms are off");
+}
+
+void Sampler::setLatencyUnavailable(const QString &reason)
+{
+    m_latency.reset();
+    m_latencyUnavailable = reason;
 }
 
 Sampler::~Sampler() = default;
@@ -446,10 +484,19 @@ Result<Sample> Sampler::sample()
         if (!sameLayout)
             st.planDirty = true;
     }
+    Sample s;
+    s.latencyUnavailable = m_latencyUnavailable;
+    st.cur.latency.reset();
+    if (m_latency) {
+        // Right after diskstats: both describe the same moment.
+        auto totals = m_latency->totals();
+        if (totals)
+            st.cur.latency = std::move(*totals);
+        else
+            s.latencyUnavailable = totals.error().message;
+    }
     const qint64 now = m_clock->monotonicNs();
     st.cur.ns = now;
-
-    Sample s;
     s.wallMs = m_clock->wallMs();
     if (st.havePrev && st.planDirty && st.cur.index.size() + st.prev.index.size() > 0)
         st.listLayoutChanges(s);

@@ -1,0 +1,223 @@
+// BlockLatencyProbe: loads core/monitor/bpf/blocklatency.bpf.c (its libbpf
+// skeleton, generated at build time) and reads its latency map in one
+// batched lookup per chunk of devices: a tick costs a few syscalls, not two
+// per device. Built without BPF (BLOCKTUNE_BPF off), load() says so.
+#include "monitor.h"
+
+#include "common/sysroot.h"
+#include "common/tr.h"
+
+#include <cerrno>
+#include <unistd.h>
+
+#if BLOCKTUNE_HAVE_BPF
+#include "bpf/blocklatency.h"
+#include "blocklatency.skel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+#endif
+
+namespace blocktune {
+
+namespace {
+
+QString prefix()
+{
+    return MonitorText::tr("latency histograms unavailable: ");
+}
+
+#if BLOCKTUNE_HAVE_BPF
+// libbpf writes its warnings to stderr by default; the monitor's stderr is
+// for its own one line. Keep libbpf's last line for the error message.
+QByteArray &lastLibbpfLine()
+{
+    static QByteArray line;
+    return line;
+}
+std::mutex &libbpfLineMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+int keepLibbpfLine(enum libbpf_print_level level, const char *format, va_list args)
+{
+    if (level == LIBBPF_DEBUG)
+        return 0;
+    char text[512];
+    const int n = std::vsnprintf(text, sizeof text, format, args);
+    const std::lock_guard lock(libbpfLineMutex());
+    lastLibbpfLine() = QByteArray(text, std::clamp(n, 0, int(sizeof text) - 1)).trimmed();
+    return 0;
+}
+
+// Which restriction refused the program: lockdown, missing privilege, or
+// something else (then libbpf's own words).
+Error refusedBecause(int err, const char *step)
+{
+    const SysRoot root;
+    if (err == EPERM || err == EACCES) {
+        auto lockdown = root.readFile(root.sysPath("kernel/security/lockdown"), 256);
+        if (lockdown && lockdown->contains("[confidentiality]"))
+            return makeError(err, prefix() + MonitorText::tr(
+                "kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; "
+                "boot with lockdown=integrity or none to use them"));
+        if (::geteuid() != 0)
+            return makeError(err, prefix() + MonitorText::tr(
+                "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
+    }
+    QByteArray detail;
+    {
+        const std::lock_guard lock(libbpfLineMutex());
+        detail = lastLibbpfLine();
+    }
+    return makeError(err, prefix() + MonitorText::tr("the kernel refused to %1 the BPF program: %2%3")
+                              .arg(QString::fromLatin1(step), errnoDetail(err),
+                                   detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
+}
+#endif
+
+} // namespace
+
+#if BLOCKTUNE_HAVE_BPF
+
+struct BlockLatencyProbe::Impl
+{
+    blocklatency *skel = nullptr;
+    std::vector<blocklatency_key> keys;
+    std::vector<blocklatency_value> values;
+    ~Impl() { blocklatency__destroy(skel); }
+};
+
+bool BlockLatencyProbe::builtIn()
+{
+    return true;
+}
+
+#else
+
+struct BlockLatencyProbe::Impl
+{
+};
+
+bool BlockLatencyProbe::builtIn()
+{
+    return false;
+}
+
+#endif
+
+BlockLatencyProbe::BlockLatencyProbe(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+BlockLatencyProbe::~BlockLatencyProbe() = default;
+
+Result<std::unique_ptr<BlockLatencyProbe>> BlockLatencyProbe::load()
+{
+    if (qEnvironmentVariableIntValue("BLOCKTUNE_BPF_REFUSE") == 1)
+        return makeError(Refused, prefix() + MonitorText::tr(
+            "BLOCKTUNE_BPF_REFUSE=1 is set, so the BPF program was not loaded (unset it to load it)"));
+#if !BLOCKTUNE_HAVE_BPF
+    return makeError(NotSupported, prefix() + MonitorText::tr(
+        "blocktune was built without BPF support (install clang, bpftool and libbpf-dev, then "
+        "configure with -DBLOCKTUNE_BPF=ON)"));
+#else
+    const SysRoot root;
+    if (::access(root.sysPath("kernel/btf/vmlinux").constData(), R_OK) != 0)
+        return makeError(NotSupported, prefix() + MonitorText::tr(
+            "the kernel has no BTF type information (/sys/kernel/btf/vmlinux is missing): it needs "
+            "CONFIG_DEBUG_INFO_BTF=y"));
+    static std::once_flag quiet;
+    std::call_once(quiet, [] { libbpf_set_print(keepLibbpfLine); });
+    auto impl = std::make_unique<Impl>();
+    impl->skel = blocklatency__open();
+    if (!impl->skel)
+        return refusedBecause(errno, "open");
+    if (blocklatency__load(impl->skel) != 0)
+        return refusedBecause(errno, "load");
+    if (blocklatency__attach(impl->skel) != 0)
+        return refusedBecause(errno, "attach");
+    return std::unique_ptr<BlockLatencyProbe>(new BlockLatencyProbe(std::move(impl)));
+#endif
+}
+
+#if BLOCKTUNE_HAVE_BPF
+
+namespace {
+
+Log2Histogram histogramOf(const unsigned long long (&buckets)[BLOCKLATENCY_BUCKETS])
+{
+    static_assert(BLOCKLATENCY_BUCKETS == std::tuple_size_v<decltype(Log2Histogram::counts)>);
+    Log2Histogram h;
+    for (size_t i = 0; i < h.counts.size(); ++i)
+        h.counts[i] = buckets[i];
+    return h;
+}
+
+void addEntry(LatencyTotalsMap &out, const blocklatency_key &key, const blocklatency_value &value)
+{
+    // The kernel's dev_t: MINORBITS 20 (include/linux/kdev_t.h).
+    DeviceLatencyTotals &device = out[deviceNumber(key.dev >> 20, key.dev & 0xfffff)];
+    LatencyTotals &t = key.op == BLOCKLATENCY_WRITE ? device.write : device.read;
+    t.requests = value.requests;
+    t.queueNs = value.queue_ns;
+    t.deviceNs = value.device_ns;
+    t.queue = histogramOf(value.queue);
+    t.device = histogramOf(value.device);
+}
+
+} // namespace
+
+Result<LatencyTotalsMap> BlockLatencyProbe::totals()
+{
+    // A hash map's batch stops at a bucket boundary; a chunk of 256 keys
+    // holds any bucket (ENOSPC otherwise).
+    constexpr __u32 kChunk = 256;
+    d->keys.resize(kChunk);
+    d->values.resize(kChunk);
+    const int fd = bpf_map__fd(d->skel->maps.latency);
+    LatencyTotalsMap out;
+    __u64 inToken = 0, outToken = 0;
+    bool first = true;
+    for (;;) {
+        __u32 count = kChunk;
+        const int rc = bpf_map_lookup_batch(fd, first ? nullptr : &inToken, &outToken, d->keys.data(),
+                                            d->values.data(), &count, nullptr);
+        const int err = rc != 0 ? errno : 0;
+        for (__u32 i = 0; i < count && i < kChunk; ++i)
+            addEntry(out, d->keys[i], d->values[i]);
+        if (err == ENOENT)
+            break; // the last chunk
+        if (err != 0)
+            return makeError(err, prefix() + MonitorText::tr("reading the BPF latency map failed: %1")
+                                                 .arg(errnoDetail(err)));
+        inToken = outToken;
+        first = false;
+    }
+    return out;
+}
+
+quint64 BlockLatencyProbe::untracked() const
+{
+    return d->skel->bss->untracked + d->skel->bss->dropped;
+}
+
+#else
+
+Result<LatencyTotalsMap> BlockLatencyProbe::totals()
+{
+    return LatencyTotalsMap{};
+}
+
+quint64 BlockLatencyProbe::untracked() const
+{
+    return 0;
+}
+
+#endif
+
+} // namespace blocktune
