@@ -219,7 +219,13 @@ void MainWindow::wireViews()
     connect(m_tuning, &TuningPanel::applied, this, [this](bool ok) {
         if (!ok)
             showError(m_tuning->lastMessage().section(u'\n', 0, 0));
+        else
+            m_monitor->markSettingChange(m_tuning->lastMessage().section(u'\n', 0, 0));
     });
+    // The monitor's heatmap marks where this console changed a setting.
+    connect(m_profiles, &ProfilesView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("profile")); });
+    connect(m_advise, &AdviseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("advice applied")); });
+    connect(m_diagnose, &DiagnoseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("fix applied")); });
     connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
         QSettings().setValue(QStringLiteral("console/lastDevice"), name);
     });

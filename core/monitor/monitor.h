@@ -339,6 +339,9 @@ struct MemberShare
     quint64 reads = 0;
     std::optional<double> share;        ///< of the group's bytes read, 0..1
     std::optional<double> requestShare; ///< of the group's reads, 0..1
+    /// The member's latency histograms of the interval, when the sampler
+    /// has a LatencySource (the console's heatmap sets members side by side).
+    std::optional<DeviceLatency> latency;
 };
 
 struct GroupBalance
@@ -643,10 +646,19 @@ public Q_SLOTS:
     void setUserGroups(const QList<blocktune::GroupSpec> &groups);
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
+    /// Latency histograms on (the loader's source: the BPF probe unless
+    /// replaced) or off. When the source cannot load, each sample says why
+    /// (Sample::latencyUnavailable) and the other figures go on.
+    void setLatency(bool on);
 
 public:
     /// The timer runs (between start() and stop()). Ask on the worker's thread.
     bool isSampling() const;
+    /// Where setLatency(true) gets its source (tests give a fake; the
+    /// default loads BlockLatencyProbe). Call before the worker's thread
+    /// runs it, or on that thread.
+    using LatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
+    void setLatencyLoader(LatencyLoader loader);
 
 Q_SIGNALS:
     void sampled(const blocktune::Sample &sample);
@@ -665,6 +677,7 @@ private:
     bool m_sampling = false;
     QTimer *m_timer = nullptr;
     QString m_lastError;
+    LatencyLoader m_latencyLoader;
 };
 
 /// A MonitorWorker on its own thread; the destructor stops it, quits the

@@ -79,6 +79,29 @@ void MonitorWorker::setUserGroups(const QList<GroupSpec> &groups)
     m_loop.sampler().setUserGroups(groups);
 }
 
+void MonitorWorker::setLatencyLoader(LatencyLoader loader)
+{
+    m_latencyLoader = std::move(loader);
+}
+
+void MonitorWorker::setLatency(bool on)
+{
+    if (!on) {
+        m_loop.sampler().setLatencySource(nullptr);
+        return;
+    }
+    using Loaded = Result<std::unique_ptr<LatencySource>>;
+    auto probe = [] {
+        auto loaded = BlockLatencyProbe::load();
+        return loaded ? Loaded(std::unique_ptr<LatencySource>(std::move(*loaded))) : Loaded(loaded.error());
+    };
+    Loaded source = m_latencyLoader ? m_latencyLoader() : probe();
+    if (source)
+        m_loop.sampler().setLatencySource(std::move(*source));
+    else
+        m_loop.sampler().setLatencyUnavailable(source.error().message);
+}
+
 void MonitorWorker::refreshTopology()
 {
     if (Status refreshed = m_loop.refreshTopology(); !refreshed)

@@ -72,6 +72,7 @@ struct MemberDelta
     bool counted = false;
     quint64 readBytes = 0;
     quint64 reads = 0;
+    std::optional<DeviceLatency> latency;
 };
 
 } // namespace
@@ -376,6 +377,8 @@ QHash<QString, MemberDelta> Sampler::State::memberDeltas(Sample &s, bool sameLay
                 md.readBytes = counterDelta(a[DiskCounters::SectorsRead], b[DiskCounters::SectorsRead]) * 512;
                 md.reads = counterDelta(a[DiskCounters::ReadsCompleted], b[DiskCounters::ReadsCompleted]);
                 cumulativeReadBytes[member] += md.readBytes;
+                if (cur.latency && prev.latency)
+                    md.latency = latencyOf(b);
             }
             if (!md.present && !s.missing.contains(member))
                 s.missing.append(member);
@@ -401,6 +404,7 @@ void Sampler::State::addGroupBalances(Sample &s, bool sameLayout)
             share.present = md.present;
             share.readBytes = md.readBytes;
             share.reads = md.reads;
+            share.latency = md.latency;
             if (md.counted) {
                 bytes.push_back(double(md.readBytes));
                 requests.push_back(double(md.reads));

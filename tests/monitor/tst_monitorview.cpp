@@ -4,6 +4,7 @@
 // the array is idle and vanish for a disk; in-flight is a step average; a
 // missing device leaves a gap; pause, wheel zoom and PNG export; an empty
 // selection stops sampling; teardown joins the thread.
+#include "monitor/latencyheatmap.h"
 #include "monitor/monitorview.h"
 #include "monitortestsupport.h"
 
@@ -125,6 +126,19 @@ private:
     }
 };
 
+LatencyHeatmap *heatmap(Rig &rig)
+{
+    return rig.view.latencyHeatmap();
+}
+
+/// Latency totals the test grows by hand (the BPF probe's seam).
+class FakeLatency final : public LatencySource
+{
+public:
+    Result<LatencyTotalsMap> totals() override { return map; }
+    LatencyTotalsMap map;
+};
+
 } // namespace
 
 class TestMonitorView : public QObject
@@ -132,6 +146,94 @@ class TestMonitorView : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // "Latency" on: the heatmap takes each interval's histograms from the
+    // latency source, the members of md0 side by side in two rows (queue
+    // and device time), counts where the requests fell; a slow member's
+    // column lights up higher; a setting changed by the console is a marker.
+    void latencyHeatmapSetsMembersSideBySide()
+    {
+        Rig rig;
+        auto *latency = new FakeLatency;
+        MonitorWorker *worker = rig.view.worker();
+        QMetaObject::invokeMethod(worker, [worker, latency] {
+            worker->setLatencyLoader([latency]() -> Result<std::unique_ptr<LatencySource>> {
+                return std::unique_ptr<LatencySource>(latency);
+            });
+        }, Qt::BlockingQueuedConnection);
+        rig.view.setDevices({u"md0"_qs});
+        rig.view.setLatencyShown(true);
+        QVERIFY(rig.view.isLatencyShown());
+        LatencyHeatmap *heatmap = rig.view.latencyHeatmap();
+        QVERIFY(heatmap->isVisible());
+        // The diskstats lines are in name order, minor 0 up: md0 8:0, sda
+        // 8:1, sdb 8:2 ... sdi 8:9. Every member 100 reads at 64-128 us
+        // device time (bucket 6) and 2-4 us queue time (bucket 1); sdc, the
+        // slow one, at 1-2 ms (bucket 10).
+        auto grow = [&](int times) {
+            QMetaObject::invokeMethod(worker, [latency, times] {
+                for (int m = 0; m < kMembers.size(); ++m) {
+                    LatencyTotals &t = latency->map[deviceNumber(8, quint32(m + 2))].read;
+                    t.requests += 100 * quint64(times);
+                    t.queue.counts[1] += 100 * quint64(times);
+                    t.device.counts[m == 1 ? 10 : 6] += 100 * quint64(times);
+                }
+            }, Qt::BlockingQueuedConnection);
+        };
+        rig.step(100, kUneven); // the source's first reading: no interval yet
+        grow(1);
+        rig.step(1000, kUneven);
+        grow(2);
+        rig.step(1000, kUneven);
+        QTRY_COMPARE(heatmap->devices(), kMembers);
+        QVERIFY2(heatmap->unavailableText().isEmpty(), qPrintable(heatmap->unavailableText()));
+        QCOMPARE(heatmap->countAt(u"sdb"_qs, LatencyHeatmap::Device, 1.1, 6), quint64(100));
+        QCOMPARE(heatmap->countAt(u"sdb"_qs, LatencyHeatmap::Device, 2.1, 6), quint64(200));
+        QCOMPARE(heatmap->countAt(u"sdb"_qs, LatencyHeatmap::Queue, 2.1, 1), quint64(200));
+        QCOMPARE(heatmap->countAt(u"sdc"_qs, LatencyHeatmap::Device, 2.1, 10), quint64(200));
+        QCOMPARE(heatmap->countAt(u"sdc"_qs, LatencyHeatmap::Device, 2.1, 6), quint64(0));
+
+        rig.view.markSettingChange(u"read_ahead_kb 4096 on md0"_qs);
+        rig.view.exportPng(rig.dir.filePath(u"heatmap.png"_qs)); // draws now
+        QTRY_VERIFY(heatmap->markerCount() == 1);
+        heatmap->refresh();
+        // The colour maps hold the counts in their cells: sdc's device row
+        // at bucket 10, sdb's at bucket 6, nothing at bucket 10 for sdb.
+        QCPColorMap *sdc = heatmap->map(u"sdc"_qs, LatencyHeatmap::Device);
+        QCPColorMap *sdb = heatmap->map(u"sdb"_qs, LatencyHeatmap::Device);
+        QVERIFY(sdc && sdb && heatmap->map(u"sdi"_qs, LatencyHeatmap::Queue));
+        QCOMPARE(sdc->data()->data(2.5, 10), 200.0);
+        QCOMPARE(sdb->data()->data(2.5, 6), 200.0);
+        QVERIFY(std::isnan(sdb->data()->data(2.5, 10)));
+        QVERIFY(heatmap->plot()->itemCount() > 0); // the marker's lines
+        if (qEnvironmentVariableIsSet("BLOCKTUNE_HEATMAP_SCREENSHOT") && (heatmap->plot()->replot(), true))
+            heatmap->grab().save(qEnvironmentVariable("BLOCKTUNE_HEATMAP_SCREENSHOT"));
+
+        // Off: hidden, and the sampler drops the source.
+        rig.view.setLatencyShown(false);
+        QVERIFY(!heatmap->isVisible());
+    }
+
+    // A source that cannot load: the heatmap says why, the plots go on.
+    void latencyHeatmapSaysWhyItIsEmpty()
+    {
+        Rig rig;
+        MonitorWorker *worker = rig.view.worker();
+        QMetaObject::invokeMethod(worker, [worker] {
+            worker->setLatencyLoader([]() -> Result<std::unique_ptr<LatencySource>> {
+                return makeError(EPERM, u"loading the BPF program needs root (or CAP_BPF and CAP_PERFMON)"_qs);
+            });
+        }, Qt::BlockingQueuedConnection);
+        rig.view.setDevices({u"md0"_qs});
+        rig.view.setLatencyShown(true);
+        rig.step(100, kUneven);
+        rig.step(100, kUneven);
+        QTRY_VERIFY(lastValue(graphNamed(rig.plot(), u"md0 read MB/s"_qs)) > 0);
+        QVERIFY2(heatmap(rig)->unavailableText().contains(u"needs root"_qs), qPrintable(heatmap(rig)->unavailableText()));
+        rig.view.exportPng(rig.dir.filePath(u"why.png"_qs));
+        heatmap(rig)->refresh();
+        QCOMPARE(heatmap(rig)->map(u"sdb"_qs, LatencyHeatmap::Device), nullptr);
+    }
+
     void balanceBarsNameEachMember()
     {
         Rig rig;

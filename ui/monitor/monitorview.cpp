@@ -1,11 +1,14 @@
 #include "monitorview.h"
 
+#include "latencyheatmap.h"
+
 #include "format.h"
 #include "plottableswitch.h"
 #include "plottheme.h"
 #include "theme.h"
 #include "monitor/monitor.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -72,6 +75,8 @@ struct MonitorView::Private
     QComboBox *span = nullptr;
     QPushButton *pause = nullptr;
     QPushButton *exportButton = nullptr;
+    QCheckBox *latency = nullptr;
+    LatencyHeatmap *heatmap = nullptr;
     QCPAxisRect *rects[RectCount] = {};
     QCPLegend *deviceLegend = nullptr;
     QCPAxisRect *balanceRect = nullptr;
@@ -106,6 +111,7 @@ struct MonitorView::Private
     void fillAll();
     void addPoint(QCPGraph *graph, const QString &series, double t, double v);
     void updateBalance(const Sample &s);
+    void updateHeatmap(const Sample &s);
     void drawBalance();
     void setBalanceShown(bool shown);
     void replot();
@@ -221,6 +227,7 @@ void MonitorView::Private::restart()
     clearGraphs();
     history = PlotSeries(PlotSeries::Limits{std::max(1, 3'600'000 / intervalMs), 64 << 20});
     lastT = 0;
+    heatmap->clear();
     if (devices.isEmpty()) {
         if (running)
             QMetaObject::invokeMethod(thread->worker(), &MonitorWorker::stop, Qt::QueuedConnection);
@@ -385,6 +392,7 @@ void MonitorView::Private::onSample(const Sample &s)
     history.record(s);
     lastT = s.t;
     updateBalance(s);
+    updateHeatmap(s);
     QStringList summary{MonitorView::tr("t %1 s").arg(format::number(s.t, 1))};
     for (const DeviceRates &dev : s.devices)
         summary << QStringLiteral("%1 %2 %3").arg(dev.name, format::rate(dev.readMBps), format::kib(dev.avgReadRequestKiB));
@@ -458,6 +466,27 @@ void MonitorView::Private::showSpan()
     span->setCurrentIndex(span->count() - 1);
 }
 
+// The heatmap's columns: the shown device, or the members of its group
+// (an md array's, a dm device's, or the user's group of that name).
+void MonitorView::Private::updateHeatmap(const Sample &s)
+{
+    if (!latency->isChecked())
+        return;
+    QStringList columns = devices;
+    if (devices.size() == 1) {
+        for (const GroupBalance &g : s.groups) {
+            if (g.name != devices.constFirst())
+                continue;
+            columns.clear();
+            for (const MemberShare &m : g.members)
+                columns << m.name;
+        }
+    }
+    if (heatmap->devices() != columns)
+        heatmap->setDevices(columns);
+    heatmap->addSample(s);
+}
+
 void MonitorView::Private::replot()
 {
     if (!dirty || paused)
@@ -480,6 +509,8 @@ void MonitorView::Private::replot()
     }
     drawBalance();
     plot->replot(QCustomPlot::rpQueuedReplot);
+    if (heatmap->isVisible())
+        heatmap->refresh();
     Q_EMIT q->plotted(lastT);
 }
 
@@ -511,7 +542,11 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->pause->setToolTip(tr("Freeze the plots; sampling goes on and shows when you resume"));
     d->exportButton = new QPushButton(tr("E&xport PNG…"), this);
     d->exportButton->setToolTip(tr("Save the plots as they are on screen"));
+    d->latency = new QCheckBox(tr("&Latency"), this);
+    d->latency->setToolTip(tr("A heatmap of each request's queue and device time, from the block layer "
+                              "(a BPF program; it needs root). Members of an array side by side."));
     bar->addWidget(d->status, 1);
+    bar->addWidget(d->latency);
     bar->addWidget(d->pause);
     bar->addWidget(d->span);
     bar->addWidget(d->exportButton);
@@ -525,13 +560,23 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     // below them is a scroll away instead of under the screen's edge.
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("monitorScroll"));
-    scroll->setWidget(d->plot);
+    // The plots, and under them the latency heatmap when it is on.
+    auto *page = new QWidget;
+    auto *pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(d->plot, 1);
+    d->heatmap = new LatencyHeatmap(page);
+    d->heatmap->setWindowSeconds(d->windowSeconds);
+    d->heatmap->hide();
+    pageLayout->addWidget(d->heatmap);
+    scroll->setWidget(page);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *plots = new PlotTableSwitch(d->plot, scroll, this);
     layout->addWidget(plots, 1);
     // Tab in the order the bar reads (the span box was made before Pause).
+    setTabOrder(d->latency, d->pause);
     setTabOrder(d->pause, d->span);
     setTabOrder(d->span, d->exportButton);
     setTabOrder(d->exportButton, plots->toggle());
@@ -541,6 +586,7 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     connect(d->span, &QComboBox::activated, this,
             [this](int index) { setWindowSeconds(d->span->itemData(index).toInt()); });
     connect(d->pause, &QPushButton::toggled, this, &MonitorView::setPaused);
+    connect(d->latency, &QCheckBox::toggled, this, &MonitorView::setLatencyShown);
     connect(d->exportButton, &QPushButton::clicked, this, [this] {
         // Asynchronous (open(), not exec()): no nested event loop.
         auto *dialog = new QFileDialog(this, tr("Export the plots"), QString(), tr("PNG images (*.png)"));
@@ -664,6 +710,7 @@ void MonitorView::setWindowSeconds(int seconds)
     if (seconds == d->windowSeconds)
         return;
     d->windowSeconds = seconds;
+    d->heatmap->setWindowSeconds(seconds);
     d->showSpan();
     d->fillAll();
     const bool paused = d->paused;
@@ -682,6 +729,38 @@ void MonitorView::setPaused(bool paused)
     d->pause->setText(paused ? tr("&Resume") : tr("&Pause"));
     if (!paused)
         d->fillAll(); // what came while paused
+}
+
+void MonitorView::setLatencyShown(bool shown)
+{
+    if (d->latency->isChecked() != shown) {
+        d->latency->setChecked(shown); // toggled() comes back here
+        return;
+    }
+    if (d->heatmap->isVisibleTo(this) == shown)
+        return;
+    d->heatmap->setVisible(shown);
+    d->heatmap->clear();
+    MonitorWorker *worker = d->thread->worker();
+    QMetaObject::invokeMethod(worker, [worker, shown] { worker->setLatency(shown); }, Qt::QueuedConnection);
+}
+
+bool MonitorView::isLatencyShown() const
+{
+    return d->latency->isChecked();
+}
+
+LatencyHeatmap *MonitorView::latencyHeatmap() const
+{
+    return d->heatmap;
+}
+
+void MonitorView::markSettingChange(const QString &label)
+{
+    if (!d->running)
+        return;
+    d->heatmap->addMarker(d->lastT, label.size() > 48 ? label.left(47) + u'…' : label);
+    d->dirty = true;
 }
 
 QString MonitorView::setUserGroup(const QString &name, const QStringList &members, const DeviceModel &model)

@@ -11,6 +11,7 @@ namespace blocktune {
 class Clock;
 class CounterSource;
 class DeviceModel;
+class LatencyHeatmap;
 class MonitorWorker;
 
 /// The console's live monitor, for the devices given to setDevices(): four
@@ -21,6 +22,9 @@ class MonitorWorker;
 /// members, a dm device's slaves, a user group), the member balance as a
 /// bar chart: each member's share of the bytes read over the last ten
 /// seconds, with Jain's index. A device that vanishes leaves a gap.
+/// "Latency" adds a heatmap under them (LatencyHeatmap: queue and device
+/// time of every request, the members of a group side by side, marks where
+/// this console changed a setting).
 /// Sampling runs on its own thread (core's MonitorThread); plots are
 /// redrawn at most ten times a second whatever the sampling rate. One hour
 /// of every series is kept (bounded memory); the plots show the chosen span
@@ -50,6 +54,9 @@ public:
     /// Empty when no group is shown.
     QString balanceTitle() const;
     bool isPaused() const;
+    bool isLatencyShown() const;
+    /// The heatmap under the plots (ui/monitor/latencyheatmap.h).
+    LatencyHeatmap *latencyHeatmap() const;
     /// Saves the plots as they are on screen; false (and failed()) on error.
     bool exportPng(const QString &path);
 
@@ -70,6 +77,12 @@ public Q_SLOTS:
     /// Freezes the plots (sampling and the history go on); unpausing shows
     /// what came meanwhile.
     void setPaused(bool paused);
+    /// Shows the latency heatmap and turns the sampler's BPF histograms on
+    /// (or off and hides it). Where they cannot run it says why.
+    void setLatencyShown(bool shown);
+    /// A marker on the heatmap at the newest sample: this console changed
+    /// a setting (`label` says which).
+    void markSettingChange(const QString &label);
     /// Adds (or with no members removes) a group whose balance is plotted,
     /// such as two partitions exported by one server, checked against
     /// `model` as the CLI's --group is (core's makeUserGroup). Returns why it
