@@ -287,6 +287,19 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
     TuningSession &session = sessionFor(ctx, local);
     const std::shared_ptr<Measurer> measurer = makeLocalMeasurer(session.root()); // run by an agent: its host
     ReadTestEngine engine(session, *measurer, spec.device);
+    // Queue and device time (queue_wait_dominates, slow_member) from the
+    // BPF probe, on this machine (an agent runs this on its host).
+    std::unique_ptr<BlockLatencyProbe> probe;
+    QString latencyUnavailable;
+    if (spec.measure) {
+        auto loaded = BlockLatencyProbe::load();
+        if (loaded) {
+            probe = std::move(*loaded);
+            engine.setLatencySource(probe.get());
+        } else {
+            latencyUnavailable = loaded.error().message;
+        }
+    }
     Result<Diagnosis> result = makeError(Interrupted, QString());
     int sig = 0;
     {
@@ -296,6 +309,8 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
     }
     if (!result)
         return fail(ctx, result.error().message, sig ? 128 + sig : exitCodeFor(result.error()));
+    if (result->measured)
+        result->latencyUnavailable = latencyUnavailable;
     if (p.isSet(json))
         ctx.out << QJsonDocument(diagnosisToJson(*result)).toJson(QJsonDocument::Indented);
     else

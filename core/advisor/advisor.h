@@ -14,6 +14,7 @@
 //     auto advice = advise(session, engine, {"sdb", *parseWorkload("seq")});
 
 #include "common/result.h"
+#include "monitor/monitor.h"
 #include "readtest/readtest.h"
 
 #include <QJsonObject>
@@ -72,6 +73,11 @@ struct Measurement
     /// Bytes the device read per byte every reader consumed, background and
     /// random readers included (0: not counted).
     double deviceReadRatio = 0;
+    /// The block layer's queue and device time of the device's requests
+    /// during the measurement, and of each member disk's (memberDisks
+    /// order), when the engine has a latency source (the BPF probe).
+    std::optional<DeviceLatency> latency;
+    QList<DeviceLatency> memberLatency;
 };
 
 /// A measured stream alone, then beside a second stream on the same device.
@@ -116,12 +122,17 @@ public:
     Result<StreamPairMeasurement> measureStreamPair(quint64 blockSize, qint64 durationMs,
                                                     const std::atomic_bool *cancel) override;
     bool restore(QString *message) override;
+    /// Where measureBuffered() takes queue and device time from (not
+    /// owned; nullptr: none). It counts on the machine it runs on: give it
+    /// only with a measurer that reads this machine.
+    void setLatencySource(LatencySource *source) { m_latency = source; }
 
 private:
     Result<ReadTestResult> runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel);
     TuningSession &m_session;
     Measurer &m_measurer;
     QString m_device;
+    LatencySource *m_latency = nullptr;
 };
 
 // ---- Advise ----------------------------------------------------------------------
@@ -341,6 +352,9 @@ struct Diagnosis
     QString device;
     QList<Finding> findings;
     bool measured = false;
+    /// Why queue_wait_dominates and slow_member were not looked for (the
+    /// BPF probe did not load); empty when they were, or nothing was measured.
+    QString latencyUnavailable;
     bool restored = true;
     QString restoreMessage;
 };
@@ -355,6 +369,11 @@ inline constexpr double kFarFromRawPct = 70;
 inline constexpr double kImbalanceJain = 0.9;
 inline constexpr double kUnfairShare = 0.4;          ///< under 40% of its rate alone
 inline constexpr double kUnfairJain = 0.8;
+/// queue_wait_dominates and slow_member look at latency only with at least
+/// this many requests counted; slow_member: a member's device-time p99 at
+/// least this many times the median of the other members' p99.
+inline constexpr quint64 kMinLatencyRequests = 100;
+inline constexpr double kSlowMemberFactor = 2.0;
 /// Raw reads: 1 MiB O_DIRECT requests, this many in flight (16 MiB, as
 /// much as a large readahead keeps in flight).
 inline constexpr int kRawInFlight = 16;

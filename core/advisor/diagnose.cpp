@@ -258,6 +258,85 @@ void checkStreamUnfair(const DeviceSettings &s, const DiagnosisReadings &r, QLis
     }
 }
 
+// queue_wait_dominates: the device's reads waited longer in the queue
+// than on the device (p99), so the scheduler or nr_requests holds them.
+void checkQueueWait(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    if (!r.now.latency || r.now.latency->readDevice.total() < kMinLatencyRequests)
+        return;
+    const Log2Histogram &queue = r.now.latency->readQueue, &device = r.now.latency->readDevice;
+    const double queueP99 = queue.percentileUs(99).value_or(0), deviceP99 = device.percentileUs(99).value_or(0);
+    if (queueP99 <= deviceP99)
+        return;
+    Finding f;
+    f.code = QStringLiteral("queue_wait_dominates");
+    f.severity = Severity::Warning;
+    const QString scheduler = s.scheduler.isEmpty() ? QStringLiteral("none") : s.scheduler;
+    f.summary = QStringLiteral("reads of %1 wait longer in the queue than on the device: p99 %2 queued against %3 "
+                               "on the device (log2 buckets, scheduler %4, nr_requests %5), so the scheduler or "
+                               "nr_requests holds requests back")
+                    .arg(s.name, formatLatencyUs(queueP99), formatLatencyUs(deviceP99), scheduler)
+                    .arg(s.nrRequests ? QString::number(*s.nrRequests) : QStringLiteral("?"));
+    f.evidence = {{QStringLiteral("read_queue_p99_us"), queueP99},
+                  {QStringLiteral("read_device_p99_us"), deviceP99},
+                  {QStringLiteral("read_queue_p50_us"), queue.percentileUs(50).value_or(0)},
+                  {QStringLiteral("read_device_p50_us"), device.percentileUs(50).value_or(0)},
+                  {QStringLiteral("requests"), qint64(device.total())},
+                  {QStringLiteral("scheduler"), scheduler}};
+    if (s.nrRequests)
+        f.evidence.insert(QStringLiteral("nr_requests"), qint64(*s.nrRequests));
+    if (scheduler != u"none" && s.schedulers.contains(QStringLiteral("none")))
+        f.fix = {{QStringLiteral("scheduler"), QStringLiteral("none")}};
+    out << f;
+}
+
+// slow_member: one member disk's device time (p99) at least
+// kSlowMemberFactor times the median of the others'.
+void checkSlowMember(const DeviceSettings &s, const DiagnosisReadings &r, QList<Finding> &out)
+{
+    if (s.memberDisks.size() < 2 || r.now.memberLatency.size() != s.memberDisks.size())
+        return;
+    QList<double> p99;
+    quint64 bytes = 0;
+    for (const quint64 b : std::as_const(r.now.memberBytes))
+        bytes += b;
+    for (const DeviceLatency &l : r.now.memberLatency) {
+        if (l.readDevice.total() < kMinLatencyRequests)
+            return; // too few requests on a member to compare
+        p99 << l.readDevice.percentileUs(99).value_or(0);
+    }
+    qsizetype slowest = 0;
+    for (qsizetype i = 1; i < p99.size(); ++i)
+        if (p99.at(i) > p99.at(slowest))
+            slowest = i;
+    QList<double> others = p99;
+    others.removeAt(slowest);
+    std::sort(others.begin(), others.end());
+    const double median = others.size() % 2 ? others.at(others.size() / 2)
+                                            : (others.at(others.size() / 2 - 1) + others.at(others.size() / 2)) / 2;
+    if (median <= 0 || p99.at(slowest) < kSlowMemberFactor * median)
+        return;
+    QJsonObject members;
+    for (qsizetype i = 0; i < s.memberDisks.size(); ++i) {
+        QJsonObject m{{QStringLiteral("read_device_p99_us"), p99.at(i)},
+                      {QStringLiteral("requests"), qint64(r.now.memberLatency.at(i).readDevice.total())}};
+        if (bytes > 0 && r.now.memberBytes.size() == s.memberDisks.size())
+            m.insert(QStringLiteral("bytes_share_pct"), round1(double(r.now.memberBytes.at(i)) / double(bytes) * 100));
+        members.insert(s.memberDisks.at(i), m);
+    }
+    Finding f;
+    f.code = QStringLiteral("slow_member");
+    f.severity = Severity::Problem;
+    f.summary = QStringLiteral("%1 is the slow member of %2: its reads took %3 on the device (p99) where the other "
+                               "members' median is %4 (%5x); the array waits for it")
+                    .arg(s.memberDisks.at(slowest), s.name, formatLatencyUs(p99.at(slowest)), formatLatencyUs(median))
+                    .arg(p99.at(slowest) / median, 0, 'f', 1);
+    f.evidence = {{QStringLiteral("member"), s.memberDisks.at(slowest)},
+                  {QStringLiteral("factor"), round1(p99.at(slowest) / median)},
+                  {QStringLiteral("members"), members}};
+    out << f;
+}
+
 } // namespace
 
 Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
@@ -282,6 +361,8 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
     checkFarFromRaw(s, *readings, d.findings);
     checkMemberImbalance(s, *readings, d.findings);
     checkStreamUnfair(s, *readings, d.findings);
+    checkQueueWait(s, *readings, d.findings);
+    checkSlowMember(s, *readings, d.findings);
     return d;
 }
 
@@ -294,10 +375,13 @@ QJsonObject diagnosisToJson(const Diagnosis &d)
                                     {QStringLiteral("summary"), f.summary},
                                     {QStringLiteral("evidence"), f.evidence},
                                     {QStringLiteral("fix"), f.fix}});
-    return QJsonObject{{QStringLiteral("device"), d.device},
-                       {QStringLiteral("findings"), findings},
-                       {QStringLiteral("measured"), d.measured},
-                       {QStringLiteral("restored"), d.restored}};
+    QJsonObject out{{QStringLiteral("device"), d.device},
+                    {QStringLiteral("findings"), findings},
+                    {QStringLiteral("measured"), d.measured},
+                    {QStringLiteral("restored"), d.restored}};
+    if (d.measured)
+        out.insert(QStringLiteral("latency_unavailable"), d.latencyUnavailable.isEmpty() ? QJsonValue() : d.latencyUnavailable);
+    return out;
 }
 
 QString formatDiagnosis(const Diagnosis &d)
@@ -321,6 +405,8 @@ QString formatDiagnosis(const Diagnosis &d)
             s << "      fix: blocktune-cli set " << d.device << ' ' << fix.join(u' ') << '\n';
         }
     }
+    if (d.measured && !d.latencyUnavailable.isEmpty())
+        s << "  queue and device time not measured (queue_wait_dominates, slow_member): " << d.latencyUnavailable << '\n';
     if (d.measured && !d.restored)
         s << "settings NOT restored: " << d.restoreMessage << '\n';
     return out;

@@ -22,25 +22,48 @@ struct CounterReading
 {
     std::optional<quint64> interrupts; ///< the machine's total; nullopt when unknown
     QList<quint64> memberSectors;      ///< sectors read, per member disk asked
+    QList<quint64> numbers;            ///< the device's then each member's deviceNumber() (0: not listed)
+    std::optional<LatencyTotalsMap> latency; ///< the source's totals, read right after diskstats
 };
 
 /// One reading of the machine the measurer measures: this one, or the
 /// host's through its agent in one round trip (the agent's counters carry
 /// diskstats and the interrupt total).
-CounterReading readCounters(Measurer &measurer, const QStringList &members)
+CounterReading readCounters(Measurer &measurer, const QString &device, const QStringList &members,
+                            LatencySource *latency)
 {
     CounterReading r;
     r.memberSectors = QList<quint64>(members.size(), 0);
     const std::unique_ptr<CounterSource> source = measurer.counterSource();
     r.interrupts = source->interrupts({}).total;
-    if (members.isEmpty())
+    if (members.isEmpty() && !latency)
         return r;
     if (auto text = source->diskStats()) {
         const DiskStatsTable table = parseDiskStats(*text);
-        for (qsizetype i = 0; i < members.size(); ++i)
+        auto number = [&table](const QString &name) {
+            const auto it = table.constFind(name);
+            return it == table.cend() ? 0 : deviceNumber(quint32(it->major), quint32(it->minor));
+        };
+        r.numbers << number(device);
+        for (qsizetype i = 0; i < members.size(); ++i) {
             r.memberSectors[i] = table.value(members.at(i))[DiskCounters::SectorsRead];
+            r.numbers << number(members.at(i));
+        }
+    }
+    if (latency) {
+        if (auto totals = latency->totals())
+            r.latency = std::move(*totals);
     }
     return r;
+}
+
+/// What one device's requests waited between two readings of the totals.
+DeviceLatency latencyBetween(const CounterReading &before, const CounterReading &after, quint64 number)
+{
+    static const DeviceLatencyTotals kNone;
+    const DeviceLatencyTotals &a = before.latency->contains(number) ? (*before.latency)[number] : kNone;
+    const DeviceLatencyTotals &b = after.latency->contains(number) ? (*after.latency)[number] : kNone;
+    return latencyDelta(a, b);
 }
 
 Error recordedRefusal(const QString &device)
@@ -122,11 +145,18 @@ Result<Measurement> ReadTestEngine::measureBuffered(const BufferedProbe &probe, 
         spec.randomReaders = probe.workload.randomReaders;
     }
 
-    const CounterReading before = readCounters(m_measurer, settings->memberDisks);
+    const QString kernelName = found->device->name;
+    const CounterReading before = readCounters(m_measurer, kernelName, settings->memberDisks, m_latency);
     auto result = runTest(spec, cancel);
     if (!result)
         return result.error();
-    const CounterReading after = readCounters(m_measurer, settings->memberDisks);
+    const CounterReading after = readCounters(m_measurer, kernelName, settings->memberDisks, m_latency);
+    if (before.latency && after.latency && before.numbers.size() == after.numbers.size()
+        && !after.numbers.isEmpty() && after.numbers.constFirst() != 0) {
+        m.latency = latencyBetween(before, after, after.numbers.constFirst());
+        for (qsizetype i = 1; i < after.numbers.size(); ++i)
+            m.memberLatency << latencyBetween(before, after, after.numbers.at(i));
+    }
 
     const RunResult &run = result->runs.constFirst();
     m.mbPerSec = run.mbPerSec;

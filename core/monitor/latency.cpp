@@ -43,4 +43,14 @@ double log2BucketUpperUs(int bucket)
     return std::ldexp(1.0, bucket + 1);
 }
 
+DeviceLatency latencyDelta(const DeviceLatencyTotals &before, const DeviceLatencyTotals &after)
+{
+    DeviceLatency l;
+    l.readQueue = histogramDelta(before.read.queue, after.read.queue);
+    l.readDevice = histogramDelta(before.read.device, after.read.device);
+    l.writeQueue = histogramDelta(before.write.queue, after.write.queue);
+    l.writeDevice = histogramDelta(before.write.device, after.write.device);
+    return l;
+}
+
 } // namespace blocktune

@@ -252,6 +252,8 @@ constexpr quint64 deviceNumber(quint32 major, quint32 minor)
     return (quint64(major) << 32) | minor;
 }
 using LatencyTotalsMap = QHash<quint64, DeviceLatencyTotals>; ///< by deviceNumber()
+/// The histograms between two readings of one device's totals.
+DeviceLatency latencyDelta(const DeviceLatencyTotals &before, const DeviceLatencyTotals &after);
 
 /// Where latency counts come from: BlockLatencyProbe, or a test's fake.
 class LatencySource

@@ -348,12 +348,7 @@ DeviceLatency Sampler::State::latencyOf(const DiskCounters &device) const
         return {};
     const auto beforeIt = prev.latency->constFind(key);
     const DeviceLatencyTotals &before = beforeIt == prev.latency->cend() ? kNone : *beforeIt;
-    DeviceLatency l;
-    l.readQueue = histogramDelta(before.read.queue, after->read.queue);
-    l.readDevice = histogramDelta(before.read.device, after->read.device);
-    l.writeQueue = histogramDelta(before.write.queue, after->write.queue);
-    l.writeDevice = histogramDelta(before.write.device, after->write.device);
-    return l;
+    return latencyDelta(before, *after);
 }
 
 // Each member's delta once per tick, whatever the number of groups

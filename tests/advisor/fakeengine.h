@@ -17,6 +17,10 @@ public:
     double rawMbPerSec = 200;
     QList<quint64> memberBytes;   ///< per member, for every buffered measurement
     StreamPairMeasurement pair{100, 50, 50, QStringLiteral("mq-deadline")};
+    /// Queue and device time of the device and its members, for every
+    /// buffered measurement (nullopt / empty: no latency source).
+    std::optional<DeviceLatency> latency;
+    QList<DeviceLatency> memberLatency;
 
     /// Seeded noise on every run: each run's MB/s is the curve's times a
     /// normal draw of mean 1 and this relative sigma, and with
@@ -52,6 +56,8 @@ public:
         m.streamMbPerSec = {m.mbPerSec};
         m.interrupts = m.bytes / 65536;
         m.memberBytes = memberBytes;
+        m.latency = latency;
+        m.memberLatency = memberLatency;
         return m;
     }
     Result<double> measureRawMbPerSec(quint64, int, qint64, const std::atomic_bool *) override { return rawMbPerSec; }

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace blocktune;
 using namespace blocktune::test;
 using namespace Qt::StringLiterals;
@@ -490,6 +492,95 @@ private slots:
                 total += b;
             QCOMPARE(qRound(shares.value(u"sdb").toDouble()), qRound(double(bytes.at(0)) / double(total) * 100));
             QVERIFY(f->evidence.value(u"jain").toDouble() < kImbalanceJain);
+        }
+    }
+
+    // queue_wait_dominates: p99 queued above p99 on the device; its
+    // evidence carries both, the scheduler and nr_requests; too few
+    // requests say nothing.
+    void queueWaitDominates_data()
+    {
+        QTest::addColumn<int>("queueBucket");
+        QTest::addColumn<int>("deviceBucket");
+        QTest::addColumn<quint64>("requests");
+        QTest::addColumn<bool>("fires");
+        QTest::newRow("held in the queue: 2-4 ms against 128-256 us") << 11 << 7 << quint64(1000) << true;
+        QTest::newRow("the device is the wait") << 3 << 9 << quint64(1000) << false;
+        QTest::newRow("equal buckets") << 7 << 7 << quint64(1000) << false;
+        QTest::newRow("too few requests to say") << 11 << 7 << quint64(50) << false;
+    }
+    void queueWaitDominates()
+    {
+        QFETCH(int, queueBucket);
+        QFETCH(int, deviceBucket);
+        QFETCH(quint64, requests);
+        QFETCH(bool, fires);
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        DeviceLatency l;
+        // Most requests quick, the last 2% in the named buckets: p99 there.
+        l.readQueue.counts[1] = requests - requests / 50;
+        l.readQueue.counts[size_t(queueBucket)] += requests / 50;
+        l.readDevice.counts[6] = requests - requests / 50;
+        l.readDevice.counts[size_t(deviceBucket)] += requests / 50;
+        engine.latency = l;
+        DiagnoseSpec spec;
+        spec.device = QStringLiteral("sdb");
+        auto d = diagnose(session, &engine, spec);
+        QVERIFY(d);
+        const Finding *f = findingOf(*d, "queue_wait_dominates");
+        QCOMPARE(f != nullptr, fires);
+        if (f) {
+            QCOMPARE(f->evidence.value(u"read_queue_p99_us").toDouble(), std::ldexp(1.0, queueBucket + 1));
+            QCOMPARE(f->evidence.value(u"read_device_p99_us").toDouble(), std::ldexp(1.0, deviceBucket + 1));
+            QCOMPARE(f->evidence.value(u"requests").toInteger(), qint64(requests));
+            QVERIFY(f->evidence.contains(u"scheduler"));
+            QVERIFY(f->summary.contains(u"queue"));
+        }
+        // Without a latency source nothing is said about queue time.
+        engine.latency.reset();
+        auto without = diagnose(session, &engine, spec);
+        QVERIFY(without && !findingOf(*without, "queue_wait_dominates"));
+    }
+
+    // slow_member: one member of md0's eight at least twice the others'
+    // median device-time p99; the evidence names every member's p99 and
+    // share of bytes.
+    void slowMember_data()
+    {
+        QTest::addColumn<int>("slowBucket");
+        QTest::addColumn<bool>("fires");
+        QTest::newRow("sdd 4x the others (1-2 ms against 256-512 us)") << 10 << true;
+        QTest::newRow("sdd 2x: the threshold") << 9 << true;
+        QTest::newRow("all alike") << 8 << false;
+    }
+    void slowMember()
+    {
+        QFETCH(int, slowBucket);
+        QFETCH(bool, fires);
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        engine.memberBytes = QList<quint64>(8, 100 << 20);
+        for (int i = 0; i < 8; ++i) {
+            DeviceLatency l;
+            l.readDevice.counts[6] = 980;
+            l.readDevice.counts[size_t(i == 2 ? slowBucket : 8)] = 20;
+            engine.memberLatency << l;
+        }
+        DiagnoseSpec spec;
+        spec.device = QStringLiteral("md0");
+        auto d = diagnose(session, &engine, spec);
+        QVERIFY(d);
+        const Finding *f = findingOf(*d, "slow_member");
+        QCOMPARE(f != nullptr, fires);
+        if (f) {
+            QCOMPARE(f->evidence.value(u"member").toString(), QStringLiteral("sdd"));
+            QCOMPARE(f->evidence.value(u"factor").toDouble(), std::ldexp(1.0, slowBucket - 8));
+            const QJsonObject members = f->evidence.value(u"members").toObject();
+            QCOMPARE(members.size(), 8);
+            QCOMPARE(members.value(u"sdd").toObject().value(u"read_device_p99_us").toDouble(), std::ldexp(1.0, slowBucket + 1));
+            QCOMPARE(members.value(u"sdb").toObject().value(u"bytes_share_pct").toDouble(), 12.5);
+            QCOMPARE(f->severity, Severity::Problem);
         }
     }
 

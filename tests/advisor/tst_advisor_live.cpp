@@ -160,6 +160,8 @@ private slots:
         QVERIFY(!d.isEmpty());
         QCOMPARE(readAhead(dev), quint64(4));
         QVERIFY(d.value(u"measured").toBool());
+        // As root the BPF probe loads for the latency findings.
+        QVERIFY2(d.value(u"latency_unavailable").isNull(), QJsonDocument(d).toJson().constData());
         const QJsonObject f = findingOf(d, "readahead_blocking");
         QVERIFY2(!f.isEmpty(), QJsonDocument(d).toJson().constData());
         const QJsonObject ev = f.value(u"evidence").toObject();
@@ -175,6 +177,17 @@ private slots:
         QVERIFY(!quiet.isEmpty());
         QCOMPARE(readAhead(dev), quint64(1024));
         QVERIFY2(findingOf(quiet, "readahead_blocking").isEmpty(), QJsonDocument(quiet).toJson().constData());
+        // A stream alone on a loop device without a scheduler: nothing waits
+        // in a queue, and there are no members.
+        QVERIFY2(findingOf(quiet, "queue_wait_dominates").isEmpty(), QJsonDocument(quiet).toJson().constData());
+
+        // Where the probe cannot load, the diagnosis says why and goes on.
+        qputenv("BLOCKTUNE_BPF_REFUSE", "1");
+        const QJsonObject refused = cliJson({QStringLiteral("diagnose"), dev, QStringLiteral("--json")});
+        qunsetenv("BLOCKTUNE_BPF_REFUSE");
+        QVERIFY(refused.value(u"measured").toBool());
+        QVERIFY2(refused.value(u"latency_unavailable").toString().contains(u"BLOCKTUNE_BPF_REFUSE"),
+                 QJsonDocument(refused).toJson().constData());
     }
 };
 
