@@ -15,6 +15,7 @@
 #include "blocklatency.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <cstdarg>
@@ -81,6 +82,18 @@ Error refusedBecause(int err, const char *step)
                               .arg(QString::fromLatin1(step), errnoDetail(err),
                                    detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
 }
+
+// block_io_done (6.5+) fires where diskstats accounts a completion; older
+// kernels have block_rq_complete only. One of the two programs is loaded.
+bool kernelHasIoDone()
+{
+    btf *vmlinux = btf__load_vmlinux_btf();
+    if (!vmlinux)
+        return false;
+    const bool found = btf__find_by_name_kind(vmlinux, "btf_trace_block_io_done", BTF_KIND_TYPEDEF) >= 0;
+    btf__free(vmlinux);
+    return found;
+}
 #endif
 
 } // namespace
@@ -137,6 +150,9 @@ Result<std::unique_ptr<BlockLatencyProbe>> BlockLatencyProbe::load()
     impl->skel = blocklatency__open();
     if (!impl->skel)
         return refusedBecause(errno, "open");
+    const bool ioDone = kernelHasIoDone();
+    bpf_program__set_autoload(impl->skel->progs.on_io_done, ioDone);
+    bpf_program__set_autoload(impl->skel->progs.on_complete, !ioDone);
     if (blocklatency__load(impl->skel) != 0)
         return refusedBecause(errno, "load");
     if (blocklatency__attach(impl->skel) != 0)
@@ -206,6 +222,21 @@ quint64 BlockLatencyProbe::untracked() const
     return d->skel->bss->untracked + d->skel->bss->dropped;
 }
 
+quint64 BlockLatencyProbe::skippedRuns() const
+{
+    quint64 sum = 0;
+    for (const bpf_program *prog : {d->skel->progs.on_insert, d->skel->progs.on_issue, d->skel->progs.on_io_done,
+                                    d->skel->progs.on_complete}) {
+        if (bpf_program__fd(prog) < 0)
+            continue; // not loaded
+        bpf_prog_info info {};
+        __u32 length = sizeof info;
+        if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &length) == 0)
+            sum += info.recursion_misses;
+    }
+    return sum;
+}
+
 #else
 
 Result<LatencyTotalsMap> BlockLatencyProbe::totals()
@@ -214,6 +245,11 @@ Result<LatencyTotalsMap> BlockLatencyProbe::totals()
 }
 
 quint64 BlockLatencyProbe::untracked() const
+{
+    return 0;
+}
+
+quint64 BlockLatencyProbe::skippedRuns() const
 {
     return 0;
 }

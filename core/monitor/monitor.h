@@ -283,6 +283,11 @@ public:
     /// Reads and writes completed whose issue the program did not see (in
     /// flight when it loaded), and accounts a full map refused.
     quint64 untracked() const;
+    /// Runs of the programs the kernel skipped, summed (bpf_prog_info's
+    /// recursion_misses): a tracepoint hit on a CPU where one of them is
+    /// already running (an interrupt's completion during an issue) is not
+    /// run again. Each skipped completion is a request not counted.
+    quint64 skippedRuns() const;
 
 private:
     struct Impl;
