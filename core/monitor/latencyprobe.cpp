@@ -78,7 +78,7 @@ Error refusedBecause(int err, const char *step)
         const std::lock_guard lock(libbpfLineMutex());
         detail = lastLibbpfLine();
     }
-    return makeError(err, prefix() + MonitorText::tr("the kernel refused to %1 the BPF program: %2%3")
+    return makeError(err, prefix() + MonitorText::tr("the BPF program failed at libbpf's %1 step: %2%3")
                               .arg(QString::fromLatin1(step), errnoDetail(err),
                                    detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
 }
