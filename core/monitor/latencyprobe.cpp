@@ -47,7 +47,9 @@ std::mutex &libbpfLineMutex()
     return m;
 }
 
-int keepLibbpfLine(enum libbpf_print_level level, const char *format, va_list args)
+// The format is libbpf's own: say so, for -Wformat-nonliteral.
+__attribute__((format(printf, 2, 0))) int keepLibbpfLine(enum libbpf_print_level level, const char *format,
+                                                          va_list args)
 {
     if (level == LIBBPF_DEBUG)
         return 0;
