@@ -1463,6 +1463,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
         <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
     </message>
+    <message>
+        <source>latency histograms unavailable: they measure the live machine, not a recorded tree (--sysroot)</source>
+        <translation>Latenz-Histogramme nicht verfügbar: sie messen die laufende Maschine, keinen aufgezeichneten Baum (--sysroot)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>

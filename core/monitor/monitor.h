@@ -597,8 +597,11 @@ public:
     Status refreshTopology();
     /// Loads the BPF latency probe for the sampler. On failure the sampler
     /// goes on without histograms, its samples saying why, and so does the
-    /// error returned. Call before the baseline.
+    /// error returned. Refused on a recorded tree (--sysroot): the probe
+    /// would time this machine's devices under the tree's names.
     Status enableLatency();
+    /// Unloads the probe; samples say the histograms are off.
+    void disableLatency();
     /// One reading: the baseline after reset(), then the figures since the
     /// previous one. A device that came or went rebuilds the topology; a
     /// failed rescan goes to `rescan` (the sample stands).
@@ -646,6 +649,10 @@ public Q_SLOTS:
     /// Devices to report (empty = all); takes effect at the next tick.
     void setWatched(const QStringList &devices);
     void setUserGroups(const QList<blocktune::GroupSpec> &groups);
+    /// Loads (or unloads) the BPF latency probe: samples then carry
+    /// DeviceRates::latency, from the second tick after, or say in
+    /// Sample::latencyUnavailable why not (not root, no BTF, ...).
+    void setLatencyEnabled(bool enabled);
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
 

@@ -79,6 +79,15 @@ void MonitorWorker::setUserGroups(const QList<GroupSpec> &groups)
     m_loop.sampler().setUserGroups(groups);
 }
 
+void MonitorWorker::setLatencyEnabled(bool enabled)
+{
+    // A failure is no error of the monitor: each sample says why.
+    if (enabled)
+        (void)m_loop.enableLatency();
+    else
+        m_loop.disableLatency();
+}
+
 void MonitorWorker::refreshTopology()
 {
     if (Status refreshed = m_loop.refreshTopology(); !refreshed)

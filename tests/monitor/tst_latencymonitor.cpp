@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcessEnvironment>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace blocktune;
@@ -194,6 +195,40 @@ private Q_SLOTS:
         QVERIFY(wq[u"histogram"_qs].toArray().isEmpty());
         QVERIFY(wq[u"p50_us"_qs].isNull());
         QVERIFY(wq[u"p99_us"_qs].isNull());
+    }
+
+    void workerSamplesSayWhyLatencyIsMissing_data()
+    {
+        QTest::addColumn<QString>("sysroot");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("refused by the switch") << QString() << u"BLOCKTUNE_BPF_REFUSE=1"_qs;
+        QTest::newRow("a recorded tree") << recordedTree("md-raid10-f2") << u"not a recorded tree"_qs;
+    }
+    void workerSamplesSayWhyLatencyIsMissing()
+    {
+        QFETCH(QString, sysroot);
+        QFETCH(QString, reason);
+        qputenv("BLOCKTUNE_BPF_REFUSE", "1");
+        auto source = std::make_unique<FakeSource>();
+        auto clock = std::make_unique<FakeClock>();
+        FakeSource *src = source.get();
+        FakeClock *clk = clock.get();
+        src->setDevices({{u"sda"_qs, reads(0)}});
+        MonitorWorker worker(sysroot, std::move(source), std::move(clock));
+        QSignalSpy sampled(&worker, &MonitorWorker::sampled);
+        worker.tick();
+        clk->advanceMs(100);
+        worker.tick();
+        QCOMPARE(sampled.size(), 2);
+        QCOMPARE(sampled.last().first().value<Sample>().latencyUnavailable, u"latency histograms are off"_qs);
+
+        worker.setLatencyEnabled(true);
+        clk->advanceMs(100);
+        worker.tick();
+        const Sample s = sampled.last().first().value<Sample>();
+        QVERIFY2(s.latencyUnavailable.contains(reason), qPrintable(s.latencyUnavailable));
+        QVERIFY(!s.devices.isEmpty() && !s.devices.constFirst().latency);
+        qunsetenv("BLOCKTUNE_BPF_REFUSE");
     }
 
     void refusedProbeSaysWhyAndKeepsTheDiskstatsFigures()
