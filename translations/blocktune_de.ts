@@ -1427,6 +1427,46 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>a group needs at least two devices</source>
         <translation>eine Gruppe braucht mindestens zwei Geräte</translation>
     </message>
+    <message>
+        <source>latency histograms unavailable: </source>
+        <translation>Latenz-Histogramme nicht verfügbar: </translation>
+    </message>
+    <message>
+        <source>kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; boot with lockdown=integrity or none to use them</source>
+        <translation>der Kernel-Lockdown (confidentiality) verbietet BPF-Programme, die Kernelspeicher lesen; zum Verwenden mit lockdown=integrity oder none booten</translation>
+    </message>
+    <message>
+        <source>loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root</source>
+        <translation>das BPF-Programm zu laden braucht root (oder CAP_BPF und CAP_PERFMON): als root ausführen</translation>
+    </message>
+    <message>
+        <source>BLOCKTUNE_BPF_REFUSE=1 is set, so the BPF program was not loaded (unset it to load it)</source>
+        <translation>BLOCKTUNE_BPF_REFUSE=1 ist gesetzt, daher wurde das BPF-Programm nicht geladen (zum Laden die Variable entfernen)</translation>
+    </message>
+    <message>
+        <source>blocktune was built without BPF support (install clang, bpftool and libbpf-dev, then configure with -DBLOCKTUNE_BPF=ON)</source>
+        <translation>blocktune wurde ohne BPF-Unterstützung gebaut (clang, bpftool und libbpf-dev installieren, dann mit -DBLOCKTUNE_BPF=ON konfigurieren)</translation>
+    </message>
+    <message>
+        <source>the kernel has no BTF type information (/sys/kernel/btf/vmlinux is missing): it needs CONFIG_DEBUG_INFO_BTF=y</source>
+        <translation>der Kernel hat keine BTF-Typinformation (/sys/kernel/btf/vmlinux fehlt): er braucht CONFIG_DEBUG_INFO_BTF=y</translation>
+    </message>
+    <message>
+        <source>reading the BPF latency map failed: %1</source>
+        <translation>das Lesen der BPF-Latenztabelle ist gescheitert: %1</translation>
+    </message>
+    <message>
+        <source>latency histograms are off</source>
+        <translation>Latenz-Histogramme sind aus</translation>
+    </message>
+    <message>
+        <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
+        <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable: they measure the live machine, not a recorded tree (--sysroot)</source>
+        <translation>Latenz-Histogramme nicht verfügbar: sie messen die laufende Maschine, keinen aufgezeichneten Baum (--sysroot)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>

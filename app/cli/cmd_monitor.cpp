@@ -73,6 +73,42 @@ void appendGroupLines(QStringList &lines, const GroupBalance &g, double interval
     }
 }
 
+/// "p50/p99" of one histogram in us; "-" when it holds nothing.
+QString percentiles(const Log2Histogram &h)
+{
+    const auto p50 = h.percentileUs(50), p99 = h.percentileUs(99);
+    if (!p50 || !p99)
+        return QStringLiteral("-");
+    return QStringLiteral("%1/%2").arg(*p50, 0, 'f', 0).arg(*p99, 0, 'f', 0);
+}
+
+/// --latency: each device's queue and device time, p50/p99 in us (the upper
+/// bounds of their log2 buckets).
+void appendLatencyLines(QStringList &lines, const Sample &s, qsizetype nameWidth)
+{
+    bool any = false;
+    for (const DeviceRates &d : s.devices)
+        any = any || d.latency.has_value();
+    if (!any)
+        return;
+    lines << QString();
+    lines << QStringLiteral("Latency p50/p99 (us, log2 buckets' upper bounds)");
+    static const char *const headers[] = {"read queue", "read device", "write queue", "write device"};
+    QString header = QStringLiteral("Device").leftJustified(nameWidth);
+    for (const char *h : headers)
+        header += u' ' + QString::fromLatin1(h).rightJustified(14);
+    lines << header;
+    for (const DeviceRates &d : s.devices) {
+        if (!d.latency)
+            continue;
+        const DeviceLatency &l = *d.latency;
+        QString row = d.name.leftJustified(nameWidth);
+        for (const Log2Histogram *h : {&l.readQueue, &l.readDevice, &l.writeQueue, &l.writeDevice})
+            row += u' ' + percentiles(*h).rightJustified(14);
+        lines << row;
+    }
+}
+
 /// The iostat -x look: one row per device, then each group's balance.
 QStringList tableLines(const Sample &s)
 {
@@ -118,6 +154,7 @@ QStringList tableLines(const Sample &s)
     }
     if (anyShared)
         lines << QStringLiteral("* irq/s of interrupt lines shared with other disks (one controller)");
+    appendLatencyLines(lines, s, nameWidth);
 
     for (const GroupBalance &g : s.groups)
         appendGroupLines(lines, g, s.intervalS);
@@ -208,6 +245,7 @@ struct MonitorOptions
     qint64 historyPoints = 0;
     bool json = false;
     bool stats = false;
+    bool latency = false;
     QStringList devices;
     QStringList groups;
 };
@@ -218,7 +256,8 @@ void describeMonitor(QCommandLineParser &parser)
         "Watches block devices live, as iostat -x does: reads and writes per second, MB/s "
         "(10^6 bytes), request size (KiB), await (ms), queue depth (aqu-sz), utilisation, "
         "in-flight requests, and interrupts per second (in all and per device, where the "
-        "device's interrupt lines can be found). md arrays and dm devices among the DEVICEs "
+        "device's interrupt lines can be found); with --latency also each device's queue and "
+        "device time per request, measured by a BPF program. md arrays and dm devices among the DEVICEs "
         "bring the balance of their members (share of bytes read, coefficient of variation, "
         "Jain's index); --group adds any set you pick.\n"
         "Without DEVICEs every device in /proc/diskstats is shown (disks, partitions, md, dm, "
@@ -246,7 +285,11 @@ void describeMonitor(QCommandLineParser &parser)
     const QCommandLineOption stats(QStringLiteral("stats"),
                                    QStringLiteral("at the end, print the monitor's own cost (CPU, tick "
                                                   "time, memory) as one JSON line on stderr"));
-    for (const QCommandLineOption &o : {interval, duration, count, json, group, history, stats})
+    const QCommandLineOption latency(QStringLiteral("latency"),
+                                     QStringLiteral("also time every request with a BPF program (root): "
+                                                    "queue and device time per device, p50/p99 in the "
+                                                    "table, histograms in --json"));
+    for (const QCommandLineOption &o : {interval, duration, count, json, group, history, stats, latency})
         parser.addOption(o);
     parser.addHelpOption();
 }
@@ -301,6 +344,7 @@ int readMonitorOptions(CliContext &ctx, const QCommandLineParser &parser, Monito
     }
     o->json = parser.isSet(QStringLiteral("json"));
     o->stats = parser.isSet(QStringLiteral("stats"));
+    o->latency = parser.isSet(QStringLiteral("latency"));
     o->devices = parser.positionalArguments();
     o->groups = parser.values(QStringLiteral("group"));
     return -1;
@@ -389,6 +433,13 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     MonitorLoop loop(ctx.root, std::make_unique<ProcSource>(ctx.root), std::make_unique<SteadyClock>());
     if (const int r = watchWhatWasAsked(ctx, *model, o, loop.sampler()); r >= 0)
         return r;
+    if (o.latency) {
+        // Said once; the diskstats figures go on without the histograms.
+        if (Status probe = loop.enableLatency(); !probe) {
+            ctx.err << "blocktune-cli: monitor: " << probe.error().message
+                    << "; showing the /proc/diskstats figures only" << Qt::endl;
+        }
+    }
     std::optional<PlotSeries> kept;
     if (o.historyPoints > 0)
         kept.emplace(PlotSeries::Limits{qsizetype(o.historyPoints), 64 << 20});

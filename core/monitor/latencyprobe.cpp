@@ -15,6 +15,7 @@
 #include "blocklatency.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <cstdarg>
@@ -46,7 +47,9 @@ std::mutex &libbpfLineMutex()
     return m;
 }
 
-int keepLibbpfLine(enum libbpf_print_level level, const char *format, va_list args)
+// The format is libbpf's own: say so, for -Wformat-nonliteral.
+__attribute__((format(printf, 2, 0))) int keepLibbpfLine(enum libbpf_print_level level, const char *format,
+                                                          va_list args)
 {
     if (level == LIBBPF_DEBUG)
         return 0;
@@ -77,9 +80,21 @@ Error refusedBecause(int err, const char *step)
         const std::lock_guard lock(libbpfLineMutex());
         detail = lastLibbpfLine();
     }
-    return makeError(err, prefix() + MonitorText::tr("the kernel refused to %1 the BPF program: %2%3")
+    return makeError(err, prefix() + MonitorText::tr("the BPF program failed at libbpf's %1 step: %2%3")
                               .arg(QString::fromLatin1(step), errnoDetail(err),
                                    detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
+}
+
+// block_io_done (6.5+) fires where diskstats accounts a completion; older
+// kernels have block_rq_complete only. One of the two programs is loaded.
+bool kernelHasIoDone()
+{
+    btf *vmlinux = btf__load_vmlinux_btf();
+    if (!vmlinux)
+        return false;
+    const bool found = btf__find_by_name_kind(vmlinux, "btf_trace_block_io_done", BTF_KIND_TYPEDEF) >= 0;
+    btf__free(vmlinux);
+    return found;
 }
 #endif
 
@@ -137,6 +152,9 @@ Result<std::unique_ptr<BlockLatencyProbe>> BlockLatencyProbe::load()
     impl->skel = blocklatency__open();
     if (!impl->skel)
         return refusedBecause(errno, "open");
+    const bool ioDone = kernelHasIoDone();
+    bpf_program__set_autoload(impl->skel->progs.on_io_done, ioDone);
+    bpf_program__set_autoload(impl->skel->progs.on_complete, !ioDone);
     if (blocklatency__load(impl->skel) != 0)
         return refusedBecause(errno, "load");
     if (blocklatency__attach(impl->skel) != 0)
@@ -206,6 +224,21 @@ quint64 BlockLatencyProbe::untracked() const
     return d->skel->bss->untracked + d->skel->bss->dropped;
 }
 
+quint64 BlockLatencyProbe::skippedRuns() const
+{
+    quint64 sum = 0;
+    for (const bpf_program *prog : {d->skel->progs.on_insert, d->skel->progs.on_issue, d->skel->progs.on_io_done,
+                                    d->skel->progs.on_complete}) {
+        if (bpf_program__fd(prog) < 0)
+            continue; // not loaded
+        bpf_prog_info info {};
+        __u32 length = sizeof info;
+        if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &length) == 0)
+            sum += info.recursion_misses;
+    }
+    return sum;
+}
+
 #else
 
 Result<LatencyTotalsMap> BlockLatencyProbe::totals()
@@ -214,6 +247,11 @@ Result<LatencyTotalsMap> BlockLatencyProbe::totals()
 }
 
 quint64 BlockLatencyProbe::untracked() const
+{
+    return 0;
+}
+
+quint64 BlockLatencyProbe::skippedRuns() const
 {
     return 0;
 }

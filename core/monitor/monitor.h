@@ -285,6 +285,11 @@ public:
     /// Reads and writes completed whose issue the program did not see (in
     /// flight when it loaded), and accounts a full map refused.
     quint64 untracked() const;
+    /// Runs of the programs the kernel skipped, summed (bpf_prog_info's
+    /// recursion_misses): a tracepoint hit on a CPU where one of them is
+    /// already running (an interrupt's completion during an issue) is not
+    /// run again. Each skipped completion is a request not counted.
+    quint64 skippedRuns() const;
 
 private:
     struct Impl;
@@ -597,8 +602,11 @@ public:
     Status refreshTopology();
     /// Loads the BPF latency probe for the sampler. On failure the sampler
     /// goes on without histograms, its samples saying why, and so does the
-    /// error returned. Call before the baseline.
+    /// error returned. Refused on a recorded tree (--sysroot): the probe
+    /// would time this machine's devices under the tree's names.
     Status enableLatency();
+    /// Unloads the probe; samples say the histograms are off.
+    void disableLatency();
     /// One reading: the baseline after reset(), then the figures since the
     /// previous one. A device that came or went rebuilds the topology; a
     /// failed rescan goes to `rescan` (the sample stands).

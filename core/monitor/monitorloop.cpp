@@ -4,6 +4,7 @@
 // it (run()), printing what each tick hands on.
 #include "monitor.h"
 
+#include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "tuning/tuning.h"
 
@@ -74,6 +75,13 @@ Status MonitorLoop::refreshTopology()
 
 Status MonitorLoop::enableLatency()
 {
+    if (!m_root.isLive()) {
+        // The probe sees this machine's requests, not the recorded tree's.
+        Error e = makeError(InvalidArgument, MonitorText::tr(
+            "latency histograms unavailable: they measure the live machine, not a recorded tree (--sysroot)"));
+        m_sampler.setLatencyUnavailable(e.message);
+        return e;
+    }
     auto probe = BlockLatencyProbe::load();
     if (!probe) {
         m_sampler.setLatencyUnavailable(probe.error().message);
@@ -81,6 +89,11 @@ Status MonitorLoop::enableLatency()
     }
     m_sampler.setLatencySource(std::move(*probe));
     return {};
+}
+
+void MonitorLoop::disableLatency()
+{
+    m_sampler.setLatencyUnavailable(MonitorText::tr("latency histograms are off"));
 }
 
 Result<Sample> MonitorLoop::tick(Status *rescan)

@@ -87,15 +87,14 @@ void MonitorWorker::setLatencyLoader(LatencyLoader loader)
 void MonitorWorker::setLatency(bool on)
 {
     if (!on) {
-        m_loop.sampler().setLatencySource(nullptr);
+        m_loop.disableLatency();
         return;
     }
-    using Loaded = Result<std::unique_ptr<LatencySource>>;
-    auto probe = [] {
-        auto loaded = BlockLatencyProbe::load();
-        return loaded ? Loaded(std::unique_ptr<LatencySource>(std::move(*loaded))) : Loaded(loaded.error());
-    };
-    Loaded source = m_latencyLoader ? m_latencyLoader() : probe();
+    if (!m_latencyLoader) {
+        (void)m_loop.enableLatency(); // a failure is no error of the monitor: each sample says why
+        return;
+    }
+    auto source = m_latencyLoader();
     if (source)
         m_loop.sampler().setLatencySource(std::move(*source));
     else

@@ -122,6 +122,48 @@ private:
 // The most one device's object can take besides its name: 13 keys
 // (~210 bytes) and 13 numbers of at most 40 characters.
 constexpr qsizetype kDeviceBytes = 760;
+// A device's "latency": 4 histograms of at most 32 [upper_us, count] pairs
+// (~35 bytes each) and their percentiles.
+constexpr qsizetype kLatencyBytes = 5000;
+
+// {"histogram":[[upper_us,count],...],"p50_us":..,"p99_us":..}: non-empty
+// buckets only, in ascending order.
+void writeHistogram(JsonWriter &w, const Log2Histogram &h)
+{
+    w.literal("{\"histogram\":[");
+    bool first = true;
+    for (size_t i = 0; i < h.counts.size(); ++i) {
+        if (h.counts[i] == 0)
+            continue;
+        if (!first)
+            w.put(',');
+        first = false;
+        w.put('[');
+        w.integer(quint64(1) << (i + 1));
+        w.put(',');
+        w.integer(h.counts[i]);
+        w.put(']');
+    }
+    w.literal("],\"p50_us\":");
+    w.number(h.percentileUs(50), 0);
+    w.literal(",\"p99_us\":");
+    w.number(h.percentileUs(99), 0);
+    w.put('}');
+}
+
+void writeLatency(JsonWriter &w, const DeviceLatency &l)
+{
+    w.reserve(kLatencyBytes);
+    w.literal(",\"latency\":{\"read_queue\":");
+    writeHistogram(w, l.readQueue);
+    w.literal(",\"read_device\":");
+    writeHistogram(w, l.readDevice);
+    w.literal(",\"write_queue\":");
+    writeHistogram(w, l.writeQueue);
+    w.literal(",\"write_device\":");
+    writeHistogram(w, l.writeDevice);
+    w.put('}');
+}
 
 } // namespace
 
@@ -173,6 +215,9 @@ void appendSampleJson(const Sample &s, QByteArray &out)
         w.number(d.writeAwaitMs, 3);
         w.literal(",\"irq_per_s\":");
         w.number(d.irqPerSec, 3);
+        if (d.latency)
+            writeLatency(w, *d.latency);
+        w.reserve(1);
         w.put('}');
     }
     w.reserve(64);
