@@ -150,10 +150,13 @@ private Q_SLOTS:
         QVERIFY2(requests >= quint64(kReads), qPrintable(QString::number(requests)));
         // Both count each read once, where the block layer accounts its
         // completion, and the probe never counts more. Measured: exact in
-        // most runs, but some runs miss 1-8 reads of 4000 (once 26, on a
-        // loaded machine), with no recursion miss and nothing untracked
-        // reported; the loop's backing reads on its disk are missed in the
-        // same number. Allowed: 1%.
+        // most runs, but some runs miss 1-11 reads of 4000 (once 26, on a
+        // loaded machine), the loop's backing reads on its disk often as
+        // many. Instrumented, such a run saw all 4000 issues but ran the
+        // completion program 3998 times, with no recursion miss reported
+        // (bpftool, recursion_misses) and nothing untracked; block_rq_complete
+        // instead of block_io_done missed them the same way. Cause not found.
+        // Allowed: 1%.
         qInfo("%s: probe %llu requests, diskstats %llu (untracked %llu, skipped runs %llu)", qPrintable(scheduler),
               bpfRequests, requests, (*probe)->untracked(), (*probe)->skippedRuns());
         QVERIFY2(bpfRequests <= requests, qPrintable(QString::number(bpfRequests)));
