@@ -167,8 +167,8 @@ void LatencyHeatmap::rebuildLayout()
         applyPlotPalette(m_plot);
         return;
     }
-    m_title->setText(m_devices.size() > 1 ? tr("Latency per member: requests per second and latency bucket")
-                                          : tr("Latency of %1: requests per second and latency bucket")
+    m_title->setText(m_devices.size() > 1 ? tr("Latency per member: requests by latency bucket over time")
+                                          : tr("Latency of %1: requests by latency bucket over time")
                                                 .arg(m_devices.constFirst()));
     auto *grid = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(1, 0, grid);
