@@ -49,6 +49,37 @@ void addColumns(QList<Column> &columns, const QCPAbstractPlottable *p, const Con
     columns << x << y;
 }
 
+/// A colour map's non-empty cells: the key, the value (as the map's
+/// "valueLabels" property names each whole value, else the number) and the
+/// cell's count, a row per cell.
+void addColorMapColumns(QList<Column> &columns, QCPColorMap *map)
+{
+    QCPColorMapData *data = map->data(); // cell() is not const
+    const QStringList labels = map->property("valueLabels").toStringList();
+    const QString name = map->name().isEmpty() ? PlotTableSwitch::tr("map %1").arg(columns.size() / 3 + 1) : map->name();
+    auto label = [](const QCPAxis *axis, const QString &otherwise) {
+        return axis->label().isEmpty() ? otherwise : oneLine(axis->label());
+    };
+    Column x{QStringLiteral("%1: %2").arg(name, label(map->keyAxis(), PlotTableSwitch::tr("x"))), {}};
+    Column y{QStringLiteral("%1: %2").arg(name, label(map->valueAxis(), PlotTableSwitch::tr("y"))), {}};
+    Column z{QStringLiteral("%1: %2").arg(name, PlotTableSwitch::tr("count")), {}};
+    for (int kx = 0; kx < data->keySize(); ++kx) {
+        for (int vy = 0; vy < data->valueSize(); ++vy) {
+            const double count = data->cell(kx, vy);
+            if (std::isnan(count) || count == 0)
+                continue;
+            double key = 0, value = 0;
+            data->cellToCoord(kx, vy, &key, &value);
+            const int whole = int(std::lround(value));
+            x.cells << number(key);
+            y.cells << (whole >= 0 && whole < labels.size() ? QVariant(labels.at(whole)) : number(value));
+            z.cells << number(count);
+        }
+    }
+    if (!z.cells.isEmpty())
+        columns << x << y << z;
+}
+
 } // namespace
 
 PlotTableSwitch::PlotTableSwitch(QCustomPlot *plot, QWidget *page, QWidget *parent) : QWidget(parent), m_plot(plot)
@@ -129,6 +160,8 @@ void PlotTableSwitch::refreshTable()
             addColumns(columns, graph, graph->data());
         else if (auto *bars = qobject_cast<QCPBars *>(p); bars && !bars->data()->isEmpty())
             addColumns(columns, bars, bars->data());
+        else if (auto *map = qobject_cast<QCPColorMap *>(p))
+            addColorMapColumns(columns, map);
     }
     qsizetype rows = 0;
     QStringList headers;

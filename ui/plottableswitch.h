@@ -16,7 +16,8 @@ namespace blocktune {
 /// area) with a checkable "Show as table" button above it that swaps it for
 /// a table of the plot's numbers: an x and a y column per graph and bar
 /// chart (headed "NAME: AXIS LABEL"), a row per point, the values as the
-/// plot has them. While the table is shown it is refilled every second, so
+/// plot has them; a colour map gives key, value and count per non-empty
+/// cell (its "valueLabels" property, a QStringList, names whole values). While the table is shown it is refilled every second, so
 /// a running test or the live monitor go on in it.
 class PlotTableSwitch final : public QWidget
 {

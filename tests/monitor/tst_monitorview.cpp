@@ -6,9 +6,11 @@
 // selection stops sampling; teardown joins the thread.
 #include "monitor/latencyheatmap.h"
 #include "monitor/monitorview.h"
+#include "plottableswitch.h"
 #include "monitortestsupport.h"
 
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -205,6 +207,27 @@ private Q_SLOTS:
         QCOMPARE(sdb->data()->data(2.5, 6), 200.0);
         QVERIFY(std::isnan(sdb->data()->data(2.5, 10)));
         QVERIFY(heatmap->plot()->itemCount() > 0); // the marker's lines
+        // As a table (a screen reader's view): a row per cell with its
+        // bucket named and its count.
+        auto *asTable = heatmap->findChild<PlotTableSwitch *>();
+        QVERIFY(asTable);
+        asTable->setTableShown(true);
+        QTableWidget *table = asTable->table();
+        int countColumn = -1, bucketColumn = -1;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString header = table->horizontalHeaderItem(c)->text();
+            if (header == u"sdc device time: count")
+                countColumn = c;
+            if (header == u"sdc device time: y")
+                bucketColumn = c;
+        }
+        QVERIFY2(countColumn > 0 && bucketColumn > 0, "no sdc device time columns");
+        bool found = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            found = found || (table->item(r, bucketColumn)->text() == u"1.0 ms"
+                              && table->item(r, countColumn)->data(Qt::DisplayRole).toDouble() == 200.0);
+        QVERIFY2(found, "sdc's 200 requests at 1.0 ms are not in the table");
+        asTable->setTableShown(false);
         if (qEnvironmentVariableIsSet("BLOCKTUNE_HEATMAP_SCREENSHOT") && (heatmap->plot()->replot(), true))
             heatmap->grab().save(qEnvironmentVariable("BLOCKTUNE_HEATMAP_SCREENSHOT"));
 

@@ -1,5 +1,6 @@
 #include "latencyheatmap.h"
 
+#include "plottableswitch.h"
 #include "plottheme.h"
 #include "theme.h"
 #include "monitor/monitor.h"
@@ -47,7 +48,8 @@ LatencyHeatmap::LatencyHeatmap(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_plot->setObjectName(QStringLiteral("latencyHeatmap"));
     m_plot->setAccessibleName(tr("Latency heatmap"));
     m_plot->setMinimumHeight(300);
-    layout->addWidget(m_plot);
+    // For a screen reader and for copying: the cells as a table.
+    layout->addWidget(new PlotTableSwitch(m_plot, nullptr, this));
     m_unavailable = tr("Latency histograms are off.");
     rebuildLayout();
     themePlot(m_plot);
@@ -217,7 +219,11 @@ void LatencyHeatmap::rebuildLayout()
             colorMap->setGradient(gradient);
             colorMap->setInterpolate(false);
             colorMap->setColorScale(m_scale);
-            colorMap->setName(QStringLiteral("%1 %2").arg(m_devices.at(c), row == Queue ? u"queue"_qs : u"device"_qs));
+            QStringList labels;
+            for (int b = 0; b < kBuckets; ++b)
+                labels << bucketLabel(b);
+            colorMap->setProperty("valueLabels", labels);
+            colorMap->setName(QStringLiteral("%1 %2").arg(m_devices.at(c), row == Queue ? tr("queue time") : tr("device time")));
             maps[size_t(row)] = colorMap;
             m_rects << rect;
         }
