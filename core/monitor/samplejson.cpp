@@ -165,6 +165,41 @@ void writeLatency(JsonWriter &w, const DeviceLatency &l)
     w.put('}');
 }
 
+// One device's object: its name and the figures iostat -x prints, then
+// its latency histograms where the probe ran.
+void writeDevice(JsonWriter &w, const DeviceRates &d)
+{
+    w.string(d.name);
+    w.literal(":{\"read_bytes\":");
+    w.integer(d.readBytes);
+    w.literal(",\"read_mb_per_s\":");
+    w.number(d.readMBps, 3);
+    w.literal(",\"reads_per_s\":");
+    w.number(d.readsPerSec, 3);
+    w.literal(",\"avg_read_request_kb\":");
+    w.number(d.avgReadRequestKiB, 3);
+    w.literal(",\"read_await_ms\":");
+    w.number(d.readAwaitMs, 3);
+    w.literal(",\"queue_depth\":");
+    w.number(d.queueDepth, 3);
+    w.literal(",\"util_pct\":");
+    w.number(d.utilPct, 3);
+    w.literal(",\"inflight\":");
+    w.integer(d.inFlight);
+    w.literal(",\"write_bytes\":");
+    w.integer(d.writeBytes);
+    w.literal(",\"write_mb_per_s\":");
+    w.number(d.writeMBps, 3);
+    w.literal(",\"writes_per_s\":");
+    w.number(d.writesPerSec, 3);
+    w.literal(",\"write_await_ms\":");
+    w.number(d.writeAwaitMs, 3);
+    w.literal(",\"irq_per_s\":");
+    w.number(d.irqPerSec, 3);
+    if (d.latency)
+        writeLatency(w, *d.latency);
+}
+
 } // namespace
 
 void appendSampleJson(const Sample &s, QByteArray &out)
@@ -188,35 +223,7 @@ void appendSampleJson(const Sample &s, QByteArray &out)
         if (!first)
             w.put(',');
         first = false;
-        w.string(d.name);
-        w.literal(":{\"read_bytes\":");
-        w.integer(d.readBytes);
-        w.literal(",\"read_mb_per_s\":");
-        w.number(d.readMBps, 3);
-        w.literal(",\"reads_per_s\":");
-        w.number(d.readsPerSec, 3);
-        w.literal(",\"avg_read_request_kb\":");
-        w.number(d.avgReadRequestKiB, 3);
-        w.literal(",\"read_await_ms\":");
-        w.number(d.readAwaitMs, 3);
-        w.literal(",\"queue_depth\":");
-        w.number(d.queueDepth, 3);
-        w.literal(",\"util_pct\":");
-        w.number(d.utilPct, 3);
-        w.literal(",\"inflight\":");
-        w.integer(d.inFlight);
-        w.literal(",\"write_bytes\":");
-        w.integer(d.writeBytes);
-        w.literal(",\"write_mb_per_s\":");
-        w.number(d.writeMBps, 3);
-        w.literal(",\"writes_per_s\":");
-        w.number(d.writesPerSec, 3);
-        w.literal(",\"write_await_ms\":");
-        w.number(d.writeAwaitMs, 3);
-        w.literal(",\"irq_per_s\":");
-        w.number(d.irqPerSec, 3);
-        if (d.latency)
-            writeLatency(w, *d.latency);
+        writeDevice(w, d);
         w.reserve(1);
         w.put('}');
     }

@@ -102,6 +102,7 @@ struct MonitorView::Private
     QString statusText;
 
     void buildPlot();
+    QHBoxLayout *buildBar();
     void restart();
     void clearGraphs();
     void onSample(const Sample &s);
@@ -514,6 +515,36 @@ void MonitorView::Private::replot()
     Q_EMIT q->plotted(lastT);
 }
 
+// The bar above the plots: the latest figures, then Latency, Pause, the
+// span and Export.
+QHBoxLayout *MonitorView::Private::buildBar()
+{
+    auto *bar = new QHBoxLayout;
+    status = new QLabel(MonitorView::tr("Select a device to watch it live."), q);
+    status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status->setAccessibleName(MonitorView::tr("Latest figures"));
+    span = new QComboBox(q);
+    for (const int seconds : {30, 120, 600, 3600})
+        span->addItem(seconds < 120 ? MonitorView::tr("%1 s").arg(seconds) : MonitorView::tr("%1 min").arg(seconds / 60), seconds);
+    span->setCurrentIndex(1);
+    span->setToolTip(MonitorView::tr("Time span the plots show (one hour is kept); the mouse wheel over the plots zooms"));
+    span->setAccessibleName(MonitorView::tr("Time span"));
+    pause = new QPushButton(MonitorView::tr("&Pause"), q);
+    pause->setCheckable(true);
+    pause->setToolTip(MonitorView::tr("Freeze the plots; sampling goes on and shows when you resume"));
+    exportButton = new QPushButton(MonitorView::tr("E&xport PNG…"), q);
+    exportButton->setToolTip(MonitorView::tr("Save the plots as they are on screen"));
+    latency = new QCheckBox(MonitorView::tr("&Latency"), q);
+    latency->setToolTip(MonitorView::tr("A heatmap of each request's queue and device time, from the block layer "
+                              "(a BPF program; it needs root). Members of an array side by side."));
+    bar->addWidget(status, 1);
+    bar->addWidget(latency);
+    bar->addWidget(pause);
+    bar->addWidget(span);
+    bar->addWidget(exportButton);
+    return bar;
+}
+
 MonitorView::MonitorView(const QString &sysroot, QWidget *parent)
     : MonitorView(sysroot, std::make_unique<ProcSource>(SysRoot(sysroot)), std::make_unique<SteadyClock>(), parent)
 {
@@ -527,30 +558,7 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->sysroot = sysroot;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *bar = new QHBoxLayout;
-    d->status = new QLabel(tr("Select a device to watch it live."), this);
-    d->status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    d->status->setAccessibleName(tr("Latest figures"));
-    d->span = new QComboBox(this);
-    for (const int seconds : {30, 120, 600, 3600})
-        d->span->addItem(seconds < 120 ? tr("%1 s").arg(seconds) : tr("%1 min").arg(seconds / 60), seconds);
-    d->span->setCurrentIndex(1);
-    d->span->setToolTip(tr("Time span the plots show (one hour is kept); the mouse wheel over the plots zooms"));
-    d->span->setAccessibleName(tr("Time span"));
-    d->pause = new QPushButton(tr("&Pause"), this);
-    d->pause->setCheckable(true);
-    d->pause->setToolTip(tr("Freeze the plots; sampling goes on and shows when you resume"));
-    d->exportButton = new QPushButton(tr("E&xport PNG…"), this);
-    d->exportButton->setToolTip(tr("Save the plots as they are on screen"));
-    d->latency = new QCheckBox(tr("&Latency"), this);
-    d->latency->setToolTip(tr("A heatmap of each request's queue and device time, from the block layer "
-                              "(a BPF program; it needs root). Members of an array side by side."));
-    bar->addWidget(d->status, 1);
-    bar->addWidget(d->latency);
-    bar->addWidget(d->pause);
-    bar->addWidget(d->span);
-    bar->addWidget(d->exportButton);
-    layout->addLayout(bar);
+    layout->addLayout(d->buildBar());
     d->plot = new QCustomPlot(this);
     d->plot->setObjectName(QStringLiteral("monitorPlot"));
     d->plot->setAccessibleName(tr("Live plots"));
