@@ -344,25 +344,43 @@ void measurePasses(BudgetedSweep &sweep, const QList<quint64> &values, bool refi
                 return;
 }
 
-// Refinement: the answer lies between the pick and the grid point below
-// it; two values in that interval (half-way and three quarters), measured
-// in passes like the grid.
+// Refinement: the answer lies between the grid point below the pick and
+// the one above it; one value in each of those intervals (half-way below,
+// and half-way up to the next doubling), measured in passes like the grid.
+// The value above is where a pick the confirmation rejects moves to, so a
+// rejection costs half a doubling, not a whole one.
 void refineKnee(BudgetedSweep &sweep, const Advice &a, double tolerance)
 {
-    const quint64 high = analyzeCurve(a.curve, tolerance).pickKiB;
-    quint64 low = 0;
-    for (const CurvePoint &p : a.curve)
-        if (p.readAheadKiB < high)
+    const quint64 pick = analyzeCurve(a.curve, tolerance).pickKiB;
+    quint64 low = 0, high = 0;
+    for (const CurvePoint &p : a.curve) {
+        if (p.readAheadKiB < pick)
             low = p.readAheadKiB;
-    if (low == 0)
-        return;
-    QList<quint64> values;
-    for (const quint64 num : {2u, 3u}) {
-        const quint64 v = (low + (high - low) * num / 4) / 4 * 4; // whole 4 KiB pages
-        if (v > low && v < high && !measuredAt(a.curve, v) && !values.contains(v))
-            values << v;
+        if (p.readAheadKiB > pick && high == 0)
+            high = p.readAheadKiB;
     }
+    QList<quint64> values;
+    const auto add = [&](quint64 from, quint64 to) {
+        const quint64 v = (from + (to - from) / 2) / 4 * 4; // whole 4 KiB pages
+        if (from > 0 && v > from && v < to && !measuredAt(a.curve, v) && !values.contains(v))
+            values << v;
+    };
+    add(low, pick);
+    add(pick, high);
     measurePasses(sweep, values, true);
+}
+
+// How much a point needs another run: above 100 when its runs disagree by
+// more than a stall and are too few to tell which ones stalled (the
+// median may be a stall's); else its spread when that is wide or its median
+// rests on fewer than three runs; 0 when it is settled.
+double unsureScore(const CurvePoint &p, double tolerancePct)
+{
+    if (p.runs.size() < 5 && p.maxMbPerSec() * (1.0 - kStallFraction) > p.minMbPerSec())
+        return 100.0 + (1.0 - p.minMbPerSec() / p.maxMbPerSec()) * 100.0;
+    if (p.spreadPct() > tolerancePct / 2 || p.keptRuns().size() < kMinRunsPerPoint)
+        return p.spreadPct() + 1.0;
+    return 0;
 }
 
 // Runs left before the confirmation go where they decide most: the widest
@@ -388,11 +406,17 @@ void remeasureWide(BudgetedSweep &sweep, Advice &a, double tolerance, int keepRu
             if (i + 1 < a.curve.size())
                 decisive << a.curve.at(i + 1).readAheadKiB;
         }
+        // Every point in the band shapes the plateau: one whose runs may
+        // hold two stalls among three is as decisive as the pick.
+        for (const CurvePoint &p : std::as_const(a.curve))
+            if (p.readAheadKiB > an.pickKiB && unsureScore(p, an.tolerancePct) >= 100)
+                decisive << p.readAheadKiB;
         const auto open = [](const CurvePoint *p) { return p && p->runs.size() < kMaxRunsPerPoint; };
         const CurvePoint *target = nullptr;
         for (const quint64 kib : std::as_const(decisive)) {
             const CurvePoint *p = pointAt(a.curve, kib);
-            if (open(p) && p->spreadPct() > an.tolerancePct / 2 && (!target || p->spreadPct() > target->spreadPct()))
+            if (open(p) && unsureScore(*p, an.tolerancePct) > 0
+                && (!target || unsureScore(*p, an.tolerancePct) > unsureScore(*target, an.tolerancePct)))
                 target = p;
         }
         for (const quint64 kib : std::as_const(boundary)) {
@@ -489,9 +513,10 @@ void describeBand(Advice &a)
         ? std::max(an.plateauMbPerSec - an.sameMinMbPerSec, an.sameMaxMbPerSec - an.plateauMbPerSec)
               / an.plateauMbPerSec * 100.0
         : 0;
-    const QString smallest = !an.sameKiB.isEmpty() && an.sameKiB.constFirst() < an.pickKiB
-        ? QStringLiteral("the smallest whose median is within %1% is %2 KiB (those below it may be as good: "
-                         "more runs would tell)").arg(percentText(an.bandPct)).arg(an.pickKiB)
+    const QString smallest = an.bandPct > an.tolerancePct + 0.05
+        ? QStringLiteral("the smallest is %1 KiB (within %2% of the plateau, or short of that by less than the noise "
+                         "can tell: +-%3%)").arg(an.pickKiB).arg(percentText(an.tolerancePct))
+              .arg(percentText(an.bandPct - an.tolerancePct))
         : QStringLiteral("the smallest is %1 KiB").arg(an.pickKiB);
     a.sameText = QStringLiteral("%1, the same within +-%2% of the plateau (%3 MB/s, the median of the top %4 "
                                 "points of the fitted curve) and the noise; %5")
@@ -692,6 +717,7 @@ QJsonObject adviceToJson(const Advice &a)
                                  {QStringLiteral("avg_request_kb"), p.avgRequestKiB},
                                  {QStringLiteral("refinement"), p.refinement},
                                  {QStringLiteral("runs"), runFigures(p.runs)},
+                                 {QStringLiteral("stalled_runs"), runFigures(p.stalledRuns())},
                                  {QStringLiteral("min_mb_per_s"), p.minMbPerSec()},
                                  {QStringLiteral("max_mb_per_s"), p.maxMbPerSec()},
                                  {QStringLiteral("spread_pct"), p.spreadPct()},
@@ -752,7 +778,8 @@ QString formatAdvice(const Advice &a)
           << (same ? "  =" : "   ")
           << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "") << '\n';
     }
-    s << "  (= the same as the plateau within noise)\n";
+    s << "  (= the same as the plateau within noise; a median leaves out stalled runs, more than "
+      << qRound(kStallFraction * 100) << "% below the point's second best)\n";
     s << a.sameText << '\n';
     if (!a.noiseText.isEmpty())
         s << (a.analysis.resolved ? "noise: " : "not resolved: ") << a.noiseText << '\n';

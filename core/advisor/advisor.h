@@ -163,7 +163,8 @@ struct AdviseSpec
 struct CurvePoint
 {
     quint64 readAheadKiB = 0;
-    double mbPerSec = 0;       ///< the median of `runs`
+    /// The median of the runs that are not stalls (see keptRuns()).
+    double mbPerSec = 0;
     double avgRequestKiB = 0;  ///< the median of the runs' average device request
     bool refinement = false;   ///< measured around the knee after the passes over the grid
     QList<double> runs;        ///< MB/s of each run, in the order measured
@@ -175,11 +176,23 @@ struct CurvePoint
 
     double minMbPerSec() const;
     double maxMbPerSec() const;
-    /// The run-to-run noise at this point: the runs' median absolute
+    /// The runs the point's figure is the median of: all but the stalls,
+    /// runs more than kStallFraction below the point's second-best run.
+    /// Readahead cannot make one run at a value that much slower than its
+    /// twins; a stalled machine (a page-fault storm in a VM, another
+    /// process's burst) can. The second best, not the best, is the anchor,
+    /// so one lucky run cannot make the others look stalled.
+    QList<double> keptRuns() const;
+    /// The runs left out of the median (shown, not hidden).
+    QList<double> stalledRuns() const;
+    /// The run-to-run noise at this point: the kept runs' median absolute
     /// deviation as a standard deviation (x 1.4826), % of the median (0
     /// with one run). Robust: one slow draw does not widen it.
     double spreadPct() const;
 };
+
+/// How far below a point's second-best run a run counts as a stall.
+inline constexpr double kStallFraction = 0.15;
 
 /// The median (the mean of the middle two for an even count; 0 when empty).
 double medianOf(QList<double> values);
@@ -197,11 +210,18 @@ struct CurveAnalysis
     double bestMbPerSec = 0;
     double tolerancePct = 5;
     double noisePct = 0;         ///< the typical run-to-run spread: median of the points' spreadPct
-    double bandPct = 5;          ///< max(tolerance, noise): "the same" as the plateau within this
-    quint64 pickKiB = 0;         ///< the smallest point whose fitted value is in the band
-    /// The points the same as the plateau within noise: from the pick up,
-    /// and below it those whose median misses the tolerance by less than
-    /// the gap's uncertainty (2 x noise x sqrt(1/runs + 1/plateau point's runs)).
+    /// The band at the pick: the tolerance plus the uncertainty of the
+    /// pick's gap to the plateau (2 x noise x sqrt(1/runs + 1/plateau
+    /// point's runs)); with no noise, the tolerance.
+    double bandPct = 5;
+    /// The smallest point not separable from the tolerance line: its fitted
+    /// value misses plateau x (1 - tolerance) by less than its gap's
+    /// uncertainty. On a curve that creeps up, a point picked by the
+    /// tolerance alone moves by doublings with each draw of the noise; the
+    /// noise's own width moves it into the curve's steep part, where it holds.
+    quint64 pickKiB = 0;
+    /// The points the same as the plateau within noise: the pick and every
+    /// point above it.
     QList<quint64> sameKiB;
     double sameMinMbPerSec = 0;
     double sameMaxMbPerSec = 0;

@@ -33,15 +33,49 @@ double CurvePoint::maxMbPerSec() const
     return runs.isEmpty() ? mbPerSec : *std::max_element(runs.cbegin(), runs.cend());
 }
 
+namespace {
+
+double stallBelow(const QList<double> &runs)
+{
+    if (runs.size() < 3)
+        return 0; // two runs cannot say which one stalled
+    QList<double> sorted = runs;
+    std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+    return sorted.at(1) * (1.0 - kStallFraction);
+}
+
+} // namespace
+
+QList<double> CurvePoint::keptRuns() const
+{
+    const double below = stallBelow(runs);
+    QList<double> kept;
+    for (const double r : runs)
+        if (r >= below)
+            kept << r;
+    return kept;
+}
+
+QList<double> CurvePoint::stalledRuns() const
+{
+    const double below = stallBelow(runs);
+    QList<double> stalled;
+    for (const double r : runs)
+        if (r < below)
+            stalled << r;
+    return stalled;
+}
+
 double CurvePoint::spreadPct() const
 {
-    if (runs.size() < 2 || mbPerSec <= 0)
+    const QList<double> kept = keptRuns();
+    if (kept.size() < 2 || mbPerSec <= 0)
         return 0;
     // The median absolute deviation, scaled to a standard deviation (x
     // 1.4826 for normal noise): one slow draw in three does not make a
     // point look noisy, as it would the range.
     QList<double> deviations;
-    for (const double r : runs)
+    for (const double r : kept)
         deviations << std::abs(r - mbPerSec);
     return 1.4826 * medianOf(deviations) / mbPerSec * 100.0;
 }
@@ -52,7 +86,7 @@ void addRun(CurvePoint &p, double mbPerSec, double avgRequestKiB, double deviceR
     p.requestKiB << avgRequestKiB;
     if (deviceReadRatio > 0)
         p.readRatios << deviceReadRatio;
-    p.mbPerSec = medianOf(p.runs);
+    p.mbPerSec = medianOf(p.keptRuns());
     p.avgRequestKiB = medianOf(p.requestKiB);
     p.deviceReadRatio = medianOf(p.readRatios);
 }
@@ -75,7 +109,7 @@ QList<double> monotoneFit(const QList<CurvePoint> &curve)
     };
     QList<Block> blocks;
     for (const CurvePoint &p : curve) {
-        const double w = double(std::max<qsizetype>(1, p.runs.size()));
+        const double w = double(std::max<qsizetype>(1, p.keptRuns().size()));
         blocks << Block{p.mbPerSec * w, w, 1};
         while (blocks.size() > 1 && blocks.at(blocks.size() - 2).mean() > blocks.constLast().mean()) {
             const Block last = blocks.takeLast();
@@ -99,14 +133,14 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
     QList<double> spreads;
     int fewest = -1;
     for (const CurvePoint &p : curve) {
-        if (p.runs.size() >= 2)
+        const qsizetype kept = p.keptRuns().size();
+        if (kept >= 2)
             spreads << p.spreadPct();
-        const int n = int(std::max<qsizetype>(1, p.runs.size()));
+        const int n = int(std::max<qsizetype>(1, kept));
         fewest = fewest < 0 ? n : std::min(fewest, n);
     }
     a.fewestRuns = std::max(fewest, 1);
     a.noisePct = medianOf(spreads);
-    a.bandPct = std::max(a.tolerancePct, a.noisePct);
     a.resolved = a.noisePct <= a.tolerancePct;
     if (!a.resolved) {
         const double ratio = a.noisePct / a.tolerancePct;
@@ -147,11 +181,18 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
         ref = i;
     a.plateauKiB = curve.at(ref).readAheadKiB;
 
-    // The pick: the smallest point whose fitted value is within the band.
-    const double floorRate = a.plateauMbPerSec * (1.0 - a.bandPct / 100.0);
+    // The pick: the smallest point whose fitted value is not separable from
+    // the tolerance line (misses it by less than two standard errors of its
+    // gap to the plateau's point, the noise taken as one run's error).
+    const double line = a.plateauMbPerSec * (1.0 - a.tolerancePct / 100.0);
+    const double refRuns = double(std::max<qsizetype>(1, curve.at(ref).keptRuns().size()));
+    const auto gapError = [&](qsizetype i) {
+        const double runs = double(std::max<qsizetype>(1, curve.at(i).keptRuns().size()));
+        return a.noisePct / 100.0 * a.plateauMbPerSec * std::sqrt(1.0 / runs + 1.0 / refRuns);
+    };
     qsizetype pick = -1;
     for (qsizetype i = 0; i < curve.size() && pick < 0; ++i)
-        if (fit.at(i) >= floorRate && curve.at(i).readAheadKiB > above)
+        if (fit.at(i) >= line - 2.0 * gapError(i) && curve.at(i).readAheadKiB > above)
             pick = i;
     if (pick < 0) {
         pick = curve.size() - 1;
@@ -159,23 +200,14 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
             --pick;
     }
     a.pickKiB = curve.at(pick).readAheadKiB;
+    a.bandPct = a.plateauMbPerSec > 0
+        ? a.tolerancePct + 200.0 * gapError(pick) / a.plateauMbPerSec
+        : a.tolerancePct;
 
-    // The same within noise: from the pick down, points whose fitted value
-    // misses the tolerance line by less than that gap's uncertainty (two
-    // standard errors of the difference from the plateau's point, the
-    // noise taken as one run's error); and every point from the pick up.
-    const double line = a.plateauMbPerSec * (1.0 - a.tolerancePct / 100.0);
-    const double refRuns = double(std::max<qsizetype>(1, curve.at(ref).runs.size()));
-    const auto same = [&](qsizetype i) {
-        const double runs = double(std::max<qsizetype>(1, curve.at(i).runs.size()));
-        const double error = a.noisePct / 100.0 * a.plateauMbPerSec * std::sqrt(1.0 / runs + 1.0 / refRuns);
-        return fit.at(i) >= line - 2.0 * error;
-    };
-    qsizetype start = pick;
-    while (start > 0 && same(start - 1))
-        --start;
+    // The same within noise: the pick and every point above it (the fit
+    // does not fall, and a point above the pick is as close or closer).
     a.sameMinMbPerSec = a.sameMaxMbPerSec = curve.at(pick).mbPerSec;
-    for (qsizetype i = start; i < curve.size(); ++i) {
+    for (qsizetype i = pick; i < curve.size(); ++i) {
         const CurvePoint &p = curve.at(i);
         a.sameKiB << p.readAheadKiB;
         a.sameMinMbPerSec = std::min(a.sameMinMbPerSec, p.mbPerSec);

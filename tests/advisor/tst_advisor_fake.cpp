@@ -40,6 +40,11 @@ double creepingCurve(quint64 ra)
 }
 constexpr quint64 kCreepKnee = 3072;
 
+bool measured(const QList<CurvePoint> &curve, quint64 kib)
+{
+    return std::any_of(curve.cbegin(), curve.cend(), [kib](const CurvePoint &p) { return p.readAheadKiB == kib; });
+}
+
 CurvePoint pointOf(quint64 kib, std::initializer_list<double> runs)
 {
     CurvePoint p;
@@ -215,17 +220,33 @@ private slots:
         QVERIFY(advice->analysis.sameKiB.contains(65536));
         QCOMPARE(advice->analysis.sameKiB.constFirst(), kCreepKnee);
         QVERIFY2(advice->sameText.startsWith(QStringLiteral("3072 to 65536 KiB give")), qPrintable(advice->sameText));
-        QCOMPARE(advice->analysis.stepUpKiB, 3584u);
+        // The refinement measured half-way on both sides of the grid's pick
+        // (4096): 3072 below, the answer, and 6144 above.
+        QCOMPARE(advice->analysis.stepUpKiB, 4096u);
+        QVERIFY(measured(advice->curve, 6144));
     }
 
-    // A busy machine: each run off by ~2% and one in twenty at half speed.
-    // Twelve seeded advisers agree within 2x, and the knee of the noiseless
-    // curve (on the values each measured) is in the "same within noise" set
-    // of at least eleven. (At 5% noise and one run in ten at half speed the
-    // picks of such a creeping curve still range 2048-12288 KiB, with
-    // outliers: issue 21 stays open on that.)
+    // A busy machine: each run off by some percent, and some runs stalled
+    // (at half speed or less, as a VM's page-fault storms do). Twelve seeded
+    // advisers agree within 2x, and the knee of the noiseless curve (on the
+    // values each measured) is in the "same within noise" set of at least
+    // eleven. (At 5% noise and one run in ten at half speed the picks of
+    // such a creeping curve still range 1024-4096 KiB: a pick moves by
+    // doublings where the curve gains 3% per doubling and a run errs by 5%.)
+    void noisyPicksHoldFromRunToRun_data()
+    {
+        QTest::addColumn<double>("sigma");
+        QTest::addColumn<double>("slowChance");
+        QTest::addColumn<double>("slowFactor");
+        QTest::newRow("2% noise, one run in twenty at half speed") << 0.02 << 0.05 << 0.5;
+        QTest::newRow("1% noise, one run in twenty stalled to 40%") << 0.01 << 0.05 << 0.4;
+    }
+
     void noisyPicksHoldFromRunToRun()
     {
+        QFETCH(double, sigma);
+        QFETCH(double, slowChance);
+        QFETCH(double, slowFactor);
         QList<quint64> picks;
         int kneeInside = 0;
         QString missed;
@@ -233,8 +254,9 @@ private slots:
             TuningSession session{SysRoot(tree())};
             FakeEngine engine;
             engine.curve = creepingCurve;
-            engine.noiseSigma = 0.02;
-            engine.slowChance = 0.05;
+            engine.noiseSigma = sigma;
+            engine.slowChance = slowChance;
+            engine.slowFactor = slowFactor;
             engine.rng.seed(quint64(seed));
             auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
             QVERIFY(advice);
@@ -257,6 +279,32 @@ private slots:
         qInfo("picks: %s; the true knee in the set %d times of %lld", qPrintable(said), kneeInside, picks.size());
         QVERIFY2(hi <= 2 * lo, qPrintable(said));
         QVERIFY2(kneeInside >= picks.size() - 1, qPrintable(missed));
+    }
+
+    // A run far below its twins is a stall of the machine: shown, left out of
+    // the median and of the spread. One lucky run does not make its twins
+    // look stalled (the anchor is the second best), and two stalls in three
+    // cannot be told from the truth: the point stays open for more runs.
+    void aStalledRunIsLeftOutOfTheMedian()
+    {
+        const CurvePoint stalled = pointOf(2048, {2000, 800, 2010});
+        QCOMPARE(stalled.mbPerSec, 2005.0);
+        QCOMPARE(stalled.stalledRuns(), QList<double>{800});
+        QVERIFY2(stalled.spreadPct() < 1.0, qPrintable(QString::number(stalled.spreadPct())));
+        const CurvePoint lucky = pointOf(2048, {2000, 2010, 2700});
+        QCOMPARE(lucky.mbPerSec, 2010.0);
+        QVERIFY(lucky.stalledRuns().isEmpty());
+        const CurvePoint twoStalls = pointOf(2048, {800, 820, 2000});
+        QCOMPARE(twoStalls.mbPerSec, 820.0);
+        const CurvePoint two = pointOf(2048, {800, 2000});
+        QVERIFY(two.stalledRuns().isEmpty()); // two runs cannot say which one stalled
+        // The JSON shows what was left out.
+        Advice a;
+        a.curve = {stalled, pointOf(4096, {2100, 2110, 2120})};
+        a.analysis = analyzeCurve(a.curve, kDefaultTolerance);
+        const QJsonArray curve = adviceToJson(a).value(u"curve").toArray();
+        QCOMPARE(curve.at(0).toObject().value(u"stalled_runs").toArray(), QJsonArray{800.0});
+        QCOMPARE(curve.at(0).toObject().value(u"runs").toArray().size(), 3);
     }
 
     // Once measured fast at 64 KiB (a lucky draw): its median stays low, and
