@@ -210,9 +210,8 @@ struct CurveAnalysis
     double bestMbPerSec = 0;
     double tolerancePct = 5;
     double noisePct = 0;         ///< the typical run-to-run spread: median of the points' spreadPct
-    /// The band at the pick: the tolerance plus the uncertainty of the
-    /// pick's gap to the plateau (2 x noise x sqrt(1/runs + 1/plateau
-    /// point's runs)); with no noise, the tolerance.
+    /// The tolerance plus the uncertainty of a point's gap to the plateau
+    /// (2 x noise x sqrt(2 / kMinRunsPerPoint)); with no noise, the tolerance.
     double bandPct = 5;
     /// The smallest point not separable from the tolerance line: its fitted
     /// value misses plateau x (1 - tolerance) by less than its gap's

@@ -182,17 +182,17 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
     a.plateauKiB = curve.at(ref).readAheadKiB;
 
     // The pick: the smallest point whose fitted value is not separable from
-    // the tolerance line (misses it by less than two standard errors of its
-    // gap to the plateau's point, the noise taken as one run's error).
-    const double line = a.plateauMbPerSec * (1.0 - a.tolerancePct / 100.0);
-    const double refRuns = double(std::max<qsizetype>(1, curve.at(ref).keptRuns().size()));
-    const auto gapError = [&](qsizetype i) {
-        const double runs = double(std::max<qsizetype>(1, curve.at(i).keptRuns().size()));
-        return a.noisePct / 100.0 * a.plateauMbPerSec * std::sqrt(1.0 / runs + 1.0 / refRuns);
-    };
+    // the tolerance line: it misses plateau x (1 - tolerance) by less than
+    // two standard errors of a gap between two points of kMinRunsPerPoint
+    // runs each (the noise taken as one run's error). One line for the whole
+    // curve, so of two points with the same fitted value the smaller is
+    // picked, however often each was measured.
+    const double gapError = a.noisePct / 100.0 * std::sqrt(2.0 / double(kMinRunsPerPoint));
+    a.bandPct = a.tolerancePct + 200.0 * gapError;
+    const double floorRate = a.plateauMbPerSec * (1.0 - a.bandPct / 100.0);
     qsizetype pick = -1;
     for (qsizetype i = 0; i < curve.size() && pick < 0; ++i)
-        if (fit.at(i) >= line - 2.0 * gapError(i) && curve.at(i).readAheadKiB > above)
+        if (fit.at(i) >= floorRate && curve.at(i).readAheadKiB > above)
             pick = i;
     if (pick < 0) {
         pick = curve.size() - 1;
@@ -200,9 +200,6 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
             --pick;
     }
     a.pickKiB = curve.at(pick).readAheadKiB;
-    a.bandPct = a.plateauMbPerSec > 0
-        ? a.tolerancePct + 200.0 * gapError(pick) / a.plateauMbPerSec
-        : a.tolerancePct;
 
     // The same within noise: the pick and every point above it (the fit
     // does not fall, and a point above the pick is as close or closer).
