@@ -524,7 +524,8 @@ void recommend(Advice &a, double tolerance, std::optional<quint64> maxSectorsKiB
     quint64 above = 0;
     for (const quint64 r : std::as_const(a.confirmation.rejected))
         above = std::max(above, r);
-    a.analysis = analyzeCurve(a.curve, tolerance, above);
+    a.wastedKiB = wastefulReadaheads(a.workload, a.curve);
+    a.analysis = analyzeWithoutWaste(a.curve, a.wastedKiB, tolerance, above);
     a.bestKiB = a.analysis.bestKiB;
     a.bestMbPerSec = a.analysis.bestMbPerSec;
     a.kneeKiB = a.analysis.pickKiB;
@@ -677,6 +678,15 @@ QJsonObject confirmationToJson(const Confirmation &c)
     };
 }
 
+// What waste left out of the analysis (server:N and mixed:K+R).
+QJsonObject wasteToJson(const Advice &a)
+{
+    const bool applies = a.workload.kind == ReadTestKind::Server || a.workload.kind == ReadTestKind::Mixed;
+    return QJsonObject{{QStringLiteral("applies"), applies},
+                       {QStringLiteral("ratio_limit"), kWastedRatio},
+                       {QStringLiteral("excluded_read_ahead_kb"), kibFigures(a.wastedKiB)}};
+}
+
 } // namespace
 
 QJsonObject adviceToJson(const Advice &a)
@@ -688,7 +698,7 @@ QJsonObject adviceToJson(const Advice &a)
         curve.append(QJsonObject{{QStringLiteral("read_ahead_kb"), qint64(p.readAheadKiB)},
                                  {QStringLiteral("mb_per_s"), p.mbPerSec},
                                  {QStringLiteral("fitted_mb_per_s"),
-                                  i < fit.size() ? QJsonValue(fit.at(i)) : QJsonValue()},
+                                  i < fit.size() && std::isfinite(fit.at(i)) ? QJsonValue(fit.at(i)) : QJsonValue()},
                                  {QStringLiteral("avg_request_kb"), p.avgRequestKiB},
                                  {QStringLiteral("refinement"), p.refinement},
                                  {QStringLiteral("runs"), runFigures(p.runs)},
@@ -727,6 +737,7 @@ QJsonObject adviceToJson(const Advice &a)
         {QStringLiteral("cancelled"), a.cancelled},
         {QStringLiteral("profile"), a.profile},
     };
+    o.insert(QStringLiteral("waste"), wasteToJson(a));
     return o;
 }
 
@@ -750,8 +761,14 @@ QString formatAdvice(const Advice &a)
           << QString::number(p.runs.size()).rightJustified(6) << ' '
           << (p.avgRequestKiB > 0 ? QString::number(p.avgRequestKiB, 'f', 1) : QStringLiteral("-")).rightJustified(16)
           << (same ? "  =" : "   ")
-          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "") << '\n';
+          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "")
+          << (a.wastedKiB.contains(p.readAheadKiB)
+                  ? QStringLiteral(" (wasted: device read %1 x)").arg(p.deviceReadRatio, 0, 'f', 1) : QString())
+          << '\n';
     }
+    if (!a.wastedKiB.isEmpty())
+        s << "  left out for waste (the device read " << kWastedRatio << " x or more what the readers consumed): "
+          << a.wastedKiB.size() << " value(s) from " << a.wastedKiB.constFirst() << " KiB\n";
     s << "  (= the same as the plateau within noise)\n";
     s << a.sameText << '\n';
     if (!a.noiseText.isEmpty())

@@ -261,6 +261,12 @@ Result<CurvePoint> pointFrom(const QJsonValue &value, qsizetype index, const QSt
     }
     if (p.runs.isEmpty())
         addRun(p, *rate, request);
+    // advise --json's overshoot: what waste weighs for server and mixed.
+    const double ratio = o.value(u"device_read_ratio").toDouble();
+    if (std::isfinite(ratio) && ratio > 0 && ratio <= 1e6) {
+        p.readRatios = {ratio};
+        p.deviceReadRatio = ratio;
+    }
     return p;
 }
 
