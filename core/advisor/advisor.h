@@ -399,9 +399,11 @@ inline constexpr int kRawInFlight = 16;
 /// Each measured comparison of diagnose is made this many times,
 /// interleaved (a, b, a, b, a, b); its figures are the medians.
 inline constexpr int kDiagnoseRuns = 3;
-/// A measured finding is stated only when its effect (%) is past its
-/// threshold and more than this many times the two sides' noise combined
-/// (sqrt(a^2 + b^2) of their spreadPct); else a not_separable note says so.
+/// A measured finding is stated only when its effect is past its
+/// threshold and, as the log of the ratio of the two medians (in %: the %
+/// difference for small effects), more than this many times the two sides'
+/// noise combined (sqrt(a^2 + b^2) of their spreadPct); else a
+/// not_separable note says so.
 inline constexpr double kSeparationFactor = 2.0;
 /// readahead_wasted measures at most this many smaller readaheads, each
 /// kDiagnoseRuns times, looking for the value that stops the waste.

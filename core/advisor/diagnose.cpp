@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace blocktune {
 
@@ -121,8 +122,13 @@ struct DiagnosisReadings
     const Sample &workloadAtCurrent() const { return load ? *load : now; }
 };
 
-// Medians told apart: the effect (%) against twice the two runs' spreads
-// combined (sqrt(a^2 + b^2), each one run's noise, so a conservative bar).
+// Medians told apart: `ratio` (the larger median over the smaller) as a
+// log, in % (the % difference for small effects), against twice the two
+// sides' spreads combined (sqrt(a^2 + b^2), each one run's noise relative
+// to its own median: a conservative bar). On the log scale a relative
+// noise compares alike at both ends, so a rate 4% of another is told
+// apart from it even when the small one's own spread is wide. `effectPct`
+// is the effect as the finding states it.
 struct Separation
 {
     double effectPct = 0;
@@ -130,12 +136,14 @@ struct Separation
     bool separable = true;
 };
 
-Separation separate(double effectPct, const CurvePoint &a, const CurvePoint &b = {})
+Separation separate(double effectPct, double ratio, const CurvePoint &a, const CurvePoint &b = {})
 {
     Separation s;
     s.effectPct = effectPct;
     s.noisePct = std::hypot(a.spreadPct(), b.spreadPct());
-    s.separable = std::abs(effectPct) > kSeparationFactor * s.noisePct;
+    const double logPct = ratio > 0 && std::isfinite(ratio) ? std::abs(std::log(ratio)) * 100.0
+                                                             : std::numeric_limits<double>::infinity();
+    s.separable = logPct > kSeparationFactor * s.noisePct;
     return s;
 }
 
@@ -302,7 +310,7 @@ void checkReadaheadBlocking(const DeviceSettings &s, const DiagnosisReadings &r,
     const CurvePoint &now = r.now.point, &more = r.more->point;
     if (now.mbPerSec <= 0 || more.avgRequestKiB < kBlockingRequestGrowth * now.avgRequestKiB)
         return;
-    const Separation gain = separate((more.mbPerSec / now.mbPerSec - 1.0) * 100.0, now, more);
+    const Separation gain = separate((more.mbPerSec / now.mbPerSec - 1.0) * 100.0, more.mbPerSec / now.mbPerSec, now, more);
     const double threshold = (kBlockingGain - 1.0) * 100.0;
     if (gain.effectPct < threshold)
         return;
@@ -345,7 +353,7 @@ void checkFarFromRaw(const DeviceSettings &s, const DiagnosisReadings &r, QList<
     const double buffered = r.now.point.mbPerSec, raw = r.raw.mbPerSec;
     if (raw <= 0 || buffered >= kFarFromRawPct / 100.0 * raw)
         return;
-    const Separation gap = separate((1.0 - buffered / raw) * 100.0, r.now.point, r.raw);
+    const Separation gap = separate((1.0 - buffered / raw) * 100.0, raw / buffered, r.now.point, r.raw);
     if (!gap.separable) {
         out << notSeparable(QStringLiteral("buffered_far_from_raw"),
                             QStringLiteral("buffered reads were slower than raw O_DIRECT reads"), gap,
@@ -437,9 +445,10 @@ void checkStreamUnfair(const DeviceSettings &s, const DiagnosisReadings &r, QLis
         return;
     const double share = with / alone;
     const double jain = jainFairness({with, other});
-    const Separation loss = separate((1.0 - share) * 100.0, r.alone, r.with);
+    const Separation loss = separate((1.0 - share) * 100.0, alone / with, r.alone, r.with);
     const double top = std::max(with, other);
-    const Separation split = separate(top > 0 ? std::abs(with - other) / top * 100.0 : 0, r.with, r.other);
+    const Separation split = separate(top > 0 ? std::abs(with - other) / top * 100.0 : 0,
+                                     top > 0 ? top / std::min(with, other) : 1.0, r.with, r.other);
     const bool lossFires = share < kUnfairShare && loss.separable;
     const bool splitFires = jain < kUnfairJain && split.separable;
     if (!lossFires && !splitFires) {
@@ -493,7 +502,7 @@ void checkReadaheadWasted(const DeviceSettings &s, const DiagnosisReadings &r, Q
     CurvePoint spread; // the ratios' median and MAD, as the MB/s' are
     for (const double v : std::as_const(ratios))
         addRun(spread, v, 0);
-    const Separation waste = separate((ratio - 1.0) * 100.0, spread);
+    const Separation waste = separate((ratio - 1.0) * 100.0, ratio, spread);
     if (ratio < kWastedRatio)
         return;
     const QString workload = workloadName(r.workload);

@@ -715,7 +715,8 @@ private slots:
             }
             if (note) {
                 QCOMPARE(note->severity, Severity::Note);
-                QVERIFY(note->evidence.value(u"effect_pct").toDouble()
+                // The gain, as the log of the medians' ratio, within twice the noise.
+                QVERIFY(std::log1p(note->evidence.value(u"effect_pct").toDouble() / 100.0) * 100.0
                         <= kSeparationFactor * note->evidence.value(u"noise_pct").toDouble() + 0.1);
                 ++notes;
             }
