@@ -768,7 +768,10 @@ QString formatAdvice(const Advice &a)
     }
     if (!a.wastedKiB.isEmpty())
         s << "  left out for waste (the device read " << kWastedRatio << " x or more what the readers consumed): "
-          << a.wastedKiB.size() << " value(s) from " << a.wastedKiB.constFirst() << " KiB\n";
+          << a.wastedKiB.size() << " value(s) from " << a.wastedKiB.constFirst() << " KiB"
+          << (a.confirmation.ran && a.wastedKiB.contains(a.confirmation.pickKiB)
+                  ? QStringLiteral(", the confirmed pick %1 KiB among them").arg(a.confirmation.pickKiB) : QString())
+          << '\n';
     s << "  (= the same as the plateau within noise)\n";
     s << a.sameText << '\n';
     if (!a.noiseText.isEmpty())
