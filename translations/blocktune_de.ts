@@ -991,13 +991,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Applying %1…</source>
         <translation>Wende %1 an…</translation>
     </message>
-    <message numerus="yes">
-        <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n s (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every setting back.</source>
-        <translation>
-            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunde (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander) und stellt jede Einstellung zurück.</numerusform>
-            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunden (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander) und stellt jede Einstellung zurück.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The checks read nothing and take under a second.</source>
         <translation>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die Prüfungen lesen nichts und dauern unter einer Sekunde.</translation>
@@ -1009,6 +1002,13 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Diagnose %1: </source>
         <translation>Diagnose von %1: </translation>
+    </message>
+    <message numerus="yes">
+        <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n s (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side, each three times in turn, so a finding is stated only when it is larger than the noise) and puts every setting back.</source>
+        <translation>
+            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunde (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
+            <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunden (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

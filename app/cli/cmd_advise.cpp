@@ -258,15 +258,21 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
     p.setApplicationDescription(QStringLiteral(
         "Static checks on the device model (md floor, partitions, LVM), then, unless --static or on a recorded "
         "tree, a few seconds of measured reads (the current readahead and a larger one, O_DIRECT, one stream "
-        "alone and beside a second), every setting restored. Each finding: code, severity, the cause in one "
-        "sentence, evidence and a fix as settings (docs/cli.md lists the codes).\n"
+        "alone and beside a second, the workload), each comparison three times interleaved, every setting "
+        "restored. A finding is stated only when its effect is larger than the measured noise. Each finding: "
+        "code, severity, the cause in one sentence, evidence and a fix as settings (docs/cli.md lists the "
+        "codes).\n"
         "Exit status: 0 diagnosed (findings or none), 1 failure, 2 invalid usage, 128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device to diagnose"));
     const QCommandLineOption staticOnly{QStringLiteral("static"), QStringLiteral("static checks only: read nothing")};
     const QCommandLineOption bs{QStringLiteral("bs"), QStringLiteral("read size of the measured reads (default 64K)"),
                                 QStringLiteral("SIZE")};
+    const QCommandLineOption workload{QStringLiteral("workload"),
+                                      QStringLiteral("the workload readahead_wasted checks the overshoot of: seq "
+                                                     "(default), concurrent:N, server:N or mixed:K+R"),
+                                      QStringLiteral("W")};
     const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
-    p.addOptions({staticOnly, bs, json});
+    p.addOptions({staticOnly, bs, workload, json});
     p.addHelpOption();
     bool done = false;
     if (const int rc = parseArgs(ctx, p, QStringLiteral("diagnose"), args, done); done)
@@ -278,6 +284,12 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
     if (!size)
         return fail(ctx, size.error().message, ExitUsage);
     spec.blockSize = *size;
+    if (p.isSet(workload)) {
+        auto w = parseWorkload(p.value(workload));
+        if (!w)
+            return fail(ctx, QStringLiteral("--workload: ") + w.error().message, ExitUsage);
+        spec.workload = *w;
+    }
     spec.measure = !p.isSet(staticOnly) && ctx.root.isLive();
     if (!p.isSet(staticOnly) && !ctx.root.isLive())
         ctx.err << "blocktune-cli: " << ctx.root.root()

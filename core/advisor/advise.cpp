@@ -344,6 +344,14 @@ void measurePasses(BudgetedSweep &sweep, const QList<quint64> &values, bool refi
                 return;
 }
 
+// The curve as the answer will read it: without the values that waste the
+// workload's readahead (server and mixed), so the refinement, the spare runs
+// and the confirmation work where the pick can land.
+CurveAnalysis analyzeForPick(const Advice &a, double tolerance)
+{
+    return analyzeWithoutWaste(a.curve, wastefulReadaheads(a.workload, a.curve), tolerance);
+}
+
 // Refinement: the answer lies between the grid point below the pick and
 // the one above it; one value in each of those intervals (half-way below,
 // and half-way up to the next doubling), measured in passes like the grid.
@@ -351,7 +359,7 @@ void measurePasses(BudgetedSweep &sweep, const QList<quint64> &values, bool refi
 // rejection costs half a doubling, not a whole one.
 void refineKnee(BudgetedSweep &sweep, const Advice &a, double tolerance)
 {
-    const quint64 pick = analyzeCurve(a.curve, tolerance).pickKiB;
+    const quint64 pick = analyzeForPick(a, tolerance).pickKiB;
     quint64 low = 0, high = 0;
     for (const CurvePoint &p : a.curve) {
         if (p.readAheadKiB < pick)
@@ -391,7 +399,7 @@ double unsureScore(const CurvePoint &p, double tolerancePct)
 void remeasureWide(BudgetedSweep &sweep, Advice &a, double tolerance, int keepRuns)
 {
     while (!sweep.stopped() && sweep.runsLeft() > keepRuns) {
-        const CurveAnalysis an = analyzeCurve(a.curve, tolerance);
+        const CurveAnalysis an = analyzeForPick(a, tolerance);
         const double floorRate = an.plateauMbPerSec * (1.0 - an.bandPct / 100.0);
         QList<quint64> decisive{an.pickKiB, an.plateauKiB, an.bestKiB};
         QList<quint64> boundary{an.pickKiB};
@@ -436,7 +444,7 @@ void remeasureWide(BudgetedSweep &sweep, Advice &a, double tolerance, int keepRu
 // is moved up to the next point in the band.
 void confirmPick(BudgetedSweep &sweep, Advice &a, double tolerance)
 {
-    const CurveAnalysis an = analyzeCurve(a.curve, tolerance);
+    const CurveAnalysis an = analyzeForPick(a, tolerance);
     Confirmation &c = a.confirmation;
     c.pickKiB = an.pickKiB;
     // The reference: a larger point on the plateau, the one whose median is
@@ -476,7 +484,7 @@ void confirmPick(BudgetedSweep &sweep, Advice &a, double tolerance)
         if (c.referenceRuns.at(i) > 0)
             ratios << c.pickRuns.at(i) / c.referenceRuns.at(i);
     c.ratio = medianOf(ratios);
-    const CurveAnalysis after = analyzeCurve(a.curve, tolerance);
+    const CurveAnalysis after = analyzeForPick(a, tolerance);
     const double error = after.noisePct / 100.0 * std::sqrt(2.0 / double(std::max<qsizetype>(1, ratios.size())));
     c.held = c.ratio >= 1.0 - after.tolerancePct / 100.0 - 2.0 * error;
     if (!c.held)
@@ -549,7 +557,8 @@ void recommend(Advice &a, double tolerance, std::optional<quint64> maxSectorsKiB
     quint64 above = 0;
     for (const quint64 r : std::as_const(a.confirmation.rejected))
         above = std::max(above, r);
-    a.analysis = analyzeCurve(a.curve, tolerance, above);
+    a.wastedKiB = wastefulReadaheads(a.workload, a.curve);
+    a.analysis = analyzeWithoutWaste(a.curve, a.wastedKiB, tolerance, above);
     a.bestKiB = a.analysis.bestKiB;
     a.bestMbPerSec = a.analysis.bestMbPerSec;
     a.kneeKiB = a.analysis.pickKiB;
@@ -702,6 +711,15 @@ QJsonObject confirmationToJson(const Confirmation &c)
     };
 }
 
+// What waste left out of the analysis (server:N and mixed:K+R).
+QJsonObject wasteToJson(const Advice &a)
+{
+    const bool applies = a.workload.kind == ReadTestKind::Server || a.workload.kind == ReadTestKind::Mixed;
+    return QJsonObject{{QStringLiteral("applies"), applies},
+                       {QStringLiteral("ratio_limit"), kWastedRatio},
+                       {QStringLiteral("excluded_read_ahead_kb"), kibFigures(a.wastedKiB)}};
+}
+
 } // namespace
 
 QJsonObject adviceToJson(const Advice &a)
@@ -713,7 +731,7 @@ QJsonObject adviceToJson(const Advice &a)
         curve.append(QJsonObject{{QStringLiteral("read_ahead_kb"), qint64(p.readAheadKiB)},
                                  {QStringLiteral("mb_per_s"), p.mbPerSec},
                                  {QStringLiteral("fitted_mb_per_s"),
-                                  i < fit.size() ? QJsonValue(fit.at(i)) : QJsonValue()},
+                                  i < fit.size() && std::isfinite(fit.at(i)) ? QJsonValue(fit.at(i)) : QJsonValue()},
                                  {QStringLiteral("avg_request_kb"), p.avgRequestKiB},
                                  {QStringLiteral("refinement"), p.refinement},
                                  {QStringLiteral("runs"), runFigures(p.runs)},
@@ -753,6 +771,7 @@ QJsonObject adviceToJson(const Advice &a)
         {QStringLiteral("cancelled"), a.cancelled},
         {QStringLiteral("profile"), a.profile},
     };
+    o.insert(QStringLiteral("waste"), wasteToJson(a));
     return o;
 }
 
@@ -776,8 +795,17 @@ QString formatAdvice(const Advice &a)
           << QString::number(p.runs.size()).rightJustified(6) << ' '
           << (p.avgRequestKiB > 0 ? QString::number(p.avgRequestKiB, 'f', 1) : QStringLiteral("-")).rightJustified(16)
           << (same ? "  =" : "   ")
-          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "") << '\n';
+          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "")
+          << (a.wastedKiB.contains(p.readAheadKiB)
+                  ? QStringLiteral(" (wasted: device read %1 x)").arg(p.deviceReadRatio, 0, 'f', 1) : QString())
+          << '\n';
     }
+    if (!a.wastedKiB.isEmpty())
+        s << "  left out for waste (the device read " << kWastedRatio << " x or more what the readers consumed): "
+          << a.wastedKiB.size() << " value(s) from " << a.wastedKiB.constFirst() << " KiB"
+          << (a.confirmation.ran && a.wastedKiB.contains(a.confirmation.pickKiB)
+                  ? QStringLiteral(", the confirmed pick %1 KiB among them").arg(a.confirmation.pickKiB) : QString())
+          << '\n';
     s << "  (= the same as the plateau within noise; a median leaves out stalled runs, more than "
       << qRound(kStallFraction * 100) << "% below the point's second best)\n";
     s << a.sameText << '\n';

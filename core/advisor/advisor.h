@@ -242,6 +242,17 @@ struct CurveAnalysis
 /// (a pick the confirmation rejected). Empty curve: all zero.
 CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, quint64 above = 0);
 
+/// advise for server:N and mixed:K+R weighs waste: the readahead values
+/// whose device read kWastedRatio times (or more) the bytes the readers
+/// consumed (CurvePoint::deviceReadRatio) are no candidates. The values to
+/// leave out, sorted; empty for other workloads, when nothing was counted,
+/// and when every value wastes (then readahead is not the cause).
+QList<quint64> wastefulReadaheads(const Workload &workload, const QList<CurvePoint> &curve);
+/// analyzeCurve() over the points of `curve` not in `excluded`; its
+/// fittedMbPerSec keeps one value per point of `curve` (NaN where excluded).
+CurveAnalysis analyzeWithoutWaste(const QList<CurvePoint> &curve, const QList<quint64> &excluded, double tolerance,
+                                  quint64 above = 0);
+
 /// The last round: the pick and the plateau's point measured in turn.
 struct Confirmation
 {
@@ -264,7 +275,10 @@ struct Advice
     Workload workload;
     QString source = QStringLiteral("measured"); ///< "measured", "history:ID", "file:PATH"
     QList<CurvePoint> curve;     ///< sorted by readahead
-    CurveAnalysis analysis;
+    CurveAnalysis analysis;      ///< of the curve without `wastedKiB`
+    /// server:N, mixed:K+R: points left out of the analysis because the
+    /// device read kWastedRatio x what the readers consumed (wastefulReadaheads()).
+    QList<quint64> wastedKiB;
     Confirmation confirmation;
     quint64 bestKiB = 0;         ///< the point with the highest median
     double bestMbPerSec = 0;
@@ -363,12 +377,17 @@ struct DiagnoseSpec
     QString device;
     bool measure = true;   ///< false: static checks only
     quint64 blockSize = 64 * 1024;
-    qint64 pointMs = 500;  ///< each of the six measurements
+    qint64 pointMs = 300;  ///< each measured read (diagnoseReads() of them)
+    /// The workload whose overshoot readahead_wasted looks at: seq (the
+    /// measured stream's own), or server:N / mixed:K+R / concurrent:N,
+    /// measured besides at the readahead in force.
+    Workload workload;
 };
 
 struct Diagnosis
 {
     QString device;
+    Workload workload;      ///< the spec's
     QList<Finding> findings;
     bool measured = false;
     /// Why queue_wait_dominates and slow_member were not looked for (the
@@ -396,6 +415,28 @@ inline constexpr double kSlowMemberFactor = 2.0;
 /// Raw reads: 1 MiB O_DIRECT requests, this many in flight (16 MiB, as
 /// much as a large readahead keeps in flight).
 inline constexpr int kRawInFlight = 16;
+/// Each measured comparison of diagnose is made this many times,
+/// interleaved (a, b, a, b, a, b); its figures are the medians.
+inline constexpr int kDiagnoseRuns = 3;
+/// A measured finding is stated only when its effect is past its
+/// threshold and, as the log of the ratio of the two medians (in %: the %
+/// difference for small effects), more than this many times the two sides'
+/// noise combined (sqrt(a^2 + b^2) of their spreadPct); else a
+/// not_separable note says so.
+inline constexpr double kSeparationFactor = 2.0;
+/// readahead_wasted measures at most this many smaller readaheads, each
+/// kDiagnoseRuns times, looking for the value that stops the waste.
+inline constexpr int kWasteSteps = 2;
+/// The readahead that should stop a waste of `ratio` (device bytes per
+/// consumed byte) at `readAheadKiB`: divided by the ratio, rounded down to a
+/// power of two, 4 KiB at least (never above `readAheadKiB`).
+quint64 wasteStopReadahead(quint64 readAheadKiB, double ratio);
+/// The measured reads diagnose plans for `workload` (each
+/// DiagnoseSpec::pointMs): kDiagnoseRuns rounds of the stream at the
+/// readahead in force and at a larger one, the raw ceiling, a stream alone
+/// and beside a second, and the workload when it is not seq. readahead_wasted
+/// may add kWasteSteps x kDiagnoseRuns more.
+int diagnoseReads(const Workload &workload);
 
 /// Static checks on the model (below_md_floor, notes), then, with
 /// spec.measure and an engine, measured ones; restores before returning.

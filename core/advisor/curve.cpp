@@ -35,13 +35,33 @@ double CurvePoint::maxMbPerSec() const
 
 namespace {
 
+// The MAD of `values` as a standard deviation, % of their median.
+double madPct(const QList<double> &values)
+{
+    const double median = medianOf(values);
+    if (values.size() < 2 || median <= 0)
+        return 0;
+    QList<double> deviations;
+    for (const double v : values)
+        deviations << std::abs(v - median);
+    return 1.4826 * medianOf(deviations) / median * 100.0;
+}
+
+// Runs below this are stalls: kStallFraction under the second-best run,
+// when the runs above that line agree with each other (their noise a third
+// of the gap or less). Where the runs are simply noisy, none is a stall.
 double stallBelow(const QList<double> &runs)
 {
     if (runs.size() < 3)
         return 0; // two runs cannot say which one stalled
     QList<double> sorted = runs;
     std::sort(sorted.begin(), sorted.end(), std::greater<double>());
-    return sorted.at(1) * (1.0 - kStallFraction);
+    const double below = sorted.at(1) * (1.0 - kStallFraction);
+    QList<double> upper;
+    for (const double r : std::as_const(sorted))
+        if (r >= below)
+            upper << r;
+    return madPct(upper) * 3.0 <= kStallFraction * 100.0 ? below : 0;
 }
 
 } // namespace
@@ -68,16 +88,10 @@ QList<double> CurvePoint::stalledRuns() const
 
 double CurvePoint::spreadPct() const
 {
-    const QList<double> kept = keptRuns();
-    if (kept.size() < 2 || mbPerSec <= 0)
-        return 0;
     // The median absolute deviation, scaled to a standard deviation (x
     // 1.4826 for normal noise): one slow draw in three does not make a
     // point look noisy, as it would the range.
-    QList<double> deviations;
-    for (const double r : kept)
-        deviations << std::abs(r - mbPerSec);
-    return 1.4826 * medianOf(deviations) / mbPerSec * 100.0;
+    return mbPerSec > 0 ? madPct(keptRuns()) : 0;
 }
 
 void addRun(CurvePoint &p, double mbPerSec, double avgRequestKiB, double deviceReadRatio)
@@ -290,6 +304,12 @@ Result<CurvePoint> pointFrom(const QJsonValue &value, qsizetype index, const QSt
     }
     if (p.runs.isEmpty())
         addRun(p, *rate, request);
+    // advise --json's overshoot: what waste weighs for server and mixed.
+    const double ratio = o.value(u"device_read_ratio").toDouble();
+    if (std::isfinite(ratio) && ratio > 0 && ratio <= 1e6) {
+        p.readRatios = {ratio};
+        p.deviceReadRatio = ratio;
+    }
     return p;
 }
 

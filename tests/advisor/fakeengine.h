@@ -15,6 +15,9 @@ public:
     /// MB/s at a readahead (KiB); avg request = min(readahead, 1024) KiB.
     std::function<double(quint64)> curve = [](quint64) { return 100.0; };
     double rawMbPerSec = 200;
+    /// Bytes the device read per byte the readers consumed, at a readahead
+    /// for a workload (0: not counted).
+    std::function<double(quint64, const Workload &)> readRatio = [](quint64, const Workload &) { return 0.0; };
     QList<quint64> memberBytes;   ///< per member, for every buffered measurement
     StreamPairMeasurement pair{100, 50, 50, QStringLiteral("mq-deadline")};
     /// Queue and device time of the device and its members, for every
@@ -51,6 +54,7 @@ public:
         if (slowChance > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < slowChance)
             m.mbPerSec *= slowFactor;
         m.avgRequestKiB = double(qMin<quint64>(probe.readAheadKiB, 1024));
+        m.deviceReadRatio = readRatio(probe.readAheadKiB, probe.workload);
         m.seconds = double(probe.durationMs) / 1000.0;
         m.bytes = quint64(m.mbPerSec * 1e6 * m.seconds);
         m.streamMbPerSec = {m.mbPerSec};

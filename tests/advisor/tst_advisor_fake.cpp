@@ -31,6 +31,15 @@ const Finding *findingOf(const Diagnosis &d, const char *code)
     return nullptr;
 }
 
+// The not_separable note diagnose gives for `code` (nullptr: none).
+const Finding *noteFor(const Diagnosis &d, const char *code)
+{
+    for (const Finding &f : d.findings)
+        if (f.code == u"not_separable" && f.evidence.value(u"finding").toString() == QLatin1StringView(code))
+            return &f;
+    return nullptr;
+}
+
 // A curve that keeps creeping up, as a direct-I/O loop device's does: 1975
 // MB/s at 1 MiB, 2259 at 64 MiB. Noiseless, its pick with 5% tolerance is
 // kCreepKnee (3072 KiB, between the grid's 2048 and 4096).
@@ -555,7 +564,7 @@ private slots:
         QTest::newRow("held in the queue: 2-4 ms against 128-256 us") << 11 << 7 << quint64(1000) << true;
         QTest::newRow("the device is the wait") << 3 << 9 << quint64(1000) << false;
         QTest::newRow("equal buckets") << 7 << 7 << quint64(1000) << false;
-        QTest::newRow("too few requests to say") << 11 << 7 << quint64(50) << false;
+        QTest::newRow("too few requests to say (3 x 30)") << 11 << 7 << quint64(30) << false;
     }
     void queueWaitDominates()
     {
@@ -567,10 +576,12 @@ private slots:
         FakeEngine engine;
         DeviceLatency l;
         // Most requests quick, the last 2% in the named buckets: p99 there.
-        l.readQueue.counts[1] = requests - requests / 50;
-        l.readQueue.counts[size_t(queueBucket)] += requests / 50;
-        l.readDevice.counts[6] = requests - requests / 50;
-        l.readDevice.counts[size_t(deviceBucket)] += requests / 50;
+        // Per run; diagnose adds up its kDiagnoseRuns runs at the readahead in force.
+        const quint64 tail = std::max<quint64>(1, requests / 50);
+        l.readQueue.counts[1] = requests - tail;
+        l.readQueue.counts[size_t(queueBucket)] += tail;
+        l.readDevice.counts[6] = requests - tail;
+        l.readDevice.counts[size_t(deviceBucket)] += tail;
         engine.latency = l;
         DiagnoseSpec spec;
         spec.device = QStringLiteral("sdb");
@@ -581,7 +592,7 @@ private slots:
         if (f) {
             QCOMPARE(f->evidence.value(u"read_queue_p99_us").toDouble(), std::ldexp(1.0, queueBucket + 1));
             QCOMPARE(f->evidence.value(u"read_device_p99_us").toDouble(), std::ldexp(1.0, deviceBucket + 1));
-            QCOMPARE(f->evidence.value(u"requests").toInteger(), qint64(requests));
+            QCOMPARE(f->evidence.value(u"requests").toInteger(), qint64(requests) * kDiagnoseRuns);
             QVERIFY(f->evidence.contains(u"scheduler"));
             QVERIFY(f->summary.contains(u"queue"));
         }
@@ -699,6 +710,209 @@ private slots:
             QVERIFY(f->evidence.contains(u"interrupts_per_mb"));
             QCOMPARE(f->fix.value(u"read_ahead_kb").toInteger(), 512);
         }
+    }
+
+    // Diagnose measures each comparison kDiagnoseRuns times, interleaved,
+    // and states readahead_blocking only when the gain is past both its
+    // threshold (15%) and twice the runs' combined noise; a gain the noise
+    // covers gives a not_separable note instead. Eight seeds a row.
+    void readaheadBlockingAgainstNoise_data()
+    {
+        QTest::addColumn<double>("gain");
+        QTest::addColumn<double>("sigma");
+        QTest::addColumn<bool>("fires");
+        QTest::newRow("+300%, 3% noise") << 3.0 << 0.03 << true;
+        QTest::newRow("+20%, 1% noise") << 0.2 << 0.01 << true;
+        QTest::newRow("+20%, 30% noise: not separable") << 0.2 << 0.3 << false;
+        QTest::newRow("+5%, 1% noise: under the threshold") << 0.05 << 0.01 << false;
+    }
+    void readaheadBlockingAgainstNoise()
+    {
+        QFETCH(double, gain);
+        QFETCH(double, sigma);
+        QFETCH(bool, fires);
+        QVERIFY(setMd0Readahead(128));
+        int notes = 0;
+        for (int seed = 1; seed <= 8; ++seed) {
+            TuningSession session{SysRoot(tree())};
+            FakeEngine engine;
+            engine.curve = [gain](quint64 ra) { return ra > 128 ? 100.0 * (1.0 + gain) : 100.0; };
+            engine.noiseSigma = sigma;
+            engine.rawMbPerSec = 50; // buffered_far_from_raw stays out of it
+            engine.rng.seed(quint64(seed));
+            DiagnoseSpec spec;
+            spec.device = QStringLiteral("md0");
+            auto d = diagnose(session, &engine, spec);
+            QVERIFY(d);
+            // a, b, a, b, a, b: the two readaheads in turn, each three times.
+            QList<quint64> stream;
+            for (quint64 kib : std::as_const(engine.asked))
+                if (kib == 128 || kib == 512)
+                    stream << kib;
+            QCOMPARE(stream, (QList<quint64>{128, 512, 128, 512, 128, 512}));
+            const Finding *f = findingOf(*d, "readahead_blocking");
+            QVERIFY2((f != nullptr) == fires, qPrintable(QStringLiteral("seed %1").arg(seed)));
+            const Finding *note = noteFor(*d, "readahead_blocking");
+            if (f) {
+                QVERIFY(!note);
+                QCOMPARE(f->evidence.value(u"runs").toInt(), kDiagnoseRuns);
+                const double noise = f->evidence.value(u"noise_pct").toDouble();
+                QVERIFY(f->evidence.value(u"gain_pct").toDouble() > std::max(15.0, kSeparationFactor * noise));
+                QCOMPARE(noise > 0, sigma > 0);
+                QVERIFY(f->evidence.contains(u"spread_pct") && f->evidence.contains(u"larger_spread_pct"));
+            }
+            if (note) {
+                QCOMPARE(note->severity, Severity::Note);
+                // The gain, as the log of the medians' ratio, within twice the noise.
+                QVERIFY(std::log1p(note->evidence.value(u"effect_pct").toDouble() / 100.0) * 100.0
+                        <= kSeparationFactor * note->evidence.value(u"noise_pct").toDouble() + 0.1);
+                ++notes;
+            }
+        }
+        QVERIFY(setMd0Readahead(kMd0FloorKiB));
+        // Under the threshold there is nothing to separate; where the noise
+        // covers the gain, most seeds' medians still pass 15% and say so.
+        if (gain < 0.15)
+            QCOMPARE(notes, 0);
+        if (!fires && gain >= 0.15)
+            QVERIFY2(notes >= 4, qPrintable(QString::number(notes)));
+    }
+
+    void wasteStopReadaheadDividesByTheRatio()
+    {
+        QCOMPARE(wasteStopReadahead(1024, 4.0), 256u);
+        QCOMPARE(wasteStopReadahead(1024, 3.0), 256u);   // 341 rounded down to a power of two
+        QCOMPARE(wasteStopReadahead(8192, 1.6), 4096u);
+        QCOMPARE(wasteStopReadahead(100, 1.0), 100u);    // no waste: as it is
+        QCOMPARE(wasteStopReadahead(4, 9.0), 4u);        // never under a page
+        QCOMPARE(wasteStopReadahead(16, 64.0), 4u);
+    }
+
+    // readahead_wasted: the workload's device read kWastedRatio x what its
+    // readers consumed; the fix is the largest smaller value measured under
+    // the ratio (or, none found, the estimate, said to be one).
+    void readaheadWasted_data()
+    {
+        QTest::addColumn<QString>("workload");
+        QTest::addColumn<quint64>("readAhead");
+        QTest::addColumn<int>("shape"); // 0: ra / 256, 1: 1.05, 2: 2 above 2048 KiB else 1.2, 3: 4 everywhere
+        QTest::addColumn<bool>("fires");
+        QTest::addColumn<quint64>("stop");
+        QTest::addColumn<bool>("measured");
+        QTest::newRow("server:8, ratio 4 at 1024 KiB") << u"server:8"_s << quint64(1024) << 0 << true << quint64(256) << true;
+        QTest::newRow("server:8, ratio 1.05") << u"server:8"_s << quint64(1024) << 1 << false << quint64(0) << false;
+        QTest::newRow("mixed:2+4, ratio 2: two steps down") << u"mixed:2+4"_s << quint64(8192) << 2 << true << quint64(2048) << true;
+        QTest::newRow("server:8, ratio 4 everywhere: estimated") << u"server:8"_s << quint64(1024) << 3 << true << quint64(16) << false;
+        QTest::newRow("seq at 1024 KiB, its stream at 4") << u"seq"_s << quint64(1024) << 0 << true << quint64(256) << true;
+    }
+    void readaheadWasted()
+    {
+        QFETCH(QString, workload);
+        QFETCH(quint64, readAhead);
+        QFETCH(int, shape);
+        QFETCH(bool, fires);
+        QFETCH(quint64, stop);
+        QFETCH(bool, measured);
+        QVERIFY(setMd0Readahead(readAhead));
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        const Workload w = *blocktune::parseWorkload(workload);
+        engine.readRatio = [shape, w](quint64 ra, const Workload &asked) {
+            if (asked.kind != w.kind) // the diagnosis' own sequential stream
+                return 1.0;
+            switch (shape) {
+            case 0: return std::max(1.0, double(ra) / 256.0);
+            case 1: return 1.05;
+            case 2: return ra > 2048 ? 2.0 : 1.2;
+            default: return 4.0;
+            }
+        };
+        DiagnoseSpec spec;
+        spec.device = QStringLiteral("md0");
+        spec.workload = w;
+        auto d = diagnose(session, &engine, spec);
+        QVERIFY(setMd0Readahead(kMd0FloorKiB));
+        QVERIFY(d);
+        QVERIFY(!engine.holding);
+        const Finding *f = findingOf(*d, "readahead_wasted");
+        QCOMPARE(f != nullptr, fires);
+        QVERIFY(!noteFor(*d, "readahead_wasted"));
+        QCOMPARE(diagnosisToJson(*d).value(u"workload").toString(), workload);
+        if (!f) {
+            // Nothing wasted: no smaller value was tried.
+            for (quint64 kib : std::as_const(engine.asked))
+                QVERIFY(kib >= readAhead);
+            return;
+        }
+        const QJsonObject ev = f->evidence;
+        QCOMPARE(ev.value(u"workload").toString(), workload);
+        QCOMPARE(ev.value(u"streams").toInt(), w.streams);
+        QCOMPARE(ev.value(u"read_ahead_kb").toInteger(), qint64(readAhead));
+        QVERIFY(ev.value(u"device_read_ratio").toDouble() >= kWastedRatio);
+        QCOMPARE(ev.value(u"runs").toInt(), kDiagnoseRuns);
+        QVERIFY(ev.contains(u"device_read_ratio_spread_pct"));
+        QCOMPARE(ev.value(u"stop_read_ahead_kb").toInteger(), qint64(stop));
+        QCOMPARE(ev.value(u"stop_measured").toBool(), measured);
+        QCOMPARE(f->fix.value(u"read_ahead_kb").toInteger(), qint64(stop));
+        QCOMPARE(f->severity, Severity::Warning);
+        if (measured) {
+            QVERIFY(ev.value(u"stop_device_read_ratio").toDouble() < kWastedRatio);
+            QCOMPARE(engine.asked.count(stop), kDiagnoseRuns);
+        }
+        if (shape == 0 && w.kind == ReadTestKind::Server)
+            QCOMPARE(ev.value(u"device_read_ratio").toDouble(), 4.0);
+    }
+
+    // advise for server and mixed leaves out the values whose device read
+    // kWastedRatio x what the readers consumed; seq and concurrent do not.
+    void adviseLeavesOutWaste_data()
+    {
+        QTest::addColumn<QString>("workload");
+        QTest::addColumn<bool>("weighs");
+        QTest::newRow("server:8") << u"server:8"_s << true;
+        QTest::newRow("mixed:2+2") << u"mixed:2+2"_s << true;
+        QTest::newRow("concurrent:2") << u"concurrent:2"_s << false;
+    }
+    void adviseLeavesOutWaste()
+    {
+        QFETCH(QString, workload);
+        QFETCH(bool, weighs);
+        TuningSession session{SysRoot(tree())};
+        FakeEngine engine;
+        // Rising to 16 MiB, flat after it; from 8 MiB on the device reads 2.5 x.
+        engine.curve = [](quint64 ra) { return 400.0 * double(qMin<quint64>(ra, 16384)) / 16384.0; };
+        engine.readRatio = [](quint64 ra, const Workload &) { return ra >= 8192 ? 2.5 : 1.1; };
+        AdviseSpec spec{QStringLiteral("md0"), *blocktune::parseWorkload(workload), 64 * 1024, 20000, 0.1};
+        auto advice = advise(session, engine, spec);
+        QVERIFY(advice);
+        const QJsonObject json = adviceToJson(*advice);
+        const QJsonObject waste = json.value(u"waste").toObject();
+        QCOMPARE(waste.value(u"applies").toBool(), weighs);
+        QCOMPARE(waste.value(u"ratio_limit").toDouble(), kWastedRatio);
+        if (!weighs) {
+            QVERIFY(advice->wastedKiB.isEmpty());
+            QVERIFY2(advice->kneeKiB >= 8192, qPrintable(QString::number(advice->kneeKiB)));
+            return;
+        }
+        QVERIFY(advice->kneeKiB < 8192);
+        QCOMPARE(advice->recommendedKiB < 8192 || advice->floorDecides, true);
+        for (const CurvePoint &p : advice->curve)
+            QCOMPARE(advice->wastedKiB.contains(p.readAheadKiB), p.readAheadKiB >= 8192);
+        QCOMPARE(waste.value(u"excluded_read_ahead_kb").toArray().size(), advice->wastedKiB.size());
+        for (quint64 kib : advice->analysis.sameKiB)
+            QVERIFY(kib < 8192);
+        // The excluded points stay in the curve, without a fitted value.
+        const QJsonArray curve = json.value(u"curve").toArray();
+        QCOMPARE(curve.size(), advice->curve.size());
+        for (const QJsonValue &p : curve)
+            QCOMPARE(p.toObject().value(u"fitted_mb_per_s").isNull(),
+                     p.toObject().value(u"read_ahead_kb").toInteger() >= 8192);
+        QVERIFY2(formatAdvice(*advice).contains(u"left out for waste"), qPrintable(formatAdvice(*advice)));
+        // The same answer from the recorded advice: the file carries each point's ratio.
+        auto recorded = parseRecordedCurve(QJsonDocument(json).toJson(), u"advice.json"_s);
+        QVERIFY(recorded);
+        const Advice again = adviseFromCurve(*recorded, spec, u"file:advice.json"_s);
+        QCOMPARE(again.wastedKiB, advice->wastedKiB);
     }
 
     void notesWhereTheSettingLivesElsewhere_data()

@@ -238,9 +238,10 @@ QString DiagnoseView::introText() const
              "the scheduler, request sizes, the members of an array) and names what holds streaming reads "
              "back, with the fix for each finding. The static checks read nothing and take under a second; "
              "unless \"Static checks only\" is ticked, it then reads for about %n s (the stream at its "
-             "readahead and at a larger one, raw O_DIRECT reads, two streams side by side) and puts every "
-             "setting back.",
-             nullptr, int((6 * DiagnoseSpec().pointMs + 999) / 1000))
+             "readahead and at a larger one, raw O_DIRECT reads, two streams side by side, each three times "
+             "in turn, so a finding is stated only when it is larger than the noise) and puts every setting "
+             "back.",
+             nullptr, int((diagnoseReads(DiagnoseSpec().workload) * DiagnoseSpec().pointMs + 999) / 1000))
         : tr("Diagnose checks the device's settings against its stack (readahead against md's and dm's floor, "
              "the scheduler, request sizes, the members of an array) and names what holds streaming reads "
              "back, with the fix for each finding. The checks read nothing and take under a second.");
@@ -446,7 +447,7 @@ bool DiagnoseView::applyFix(const QString &code)
 void DiagnoseView::setRunning(bool running)
 {
     d->running = running;
-    // Busy without a fraction: the measured part is six short reads whose
+    // Busy without a fraction: the measured part is short reads (diagnoseReads()) whose
     // length the core decides. Shown only while it runs; before the first
     // run for this device, the line of what it will do.
     d->progress->setRange(0, running ? 0 : 1);
