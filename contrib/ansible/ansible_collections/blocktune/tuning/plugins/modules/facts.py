@@ -38,8 +38,9 @@ EXAMPLES = r'''
 
 - name: md arrays below their readahead floor
   ansible.builtin.debug:
-    msg: "{{ item.name }} {{ item.read_ahead_kb }} KiB"
+    msg: "{{ item.name }}: {{ item.read_ahead_kb }} KiB, floor {{ item.md.readahead_floor_kb }} KiB"
   loop: "{{ ansible_facts.blocktune.devices | selectattr('type', 'eq', 'md') }}"
+  when: item.md.readahead_floor_kb and item.read_ahead_kb < item.md.readahead_floor_kb
 
 - name: Fail on drift
   ansible.builtin.assert:
