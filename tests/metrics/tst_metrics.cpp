@@ -16,6 +16,8 @@
 #include <QTimeZone>
 #include <QTest>
 
+#include <pwd.h>
+
 using namespace blocktune;
 using namespace blocktune::test;
 
@@ -307,6 +309,39 @@ private Q_SLOTS:
         QCOMPARE(*errors, double(reasons));
         QVERIFY2(*errors > sampleValue(clean.out, u"blocktune_metrics_errors"_qs).value_or(-1), m.err.constData());
         QVERIFY2(m.err.contains(db.toUtf8()) || m.err.contains("history"), m.err.constData());
+    }
+
+    void theTimersServiceReadsRootsHistory()
+    {
+        // systemd gives a system service without User= no HOME: the unit
+        // must say where root's history is, or the timer exports no read
+        // test, sweep or advice. Run as the unit runs it (its Environment=
+        // only), the CLI names root's history file.
+        QFile unit(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/systemd/blocktune-metrics.service"));
+        QVERIFY(unit.open(QIODevice::ReadOnly));
+        QStringList env{u"PATH=/usr/sbin:/usr/bin:/sbin:/bin"_qs};
+        QStringList writable;
+        bool protectHome = false;
+        for (const QByteArray &raw : unit.readAll().split('\n')) {
+            const QString line = QString::fromUtf8(raw).trimmed();
+            if (line.startsWith(u"Environment="_qs))
+                env += line.mid(12).split(u' ', Qt::SkipEmptyParts);
+            else if (line.startsWith(u"ReadWritePaths="_qs))
+                for (const QString &p : line.mid(15).split(u' ', Qt::SkipEmptyParts))
+                    writable << (p.startsWith(u'-') ? p.mid(1) : p);
+            else if (line.startsWith(u"ProtectHome="_qs))
+                protectHome = line.mid(12) != u"no"_qs && line.mid(12) != u"false"_qs;
+        }
+        const struct passwd *root = ::getpwuid(0);
+        QVERIFY(root);
+        const QString rootsHistory = QString::fromLocal8Bit(root->pw_dir) + u"/.local/share/blocktune/history.sqlite"_qs;
+        const ProcessResult r = run(u"env"_qs, QStringList{u"-i"_qs} + env
+                                                   + QStringList{binary("blocktune-cli"), u"history"_qs, u"--help"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(u"(%1;"_qs.arg(rootsHistory).toUtf8()), r.out.constData());
+        // Reading takes SQLite's write lock: under ProtectHome its folder stays writable.
+        if (protectHome)
+            QVERIFY2(writable.contains(QFileInfo(rootsHistory).path()), qPrintable(writable.join(u' ')));
     }
 
     void badInputIsRefusedAndNothingWritten()
