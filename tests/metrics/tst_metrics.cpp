@@ -363,6 +363,25 @@ private Q_SLOTS:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left
     }
 
+    void aFolderTheUserCannotWriteIsRefused()
+    {
+        // Root writes anywhere: the folder is refused to the user the
+        // metrics run as, here nobody (setpriv), in a folder of root's.
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                      | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
+                                                      | QFile::ExeOther));
+        const ProcessResult r = run(u"setpriv"_qs, {u"--reuid=65534"_qs, u"--regid=65534"_qs, u"--clear-groups"_qs,
+                                                    u"env"_qs, u"HOME=/nonexistent"_qs, binary("blocktune-cli"),
+                                                    u"metrics"_qs, u"--textfile-dir"_qs, dir.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QByteArray("--textfile-dir " + dir.path().toUtf8() + ": not writable by this user")),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
+    }
+
     void theDocumentedPromqlAnswersAsTheDocsSay()
     {
         if (promtool().isEmpty())
