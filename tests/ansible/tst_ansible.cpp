@@ -165,6 +165,29 @@ private Q_SLOTS:
         const QJsonObject facts = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
         QCOMPARE(facts.value(u"by_name").toObject().value(dev).toObject().value(u"read_ahead_kb").toInteger(), 4096);
         QCOMPARE(facts.value(u"applied_profile").toString(), QStringLiteral("fleet-test"));
+        QVERIFY(facts.value(u"drift").toArray().isEmpty());
+
+        // Someone changes the readahead. A profile from src is not on the
+        // host: its drift cannot be checked, and the facts say so.
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("256")));
+        const QString factsTask = QStringLiteral("blocktune.tuning.facts: {cli: %1}").arg(binary("blocktune-cli"));
+        r = play(factsTask);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QJsonObject bt = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
+        QVERIFY2(bt.value(u"drift_error").toString().contains(QStringLiteral("fleet-test")),
+                 QJsonDocument(bt).toJson().constData());
+        // Kept on the host under its name, the facts carry the drift.
+        const QString store = m_work.filePath(QStringLiteral("blocktune/config/blocktune/profiles"));
+        QVERIFY(QDir().mkpath(store));
+        QVERIFY(QFile::copy(m_work.filePath(QStringLiteral("loop.json")), store + QStringLiteral("/fleet-test.json")));
+        r = play(factsTask);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        bt = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
+        const QJsonArray drift = bt.value(u"drift").toArray();
+        QVERIFY2(drift.size() == 1 && bt.value(u"drift_error").isNull(), QJsonDocument(bt).toJson().constData());
+        QCOMPARE(drift.first().toObject().value(u"device").toString(), dev);
+        QCOMPARE(drift.first().toObject().value(u"actual").toVariant().toString(), QStringLiteral("256"));
+        QVERIFY(QFile::remove(store + QStringLiteral("/fleet-test.json")));
 
         // The values from before the first apply: 128 and none.
         r = play(profileTask(QStringLiteral("state: reverted")), {QStringLiteral("--diff")});
