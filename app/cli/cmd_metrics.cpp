@@ -16,8 +16,8 @@ int runMetrics(CliContext &ctx, const QStringList &args)
     QCommandLineParser p;
     p.setApplicationDescription(
         QStringLiteral("Prints the Prometheus text exposition format: each device's settings (bytes), how devices "
-                       "stack, drift against the applied profile (or --profile), the newest read test and sweep "
-                       "per device from the history (the live machine's only), and blocktune_metrics_errors (the "
+                       "stack, drift against the applied profile (or --profile), the newest read test, sweep and "
+                       "advice per device from the history (the live machine's only), and blocktune_metrics_errors (the "
                        "reasons on stderr; the exit status stays 0). With --textfile-dir DIR it writes "
                        "DIR/%1 atomically instead, for node_exporter's textfile collector (Debian: %2; the "
                        "package's blocktune-metrics.timer runs this every 60 s once enabled). docs/fleets.md.")

@@ -3,7 +3,9 @@
 // this test's own loop device: apply is changed and lands in sysfs, a second
 // run is ok, check mode reports a change and writes nothing, diff shows the
 // values, reverted brings back the values from before, an unknown profile
-// fails with blocktune's words and changes nothing, facts show the device.
+// or a malformed src fails with blocktune's words and changes nothing, the
+// devices guard refuses another device before writing, installed in check
+// mode shows the rules and writes none, facts show the device.
 // Ansible and the modules write only into the test's folder (root: sshd,
 // loop devices).
 #include "ansibleenv.h"
@@ -163,6 +165,29 @@ private Q_SLOTS:
         const QJsonObject facts = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
         QCOMPARE(facts.value(u"by_name").toObject().value(dev).toObject().value(u"read_ahead_kb").toInteger(), 4096);
         QCOMPARE(facts.value(u"applied_profile").toString(), QStringLiteral("fleet-test"));
+        QVERIFY(facts.value(u"drift").toArray().isEmpty());
+
+        // Someone changes the readahead. A profile from src is not on the
+        // host: its drift cannot be checked, and the facts say so.
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("256")));
+        const QString factsTask = QStringLiteral("blocktune.tuning.facts: {cli: %1}").arg(binary("blocktune-cli"));
+        r = play(factsTask);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QJsonObject bt = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
+        QVERIFY2(bt.value(u"drift_error").toString().contains(QStringLiteral("fleet-test")),
+                 QJsonDocument(bt).toJson().constData());
+        // Kept on the host under its name, the facts carry the drift.
+        const QString store = m_work.filePath(QStringLiteral("blocktune/config/blocktune/profiles"));
+        QVERIFY(QDir().mkpath(store));
+        QVERIFY(QFile::copy(m_work.filePath(QStringLiteral("loop.json")), store + QStringLiteral("/fleet-test.json")));
+        r = play(factsTask);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        bt = result().value(u"ansible_facts").toObject().value(u"blocktune").toObject();
+        const QJsonArray drift = bt.value(u"drift").toArray();
+        QVERIFY2(drift.size() == 1 && bt.value(u"drift_error").isNull(), QJsonDocument(bt).toJson().constData());
+        QCOMPARE(drift.first().toObject().value(u"device").toString(), dev);
+        QCOMPARE(drift.first().toObject().value(u"actual").toVariant().toString(), QStringLiteral("256"));
+        QVERIFY(QFile::remove(store + QStringLiteral("/fleet-test.json")));
 
         // The values from before the first apply: 128 and none.
         r = play(profileTask(QStringLiteral("state: reverted")), {QStringLiteral("--diff")});
@@ -187,6 +212,70 @@ private Q_SLOTS:
                  qPrintable(t.value(u"msg").toString()));
         QCOMPARE(readAhead(dev), quint64(256));
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128")));
+    }
+
+    void aMalformedSrcFailsWithBlocktunesWordsAndChangesNothing()
+    {
+        const QString dev = m_loop->name();
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("256")));
+        // A readahead that is not a number, and a file cut off half way.
+        writeFile(m_work.filePath(QStringLiteral("bad-value.json")),
+                  QStringLiteral("{\"schema\": 1, \"name\": \"fleet-bad\", \"rules\": [{\"match\": {\"name\": \"%1\"}, "
+                                 "\"set\": {\"read_ahead_kb\": \"lots\"}}]}\n")
+                      .arg(dev)
+                      .toUtf8());
+        writeFile(m_work.filePath(QStringLiteral("cut.json")), "{\"schema\": 1, \"name\": \"fleet-cut\", \"rules\": [");
+        // blocktune's words, naming the src the playbook gave (not the
+        // module's temporary copy of it on the host).
+        const QList<std::pair<QString, QString>> cases{
+            {m_work.filePath(QStringLiteral("bad-value.json")),
+             QStringLiteral(": rule 1, set.read_ahead_kb: 'lots' is not a whole number (allowed: 0 to")},
+            {m_work.filePath(QStringLiteral("cut.json")), QStringLiteral(":1:46: not valid JSON")}};
+        for (const auto &[file, words] : cases) {
+            const ProcessResult r = play(profileTask(QStringLiteral("src: %1").arg(file)));
+            QCOMPARE(r.exitCode, 2);
+            const QString msg = result().value(u"msg").toString();
+            QVERIFY2(msg.contains(file + words), qPrintable(msg));
+            QCOMPARE(readAhead(dev), quint64(256));
+        }
+        QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128")));
+    }
+
+    void theDeviceFilterRefusesOtherDevicesBeforeWriting()
+    {
+        const QString dev = m_loop->name();
+        const QString src = QStringLiteral("src: %1").arg(m_work.filePath(QStringLiteral("loop.json")));
+        ProcessResult r = play(profileTask(src + QStringLiteral(", devices: [md127]")));
+        QCOMPARE(r.exitCode, 2);
+        const QString msg = result().value(u"msg").toString();
+        QVERIFY2(msg.contains(dev) && msg.contains(QStringLiteral("outside devices md127")), qPrintable(msg));
+        QCOMPARE(readAhead(dev), quint64(128));
+        QVERIFY(queueAttr(dev, "scheduler").contains(QStringLiteral("[none]")));
+        // Named, the same device is allowed.
+        r = play(profileTask(src + QStringLiteral(", devices: [%1]").arg(dev)), {QStringLiteral("--check")});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QCOMPARE(result().value(u"changed").toBool(), true);
+        QCOMPARE(readAhead(dev), quint64(128));
+    }
+
+    void installedInCheckModeShowsTheRulesAndWritesNone()
+    {
+        // Only check mode here: a real install writes /etc/udev/rules.d and
+        // reloads udev (tst_profile_cli installs into a recorded tree).
+        const QString rules = QStringLiteral("/etc/udev/rules.d/70-blocktune-fleet-test.rules");
+        if (QFile::exists(rules))
+            QSKIP("a fleet-test profile is installed on this machine; not touching it");
+        const QString src = QStringLiteral("src: %1").arg(m_work.filePath(QStringLiteral("loop.json")));
+        ProcessResult r = play(profileTask(src + QStringLiteral(", state: installed")),
+                               {QStringLiteral("--check"), QStringLiteral("--diff")});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QCOMPARE(result().value(u"changed").toBool(), true);
+        QVERIFY2(r.out.contains(QByteArray("+++ after: " + rules.toUtf8())), r.out.constData());
+        QVERIFY2(r.out.contains("read_ahead_kb") && r.out.contains(m_loop->name().toUtf8()), r.out.constData());
+        QVERIFY(!QFile::exists(rules));
+        r = play(profileTask(src + QStringLiteral(", state: absent")), {QStringLiteral("--check")});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QCOMPARE(result().value(u"changed").toBool(), false);
     }
 
     void metricsThroughHostAreTheHostsOwn()

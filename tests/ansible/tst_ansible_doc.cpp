@@ -1,6 +1,10 @@
 // ansible-doc renders each module of the blocktune.tuning collection: its
-// DOCUMENTATION, EXAMPLES and RETURN parse as Ansible reads them.
+// DOCUMENTATION, EXAMPLES and RETURN parse as Ansible reads them; the
+// EXAMPLES and the playbooks of README.md and docs/fleets.md pass
+// ansible-playbook --syntax-check.
 #include "ansibleenv.h"
+
+#include <QRegularExpression>
 
 #include <QTest>
 
@@ -40,6 +44,54 @@ private Q_SLOTS:
         QVERIFY(!o.value(u"doc").toObject().value(u"options").toObject().isEmpty());
         QVERIFY(!o.value(u"examples").toString().isEmpty());
         QVERIFY(!o.value(u"return").toObject().isEmpty());
+    }
+
+    void examplesAndDocumentedPlaybooksPassTheSyntaxCheck_data()
+    {
+        QTest::addColumn<QString>("playbook"); // a whole play
+        for (const char *module : {"blocktune.tuning.profile", "blocktune.tuning.facts"})
+            QTest::newRow(module) << examplesAsPlay(QString::fromLatin1(module));
+        for (const char *doc : {"README.md", "docs/fleets.md"}) {
+            QFile f(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/") + QString::fromLatin1(doc));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            static const QRegularExpression fence(QStringLiteral("\n```yaml\n(.*?)```"),
+                                                  QRegularExpression::DotMatchesEverythingOption);
+            int n = 0;
+            for (auto it = fence.globalMatch(QString::fromUtf8(f.readAll())); it.hasNext(); ++n)
+                QTest::addRow("%s playbook %d", doc, n) << it.next().captured(1);
+            QVERIFY2(n > 0, doc); // each shows the playbook that fails on drift
+        }
+    }
+    void examplesAndDocumentedPlaybooksPassTheSyntaxCheck()
+    {
+        QFETCH(QString, playbook);
+        QVERIFY(!playbook.isEmpty());
+        QTemporaryDir work;
+        const auto env = ansibleEnvironment(work);
+        QFile f(work.filePath(QStringLiteral("play.yml")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(playbook.toUtf8());
+        f.close();
+        // Module names resolve, arguments and keywords parse; nothing runs.
+        const ProcessResult r = runWith(env, QStringLiteral("ansible-playbook"),
+                                        {QStringLiteral("--syntax-check"), QStringLiteral("-i"),
+                                         QStringLiteral("localhost,"), f.fileName()});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err + playbook.toUtf8()).constData());
+    }
+
+private:
+    /// A module's EXAMPLES (as ansible-doc reads them) as the tasks of one play.
+    static QString examplesAsPlay(const QString &module)
+    {
+        QTemporaryDir work;
+        const ProcessResult json = runWith(ansibleEnvironment(work), QStringLiteral("ansible-doc"),
+                                           {QStringLiteral("--json"), module});
+        const QString examples =
+            QJsonDocument::fromJson(json.out).object().value(module).toObject().value(u"examples").toString().trimmed();
+        if (examples.isEmpty())
+            return {};
+        return QStringLiteral("- hosts: all\n  gather_facts: false\n  tasks:\n    ")
+               + QString(examples).replace(u'\n', QStringLiteral("\n    ")) + u'\n';
     }
 };
 

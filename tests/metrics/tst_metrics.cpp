@@ -16,6 +16,8 @@
 #include <QTimeZone>
 #include <QTest>
 
+#include <pwd.h>
+
 using namespace blocktune;
 using namespace blocktune::test;
 
@@ -39,6 +41,35 @@ std::optional<double> sampleValue(const QByteArray &text, const QString &nameAnd
 QString promtool()
 {
     return QStandardPaths::findExecutable(QStringLiteral("promtool"));
+}
+
+/// The ```promql blocks of a Markdown file (of its section `section` only,
+/// when given: from that heading to the next one of its level).
+QStringList promqlBlocks(const QString &path, const QString &section = {})
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString text = QString::fromUtf8(f.readAll());
+    if (!section.isEmpty()) {
+        const qsizetype from = text.indexOf(u"\n"_qs + section + u'\n');
+        if (from < 0)
+            return {};
+        const qsizetype to = text.indexOf(u"\n## "_qs, from + section.size() + 1);
+        text = text.mid(from, to < 0 ? -1 : to - from);
+    }
+    QStringList blocks;
+    static const QRegularExpression fence(u"\n```promql\n(.*?)```"_qs, QRegularExpression::DotMatchesEverythingOption);
+    for (auto it = fence.globalMatch(text); it.hasNext();)
+        blocks << it.next().captured(1).trimmed();
+    return blocks;
+}
+
+/// `text` indented by `spaces` on every line (YAML block scalars).
+QString indented(const QString &text, int spaces)
+{
+    const QString pad(spaces, u' ');
+    return pad + QString(text).replace(u'\n', u'\n' + pad);
 }
 
 } // namespace
@@ -255,6 +286,64 @@ private Q_SLOTS:
         QVERIFY(!tree.out.contains("blocktune_read_test_bytes_per_second"));
     }
 
+    void whatCannotBeReadIsCountedAndItsReasonSaid()
+    {
+        // A history that is not a database: the metrics still come, the
+        // count says one more thing could not be read, stderr says what.
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        QFile f(db);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(8192, 'x'));
+        f.close();
+        const ProcessResult clean = cli({u"metrics"_qs});
+        qputenv("BLOCKTUNE_HISTORY_DB", db.toLocal8Bit());
+        const ProcessResult m = cli({u"metrics"_qs});
+        qunsetenv("BLOCKTUNE_HISTORY_DB");
+        QCOMPARE(m.exitCode, 0);
+        QVERIFY(m.out.contains("# TYPE blocktune_read_ahead_bytes gauge"));
+        const auto errors = sampleValue(m.out, u"blocktune_metrics_errors"_qs);
+        QVERIFY(errors.has_value());
+        // One reason a line on stderr for each error counted.
+        const qsizetype reasons = m.err.count("blocktune-cli: metrics: ");
+        QCOMPARE(*errors, double(reasons));
+        QVERIFY2(*errors > sampleValue(clean.out, u"blocktune_metrics_errors"_qs).value_or(-1), m.err.constData());
+        QVERIFY2(m.err.contains(db.toUtf8()) || m.err.contains("history"), m.err.constData());
+    }
+
+    void theTimersServiceReadsRootsHistory()
+    {
+        // systemd gives a system service without User= no HOME: the unit
+        // must say where root's history is, or the timer exports no read
+        // test, sweep or advice. Run as the unit runs it (its Environment=
+        // only), the CLI names root's history file.
+        QFile unit(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/systemd/blocktune-metrics.service"));
+        QVERIFY(unit.open(QIODevice::ReadOnly));
+        QStringList env{u"PATH=/usr/sbin:/usr/bin:/sbin:/bin"_qs};
+        QStringList writable;
+        bool protectHome = false;
+        for (const QByteArray &raw : unit.readAll().split('\n')) {
+            const QString line = QString::fromUtf8(raw).trimmed();
+            if (line.startsWith(u"Environment="_qs))
+                env += line.mid(12).split(u' ', Qt::SkipEmptyParts);
+            else if (line.startsWith(u"ReadWritePaths="_qs))
+                for (const QString &p : line.mid(15).split(u' ', Qt::SkipEmptyParts))
+                    writable << (p.startsWith(u'-') ? p.mid(1) : p);
+            else if (line.startsWith(u"ProtectHome="_qs))
+                protectHome = line.mid(12) != u"no"_qs && line.mid(12) != u"false"_qs;
+        }
+        const struct passwd *root = ::getpwuid(0);
+        QVERIFY(root);
+        const QString rootsHistory = QString::fromLocal8Bit(root->pw_dir) + u"/.local/share/blocktune/history.sqlite"_qs;
+        const ProcessResult r = run(u"env"_qs, QStringList{u"-i"_qs} + env
+                                                   + QStringList{binary("blocktune-cli"), u"history"_qs, u"--help"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(u"(%1;"_qs.arg(rootsHistory).toUtf8()), r.out.constData());
+        // Reading takes SQLite's write lock: under ProtectHome its folder stays writable.
+        if (protectHome)
+            QVERIFY2(writable.contains(QFileInfo(rootsHistory).path()), qPrintable(writable.join(u' ')));
+    }
+
     void badInputIsRefusedAndNothingWritten()
     {
         QTemporaryDir dir;
@@ -272,6 +361,96 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QFile::exists(dir.filePath(u"blocktune.prom"_qs)));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left
+    }
+
+    void aFolderTheUserCannotWriteIsRefused()
+    {
+        // Root writes anywhere: the folder is refused to the user the
+        // metrics run as, here nobody (setpriv), in a folder of root's.
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                      | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
+                                                      | QFile::ExeOther));
+        const ProcessResult r = run(u"setpriv"_qs, {u"--reuid=65534"_qs, u"--regid=65534"_qs, u"--clear-groups"_qs,
+                                                    u"env"_qs, u"HOME=/nonexistent"_qs, binary("blocktune-cli"),
+                                                    u"metrics"_qs, u"--textfile-dir"_qs, dir.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QByteArray("--textfile-dir " + dir.path().toUtf8() + ": not writable by this user")),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
+    }
+
+    void theDocumentedPromqlAnswersAsTheDocsSay()
+    {
+        if (promtool().isEmpty())
+            QFAIL("promtool is missing (apt-get install prometheus; scripts/bootstrap.sh)");
+        const QStringList readme = promqlBlocks(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/README.md"), u"## Fleets"_qs);
+        const QStringList fleets = promqlBlocks(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/docs/fleets.md"));
+        // README: drifted readahead, md below its floor, setting against advice.
+        QCOMPARE(readme.size(), 3);
+        for (const QString &q : readme)
+            QVERIFY2(fleets.contains(q), qPrintable(u"docs/fleets.md lacks README's query: "_qs + q));
+        // Two hosts: a drifted and below its floor, advice twice its
+        // readahead (the larger of two workloads counts); b as its profile
+        // says, readahead twice the advice.
+        const QString series = uR"(      - series: 'blocktune_profile_drift{instance="a",profile="p",device="md0",setting="read_ahead_kb"}'
+        values: '1'
+      - series: 'blocktune_profile_drift{instance="a",profile="p",device="md0",setting="scheduler"}'
+        values: '1'
+      - series: 'blocktune_profile_drift{instance="b",profile="p",device="md0",setting="read_ahead_kb"}'
+        values: '0'
+      - series: 'blocktune_read_ahead_bytes{instance="a",device="md0"}'
+        values: '4194304'
+      - series: 'blocktune_read_ahead_bytes{instance="b",device="md0"}'
+        values: '8388608'
+      - series: 'blocktune_readahead_floor_bytes{instance="a",device="md0"}'
+        values: '8388608'
+      - series: 'blocktune_readahead_floor_bytes{instance="b",device="md0"}'
+        values: '8388608'
+      - series: 'blocktune_advise_recommended_read_ahead_bytes{instance="a",device="md0",workload="seq"}'
+        values: '8388608'
+      - series: 'blocktune_advise_recommended_read_ahead_bytes{instance="a",device="md0",workload="concurrent:4"}'
+        values: '2097152'
+      - series: 'blocktune_advise_recommended_read_ahead_bytes{instance="b",device="md0",workload="seq"}'
+        values: '4194304'
+)"_qs;
+        const QStringList expected{
+            uR"(          - labels: '{instance="a"}'
+            value: 1
+)"_qs,
+            uR"(          - labels: '{instance="a",device="md0"}'
+            value: 4194304
+)"_qs,
+            uR"(          - labels: '{instance="a",device="md0"}'
+            value: 0.5
+          - labels: '{instance="b",device="md0"}'
+            value: 2
+)"_qs};
+        QString tests = u"evaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n"_qs + series
+                        + u"    promql_expr_test:\n"_qs;
+        for (qsizetype i = 0; i < readme.size(); ++i)
+            tests += u"      - expr: |\n"_qs + indented(readme.at(i), 10) + u"\n        eval_time: 0\n        exp_samples:\n"_qs
+                     + expected.at(i);
+        QTemporaryDir dir;
+        QFile file(dir.filePath(u"docs_test.yml"_qs));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(tests.toUtf8());
+        file.close();
+        const ProcessResult evaluated = run(promtool(), {u"test"_qs, u"rules"_qs, file.fileName()});
+        QVERIFY2(evaluated.exitCode == 0, QByteArray(evaluated.out + evaluated.err + tests.toUtf8()).constData());
+
+        // Every query of docs/fleets.md parses (as a recording rule).
+        QString rules = u"groups:\n  - name: docs\n    rules:\n"_qs;
+        for (qsizetype i = 0; i < fleets.size(); ++i)
+            rules += u"      - record: docs:query%1\n        expr: |\n"_qs.arg(i) + indented(fleets.at(i), 10) + u'\n';
+        QFile rulesFile(dir.filePath(u"docs_rules.yml"_qs));
+        QVERIFY(rulesFile.open(QIODevice::WriteOnly));
+        rulesFile.write(rules.toUtf8());
+        rulesFile.close();
+        const ProcessResult checked = run(promtool(), {u"check"_qs, u"rules"_qs, rulesFile.fileName()});
+        QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err).constData());
     }
 
     void exportsKernelSettingsOfThisTree()

@@ -1,7 +1,7 @@
 # The controller's side of blocktune.tuning.profile: `src` names a profile
 # file here (found like copy's src: the role's or playbook's files/); its
 # text goes to the module as `content`, which writes it to a temporary file
-# on the host for the task.
+# on the host for the task (and says `src` where blocktune names that file).
 from __future__ import annotations
 
 from ansible.errors import AnsibleError
@@ -15,7 +15,9 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
         args = dict(self._task.args)
-        src = args.pop('src', None)
+        # src stays in the arguments: the module names it, not its
+        # temporary copy on the host, in blocktune's messages.
+        src = args.get('src')
         if src is not None:
             try:
                 path = self._find_needle('files', src)

@@ -38,12 +38,15 @@ EXAMPLES = r'''
 
 - name: md arrays below their readahead floor
   ansible.builtin.debug:
-    msg: "{{ item.name }} {{ item.read_ahead_kb }} KiB"
+    msg: "{{ item.name }}: {{ item.read_ahead_kb }} KiB, floor {{ item.md.readahead_floor_kb }} KiB"
   loop: "{{ ansible_facts.blocktune.devices | selectattr('type', 'eq', 'md') }}"
+  when: item.md.readahead_floor_kb and item.read_ahead_kb < item.md.readahead_floor_kb
 
-- name: Fail on drift
+- name: Fail on drift (and when the applied profile is not on the host to check against)
   ansible.builtin.assert:
-    that: ansible_facts.blocktune.drift | length == 0
+    that:
+      - ansible_facts.blocktune.drift_error is none
+      - ansible_facts.blocktune.drift | length == 0
 '''
 
 RETURN = r'''

@@ -32,11 +32,13 @@ options:
   src:
     description:
       - A profile file on the controller, copied to the host for this task
-        (the action plugin reads it; the module gets its text).
+        (the action plugin reads it; the module gets its text). blocktune's
+        messages about the file name I(src).
     type: path
   content:
     description:
-      - The text of a profile file (what I(src) becomes on the host).
+      - The text of a profile file (what I(src) becomes on the host; with
+        I(src) too, I(src) only names it).
     type: str
   state:
     description:
@@ -242,6 +244,17 @@ def installed(module, profile, want):
     finish(module, True, [], stdout=out, **result)
 
 
+def naming_src(module, temp, src):
+    """Failures name the controller's src, not its temporary copy here."""
+    fail = module.fail_json
+
+    def fail_json(**result):
+        if isinstance(result.get('msg'), str):
+            result['msg'] = result['msg'].replace(temp, src)
+        fail(**result)
+    module.fail_json = fail_json
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -265,6 +278,8 @@ def main():
         with os.fdopen(fd, 'w') as f:
             f.write(module.params['content'])
         profile = temp
+        if module.params['src']:
+            naming_src(module, temp, module.params['src'])
     elif module.params['src']:
         profile = module.params['src']  # without the action plugin: a file on the host
     if not profile:
