@@ -125,6 +125,15 @@ DbError openAndMigrate(QSqlDatabase &db)
     // Reading the header is where a file that is not SQLite shows itself.
     if (!q.exec(QStringLiteral("PRAGMA schema_version")))
         return fromQuery(q.lastError());
+    // A file already at this schema is only read: no write lock, no write
+    // (metrics' timer reads root's history every minute; a read must not
+    // rewrite it, nor need a writable folder).
+    if (q.exec(QStringLiteral("SELECT version FROM schema_version")) && q.next()
+        && q.value(0).toInt() == kHistorySchemaVersion) {
+        q.finish();
+        return {};
+    }
+    q.finish();
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fromQuery(q.lastError());
     auto rollback = [&](const QSqlError &e) {

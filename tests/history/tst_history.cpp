@@ -59,6 +59,30 @@ private Q_SLOTS:
         QVERIFY(!again.get(999));
     }
 
+    // Reading a history of this schema writes nothing: the file's bytes and
+    // time stay, and no journal is left beside it (metrics reads root's
+    // history every minute from its timer).
+    void readingWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        QVERIFY(HistoryStore(path).add(historyRecord(seqResult(128, {100}), QStringLiteral("cli"), {})));
+        QFile before(path);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray bytes = before.readAll();
+        before.close();
+        const QDateTime modified = QFileInfo(path).lastModified();
+        QTest::qSleep(1100);
+        const HistoryStore store(path);
+        QVERIFY(store.list());
+        QVERIFY(store.get(1));
+        QFile after(path);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), bytes);
+        QCOMPARE(QFileInfo(path).lastModified(), modified);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-journal")));
+    }
+
     void schemaIsVersioned()
     {
         QTemporaryDir dir;
