@@ -597,6 +597,7 @@ public:
 
     Sampler &sampler() { return m_sampler; }
     const Clock &clock() const { return *m_clock; }
+    const SysRoot &root() const { return m_root; }
 
     /// Scans the devices (no filesystem probes) for the IRQ lines and groups.
     Status refreshTopology();
@@ -656,8 +657,9 @@ public Q_SLOTS:
     void setUserGroups(const QList<blocktune::GroupSpec> &groups);
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
-    /// Latency histograms on (the loader's source: the BPF probe unless
-    /// replaced) or off. When the source cannot load, each sample says why
+    /// Latency histograms on (the loader's source: the BPF probe as root,
+    /// blocktune-helper's "latency" stream for a user on the live machine,
+    /// unless replaced) or off. When the source cannot load, each sample says why
     /// (Sample::latencyUnavailable) and the other figures go on.
     void setLatency(bool on);
 
