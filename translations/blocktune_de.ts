@@ -1813,6 +1813,42 @@ KiB</translation>
         <source> (authorization)</source>
         <translation> (Autorisierung)</translation>
     </message>
+    <message>
+        <source>blocktune-helper ended the stream</source>
+        <translation>blocktune-helper hat den Strom beendet</translation>
+    </message>
+    <message>
+        <source>no latency stream was started</source>
+        <translation>es wurde kein Latenz-Strom gestartet</translation>
+    </message>
+    <message>
+        <source>latency histograms stopped: %1</source>
+        <translation>Latenz-Histogramme angehalten: %1</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable through blocktune-helper: %1</source>
+        <translation>Latenz-Histogramme über blocktune-helper nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper sent latency figures for %1 that do not parse</source>
+        <translation>blocktune-helper hat für %1 Latenzwerte gesendet, die sich nicht lesen lassen</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable: no block devices found</source>
+        <translation>Latenz-Histogramme nicht verfügbar: keine Blockgeräte gefunden</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not load its BPF program: %1</source>
+        <translation>blocktune-helper konnte sein BPF-Programm nicht laden: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not be started: %1</source>
+        <translation>blocktune-helper konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable: %1</source>
+        <translation>Latenz-Histogramme nicht verfügbar: %1</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfileWorker</name>
