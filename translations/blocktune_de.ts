@@ -1700,8 +1700,8 @@ KiB</translation>
         <translation>&amp;Latenz</translation>
     </message>
     <message>
-        <source>A heatmap of each request&apos;s queue and device time, from the block layer (a BPF program; it needs root). Members of an array side by side.</source>
-        <translation>Eine Heatmap der Warte- und Gerätezeit jeder Anfrage, aus der Blockschicht (ein BPF-Programm; es braucht root). Die Mitglieder eines Arrays nebeneinander.</translation>
+        <source>A heatmap of each request&apos;s queue and device time, from the block layer (a BPF program; without root through blocktune-helper, which asks for a password). Members of an array side by side.</source>
+        <translation>Eine Heatmap der Warte- und Gerätezeit jeder Anfrage, aus der Blockschicht (ein BPF-Programm; ohne root über blocktune-helper, der nach einem Passwort fragt). Die Mitglieder eines Arrays nebeneinander.</translation>
     </message>
 </context>
 <context>

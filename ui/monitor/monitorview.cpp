@@ -536,7 +536,8 @@ QHBoxLayout *MonitorView::Private::buildBar()
     exportButton->setToolTip(MonitorView::tr("Save the plots as they are on screen"));
     latency = new QCheckBox(MonitorView::tr("&Latency"), q);
     latency->setToolTip(MonitorView::tr("A heatmap of each request's queue and device time, from the block layer "
-                              "(a BPF program; it needs root). Members of an array side by side."));
+                              "(a BPF program; without root through blocktune-helper, which asks for a password). "
+                              "Members of an array side by side."));
     bar->addWidget(status, 1);
     bar->addWidget(latency);
     bar->addWidget(pause);
