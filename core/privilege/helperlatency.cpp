@@ -13,94 +13,17 @@
 #include <QSet>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace blocktune {
 
 namespace {
 
-// ---- The wire form of the totals (both sides) ------------------------------------
-
-QJsonArray histogramJson(const Log2Histogram &h)
-{
-    QJsonArray pairs;
-    for (size_t i = 0; i < h.counts.size(); ++i)
-        if (h.counts[i] != 0)
-            pairs.append(QJsonArray{log2BucketUpperUs(int(i)), double(h.counts[i])});
-    return pairs;
-}
-
-QJsonObject totalsJson(const LatencyTotals &t)
-{
-    return QJsonObject{{QStringLiteral("requests"), double(t.requests)},
-                       {QStringLiteral("queue_ns"), double(t.queueNs)},
-                       {QStringLiteral("device_ns"), double(t.deviceNs)},
-                       {QStringLiteral("queue"), histogramJson(t.queue)},
-                       {QStringLiteral("device"), histogramJson(t.device)}};
-}
-
-// A count as JSON carries it: a whole number from 0 to 2^53.
-std::optional<quint64> countOf(const QJsonValue &v)
-{
-    if (!v.isDouble())
-        return std::nullopt;
-    const double d = v.toDouble();
-    if (!(d >= 0 && d <= 9007199254740992.0) || std::floor(d) != d)
-        return std::nullopt;
-    return quint64(d);
-}
-
-std::optional<Log2Histogram> histogramFromJson(const QJsonValue &v)
-{
-    if (!v.isArray())
-        return std::nullopt;
-    Log2Histogram h;
-    for (const QJsonValue &pair : v.toArray()) {
-        const QJsonArray a = pair.toArray();
-        const auto upper = countOf(a.at(0));
-        const auto count = countOf(a.at(1));
-        if (a.size() != 2 || !upper || !count || *upper < 2 || (*upper & (*upper - 1)) != 0)
-            return std::nullopt;
-        const int bucket = std::countr_zero(*upper) - 1; // upper = 2^(bucket+1)
-        if (bucket >= int(h.counts.size()))
-            return std::nullopt;
-        h.counts[size_t(bucket)] = *count;
-    }
-    return h;
-}
-
-std::optional<LatencyTotals> totalsFromJson(const QJsonValue &v)
-{
-    const QJsonObject o = v.toObject();
-    const auto requests = countOf(o.value(u"requests"));
-    const auto queueNs = countOf(o.value(u"queue_ns"));
-    const auto deviceNs = countOf(o.value(u"device_ns"));
-    const auto queue = histogramFromJson(o.value(u"queue"));
-    const auto device = histogramFromJson(o.value(u"device"));
-    if (!requests || !queueNs || !deviceNs || !queue || !device)
-        return std::nullopt;
-    return LatencyTotals{*requests, *queueNs, *deviceNs, *queue, *device};
-}
-
-// "7:3" as /sys/class/block/NAME/dev has it.
-std::optional<quint64> parseDevNumber(const QString &text)
-{
-    const QStringList parts = text.split(u':');
-    bool okMajor = false, okMinor = false;
-    const uint major = parts.value(0).toUInt(&okMajor);
-    const uint minor = parts.value(1).toUInt(&okMinor);
-    if (parts.size() != 2 || !okMajor || !okMinor || !isPlainDecimal(parts[0]) || !isPlainDecimal(parts[1]))
-        return std::nullopt;
-    return deviceNumber(major, minor);
-}
-
 // ---- The helper's side ------------------------------------------------------------
 
 struct AskedDevice
 {
     QString name;
-    QString dev; ///< "MAJ:MIN"
     quint64 number = 0;
 };
 
@@ -160,9 +83,7 @@ QByteArray Stream::tick()
         const auto it = totals->constFind(d.number);
         if (it == totals->constEnd())
             continue; // no request completed yet
-        devices.insert(d.name, QJsonObject{{QStringLiteral("dev"), d.dev},
-                                           {QStringLiteral("read"), totalsJson(it->read)},
-                                           {QStringLiteral("write"), totalsJson(it->write)}});
+        devices.insert(d.name, latencyTotalsToJson(d.number, *it));
     }
     QJsonObject o = head(true);
     o.insert(u"tick", double(tickNumber));
@@ -215,10 +136,10 @@ Result<AskedDevice> checkDevice(const SysRoot &root, const QString &name)
     if (!dir)
         return dir.error();
     const QString dev = dir->readString("dev").value_or(QString());
-    const auto number = parseDevNumber(dev);
+    const auto number = parseDeviceNumber(dev);
     if (!number)
         return makeError(NotFound, QStringLiteral("'%1' has no readable device number (dev)").arg(name));
-    return AskedDevice{name, dev, *number};
+    return AskedDevice{name, *number};
 }
 
 Result<QList<AskedDevice>> checkDevices(const SysRoot &root, const QJsonValue &v)
@@ -335,15 +256,13 @@ Result<LatencyTotalsMap> HelperLatencySource::totals()
     LatencyTotalsMap out;
     const QJsonObject devices = line.value(u"devices").toObject();
     for (auto it = devices.begin(); it != devices.end(); ++it) {
-        const QJsonObject d = it->toObject();
-        const auto number = parseDevNumber(d.value(u"dev").toString());
-        const auto read = totalsFromJson(d.value(u"read"));
-        const auto write = totalsFromJson(d.value(u"write"));
-        if (!number || !read || !write)
+        quint64 number = 0;
+        const auto totals = latencyTotalsFromJson(it->toObject(), &number);
+        if (!totals)
             return makeError(InvalidArgument,
                              PrivilegeText::tr("blocktune-helper sent latency figures for %1 that do not parse")
                                  .arg(it.key().left(64)));
-        out.insert(*number, DeviceLatencyTotals{*read, *write});
+        out.insert(number, *totals);
     }
     return out;
 }

@@ -17,10 +17,10 @@
 #include <QTest>
 #include <QThread>
 
-#include <cstdlib>
-#include <fcntl.h>
-#include <random>
-#include <unistd.h>
+#include <atomic>
+#include <functional>
+#include <thread>
+
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -31,46 +31,27 @@ constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr int kReads = 4000;
 constexpr int kIntervalMs = 100;
 
-DiskCounters countersOf(const QString &name)
+// The reads on a thread of their own while this one keeps reading the
+// helper's pipe (`drain`), as the console's event loop does: a reader that
+// stops reading stalls the helper on a full pipe, and its newest line
+// would be old.
+bool readsWhileDraining(const QString &path, const std::function<void()> &drain)
 {
-    auto table = readDiskStats(SysRoot());
-    return table ? table->value(name) : DiskCounters{};
-}
-
-// A freshly attached device may still be probed (blkid, udev): wait until
-// its counters hold still.
-bool waitIdle(const QString &name)
-{
-    quint64 last = countersOf(name)[DiskCounters::ReadsCompleted];
-    for (int i = 0; i < 50; ++i) {
-        QThread::msleep(100);
-        const quint64 now = countersOf(name)[DiskCounters::ReadsCompleted];
-        if (now == last)
-            return true;
-        last = now;
-    }
-    return false;
-}
-
-// kReads O_DIRECT 4 KiB reads at random aligned offsets; false on any error.
-bool directReads(const QString &path)
-{
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    void *buffer = nullptr;
-    if (::posix_memalign(&buffer, 4096, 4096) != 0) {
-        ::close(fd);
-        return false;
-    }
-    std::mt19937 rng(20);
-    std::uniform_int_distribution<qint64> block(0, kDeviceBytes / 4096 - 1);
-    bool ok = true;
-    for (int i = 0; i < kReads && ok; ++i)
-        ok = ::pread(fd, buffer, 4096, off_t(block(rng) * 4096)) == 4096;
-    std::free(buffer);
-    ::close(fd);
+    std::atomic_bool done{false};
+    bool ok = false;
+    std::thread reader([&] {
+        ok = directReads4k(path, kDeviceBytes, kReads);
+        done = true;
+    });
+    while (!done)
+        drain();
+    reader.join();
     return ok;
+}
+
+void spinEvents()
+{
+    QTest::qWait(20);
 }
 
 quint64 numberOf(const DiskCounters &c)
@@ -121,19 +102,22 @@ private Q_SLOTS:
         TestLoop loop(kDeviceBytes, knownContents());
         QVERIFY(loop.isValid());
         QVERIFY(setQueueAttr(loop.name(), "scheduler", scheduler));
-        QVERIFY(waitIdle(loop.name()));
+        QVERIFY(waitReadsIdle(loop.name()));
         auto source = startHelperLatencySource(SysRoot(), {binary("blocktune-helper")}, kIntervalMs);
         QVERIFY2(source.ok(), source.ok() ? "" : qPrintable(source.error().message));
 
         // The stream's figures are the helper's last tick: read them idle,
         // two intervals after diskstats, so both describe the same reads.
-        const DiskCounters before = countersOf(loop.name());
+        const DiskCounters before = diskCountersOf(loop.name());
         QThread::msleep(3 * kIntervalMs);
         auto totalsBefore = (*source)->totals();
         QVERIFY2(totalsBefore.ok(), totalsBefore.ok() ? "" : qPrintable(totalsBefore.error().message));
-        QVERIFY(directReads(loop.path()));
+        QVERIFY(readsWhileDraining(loop.path(), [&] {
+            (void)(*source)->totals();
+            QThread::msleep(20);
+        }));
         QThread::msleep(100); // diskstats accounts the last read after the reader wakes
-        const DiskCounters after = countersOf(loop.name());
+        const DiskCounters after = diskCountersOf(loop.name());
         QThread::msleep(3 * kIntervalMs);
         auto totalsAfter = (*source)->totals();
         QVERIFY2(totalsAfter.ok(), totalsAfter.ok() ? "" : qPrintable(totalsAfter.error().message));
@@ -166,7 +150,7 @@ private Q_SLOTS:
         requireBpf();
         TestLoop loop(kDeviceBytes, knownContents());
         QVERIFY(loop.isValid());
-        QVERIFY(waitIdle(loop.name()));
+        QVERIFY(waitReadsIdle(loop.name()));
         QProcess p;
         p.start(binary("blocktune-helper"), {});
         QVERIFY(p.waitForStarted());
@@ -178,21 +162,26 @@ private Q_SLOTS:
         QCOMPARE(first.value(u"id").toInt(), 7);
         QCOMPARE(first.value(u"tick").toInt(), 0);
         QCOMPARE(first.value(u"interval_ms").toInt(), kIntervalMs);
-        QVERIFY(directReads(loop.path()));
-        // Ticks written while the reads ran wait in the pipe: read on to
-        // the first one that has them all (1% may be missed, as in
-        // tst_latencyprobe_live).
+        // Read on to the first tick that has all the reads (1% may be
+        // missed, as in tst_latencyprobe_live).
         QJsonObject tick;
         auto requestsIn = [&](const QJsonObject &line) {
             return line.value(u"devices").toObject().value(loop.name()).toObject().value(u"read").toObject()
                 .value(u"requests").toDouble();
         };
-        for (int i = 0; i < 200 && requestsIn(tick) < kReads * 0.99; ++i)
-            tick = readLine(p);
+        QVERIFY(readsWhileDraining(loop.path(), [&] {
+            if (const QJsonObject next = readLine(p, 100); !next.isEmpty())
+                tick = next;
+        }));
+        QElapsedTimer deadline;
+        deadline.start();
+        while (requestsIn(tick) < kReads * 0.99 && deadline.elapsed() < 10000)
+            if (const QJsonObject next = readLine(p, 200); !next.isEmpty())
+                tick = next;
         QVERIFY2(tick.value(u"tick").toInt() >= 1, QJsonDocument(tick).toJson());
         const QJsonObject device = tick.value(u"devices").toObject().value(loop.name()).toObject();
-        QCOMPARE(device.value(u"dev").toString(), QStringLiteral("%1:%2").arg(countersOf(loop.name()).major)
-                                                        .arg(countersOf(loop.name()).minor));
+        QCOMPARE(device.value(u"dev").toString(), QStringLiteral("%1:%2").arg(diskCountersOf(loop.name()).major)
+                                                        .arg(diskCountersOf(loop.name()).minor));
         const QJsonObject read = device.value(u"read").toObject();
         QVERIFY(read.value(u"requests").toDouble() >= kReads * 0.99);
         QVERIFY(!read.value(u"queue").toArray().isEmpty() && !read.value(u"device").toArray().isEmpty());
@@ -225,7 +214,7 @@ private Q_SLOTS:
         requireBpf();
         TestLoop loop(kDeviceBytes, knownContents());
         QVERIFY(loop.isValid());
-        QVERIFY(waitIdle(loop.name()));
+        QVERIFY(waitReadsIdle(loop.name()));
         MonitorWorker worker(QString{});
         worker.setWatched({loop.name()});
         worker.setLatencyLoader([] { return startHelperLatencySource(SysRoot(), {binary("blocktune-helper")}, kIntervalMs); });
@@ -234,8 +223,8 @@ private Q_SLOTS:
         worker.tick();
         QThread::msleep(3 * kIntervalMs);
         worker.tick(); // the source's first reading: no histograms yet
-        QVERIFY(directReads(loop.path()));
-        QThread::msleep(4 * kIntervalMs);
+        QVERIFY(readsWhileDraining(loop.path(), spinEvents)); // the worker's event loop reads the helper
+        QTest::qWait(4 * kIntervalMs);
         worker.tick();
         QCOMPARE(sampled.size(), 3);
         const Sample s = sampled.last().first().value<Sample>();

@@ -754,6 +754,14 @@ void MonitorView::setLatencyShown(bool shown)
     QMetaObject::invokeMethod(worker, [worker, shown] { worker->setLatency(shown); }, Qt::QueuedConnection);
 }
 
+void MonitorView::setLatencyLoader(std::function<Result<std::unique_ptr<LatencySource>>()> loader)
+{
+    MonitorWorker *worker = d->thread->worker();
+    // Queued like setLatency(): the worker's thread runs both, in order.
+    QMetaObject::invokeMethod(worker, [worker, loader = std::move(loader)] { worker->setLatencyLoader(loader); },
+                              Qt::QueuedConnection);
+}
+
 bool MonitorView::isLatencyShown() const
 {
     return d->latency->isChecked();
