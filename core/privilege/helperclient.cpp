@@ -231,8 +231,10 @@ HelperReply HelperClient::startStream(QJsonObject request, int timeoutMs, int fi
 QJsonObject HelperClient::streamLine(QString *error)
 {
     if (m_streamOpen && m_process) {
-        // Without an event loop (tests, the CLI) nothing else reads the pipe.
-        m_process->waitForReadyRead(0);
+        // Without an event loop (tests, the CLI) nothing else reads the
+        // pipe; a helper that found it full writes more once it is read.
+        for (int i = 0; i < 8 && m_process->waitForReadyRead(0); ++i)
+            readReplies();
         readReplies();
         if (!isRunning()) {
             m_streamOpen = false;

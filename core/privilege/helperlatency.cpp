@@ -289,7 +289,10 @@ Result<std::unique_ptr<LatencySource>> startHelperLatencySource(const SysRoot &r
     const QJsonObject request{{QStringLiteral("op"), QStringLiteral("latency")},
                               {QStringLiteral("devices"), QJsonArray::fromStringList(names)},
                               {QStringLiteral("interval_ms"), intervalMs}};
-    const HelperReply reply = client->startStream(request);
+    // A password prompt may take minutes; a helper run directly answers at
+    // once or is stuck (loading the program), and says so in 30 s.
+    const bool prompts = client->command().value(0) == u"pkexec";
+    const HelperReply reply = client->startStream(request, 15000, prompts ? 300000 : 30000);
     if (!reply.ok) {
         // An answer from the helper: it ran, the program did not load (or it
         // refused the request). No answer: the helper never ran.
