@@ -1700,8 +1700,8 @@ KiB</translation>
         <translation>&amp;Latenz</translation>
     </message>
     <message>
-        <source>A heatmap of each request&apos;s queue and device time, from the block layer (a BPF program; it needs root). Members of an array side by side.</source>
-        <translation>Eine Heatmap der Warte- und Gerätezeit jeder Anfrage, aus der Blockschicht (ein BPF-Programm; es braucht root). Die Mitglieder eines Arrays nebeneinander.</translation>
+        <source>A heatmap of each request&apos;s queue and device time, from the block layer (a BPF program; without root through blocktune-helper, which asks for a password). Members of an array side by side.</source>
+        <translation>Eine Heatmap der Warte- und Gerätezeit jeder Anfrage, aus der Blockschicht (ein BPF-Programm; ohne root über blocktune-helper, der nach einem Passwort fragt). Die Mitglieder eines Arrays nebeneinander.</translation>
     </message>
 </context>
 <context>
@@ -1812,6 +1812,42 @@ KiB</translation>
     <message>
         <source> (authorization)</source>
         <translation> (Autorisierung)</translation>
+    </message>
+    <message>
+        <source>blocktune-helper ended the stream</source>
+        <translation>blocktune-helper hat den Strom beendet</translation>
+    </message>
+    <message>
+        <source>no latency stream was started</source>
+        <translation>es wurde kein Latenz-Strom gestartet</translation>
+    </message>
+    <message>
+        <source>latency histograms stopped: %1</source>
+        <translation>Latenz-Histogramme angehalten: %1</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable through blocktune-helper: %1</source>
+        <translation>Latenz-Histogramme über blocktune-helper nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper sent latency figures for %1 that do not parse</source>
+        <translation>blocktune-helper hat für %1 Latenzwerte gesendet, die sich nicht lesen lassen</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable: no block devices found</source>
+        <translation>Latenz-Histogramme nicht verfügbar: keine Blockgeräte gefunden</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not load its BPF program: %1</source>
+        <translation>blocktune-helper konnte sein BPF-Programm nicht laden: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not be started: %1</source>
+        <translation>blocktune-helper konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>latency histograms unavailable: %1</source>
+        <translation>Latenz-Histogramme nicht verfügbar: %1</translation>
     </message>
 </context>
 <context>

@@ -104,6 +104,8 @@ void MainWindow::buildViews(const QString &sysroot)
     m_tuning = new TuningPanel(m_session, m_tabs);
     m_readTest = new ReadTestView(m_session, m_tabs);
     m_monitor = new MonitorView(sysroot, m_session->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
+    if (auto loader = m_session->latencyLoader())
+        m_monitor->setLatencyLoader(std::move(loader)); // a host's window: the host's histograms
     m_details = new QPlainTextEdit(m_tabs);
     m_details->setReadOnly(true);
     m_details->setFont(QFont(QStringLiteral("monospace")));

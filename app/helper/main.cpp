@@ -5,17 +5,23 @@
 // itself, and udev rules files blocktune generated, in /etc/udev/rules.d
 // only (core/privilege/helperservice.cpp, rulesfile.cpp). The only program
 // it runs is udevadm (absolute path, fixed arguments) after such a file
-// changed.
+// changed. The one op that streams is "latency": it loads the BPF
+// program built into this binary (nothing else) and writes its histograms
+// every interval until the next request line or the end of input.
 #include "common/jsonlines.h"
 #include "privilege/privilege.h"
 
 #include <QByteArray>
 #include <QString>
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace blocktune;
@@ -36,13 +42,42 @@ bool writeAll(const QByteArray &data)
     return true;
 }
 
+qint64 monotonicMs()
+{
+    timespec ts {};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
+}
+
+// Writes the stream's ticks on its schedule until stdin has something
+// (a request line, or the end of input) for the main loop to read. False
+// when stdout is gone.
+bool streamUntilInput(HelperLatencyStream &stream)
+{
+    const qint64 interval = stream.intervalMs();
+    qint64 next = monotonicMs() + interval;
+    for (;;) {
+        pollfd in {STDIN_FILENO, POLLIN, 0};
+        const int rc = ::poll(&in, 1, int(std::max<qint64>(0, next - monotonicMs())));
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc != 0)
+            return true; // input, EOF or an error: the read tells which
+        if (!writeAll(stream.tick() + '\n'))
+            return false;
+        // Late ticks are not made up for: the totals are cumulative.
+        next = std::max(next + interval, monotonicMs() + 1);
+    }
+}
+
 void usage(FILE *to)
 {
     std::fprintf(to,
                  "Usage: blocktune-helper [--sysroot DIR]\n\n"
                  "Privileged writer for blocktune, normally started by pkexec.\n"
                  "Reads JSON requests, one per line, on stdin; answers one JSON line each on stdout;\n"
-                 "exits at end of input. Ops: hello, get, set, install_rules, remove_rules.\n"
+                 "exits at end of input. Ops: hello, get, set, install_rules, remove_rules, latency\n"
+                 "(streams the histograms of the BPF program built in until the next request).\n"
                  "See docs/json.md (blocktune-helper).\n\n"
                  "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
                  "                 started through pkexec or setuid\n");
@@ -94,11 +129,23 @@ int main(int argc, char **argv)
     // An install_rules request is the longest there is; the service refuses
     // every other request above kHelperMaxLine itself.
     JsonLineReader reader(kHelperMaxRulesLine);
+    std::unique_ptr<HelperLatencyStream> stream;
+    // Any request line ends a latency stream (its last line says so) before
+    // it is answered; the unloaded program is gone before the next op runs.
+    auto endStream = [&] {
+        const bool written = !stream || writeAll(stream->end() + '\n');
+        stream.reset();
+        return written;
+    };
     auto answer = [&](const JsonLineReader::Line &line) {
-        return writeAll((line.overlong ? HelperService::overlongLine() : service.handleLine(line.text)) + '\n');
+        return endStream()
+               && writeAll((line.overlong ? HelperService::overlongLine() : service.handleLine(line.text, &stream))
+                           + '\n');
     };
     char chunk[4096];
     for (;;) {
+        if (stream && !streamUntilInput(*stream))
+            return 1;
         const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
@@ -111,5 +158,6 @@ int main(int argc, char **argv)
     }
     if (auto last = reader.finish())
         answer(*last);
+    endStream();
     return 0;
 }

@@ -21,6 +21,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QObject>
@@ -254,6 +255,17 @@ constexpr quint64 deviceNumber(quint32 major, quint32 minor)
 using LatencyTotalsMap = QHash<quint64, DeviceLatencyTotals>; ///< by deviceNumber()
 /// The histograms between two readings of one device's totals.
 DeviceLatency latencyDelta(const DeviceLatencyTotals &before, const DeviceLatencyTotals &after);
+
+/// "MAJ:MIN" (as sysfs' dev files have it) as a deviceNumber(); nullopt otherwise.
+std::optional<quint64> parseDeviceNumber(const QString &text);
+/// The wire form of one device's cumulative totals (blocktune-helper's
+/// latency ticks, the agent's latency op): {"dev":"MAJ:MIN","read":{
+/// "requests","queue_ns","device_ns","queue":[[upper_us,count],...],
+/// "device":[...]},"write":{...}} (docs/json.md).
+QJsonObject latencyTotalsToJson(quint64 number, const DeviceLatencyTotals &totals);
+/// That form read back (its device number into *number); nullopt when any
+/// part is missing or malformed.
+std::optional<DeviceLatencyTotals> latencyTotalsFromJson(const QJsonObject &o, quint64 *number);
 
 /// Where latency counts come from: BlockLatencyProbe, or a test's fake.
 class LatencySource
@@ -597,6 +609,7 @@ public:
 
     Sampler &sampler() { return m_sampler; }
     const Clock &clock() const { return *m_clock; }
+    const SysRoot &root() const { return m_root; }
 
     /// Scans the devices (no filesystem probes) for the IRQ lines and groups.
     Status refreshTopology();
@@ -656,8 +669,9 @@ public Q_SLOTS:
     void setUserGroups(const QList<blocktune::GroupSpec> &groups);
     /// Takes one sample now (tests drive the worker with this and a fake clock).
     void tick();
-    /// Latency histograms on (the loader's source: the BPF probe unless
-    /// replaced) or off. When the source cannot load, each sample says why
+    /// Latency histograms on (the loader's source: the BPF probe as root,
+    /// blocktune-helper's "latency" stream for a user on the live machine,
+    /// unless replaced) or off. When the source cannot load, each sample says why
     /// (Sample::latencyUnavailable) and the other figures go on.
     void setLatency(bool on);
 

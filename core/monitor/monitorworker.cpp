@@ -1,11 +1,14 @@
 #include "monitor.h"
 
 #include "common/tr.h"
+#include "privilege/privilege.h"
 
 #include <QThread>
 #include <QTimer>
 
 #include <algorithm>
+
+#include <unistd.h>
 
 namespace blocktune {
 
@@ -90,10 +93,15 @@ void MonitorWorker::setLatency(bool on)
         m_loop.disableLatency();
         return;
     }
-    if (!m_latencyLoader) {
+    // Root loads the program itself; a recorded tree and the test switch
+    // (BLOCKTUNE_BPF_REFUSE=1, which pkexec would not pass on) refuse here.
+    if (!m_latencyLoader && (::geteuid() == 0 || !m_loop.root().isLive()
+                             || qEnvironmentVariableIntValue("BLOCKTUNE_BPF_REFUSE") == 1)) {
         (void)m_loop.enableLatency(); // a failure is no error of the monitor: each sample says why
         return;
     }
+    if (!m_latencyLoader) // a user: the helper loads the program and streams its counts
+        m_latencyLoader = [root = m_loop.root()] { return startHelperLatencySource(root); };
     auto source = m_latencyLoader();
     if (source)
         m_loop.sampler().setLatencySource(std::move(*source));

@@ -75,8 +75,9 @@ bool isPlain(const SysDir &dir, const QByteArray &relative, mode_t mode)
     return ok;
 }
 
-// The disk's real sysfs directory, after every check on the name.
-Result<SysDir> openDisk(const SysRoot &root, const QString &device)
+} // namespace
+
+Result<SysDir> openBlockDevice(const SysRoot &root, const QString &device)
 {
     if (device.isEmpty())
         return makeError(InvalidArgument, QStringLiteral("no device named in the request"));
@@ -98,6 +99,19 @@ Result<SysDir> openDisk(const SysRoot &root, const QString &device)
     SysDir dir = SysDir::open(*dirPath);
     if (!dir.isValid() || !dir.exists("dev"))
         return makeError(NotFound, QStringLiteral("'%1' is not a block device (no dev attribute)").arg(device));
+    return dir;
+}
+
+namespace {
+
+// The disk's real sysfs directory, after every check on the name.
+Result<SysDir> openDisk(const SysRoot &root, const QString &device)
+{
+    auto opened = openBlockDevice(root, device);
+    if (!opened)
+        return opened.error();
+    SysDir dir = std::move(*opened);
+    const QString real = QString::fromLocal8Bit(dir.path());
     if (!isPlain(dir, "queue", S_IFDIR)) {
         if (dir.exists("partition")) {
             const QString disk = real.section(u'/', -2, -2);

@@ -104,6 +104,12 @@ quint64 HelperClient::submit(QJsonObject request)
         return id;
     }
     request.insert(u"id", double(id));
+    if (std::exchange(m_streamNext, false)) {
+        m_streamId = id;
+        m_streamOpen = false;
+        m_streamLast = {};
+        m_streamError.clear();
+    }
     m_pending.append(id);
     m_process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
     return id;
@@ -166,6 +172,8 @@ void HelperClient::readReplies()
     m_reader.append(m_process->readAllStandardOutput());
     while (auto next = m_reader.next()) {
         const QByteArray line = next->overlong ? QByteArray("(an answer longer than 1 MiB)") : next->text;
+        if (m_streamOpen && keepStreamLine(line))
+            continue;
         if (m_pending.isEmpty())
             continue; // nothing asked: ignore, never guess
         const quint64 id = m_pending.takeFirst();
@@ -188,9 +196,58 @@ void HelperClient::readReplies()
             m_greeted = true;
             continue;
         }
+        if (id == m_streamId && m_streamId != 0) {
+            m_streamOpen = reply.ok;
+            m_streamLast = reply.ok ? body : QJsonObject();
+            if (!reply.ok)
+                m_streamError = reply.error;
+        }
         m_ready.append(reply);
     }
     deliver();
+}
+
+bool HelperClient::keepStreamLine(const QByteArray &line)
+{
+    const QJsonObject body = QJsonDocument::fromJson(line).object();
+    if (body.isEmpty() || quint64(body.value(u"id").toDouble()) != m_streamId)
+        return false;
+    if (body.value(u"end").toBool()) {
+        m_streamOpen = false;
+        m_streamLast = {};
+        m_streamError = PrivilegeText::tr("blocktune-helper ended the stream");
+    } else {
+        m_streamLast = body;
+    }
+    return true;
+}
+
+HelperReply HelperClient::startStream(QJsonObject request, int timeoutMs, int firstTimeoutMs)
+{
+    m_streamNext = true;
+    return call(std::move(request), timeoutMs, firstTimeoutMs);
+}
+
+QJsonObject HelperClient::streamLine(QString *error)
+{
+    if (m_streamOpen && m_process) {
+        // Without an event loop (tests, the CLI) nothing else reads the
+        // pipe; a helper that found it full writes more once it is read.
+        for (int i = 0; i < 8 && m_process->waitForReadyRead(0); ++i)
+            readReplies();
+        readReplies();
+        if (!isRunning()) {
+            m_streamOpen = false;
+            m_streamLast = {};
+            m_streamError = exitExplanation();
+        }
+    }
+    if (!m_streamOpen) {
+        *error = m_streamError.isEmpty() ? PrivilegeText::tr("no latency stream was started") : m_streamError;
+        return {};
+    }
+    error->clear();
+    return m_streamLast;
 }
 
 void HelperClient::deliver()

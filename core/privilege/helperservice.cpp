@@ -3,7 +3,10 @@
 // so a confused or hostile caller learns why and changes nothing.
 #include "privilege.h"
 
+#include "helperlatency.h"
+
 #include "common/jsonlines.h"
+#include "monitor/monitor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -89,7 +92,8 @@ QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
 {
     static const QStringList known{QStringLiteral("op"), QStringLiteral("id"), QStringLiteral("device"),
                                    QStringLiteral("attribute"), QStringLiteral("value"), QStringLiteral("name"),
-                                   QStringLiteral("content")};
+                                   QStringLiteral("content"), QStringLiteral("devices"),
+                                   QStringLiteral("interval_ms")};
     for (auto it = request.begin(); it != request.end(); ++it)
         if (!known.contains(it.key()))
             return toLine(errorObject(QStringLiteral("unknown field '%1' (fields: %2)")
@@ -102,7 +106,14 @@ QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
                                   QStringLiteral("invalid")));
 
     QString error;
-    if (!stringField(request, u"op", &r.op, &error) || !stringField(request, u"device", &r.device, &error)
+    if (!stringField(request, u"op", &r.op, &error))
+        return toLine(errorObject(error, QStringLiteral("invalid"), request));
+    if (r.op == u"latency")
+        return {}; // its own fields: helperlatency.cpp
+    if (request.contains(u"devices") || request.contains(u"interval_ms"))
+        return toLine(errorObject(QStringLiteral("'devices' and 'interval_ms' belong to latency"),
+                                  QStringLiteral("invalid"), request));
+    if (!stringField(request, u"device", &r.device, &error)
         || !stringField(request, u"attribute", &r.attr, &error) || !stringField(request, u"value", &r.value, &error)
         || !stringField(request, u"name", &r.name, &error) || !stringField(request, u"content", &r.content, &error))
         return toLine(errorObject(error, QStringLiteral("invalid"), request));
@@ -173,7 +184,23 @@ QByteArray replyRules(const SysRoot &root, const HelperRequest &r, QJsonObject r
     return toLine(reply);
 }
 
+QByteArray replyLatency(const SysRoot &root, const HelperLatencyLoader &loader, const HelperRequest &r,
+                        std::unique_ptr<HelperLatencyStream> *stream)
+{
+    auto started = helperdetail::startLatency(root, loader, r.json, stream);
+    if (!started)
+        return toLine(errorObject(started.error().message, errorCodeName(started.error().code), r.json));
+    return *started;
+}
+
 } // namespace
+
+HelperService::HelperService(SysRoot root, HelperLatencyLoader latencyLoader)
+    : m_root(std::move(root)), m_latencyLoader(std::move(latencyLoader))
+{
+}
+
+HelperService::~HelperService() = default;
 
 QByteArray HelperService::overlongLine()
 {
@@ -181,7 +208,7 @@ QByteArray HelperService::overlongLine()
                               QStringLiteral("invalid")));
 }
 
-QByteArray HelperService::handleLine(const QByteArray &line) const
+QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<HelperLatencyStream> *stream) const
 {
     QJsonObject object;
     if (QByteArray refused = readRequestObject(line, object); !refused.isEmpty())
@@ -209,7 +236,10 @@ QByteArray HelperService::handleLine(const QByteArray &line) const
         return replySet(m_root, request, reply);
     if (request.rulesOp)
         return replyRules(m_root, request, reply);
-    return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules)")
+    if (request.op == u"latency")
+        return replyLatency(m_root, m_latencyLoader, request, stream);
+    return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules, "
+                                             "latency)")
                                   .arg(request.op.left(64)),
                               QStringLiteral("invalid"), object));
 }

@@ -28,6 +28,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -131,6 +132,11 @@ bool isPlainDecimal(QStringView text);
 Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite &request);
 /// Same checks without a value, for reads ("get" on the helper).
 Result<QByteArray> resolveAttribute(const SysRoot &root, const QString &device, const QString &attribute);
+/// The name checks of checkAttributeWrite() without the queue: a kernel
+/// name (no '/', no '..'), an entry under ROOT/sys/class/block that leads
+/// into ROOT/sys/devices and has a dev attribute (a whole disk or a
+/// partition). Returns the device's directory.
+Result<SysDir> openBlockDevice(const SysRoot &root, const QString &device);
 /// checkAttributeWrite(), then the write, then the read-back.
 Result<WrittenValue> writeCheckedAttribute(const SysRoot &root, const AttributeWrite &request);
 
@@ -148,6 +154,11 @@ public:
 private:
     SysRoot m_root;
 };
+
+/// Bounds of the "latency" op: devices per request, interval in ms.
+inline constexpr int kHelperMaxLatencyDevices = 128;
+inline constexpr int kHelperMinLatencyIntervalMs = 100;
+inline constexpr int kHelperMaxLatencyIntervalMs = 60000;
 
 /// Longest answer line HelperClient takes from the helper (bytes).
 inline constexpr qsizetype kHelperMaxAnswer = 1024 * 1024;
@@ -200,6 +211,14 @@ public:
     void cancel() { m_cancel.store(true); }
     /// How many times a helper process was started.
     int starts() const { return m_starts; }
+    /// call() for a request that streams (op "latency"): when its answer is
+    /// ok, the helper's later lines with its id are kept, not matched to
+    /// other requests; the newest is streamLine()'s.
+    HelperReply startStream(QJsonObject request, int timeoutMs = 15000, int firstTimeoutMs = 300000);
+    /// The newest line of the stream startStream() began, after reading what
+    /// has arrived (without waiting). Empty and `*error` set once the stream
+    /// ended or the helper exited.
+    QJsonObject streamLine(QString *error);
 
 Q_SIGNALS:
     void replyReceived(const blocktune::HelperReply &reply);
@@ -207,6 +226,7 @@ Q_SIGNALS:
 private:
     bool ensureStarted(QString *error);
     void readReplies();
+    bool keepStreamLine(const QByteArray &line);
     void failPending(const QString &why);
     void deliver();
     QString exitExplanation() const;
@@ -222,7 +242,27 @@ private:
     int m_waitingFor = 0; ///< call()s in progress: collect answers, emit later
     int m_starts = 0;
     std::atomic_bool m_cancel{false};
+    bool m_streamNext = false; ///< the next submit() starts a stream
+    quint64 m_streamId = 0;    ///< its request's id
+    bool m_streamOpen = false; ///< its first answer was ok, no end line yet
+    QJsonObject m_streamLast;  ///< the newest line of it
+    QString m_streamError;     ///< why it is over
 };
+
+class LatencySource;
+/// A LatencySource read from blocktune-helper's "latency" op (started with
+/// `command`, pkexec by default): the helper loads its built-in BPF program
+/// and streams the cumulative histograms of the block devices of `root`
+/// (whole disks and partitions, the first kHelperMaxLatencyDevices by name)
+/// every `intervalMs`; totals() hands over the newest. Fails with why the
+/// helper could not start or the program could not load. Lives on the
+/// thread that calls this (the monitor worker's).
+Result<std::unique_ptr<LatencySource>> startHelperLatencySource(const SysRoot &root, QStringList command = {},
+                                                                int intervalMs = kHelperMinLatencyIntervalMs);
+/// The latency source for a monitor of `root`: the BPF program in this
+/// process when running as root, blocktune-helper's stream otherwise
+/// (refused on a recorded tree: the program times this machine).
+Result<std::unique_ptr<LatencySource>> loadLatencySource(const SysRoot &root);
 
 /// An AttributeWriter that sends "set" requests to blocktune-helper. Its
 /// HelperClient lives on a thread of its own, so write() may be called from
@@ -297,6 +337,25 @@ Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change,
 
 // ---- The helper's side of the protocol -----------------------------------------
 
+class LatencySource;
+/// Where the helper's "latency" op gets its source: the built-in BPF
+/// program (BlockLatencyProbe) unless a test gives a fake.
+using HelperLatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
+
+/// The stream a "latency" request started: the helper's loop writes tick()
+/// every intervalMs() until a new request line or the end of input, then
+/// end(). Unloads its source (the BPF program) when destroyed.
+class HelperLatencyStream
+{
+public:
+    virtual ~HelperLatencyStream() = default;
+    virtual int intervalMs() const = 0;
+    /// One line: the cumulative histograms of the devices asked (docs/json.md).
+    virtual QByteArray tick() = 0;
+    /// The line that closes the stream.
+    virtual QByteArray end() = 0;
+};
+
 /// Longest request line the helper accepts (bytes, newline excluded).
 inline constexpr qsizetype kHelperMaxLine = 4096;
 /// An install_rules request carries a whole rules file (at most
@@ -306,18 +365,25 @@ inline constexpr qsizetype kHelperMaxRulesLine = 160 * 1024;
 inline constexpr int kHelperProtocolVersion = 1;
 
 /// Answers one request line with one response line (compact JSON, no
-/// newline). Ops: hello, get, set, install_rules, remove_rules. Trusts
-/// nothing: see docs/json.md, "blocktune-helper".
+/// newline). Ops: hello, get, set, install_rules, remove_rules, latency.
+/// Trusts nothing: see docs/json.md, "blocktune-helper".
 class HelperService final
 {
 public:
-    explicit HelperService(SysRoot root) : m_root(std::move(root)) {}
-    QByteArray handleLine(const QByteArray &line) const;
+    /// `latencyLoader` empty: the built-in BPF program, on the live machine
+    /// only. A test's loader also serves a recorded tree.
+    explicit HelperService(SysRoot root, HelperLatencyLoader latencyLoader = {});
+    ~HelperService();
+    /// A "latency" request that passes every check loads its source and, when
+    /// `stream` is given, leaves the stream there (its first line is the
+    /// answer returned); without `stream` it is refused.
+    QByteArray handleLine(const QByteArray &line, std::unique_ptr<HelperLatencyStream> *stream = nullptr) const;
     /// The answer to a line that was longer than kHelperMaxLine.
     static QByteArray overlongLine();
 
 private:
     SysRoot m_root;
+    HelperLatencyLoader m_latencyLoader;
 };
 
 } // namespace blocktune

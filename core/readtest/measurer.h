@@ -9,11 +9,13 @@
 #include "readtest/readtest.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace blocktune {
 
 class CounterSource; // core/monitor
+class LatencySource; // core/monitor
 class TuningSession; // core/session
 
 /// Called from any thread.
@@ -24,6 +26,11 @@ public:
     /// The machine's counters (/proc/diskstats, interrupts, inflight), one
     /// reading per call; a host's in one round trip each.
     virtual std::unique_ptr<CounterSource> counterSource() = 0;
+    /// Where the monitor's latency histograms come from when they are not
+    /// this process's (a host's agent); empty: the monitor's own loader
+    /// (MonitorWorker::setLatency()).
+    using LatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
+    virtual LatencyLoader latencyLoader() { return {}; }
     /// A prepared test run here, or by the host's agent in its session
     /// (kept in its history); the observer is fed as it runs and `cancel`
     /// stops it at the next block.

@@ -431,6 +431,37 @@ QJsonObject opCounters(AgentCall &call)
     return o;
 }
 
+/// {"op":"latency"}: the cumulative queue and device time histograms of
+/// this host's block devices since the first such call, from the BPF
+/// program (BlockLatencyProbe, loaded then, as root only; unloaded when the
+/// agent ends), each device as blocktune-helper's latency ticks carry it
+/// ({"totals":[{"dev":"8:16","read":{...},"write":{...}},...]}). A console's
+/// monitor takes differences, as from the helper's stream.
+QJsonObject opLatency(AgentCall &call)
+{
+    thread_local std::unique_ptr<BlockLatencyProbe> probe;
+    if (!probe) {
+        if (!call.session.root().isLive())
+            return agentError(makeError(Refused, QStringLiteral("latency histograms measure the live machine, not "
+                                                                "a recorded tree (--sysroot)")));
+        if (::geteuid() != 0)
+            return agentError(makeError(Refused, QStringLiteral(
+                "latency histograms unavailable: the agent on this host is not root (connect as root; the "
+                "BPF program needs it)")));
+        auto loaded = BlockLatencyProbe::load();
+        if (!loaded)
+            return agentError(loaded.error());
+        probe = std::move(*loaded);
+    }
+    auto totals = probe->totals();
+    if (!totals)
+        return agentError(totals.error());
+    QJsonArray out;
+    for (auto it = totals->cbegin(); it != totals->cend(); ++it)
+        out.append(latencyTotalsToJson(it.key(), it.value()));
+    return {{QStringLiteral("totals"), out}};
+}
+
 /// {"op":"block_devices"}: this host's block devices as a count and a
 /// digest of their names and sysfs nodes, which a console polls to follow
 /// the host's hotplug (core/remote/hostwatcher.h).
@@ -666,6 +697,7 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("counters"), &opCounters);
+    addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);
     addOp(QStringLiteral("readtest"), &opReadTest);
     addOp(QStringLiteral("history_db"), &opHistoryDb);

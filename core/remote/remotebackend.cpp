@@ -289,6 +289,37 @@ private:
     InterruptCounts m_interrupts;
 };
 
+/// LatencySource through op "latency": the host's cumulative histograms,
+/// one round trip per reading (the agent loads its BPF program on the first).
+class AgentLatencySource final : public LatencySource
+{
+public:
+    explicit AgentLatencySource(std::shared_ptr<RemoteLink> link) : m_link(std::move(link)) {}
+
+    Result<LatencyTotalsMap> totals() override
+    {
+        auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("latency")}});
+        if (!answer)
+            return answer.error();
+        if (!answer->value(u"ok").toBool())
+            return makeError(errorCodeFromName(answer->value(u"code").toString()),
+                             QStringLiteral("%1: %2").arg(m_link->target().host, answer->value(u"error").toString()));
+        LatencyTotalsMap out;
+        for (const QJsonValue &v : answer->value(u"totals").toArray()) {
+            quint64 number = 0;
+            const auto totals = latencyTotalsFromJson(v.toObject(), &number);
+            if (!totals)
+                return makeError(InvalidArgument, QStringLiteral("%1: the agent's latency figures do not parse")
+                                                      .arg(m_link->target().host));
+            out.insert(number, *totals);
+        }
+        return out;
+    }
+
+private:
+    std::shared_ptr<RemoteLink> m_link;
+};
+
 // ---- The session backend -----------------------------------------------------------------
 
 QJsonObject requestOf(const QString &op)
@@ -339,6 +370,16 @@ public:
                                             const QByteArray &content) override;
 
     std::unique_ptr<CounterSource> counterSource() override { return std::make_unique<AgentCounterSource>(m_link); }
+    // The host's program, through its agent: a first reading says whether it loads.
+    LatencyLoader latencyLoader() override
+    {
+        return [link = m_link]() -> Result<std::unique_ptr<LatencySource>> {
+            auto source = std::make_unique<AgentLatencySource>(link);
+            if (auto first = source->totals(); !first)
+                return first.error();
+            return std::unique_ptr<LatencySource>(std::move(source));
+        };
+    }
     // The host's agent runs them in its session (the mirror has no devices).
     ReadTestResult runReadTest(const ReadTest &test, const ReadTestObserver &observer,
                                const std::atomic_bool *cancel) override

@@ -205,6 +205,11 @@ std::unique_ptr<CounterSource> ConsoleSession::counterSource() const
     return m_measurer->counterSource();
 }
 
+Measurer::LatencyLoader ConsoleSession::latencyLoader() const
+{
+    return m_measurer->latencyLoader();
+}
+
 quint64 ConsoleSession::findDeadJournals()
 {
     return post([](SessionWorker *w, quint64 t) { w->findDeadJournals(t); });

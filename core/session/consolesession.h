@@ -112,6 +112,8 @@ public:
     const QString &readOnlyReason() const { return m_session->readOnlyReason(); }
     /// Where the monitor takes its counters (this machine's, or the host's).
     std::unique_ptr<CounterSource> counterSource() const;
+    /// The measurer's latency loader (a host's agent), empty for this machine.
+    Measurer::LatencyLoader latencyLoader() const;
     SessionWorker *worker() const { return m_worker; }
 
     /// The newest model the worker published (nullptr before the first scan).

@@ -2,7 +2,10 @@
 // version check, requests before it, the session's ops on a copied
 // recorded tree, streamed monitor samples and stop, and the restore of
 // temporary changes when the input ends or a signal arrives.
+#include "testloop.h"
 #include "testsupport.h"
+
+#include "monitor/monitor.h"
 
 #include "remote/remote.h"
 
@@ -413,6 +416,68 @@ private Q_SLOTS:
         }
         QVERIFY(stopAnswered);
         QVERIFY(monitorEnded);
+    }
+
+    // The host's latency histograms for a host window's heatmap: op
+    // "latency" loads the BPF program on the first call (root) and answers
+    // cumulative totals; between two calls around 4000 direct reads on the
+    // test's own loop device the count is diskstats' (1% allowed, as in
+    // tst_latencyprobe_live). On a recorded tree it is refused.
+    void latencyOpCountsTheHostsReads()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (!BlockLatencyProbe::builtIn())
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");
+        constexpr qint64 kBytes = 64 << 20;
+        constexpr int kReads = 4000;
+        TestLoop loop(kBytes, knownContents());
+        QVERIFY(loop.isValid());
+        QVERIFY(waitReadsIdle(loop.name()));
+        Agent agent;
+        agent.send(hello());
+        agent.next();
+        auto readTotals = [&](int id, LatencyTotals *read) -> QString {
+            agent.send({{QStringLiteral("op"), QStringLiteral("latency")}, {QStringLiteral("id"), id}});
+            const QJsonObject a = agent.next();
+            if (!a.value(u"ok").toBool())
+                return a.value(u"error").toString() + u" (no answer?)"_qs;
+            const DiskCounters c = diskCountersOf(loop.name());
+            *read = {};
+            for (const QJsonValue &v : a.value(u"totals").toArray()) {
+                quint64 number = 0;
+                const auto t = latencyTotalsFromJson(v.toObject(), &number);
+                if (!t)
+                    return u"a device's totals do not parse"_qs;
+                if (number == deviceNumber(quint32(c.major), quint32(c.minor)))
+                    *read = t->read;
+            }
+            return QString();
+        };
+        LatencyTotals before, after;
+        const DiskCounters diskBefore = diskCountersOf(loop.name());
+        QString error = readTotals(2, &before);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(directReads4k(loop.path(), kBytes, kReads));
+        QThread::msleep(100); // diskstats accounts the last read after the reader wakes
+        const DiskCounters diskAfter = diskCountersOf(loop.name());
+        error = readTotals(3, &after);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const quint64 requests = counterDelta(diskBefore[DiskCounters::ReadsCompleted], diskAfter[DiskCounters::ReadsCompleted]);
+        const quint64 counted = after.requests - before.requests;
+        qInfo("agent latency op: %llu requests, diskstats %llu", counted, requests);
+        QVERIFY(requests >= quint64(kReads));
+        QVERIFY2(counted <= requests && requests - counted <= requests / 100, qPrintable(QString::number(counted)));
+        QCOMPARE(histogramDelta(before.device, after.device).total(), counted);
+    }
+    void latencyOpOnARecordedTreeIsRefused()
+    {
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("latency")}, {QStringLiteral("id"), 2}});
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(u"not a recorded tree"_qs), qPrintable(a.value(u"error").toString()));
     }
 
     // dead_journals lists what a killed session left (not a running one's);

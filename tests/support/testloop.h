@@ -2,10 +2,16 @@
 // A loop device of a test with known contents and known queue settings,
 // shared by the read-test and advisor tests (root).
 #include "common/sysroot.h"
+#include "stats/diskstats.h"
 #include "testsupport.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QThread>
+
+#include <cstdlib>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <random>
 #include <utility>
@@ -99,5 +105,49 @@ private:
     QList<std::pair<const char *, QString>> m_saved;
     bool m_ok = false;
 };
+
+/// The device's diskstats line now (zeros when it has none).
+inline DiskCounters diskCountersOf(const QString &name)
+{
+    auto table = readDiskStats(SysRoot());
+    return table ? table->value(name) : DiskCounters{};
+}
+
+/// A freshly attached device may still be probed (blkid, udev): waits
+/// (up to 5 s) until its read count holds still for 100 ms.
+inline bool waitReadsIdle(const QString &name)
+{
+    quint64 last = diskCountersOf(name)[DiskCounters::ReadsCompleted];
+    for (int i = 0; i < 50; ++i) {
+        QThread::msleep(100);
+        const quint64 now = diskCountersOf(name)[DiskCounters::ReadsCompleted];
+        if (now == last)
+            return true;
+        last = now;
+    }
+    return false;
+}
+
+/// `count` O_DIRECT 4 KiB reads at random aligned offsets within the first
+/// `bytes` of `path` (read only); false on any error.
+inline bool directReads4k(const QString &path, qint64 bytes, int count)
+{
+    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    void *buffer = nullptr;
+    if (::posix_memalign(&buffer, 4096, 4096) != 0) {
+        ::close(fd);
+        return false;
+    }
+    std::mt19937 rng(20);
+    std::uniform_int_distribution<qint64> block(0, bytes / 4096 - 1);
+    bool ok = true;
+    for (int i = 0; i < count && ok; ++i)
+        ok = ::pread(fd, buffer, 4096, off_t(block(rng) * 4096)) == 4096;
+    std::free(buffer);
+    ::close(fd);
+    return ok;
+}
 
 } // namespace blocktune::test

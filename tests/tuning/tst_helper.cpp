@@ -4,8 +4,10 @@
 // client side (HelperClient/HelperWriter) and the polkit action file.
 #include "tuningtestutil.h"
 
+#include "monitor/monitor.h"
 #include "privilege/privilege.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QElapsedTimer>
@@ -169,7 +171,7 @@ void addProtocolRows(QList<HostileRequest> &rows)
         {"two objects on a line", "{\"op\":\"hello\"}{\"op\":\"hello\"}", notObject, u"invalid"_qs},
         {"nested 3000 deep", nested, notObject, u"invalid"_qs},
         {"invalid UTF-8", "{\"op\":\"get\",\"device\":\"sd\xff\xfe\",\"attribute\":\"scheduler\"}", notObject, u"invalid"_qs},
-        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules)"_qs, u"invalid"_qs},
+        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules, latency)"_qs, u"invalid"_qs},
         {"upper-case op", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"SET\""), u"unknown op 'SET'"_qs, u"invalid"_qs},
         {"op with a space", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"set \""), u"unknown op 'set '"_qs, u"invalid"_qs},
         {"no op", "{\"device\":\"sdb\"}", u"unknown op ''"_qs, u"invalid"_qs},
@@ -226,6 +228,57 @@ void addRulesRows(QList<HostileRequest> &rows)
     };
 }
 
+// The "latency" op: only its fixed form (devices, interval_ms) is taken;
+// nothing here may load a program (latencyRefusalsLoadNothing checks).
+QByteArray latencyLine(const QByteArray &devices, const QByteArray &interval, const QByteArray &extra = {})
+{
+    return "{\"op\":\"latency\",\"devices\":" + devices + ",\"interval_ms\":" + interval + extra + "}";
+}
+
+QList<HostileRequest> latencyRows()
+{
+    const QString notName = u"is not a block device kernel name (no '/', no '..'"_qs;
+    const QString needsDevices = u"'latency' needs 'devices', a list of 1 to 128 block device kernel names"_qs;
+    const QString wholeMs = u"'interval_ms' must be a whole number of milliseconds from 100 to 60000"_qs;
+    const QString onlyFields = u"'latency' takes 'devices' and 'interval_ms', nothing else"_qs;
+    QByteArray many = "[";
+    for (int i = 0; i < 129; ++i)
+        many += (i ? ",\"" : "\"") + QByteArray("sdb") + "\"";
+    many += ']';
+    return {
+        {"latency: empty device list", latencyLine("[]", "1000"), u"'devices' is empty: name 1 to 128 block device kernel names"_qs, u"invalid"_qs},
+        {"latency: no device list", "{\"op\":\"latency\",\"interval_ms\":1000}", needsDevices, u"invalid"_qs},
+        {"latency: devices a string", latencyLine("\"sdb\"", "1000"), needsDevices, u"invalid"_qs},
+        {"latency: devices an object", latencyLine("{\"sdb\":1}", "1000"), needsDevices, u"invalid"_qs},
+        {"latency: 129 devices", latencyLine(many, "1000"), u"'devices' lists 129 devices: at most 128 are allowed"_qs, u"invalid"_qs},
+        {"latency: ../sda", latencyLine("[\"../sda\"]", "1000"), u"'../sda' "_qs + notName, u"invalid"_qs},
+        {"latency: sda/..", latencyLine("[\"sdb\",\"sda/..\"]", "1000"), u"'sda/..' "_qs + notName, u"invalid"_qs},
+        {"latency: /dev path", latencyLine("[\"/dev/sdb\"]", "1000"), notName, u"invalid"_qs},
+        {"latency: no such device", latencyLine("[\"sdz\"]", "1000"), u"no block device named 'sdz'"_qs, u"not_found"_qs},
+        {"latency: link out of sysfs", latencyLine("[\"evil\"]", "1000"), u"'evil' does not lead to a device directory under sysfs"_qs, u"refused"_qs},
+        {"latency: duplicate device", latencyLine("[\"sdb\",\"sdc\",\"sdb\"]", "1000"), u"device 'sdb' is listed twice in 'devices' (name each device once)"_qs, u"invalid"_qs},
+        {"latency: device a number", latencyLine("[\"sdb\",5]", "1000"), u"'devices' entry 2 is not a string (allowed: 1 to 128 block device kernel names"_qs, u"invalid"_qs},
+        {"latency: empty name", latencyLine("[\"\"]", "1000"), u"'devices' entry 1 is empty (allowed: 1 to 128 block device kernel names"_qs, u"invalid"_qs},
+        {"latency: interval 0", latencyLine("[\"sdb\"]", "0"), u"'interval_ms' 0 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"latency: interval negative", latencyLine("[\"sdb\"]", "-100"), u"'interval_ms' -100 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"latency: interval below 100", latencyLine("[\"sdb\"]", "99"), u"'interval_ms' 99 is out of range"_qs, u"invalid"_qs},
+        {"latency: interval huge", latencyLine("[\"sdb\"]", "1e15"), u"'interval_ms' 1e+15 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"latency: interval a string", latencyLine("[\"sdb\"]", "\"1000\""), wholeMs + u" (got \"1000\")"_qs, u"invalid"_qs},
+        {"latency: interval a fraction", latencyLine("[\"sdb\"]", "250.5"), wholeMs + u" (got 250.5)"_qs, u"invalid"_qs},
+        {"latency: interval null", latencyLine("[\"sdb\"]", "null"), wholeMs + u" (got null)"_qs, u"invalid"_qs},
+        {"latency: interval a list", latencyLine("[\"sdb\"]", "[1000]"), wholeMs + u" (got a list)"_qs, u"invalid"_qs},
+        {"latency: no interval", "{\"op\":\"latency\",\"devices\":[\"sdb\"]}", u"'latency' needs 'interval_ms', a whole number of milliseconds from 100 to 60000"_qs, u"invalid"_qs},
+        {"latency: program path", latencyLine("[\"sdb\"]", "1000", ",\"program\":\"/tmp/evil.bpf.o\""), u"unknown field 'program'"_qs, u"invalid"_qs},
+        {"latency: path", latencyLine("[\"sdb\"]", "1000", ",\"path\":\"/sys/fs/bpf/x\""), u"unknown field 'path'"_qs, u"invalid"_qs},
+        {"latency: map", latencyLine("[\"sdb\"]", "1000", ",\"map\":\"latency\""), u"unknown field 'map'"_qs, u"invalid"_qs},
+        {"latency: unknown field", latencyLine("[\"sdb\"]", "1000", ",\"count\":5"), u"unknown field 'count'"_qs, u"invalid"_qs},
+        {"latency: a set's device", latencyLine("[\"sdb\"]", "1000", ",\"device\":\"sdb\""), onlyFields + u" (got 'device')"_qs, u"invalid"_qs},
+        {"latency: a set's value", latencyLine("[\"sdb\"]", "1000", ",\"value\":\"1\""), onlyFields + u" (got 'value')"_qs, u"invalid"_qs},
+        {"latency: op a list", "{\"op\":[\"latency\"],\"devices\":[\"sdb\"],\"interval_ms\":1000}", u"field 'op' must be a string"_qs, u"invalid"_qs},
+        {"latency fields on get", "{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"scheduler\",\"interval_ms\":1000}", u"'devices' and 'interval_ms' belong to latency"_qs, u"invalid"_qs},
+    };
+}
+
 QList<HostileRequest> hostileRequests()
 {
     QList<HostileRequest> rows;
@@ -234,8 +287,34 @@ QList<HostileRequest> hostileRequests()
     addValueRows(rows);
     addProtocolRows(rows);
     addRulesRows(rows);
+    rows += latencyRows();
+    // A request good in every field: the helper on a recorded tree loads
+    // nothing (its program would time this machine under the tree's names).
+    rows += {"latency on a recorded tree", latencyLine("[\"sdb\",\"sda1\",\"md0\"]", "1000"),
+             u"latency histograms measure the live machine, not a recorded tree (--sysroot): nothing was loaded"_qs,
+             u"refused"_qs};
     return rows;
 }
+
+// A latency source that counts for the tree's sdb (8:16) what a test says.
+class FakeLatency final : public LatencySource
+{
+public:
+    explicit FakeLatency(quint64 *reads) : m_reads(reads) {}
+    Result<LatencyTotalsMap> totals() override
+    {
+        DeviceLatencyTotals t;
+        t.read.requests = *m_reads;
+        t.read.queueNs = *m_reads * 3000;
+        t.read.deviceNs = *m_reads * 100000;
+        t.read.queue.counts[1] = *m_reads;  // 2-4 us
+        t.read.device.counts[6] = *m_reads; // 64-128 us
+        return LatencyTotalsMap{{deviceNumber(8, 16), t}};
+    }
+
+private:
+    quint64 *m_reads;
+};
 
 /// The helper's peak RSS bound under the flood: Qt Core and one line's
 /// work fit in a few MiB (measured: 8.5 MiB); the flood itself is ~100 MB. Sanitizer builds
@@ -321,6 +400,83 @@ private Q_SLOTS:
         QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
         QCOMPARE(a.value(u"code").toString(), code);
         QCOMPARE(m_tree->hash(), before);
+    }
+
+    // The latency rows in-process, with a loader that would serve even a
+    // recorded tree: each is refused with its reason before anything loads.
+    void latencyRefusalsLoadNothing_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("code");
+        for (const HostileRequest &h : latencyRows())
+            QTest::newRow(h.name) << h.line << h.error << h.code;
+    }
+    void latencyRefusalsLoadNothing()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, error);
+        QFETCH(QString, code);
+        int loads = 0;
+        quint64 reads = 0;
+        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+            ++loads;
+            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+        });
+        std::unique_ptr<HelperLatencyStream> stream;
+        const QJsonObject a = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
+        QCOMPARE(a.value(u"code").toString(), code);
+        QCOMPARE(loads, 0);
+        QVERIFY(!stream);
+    }
+
+    // The fixed form, in-process with a fake source: the answer is tick 0,
+    // each tick carries the cumulative totals of the devices asked (those
+    // with requests), the end line counts the ticks; a partition and an md
+    // array are devices the program counts too. Without a stream to keep
+    // (the fuzzer's call) the request is refused unloaded.
+    void latencyStreamInProcess()
+    {
+        int loads = 0;
+        quint64 reads = 0;
+        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+            ++loads;
+            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+        });
+        const QByteArray line = "{\"op\":\"latency\",\"id\":3,\"devices\":[\"sdb\",\"sda1\",\"md0\"],\"interval_ms\":250}";
+        const QJsonObject refused = QJsonDocument::fromJson(service.handleLine(line)).object();
+        QVERIFY(!refused.value(u"ok").toBool());
+        QCOMPARE(loads, 0);
+
+        std::unique_ptr<HelperLatencyStream> stream;
+        const QJsonObject first = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
+        QVERIFY2(first.value(u"ok").toBool(), qPrintable(first.value(u"error").toString()));
+        QCOMPARE(loads, 1);
+        QVERIFY(stream);
+        QCOMPARE(stream->intervalMs(), 250);
+        QCOMPARE(first.value(u"id").toInt(), 3);
+        QCOMPARE(first.value(u"tick").toInt(), 0);
+        QCOMPARE(first.value(u"interval_ms").toInt(), 250);
+        reads = 40;
+        const QJsonObject tick = QJsonDocument::fromJson(stream->tick()).object();
+        QCOMPARE(tick.value(u"tick").toInt(), 1);
+        const QJsonObject devices = tick.value(u"devices").toObject();
+        QCOMPARE(devices.keys(), QStringList{u"sdb"_qs}); // sda1 and md0 completed nothing
+        const QJsonObject sdb = devices.value(u"sdb").toObject();
+        QCOMPARE(sdb.value(u"dev").toString(), u"8:16"_qs);
+        const QJsonObject read = sdb.value(u"read").toObject();
+        QCOMPARE(read.value(u"requests").toInt(), 40);
+        QCOMPARE(read.value(u"queue_ns").toInt(), 120000);
+        QCOMPARE(read.value(u"device_ns").toInt(), 4000000);
+        QCOMPARE(read.value(u"queue").toArray(), (QJsonArray{QJsonArray{4, 40}}));
+        QCOMPARE(read.value(u"device").toArray(), (QJsonArray{QJsonArray{128, 40}}));
+        QCOMPARE(sdb.value(u"write").toObject().value(u"requests").toInt(), 0);
+        const QJsonObject end = QJsonDocument::fromJson(stream->end()).object();
+        QVERIFY(end.value(u"end").toBool());
+        QCOMPARE(end.value(u"ticks").toInt(), 2);
+        QCOMPARE(end.value(u"id").toInt(), 3);
     }
 
     // All of them in one session, in order: each gets its own answer, so a

@@ -536,7 +536,8 @@ QHBoxLayout *MonitorView::Private::buildBar()
     exportButton->setToolTip(MonitorView::tr("Save the plots as they are on screen"));
     latency = new QCheckBox(MonitorView::tr("&Latency"), q);
     latency->setToolTip(MonitorView::tr("A heatmap of each request's queue and device time, from the block layer "
-                              "(a BPF program; it needs root). Members of an array side by side."));
+                              "(a BPF program; without root through blocktune-helper, which asks for a password). "
+                              "Members of an array side by side."));
     bar->addWidget(status, 1);
     bar->addWidget(latency);
     bar->addWidget(pause);
@@ -751,6 +752,14 @@ void MonitorView::setLatencyShown(bool shown)
     d->heatmap->clear();
     MonitorWorker *worker = d->thread->worker();
     QMetaObject::invokeMethod(worker, [worker, shown] { worker->setLatency(shown); }, Qt::QueuedConnection);
+}
+
+void MonitorView::setLatencyLoader(std::function<Result<std::unique_ptr<LatencySource>>()> loader)
+{
+    MonitorWorker *worker = d->thread->worker();
+    // Queued like setLatency(): the worker's thread runs both, in order.
+    QMetaObject::invokeMethod(worker, [worker, loader = std::move(loader)] { worker->setLatencyLoader(loader); },
+                              Qt::QueuedConnection);
 }
 
 bool MonitorView::isLatencyShown() const

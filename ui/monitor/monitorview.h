@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 namespace blocktune {
@@ -12,7 +13,10 @@ class Clock;
 class CounterSource;
 class DeviceModel;
 class LatencyHeatmap;
+class LatencySource;
 class MonitorWorker;
+template<typename T>
+class Result;
 
 /// The console's live monitor, for the devices given to setDevices(): four
 /// stacked plots sharing one time axis, throughput (MB/s read, write
@@ -55,6 +59,10 @@ public:
     QString balanceTitle() const;
     bool isPaused() const;
     bool isLatencyShown() const;
+    /// Where the heatmap's histograms come from instead of the worker's own
+    /// loader (a host's window: the host's agent). Takes effect at the next
+    /// Latency on.
+    void setLatencyLoader(std::function<Result<std::unique_ptr<LatencySource>>()> loader);
     /// The heatmap under the plots (ui/monitor/latencyheatmap.h).
     LatencyHeatmap *latencyHeatmap() const;
     /// Saves the plots as they are on screen; false (and failed()) on error.
