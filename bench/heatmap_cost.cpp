@@ -104,6 +104,35 @@ std::vector<Device> devicesOf(const QString &sysroot)
     return devices;
 }
 
+struct Phase
+{
+    double wall = 0, process = 0, gui = 0;
+    int redraws = 0;
+};
+
+void printReport(size_t devices, qsizetype columns, int span, int seconds, const Phase &off, const Phase &on,
+                 double refreshCpu, int refreshes, double replotCpu, int replots)
+{
+    auto pct = [](double cpu, double wall) { return cpu / wall * 100.0; };
+    std::printf("devices: %zu (heatmap columns: %lld), interval 100 ms, span %d s, %d s per phase\n",
+                devices, static_cast<long long>(columns),
+                span > 0 ? span : 120, seconds);
+    std::printf("heatmap off: process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
+                pct(off.process, off.wall), pct(off.gui, off.wall), off.redraws);
+    std::printf("heatmap on:  process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
+                pct(on.process, on.wall), pct(on.gui, on.wall), on.redraws);
+    const double refreshMs = refreshes ? refreshCpu / refreshes * 1e3 : 0;
+    const double replotMs = replots ? replotCpu / replots * 1e3 : 0;
+    std::printf("heatmap refresh (maps refilled, palette, markers): %.2f ms of CPU each (%d timed)\n",
+                refreshMs, refreshes);
+    std::printf("heatmap replot (its QCustomPlot drawing): %.2f ms of CPU each (%d)\n", replotMs, replots);
+    std::printf("HEATMAP COST, %zu devices at 10 Hz: %.2f %% of one core (refresh + replot, 10 a second)\n",
+                devices, (refreshMs + replotMs) * 10 / 1000 * 100);
+    std::printf("whole view, on minus off: %+.2f %% of one core (the line plots of %zu devices redrawn "
+                "too; a saturated GUI thread redraws less often)\n",
+                pct(on.process, on.wall) - pct(off.process, off.wall), devices);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -161,11 +190,6 @@ int main(int argc, char **argv)
         refreshCpu += cpuSeconds(RUSAGE_THREAD) - t0;
         ++refreshes;
     });
-    struct Phase
-    {
-        double wall = 0, process = 0, gui = 0;
-        int redraws = 0;
-    };
     Phase off, on;
     QElapsedTimer clock;
     double p0 = 0, g0 = 0;
@@ -194,24 +218,8 @@ int main(int argc, char **argv)
         QTimer::singleShot(2000 + seconds * 1000, &app, [&] {
             end(on);
             refresher.stop();
-            auto pct = [](double cpu, double wall) { return cpu / wall * 100.0; };
-            std::printf("devices: %zu (heatmap columns: %lld), interval 100 ms, span %d s, %d s per phase\n",
-                        devices.size(), static_cast<long long>(heatmap->devices().size()),
-                        span > 0 ? span : 120, seconds);
-            std::printf("heatmap off: process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
-                        pct(off.process, off.wall), pct(off.gui, off.wall), off.redraws);
-            std::printf("heatmap on:  process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
-                        pct(on.process, on.wall), pct(on.gui, on.wall), on.redraws);
-            const double refreshMs = refreshes ? refreshCpu / refreshes * 1e3 : 0;
-            const double replotMs = replots ? replotCpu / replots * 1e3 : 0;
-            std::printf("heatmap refresh (maps refilled, palette, markers): %.2f ms of CPU each (%d timed)\n",
-                        refreshMs, refreshes);
-            std::printf("heatmap replot (its QCustomPlot drawing): %.2f ms of CPU each (%d)\n", replotMs, replots);
-            std::printf("HEATMAP COST, %zu devices at 10 Hz: %.2f %% of one core (refresh + replot, 10 a second)\n",
-                        devices.size(), (refreshMs + replotMs) * 10 / 1000 * 100);
-            std::printf("whole view, on minus off: %+.2f %% of one core (the line plots of %zu devices redrawn "
-                        "too; a saturated GUI thread redraws less often)\n",
-                        pct(on.process, on.wall) - pct(off.process, off.wall), devices.size());
+            printReport(devices.size(), heatmap->devices().size(), span, seconds, off, on, refreshCpu, refreshes,
+                        replotCpu, replots);
             app.quit();
         });
     });
