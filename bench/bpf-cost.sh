@@ -7,7 +7,10 @@
 # libaio, held at IOPS by --rate_iops. Three phases over the same load:
 #  A. no monitor;
 #  B. blocktune-cli monitor DEV --interval 100ms --json (diskstats only);
-#  C. blocktune-cli monitor DEV --interval 100ms --json --latency (the probe).
+#  C. blocktune-cli monitor DEV --interval 100ms --json --latency (the probe);
+#  D. for scale, where libbpf-tools is installed: biolatency -d DEV, whose
+#     programs do the same kind of work (a stamp per request at issue, a
+#     log2 histogram at completion); its "monitor %" is biolatency's CPU.
 # Each phase measures SECONDS after 3 s of warm-up:
 #  - the requests the device completed (its /proc/diskstats), as a rate;
 #  - the monitor's CPU time, user + system (/proc/PID/schedstat);
@@ -86,10 +89,14 @@ phase() {
     local before_ids="" ids="" a_m=0 b_m=0
     if [ $# -gt 0 ]; then
         before_ids=$(prog_ids)
-        "$cli" monitor "$name" --interval 100ms --json "$@" >/dev/null 2>"$work/mon.err" &
+        if [ "$1" = biolatency ]; then
+            /usr/sbin/biolatency -d "$name" >/dev/null 2>"$work/mon.err" &
+        else
+            "$cli" monitor "$name" --interval 100ms --json "$@" >/dev/null 2>"$work/mon.err" &
+        fi
         mon=$!
-        sleep 1
-        if [[ " $* " == *" --latency "* ]]; then
+        sleep 2
+        if [[ " $* " == *" --latency "* || "$1" = biolatency ]]; then
             for id in $(prog_ids); do [[ " $before_ids " == *" $id "* ]] || ids="$ids $id"; done
             [ -n "$ids" ] || { echo "bench: the probe did not load: $(cat "$work/mon.err")"; exit 1; }
         fi
@@ -119,9 +126,13 @@ phase() {
 phase "A no monitor"; A=$result
 phase "B monitor" --stats; B=$result
 phase "C monitor --latency" --latency; C=$result
+D=
+if [ -x /usr/sbin/biolatency ]; then
+    phase "D biolatency -d DEV" biolatency; D=$result
+fi
 echo
 echo "phase                   requests/s  monitor %  fio us/request  BPF %   BPF runs  ns/run  runs/request"
-for line in "$A" "$B" "$C"; do
+for line in "$A" "$B" "$C" ${D:+"$D"}; do
     IFS='|' read -r label rate monpct fious bpfpct runs nsrun perreq <<<"$line"
     printf "%-22s %11s %10s %15s %7s %10s %7s %13s\n" "$label" "$rate" "$monpct" "$fious" "$bpfpct" "$runs" "$nsrun" "$perreq"
 done
