@@ -27,6 +27,7 @@ packages=(
     # headers and library, bpftool for vmlinux.h and the skeleton; clang above
     # compiles it
     libbpf-dev bpftool
+    libbpf-tools  # tests/monitor: biolatency is the referee of the probe's device-time histogram
     # build time: a compiler cache for the next build, a faster linker
     ccache lld
     # fleets (docs/fleets.md): promtool checks `metrics`, a real node_exporter

@@ -19,25 +19,29 @@ namespace {
 class JsonWriter final
 {
 public:
-    explicit JsonWriter(QByteArray &out) : m_out(out), m_used(out.size()) {}
+    explicit JsonWriter(QByteArray &out) : m_out(out), m_used(out.size()), m_data(out.data()) {}
     ~JsonWriter() { m_out.resize(m_used); }
     Q_DISABLE_COPY_MOVE(JsonWriter)
 
+    /// The only place the buffer may move: m_data is refreshed here, so
+    /// each put() is a store, not QByteArray::data()'s detach check.
     void reserve(qsizetype bytes)
     {
-        if (m_out.size() - m_used < bytes)
+        if (m_out.size() - m_used < bytes) {
             m_out.resize(std::max(m_used + bytes, m_out.size() * 2));
+            m_data = m_out.data();
+        }
     }
     template<size_t N>
     void literal(const char (&text)[N])
     {
-        std::memcpy(m_out.data() + m_used, text, N - 1);
+        std::memcpy(m_data + m_used, text, N - 1);
         m_used += qsizetype(N - 1);
     }
-    void put(char c) { m_out.data()[m_used++] = c; }
+    void put(char c) { m_data[m_used++] = c; }
     void integer(quint64 value)
     {
-        char *p = m_out.data() + m_used;
+        char *p = m_data + m_used;
         m_used += std::to_chars(p, p + 24, value).ptr - p;
     }
     /// Fixed point, trailing zeros dropped: 41.943000 -> 41.943, 12.000 -> 12.
@@ -50,7 +54,7 @@ public:
             literal("null");
             return;
         }
-        const qint64 scaled = std::llround(value * kScale[decimals]);
+        const qint64 scaled = roundHalfAway(value * kScale[decimals]);
         if (scaled == 0) {
             put('0');
             return;
@@ -71,7 +75,7 @@ public:
             --digits;
         }
         put('.');
-        char *p = m_out.data() + m_used;
+        char *p = m_data + m_used;
         for (int i = digits - 1; i >= 0; --i) {
             p[i] = char('0' + fraction % 10);
             fraction /= 10;
@@ -115,8 +119,22 @@ public:
     }
 
 private:
+    /// std::llround for |x| < 1e18 without the libm call: the truncation and
+    /// the remainder x - trunc(x) are exact, so ties go away from zero alike.
+    static qint64 roundHalfAway(double x)
+    {
+        qint64 t = qint64(x);
+        const double rest = x - double(t);
+        if (rest >= 0.5)
+            ++t;
+        else if (rest <= -0.5)
+            --t;
+        return t;
+    }
+
     QByteArray &m_out;
     qsizetype m_used;
+    char *m_data;
 };
 
 // The most one device's object can take besides its name: 13 keys

@@ -25,11 +25,12 @@ quint64 irqSumDelta(quint64 before, quint64 after)
     return after + (wraps << 32) - before;
 }
 
-DeviceRates ratesOf(const QString &name, const DiskCounters &before, const DiskCounters &after,
-                    double seconds, double ms)
+// Fills `r`, built in place in the sample's list: a DeviceRates is large
+// (its optional histograms), and 5,000 of them a tick are not moved.
+void fillRates(DeviceRates &r, const QString &name, const DiskCounters &before, const DiskCounters &after,
+               double seconds, double ms)
 {
     auto delta = [&](DiskCounters::Field f) { return counterDelta(before[f], after[f]); };
-    DeviceRates r;
     r.name = name;
     // iostat -x (sysstat rd_stats.c compute_ext_disk_stats()): sectors are
     // always 512 bytes in diskstats, whatever the device's block size.
@@ -62,7 +63,6 @@ DeviceRates ratesOf(const QString &name, const DiskCounters &before, const DiskC
     // interval it can exceed the wall time a little; iostat caps at 100 too.
     r.utilPct = std::min(100.0, double(delta(DiskCounters::IoTicksMs)) / ms * 100.0);
     r.inFlight = after[DiskCounters::InFlight];
-    return r;
 }
 
 // One group member's step in a tick.
@@ -320,8 +320,8 @@ void Sampler::State::addDeviceRates(Sample &s, CounterSource &source, bool readI
         if (before < 0)
             continue; // appeared this tick: no interval to report yet
         const QString &name = cur.names[r.pos];
-        DeviceRates rates = ratesOf(name, prev.counters[size_t(before)], cur.counters[size_t(r.pos)],
-                                    seconds, ms);
+        DeviceRates &rates = s.devices.emplaceBack();
+        fillRates(rates, name, prev.counters[size_t(before)], cur.counters[size_t(r.pos)], seconds, ms);
         if (readInFlight) {
             rates.inFlightSplit = source.inFlight(name);
             if (rates.inFlightSplit)
@@ -333,7 +333,6 @@ void Sampler::State::addDeviceRates(Sample &s, CounterSource &source, bool readI
         }
         if (cur.latency && prev.latency)
             rates.latency = latencyOf(cur.counters[size_t(r.pos)]);
-        s.devices.append(std::move(rates));
     }
 }
 

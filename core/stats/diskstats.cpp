@@ -30,16 +30,18 @@ inline const char *skipSpaces(const char *p, const char *end)
 // does not parse, and the device's counters are unknown this reading.
 inline const char *parseNumber(const char *p, const char *end, quint64 &out, bool &ok)
 {
-    constexpr quint64 kMax = std::numeric_limits<quint64>::max();
+    // Up to 19 digits cannot overflow (10^19 - 1 < 2^64); only a 20th digit
+    // is checked, so the common short counter costs no division or test.
+    constexpr int kSafeDigits = 19;
     quint64 v = 0;
     const char *start = p;
+    const char *safeEnd = end - p > kSafeDigits ? p + kSafeDigits : end;
+    while (p < safeEnd && unsigned(*p - '0') < 10u)
+        v = v * 10 + quint64(*p++ - '0');
     bool overflow = false;
-    while (p < end && *p >= '0' && *p <= '9') {
-        const quint64 digit = quint64(*p - '0');
-        if (v > (kMax - digit) / 10)
-            overflow = true;
-        else
-            v = v * 10 + digit;
+    while (p < end && unsigned(*p - '0') < 10u) {
+        overflow = overflow || __builtin_mul_overflow(v, quint64(10), &v)
+                   || __builtin_add_overflow(v, quint64(*p - '0'), &v);
         ++p;
     }
     // "2985xyz" is no counter either: a number ends at a blank or the line's end.
