@@ -57,22 +57,7 @@ bool waitIdle(const QString &name)
 // kReads O_DIRECT 4 KiB reads at random aligned offsets; false on any error.
 bool directReads(const QString &path)
 {
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    void *buffer = nullptr;
-    if (::posix_memalign(&buffer, 4096, 4096) != 0) {
-        ::close(fd);
-        return false;
-    }
-    std::mt19937 rng(20);
-    std::uniform_int_distribution<qint64> block(0, kDeviceBytes / 4096 - 1);
-    bool ok = true;
-    for (int i = 0; i < kReads && ok; ++i)
-        ok = ::pread(fd, buffer, 4096, off_t(block(rng) * 4096)) == 4096;
-    std::free(buffer);
-    ::close(fd);
-    return ok;
+    return directReads4k(path, kDeviceBytes, kReads);
 }
 
 LatencyTotals readTotalsOf(BlockLatencyProbe &probe, const DiskCounters &device)

@@ -106,7 +106,8 @@ private Q_SLOTS:
 
         // The recommendation: no smaller point whose fitted value (the
         // monotone fit of the medians the plateau is read from) is within
-        // the band of the plateau; and the drawn curve is the advice's.
+        // the band of the plateau, but those at or below a pick the paired
+        // confirmation rejected; and the drawn curve is the advice's.
         QVERIFY(view.recommendedKiB());
         const quint64 rec = *view.recommendedKiB();
         QVERIFY(view.advice());
@@ -115,9 +116,12 @@ private Q_SLOTS:
         QCOMPARE(advice.analysis.fittedMbPerSec.size(), advice.curve.size());
         QCOMPARE(qsizetype(curve.size()), advice.curve.size());
         const double floorRate = advice.analysis.plateauMbPerSec * (1 - advice.analysis.bandPct / 100);
+        quint64 rejected = 0;
+        for (const quint64 r : advice.confirmation.rejected)
+            rejected = std::max(rejected, r);
         for (qsizetype i = 0; i < advice.curve.size(); ++i) {
             QCOMPARE(curve.at(i).x(), double(advice.curve.at(i).readAheadKiB));
-            if (advice.curve.at(i).readAheadKiB < rec)
+            if (advice.curve.at(i).readAheadKiB < rec && advice.curve.at(i).readAheadKiB > rejected)
                 QVERIFY2(advice.analysis.fittedMbPerSec.at(i) < floorRate,
                          qPrintable(QStringLiteral("%1 KiB: fitted %2, band from %3")
                                         .arg(curve.at(i).x()).arg(advice.analysis.fittedMbPerSec.at(i)).arg(floorRate)));
