@@ -51,11 +51,6 @@ wait_build() { # NAME LOG: the background build's end; its log when it failed
     fi
     built_pid=
 }
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-    -DBLOCKTUNE_WERROR=ON -DBLOCKTUNE_BUILD_TESTS=ON -DBLOCKTUNE_BUILD_BENCH=OFF -DBLOCKTUNE_SANITIZE=ON \
-    "${launcher[@]}" >/dev/null
-background_build build-asan/ build/asan-build.log cmake --build build-asan -j "$(nproc)"
-
 # The Debian package of the tree under test: contents, lintian, a run from
 # a scratch root, and as root a real install that is purged again.
 deb=$(bash scripts/build-deb.sh build | tail -1)
@@ -63,18 +58,26 @@ install_flag=()
 if [ "$(id -u)" -eq 0 ]; then install_flag=(--install); fi
 bash scripts/check-deb.sh "${install_flag[@]}" "$deb"
 phase "packed and checked the .deb"
-# Two at a time, except the tests that measure throughput on loop devices:
-# those run alone (RUN_SERIAL, tests/CMakeLists.txt), or they would measure
-# each other. Each test has its own HOME and XDG folders in the build.
+# The tests that compare figures with a referee (label "measures") first,
+# one at a time on a quiet machine; then the rest, two at a time, except
+# those that use loop devices or sshd (RUN_SERIAL, tests/CMakeLists.txt),
+# beside the next pass's build. Each test has its own HOME and XDG folders.
 jobs=(-j "$(nproc)")
-(cd build && ctest --output-on-failure --timeout 900 "${jobs[@]}")
+(cd build && ctest --output-on-failure --timeout 900 -L measures)
+phase "measuring tests passed (alone)"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DBLOCKTUNE_WERROR=ON -DBLOCKTUNE_BUILD_TESTS=ON -DBLOCKTUNE_BUILD_BENCH=OFF -DBLOCKTUNE_SANITIZE=ON \
+    "${launcher[@]}" >/dev/null
+background_build build-asan/ build/asan-build.log cmake --build build-asan -j "$(nproc)"
+(cd build && ctest --output-on-failure --timeout 900 "${jobs[@]}" -LE measures)
 phase "suite passed"
 
 wait_build build-asan/ build/asan-build.log
 phase "waited for build-asan/ (ASan + UBSan, built beside the suite)"
-background_build build-fuzz/ build/fuzz-build.log bash scripts/run-fuzzers.sh --build-only
 # The tests start build-asan/bin's CLI and helper: sanitized too.
-(cd build-asan && ctest --output-on-failure --timeout 900 "${jobs[@]}")
+(cd build-asan && ctest --output-on-failure --timeout 900 -L measures)
+background_build build-fuzz/ build/fuzz-build.log bash scripts/run-fuzzers.sh --build-only
+(cd build-asan && ctest --output-on-failure --timeout 900 "${jobs[@]}" -LE measures)
 phase "suite passed under ASan + UBSan"
 
 wait_build build-fuzz/ build/fuzz-build.log
