@@ -33,27 +33,6 @@ namespace {
 constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr int kReads = 4000;
 
-DiskCounters countersOf(const QString &name)
-{
-    auto table = readDiskStats(SysRoot());
-    return table ? table->value(name) : DiskCounters{};
-}
-
-// A freshly attached device may still be probed (blkid, udev): wait until
-// its counters hold still.
-bool waitIdle(const QString &name)
-{
-    quint64 last = countersOf(name)[DiskCounters::ReadsCompleted];
-    for (int i = 0; i < 50; ++i) {
-        QThread::msleep(100);
-        const quint64 now = countersOf(name)[DiskCounters::ReadsCompleted];
-        if (now == last)
-            return true;
-        last = now;
-    }
-    return false;
-}
-
 // kReads O_DIRECT 4 KiB reads at random aligned offsets; false on any error.
 bool directReads(const QString &path)
 {
@@ -72,7 +51,7 @@ void setUpLoop(TestLoop &loop, const QString &scheduler)
 {
     QVERIFY(loop.isValid());
     QVERIFY2(setQueueAttr(loop.name(), "scheduler", scheduler), qPrintable(scheduler));
-    QVERIFY(waitIdle(loop.name()));
+    QVERIFY(waitReadsIdle(loop.name()));
 }
 
 void verifyHistogramShape(const QJsonObject &h)
@@ -174,13 +153,13 @@ private Q_SLOTS:
         auto probe = BlockLatencyProbe::load();
         QVERIFY2(probe.ok(), probe.ok() ? "" : qPrintable(probe.error().message));
 
-        const DiskCounters before = countersOf(loop.name());
+        const DiskCounters before = diskCountersOf(loop.name());
         const LatencyTotals bpfBefore = readTotalsOf(**probe, before);
         QVERIFY(directReads(loop.path()));
         // The reader wakes in blk_update_request, before the block layer
         // accounts the last read in diskstats: let that finish.
         QThread::msleep(100);
-        const DiskCounters after = countersOf(loop.name());
+        const DiskCounters after = diskCountersOf(loop.name());
         const LatencyTotals bpfAfter = readTotalsOf(**probe, after);
 
         auto delta = [&](DiskCounters::Field f) { return counterDelta(before[f], after[f]); };
@@ -300,7 +279,7 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT((bio.waitForReadyRead(20), bio.peek(1 << 16).contains("Tracing")),
                                   qPrintable(QString::fromLocal8Bit(bio.readAllStandardError())), 30000);
 
-        const DiskCounters device = countersOf(loop.name());
+        const DiskCounters device = diskCountersOf(loop.name());
         const LatencyTotals before = readTotalsOf(**probe, device);
         QVERIFY(directReads(loop.path()));
         QThread::msleep(100); // the last completion's accounting, as above
