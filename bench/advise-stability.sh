@@ -44,6 +44,8 @@ done
 img=$(mktemp /var/tmp/blocktune-bench-XXXXXX)
 loop=
 out=$(mktemp -d)
+# The advice is the bench's, not the user's: kept in a history of its own.
+export BLOCKTUNE_HISTORY_DB=$out/history.sqlite
 order=/sys/module/page_reporting/parameters/page_reporting_order
 saved_order=
 cleanup() {

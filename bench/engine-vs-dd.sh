@@ -61,12 +61,14 @@ count=$(( bytes / bsb ))
 reported=/sys/module/page_reporting/parameters/reported_kib
 order=/sys/module/page_reporting/parameters/page_reporting_order
 img=$(mktemp /var/tmp/blocktune-bench-XXXXXX)
+# The runs are the bench's, not the user's: kept in a history of its own.
+export BLOCKTUNE_HISTORY_DB=$img.history.sqlite
 loop=
 saved_order=
 cleanup() {
     [ -n "$saved_order" ] && echo "$saved_order" > "$order"
     [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-    rm -f "$img"
+    rm -f "$img" "$BLOCKTUNE_HISTORY_DB" "$BLOCKTUNE_HISTORY_DB-journal"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

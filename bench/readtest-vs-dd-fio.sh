@@ -91,6 +91,7 @@ bs_bytes=$(to_bytes "$bs")
 count=$((size_bytes / bs_bytes))
 
 work=$(mktemp -d /var/tmp/blocktune-bench-XXXXXX)
+export BLOCKTUNE_HISTORY_DB=$work/history.sqlite # the bench's runs, not the user's
 dev=""
 saved_ra=""
 saved_max=""
