@@ -24,6 +24,15 @@
 # on the reader's CPU halve a run as well. --hold-reporting sets
 # page_reporting_order to 11 for the bench and puts it back on every exit
 # path; nothing else on the machine is changed.
+# 2026-12-04: blocktune's JSON is read after its run: a python3 started in
+# the pipe beside the run takes the other CPU, the one the loop device's
+# worker needs (an earlier session measured 1.4 GB/s against 1.9 with the
+# JSON written to a file first). The 25% gap to dd measured until then did
+# not come back today with either form of the bench (the old one: median
+# ratio 1.01). 30 rounds with --hold-reporting gave blocktune 1074-1300 MB/s,
+# dd 1099-1319, median ratio 0.99, worst blocktune run 10.1% from dd's
+# median and worst dd run 11.7% from it: the engine is as steady as dd, and
+# what is left is the machine's noise, which dd shows as well.
 # The loop device is detached and its file removed on every exit path.
 set -euo pipefail
 
@@ -87,12 +96,21 @@ rep() { [ -r "$reported" ] && cat "$reported" || echo 0; }
 
 echo "device $loop ($size, direct I/O, scheduler none, readahead $(cat /sys/block/$name/queue/read_ahead_kb) KiB), pinned to CPU $cpu$([ "$hold" = 1 ] && echo ", free page reporting held off")"
 printf '%5s %14s %10s %14s %10s\n' round "blocktune MB/s" "reported" "dd MB/s" "reported"
+# One round of each first, not counted (fio's ramp_time): the first large
+# read after the image is written or the machine sat idle runs at about half
+# speed here, whichever tool makes it (a C reader of ten lines as well).
+taskset -c "$cpu" "$cli" test seq "$loop" --bs "$bs" --size "$size" --repeat 1 >/dev/null
+blockdev --flushbufs "$loop"
+taskset -c "$cpu" dd if="$loop" of=/dev/null bs="$bs" count="$count" 2>/dev/null
 bt=() dd_=()
 for r in $(seq "$rounds"); do
     r0=$(rep)
-    b=$(taskset -c "$cpu" "$cli" test seq "$loop" --bs "$bs" --size "$size" --repeat 1 --json |
-        python3 -c 'import json,sys; print(round(json.load(sys.stdin)["runs"][0]["mb_per_s"]))')
+    # The JSON is read after the run: a python3 starting in the pipe beside
+    # the reader took the CPU the loop device's worker needs (1.4 GB/s against
+    # 1.9 with the same JSON written to a file first).
+    out=$(taskset -c "$cpu" "$cli" test seq "$loop" --bs "$bs" --size "$size" --repeat 1 --json)
     r1=$(rep)
+    b=$(python3 -c 'import json,sys; print(round(json.load(sys.stdin)["runs"][0]["mb_per_s"]))' <<<"$out")
     blockdev --flushbufs "$loop"
     r2=$(rep)
     d=$(taskset -c "$cpu" dd if="$loop" of=/dev/null bs="$bs" count="$count" 2>&1 | tail -1 |
@@ -108,8 +126,11 @@ dd = [float(x) for x in sys.argv[2].split()]
 m = statistics.median(dd)
 ratios = [b / d for b, d in zip(bt, dd)]
 worst = max(abs(b - m) / m for b in bt)
+# dd against its own median: the machine's run-to-run noise, for scale.
+dd_worst = max(abs(d - m) / m for d in dd)
 print(f"dd median {m:.0f} MB/s; blocktune median {statistics.median(bt):.0f} MB/s")
-print(f"median ratio blocktune/dd {statistics.median(ratios):.2f}; worst blocktune run {worst * 100:.0f}% from dd's median")
+print(f"median ratio blocktune/dd {statistics.median(ratios):.2f}; worst blocktune run {worst * 100:.1f}% from dd's median "
+      f"(worst dd run {dd_worst * 100:.1f}% from it)")
 ok = worst <= 0.10 and statistics.median(ratios) >= 0.95
 print("target met" if ok else "target missed (every run within 10% of dd's median, median ratio >= 0.95)")
 sys.exit(0 if ok else 1)
