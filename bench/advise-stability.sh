@@ -3,7 +3,7 @@
 # same direct-I/O loop device:
 #
 #   sudo bench/advise-stability.sh [--runs 5] [--budget 60s] [--size 512M] [--bs 64K]
-#                                  [--workload seq] [--hold-reporting] [--cli PATH]
+#                                  [--workload seq] [--hold-reporting] [--keep DIR] [--cli PATH]
 #
 # Prints each run's pick, plateau, noise and "same within noise" range, then
 # the largest ratio between two picks. Target (issue 21): all picks within a
@@ -12,6 +12,8 @@
 # device's own, and advise restores it after every run. --hold-reporting
 # holds the guest's free page reporting off for the bench (as
 # bench/engine-vs-dd.sh does, which says why) and puts it back on exit.
+# --keep DIR keeps each run's advise --json as DIR/N.json: recorded curves
+# that `blocktune-cli advise --from DIR/N.json` analyses again offline.
 set -euo pipefail
 
 runs=5
@@ -20,6 +22,7 @@ size=512M
 bs=64K
 workload=seq
 hold=0
+keep=
 here=$(cd "$(dirname "$0")/.." && pwd)
 cli=${BLOCKTUNE_CLI:-$here/build/bin/blocktune-cli}
 
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
         --bs) bs=$2; shift 2 ;;
         --workload) workload=$2; shift 2 ;;
         --hold-reporting) hold=1; shift ;;
+        --keep) keep=$2; shift 2 ;;
         --cli) cli=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "advise-stability: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -40,6 +44,9 @@ done
 [ -x "$cli" ] || { echo "advise-stability: $cli is not built (ninja -C build, or --cli PATH)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "advise-stability: needs root (loop devices, readahead)" >&2; exit 2; }
 [ "$runs" -ge 2 ] 2>/dev/null || { echo "advise-stability: --runs must be at least 2" >&2; exit 2; }
+if [ -n "$keep" ]; then
+    mkdir -p "$keep" || { echo "advise-stability: --keep: cannot make the folder '$keep'" >&2; exit 2; }
+fi
 
 img=$(mktemp /var/tmp/blocktune-bench-XXXXXX)
 loop=
@@ -66,6 +73,7 @@ fi
 echo "device $loop ($size, direct I/O), advise --workload $workload --bs $bs --budget $budget, $runs runs$([ "$hold" = 1 ] && echo ", free page reporting held off")"
 for r in $(seq "$runs"); do
     "$cli" advise "$loop" --workload "$workload" --bs "$bs" --budget "$budget" --json > "$out/$r.json"
+    if [ -n "$keep" ]; then cp "$out/$r.json" "$keep/$r.json"; fi
 done
 python3 - "$out" "$runs" <<'EOF'
 import json, sys
