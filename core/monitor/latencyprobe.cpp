@@ -105,6 +105,7 @@ bool kernelHasIoDone()
 struct BlockLatencyProbe::Impl
 {
     blocklatency *skel = nullptr;
+    int cpus = 1; // possible CPUs: the per-CPU map holds a value for each
     std::vector<blocklatency_key> keys;
     std::vector<blocklatency_value> values;
     ~Impl() { blocklatency__destroy(skel); }
@@ -155,6 +156,12 @@ Result<std::unique_ptr<BlockLatencyProbe>> BlockLatencyProbe::load()
     const bool ioDone = kernelHasIoDone();
     bpf_program__set_autoload(impl->skel->progs.on_io_done, ioDone);
     bpf_program__set_autoload(impl->skel->progs.on_complete, !ioDone);
+    // Loaded, attached by totals() once a request without I/O statistics
+    // was issued (see there).
+    bpf_program__set_autoattach(impl->skel->progs.on_insert, false);
+    impl->cpus = libbpf_num_possible_cpus();
+    if (impl->cpus <= 0)
+        return refusedBecause(-impl->cpus, "num_possible_cpus");
     if (blocklatency__load(impl->skel) != 0)
         return refusedBecause(errno, "load");
     if (blocklatency__attach(impl->skel) != 0)
@@ -176,16 +183,47 @@ Log2Histogram histogramOf(const unsigned long long (&buckets)[BLOCKLATENCY_BUCKE
     return h;
 }
 
-void addEntry(LatencyTotalsMap &out, const blocklatency_key &key, const blocklatency_value &value)
+// One key's values, one per possible CPU, summed. The kernel lays them out
+// 8-byte aligned: blocklatency_value is a multiple of that, so an array.
+static_assert(sizeof(blocklatency_value) % 8 == 0);
+void addEntry(LatencyTotalsMap &out, const blocklatency_key &key, const blocklatency_value *perCpu, int cpus)
 {
+    blocklatency_value sum {};
+    for (int c = 0; c < cpus; ++c) {
+        const blocklatency_value &v = perCpu[c];
+        sum.requests += v.requests;
+        sum.queue_ns += v.queue_ns;
+        sum.device_ns += v.device_ns;
+        for (size_t i = 0; i < BLOCKLATENCY_BUCKETS; ++i) {
+            sum.queue[i] += v.queue[i];
+            sum.device[i] += v.device[i];
+        }
+    }
     // The kernel's dev_t: MINORBITS 20 (include/linux/kdev_t.h).
     DeviceLatencyTotals &device = out[deviceNumber(key.dev >> 20, key.dev & 0xfffff)];
     LatencyTotals &t = key.op == BLOCKLATENCY_WRITE ? device.write : device.read;
-    t.requests = value.requests;
-    t.queueNs = value.queue_ns;
-    t.deviceNs = value.device_ns;
-    t.queue = histogramOf(value.queue);
-    t.device = histogramOf(value.device);
+    t.requests = sum.requests;
+    t.queueNs = sum.queue_ns;
+    t.deviceNs = sum.device_ns;
+    t.queue = histogramOf(sum.queue);
+    t.device = histogramOf(sum.device);
+}
+
+// The slots for requests in flight were used up (tag sets of devices since
+// removed keep theirs): the tag sets take new ranges from the start. A
+// request in flight meanwhile whose slot another takes is found out by its
+// address at completion and counted untracked.
+void restartRegions(blocklatency *skel)
+{
+    const int fd = bpf_map__fd(skel->maps.regions);
+    __u64 key = 0;
+    std::vector<__u64> keys;
+    for (const __u64 *prev = nullptr; bpf_map_get_next_key(fd, prev, &key) == 0; prev = &keys.back())
+        keys.push_back(key);
+    for (const __u64 k : keys)
+        bpf_map_delete_elem(fd, &k);
+    skel->bss->next_slot = 0;
+    skel->bss->exhausted = 0;
 }
 
 } // namespace
@@ -195,8 +233,21 @@ Result<LatencyTotalsMap> BlockLatencyProbe::totals()
     // A hash map's batch stops at a bucket boundary; a chunk of 256 keys
     // holds any bucket (ENOSPC otherwise).
     constexpr __u32 kChunk = 256;
+    // Queue time without I/O statistics comes from block_rq_insert: its
+    // program runs on every request once attached, so only from the first
+    // such request on.
+    if (!d->skel->links.on_insert && d->skel->bss->insert_wanted) {
+        d->skel->links.on_insert = bpf_program__attach(d->skel->progs.on_insert);
+        if (!d->skel->links.on_insert) {
+            const int err = errno;
+            return makeError(err, prefix() + MonitorText::tr("attaching the BPF program to block_rq_insert failed: %1")
+                                                 .arg(errnoDetail(err)));
+        }
+    }
+    if (d->skel->bss->exhausted)
+        restartRegions(d->skel);
     d->keys.resize(kChunk);
-    d->values.resize(kChunk);
+    d->values.resize(size_t(kChunk) * size_t(d->cpus));
     const int fd = bpf_map__fd(d->skel->maps.latency);
     LatencyTotalsMap out;
     __u64 inToken = 0, outToken = 0;
@@ -207,7 +258,7 @@ Result<LatencyTotalsMap> BlockLatencyProbe::totals()
                                             d->values.data(), &count, nullptr);
         const int err = rc != 0 ? errno : 0;
         for (__u32 i = 0; i < count && i < kChunk; ++i)
-            addEntry(out, d->keys[i], d->values[i]);
+            addEntry(out, d->keys[i], &d->values[size_t(i) * size_t(d->cpus)], d->cpus);
         if (err == ENOENT)
             break; // the last chunk
         if (err != 0)
