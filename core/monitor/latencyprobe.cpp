@@ -224,6 +224,7 @@ void restartRegions(blocklatency *skel)
         bpf_map_delete_elem(fd, &k);
     skel->bss->next_slot = 0;
     skel->bss->exhausted = 0;
+    skel->bss->generation += 1;
 }
 
 } // namespace
