@@ -1,7 +1,8 @@
 // BlockLatencyProbe: loads core/monitor/bpf/blocklatency.bpf.c (its libbpf
 // skeleton, generated at build time) and reads its latency map in one
 // batched lookup per chunk of devices: a tick costs a few syscalls, not two
-// per device. Built without BPF (BLOCKTUNE_BPF off), load() says so.
+// per device. The map is per CPU: each key's values are summed here. Built
+// without BPF (BLOCKTUNE_BPF off), load() says so.
 #include "monitor.h"
 
 #include "common/sysroot.h"

@@ -295,7 +295,8 @@ public:
 
     Result<LatencyTotalsMap> totals() override;
     /// Reads and writes completed whose issue the program did not see (in
-    /// flight when it loaded), and accounts a full map refused.
+    /// flight when it loaded, or no slot for its tag), and accounts a full
+    /// map refused.
     quint64 untracked() const;
     /// Runs of the programs the kernel skipped, summed (bpf_prog_info's
     /// recursion_misses): a tracepoint hit on a CPU where one of them is

@@ -3,7 +3,9 @@
 // the request in most runs; 1% allowed, see there), and its queue + device
 // nanoseconds are diskstats' ms reading within 10%, with scheduler none
 // (requests mostly issued without an insert) and mq-deadline (every request
-// inserted). The CLI's --latency JSON has the documented shape. Debian's
+// inserted). A device with queue/iostats 0, which diskstats does not count,
+// is counted all the same, with queue times from the insert. The CLI's
+// --latency JSON has the documented shape. Debian's
 // biolatency (libbpf-tools), run beside it, counts the same reads within 2%
 // and peaks in the same bucket.
 #include "monitortestsupport.h"
