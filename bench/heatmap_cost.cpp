@@ -6,7 +6,10 @@
 // BPF probe (every device gets requests in a few buckets each tick). Two
 // phases of SECONDS each, heatmap off then on; for each, the CPU time of the
 // whole process (every thread, getrusage) and of the GUI thread alone
-// (RUSAGE_THREAD), user + system, over the wall time.
+// (RUSAGE_THREAD), user + system, over the wall time, and the redraws a
+// second. Then the heatmap's own refresh and replot timed on calls of our
+// own (a third phase, so that they do not weigh on the second).
+// BLOCKTUNE_BENCH_SCREENSHOT=FILE.png saves the view as it was at the end.
 // Usage: bench-heatmap-cost SYSROOT [SECONDS] [SPAN_SECONDS]
 #include "monitor/latencyheatmap.h"
 #include "monitor/monitor.h"
@@ -117,10 +120,10 @@ void printReport(size_t devices, qsizetype columns, int span, int seconds, const
     std::printf("devices: %zu (heatmap columns: %lld), interval 100 ms, span %d s, %d s per phase\n",
                 devices, static_cast<long long>(columns),
                 span > 0 ? span : 120, seconds);
-    std::printf("heatmap off: process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
-                pct(off.process, off.wall), pct(off.gui, off.wall), off.redraws);
-    std::printf("heatmap on:  process %.2f %%, GUI thread %.2f %% of one core (%d redraws)\n",
-                pct(on.process, on.wall), pct(on.gui, on.wall), on.redraws);
+    std::printf("heatmap off: process %.2f %%, GUI thread %.2f %% of one core, %.1f redraws/s\n",
+                pct(off.process, off.wall), pct(off.gui, off.wall), off.redraws / off.wall);
+    std::printf("heatmap on:  process %.2f %%, GUI thread %.2f %% of one core, %.1f redraws/s\n",
+                pct(on.process, on.wall), pct(on.gui, on.wall), on.redraws / on.wall);
     const double refreshMs = refreshes ? refreshCpu / refreshes * 1e3 : 0;
     const double replotMs = replots ? replotCpu / replots * 1e3 : 0;
     std::printf("heatmap refresh (maps refilled, palette, markers): %.2f ms of CPU each (%d timed)\n",
@@ -128,6 +131,9 @@ void printReport(size_t devices, qsizetype columns, int span, int seconds, const
     std::printf("heatmap replot (its QCustomPlot drawing): %.2f ms of CPU each (%d)\n", replotMs, replots);
     std::printf("HEATMAP COST, %zu devices at 10 Hz: %.2f %% of one core (refresh + replot, 10 a second)\n",
                 devices, (refreshMs + replotMs) * 10 / 1000 * 100);
+    std::printf("MONITOR WITH HEATMAP, %zu devices at 10 Hz: GUI thread %.1f %%, process %.1f %% of one core, "
+                "%.1f redraws/s\n",
+                devices, pct(on.gui, on.wall), pct(on.process, on.wall), on.redraws / on.wall);
     std::printf("whole view, on minus off: %+.2f %% of one core (the line plots of %zu devices redrawn "
                 "too; a saturated GUI thread redraws less often)\n",
                 pct(on.process, on.wall) - pct(off.process, off.wall), devices);
@@ -175,9 +181,12 @@ int main(int argc, char **argv)
     LatencyHeatmap *heatmap = view.latencyHeatmap();
     double replotStart = 0, replotCpu = 0, refreshCpu = 0;
     int replots = 0, refreshes = 0;
+    bool timing = false;
     QObject::connect(heatmap->plot(), &QCustomPlot::beforeReplot, &app,
                      [&] { replotStart = cpuSeconds(RUSAGE_THREAD); });
     QObject::connect(heatmap->plot(), &QCustomPlot::afterReplot, &app, [&] {
+        if (!timing)
+            return;
         replotCpu += cpuSeconds(RUSAGE_THREAD) - replotStart;
         ++replots;
     });
@@ -206,21 +215,27 @@ int main(int argc, char **argv)
         p.gui = cpuSeconds(RUSAGE_THREAD) - g0;
         p.redraws = redraws - r0;
     };
-    // 2 s to settle, the heatmap off; then on, 2 s to fill its layout.
+    // 2 s to settle, the heatmap off; then on, 2 s to fill its layout;
+    // then the heatmap timed alone (the view paused), at most 5 s.
+    const int timedSeconds = std::min(seconds, 5);
     QTimer::singleShot(2000, &app, begin);
     QTimer::singleShot(2000 + seconds * 1000, &app, [&] {
         end(off);
         view.setLatencyShown(true);
-        QTimer::singleShot(2000, &app, [&] {
-            begin();
-            refresher.start();
-        });
+        QTimer::singleShot(2000, &app, begin);
         QTimer::singleShot(2000 + seconds * 1000, &app, [&] {
             end(on);
-            refresher.stop();
-            printReport(devices.size(), heatmap->devices().size(), span, seconds, off, on, refreshCpu, refreshes,
-                        replotCpu, replots);
-            app.quit();
+            if (qEnvironmentVariableIsSet("BLOCKTUNE_BENCH_SCREENSHOT"))
+                view.grab().save(qEnvironmentVariable("BLOCKTUNE_BENCH_SCREENSHOT"));
+            view.setPaused(true);
+            timing = true;
+            refresher.start();
+            QTimer::singleShot(timedSeconds * 1000, &app, [&] {
+                refresher.stop();
+                printReport(devices.size(), heatmap->devices().size(), span, seconds, off, on, refreshCpu,
+                            refreshes, replotCpu, replots);
+                app.quit();
+            });
         });
     });
     return app.exec();

@@ -51,15 +51,22 @@ void addColumns(QList<Column> &columns, const QCPAbstractPlottable *p, const Con
 
 /// A colour map's non-empty cells: the key, the value (as the map's
 /// "valueLabels" property names each whole value, else the number) and the
-/// cell's count, a row per cell.
+/// cell's count, a row per cell. A map that holds several blocks side by
+/// side (the latency heatmap's devices) names each key cell's block in its
+/// "keyBlocks" property (a QStringList, the column headed by its
+/// "keyBlocksLabel") and gives each key cell's own key in "keyValues" (a
+/// QVariantList of doubles), which the key column shows.
 void addColorMapColumns(QList<Column> &columns, QCPColorMap *map)
 {
     QCPColorMapData *data = map->data(); // cell() is not const
     const QStringList labels = map->property("valueLabels").toStringList();
+    const QStringList blocks = map->property("keyBlocks").toStringList();
+    const QVariantList keyValues = map->property("keyValues").toList();
     const QString name = map->name().isEmpty() ? PlotTableSwitch::tr("map %1").arg(columns.size() / 3 + 1) : map->name();
     auto label = [](const QCPAxis *axis, const QString &otherwise) {
         return axis->label().isEmpty() ? otherwise : oneLine(axis->label());
     };
+    Column block{QStringLiteral("%1: %2").arg(name, map->property("keyBlocksLabel").toString()), {}};
     Column x{QStringLiteral("%1: %2").arg(name, label(map->keyAxis(), PlotTableSwitch::tr("x"))), {}};
     Column y{QStringLiteral("%1: %2").arg(name, label(map->valueAxis(), PlotTableSwitch::tr("y"))), {}};
     Column z{QStringLiteral("%1: %2").arg(name, PlotTableSwitch::tr("count")), {}};
@@ -71,13 +78,18 @@ void addColorMapColumns(QList<Column> &columns, QCPColorMap *map)
             double key = 0, value = 0;
             data->cellToCoord(kx, vy, &key, &value);
             const int whole = int(std::lround(value));
-            x.cells << number(key);
+            if (!blocks.isEmpty())
+                block.cells << blocks.value(kx);
+            x.cells << (kx < keyValues.size() ? keyValues.at(kx) : number(key));
             y.cells << (whole >= 0 && whole < labels.size() ? QVariant(labels.at(whole)) : number(value));
             z.cells << number(count);
         }
     }
-    if (!z.cells.isEmpty())
-        columns << x << y << z;
+    if (z.cells.isEmpty())
+        return;
+    if (!blocks.isEmpty())
+        columns << block;
+    columns << x << y << z;
 }
 
 } // namespace

@@ -17,7 +17,9 @@ namespace blocktune {
 /// a table of the plot's numbers: an x and a y column per graph and bar
 /// chart (headed "NAME: AXIS LABEL"), a row per point, the values as the
 /// plot has them; a colour map gives key, value and count per non-empty
-/// cell (its "valueLabels" property, a QStringList, names whole values). While the table is shown it is refilled every second, so
+/// cell (its "valueLabels" property, a QStringList, names whole values;
+/// "keyBlocks" and "keyValues" name the block and the key of each key cell
+/// of a map holding several side by side). While the table is shown it is refilled every second, so
 /// a running test or the live monitor go on in it.
 class PlotTableSwitch final : public QWidget
 {

@@ -199,34 +199,42 @@ private Q_SLOTS:
         QTRY_VERIFY(heatmap->markerCount() == 1);
         heatmap->refresh();
         // The colour maps hold the counts in their cells: sdc's device row
-        // at bucket 10, sdb's at bucket 6, nothing at bucket 10 for sdb.
-        QCPColorMap *sdc = heatmap->map(u"sdc"_qs, LatencyHeatmap::Device);
-        QCPColorMap *sdb = heatmap->map(u"sdb"_qs, LatencyHeatmap::Device);
-        QVERIFY(sdc && sdb && heatmap->map(u"sdi"_qs, LatencyHeatmap::Queue));
-        QCOMPARE(sdc->data()->data(2.5, 10), 200.0);
-        QCOMPARE(sdb->data()->data(2.5, 6), 200.0);
-        QVERIFY(std::isnan(sdb->data()->data(2.5, 10)));
-        QVERIFY(heatmap->plot()->itemCount() > 0); // the marker's lines
+        // at bucket 10, sdb's at bucket 6, nothing at bucket 10 for sdb;
+        // eight members in one map a row, a second a column.
+        QVERIFY(heatmap->map(LatencyHeatmap::Device) && heatmap->map(LatencyHeatmap::Queue));
+        QCOMPARE(heatmap->secondsPerColumn(), 1);
+        QCOMPARE(heatmap->shownCount(u"sdc"_qs, LatencyHeatmap::Device, 2.5, 10), 200.0);
+        QCOMPARE(heatmap->shownCount(u"sdb"_qs, LatencyHeatmap::Device, 2.5, 6), 200.0);
+        QCOMPARE(heatmap->shownCount(u"sdi"_qs, LatencyHeatmap::Queue, 2.5, 1), 200.0);
+        QVERIFY(std::isnan(heatmap->shownCount(u"sdb"_qs, LatencyHeatmap::Device, 2.5, 10)));
+        QVERIFY(heatmap->plot()->itemCount() > 0); // the marker's label
         // As a table (a screen reader's view): a row per cell with its
-        // bucket named and its count.
+        // device, its bucket named and its count.
         auto *asTable = heatmap->findChild<PlotTableSwitch *>();
         QVERIFY(asTable);
         asTable->setTableShown(true);
         QTableWidget *table = asTable->table();
-        int countColumn = -1, bucketColumn = -1;
+        int countColumn = -1, bucketColumn = -1, deviceColumn = -1, timeColumn = -1;
         for (int c = 0; c < table->columnCount(); ++c) {
             const QString header = table->horizontalHeaderItem(c)->text();
-            if (header == u"sdc device time: count")
+            if (header == u"device time: count")
                 countColumn = c;
-            if (header == u"sdc device time: y")
+            if (header == u"device time: device time")
                 bucketColumn = c;
+            if (header == u"device time: device")
+                deviceColumn = c;
+            if (header == u"device time: seconds")
+                timeColumn = c;
         }
-        QVERIFY2(countColumn > 0 && bucketColumn > 0, "no sdc device time columns");
+        QVERIFY2(countColumn > 0 && bucketColumn > 0 && deviceColumn >= 0 && timeColumn > 0,
+                 "no device time columns");
         bool found = false;
         for (int r = 0; r < table->rowCount(); ++r)
-            found = found || (table->item(r, bucketColumn)->text() == u"1.0 ms"
+            found = found || (table->item(r, deviceColumn)->text() == u"sdc"
+                              && table->item(r, timeColumn)->data(Qt::DisplayRole).toDouble() == 2.5
+                              && table->item(r, bucketColumn)->text() == u"1.0 ms"
                               && table->item(r, countColumn)->data(Qt::DisplayRole).toDouble() == 200.0);
-        QVERIFY2(found, "sdc's 200 requests at 1.0 ms are not in the table");
+        QVERIFY2(found, "sdc's 200 requests at 1.0 ms in second 2 are not in the table");
         asTable->setTableShown(false);
         if (qEnvironmentVariableIsSet("BLOCKTUNE_HEATMAP_SCREENSHOT") && (heatmap->plot()->replot(), true))
             heatmap->grab().save(qEnvironmentVariable("BLOCKTUNE_HEATMAP_SCREENSHOT"));
@@ -254,7 +262,7 @@ private Q_SLOTS:
         QVERIFY2(heatmap(rig)->unavailableText().contains(u"needs root"_qs), qPrintable(heatmap(rig)->unavailableText()));
         rig.view.exportPng(rig.dir.filePath(u"why.png"_qs));
         heatmap(rig)->refresh();
-        QCOMPARE(heatmap(rig)->map(u"sdb"_qs, LatencyHeatmap::Device), nullptr);
+        QCOMPARE(heatmap(rig)->map(LatencyHeatmap::Device), nullptr);
     }
 
     void balanceBarsNameEachMember()
@@ -442,11 +450,30 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
         auto *view = new MonitorView(dir.path());
+        view->show();
         view->setIntervalMs(10);
         view->setDevices({u"vda"_qs, u"loop0"_qs});
         QSignalSpy plotted(view, &MonitorView::plotted);
         QVERIFY(plotted.wait(5000));
         delete view; // joins the sampling thread; must not hang or crash
+    }
+
+    // Off screen (another tab) the view samples but does not draw; shown
+    // again, it draws what came meanwhile.
+    void hiddenViewDrawsOnlyWhenShown()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("live-loop"), dir.path()));
+        MonitorView view(dir.path());
+        view.setIntervalMs(10);
+        view.setDevices({u"vda"_qs});
+        QSignalSpy plotted(&view, &MonitorView::plotted);
+        QSignalSpy sampled(view.worker(), &MonitorWorker::sampled);
+        QTRY_VERIFY(sampled.size() >= 10);
+        QCOMPARE(plotted.size(), 0);
+        view.show();
+        QVERIFY(plotted.wait(5000));
+        QVERIFY(plotted.last().at(0).toDouble() > 0);
     }
 };
 

@@ -144,21 +144,31 @@ quint64 LatencyHeatmap::countAt(const QString &device, Row row, double t, int bu
     return (row == Queue ? bin->queue : bin->device)[size_t(bucket)];
 }
 
-QCPColorMap *LatencyHeatmap::map(const QString &device, Row row) const
+double LatencyHeatmap::shownCount(const QString &device, Row row, double t, int bucket) const
 {
-    const auto it = m_maps.constFind(device);
-    return it == m_maps.cend() ? nullptr : it->at(size_t(row));
+    const qsizetype index = m_devices.indexOf(device);
+    QCPColorMap *colorMap = m_maps[size_t(row)];
+    const int column = int(std::floor((t - m_columnsStart) / m_secondsPerColumn));
+    if (!colorMap || index < 0 || column < 0 || column >= m_columns || bucket < 0 || bucket >= kBuckets)
+        return std::nan("");
+    return colorMap->data()->cell(int(index) * (m_columns + m_gap) + column, bucket);
 }
 
-// A title row, then the grid: queue time above device time, one column per
-// device, the colour scale at the right.
+double LatencyHeatmap::keyOf(qsizetype index, double t) const
+{
+    return double(index) * (m_columns + m_gap) + (t - m_columnsStart) / m_secondsPerColumn - 0.5;
+}
+
+// A title row, then queue time above device time, each one colour map with
+// the devices side by side, the colour scale at the right.
 void LatencyHeatmap::rebuildLayout()
 {
     m_plot->clearItems();
     m_plot->clearPlottables();
     m_plot->plotLayout()->clear();
-    m_maps.clear();
-    m_rects.clear();
+    m_maps = {};
+    m_rects = {};
+    m_markerLines = {};
     m_scale = nullptr;
     m_title = new QCPTextElement(m_plot, QString());
     m_plot->plotLayout()->addElement(0, 0, m_title);
@@ -175,9 +185,11 @@ void LatencyHeatmap::rebuildLayout()
     auto *grid = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(1, 0, grid);
     auto *margins = new QCPMarginGroup(m_plot);
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QSharedPointer<QCPAxisTickerText> buckets(new QCPAxisTickerText);
     for (int b = 0; b < kBuckets; b += 3)
-        ticker->addTick(b, bucketLabel(b));
+        buckets->addTick(b, bucketLabel(b));
+    m_deviceTicker.reset(new QCPAxisTickerText);
+    m_timeTicker.reset(new QCPAxisTickerText);
     m_scale = new QCPColorScale(m_plot);
     m_scale->setType(QCPAxis::atRight);
     m_scale->setDataScaleType(QCPAxis::stLogarithmic);
@@ -190,99 +202,189 @@ void LatencyHeatmap::rebuildLayout()
     QCPColorGradient gradient(QCPColorGradient::gpThermal);
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
     m_scale->setGradient(gradient);
-    for (int c = 0; c < m_devices.size(); ++c) {
-        std::array<QCPColorMap *, 2> maps{};
-        // Rows line up across the columns; each column's two plots line
-        // up at the left (only the first has the buckets' names there).
-        auto *column = new QCPMarginGroup(m_plot);
-        for (int row = 0; row < 2; ++row) {
-            auto *rect = new QCPAxisRect(m_plot);
-            grid->addElement(row, c, rect);
-            rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-            rect->setMarginGroup(QCP::msLeft | QCP::msRight, column);
-            rect->axis(QCPAxis::atLeft)->setTicker(ticker);
-            // The buckets' names once, at the left; the time axis with two
-            // or three ticks, as columns are narrow beside eight members.
-            rect->axis(QCPAxis::atLeft)->setTickLabels(c == 0);
-            rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(m_devices.size() > 2 ? 2 : 5);
-            if (c == 0)
-                rect->axis(QCPAxis::atLeft)->setLabel(row == Queue ? tr("queue time") : tr("device time"));
-            if (row == Queue) {
-                rect->axis(QCPAxis::atTop)->setVisible(true);
-                rect->axis(QCPAxis::atTop)->setTicks(false);
-                rect->axis(QCPAxis::atTop)->setTickLabels(false);
-                rect->axis(QCPAxis::atTop)->setLabel(m_devices.at(c));
-            } else {
-                rect->axis(QCPAxis::atBottom)->setLabel(tr("seconds"));
-            }
-            auto *colorMap = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            colorMap->setGradient(gradient);
-            colorMap->setInterpolate(false);
-            colorMap->setColorScale(m_scale);
-            QStringList labels;
-            for (int b = 0; b < kBuckets; ++b)
-                labels << bucketLabel(b);
-            colorMap->setProperty("valueLabels", labels);
-            colorMap->setName(QStringLiteral("%1 %2").arg(m_devices.at(c), row == Queue ? tr("queue time") : tr("device time")));
-            maps[size_t(row)] = colorMap;
-            m_rects << rect;
+    QStringList labels;
+    for (int b = 0; b < kBuckets; ++b)
+        labels << bucketLabel(b);
+    auto *rows = new QCPMarginGroup(m_plot);
+    for (int row = 0; row < 2; ++row) {
+        auto *rect = new QCPAxisRect(m_plot);
+        grid->addElement(row, 0, rect);
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, rows);
+        QCPAxis *keys = rect->axis(QCPAxis::atBottom);
+        QCPAxis *values = rect->axis(QCPAxis::atLeft);
+        values->setTicker(buckets);
+        values->setLabel(row == Queue ? tr("queue time") : tr("device time"));
+        // Cells, not seconds: the time of each block is in its tick labels.
+        keys->setTicker(m_timeTicker);
+        keys->setSubTicks(false);
+        keys->setTickLabels(row == Device);
+        if (row == Queue) {
+            QCPAxis *names = rect->axis(QCPAxis::atTop);
+            names->setVisible(true);
+            names->setTicker(m_deviceTicker);
+            names->setSubTicks(false);
+            names->setTickLength(0, 0);
+            names->grid()->setVisible(false);
+            // Side by side beyond eight members the names stand upright.
+            names->setTickLabelRotation(m_devices.size() > 8 ? -90 : 0);
+            m_plot->setMinimumHeight(m_devices.size() > 8 ? 380 : 300); // the rows keep their height
+            connect(keys, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), names,
+                    qOverload<const QCPRange &>(&QCPAxis::setRange));
         }
-        m_maps.insert(m_devices.at(c), maps);
+        auto *colorMap = new QCPColorMap(keys, values);
+        colorMap->setGradient(gradient);
+        colorMap->setInterpolate(false);
+        colorMap->setColorScale(m_scale);
+        colorMap->setName(row == Queue ? tr("queue time") : tr("device time"));
+        colorMap->setProperty("valueLabels", labels);
+        colorMap->setProperty("keyBlocksLabel", tr("device"));
+        // The settings changed: dashed lines up every block, joined outside
+        // the rect (one curve a row instead of an item per block).
+        auto *lines = new QCPCurve(keys, values);
+        lines->setPen(seriesPen(2, Qt::DashLine));
+        setSeries(lines, kSeriesText);
+        lines->setName(tr("setting changed"));
+        m_maps[size_t(row)] = colorMap;
+        m_rects[size_t(row)] = rect;
+        m_markerLines[size_t(row)] = lines;
     }
     m_layoutDirty = false;
     applyPlotPalette(m_plot);
 }
 
-// The shown span in at most kMaxColumns columns, each the sum of its
-// one-second bins; empty cells transparent; the buckets shown are the ones
-// with counts (at least eight), one colour scale for all.
+// The shown span in whole-second columns (as few seconds each as keep a
+// device within kMaxColumns and all of them within kMaxCells), each the sum
+// of its one-second bins, the columns at whole multiples of their width so
+// that a bin stays in its column as time goes on; empty cells transparent;
+// the buckets shown are the ones with counts (at least eight), one colour
+// scale for all.
 void LatencyHeatmap::fillMaps()
 {
-    const int columns = std::min(m_windowSeconds, kMaxColumns);
-    const double width = double(m_windowSeconds) / columns;
-    const double end = std::max(m_lastT, double(m_windowSeconds)), start = end - m_windowSeconds;
+    const auto n = int(m_devices.size());
+    const int perColumn = std::max(
+        {1, (m_windowSeconds + kMaxColumns - 1) / kMaxColumns, (m_windowSeconds * n + kMaxCells - 1) / kMaxCells});
+    const int columns = (m_windowSeconds + perColumn - 1) / perColumn;
+    const int gap = n > 1 ? std::max(1, columns / 8) : 0;
+    const double end = std::ceil(std::max(m_lastT, double(m_windowSeconds)) / perColumn) * perColumn;
+    const double start = end - double(columns) * perColumn;
+    m_secondsPerColumn = perColumn;
+    m_columns = columns;
+    m_gap = gap;
+    m_columnsStart = start;
+    const int stride = columns + gap;
+    const int cells = n * stride - gap;
     int lowest = kBuckets, highest = -1;
     double most = 1;
-    for (const QString &device : std::as_const(m_devices)) {
-        for (int row = 0; row < 2; ++row) {
-            QCPColorMap *colorMap = map(device, Row(row));
-            if (!colorMap)
+    std::array<std::vector<double>, 2> counts;
+    for (auto &row : counts)
+        row.assign(size_t(cells) * kBuckets, 0.0);
+    for (int i = 0; i < n; ++i) {
+        const auto it = m_bins.constFind(m_devices.at(i));
+        if (it == m_bins.cend())
+            continue;
+        // Newest first, down to the span's start.
+        for (auto bin = it->crbegin(); bin != it->crend() && double(bin->second) >= start; ++bin) {
+            const auto c = qint64(std::floor((double(bin->second) - start) / perColumn));
+            if (c >= columns)
                 continue;
-            std::vector<double> cells(size_t(columns) * kBuckets, 0.0);
-            for (const Bin &bin : m_bins.value(device)) {
-                const int c = int(std::floor((double(bin.second) + 0.5 - start) / width));
-                if (c < 0 || c >= columns)
-                    continue;
-                const auto &counts = row == Queue ? bin.queue : bin.device;
-                for (int b = 0; b < kBuckets; ++b)
-                    cells[size_t(c) * kBuckets + size_t(b)] += double(counts[size_t(b)]);
+            const size_t at = size_t(i * stride + int(c)) * kBuckets;
+            for (int b = 0; b < kBuckets; ++b) {
+                counts[Queue][at + size_t(b)] += double(bin->queue[size_t(b)]);
+                counts[Device][at + size_t(b)] += double(bin->device[size_t(b)]);
             }
-            colorMap->data()->setSize(columns, kBuckets);
-            colorMap->data()->setRange(QCPRange(start + width / 2, end - width / 2), QCPRange(0, kBuckets - 1));
-            for (int c = 0; c < columns; ++c) {
-                for (int b = 0; b < kBuckets; ++b) {
-                    const double v = cells[size_t(c) * kBuckets + size_t(b)];
-                    colorMap->data()->setCell(c, b, v > 0 ? v : std::nan(""));
-                    if (v > 0) {
-                        lowest = std::min(lowest, b);
-                        highest = std::max(highest, b);
-                        most = std::max(most, v);
-                    }
+        }
+    }
+    for (int row = 0; row < 2; ++row) {
+        QCPColorMapData *grid = m_maps[size_t(row)]->data();
+        if (grid->keySize() != cells || grid->valueSize() != kBuckets)
+            grid->setSize(cells, kBuckets);
+        grid->setRange(QCPRange(0, std::max(1, cells - 1)), QCPRange(0, kBuckets - 1));
+        for (int c = 0; c < cells; ++c) {
+            for (int b = 0; b < kBuckets; ++b) {
+                const double v = counts[size_t(row)][size_t(c) * kBuckets + size_t(b)];
+                grid->setCell(c, b, v > 0 ? v : std::nan(""));
+                if (v > 0) {
+                    lowest = std::min(lowest, b);
+                    highest = std::max(highest, b);
+                    most = std::max(most, v);
                 }
             }
         }
     }
+    // For the table: each column's device and the middle of its seconds.
+    QStringList blocks;
+    QVariantList keys;
+    blocks.reserve(cells);
+    keys.reserve(cells);
+    for (int c = 0; c < cells; ++c) {
+        const bool inBlock = c % stride < columns;
+        blocks << (inBlock ? m_devices.at(c / stride) : QString());
+        keys << (inBlock ? QVariant(start + (c % stride + 0.5) * perColumn) : QVariant());
+    }
+    for (QCPColorMap *colorMap : m_maps) {
+        colorMap->setProperty("keyBlocks", blocks);
+        colorMap->setProperty("keyValues", keys);
+    }
+    // Names over their blocks; a tick (and its grid line) at each block's
+    // edges, the time under the first block's start and every block's end,
+    // or, once blocks are too narrow for their numbers, in the axis's label.
+    const QLocale locale;
+    m_deviceTicker->clear();
+    m_timeTicker->clear();
+    for (int i = 0; i < n; ++i) {
+        m_deviceTicker->addTick(keyOf(i, start + columns * perColumn / 2.0), m_devices.at(i));
+        m_timeTicker->addTick(keyOf(i, start), i == 0 && n <= 8 ? locale.toString(start, 'f', 0) : QString());
+        m_timeTicker->addTick(keyOf(i, end), n <= 8 ? locale.toString(end, 'f', 0) : QString());
+    }
+    m_rects[Device]->axis(QCPAxis::atBottom)->setLabel(
+        n <= 8 ? tr("seconds")
+               : tr("seconds %1 to %2 in each device's block").arg(locale.toString(start, 'f', 0),
+                                                                  locale.toString(end, 'f', 0)));
     if (highest < 0) {
         lowest = 2;
         highest = 9;
     }
     const int top = std::min(kBuckets - 1, std::max(highest + 1, lowest + 7));
-    for (QCPAxisRect *rect : std::as_const(m_rects)) {
-        rect->axis(QCPAxis::atBottom)->setRange(start, end);
+    for (QCPAxisRect *rect : m_rects) {
+        rect->axis(QCPAxis::atBottom)->setRange(-0.5, cells - 0.5);
         rect->axis(QCPAxis::atLeft)->setRange(std::max(0, lowest - 1) - 0.5, top + 0.5);
     }
     if (m_scale)
         m_scale->setDataRange(QCPRange(1, std::max(most, 10.0)));
+}
+
+// Each marker in the span: a dashed line up every block, in both rows (one
+// curve per row, going up one block and down the next, its turns outside
+// the rect), and its label once, at the top of the first block.
+void LatencyHeatmap::drawMarkers()
+{
+    m_plot->clearItems();
+    const double end = m_columnsStart + double(m_columns) * m_secondsPerColumn;
+    QVector<double> keys, values;
+    double outside = -1e3;
+    for (const Marker &marker : m_markers) {
+        if (marker.t < m_columnsStart || marker.t > end)
+            continue;
+        for (qsizetype i = 0; i < m_devices.size(); ++i) {
+            const double key = keyOf(i, marker.t);
+            keys << key << key;
+            values << outside << -outside;
+            outside = -outside;
+        }
+        QCPAxisRect *first = m_rects[Queue];
+        auto *text = new QCPItemText(m_plot);
+        text->setClipAxisRect(first);
+        text->position->setAxes(first->axis(QCPAxis::atBottom), first->axis(QCPAxis::atLeft));
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(keyOf(0, marker.t), 0.02);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setPadding(QMargins(4, 0, 0, 0));
+        text->setText(marker.label);
+        setSeries(text, kSeriesText);
+    }
+    for (QCPCurve *lines : m_markerLines)
+        lines->setData(keys, values);
 }
 
 void LatencyHeatmap::refresh()
@@ -291,35 +393,9 @@ void LatencyHeatmap::refresh()
         return;
     if (m_layoutDirty)
         rebuildLayout();
-    if (!m_maps.isEmpty()) {
+    if (m_maps[Queue]) {
         fillMaps();
-        m_plot->clearItems();
-        const double start = std::max(m_lastT, double(m_windowSeconds)) - m_windowSeconds;
-        for (const Marker &marker : m_markers) {
-            if (marker.t < start)
-                continue;
-            for (QCPAxisRect *rect : std::as_const(m_rects)) {
-                auto *line = new QCPItemStraightLine(m_plot);
-                line->setClipAxisRect(rect);
-                line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-                line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-                line->point1->setCoords(marker.t, 0);
-                line->point2->setCoords(marker.t, 1);
-                line->setPen(seriesPen(2, Qt::DashLine));
-                setSeries(line, kSeriesText);
-            }
-            // The label once, at the top of the first column's queue row.
-            auto *text = new QCPItemText(m_plot);
-            text->setClipAxisRect(m_rects.constFirst());
-            text->position->setAxes(m_rects.constFirst()->axis(QCPAxis::atBottom),
-                                    m_rects.constFirst()->axis(QCPAxis::atLeft));
-            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            text->position->setCoords(marker.t, 0.02);
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-            text->setPadding(QMargins(4, 0, 0, 0));
-            text->setText(marker.label);
-            setSeries(text, kSeriesText);
-        }
+        drawMarkers();
         applyPlotPalette(m_plot);
     }
     m_dirty = false;

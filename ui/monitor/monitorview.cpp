@@ -10,10 +10,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -44,6 +46,16 @@ constexpr int kMaxWindowSeconds = 3600;
 /// In-flight counts are instants: sampled at 10 Hz they zigzag into a
 /// hatch. Their mean over each second is drawn as a step instead.
 constexpr double kStepSeconds = 1.0;
+/// Beyond this many devices the legend names the first ones and says how
+/// many more there are, and each device's lines are drawn thin through its
+/// one-second means: a hundred devices' lines at every sample are a wall
+/// of ink, and drawing them saturated the GUI thread (0.3 redraws/s on 100
+/// devices at 10 Hz, bench/heatmap_cost.cpp).
+constexpr int kDetailedDevices = 12;
+/// A redraw waits until the GUI thread has had this many times the last
+/// redraw's duration to itself: drawing takes at most a quarter of it,
+/// however slow the machine or large the plots.
+constexpr int kRedrawSpacing = 3;
 
 /// One step-averaged series: the points of the open bucket are folded into
 /// one, keyed at the newest sample, holding the bucket's mean.
@@ -79,12 +91,19 @@ struct MonitorView::Private
     LatencyHeatmap *heatmap = nullptr;
     QCPAxisRect *rects[RectCount] = {};
     QCPLegend *deviceLegend = nullptr;
+    QCPTextElement *legendMore = nullptr; // "and N more" beside a capped legend
+    int legendEntries = 0; // (QCPLegend::itemCount() counts a row's empty cells too)
     QCPAxisRect *balanceRect = nullptr;
     QCPTextElement *balanceHeading = nullptr;
     QCPBars *balanceBars = nullptr;
     QSharedPointer<QCPAxisTickerText> balanceTicker;
     QCPItemStraightLine *evenLine = nullptr;
     QTimer *replotTimer = nullptr;
+    // The last redraw of the plots and the heatmap: when it ended and how
+    // long it took (beforeReplot to afterReplot, both plots).
+    QElapsedTimer sinceRedraw;
+    QElapsedTimer redrawClock;
+    qint64 redrawNs = 0;
     QHash<QString, StepAverage> steps; // keyed by series name
     BalanceWindow balance;
     QString balanceTitle;
@@ -115,8 +134,10 @@ struct MonitorView::Private
     void updateHeatmap(const Sample &s);
     void drawBalance();
     void setBalanceShown(bool shown);
-    void replot();
+    void replot(bool now = false);
     void showSpan();
+    void showStatus();
+    bool detailed() const { return devices.size() <= kDetailedDevices; }
 };
 
 void MonitorView::Private::buildPlot()
@@ -145,7 +166,10 @@ void MonitorView::Private::buildPlot()
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     deviceLegend = new QCPLegend;
     legendRow->addElement(0, 0, deviceLegend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(plot));
+    legendMore = new QCPTextElement(plot, QString(), QFont(q->font().family(), 8));
+    legendMore->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    legendMore->setMargins(QMargins(4, 0, 0, 0));
+    legendRow->addElement(0, 1, legendMore);
     legendRow->setColumnStretchFactor(0, 0.001);
     legendRow->setMargins(QMargins(0, 0, 0, 0));
     deviceLegend->setLayer(QStringLiteral("legend"));
@@ -216,6 +240,10 @@ void MonitorView::Private::clearGraphs()
     }
     graphs.clear();
     steps.clear();
+    legendEntries = 0;
+    legendMore->setText(devices.size() > kDetailedDevices
+                            ? MonitorView::tr("and %n more", nullptr, int(devices.size() - kDetailedDevices))
+                            : QString());
     balance = {};
     balanceTitle.clear();
     balanceBars->data()->clear();
@@ -299,14 +327,25 @@ void MonitorView::Private::show(const QString &series, double value, Rect rect, 
             graph->setPen(seriesPen(1.0, Qt::SolidLine, 150)); // the series' colour, lighter
             graph->setLineStyle(QCPGraph::lsStepRight);
             steps.insert(series, StepAverage{});
-        } else {
+        } else if (colour == kSeriesText) {
             // The total over the devices' lines: thick, in the text's colour.
-            graph->setPen(seriesPen(colour == kSeriesText ? 2.5 : 1.5, style));
+            graph->setPen(seriesPen(2.5, style));
             graph->setAdaptiveSampling(true);
+        } else if (detailed()) {
+            graph->setPen(seriesPen(1.5, style));
+            graph->setAdaptiveSampling(true);
+        } else {
+            // Many devices: one point a second (its mean), a 1 px line
+            // (QPainter strokes a wider one as a polygon, several times
+            // slower).
+            graph->setPen(seriesPen(1.0, style));
+            steps.insert(series, StepAverage{});
         }
         setSeries(graph, colour);
-        if (legend)
+        if (legend && legendEntries < kDetailedDevices) {
             graph->addToLegend(legend);
+            ++legendEntries;
+        }
         // A series shown for the first time (a device selected again, a
         // group appearing) gets what the history already holds.
         fill(graph, series);
@@ -405,7 +444,7 @@ void MonitorView::Private::onSample(const Sample &s)
     if (!s.missing.isEmpty())
         summary << MonitorView::tr("missing: %1").arg(s.missing.join(u' '));
     statusText = summary.join(QStringLiteral("  ·  "));
-    status->setText(statusText);
+    showStatus();
     if (paused)
         return; // the history has it; unpausing draws it
 
@@ -488,9 +527,14 @@ void MonitorView::Private::updateHeatmap(const Sample &s)
     heatmap->addSample(s);
 }
 
-void MonitorView::Private::replot()
+// Draws what came since the last redraw: not while the view is off screen
+// (another tab: drawn when it shows again), and not sooner than
+// kRedrawSpacing times the last redraw's duration after it (unless `now`).
+void MonitorView::Private::replot(bool now)
 {
-    if (!dirty || paused)
+    if (!dirty || paused || !q->isVisible())
+        return;
+    if (!now && sinceRedraw.isValid() && sinceRedraw.nsecsElapsed() < kRedrawSpacing * redrawNs)
         return;
     dirty = false;
     const double upper = std::max(lastT, double(windowSeconds));
@@ -512,7 +556,18 @@ void MonitorView::Private::replot()
     plot->replot(QCustomPlot::rpQueuedReplot);
     if (heatmap->isVisible())
         heatmap->refresh();
+    redrawNs = 0;
     Q_EMIT q->plotted(lastT);
+}
+
+// The whole text in the tooltip, as much as fits in the label: a hundred
+// devices' figures would otherwise widen the window past the screen.
+void MonitorView::Private::showStatus()
+{
+    const QString shown = status->fontMetrics().elidedText(statusText, Qt::ElideRight, status->width());
+    if (status->text() != shown)
+        status->setText(shown);
+    status->setToolTip(shown == statusText ? QString() : statusText);
 }
 
 // The bar above the plots: the latest figures, then Latency, Pause, the
@@ -522,6 +577,9 @@ QHBoxLayout *MonitorView::Private::buildBar()
     auto *bar = new QHBoxLayout;
     status = new QLabel(MonitorView::tr("Select a device to watch it live."), q);
     status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its width is what the bar leaves, not its text's (showStatus() elides).
+    status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status->setMinimumWidth(1);
     status->setAccessibleName(MonitorView::tr("Latest figures"));
     span = new QComboBox(q);
     for (const int seconds : {30, 120, 600, 3600})
@@ -621,12 +679,19 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->replotTimer->setInterval(100);
     connect(d->replotTimer, &QTimer::timeout, this, [this] { d->replot(); });
     d->replotTimer->start();
+    for (QCustomPlot *p : {d->plot, d->heatmap->plot()}) {
+        connect(p, &QCustomPlot::beforeReplot, this, [this] { d->redrawClock.start(); });
+        connect(p, &QCustomPlot::afterReplot, this, [this] {
+            d->redrawNs += d->redrawClock.nsecsElapsed();
+            d->sinceRedraw.start();
+        });
+    }
 
     d->thread = new MonitorThread(sysroot, std::move(source), std::move(clock), this);
     connect(d->thread->worker(), &MonitorWorker::sampled, this, [this](const Sample &s) { d->onSample(s); });
     connect(d->thread->worker(), &MonitorWorker::failed, this, [this](const QString &message) {
         d->statusText = message;
-        d->status->setText(message);
+        d->showStatus();
         Q_EMIT failed(message);
     });
 }
@@ -636,6 +701,12 @@ MonitorView::~MonitorView()
     // Stop and join the sampling thread before the plots it feeds go away.
     delete d->thread;
     d->thread = nullptr;
+}
+
+void MonitorView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    d->showStatus(); // the layout has given the label its new width
 }
 
 MonitorWorker *MonitorView::worker() const
@@ -675,7 +746,7 @@ bool MonitorView::isPaused() const
 
 bool MonitorView::exportPng(const QString &path)
 {
-    d->replot();
+    d->replot(true);
     // At the screen's device pixel ratio: crisp on a scaled screen, as on screen.
     if (d->plot->savePng(path, d->plot->width(), d->plot->height(), d->plot->devicePixelRatioF()))
         return true;
@@ -724,7 +795,7 @@ void MonitorView::setWindowSeconds(int seconds)
     d->fillAll();
     const bool paused = d->paused;
     d->paused = false; // a paused view still zooms
-    d->replot();
+    d->replot(true);
     d->paused = paused;
 }
 

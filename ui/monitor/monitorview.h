@@ -103,6 +103,9 @@ Q_SIGNALS:
     void plotted(double t);
     void failed(const QString &message);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     struct Private;
     std::unique_ptr<Private> d;
