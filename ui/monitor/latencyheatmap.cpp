@@ -312,19 +312,23 @@ void LatencyHeatmap::fillMaps()
             }
         }
     }
-    // For the table: each column's device and the middle of its seconds.
-    QStringList blocks;
-    QVariantList keys;
-    blocks.reserve(cells);
-    keys.reserve(cells);
-    for (int c = 0; c < cells; ++c) {
-        const bool inBlock = c % stride < columns;
-        blocks << (inBlock ? m_devices.at(c / stride) : QString());
-        keys << (inBlock ? QVariant(start + (c % stride + 0.5) * perColumn) : QVariant());
-    }
-    for (QCPColorMap *colorMap : m_maps) {
-        colorMap->setProperty("keyBlocks", blocks);
-        colorMap->setProperty("keyValues", keys);
+    // For the table: each column's device and the middle of its seconds
+    // (made again only when the columns moved: a third of a refresh).
+    if (m_maps[Queue]->property("keyValues").toList().value(0) != QVariant(start + 0.5 * perColumn)
+        || m_maps[Queue]->property("keyBlocks").toStringList().size() != cells) {
+        QStringList blocks;
+        QVariantList keys;
+        blocks.reserve(cells);
+        keys.reserve(cells);
+        for (int c = 0; c < cells; ++c) {
+            const bool inBlock = c % stride < columns;
+            blocks << (inBlock ? m_devices.at(c / stride) : QString());
+            keys << (inBlock ? QVariant(start + (c % stride + 0.5) * perColumn) : QVariant());
+        }
+        for (QCPColorMap *colorMap : m_maps) {
+            colorMap->setProperty("keyBlocks", blocks);
+            colorMap->setProperty("keyValues", keys);
+        }
     }
     // Names over their blocks; a tick (and its grid line) at each block's
     // edges, the time under the first block's start and every block's end,
@@ -395,8 +399,7 @@ void LatencyHeatmap::refresh()
         rebuildLayout();
     if (m_maps[Queue]) {
         fillMaps();
-        drawMarkers();
-        applyPlotPalette(m_plot);
+        drawMarkers(); // its items take their colours from setSeries()
     }
     m_dirty = false;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
