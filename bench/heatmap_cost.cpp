@@ -133,8 +133,9 @@ void printReport(size_t devices, qsizetype columns, int span, int seconds, const
     std::printf("heatmap refresh (maps refilled, palette, markers): %.2f ms of CPU each (%d timed)\n",
                 refreshMs, refreshes);
     std::printf("heatmap replot (its QCustomPlot drawing): %.2f ms of CPU each (%d)\n", replotMs, replots);
-    std::printf("HEATMAP COST, %zu devices at 10 Hz: %.2f %% of one core (refresh + replot, 10 a second)\n",
-                devices, (refreshMs + replotMs) * 10 / 1000 * 100);
+    std::printf("HEATMAP COST, %zu devices at 10 Hz: %.2f %% of one core (refresh + replot once a second, as the "
+                "view does; %.2f %% if it were 10 times a second)\n",
+                devices, (refreshMs + replotMs) / 1000 * 100, (refreshMs + replotMs) * 10 / 1000 * 100);
     std::printf("MONITOR WITH HEATMAP, %zu devices at 10 Hz: GUI thread %.1f %%, process %.1f %% of one core, "
                 "%.1f redraws/s\n",
                 devices, pct(on.gui, on.wall), pct(on.process, on.wall), on.redraws / on.wall);

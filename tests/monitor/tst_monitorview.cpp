@@ -9,6 +9,7 @@
 #include "plottableswitch.h"
 #include "monitortestsupport.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -433,6 +434,51 @@ private Q_SLOTS:
         rig.view.setDevices({u"md0"_qs});
         rig.step(100, kUneven);
         QTRY_VERIFY(plot->axisRect(0)->width() > plot->width() / 2);
+    }
+
+    // Twenty devices: the legend names twelve and says how many more, the
+    // lines are thin, the status line (every device's figures) is cut to
+    // the window, not the window widened to it.
+    void manyDevicesKeepTheLegendShortAndTheWindowNarrow()
+    {
+        Rig rig;
+        QStringList watched = QStringList{u"md0"_qs, u"sda"_qs} + kMembers;
+        QMap<QString, quint64> reads;
+        for (int i = 0; i < 10; ++i) {
+            const QString name = u"vd"_qs + QChar(u'a' + i);
+            rig.counters.insert(name, Counters{});
+            watched << name;
+        }
+        for (const QString &name : std::as_const(watched))
+            reads.insert(name, 128);
+        rig.view.resize(900, 700);
+        const int before = rig.view.sizeHint().width();
+        rig.view.setDevices(watched);
+        rig.step(100, reads);
+        rig.step(100, reads);
+        rig.step(100, reads);
+        QTRY_VERIFY(graphNamed(rig.plot(), u"vdj read MB/s"_qs));
+        QTRY_VERIFY(rig.view.statusText().contains(u"vdj"_qs));
+        QCPLegend *legend = nullptr;
+        QCPTextElement *more = nullptr;
+        for (QCPLayoutElement *e : rig.plot()->plotLayout()->elements(true)) {
+            legend = legend ? legend : qobject_cast<QCPLegend *>(e);
+            if (auto *text = qobject_cast<QCPTextElement *>(e); text && text->text().startsWith(u"and "))
+                more = text;
+        }
+        QVERIFY(legend);
+        int entries = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            entries += legend->item(i) ? 1 : 0;
+        QCOMPARE(entries, 12);
+        QVERIFY(more);
+        QCOMPARE(more->text(), u"and 8 more"_qs);
+        QCOMPARE(graphNamed(rig.plot(), u"vdj read MB/s"_qs)->pen().widthF(), 1.0);
+        QVERIFY2(rig.view.sizeHint().width() <= std::max(before, 900),
+                 qPrintable(QString::number(rig.view.sizeHint().width())));
+        auto *status = rig.view.findChild<QLabel *>();
+        QVERIFY(status && status->text().endsWith(u'…'));
+        QCOMPARE(status->toolTip(), rig.view.statusText());
     }
 
     void unknownTreeReportsAnError()

@@ -56,7 +56,7 @@ public:
     /// The span shown, in seconds, ending at the newest sample.
     void setWindowSeconds(int seconds);
     /// Takes the shown devices' histograms of one sample (or why there are
-    /// none). Redraws on refresh().
+    /// none). Redraws on refresh(), once the sample's second is a new one.
     void addSample(const Sample &sample);
     /// A vertical line at `t` (seconds on the monitor's time axis).
     void addMarker(double t, const QString &label);
@@ -112,6 +112,7 @@ private:
     std::deque<Marker> m_markers;
     QString m_unavailable;
     double m_lastT = 0;
+    qint64 m_lastSecond = -1; // of the newest sample
     int m_windowSeconds = 120;
     // The blocks as last filled: each device's columns from m_columnsStart
     // (seconds), m_secondsPerColumn each, then m_gap empty columns.

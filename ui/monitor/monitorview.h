@@ -30,7 +30,10 @@ class Result;
 /// time of every request, the members of a group side by side, marks where
 /// this console changed a setting).
 /// Sampling runs on its own thread (core's MonitorThread); plots are
-/// redrawn at most ten times a second whatever the sampling rate. One hour
+/// redrawn at most ten times a second whatever the sampling rate, never
+/// while the view is off screen, and no sooner after a redraw than three
+/// times its duration. Beyond 12 devices the legend is capped and the lines
+/// are thin through one-second means. One hour
 /// of every series is kept (bounded memory); the plots show the chosen span
 /// (30 s to 1 h, also by the mouse wheel), and can be paused and exported.
 ///
