@@ -250,7 +250,6 @@ void LatencyHeatmap::rebuildLayout()
         auto *lines = new QCPCurve(keys, values);
         lines->setPen(seriesPen(2, Qt::DashLine));
         setSeries(lines, kSeriesText);
-        lines->setName(tr("setting changed"));
         m_maps[size_t(row)] = colorMap;
         m_rects[size_t(row)] = rect;
         m_markerLines[size_t(row)] = lines;
