@@ -1179,6 +1179,14 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Latency of %1: requests by latency bucket over time</source>
         <translation>Latenz von %1: Anfragen je Latenzstufe über die Zeit</translation>
     </message>
+    <message>
+        <source>device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>seconds %1 to %2 in each device&apos;s block</source>
+        <translation>Sekunden %1 bis %2 im Block jedes Geräts</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MainWindow</name>
@@ -1534,6 +1542,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>latency histograms unavailable: they measure the live machine, not a recorded tree (--sysroot)</source>
         <translation>Latenz-Histogramme nicht verfügbar: sie messen die laufende Maschine, keinen aufgezeichneten Baum (--sysroot)</translation>
     </message>
+    <message>
+        <source>attaching the BPF program to block_rq_insert failed: %1</source>
+        <translation>das BPF-Programm ließ sich nicht an block_rq_insert anhängen: %1</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>
@@ -1702,6 +1714,13 @@ KiB</translation>
     <message>
         <source>A heatmap of each request&apos;s queue and device time, from the block layer (a BPF program; without root through blocktune-helper, which asks for a password). Members of an array side by side.</source>
         <translation>Eine Heatmap der Warte- und Gerätezeit jeder Anfrage, aus der Blockschicht (ein BPF-Programm; ohne root über blocktune-helper, der nach einem Passwort fragt). Die Mitglieder eines Arrays nebeneinander.</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weiteres</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -150,6 +150,16 @@
     </message>
 </context>
 <context>
+    <name>blocktune::MonitorView</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>blocktune::ProfileWorker</name>
     <message numerus="yes">
         <source>Saved %n rule(s) as %1</source>
