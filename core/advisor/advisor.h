@@ -144,6 +144,12 @@ inline constexpr double kDefaultTolerance = 0.05;
 inline constexpr int kMinRunsPerPoint = 3;
 /// The plateau is the median of the top this many fitted point values.
 inline constexpr int kPlateauPoints = 3;
+/// The saturation fit (T = B x S / (S + R0), S = max(readahead, floor))
+/// replaces the monotone fit when its mean squared residual is at most this
+/// many times a median's noise squared (noise / sqrt(runs), the noise at
+/// least kSaturationNoiseFloorPct).
+inline constexpr double kSaturationMaxChi = 4.0;
+inline constexpr double kSaturationNoiseFloorPct = 1.0;
 /// Readers at a point whose device read this many times the bytes they
 /// consumed waste the readahead (readahead_wasted).
 inline constexpr double kWastedRatio = 1.5;
@@ -211,7 +217,8 @@ struct CurveAnalysis
     double tolerancePct = 5;
     double noisePct = 0;         ///< the typical run-to-run spread: median of the points' spreadPct
     /// The tolerance plus the uncertainty of a point's gap to the plateau
-    /// (2 x noise x sqrt(2 / kMinRunsPerPoint)); with no noise, the tolerance.
+    /// (2 x noise x sqrt(2 / kMinRunsPerPoint); with the saturation fit
+    /// 2 x noise x sqrt(2 x 3 / runs)); with no noise, the tolerance.
     double bandPct = 5;
     /// The smallest point not separable from the tolerance line: its fitted
     /// value misses plateau x (1 - tolerance) by less than its gap's
@@ -233,9 +240,16 @@ struct CurveAnalysis
     /// When not resolved: runs per point that would bring the noise of a
     /// median under the tolerance (noise shrinks as 1/sqrt(runs)).
     int neededRuns = 0;
-    /// The monotone fit, one value per curve point, in the curve's order:
-    /// the figures the plateau, the pick and the band are read from.
+    /// The fit, one value per curve point, in the curve's order: the
+    /// figures the plateau, the pick and the band are read from. The
+    /// saturation fit where the runs were repeated and it fits them within
+    /// their noise (`saturation`), else the monotone fit.
     QList<double> fittedMbPerSec;
+    bool saturation = false;
+    double fitRateMbPerSec = 0; ///< the saturation fit's B (its figures also when it did not fit)
+    double fitHalfKiB = 0;      ///< R0: the readahead at half of B
+    double fitFloorKiB = 0;     ///< F: readahead below it changes nothing
+    double fitChi = 0;          ///< its mean squared residual in units of a median's noise
 };
 
 /// `curve` sorted by readahead. `above`: a pick must be larger than this

@@ -140,21 +140,243 @@ QList<double> monotoneFit(const QList<CurvePoint> &curve)
     return fit;
 }
 
-// The typical noise of one run: the median of the points' spreads (points
-// measured once tell nothing about it).
+// The curve as a stream's mechanics draw it: each readahead window of S KiB
+// costs a fixed wait (the request's round trip) plus its transfer at the
+// device's rate B, so a stream reads T(S) = S / (wait + S / B) =
+// B x S / (S + R0), R0 = B x wait: half the rate at R0, creeping towards B
+// beyond the knee. Readahead smaller than what the reader asks for per call
+// changes nothing: S = max(readahead, F). Fitted to every point's median at
+// once (log space, each point weighted by its runs), the curve's figures
+// rest on all the runs, not on the three or four at each point: the pick
+// moves with R0, which the rising half of the curve pins down, instead of
+// with each draw of the noise at the points near the plateau. Used where it
+// fits the medians within their noise; a curve that has another shape (a
+// step, a fall at its end, a second rise) keeps the monotone fit.
+struct SaturationFit
+{
+    bool fits = false;
+    double rate = 0;     // B, MB/s
+    double halfKiB = 0;  // R0
+    double floorKiB = 0; // F
+    double chi = 0;      // mean squared residual, in units of a median's noise
+    int runs = 0;        // kept runs the fit rests on
+    int outliers = 0;    // points left out of it
+    QList<double> values;
+};
+
+// At least this many points above the floor, or three parameters fit anything.
+constexpr int kSaturationMinPoints = 5;
+// A point this many of its median's standard errors off the fit is either
+// a draw the stall rule could not catch (two slow runs of three) or a sign
+// the curve has another shape: a few such points are left out and the rest
+// refitted (fitSaturation says how many); more mean the shape is wrong.
+constexpr double kSaturationOutlierZ = 3.5;
+// The median of three runs errs by about 1.35 x what their mean would
+// (sqrt(pi / 2) for many): a median's variance, in units of noise^2 / runs.
+constexpr double kMedianVariance = 1.4;
+
+// The run-to-run noise of one run, % (in log space, so relative): each
+// point's kept runs' deviations from their own mean, pooled over the
+// points (runs - 1 degrees of freedom each). The MAD of three runs (a
+// point's spreadPct) reads about half the true noise, as one of its three
+// deviations is always 0; a band or a fit weighed against that is too
+// sure of itself. A point whose own deviation is more than three times the
+// points' median (two stalls of three runs) is left out of the pool.
+double pooledNoisePct(const QList<CurvePoint> &curve)
+{
+    struct Own
+    {
+        double squares = 0;
+        int freedom = 0;
+    };
+    QList<Own> points;
+    QList<double> deviations;
+    for (const CurvePoint &p : curve) {
+        const QList<double> kept = p.keptRuns();
+        if (kept.size() < 2)
+            continue;
+        Own own;
+        double mean = 0;
+        for (const double r : kept)
+            mean += std::log(std::max(r, 1e-9));
+        mean /= double(kept.size());
+        for (const double r : kept) {
+            const double d = std::log(std::max(r, 1e-9)) - mean;
+            own.squares += d * d;
+        }
+        own.freedom = int(kept.size()) - 1;
+        points << own;
+        deviations << std::sqrt(own.squares / own.freedom);
+    }
+    const double limit = 3.0 * medianOf(deviations);
+    double squares = 0;
+    int freedom = 0;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        if (deviations.at(i) > limit)
+            continue;
+        squares += points.at(i).squares;
+        freedom += points.at(i).freedom;
+    }
+    // Repeats of one figure: their logs' mean may differ from it in the
+    // last bit, which is no noise.
+    const double pct = freedom > 0 ? 100.0 * std::sqrt(squares / freedom) : 0;
+    return pct < 1e-6 ? 0 : pct;
+}
+
+// For the points' logs y at readaheads x with weights w (0: left out): the
+// floor, R0 and ln B of the least squared error.
+struct SaturationParams
+{
+    double floor = 0, half = 0, lnRate = 0;
+};
+
+SaturationParams leastSquares(const QList<double> &x, const QList<double> &y, const QList<double> &w)
+{
+    const qsizetype n = x.size();
+    double weights = 0;
+    for (const double v : w)
+        weights += v;
+    // For a floor F and a half-rate point R0, ln B is the weighted mean of
+    // ln T - ln(S / (S + R0)); what is left over is the squared error.
+    const auto error = [&](double floor, double half, double *lnRate) {
+        double sum = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            const double s = std::max(x.at(i), floor);
+            sum += w.at(i) * (y.at(i) - std::log(s / (s + half)));
+        }
+        const double lnB = sum / weights;
+        double sse = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            const double s = std::max(x.at(i), floor);
+            const double r = y.at(i) - lnB - std::log(s / (s + half));
+            sse += w.at(i) * r * r;
+        }
+        if (lnRate)
+            *lnRate = lnB;
+        return sse;
+    };
+    SaturationParams best;
+    double bestError = -1;
+    const double lo = std::log(x.constFirst() / 64.0), hi = std::log(x.constLast() * 4.0);
+    constexpr int steps = 160;
+    int above = 0; // points with weight above the floor
+    for (qsizetype f = n - 1; f >= 0; --f) {
+        if (w.at(f) > 0)
+            ++above;
+        if (above <= kSaturationMinPoints)
+            continue;
+        const double floor = x.at(f);
+        // A coarse scan over R0 in log steps, then golden-section between
+        // the best step's neighbours.
+        int at = 0;
+        double atError = -1;
+        for (int k = 0; k <= steps; ++k) {
+            const double e = error(floor, std::exp(lo + (hi - lo) * k / steps), nullptr);
+            if (atError < 0 || e < atError)
+                atError = e, at = k;
+        }
+        double a = lo + (hi - lo) * std::max(0, at - 1) / steps, b = lo + (hi - lo) * std::min(steps, at + 1) / steps;
+        const double g = (std::sqrt(5.0) - 1) / 2;
+        for (int it = 0; it < 40; ++it) {
+            const double c = b - g * (b - a), d = a + g * (b - a);
+            if (error(floor, std::exp(c), nullptr) < error(floor, std::exp(d), nullptr))
+                b = d;
+            else
+                a = c;
+        }
+        const double half = std::exp((a + b) / 2);
+        const double e = error(floor, half, nullptr);
+        if (bestError < 0 || e < bestError) {
+            bestError = e;
+            best.floor = floor;
+            best.half = half;
+        }
+    }
+    error(best.floor, best.half, &best.lnRate);
+    return best;
+}
+
+SaturationFit fitSaturation(const QList<CurvePoint> &curve, double noisePct)
+{
+    SaturationFit fit;
+    const qsizetype n = curve.size();
+    if (n < kSaturationMinPoints + 2 || noisePct <= 0)
+        return fit;
+    QList<double> x, y, w;
+    for (const CurvePoint &p : curve) {
+        if (p.mbPerSec <= 0 || p.readAheadKiB == 0)
+            return fit;
+        x << double(p.readAheadKiB);
+        y << std::log(p.mbPerSec);
+        w << double(std::max<qsizetype>(1, p.keptRuns().size()));
+    }
+    const double sigma = std::max(noisePct, kSaturationNoiseFloorPct) / 100.0;
+    // Each point's residual in units of its median's standard error.
+    const auto scores = [&](const SaturationParams &m) {
+        QList<double> z;
+        for (qsizetype i = 0; i < n; ++i) {
+            const double s = std::max(x.at(i), m.floor);
+            const double r = y.at(i) - m.lnRate - std::log(s / (s + m.half));
+            z << r / (sigma * std::sqrt(kMedianVariance / std::max(w.at(i), 1.0)));
+        }
+        return z;
+    };
+    // Left out one at a time, the worst first: points far below the fit (a
+    // stall only ever slows a run; two of three stalled make the median a
+    // stall's), up to one in six; one point far above it.
+    QList<double> kept = w;
+    int below = 0, above = 0;
+    SaturationParams m;
+    QList<double> z;
+    for (;;) {
+        m = leastSquares(x, y, kept);
+        z = scores(m);
+        qsizetype worst = -1;
+        for (qsizetype i = 0; i < n; ++i)
+            if (kept.at(i) > 0 && (worst < 0 || std::abs(z.at(i)) > std::abs(z.at(worst))))
+                worst = i;
+        if (worst < 0 || std::abs(z.at(worst)) <= kSaturationOutlierZ)
+            break;
+        if (z.at(worst) < 0 ? below >= std::max<qsizetype>(1, n / 6) : above >= 1)
+            break;
+        (z.at(worst) < 0 ? below : above) += 1;
+        kept[worst] = 0;
+    }
+    double squares = 0;
+    int counted = 0, far = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        if (kept.at(i) <= 0)
+            continue;
+        squares += z.at(i) * z.at(i);
+        ++counted;
+        if (std::abs(z.at(i)) > kSaturationOutlierZ)
+            ++far;
+    }
+    fit.rate = std::exp(m.lnRate);
+    fit.halfKiB = m.half;
+    fit.floorKiB = m.floor;
+    fit.chi = counted > 0 ? squares / counted : 0;
+    fit.outliers = below + above;
+    for (qsizetype i = 0; i < n; ++i) {
+        const double s = std::max(x.at(i), m.floor);
+        fit.values << fit.rate * s / (s + m.half);
+        fit.runs += int(kept.at(i));
+    }
+    fit.fits = far == 0 && fit.chi <= kSaturationMaxChi;
+    return fit;
+}
+
+// The typical noise of one run: pooledNoisePct (points measured once tell
+// nothing about it).
 void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
 {
-    QList<double> spreads;
     int fewest = -1;
     for (const CurvePoint &p : curve) {
-        const qsizetype kept = p.keptRuns().size();
-        if (kept >= 2)
-            spreads << p.spreadPct();
-        const int n = int(std::max<qsizetype>(1, kept));
+        const int n = int(std::max<qsizetype>(1, p.keptRuns().size()));
         fewest = fewest < 0 ? n : std::min(fewest, n);
     }
     a.fewestRuns = std::max(fewest, 1);
-    a.noisePct = medianOf(spreads);
+    a.noisePct = pooledNoisePct(curve);
     a.resolved = a.noisePct <= a.tolerancePct;
     if (!a.resolved) {
         const double ratio = a.noisePct / a.tolerancePct;
@@ -172,8 +394,14 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
     if (curve.isEmpty())
         return a;
     findNoise(curve, a);
-    const QList<double> fit = monotoneFit(curve);
+    const SaturationFit model = fitSaturation(curve, a.noisePct);
+    const QList<double> fit = model.fits ? model.values : monotoneFit(curve);
     a.fittedMbPerSec = fit;
+    a.saturation = model.fits;
+    a.fitRateMbPerSec = model.rate;
+    a.fitHalfKiB = model.halfKiB;
+    a.fitFloorKiB = model.floorKiB;
+    a.fitChi = model.chi;
 
     // The best measured point, as measured.
     for (const CurvePoint &p : curve)
@@ -201,7 +429,12 @@ CurveAnalysis analyzeCurve(const QList<CurvePoint> &curve, double tolerance, qui
     // runs each (the noise taken as one run's error). One line for the whole
     // curve, so of two points with the same fitted value the smaller is
     // picked, however often each was measured.
-    const double gapError = a.noisePct / 100.0 * std::sqrt(2.0 / double(kMinRunsPerPoint));
+    // With the saturation fit, the gap is the fit's: its three figures rest
+    // on all the runs, so a fitted value errs by about the noise x
+    // sqrt(3 / runs), and a gap between two by sqrt(2) times that.
+    const double gapError = model.fits
+        ? a.noisePct / 100.0 * std::sqrt(2.0 * 3.0 / double(std::max(model.runs, 1)))
+        : a.noisePct / 100.0 * std::sqrt(2.0 / double(kMinRunsPerPoint));
     a.bandPct = a.tolerancePct + 200.0 * gapError;
     const double floorRate = a.plateauMbPerSec * (1.0 - a.bandPct / 100.0);
     qsizetype pick = -1;

@@ -249,6 +249,7 @@ private slots:
         QTest::addColumn<double>("slowFactor");
         QTest::newRow("2% noise, one run in twenty at half speed") << 0.02 << 0.05 << 0.5;
         QTest::newRow("1% noise, one run in twenty stalled to 40%") << 0.01 << 0.05 << 0.4;
+        QTest::newRow("5% noise, one run in ten at half speed") << 0.05 << 0.1 << 0.5;
     }
 
     void noisyPicksHoldFromRunToRun()
@@ -390,6 +391,54 @@ private slots:
         QCOMPARE(analyzeCurve(curve, 0.20).pickKiB, 512u);
         // A pick rejected at 1024 goes to the next point in the band.
         QCOMPARE(analyzeCurve(curve, 0.05, 1024).pickKiB, 2048u);
+    }
+
+    // A curve with a stream's shape (rate x S / (S + R0)) and 3% noise is
+    // read through the saturation fit: its R0 comes back close to the true
+    // 150 KiB, a point whose median is a stall's (two slow runs of three)
+    // is left out instead of pulling the curve down, and the pick is the
+    // noiseless knee's neighbourhood. A step, which no such curve draws,
+    // keeps the monotone fit; so does a curve measured once per point.
+    void saturationFitReadsTheStreamsCurve()
+    {
+        QList<CurvePoint> curve;
+        const double wobble[3][3] = {{-0.03, 0, 0.03}, {0.03, -0.03, 0}, {0, 0.03, -0.03}};
+        int k = 0;
+        for (quint64 ra = 4; ra <= 65536; ra *= 2, ++k) {
+            const double t = creepingCurve(ra);
+            const double *w = wobble[k % 3];
+            if (ra == 512) // two runs of three stalled: the median is a stall's
+                curve << pointOf(ra, {t * 0.55, t * 0.6, t});
+            else
+                curve << pointOf(ra, {t * (1 + w[0]), t * (1 + w[1]), t * (1 + w[2])});
+        }
+        const CurveAnalysis a = analyzeCurve(curve, kDefaultTolerance);
+        QVERIFY2(a.saturation, qPrintable(QStringLiteral("chi %1").arg(a.fitChi)));
+        QVERIFY2(a.noisePct > 2.0 && a.noisePct < 4.0, qPrintable(QString::number(a.noisePct)));
+        QVERIFY2(std::abs(a.fitHalfKiB - 150.0) < 30.0, qPrintable(QString::number(a.fitHalfKiB)));
+        QVERIFY2(std::abs(a.fitRateMbPerSec - 2264.0) < 50.0, qPrintable(QString::number(a.fitRateMbPerSec)));
+        QVERIFY2(a.pickKiB >= 2048 && a.pickKiB <= 4096, qPrintable(QString::number(a.pickKiB)));
+        QVERIFY(a.sameKiB.contains(65536));
+        Advice advice;
+        advice.curve = curve;
+        advice.analysis = a;
+        const QJsonObject json = adviceToJson(advice).value(u"analysis").toObject();
+        QCOMPARE(json.value(u"fit").toString(), u"saturation"_s);
+        QVERIFY(json.value(u"saturation").toObject().value(u"fits").toBool());
+
+        QList<CurvePoint> step;
+        for (quint64 ra = 4; ra <= 65536; ra *= 2) {
+            const double t = ra < 1024 ? 500.0 : 2000.0;
+            step << pointOf(ra, {t * 0.98, t, t * 1.02});
+        }
+        const CurveAnalysis s = analyzeCurve(step, kDefaultTolerance);
+        QVERIFY2(!s.saturation, qPrintable(QStringLiteral("chi %1").arg(s.fitChi)));
+        QCOMPARE(s.pickKiB, 1024u);
+
+        QList<CurvePoint> once;
+        for (quint64 ra = 4; ra <= 65536; ra *= 2)
+            once << pointOf(ra, {creepingCurve(ra)});
+        QVERIFY(!analyzeCurve(once, kDefaultTolerance).saturation);
     }
 
     void recordedCurveFiles_data()
