@@ -61,6 +61,11 @@ double stallBelow(const QList<double> &runs)
     for (const double r : std::as_const(sorted))
         if (r >= below)
             upper << r;
+    // Stalls are the exception: when half the runs or more fall below the
+    // line, the machine ran in two modes, and the slow one is as much the
+    // truth as the fast (a VM whose host is busy for a while).
+    if (2 * (sorted.size() - upper.size()) >= sorted.size())
+        return 0;
     return madPct(upper) * 3.0 <= kStallFraction * 100.0 ? below : 0;
 }
 
@@ -323,7 +328,9 @@ SaturationFit fitSaturation(const QList<CurvePoint> &curve, double noisePct)
     };
     // Left out one at a time, the worst first: points far below the fit (a
     // stall only ever slows a run; two of three stalled make the median a
-    // stall's), up to one in six; one point far above it.
+    // stall's), up to one in six; as many far above it (a VM that ran in
+    // its fast mode through a point's runs, or a rise steeper than the
+    // curve's at one or two points).
     QList<double> kept = w;
     int below = 0, above = 0;
     SaturationParams m;
@@ -337,7 +344,7 @@ SaturationFit fitSaturation(const QList<CurvePoint> &curve, double noisePct)
                 worst = i;
         if (worst < 0 || std::abs(z.at(worst)) <= kSaturationOutlierZ)
             break;
-        if (z.at(worst) < 0 ? below >= std::max<qsizetype>(1, n / 6) : above >= 1)
+        if (z.at(worst) < 0 ? below >= std::max<qsizetype>(1, n / 6) : above >= std::max<qsizetype>(1, n / 6))
             break;
         (z.at(worst) < 0 ? below : above) += 1;
         kept[worst] = 0;

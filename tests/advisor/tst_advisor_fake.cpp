@@ -306,6 +306,14 @@ private slots:
         QVERIFY(lucky.stalledRuns().isEmpty());
         const CurvePoint twoStalls = pointOf(2048, {800, 820, 2000});
         QCOMPARE(twoStalls.mbPerSec, 820.0);
+        // Two stalls of five are stalls; three of five are a machine that
+        // ran in two modes, and the slow one is the median.
+        const CurvePoint twoOfFive = pointOf(2048, {2000, 1990, 800, 2010, 820});
+        QCOMPARE(twoOfFive.stalledRuns(), (QList<double>{800, 820}));
+        QCOMPARE(twoOfFive.mbPerSec, 2000.0);
+        const CurvePoint twoModes = pointOf(65536, {1270, 1931, 1837, 1284, 1274});
+        QVERIFY(twoModes.stalledRuns().isEmpty());
+        QCOMPARE(twoModes.mbPerSec, 1284.0);
         const CurvePoint two = pointOf(2048, {800, 2000});
         QVERIFY(two.stalledRuns().isEmpty()); // two runs cannot say which one stalled
         // The JSON shows what was left out.
