@@ -537,6 +537,21 @@ void describeBand(Advice &a)
                                          "band is the tolerance alone");
         return;
     }
+    if (!an.twoSpeedKiB.isEmpty()) {
+        QStringList where;
+        for (const quint64 kib : an.twoSpeedKiB)
+            where << QString::number(kib);
+        a.noiseText = QStringLiteral("the machine read at two speeds during the measurement (about %1 and %2 MB/s at "
+                                     "the same readahead: %3 KiB), so the curve mixes the two and its knee is "
+                                     "neither's; a longer budget would mix them again. Advise again when it reads at "
+                                     "one speed (on a VM, the host's load can do this)")
+                          .arg(qRound(an.slowSpeedMbPerSec)).arg(qRound(an.fastSpeedMbPerSec))
+                          .arg(where.join(QStringLiteral(", ")));
+        if (an.neededRuns > 0)
+            a.noiseText += QStringLiteral("; the run-to-run noise (+-%1%) is also wider than the tolerance (%2%)")
+                               .arg(percentText(an.noisePct), percentText(an.tolerancePct));
+        return;
+    }
     if (a.budgetMs > 0 && an.fewestRuns > 0) {
         const double share = double(an.neededRuns) / double(an.fewestRuns);
         a.neededBudgetMs = qint64(std::ceil(double(a.budgetMs) * share / 1000.0)) * 1000;
@@ -698,8 +713,13 @@ QJsonObject analysisToJson(const Advice &a)
         {QStringLiteral("step_up_gain_pct"), an.stepUpKiB ? QJsonValue(an.stepUpGainPct) : QJsonValue()},
         {QStringLiteral("fewest_runs"), an.fewestRuns},
         {QStringLiteral("resolved"), an.resolved},
-        {QStringLiteral("needed_runs_per_point"), an.resolved ? QJsonValue() : QJsonValue(an.neededRuns)},
+        {QStringLiteral("needed_runs_per_point"), an.neededRuns > 0 ? QJsonValue(an.neededRuns) : QJsonValue()},
         {QStringLiteral("needed_budget_ms"), a.neededBudgetMs ? QJsonValue(*a.neededBudgetMs) : QJsonValue()},
+        {QStringLiteral("two_speeds"),
+         an.twoSpeedKiB.isEmpty() ? QJsonValue()
+                                  : QJsonValue(QJsonObject{{QStringLiteral("slow_mb_per_s"), an.slowSpeedMbPerSec},
+                                                           {QStringLiteral("fast_mb_per_s"), an.fastSpeedMbPerSec},
+                                                           {QStringLiteral("read_ahead_kb"), kibFigures(an.twoSpeedKiB)}})},
         {QStringLiteral("summary"), a.sameText},
         {QStringLiteral("noise"), a.noiseText},
     };

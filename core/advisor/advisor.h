@@ -165,6 +165,14 @@ struct AdviseSpec
     double tolerance = kDefaultTolerance; ///< 0.05 = 5%
 };
 
+/// A point's runs at two speeds: each group's median.
+struct TwoSpeeds
+{
+    double slowMbPerSec = 0;
+    double fastMbPerSec = 0;
+    bool oneFastRun = false; ///< a single run above the rest
+};
+
 /// One readahead value of the curve: every run measured there and their median.
 struct CurvePoint
 {
@@ -195,10 +203,25 @@ struct CurvePoint
     /// deviation as a standard deviation (x 1.4826), % of the median (0
     /// with one run). Robust: one slow draw does not widen it.
     double spreadPct() const;
+    /// The machine read at two speeds here: the runs fall in two tight
+    /// groups far apart (kTwoSpeedGap), the slower more than half the runs
+    /// (fewer may be stalls); or one run is kFastRunGap above three or more
+    /// tight twins (no stall speeds a run up). nullopt otherwise.
+    std::optional<TwoSpeeds> twoSpeeds() const;
 };
 
 /// How far below a point's second-best run a run counts as a stall.
 inline constexpr double kStallFraction = 0.15;
+/// Two groups of a point's runs this far apart (the faster group's slowest
+/// over the slower group's fastest), each spread over no more than the
+/// square root of it, are two speeds of the machine.
+inline constexpr double kTwoSpeedGap = 1.25;
+/// One run this far above three or more twins (spread as tightly) is a
+/// faster mode of the machine.
+inline constexpr double kFastRunGap = 1.3;
+/// ...and that one run is this far above the neighbouring points' medians
+/// (three stalls and one ordinary run are not the fast mode).
+inline constexpr double kNeighbourGap = 1.15;
 
 /// The median (the mean of the middle two for an even count; 0 when empty).
 double medianOf(QList<double> values);
@@ -240,6 +263,14 @@ struct CurveAnalysis
     /// When not resolved: runs per point that would bring the noise of a
     /// median under the tolerance (noise shrinks as 1/sqrt(runs)).
     int neededRuns = 0;
+    /// Points where the machine read at two speeds (CurvePoint::twoSpeeds()),
+    /// named when one of them shows a single faster run, or two points or
+    /// more show two groups (one point's could be stalls that a wide point's
+    /// re-measurements drew again). Then the analysis is not resolved: the
+    /// curve mixes two machines, and more runs would only mix them again.
+    QList<quint64> twoSpeedKiB;
+    double slowSpeedMbPerSec = 0; ///< the median of those points' slower groups
+    double fastSpeedMbPerSec = 0; ///< the median of their faster groups
     /// The fit, one value per curve point, in the curve's order: the
     /// figures the plateau, the pick and the band are read from. The
     /// saturation fit where the runs were repeated and it fits them within

@@ -99,6 +99,32 @@ double CurvePoint::spreadPct() const
     return mbPerSec > 0 ? madPct(keptRuns()) : 0;
 }
 
+std::optional<TwoSpeeds> CurvePoint::twoSpeeds() const
+{
+    QList<double> sorted = runs;
+    std::sort(sorted.begin(), sorted.end());
+    const qsizetype n = sorted.size();
+    if (n < 4 || sorted.constFirst() <= 0)
+        return std::nullopt;
+    // A group is tight when its own spread (slowest to fastest, in log) is
+    // at most half the gap's: two clusters, not one wide spread.
+    const auto spread = [&](qsizetype from, qsizetype to) { return std::log(sorted.at(to - 1) / sorted.at(from)); };
+    std::optional<TwoSpeeds> found;
+    double widest = 0;
+    for (qsizetype k = 1; k < n; ++k) {
+        const double gap = std::log(sorted.at(k) / sorted.at(k - 1));
+        const qsizetype slow = k, fast = n - k;
+        const bool groups = slow >= 2 && fast >= 2 && 2 * slow > n && gap >= std::log(kTwoSpeedGap)
+            && spread(0, k) <= gap / 2 && spread(k, n) <= gap / 2;
+        const bool fastRun = fast == 1 && slow >= 3 && gap >= std::log(kFastRunGap) && spread(0, k) <= gap / 2;
+        if ((groups || fastRun) && gap > widest) {
+            widest = gap;
+            found = TwoSpeeds{medianOf(sorted.mid(0, k)), medianOf(sorted.mid(k)), fastRun};
+        }
+    }
+    return found;
+}
+
 void addRun(CurvePoint &p, double mbPerSec, double avgRequestKiB, double deviceReadRatio)
 {
     p.runs << mbPerSec;
@@ -388,6 +414,41 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
     if (!a.resolved) {
         const double ratio = a.noisePct / a.tolerancePct;
         a.neededRuns = int(std::ceil(double(a.fewestRuns) * ratio * ratio));
+    }
+    // A machine that reads at two speeds (a VM whose host is sometimes
+    // busy, on this one about 1250 and 1950 MB/s) draws a curve of each
+    // point's share of slow runs: its knee is neither speed's, and the
+    // pooled noise, which leaves such points out, does not show it.
+    // One fast run above three slow ones is the fast mode only when it is
+    // above the neighbouring points too: a point of three stalls and one
+    // ordinary run has its "fast" run at the neighbours' level.
+    QList<double> slow, fast;
+    bool oneFastRun = false;
+    for (qsizetype i = 0; i < curve.size(); ++i) {
+        const CurvePoint &p = curve.at(i);
+        const auto speeds = p.twoSpeeds();
+        if (!speeds)
+            continue;
+        if (speeds->oneFastRun) {
+            double neighbours = 0;
+            if (i > 0)
+                neighbours = std::max(neighbours, curve.at(i - 1).mbPerSec);
+            if (i + 1 < curve.size())
+                neighbours = std::max(neighbours, curve.at(i + 1).mbPerSec);
+            if (speeds->fastMbPerSec < kNeighbourGap * neighbours)
+                continue;
+            oneFastRun = true;
+        }
+        a.twoSpeedKiB << p.readAheadKiB;
+        slow << speeds->slowMbPerSec;
+        fast << speeds->fastMbPerSec;
+    }
+    if (!oneFastRun && a.twoSpeedKiB.size() < 2)
+        a.twoSpeedKiB.clear();
+    if (!a.twoSpeedKiB.isEmpty()) {
+        a.resolved = false;
+        a.slowSpeedMbPerSec = medianOf(slow);
+        a.fastSpeedMbPerSec = medianOf(fast);
     }
 }
 
