@@ -291,6 +291,10 @@
         <source> · kept in the history (#%1)</source>
         <translation> · im Verlauf gespeichert (#%1)</translation>
     </message>
+    <message>
+        <source>No steady answer for %1: the machine read at two speeds (about %2 and %3) during the measurement; the mixed curve&apos;s pick would be %4</source>
+        <translation>Keine beständige Antwort für %1: Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %2 und %3); die gemischte Kurve würde %4 wählen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>

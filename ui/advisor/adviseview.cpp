@@ -718,6 +718,12 @@ void AdviseView::describeAdvice(const Advice &a)
 {
     if (a.cancelled) {
         d->recommendation->setText(tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size())));
+    } else if (!a.analysis.twoSpeedKiB.isEmpty()) {
+        d->recommendation->setText(tr("No steady answer for %1: the machine read at two speeds (about %2 and %3) "
+                                      "during the measurement; the mixed curve's pick would be %4")
+                                       .arg(a.queueDevice, format::rate(a.analysis.slowSpeedMbPerSec),
+                                            format::rate(a.analysis.fastSpeedMbPerSec),
+                                            format::kib(double(a.recommendedKiB))));
     } else if (a.floorDecides) {
         d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; "
                                       "the curve's knee is %3")
