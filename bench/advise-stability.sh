@@ -6,8 +6,11 @@
 #                                  [--workload seq] [--hold-reporting] [--keep DIR] [--cli PATH]
 #
 # Prints each run's pick, plateau, noise and "same within noise" range, then
-# the largest ratio between two picks. Target (issue 21): all picks within a
-# factor of 2 of each other (exit 1 when missed). The loop device is
+# the largest ratio between two picks. Target (issue 21): the picks within a
+# factor of 2 of each other (exit 1 when missed). A run that found the machine
+# reading at two speeds (a VM whose host is busy at times) recommends nothing:
+# it is printed with both speeds and its mixed curve's pick, and the ratio is
+# taken over the runs that answered, of which at least 3 are needed. The loop device is
 # detached and its file removed on every exit path; its readahead is the
 # device's own, and advise restores it after every run. --hold-reporting
 # holds the guest's free page reporting off for the bench (as
@@ -77,17 +80,37 @@ for r in $(seq "$runs"); do
 done
 python3 - "$out" "$runs" <<'EOF'
 import json, sys
-picks = []
-for r in range(1, int(sys.argv[2]) + 1):
+runs = int(sys.argv[2])
+answered, all_picks, untold = [], [], []
+for r in range(1, runs + 1):
     a = json.load(open(f"{sys.argv[1]}/{r}.json"))
     an = a["analysis"]
     same = an["same_within_noise_kb"]
-    picks.append(a["knee_kb"])
-    print(f"run {r}: pick {a['knee_kb']} KiB (recommended {a['recommended_read_ahead_kb']}), plateau "
-          f"{an['plateau_mb_per_s']:.0f} MB/s, noise +-{an['noise_pct']:.1f}%, same within noise "
-          f"{same[0]}-{same[-1]} KiB, {a['runs']} runs in {a['elapsed_ms'] / 1000:.1f} s, restored {a['restored']}")
-ratio = max(picks) / min(picks)
-print(f"picks {' '.join(str(p) for p in picks)} KiB; largest ratio {ratio:.2f}")
+    all_picks.append(a["knee_kb"])
+    two = an.get("two_speeds")
+    if two:
+        untold.append(r)
+        said = (f"no steady answer: the machine read at two speeds (about {two['slow_mb_per_s']:.0f} and "
+                f"{two['fast_mb_per_s']:.0f} MB/s at {', '.join(str(k) for k in two['read_ahead_kb'])} KiB); "
+                f"the mixed curve's pick {a['knee_kb']} KiB")
+    else:
+        answered.append(a["knee_kb"])
+        said = f"pick {a['knee_kb']} KiB (recommended {a['recommended_read_ahead_kb']})"
+    print(f"run {r}: {said}, plateau {an['plateau_mb_per_s']:.0f} MB/s, noise +-{an['noise_pct']:.1f}%, same "
+          f"within noise {same[0]}-{same[-1]} KiB, {a['runs']} runs in {a['elapsed_ms'] / 1000:.1f} s, "
+          f"restored {a['restored']}")
+print(f"all picks {' '.join(str(p) for p in all_picks)} KiB; largest ratio {max(all_picks) / min(all_picks):.2f}")
+# The target is on the answers advise stands behind: a run that says the
+# machine read at two speeds recommends nothing. Three answers at least,
+# or the bench has not shown the advice holds.
+needed = min(3, runs)
+if len(answered) < needed:
+    print(f"target not shown: {len(answered)} of {runs} runs answered (runs {', '.join(map(str, untold))} saw two "
+          f"speeds); {needed} answers are needed")
+    sys.exit(1)
+ratio = max(answered) / min(answered)
+print(f"answered picks {' '.join(str(p) for p in answered)} KiB ({len(answered)} of {runs} runs"
+      f"{', runs ' + ', '.join(map(str, untold)) + ' saw two speeds' if untold else ''}); largest ratio {ratio:.2f}")
 print("target met (within 2x)" if ratio <= 2 else "target missed (picks within a factor of 2)")
 sys.exit(0 if ratio <= 2 else 1)
 EOF
