@@ -539,14 +539,19 @@ void describeBand(Advice &a)
     }
     if (!an.twoSpeedKiB.isEmpty()) {
         QStringList where;
+        const quint64 top = *std::max_element(an.twoSpeedKiB.cbegin(), an.twoSpeedKiB.cend());
         for (const quint64 kib : an.twoSpeedKiB)
-            where << QString::number(kib);
+            if (kib != top)
+                where << QString::number(kib);
+        const QString also = where.isEmpty()
+            ? QString()
+            : QStringLiteral("; its runs split the same way at %1 KiB").arg(where.join(QStringLiteral(", ")));
         a.noiseText = QStringLiteral("the machine read at two speeds during the measurement (about %1 and %2 MB/s at "
-                                     "the same readahead: %3 KiB), so the curve mixes the two and its knee is "
-                                     "neither's; a longer budget would mix them again. Advise again when it reads at "
-                                     "one speed (on a VM, the host's load can do this)")
+                                     "%3 KiB%4), so the curve mixes the two and its knee is neither's; a longer "
+                                     "budget would mix them again. Advise again when it reads at one speed (on a VM, "
+                                     "the host's load can do this)")
                           .arg(qRound(an.slowSpeedMbPerSec)).arg(qRound(an.fastSpeedMbPerSec))
-                          .arg(where.join(QStringLiteral(", ")));
+                          .arg(top).arg(also);
         if (an.neededRuns > 0)
             a.noiseText += QStringLiteral("; the run-to-run noise (+-%1%) is also wider than the tolerance (%2%)")
                                .arg(percentText(an.noisePct), percentText(an.tolerancePct));

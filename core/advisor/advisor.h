@@ -171,6 +171,10 @@ struct TwoSpeeds
     double slowMbPerSec = 0;
     double fastMbPerSec = 0;
     bool oneFastRun = false; ///< a single run above the rest
+    /// Two slow runs and a fast one, all the point has: as likely two
+    /// stalls of three on a machine that stalls often, so it takes more
+    /// points to name two speeds (see CurveAnalysis::twoSpeedKiB).
+    bool threeRuns = false;
 };
 
 /// One readahead value of the curve: every run measured there and their median.
@@ -205,8 +209,9 @@ struct CurvePoint
     double spreadPct() const;
     /// The machine read at two speeds here: the runs fall in two tight
     /// groups far apart (kTwoSpeedGap), the slower more than half the runs
-    /// (fewer may be stalls); or one run is kFastRunGap above three or more
-    /// tight twins (no stall speeds a run up). nullopt otherwise.
+    /// (fewer may be stalls), two slow runs of three included; or one run
+    /// is kFastRunGap above three or more tight twins (no stall speeds a
+    /// run up). nullopt otherwise.
     std::optional<TwoSpeeds> twoSpeeds() const;
 };
 
@@ -264,13 +269,18 @@ struct CurveAnalysis
     /// median under the tolerance (noise shrinks as 1/sqrt(runs)).
     int neededRuns = 0;
     /// Points where the machine read at two speeds (CurvePoint::twoSpeeds()),
-    /// named when one of them shows a single faster run, or two points or
-    /// more show two groups (one point's could be stalls that a wide point's
-    /// re-measurements drew again). Then the analysis is not resolved: the
-    /// curve mixes two machines, and more runs would only mix them again.
+    /// named when one of them shows a single faster run above its
+    /// neighbours, two points or more show two groups and one of them has
+    /// four runs or more, or three points or more do (one point's groups
+    /// could be stalls that a wide point's re-measurements drew again; two
+    /// stalls of three runs, at two points, happen on a machine that stalls
+    /// one run in ten). Then the analysis is not resolved: the curve mixes
+    /// two machines, and more runs would only mix them again.
     QList<quint64> twoSpeedKiB;
-    double slowSpeedMbPerSec = 0; ///< the median of those points' slower groups
-    double fastSpeedMbPerSec = 0; ///< the median of their faster groups
+    /// The two speeds at the largest of those readaheads, where the curve
+    /// is flattest: the medians of its slower and its faster runs.
+    double slowSpeedMbPerSec = 0;
+    double fastSpeedMbPerSec = 0;
     /// The fit, one value per curve point, in the curve's order: the
     /// figures the plateau, the pick and the band are read from. The
     /// saturation fit where the runs were repeated and it fits them within

@@ -104,7 +104,7 @@ std::optional<TwoSpeeds> CurvePoint::twoSpeeds() const
     QList<double> sorted = runs;
     std::sort(sorted.begin(), sorted.end());
     const qsizetype n = sorted.size();
-    if (n < 4 || sorted.constFirst() <= 0)
+    if (n < 3 || sorted.constFirst() <= 0)
         return std::nullopt;
     // A group is tight when its own spread (slowest to fastest, in log) is
     // at most half the gap's: two clusters, not one wide spread.
@@ -117,9 +117,10 @@ std::optional<TwoSpeeds> CurvePoint::twoSpeeds() const
         const bool groups = slow >= 2 && fast >= 2 && 2 * slow > n && gap >= std::log(kTwoSpeedGap)
             && spread(0, k) <= gap / 2 && spread(k, n) <= gap / 2;
         const bool fastRun = fast == 1 && slow >= 3 && gap >= std::log(kFastRunGap) && spread(0, k) <= gap / 2;
-        if ((groups || fastRun) && gap > widest) {
+        const bool three = n == 3 && slow == 2 && gap >= std::log(kTwoSpeedGap) && spread(0, k) <= gap / 2;
+        if ((groups || fastRun || three) && gap > widest) {
             widest = gap;
-            found = TwoSpeeds{medianOf(sorted.mid(0, k)), medianOf(sorted.mid(k)), fastRun};
+            found = TwoSpeeds{medianOf(sorted.mid(0, k)), medianOf(sorted.mid(k)), fastRun, three};
         }
     }
     return found;
@@ -424,6 +425,7 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
     // ordinary run has its "fast" run at the neighbours' level.
     QList<double> slow, fast;
     bool oneFastRun = false;
+    int wider = 0; // points of four runs or more
     for (qsizetype i = 0; i < curve.size(); ++i) {
         const CurvePoint &p = curve.at(i);
         const auto speeds = p.twoSpeeds();
@@ -439,16 +441,20 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
                 continue;
             oneFastRun = true;
         }
+        wider += speeds->threeRuns ? 0 : 1;
         a.twoSpeedKiB << p.readAheadKiB;
         slow << speeds->slowMbPerSec;
         fast << speeds->fastMbPerSec;
     }
-    if (!oneFastRun && a.twoSpeedKiB.size() < 2)
+    if (!oneFastRun && !(a.twoSpeedKiB.size() >= 2 && wider >= 1) && a.twoSpeedKiB.size() < 3)
         a.twoSpeedKiB.clear();
     if (!a.twoSpeedKiB.isEmpty()) {
+        // The speeds where the curve is flattest: at the largest readahead
+        // that showed them (below the knee both scale with readahead).
+        const qsizetype top = std::max_element(a.twoSpeedKiB.cbegin(), a.twoSpeedKiB.cend()) - a.twoSpeedKiB.cbegin();
         a.resolved = false;
-        a.slowSpeedMbPerSec = medianOf(slow);
-        a.fastSpeedMbPerSec = medianOf(fast);
+        a.slowSpeedMbPerSec = slow.at(top);
+        a.fastSpeedMbPerSec = fast.at(top);
     }
 }
 
