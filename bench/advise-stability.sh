@@ -90,9 +90,11 @@ for r in range(1, runs + 1):
     two = an.get("two_speeds")
     if two:
         untold.append(r)
+        where = two['read_ahead_kb']
         said = (f"no steady answer: the machine read at two speeds (about {two['slow_mb_per_s']:.0f} and "
-                f"{two['fast_mb_per_s']:.0f} MB/s at {', '.join(str(k) for k in two['read_ahead_kb'])} KiB); "
-                f"the mixed curve's pick {a['knee_kb']} KiB")
+                f"{two['fast_mb_per_s']:.0f} MB/s at {where[-1]} KiB"
+                f"{'; split likewise at ' + ', '.join(str(k) for k in where[:-1]) + ' KiB' if len(where) > 1 else ''}"
+                f"); the mixed curve's pick {a['knee_kb']} KiB")
     else:
         answered.append(a["knee_kb"])
         said = f"pick {a['knee_kb']} KiB (recommended {a['recommended_read_ahead_kb']})"
