@@ -539,7 +539,7 @@ void describeBand(Advice &a)
     }
     if (!an.twoSpeedKiB.isEmpty()) {
         QStringList where;
-        const quint64 top = *std::max_element(an.twoSpeedKiB.cbegin(), an.twoSpeedKiB.cend());
+        const quint64 top = an.twoSpeedKiB.constLast(); // sorted, as the curve
         for (const quint64 kib : an.twoSpeedKiB)
             if (kib != top)
                 where << QString::number(kib);

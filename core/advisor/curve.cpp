@@ -423,7 +423,7 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
     // One fast run above three slow ones is the fast mode only when it is
     // above the neighbouring points too: a point of three stalls and one
     // ordinary run has its "fast" run at the neighbours' level.
-    QList<double> slow, fast;
+    TwoSpeeds top; // at the largest readahead that showed them (the curve is sorted)
     bool oneFastRun = false;
     int wider = 0; // points of four runs or more
     for (qsizetype i = 0; i < curve.size(); ++i) {
@@ -443,18 +443,16 @@ void findNoise(const QList<CurvePoint> &curve, CurveAnalysis &a)
         }
         wider += speeds->threeRuns ? 0 : 1;
         a.twoSpeedKiB << p.readAheadKiB;
-        slow << speeds->slowMbPerSec;
-        fast << speeds->fastMbPerSec;
+        top = *speeds;
     }
     if (!oneFastRun && !(a.twoSpeedKiB.size() >= 2 && wider >= 1) && a.twoSpeedKiB.size() < 3)
         a.twoSpeedKiB.clear();
     if (!a.twoSpeedKiB.isEmpty()) {
-        // The speeds where the curve is flattest: at the largest readahead
-        // that showed them (below the knee both scale with readahead).
-        const qsizetype top = std::max_element(a.twoSpeedKiB.cbegin(), a.twoSpeedKiB.cend()) - a.twoSpeedKiB.cbegin();
+        // The speeds where the curve is flattest (below the knee both
+        // scale with readahead).
         a.resolved = false;
-        a.slowSpeedMbPerSec = slow.at(top);
-        a.fastSpeedMbPerSec = fast.at(top);
+        a.slowSpeedMbPerSec = top.slowMbPerSec;
+        a.fastSpeedMbPerSec = top.fastMbPerSec;
     }
 }
 
