@@ -34,6 +34,13 @@ packages=(
     # serves its textfile, ansible-playbook/ansible-doc run the collection in
     # contrib/ansible against the private sshd
     prometheus prometheus-node-exporter ansible-core
+    # ansible-test sanity offline (tests/ansible/ansible-sanity.sh): the
+    # checkers its venvs would pip-install, from Debian instead
+    python3-voluptuous yamllint python3-pycodestyle pylint
+    # tests/metrics/tst_metrics_unit: the metrics service's ExecStart run under
+    # its unit's restrictions without systemd (namespaces, no capabilities,
+    # its system-call filter)
+    bubblewrap python3-seccomp
 )
 missing=()
 for p in "${packages[@]}"; do
