@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <QSaveFile>
 
 #include <cmath>
@@ -46,7 +47,10 @@ QString formatSampleValue(double value)
     // not 4.294967296e+09.
     if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
         return QString::number(qint64(value));
-    return QString::number(value, 'g', std::numeric_limits<double>::max_digits10);
+    // The shortest decimal that reads back as the same double, as Go's
+    // strconv 'g' -1 in Prometheus's own client: 1796530829.716, where 17
+    // digits (max_digits10) printed 1796530829.7160001.
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 void Exposition::family(const QString &name, const QString &help, Type type)
