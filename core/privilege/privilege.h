@@ -329,6 +329,18 @@ Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &file
 QStringList installedUdevRules(const SysRoot &root, const QString &profileName);
 
 enum class RulesChange { Install, Remove };
+/// What installUdevRules()/removeUdevRules() would find, changing nothing
+/// (`profile install|uninstall --dry-run`): the same checks of the name,
+/// the content, the folder and an existing file, and that file's text.
+struct UdevRulesPreview
+{
+    QString path;
+    std::optional<QByteArray> current; ///< the file's text now; nullopt: no such file
+};
+/// Reading only; an error is the one the change itself would give (udev not
+/// installed here, a file of that name not blocktune's, content refused).
+Result<UdevRulesPreview> previewUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                          const QByteArray &content = {});
 /// installUdevRules()/removeUdevRules() in this process as root or on a
 /// recorded tree, else through blocktune-helper (pkexec, ops install_rules
 /// and remove_rules).
