@@ -1,7 +1,8 @@
 // ansible-doc renders each module of the blocktune.tuning collection: its
 // DOCUMENTATION, EXAMPLES and RETURN parse as Ansible reads them; the
 // EXAMPLES and the playbooks of README.md and docs/fleets.md pass
-// ansible-playbook --syntax-check.
+// ansible-playbook --syntax-check; `ansible-test sanity` passes every test,
+// offline (tests/ansible/ansible-sanity.sh).
 #include "ansibleenv.h"
 
 #include <QRegularExpression>
@@ -20,7 +21,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("module");
         QTest::addColumn<QString>("mustSay");
         QTest::newRow("profile") << QStringLiteral("blocktune.tuning.profile") << QStringLiteral("state");
-        QTest::newRow("facts") << QStringLiteral("blocktune.tuning.facts") << QStringLiteral("ansible_facts");
+        QTest::newRow("blocktune_facts") << QStringLiteral("blocktune.tuning.blocktune_facts")
+                                         << QStringLiteral("drift_summary");
+        // The old name, routed to the new one (meta/runtime.yml).
+        QTest::newRow("facts (deprecated)") << QStringLiteral("blocktune.tuning.facts") << QStringLiteral("drift_summary");
     }
     void everyModuleRenders()
     {
@@ -49,7 +53,7 @@ private Q_SLOTS:
     void examplesAndDocumentedPlaybooksPassTheSyntaxCheck_data()
     {
         QTest::addColumn<QString>("playbook"); // a whole play
-        for (const char *module : {"blocktune.tuning.profile", "blocktune.tuning.facts"})
+        for (const char *module : {"blocktune.tuning.profile", "blocktune.tuning.blocktune_facts"})
             QTest::newRow(module) << examplesAsPlay(QString::fromLatin1(module));
         for (const char *doc : {"README.md", "docs/fleets.md"}) {
             QFile f(QStringLiteral(BLOCKTUNE_SOURCE_DIR "/") + QString::fromLatin1(doc));
@@ -77,6 +81,25 @@ private Q_SLOTS:
                                         {QStringLiteral("--syntax-check"), QStringLiteral("-i"),
                                          QStringLiteral("localhost,"), f.fileName()});
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err + playbook.toUtf8()).constData());
+    }
+
+    void ansibleTestSanityPassesOffline()
+    {
+        // All of ansible-test sanity's tests (32 with ansible-core 2.14),
+        // those needing Python packages with Debian's instead of PyPI's.
+        if (QStandardPaths::findExecutable(QStringLiteral("ansible-test")).isEmpty())
+            QFAIL("ansible-test is missing (apt-get install ansible-core; scripts/bootstrap.sh)");
+        QTemporaryDir work;
+        const ProcessResult r = run(QStringLiteral("bash"),
+                                    {QStringLiteral(BLOCKTUNE_SOURCE_DIR "/tests/ansible/ansible-sanity.sh"), work.path()},
+                                    600000);
+        const QByteArray all = r.out + r.err;
+        QVERIFY2(r.exitCode == 0, all.constData());
+        QVERIFY2(all.count("Running sanity test ") >= 32, all.constData());
+        for (const char *test : {"validate-modules", "import", "pylint", "pep8", "yamllint", "runtime-metadata",
+                                 "ansible-doc"})
+            QVERIFY2(all.contains(QByteArray(QByteArray("Running sanity test \"") + test + "\"")), test);
+        QVERIFY2(!all.contains("does not have pip available"), all.constData());
     }
 
 private:
