@@ -178,7 +178,11 @@ class TestAnsible : public QObject
         const QString book = m_work.filePath(QStringLiteral("fleet.yml"));
         writeFile(book, text.toUtf8());
         QDir(tree()).removeRecursively();
-        return runWith(m_env, QStringLiteral("ansible-playbook"),
+        // Pipelining: each module one ssh command, its code on stdin (no
+        // temporary files to copy), which roughly halves these playbooks' time.
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("ANSIBLE_PIPELINING"), QStringLiteral("True"));
+        return runWith(env, QStringLiteral("ansible-playbook"),
                        QStringList{QStringLiteral("-i"), inv, QStringLiteral("-f"), QStringLiteral("8"), book} + extra);
     }
 
@@ -537,6 +541,7 @@ private Q_SLOTS:
             if (b.contains(u"state:"_qs))
                 rollout = b;
         QVERIFY2(!rollout.isEmpty() && checks.size() == 2, "docs/fleets.md: a roll-out and a drift check; README: the drift check");
+        checks.removeDuplicates(); // README's is fleets.md's, word for word: run once
         const QString inventory = QStringLiteral("[streaming]\n") + fleetHost(u"streaming1"_qs) + u'\n';
 
         ProcessResult r = playbook(inventory, rollout);
