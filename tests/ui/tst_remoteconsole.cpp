@@ -471,7 +471,11 @@ private Q_SLOTS:
 
     // The host's hotplug reaches its window: a loop device attached there
     // (this machine is the host) shows up in the tree, and goes when it is
-    // detached, with no rescan asked for.
+    // detached, with no rescan asked for. The device is known by its
+    // backing file, never by its name alone: once detached, loopN is
+    // anyone's (others attach loops on this machine, and losetup --find
+    // takes the lowest free name), and other devices may come and go
+    // meanwhile.
     void hostHotplugReachesTheWindow()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
@@ -500,14 +504,35 @@ private Q_SLOTS:
         QVERIFY(watcher);
         QTRY_VERIFY_WITH_TIMEOUT(watcher->hasBaseline(), 30000);
 
-        QString dev;
+        // The name the window's model gives the device over `file` ("" when
+        // none), and whether the tree shows that model's device `name`
+        // (empty loops are hidden).
+        auto nameOf = [&](const QString &file) {
+            const ModelSnapshot model = window->session()->model();
+            for (const BlockDevice &d : model ? model->devices() : QList<BlockDevice>())
+                if (d.loop && d.loop->backingFile == file)
+                    return d.name;
+            return QString();
+        };
+        auto holderOf = [&](const QString &name) {
+            const ModelSnapshot model = window->session()->model();
+            const BlockDevice *d = model ? model->find(name) : nullptr;
+            return d && d->loop ? d->loop->backingFile : QString();
+        };
+        QString dev, file;
         {
             TestLoop loop(16 << 20, knownContents());
             QVERIFY(loop.isValid());
             dev = loop.name();
-            QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 30000);
+            file = loop.backingFile();
+            QTRY_COMPARE_WITH_TIMEOUT(nameOf(file), dev, 30000);
+            QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 5000);
         }
-        QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 0, 30000);
+        // Gone from the model; and where the tree still shows loopN, it is
+        // another device that took the name, over another file.
+        QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(), qPrintable(u"still shown as "_qs + nameOf(file)), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(tree->itemsFor(dev).isEmpty() || (!holderOf(dev).isEmpty() && holderOf(dev) != file),
+                                  qPrintable(dev + u" shown over "_qs + holderOf(dev)), 5000);
     }
 
     void profileInstalledAtBootOnTheHost()
