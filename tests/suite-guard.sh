@@ -105,7 +105,7 @@ after)
     # .pyenv-shim while it rehashes); it is named, not judged.
     rm -f "$state/appeared"
     awk -F'\t' -v appeared="$state/appeared" '
-        NR == FNR { before[$1] = $2 "\t" $3; next }
+        FILENAME == ARGV[1] { before[$1] = $2 "\t" $3; next }
         !($1 in before) { print $1 >appeared; next }
         before[$1] != $2 "\t" $3 && tolower($1) ~ /blocktune/ { print "suite-guard: the suite changed " $1; bad = 1 }
         END { exit bad }' "$state/files" "$state/files.after" && bad=0 || bad=1
@@ -122,7 +122,7 @@ after)
     # Loops of the suite's left attached; the settings of every disk that
     # was there before.
     awk -F'\t' -v tmp="$tmp_dir/" -v shm="$shm_dir/" '
-        NR == FNR { ra[$1] = $2; sched[$1] = $3; backing[$1] = $4; next }
+        FILENAME == ARGV[1] { ra[$1] = $2; sched[$1] = $3; backing[$1] = $4; next }
         $1 ~ /^loop[0-9]+$/ {
             # Detached: no device to read, and the kernel sets its queue
             # afresh at each attach (6.18: a never-used loop shows
