@@ -57,7 +57,9 @@ AgentPrivilege agentPrivilege(const SysRoot &root, const QString &helperPath)
         return p;
     }
     const QString user = agentUserName();
-    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2").arg(user, helperPath);
+    // "": the helper with no arguments only (sudoers' way of saying so); an
+    // argument such as --sysroot is refused by sudo itself.
+    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2 \"\"").arg(user, helperPath);
     if (!QFileInfo(helperPath).isExecutable()) {
         p.writer = QStringLiteral("none");
         p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and %2 is missing (install blocktune)")
