@@ -225,6 +225,40 @@ private Q_SLOTS:
                  qPrintable(o.value(u"error").toString()));
     }
 
+    // Issue 36, attack 4 through the agent: `profile import` of a 10,000
+    // deep include= chain overflowed the stack and killed the agent (rc
+    // -11), leaving a temporary readahead on the host. Now it is an answer
+    // and the agent goes on.
+    void deepIncludeChainThroughTheAgentIsAnAnswer()
+    {
+        QTemporaryDir dir;
+        constexpr int kProfiles = 10000;
+        for (int i = 0; i < kProfiles; ++i) {
+            QVERIFY(QDir().mkpath(dir.filePath(u"p%1"_qs.arg(i))));
+            QFile f(dir.filePath(u"p%1/tuned.conf"_qs.arg(i)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            if (i + 1 < kProfiles)
+                f.write("[main]\ninclude=p" + QByteArray::number(i + 1) + '\n');
+            f.write("[disk]\nreadahead=4096\n");
+        }
+        Agent agent;
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.send({{QStringLiteral("op"), QStringLiteral("run")}, {QStringLiteral("id"), 9},
+                    {QStringLiteral("command"), QStringLiteral("profile")},
+                    {QStringLiteral("args"), QJsonArray{QStringLiteral("import"), dir.filePath(u"p0/tuned.conf"_qs)}}});
+        const QList<QJsonObject> lines = agent.until(9);
+        QVERIFY(!lines.isEmpty());
+        QCOMPARE(lines.constLast().value(u"id").toInt(), 9);
+        QByteArray all;
+        for (const QJsonObject &o : lines)
+            all += line(o);
+        QVERIFY2(all.contains("include chain longer than 8 profiles"), all.constData());
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 10}});
+        QCOMPARE(agent.until(10).constLast().value(u"ok").toBool(), true);
+        QCOMPARE(agent.process().state(), QProcess::Running);
+    }
+
     void listOpIsTheModelListJsonPrints()
     {
         const QString tree = recordedTree("scst-raid0-lvm");
