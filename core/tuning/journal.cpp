@@ -47,6 +47,21 @@ Status fsyncDirectory(const QByteArray &dir)
     return {};
 }
 
+// The temporary names writeJournal() uses: blocktune-PID-N.json.tmp for a
+// journal, profile-state[-HASH].json.PID.tmp for the applied state. A
+// kill -9 between create and rename leaves one behind.
+qint64 pidOfTemporary(const QString &name)
+{
+    static const QRegularExpression journalTemp(QStringLiteral("^blocktune-([0-9]{1,7})-[0-9]{1,9}\\.json\\.tmp$"));
+    static const QRegularExpression stateTemp(
+        QStringLiteral("^profile-state(-[0-9a-f]{12})?\\.json\\.([0-9]{1,7})\\.tmp$"));
+    if (const auto m = journalTemp.match(name); m.hasMatch())
+        return m.captured(1).toLongLong();
+    if (const auto m = stateTemp.match(name); m.hasMatch())
+        return m.captured(2).toLongLong();
+    return 0;
+}
+
 QString bootId()
 {
     // Journals describe the live kernel's state: read the live /proc.
@@ -181,6 +196,32 @@ Status ensurePrivateDirectory(const QString &path)
     return dir ? Status() : Status(dir.error());
 }
 
+int removeStaleTemporaries(int dirFd)
+{
+    const int listFd = ::openat(dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *listing = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
+    if (!listing) {
+        if (listFd >= 0)
+            ::close(listFd);
+        return 0;
+    }
+    int removed = 0;
+    while (const dirent *entry = ::readdir(listing)) {
+        const qint64 pid = pidOfTemporary(QString::fromLocal8Bit(entry->d_name));
+        struct stat st {};
+        if (pid <= 0 || pid == ::getpid()
+            || ::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)
+            || st.st_uid != ::geteuid())
+            continue;
+        // Alive (or a reused pid we may not signal): maybe mid-write; left.
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue;
+        if (::unlinkat(dirFd, entry->d_name, 0) == 0)
+            ++removed;
+    }
+    ::closedir(listing);
+    return removed;
+}
 
 // Journals name the tree they were made for by its canonical path, so a
 // relative --sysroot from another directory still finds them.
@@ -465,6 +506,12 @@ QList<PendingJournal> findJournals(const SysRoot &root)
     auto dir = journalDirectory();
     if (!dir)
         return out;
+    // Temporary files of processes killed mid-write (kill -9): only our own
+    // names, in our own private folder, of our user, their process gone.
+    // Not made here when missing: there is nothing to find then.
+    if (auto folder = safeopen::openFolder(QFile::encodeName(QFileInfo(*dir).absoluteFilePath())); folder
+        && safeopen::checkFolderOwner(folder->get(), {::geteuid()}, *dir, TuningText::tr("the journal directory")))
+        detail::removeStaleTemporaries(folder->get());
     const QDir d(*dir);
     const QStringList names = d.entryList({QStringLiteral("blocktune-*.json")}, QDir::Files, QDir::Name);
     for (const QString &name : names) {

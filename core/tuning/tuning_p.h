@@ -55,6 +55,11 @@ Result<Journal> journalFromObject(const QJsonObject &o);
 Status ensurePrivateDirectory(const QString &path);
 /// The same, the folder opened (no link to it followed) for what is made in it.
 Result<UniqueFd> openPrivateDirectory(const QString &path);
+/// Removes what writeJournal() left half-made in the journal folder `dirFd`
+/// when its process was killed: blocktune-PID-N.json.tmp and
+/// profile-state*.json.PID.tmp, regular files of this user whose process
+/// is gone. Returns how many.
+int removeStaleTemporaries(int dirFd);
 /// How journals (and device locks) name a root: empty for the live
 /// machine, else the tree's canonical path.
 QString journalRootKey(const SysRoot &root);
