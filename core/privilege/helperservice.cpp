@@ -82,6 +82,12 @@ QByteArray readRequestObject(const QByteArray &line, QJsonObject &request)
                            "\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"})")
                 .arg(parseError.error != QJsonParseError::NoError ? u": " + parseError.errorString() : QString()),
             QStringLiteral("invalid")));
+    // QJsonDocument keeps the last of two equal keys: {"op":"get","op":"set"}
+    // would be a set that reads like a get.
+    if (const auto key = duplicateJsonKey(line))
+        return toLine(errorObject(QStringLiteral("field '%1' appears twice in the request (each field once)")
+                                      .arg(key->left(64)),
+                                  QStringLiteral("invalid")));
     request = doc.object();
     return {};
 }

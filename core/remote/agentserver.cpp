@@ -845,6 +845,13 @@ void AgentServer::handleLine(const JsonLineReader::Line &line)
                                .arg(kAgentProtocolVersion)));
         return;
     }
+    // QJsonDocument keeps the last of two equal keys, anywhere in the
+    // request (a plan's entries too): refused, as the helper refuses it.
+    if (const auto key = duplicateJsonKey(line.text)) {
+        refuse({}, invalid(QStringLiteral("field '%1' appears twice in one object of the request (each field once)")
+                               .arg(key->left(64))));
+        return;
+    }
     const QJsonObject request = doc.object();
     const QJsonValue id = request.value(u"id");
     if (!id.isUndefined() && !id.isDouble() && !(id.isString() && id.toString().size() <= 64)) {

@@ -209,6 +209,12 @@ void addProtocolRows(QList<HostileRequest> &rows)
         {"set without a value", "{\"op\":\"set\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\"}", u"'set' needs a string 'value'"_qs, u"invalid"_qs},
         {"4097-byte line", setLine("sdb", "read_ahead_kb", "1").replace("\"sdb\"", QByteArray("\"" + QByteArray(4097 - 62, 's') + "\"")), u"request longer than 4096 bytes refused"_qs, u"invalid"_qs},
         {"100 KB line", QByteArray("{\"op\":\"hello\",\"id\":\"" + QByteArray(100000, 'h') + "\"}"), u"request longer than 4096 bytes refused"_qs, u"invalid"_qs},
+        // QJsonDocument keeps the last of two equal keys: this get was a set
+        // of 4096 (issue 36).
+        {"op twice, get then set", "{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"op\":\"set\",\"value\":\"4096\"}", u"field 'op' appears twice in the request (each field once)"_qs, u"invalid"_qs},
+        {"op twice, the second escaped", "{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"o\\u0070\":\"set\",\"value\":\"4096\"}", u"field 'op' appears twice"_qs, u"invalid"_qs},
+        {"value twice", "{\"op\":\"set\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"value\":\"128\",\"value\":\"4096\"}", u"field 'value' appears twice"_qs, u"invalid"_qs},
+        {"device twice", "{\"op\":\"set\",\"device\":\"sdc\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"}", u"field 'device' appears twice"_qs, u"invalid"_qs},
     };
 }
 
