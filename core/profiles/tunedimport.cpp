@@ -34,6 +34,7 @@ constexpr qint64 kMaxTunedBytes = 1 << 20;
 // realtime -> network-latency -> latency-performance); twice that leaves
 // room for a site's own layers and none for a file built to exhaust us.
 constexpr qsizetype kMaxTunedIncludeDepth = 8;
+static_assert(kMaxTunedIncludeDepth >= 2, "the message names the first two profiles of the chain");
 // Breadth: one file may list many names; no real profile set comes near.
 constexpr qsizetype kMaxTunedIncludedFiles = 64;
 
@@ -259,7 +260,7 @@ Result<QString> includedConf(QString name, const IniOption &o, const QString &in
     QDir profiles = QFileInfo(including).absoluteDir();
     profiles.cdUp();
     const QString included = profiles.filePath(name + QStringLiteral("/tuned.conf"));
-    if (!QFileInfo(included).isFile())
+    if (!QFileInfo::exists(included)) // a pipe or a folder there is refused by readTunedFile(), named
         return makeError(NotFound, QStringLiteral("%1: include '%2': there is no %3 (included profiles are "
                                                   "looked up beside this one, PROFILES/NAME/tuned.conf, as "
                                                   "tuned does in /usr/lib/tuned/profiles/)")
@@ -313,8 +314,8 @@ Result<std::optional<PendingProfile>> readIncluded(const QString &path, const QL
         return makeError(InvalidArgument, QStringLiteral("include chain longer than %1 profiles: %2 -> ... -> %3 "
                                                          "(%4); tuned's own profiles chain at most 4")
                                               .arg(kMaxTunedIncludeDepth)
-                                              .arg(chainText(stack.mid(0, 2), stack.constLast().path),
-                                                   chainText({}, canonical), canonical));
+                                              .arg(chainText(stack.mid(0, 1), stack.at(1).path),
+                                                   chainText(stack.mid(stack.size() - 1), canonical), canonical));
     if (context.done.size() + stack.size() >= kMaxTunedIncludedFiles)
         return makeError(InvalidArgument, QStringLiteral("more than %1 profiles included: %2 not read")
                                               .arg(kMaxTunedIncludedFiles).arg(canonical));

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 using namespace blocktune;
+using namespace blocktune::test;
 
 namespace {
 
@@ -383,8 +384,8 @@ private Q_SLOTS:
             // In a process of its own: a hang fails this test (10 s) instead of stopping it.
             const ProcessResult r = run(binary("blocktune-cli"), {u"profile"_qs, u"import"_qs, path}, 10000);
             QVERIFY2(r.exitCode > 0, r.err.constData());
-            QVERIFY2(r.err.contains(QFile::encodeName(QFileInfo(dir.filePath(u"fifo/tuned.conf"_qs)).canonicalFilePath())
-                                    + " is not a regular file (a named pipe, a device or a folder)"),
+            QVERIFY2(r.err.contains(QByteArray(QFile::encodeName(QFileInfo(dir.filePath(u"fifo/tuned.conf"_qs)).canonicalFilePath())
+                                               + " is not a regular file (a named pipe, a device or a folder)")),
                      r.err.constData());
         }
         for (const QString &path : {u"/dev/zero"_qs, dir.path()}) {
