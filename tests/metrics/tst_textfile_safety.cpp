@@ -94,8 +94,8 @@ private Q_SLOTS:
         }
         m = metricsInto(dir.path());
         QVERIFY2(m.exitCode != 0, m.err.constData());
-        QVERIFY2(m.err.contains("cannot write " + QFile::encodeName(prom) + ": No space left on device; the previous file "
-                                                                             "is unchanged"),
+        QVERIFY2(m.err.contains(QByteArray("cannot write " + QFile::encodeName(prom)
+                                           + ": No space left on device; the previous file is unchanged")),
                  m.err.constData());
         QCOMPARE(fileBytes(prom), good);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
@@ -118,7 +118,7 @@ private Q_SLOTS:
         QVERIFY(QFile::link(victim, prom));
         const ProcessResult m = metricsInto(dir.path());
         QVERIFY2(m.exitCode != 0, m.err.constData());
-        QVERIFY2(m.err.contains(QFile::encodeName(prom) + " is a symbolic link: refusing to write through it or over it"),
+        QVERIFY2(m.err.contains(QByteArray(QFile::encodeName(prom) + " is a symbolic link: refusing to write through it or over it")),
                  m.err.constData());
         QCOMPARE(fileBytes(victim), QByteArray("root only\n"));
         QCOMPARE(modeOf(victim), mode_t(0600));
@@ -162,7 +162,7 @@ private Q_SLOTS:
         QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0777), 0);
         ProcessResult m = metricsInto(dir.path());
         QVERIFY2(m.exitCode != 0, m.err.constData());
-        QVERIFY2(m.err.contains("the textfile folder " + QFile::encodeName(dir.path()) + " is not a private directory"),
+        QVERIFY2(m.err.contains(QByteArray("the textfile folder " + QFile::encodeName(dir.path()) + " is not a private directory")),
                  m.err.constData());
         QVERIFY2(m.err.contains("mode 0777"), m.err.constData());
         QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0775), 0);

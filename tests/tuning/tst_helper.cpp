@@ -767,7 +767,7 @@ private Q_SLOTS:
         ProcessIdentity who{uid_t(realUid), uid_t(effectiveUid), 0, 0, {}};
         for (const QString &e : std::as_const(environment))
             who.elevation.append({e.section(u'=', 0, 0), e.section(u'=', 1)});
-        const QString got = sysrootRefusal(who);
+        const QString got = blocktune::sysrootRefusal(who);
         if (refusal.isEmpty())
             QVERIFY2(got.isEmpty(), qPrintable(got));
         else
