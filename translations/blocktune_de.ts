@@ -421,18 +421,6 @@
         <translation>%1 existiert nicht</translation>
     </message>
     <message>
-        <source>root %1 does not exist</source>
-        <translation>Wurzelverzeichnis %1 existiert nicht</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: not below sys or proc/sys</source>
-        <translation>%1 wird nicht geschrieben: liegt nicht unter sys oder proc/sys</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: it is a symlink</source>
-        <translation>%1 wird nicht geschrieben: es ist ein symbolischer Link</translation>
-    </message>
-    <message>
         <source>cannot open %1 for writing: %2</source>
         <translation>%1 lässt sich nicht zum Schreiben öffnen: %2</translation>
     </message>
@@ -463,6 +451,82 @@
     <message>
         <source>%1: &apos;%2&apos; is too long (at most 277777777h)</source>
         <translation>%1: „%2“ ist zu lang (höchstens 277777777h)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; leads out of its folder</source>
+        <translation>„%1“ führt aus seinem Ordner hinaus</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link, which is not followed here</source>
+        <translation>%1 ist ein symbolischer Link, dem hier nicht gefolgt wird</translation>
+    </message>
+    <message>
+        <source>%1 is not an absolute path</source>
+        <translation>%1 ist kein absoluter Pfad</translation>
+    </message>
+    <message>
+        <source>%1 lies in %2, which users other than root can change: use a folder whose every parent only root can write</source>
+        <translation>%1 liegt in %2, das andere Benutzer als root ändern können: nehmen Sie einen Ordner, dessen übergeordnete Ordner nur root schreiben kann</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: name the folder it leads to</source>
+        <translation>%1 ist ein symbolischer Link: geben Sie den Ordner an, auf den er zeigt</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link in a folder that users other than root can write: not followed</source>
+        <translation>%1 ist ein symbolischer Link in einem Ordner, den andere Benutzer als root schreiben können: ihm wird nicht gefolgt</translation>
+    </message>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>%1 %2 kann nicht benutzt werden: %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a private directory: it must be owned by %3 and not be writable by group or others (it is owned by %4, mode %5)</source>
+        <translation>%1 %2 ist kein privates Verzeichnis: es muss %3 gehören und darf für Gruppe und andere nicht schreibbar sein (es gehört %4, Modus %5)</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: refusing to write through it or over it (remove it, and find out who made it)</source>
+        <translation>%1 ist ein symbolischer Link: es wird weder durch ihn noch über ihn geschrieben (entfernen Sie ihn und finden Sie heraus, wer ihn angelegt hat)</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file: refusing to replace it</source>
+        <translation>%1 ist keine reguläre Datei: sie wird nicht ersetzt</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2; the previous file is unchanged</source>
+        <translation>%1 kann nicht geschrieben werden: %2; die bisherige Datei ist unverändert</translation>
+    </message>
+    <message>
+        <source>%1 was written, but its folder could not be synced: %2</source>
+        <translation>%1 wurde geschrieben, aber sein Ordner konnte nicht synchronisiert werden: %2</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: %2</source>
+        <translation>%1 wird nicht geschrieben: %2</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: not a regular file</source>
+        <translation>%1 wird nicht geschrieben: keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>refusing %1: its folder is %2, not below %3</source>
+        <translation>%1 abgelehnt: sein Ordner ist %2, nicht unterhalb von %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not lead to a device directory under sysfs</source>
+        <translation>„%1“ führt zu keinem Geräteverzeichnis in sysfs</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the folder it was (now %2)</source>
+        <translation>%1 ist nicht mehr der Ordner, der er war (jetzt %2)</translation>
     </message>
 </context>
 <context>
@@ -3031,18 +3095,6 @@ KiB</translation>
         <translation>das Journalverzeichnis %1 lässt sich nicht verwenden: %2</translation>
     </message>
     <message>
-        <source>the journal directory %1 is not a private directory of this user (a directory, owned by uid %2, not group or world writable)</source>
-        <translation>das Journalverzeichnis %1 ist kein privates Verzeichnis dieses Benutzers (ein Verzeichnis, Eigentümer uid %2, nicht für Gruppe oder alle schreibbar)</translation>
-    </message>
-    <message>
-        <source>cannot write the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht schreiben: %2</translation>
-    </message>
-    <message>
-        <source>cannot sync the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht auf den Datenträger bringen (sync): %2</translation>
-    </message>
-    <message>
         <source>cannot remove the journal %1: %2</source>
         <translation>das Journal %1 lässt sich nicht entfernen: %2</translation>
     </message>
@@ -3345,6 +3397,10 @@ KiB</translation>
     <message>
         <source>: the plan is stale, nothing was changed (look again)</source>
         <translation>: der Plan ist veraltet, nichts wurde geändert (erneut nachsehen)</translation>
+    </message>
+    <message>
+        <source>the journal directory</source>
+        <translation>das Journalverzeichnis</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "history.h"
 
 #include "advisor/advisor.h"
+#include "common/safeopen.h"
 #include "readtest/readtest.h"
 
 #include <QDir>
@@ -17,7 +18,11 @@
 #include <QVariant>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace blocktune {
 
@@ -470,6 +475,39 @@ HistoryComparison compareHistory(const HistoryRecord &a, const HistoryRecord &b)
     return c;
 }
 
+namespace {
+
+// Root opens the database by path, and SQLite makes its -journal and -wal
+// files beside it: the file must not be a link (root would add its tables
+// to whatever it leads to) and nobody but root may change the folder or
+// any folder above it (or one could put such a link there later). Only
+// for root: a user's history can lead nowhere the user could not write.
+Status checkRootHistoryPath(const QString &path)
+{
+    if (::geteuid() != 0)
+        return {};
+    const QFileInfo info(path);
+    auto folder = safeopen::openFolder(QFile::encodeName(info.absolutePath()), safeopen::Trust::WholePath);
+    if (!folder && folder.error().code == ENOENT)
+        return {}; // nothing there yet: add() makes the folder, then asks again
+    const QString refused = QStringLiteral("the history %1 is refused while running as root: %2 (set "
+                                           "BLOCKTUNE_HISTORY_DB to a file in a folder only root can write)");
+    if (!folder)
+        return makeError(Refused, refused.arg(path, folder.error().message));
+    if (Status st = safeopen::checkFolderOwner(folder->get(), {0}, info.absolutePath(), QStringLiteral("its folder"));
+        !st)
+        return makeError(Refused, refused.arg(path, st.error().message));
+    struct stat st {};
+    if (::fstatat(folder->get(), QFile::encodeName(info.fileName()).constData(), &st, AT_SYMLINK_NOFOLLOW) == 0
+        && !S_ISREG(st.st_mode))
+        return makeError(Refused, refused.arg(path, S_ISLNK(st.st_mode)
+                                                        ? QStringLiteral("it is a symbolic link")
+                                                        : QStringLiteral("it is not a regular file")));
+    return {};
+}
+
+} // namespace
+
 QString HistoryStore::standardPath()
 {
     // GenericDataLocation: the console and the CLI share one file whatever
@@ -488,6 +526,8 @@ HistoryStore::HistoryStore(QString path) : m_path(std::move(path)) {}
 
 Status HistoryStore::copyTo(const QString &file) const
 {
+    if (Status ok = usable(); !ok)
+        return ok;
     if (!QFileInfo(m_path).isFile())
         return makeError(NotFound, QStringLiteral("no history yet (%1)").arg(m_path));
     QFile::remove(file); // VACUUM INTO refuses an existing file
@@ -508,7 +548,7 @@ Status HistoryStore::usable() const
     const QString configured = qEnvironmentVariable("BLOCKTUNE_HISTORY_DB");
     const QString dir = QFileInfo(m_path).absolutePath();
     if (configured.isEmpty() || configured != m_path || QFileInfo(dir).isDir())
-        return {};
+        return checkRootHistoryPath(m_path);
     return makeError(NotFound, QStringLiteral("the history %1 that BLOCKTUNE_HISTORY_DB names cannot be used: its "
                                               "folder %2 does not exist (make the folder, or unset "
                                               "BLOCKTUNE_HISTORY_DB to use %3)")
@@ -522,6 +562,8 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
     const QString dir = QFileInfo(m_path).absolutePath();
     if (!QDir().mkpath(dir))
         return makeError(NotFound, QStringLiteral("cannot make the history directory %1").arg(dir));
+    if (Status ok = checkRootHistoryPath(m_path); !ok) // the folder exists now
+        return ok.error();
 
     for (int attempt = 0; attempt < 2; ++attempt) {
         DbError failed;

@@ -89,10 +89,15 @@ struct MetricsReport
 /// scan), its applied state, the profile store and the history.
 MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options);
 
-/// Writes `text` as DIR/blocktune.prom atomically: a temporary file in DIR,
-/// synced, renamed over the old one (QSaveFile), mode 0644 so node_exporter's
-/// user may read it. A reader sees the old file or the new one, whole.
-/// Refused (nothing written) when DIR is not a writable folder.
+/// Writes `text` as DIR/blocktune.prom atomically: DIR opened once without
+/// following a link to it (safeopen::openFolder), a temporary file made in
+/// it with O_EXCL|O_NOFOLLOW, every write and the fsync checked, renamed
+/// over the old file only when whole, the folder fsynced; mode 0644 so
+/// node_exporter's user may read it. A reader sees the old file or the new
+/// one, whole. Refused, nothing written: DIR is not a folder, is a link,
+/// is owned by someone other than root, this user or prometheus, or is
+/// writable by group or others; DIR/blocktune.prom is a link. A failed
+/// write (ENOSPC) says why and leaves the old file as it was.
 Status writeTextfile(const QString &dir, const QByteArray &text);
 
 } // namespace blocktune

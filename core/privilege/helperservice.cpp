@@ -82,6 +82,12 @@ QByteArray readRequestObject(const QByteArray &line, QJsonObject &request)
                            "\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"})")
                 .arg(parseError.error != QJsonParseError::NoError ? u": " + parseError.errorString() : QString()),
             QStringLiteral("invalid")));
+    // QJsonDocument keeps the last of two equal keys: {"op":"get","op":"set"}
+    // would be a set that reads like a get.
+    if (const auto key = duplicateJsonKey(line))
+        return toLine(errorObject(QStringLiteral("field '%1' appears twice in the request (each field once)")
+                                      .arg(key->left(64)),
+                                  QStringLiteral("invalid")));
     request = doc.object();
     return {};
 }
@@ -129,10 +135,7 @@ QByteArray replyGet(const SysRoot &root, const HelperRequest &r, QJsonObject rep
     const QJsonObject &request = r.json;
     if (request.contains(u"value"))
         return toLine(errorObject(QStringLiteral("'get' takes no value"), QStringLiteral("invalid"), request));
-    auto path = resolveAttribute(root, r.device, r.attr);
-    if (!path)
-        return toLine(errorObject(path.error().message, errorCodeName(path.error().code), request));
-    auto text = root.readString(*path);
+    auto text = readAllowedAttribute(root, r.device, r.attr);
     if (!text)
         return toLine(errorObject(text.error().message, errorCodeName(text.error().code), request));
     QString shown = *text;
@@ -242,6 +245,44 @@ QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<Hel
                                              "latency)")
                                   .arg(request.op.left(64)),
                               QStringLiteral("invalid"), object));
+}
+
+ProcessIdentity currentIdentity()
+{
+    ProcessIdentity who{::getuid(), ::geteuid(), ::getgid(), ::getegid(), {}};
+    for (const char *name : {"SUDO_UID", "SUDO_USER", "PKEXEC_UID", "DOAS_USER"})
+        if (qEnvironmentVariableIsSet(name))
+            who.elevation.append({QString::fromLatin1(name), qEnvironmentVariable(name)});
+    return who;
+}
+
+QString sysrootRefusal(const ProcessIdentity &who)
+{
+    if (who.realUid != who.effectiveUid || who.realGid != who.effectiveGid)
+        return QStringLiteral("--sysroot is refused when started through setuid or setgid (real uid %1, effective "
+                              "uid %2)")
+            .arg(who.realUid)
+            .arg(who.effectiveUid);
+    // Not root: the helper can do no more than the user who runs it.
+    if (who.effectiveUid != 0)
+        return {};
+    // sudo sets the real uid to 0 as well: its variables are what tells a
+    // root shell from a user's sudo. sudo and pkexec set them themselves,
+    // over anything the caller passed, so a caller cannot hide behind them.
+    for (const auto &[name, value] : who.elevation) {
+        const bool uidVariable = name.endsWith(u"_UID");
+        const bool root = uidVariable ? value == u"0" : value == u"root";
+        if (root)
+            continue;
+        const QString tool = name.startsWith(u"SUDO") ? QStringLiteral("sudo")
+                             : name.startsWith(u"PKEXEC") ? QStringLiteral("pkexec")
+                                                          : QStringLiteral("doas");
+        return QStringLiteral("--sysroot is refused when started through %1 by a user other than root (%2=%3): as "
+                              "root on a tree that user controls, a link there could lead root's reads and writes "
+                              "to any file. Run it as that user without %1, or from a root shell")
+            .arg(tool, name, value.left(32));
+    }
+    return {};
 }
 
 } // namespace blocktune

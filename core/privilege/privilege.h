@@ -22,6 +22,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QProcess>
 #include <QThread>
 #include <QString>
@@ -31,6 +32,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+
+#include <sys/types.h>
 
 namespace blocktune {
 
@@ -130,8 +133,10 @@ bool isPlainDecimal(QStringView text);
 /// one short line and valid for that attribute on that device now. Returns
 /// the attribute's absolute path.
 Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite &request);
-/// Same checks without a value, for reads ("get" on the helper).
-Result<QByteArray> resolveAttribute(const SysRoot &root, const QString &device, const QString &attribute);
+/// Same checks without a value, then the read ("get" on the helper,
+/// restore's look before it writes back): the attribute's text, newline
+/// stripped, read through the device's directory without following a link.
+Result<QString> readAllowedAttribute(const SysRoot &root, const QString &device, const QString &attribute);
 /// The name checks of checkAttributeWrite() without the queue: a kernel
 /// name (no '/', no '..'), an entry under ROOT/sys/class/block that leads
 /// into ROOT/sys/devices and has a dev attribute (a whole disk or a
@@ -397,6 +402,24 @@ private:
     SysRoot m_root;
     HelperLatencyLoader m_latencyLoader;
 };
+
+/// Who a process runs for: its ids and the variables by which sudo, pkexec
+/// and doas name the user who started it (only those).
+struct ProcessIdentity
+{
+    uid_t realUid = 0;
+    uid_t effectiveUid = 0;
+    gid_t realGid = 0;
+    gid_t effectiveGid = 0;
+    /// SUDO_UID, SUDO_USER, PKEXEC_UID, DOAS_USER, where set.
+    QList<QPair<QString, QString>> elevation;
+};
+ProcessIdentity currentIdentity();
+/// Why `--sysroot` is refused for a helper running as `who`, or empty when
+/// it may work on a tree: root working for another user (sudo, pkexec,
+/// doas, setuid or setgid) must never follow a tree that user controls.
+/// A variable that cannot be read as root's is taken as another user's.
+QString sysrootRefusal(const ProcessIdentity &who);
 
 } // namespace blocktune
 

@@ -57,7 +57,9 @@ AgentPrivilege agentPrivilege(const SysRoot &root, const QString &helperPath)
         return p;
     }
     const QString user = agentUserName();
-    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2").arg(user, helperPath);
+    // "": the helper with no arguments only (sudoers' way of saying so); an
+    // argument such as --sysroot is refused by sudo itself.
+    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2 \"\"").arg(user, helperPath);
     if (!QFileInfo(helperPath).isExecutable()) {
         p.writer = QStringLiteral("none");
         p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and %2 is missing (install blocktune)")
@@ -841,6 +843,13 @@ void AgentServer::handleLine(const JsonLineReader::Line &line)
         refuse({}, invalid(QStringLiteral("request is not a JSON object (expected e.g. "
                                           "{\"op\":\"hello\",\"id\":1,\"version\":%1})")
                                .arg(kAgentProtocolVersion)));
+        return;
+    }
+    // QJsonDocument keeps the last of two equal keys, anywhere in the
+    // request (a plan's entries too): refused, as the helper refuses it.
+    if (const auto key = duplicateJsonKey(line.text)) {
+        refuse({}, invalid(QStringLiteral("field '%1' appears twice in one object of the request (each field once)")
+                               .arg(key->left(64))));
         return;
     }
     const QJsonObject request = doc.object();

@@ -3,12 +3,14 @@
 // a newer schema left alone; comparisons of settings and results.
 #include "history/history.h"
 #include "historyfixture.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSqlDatabase>
@@ -16,8 +18,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 using namespace blocktune;
 using namespace blocktune::test;
+
+namespace {
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
+
+} // namespace
 
 class TestHistory : public QObject
 {
@@ -273,6 +287,72 @@ private Q_SLOTS:
         QCOMPARE(after.exists(), hadStandard); // the user's own history untouched
         QCOMPARE(after.size(), standardSize);
         QVERIFY(!store.list());
+    }
+
+    // Attack 5 of issue 36: as root, BLOCKTUNE_HISTORY_DB a link to another
+    // root-owned SQLite file; `test seq` added blocktune's tables to it. The
+    // path is refused now, the file it leads to untouched; and so is a
+    // history in a folder another user can write (where such a link could
+    // appear later), or below one another user could swap.
+    void rootRefusesALinkedHistoryOrAFolderOthersCanWrite()
+    {
+        if (::geteuid() != 0) {
+            if (rootRequired())
+                QFAIL("this test needs root and BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping");
+            QSKIP("needs root: the rule is root's");
+        }
+        QTemporaryDir dir;
+        const QString victim = dir.filePath(u"victim.sqlite"_qs);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_qs, u"victim"_qs);
+            db.setDatabaseName(victim);
+            QVERIFY(db.open());
+            QVERIFY(QSqlQuery(db).exec(u"CREATE TABLE secrets (x TEXT)"_qs));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(u"victim"_qs);
+        const QByteArray before = fileBytes(victim);
+        const QString link = dir.filePath(u"history.sqlite"_qs);
+        QVERIFY(QFile::link(victim, link));
+        const QString othersCanWrite = dir.filePath(u"shared"_qs);
+        QVERIFY(QDir().mkpath(othersCanWrite));
+        QVERIFY(QFile::setPermissions(othersCanWrite, QFile::Permissions(0x7777))); // 0777
+        const QString below = dir.filePath(u"user"_qs);
+        QVERIFY(QDir().mkpath(below + u"/blocktune"_qs));
+        QCOMPARE(::chown(QFile::encodeName(below).constData(), 65534, 65534), 0); // nobody owns the folder above
+
+        const HistoryRecord record = historyRecord(seqResult(128, {100}), u"cli"_qs, {});
+        const struct {
+            QString path;
+            QString why;
+        } rows[] = {
+            {link, u"it is a symbolic link"_qs},
+            {othersCanWrite + u"/history.sqlite"_qs, u"is not a private directory"_qs},
+            {below + u"/blocktune/history.sqlite"_qs, u"which users other than root can change"_qs},
+        };
+        for (const auto &row : rows) {
+            const HistoryStore store(row.path);
+            auto id = store.add(record);
+            QVERIFY2(!id, qPrintable(row.path));
+            QVERIFY2(id.error().message.contains(u"is refused while running as root"_qs) && id.error().message.contains(row.why),
+                     qPrintable(id.error().message));
+            QVERIFY(!store.list());
+        }
+        QCOMPARE(fileBytes(victim), before);
+        QVERIFY(!QFileInfo::exists(othersCanWrite + u"/history.sqlite"_qs));
+        QVERIFY(!QFileInfo::exists(below + u"/blocktune/history.sqlite"_qs));
+        // The CLI says so and exits non-zero.
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(u"BLOCKTUNE_HISTORY_DB"_qs, link);
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(BLOCKTUNE_BIN_DIR "/blocktune-cli"), {u"history"_qs});
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY2(p.readAllStandardError().contains("it is a symbolic link"), "history through a link");
+        QCOMPARE(fileBytes(victim), before);
+        // A private folder of root's still works.
+        QVERIFY(HistoryStore(dir.filePath(u"private/history.sqlite"_qs)).add(record));
     }
 };
 

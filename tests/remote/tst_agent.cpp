@@ -225,6 +225,73 @@ private Q_SLOTS:
                  qPrintable(o.value(u"error").toString()));
     }
 
+    // Issue 36: QJsonDocument keeps the last of two equal keys, so
+    // {"op":"list","op":"stop"} was a stop that read like a list. Refused
+    // naming the key, at any depth (a plan's entries too), escapes decoded.
+    void duplicateKeysAreRefusedNamingTheKey_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("op twice") << QByteArray("{\"op\":\"list\",\"id\":7,\"op\":\"stop\"}") << u"op"_qs;
+        QTest::newRow("op escaped") << QByteArray("{\"op\":\"list\",\"id\":7,\"o\\u0070\":\"stop\"}") << u"op"_qs;
+        QTest::newRow("in a plan entry")
+            << QByteArray("{\"op\":\"apply\",\"id\":7,\"changes\":[{\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\","
+                          "\"value\":\"128\",\"value\":\"4096\"}]}")
+            << u"value"_qs;
+    }
+    void duplicateKeysAreRefusedNamingTheKey()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(QString, key);
+        Agent agent;
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.process().write(request + '\n');
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(), false);
+        QVERIFY2(o.value(u"error").toString().startsWith(u"field '%1' appears twice in one object of the request"_qs.arg(key)),
+                 qPrintable(o.value(u"error").toString()));
+        // Still in step, still there: the stop was not carried out.
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 8}});
+        const QJsonObject next = agent.next();
+        QCOMPARE(next.value(u"id").toInt(), 8);
+        QCOMPARE(next.value(u"ok").toBool(), true);
+    }
+
+    // Issue 36, attack 4 through the agent: `profile import` of a 10,000
+    // deep include= chain overflowed the stack and killed the agent (rc
+    // -11), leaving a temporary readahead on the host. Now it is an answer
+    // and the agent goes on.
+    void deepIncludeChainThroughTheAgentIsAnAnswer()
+    {
+        QTemporaryDir dir;
+        constexpr int kProfiles = 10000;
+        for (int i = 0; i < kProfiles; ++i) {
+            QVERIFY(QDir().mkpath(dir.filePath(u"p%1"_qs.arg(i))));
+            QFile f(dir.filePath(u"p%1/tuned.conf"_qs.arg(i)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            if (i + 1 < kProfiles)
+                f.write("[main]\ninclude=p" + QByteArray::number(i + 1) + '\n');
+            f.write("[disk]\nreadahead=4096\n");
+        }
+        Agent agent;
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.send({{QStringLiteral("op"), QStringLiteral("run")}, {QStringLiteral("id"), 9},
+                    {QStringLiteral("command"), QStringLiteral("profile")},
+                    {QStringLiteral("args"), QJsonArray{QStringLiteral("import"), dir.filePath(u"p0/tuned.conf"_qs)}}});
+        const QList<QJsonObject> lines = agent.until(9);
+        QVERIFY(!lines.isEmpty());
+        QCOMPARE(lines.constLast().value(u"id").toInt(), 9);
+        QByteArray all;
+        for (const QJsonObject &o : lines)
+            all += line(o);
+        QVERIFY2(all.contains("include chain longer than 8 profiles"), all.constData());
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 10}});
+        QCOMPARE(agent.until(10).constLast().value(u"ok").toBool(), true);
+        QCOMPARE(agent.process().state(), QProcess::Running);
+    }
+
     void listOpIsTheModelListJsonPrints()
     {
         const QString tree = recordedTree("scst-raid0-lvm");

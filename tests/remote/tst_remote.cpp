@@ -657,7 +657,7 @@ private Q_SLOTS:
         const QString helper = QDir::cleanPath(binary("blocktune-helper"));
         QFile rule(sudoers);
         QVERIFY(rule.open(QIODevice::WriteOnly));
-        rule.write(QStringLiteral("%1 ALL=(root) NOPASSWD: %2\n").arg(user, helper).toUtf8());
+        rule.write(QStringLiteral("%1 ALL=(root) NOPASSWD: %2 \"\"\n").arg(user, helper).toUtf8()); // docs/cli.md's line
         rule.close();
         QVERIFY(QFile::setPermissions(sudoers, QFile::ReadOwner | QFile::ReadGroup));
         const ProcessResult checked = run(QStringLiteral("visudo"), {QStringLiteral("-c"), QStringLiteral("-f"), sudoers});
