@@ -3,6 +3,7 @@
 // A change made in the window lands on the test's own loop device through
 // the agent; the monitor samples it there; when ssh dies mid-trial the
 // window says what the agent restored, and the device is back within 2 s.
+#include "previewsupport.h"
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
 #include "devicetree.h"
@@ -302,7 +303,7 @@ private Q_SLOTS:
             if (panel->loadedDevice() != dev || panel->isBusy())
                 return false;
             spin->setValue(512);
-            return panel->tryChanges();
+            return panel->tryChanges(false); // as confirmed in its preview
         }, 15000));
         QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(512), 20000);
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(QRegularExpression(u"1 temporary change(\\(s\\))? held there"_qs)),
@@ -398,6 +399,7 @@ private Q_SLOTS:
         ProfileResult r = waitFor(ProfileResult::Preview);
         QVERIFY2(r.ok, qPrintable(r.message));
         view->apply();
+        QVERIFY(acceptPreview(30000)); // the profile's devices ticked: this host's loop
         r = waitFor(ProfileResult::Apply);
         QVERIFY2(r.ok, qPrintable(r.message));
         QCOMPARE(readAhead(dev), quint64(1024));
