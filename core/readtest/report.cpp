@@ -140,11 +140,13 @@ std::optional<RunDisagreement> runDisagreement(const QStringList &labels, const 
         rest.removeAt(i);
         return medianOf(rest);
     };
-    // The first run, when it is the slowest and a stall below the others: a
-    // cold start is what a person looks for first, and what repeats.
-    const qsizetype slowest = std::min_element(rates.cbegin(), rates.cend()) - rates.cbegin();
+    // The first run, when it alone is the slowest, a stall below every other
+    // run: a cold start is what a person looks for first, and what repeats.
+    // (When another run is as slow, the one that stands out is elsewhere.)
+    QList<double> sorted = rates;
+    std::sort(sorted.begin(), sorted.end());
     qsizetype pick = -1;
-    if (slowest == 0 && rates.at(0) < others(0) * (1.0 - kStallFraction))
+    if (rates.at(0) == sorted.at(0) && rates.at(0) < sorted.at(1) * (1.0 - kStallFraction))
         pick = 0;
     double widest = 0;
     for (qsizetype i = 0; pick < 0 && i < rates.size(); ++i)
