@@ -622,7 +622,7 @@ void recommend(Advice &a, double tolerance, std::optional<quint64> maxSectorsKiB
     if (!a.analysis.resolved) {
         // Not resolved: the curve's pick is kept to be shown as what it is,
         // and nothing is recommended, applied, saved or exported.
-        a.unresolvedPickKiB = a.recommendedKiB;
+        a.unresolvedPickKiB = a.kneeKiB; // the curve's, not raised to a floor: no answer either way
         a.recommendedKiB = 0;
         a.kneeKiB = 0;
         a.floorDecides = false;
