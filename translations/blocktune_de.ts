@@ -408,6 +408,14 @@
         <source>This advice is for %1: select %1 in the tree to apply it</source>
         <translation>Diese Empfehlung gilt für %1: Wählen Sie %1 im Baum, um sie anzuwenden</translation>
     </message>
+    <message>
+        <source>No steady answer: nothing is recommended</source>
+        <translation>Keine stabile Antwort: nichts wird empfohlen</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>Empfohlen: %1</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>

@@ -644,6 +644,9 @@ void AdviseView::showRecordedAdvice(const Advice &advice)
         return;
     }
     d->advice = advice;
+    // The curve takes the intro's place, as after a measured run.
+    d->intro->hide();
+    d->plotArea->show();
     showAdvice();
     setMessage(tr("Advice from %1, computed from its recorded curve: nothing was read").arg(advice.source));
     updateButtons();
@@ -740,11 +743,14 @@ QString AdviseView::headline(const Advice &a) const
 {
     if (a.cancelled)
         return tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size()));
+    const QString device = a.queueDevice.isEmpty() ? a.device : a.queueDevice;
     if (!a.recommends())
-        return tr("No steady answer for %1: nothing is recommended").arg(a.queueDevice);
+        return device.isEmpty() ? tr("No steady answer: nothing is recommended")
+                                : tr("No steady answer for %1: nothing is recommended").arg(device);
     if (a.floorDecides)
-        return tr("Recommended for %1: %2 (the md/dm floor)").arg(a.queueDevice, format::kib(double(a.recommendedKiB)));
-    return tr("Recommended for %1: %2").arg(a.queueDevice, format::kib(double(a.recommendedKiB)));
+        return tr("Recommended for %1: %2 (the md/dm floor)").arg(device, format::kib(double(a.recommendedKiB)));
+    return device.isEmpty() ? tr("Recommended: %1").arg(format::kib(double(a.recommendedKiB)))
+                            : tr("Recommended for %1: %2").arg(device, format::kib(double(a.recommendedKiB)));
 }
 
 // Why there is no answer, and what would give one, in sentences.

@@ -328,6 +328,26 @@ private:
         return applyPreviewedProfile(p, now, *m_session);
     }
 
+    // Apply: the preview's plan written, and what happened, per row.
+    void applied(ProfileResult &r, const Profile &p, const ProfileRequest &req)
+    {
+        const ProfileApplyReport done = applyShown(p, req);
+        for (const ResolvedSetting &s : done.preview.resolution.settings)
+            r.rows << previewRow(p, s);
+        r.notes = resolutionNotes(p, done.preview.resolution);
+        for (const Error &e : done.preview.errors)
+            r.notes << e.message;
+        r.notes << done.messages;
+        r.ok = done.ok();
+        if (done.nothingToDo())
+            r.message = tr("Nothing to change: every device already is as %1 says").arg(p.name);
+        else if (done.ok())
+            r.message = tr("Applied %1: %n write(s); Revert brings the values before back", nullptr,
+                           int(done.report.outcomes.size())).arg(p.name);
+        else
+            r.message = done.report.error ? done.report.error->message : tr("refused");
+    }
+
     void withProfile(ProfileResult &r, const ProfileRequest &req)
     {
         auto profile = m_store.load(r.profile);
@@ -352,24 +372,7 @@ private:
                                      : tr("%1 is refused here: nothing would change").arg(p.name);
             break;
         }
-        case ProfileResult::Apply: {
-            const ProfileApplyReport done = applyShown(p, req);
-            for (const ResolvedSetting &s : done.preview.resolution.settings)
-                r.rows << previewRow(p, s);
-            r.notes = resolutionNotes(p, done.preview.resolution);
-            for (const Error &e : done.preview.errors)
-                r.notes << e.message;
-            r.notes << done.messages;
-            r.ok = done.ok();
-            if (done.nothingToDo())
-                r.message = tr("Nothing to change: every device already is as %1 says").arg(p.name);
-            else if (done.ok())
-                r.message = tr("Applied %1: %n write(s); Revert brings the values before back", nullptr,
-                               int(done.report.outcomes.size())).arg(p.name);
-            else
-                r.message = done.report.error ? done.report.error->message : tr("refused");
-            break;
-        }
+        case ProfileResult::Apply: applied(r, p, req); break;
         case ProfileResult::Verify: {
             // Verify looks at the machine as it is now, changes made elsewhere included.
             auto model = m_session->rescan();
