@@ -449,6 +449,10 @@ struct ProfilesView::Private
     QString pendingSelect;
     QStringList listDescriptions;
     QString device;
+    QString treeDevice; ///< the tree's selection (setSelectedDevice())
+
+    /// The device a preview ticks at first: the page's, else the tree's.
+    QString target() const { return device.isEmpty() ? treeDevice : device; }
 
     QListWidget *list = nullptr;
     QLabel *description = nullptr;
@@ -702,6 +706,11 @@ void ProfilesView::setDevice(const QString &name)
         preview(); // the device's current values, read now
 }
 
+void ProfilesView::setSelectedDevice(const QString &name)
+{
+    d->treeDevice = name;
+}
+
 void ProfilesView::filterRows()
 {
     const bool only = d->onlyDevice->isChecked() && !d->device.isEmpty();
@@ -744,7 +753,7 @@ void ProfilesView::apply()
         return;
     }
     request.kind = ProfileResult::PlanApply;
-    request.selected = d->device;
+    request.selected = d->target();
     request.ticket = ++d->ticket;
     d->previewRequest = request;
     post(std::move(request));
@@ -768,7 +777,7 @@ void ProfilesView::saveCurrent(const QString &name, bool changedOnly)
     ProfileRequest request;
     request.kind = ProfileResult::PlanSave;
     request.profile = name;
-    request.selected = d->device;
+    request.selected = d->target();
     request.changedOnly = changedOnly;
     request.ticket = ++d->ticket;
     d->previewRequest = request;

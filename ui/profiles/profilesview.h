@@ -99,6 +99,10 @@ public Q_SLOTS:
     /// Shows the preview with `name`'s rows selected and, while "only this
     /// device" is ticked, only them. Apply still applies the whole profile.
     void setDevice(const QString &name);
+    /// The device selected in the tree: what Apply's and Save current's
+    /// previews tick at first when the page was not opened for a device
+    /// (setDevice()). The table is not filtered by it.
+    void setSelectedDevice(const QString &name);
     void preview();
     /// Shows the selected profile's plan in the change preview (the page's
     /// device ticked; a preset never ticks the system disk by itself) and,
