@@ -5,6 +5,7 @@
 // window says what the agent restored, and the device is back within 2 s.
 #include "previewsupport.h"
 #include "advisor/adviseview.h"
+#include "advisor/advisor.h"
 #include "advisor/diagnoseview.h"
 #include "devicetree.h"
 #include "history/historyview.h"
@@ -280,7 +281,12 @@ private Q_SLOTS:
         QVERIFY(advised.wait(60000));
         QVERIFY2(advised.at(0).at(0).toBool(), qPrintable(advise->resultText()));
         QVERIFY(advise->curve().size() >= 4);
-        QVERIFY(advise->recommendedKiB());
+        // An answer, or (8 s on a busy machine) no steady one, said so: it
+        // finished either way, and an unresolved advice recommends nothing.
+        QVERIFY(advise->advice());
+        QCOMPARE(advise->recommendedKiB().has_value(), advise->advice()->analysis.resolved);
+        QVERIFY2(advise->recommendedKiB() || advise->resultText().contains(u"No steady answer"_qs),
+                 qPrintable(advise->resultText()));
         QVERIFY2(advise->resultText().contains(u"Raw peak"_qs), qPrintable(advise->resultText()));
         QCOMPARE(readAhead(dev), quint64(2048));
         DiagnoseView *diagnose = window->diagnoseView();
