@@ -206,14 +206,6 @@
         </translation>
     </message>
     <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; the curve&apos;s knee is %3</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
-    </message>
-    <message>
-        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
-        <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
-    </message>
-    <message>
         <source>Raw peak: not measured</source>
         <translation>Rohspitze: nicht gemessen</translation>
     </message>
@@ -284,16 +276,145 @@
         <translation>Rat aus %1, aus der aufgezeichneten Kurve berechnet: nichts wurde gelesen</translation>
     </message>
     <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
-    </message>
-    <message>
         <source> · kept in the history (#%1)</source>
         <translation> · im Verlauf gespeichert (#%1)</translation>
     </message>
     <message>
-        <source>No steady answer for %1: the machine read at two speeds (about %2 and %3) during the measurement; the mixed curve&apos;s pick would be %4</source>
-        <translation>Keine beständige Antwort für %1: Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %2 und %3); die gemischte Kurve würde %4 wählen</translation>
+        <source>No steady answer for %1: nothing is recommended</source>
+        <translation>Keine stabile Antwort für %1: nichts wird empfohlen</translation>
+    </message>
+    <message>
+        <source>Recommended for %1: %2 (the md/dm floor)</source>
+        <translation>Empfohlen für %1: %2 (die md/dm-Untergrenze)</translation>
+    </message>
+    <message>
+        <source>Recommended for %1: %2</source>
+        <translation>Empfohlen für %1: %2</translation>
+    </message>
+    <message>
+        <source>The machine read at two speeds while Advise measured (about %1 and %2 at %3), so the curve mixes the two and its knee is neither&apos;s.</source>
+        <translation>Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %1 und %2 bei %3), daher mischt die Kurve beide, und ihr Knie ist keines von beiden.</translation>
+    </message>
+    <message>
+        <source>A longer budget would mix them again: advise again when the machine reads at one speed (on a virtual machine, the host&apos;s load does this).</source>
+        <translation>Ein längeres Budget würde sie wieder mischen: Beraten Sie erneut, wenn die Maschine mit einer Geschwindigkeit liest (auf einer virtuellen Maschine bewirkt das die Last des Hosts).</translation>
+    </message>
+    <message>
+        <source>The run-to-run noise (± %1 %) is wider than the tolerance (%2 %), so a readahead within the tolerance cannot be told from one outside it.</source>
+        <translation>Das Rauschen von Lauf zu Lauf (± %1 %) ist breiter als die Toleranz (%2 %), daher lässt sich ein Readahead innerhalb der Toleranz nicht von einem außerhalb unterscheiden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart (a budget of about %1 s).</source>
+        <translation>
+            <numerusform>Etwa %n Lauf je Punkt würde sie unterscheiden (ein Budget von etwa %1 s).</numerusform>
+            <numerusform>Etwa %n Läufe je Punkt würden sie unterscheiden (ein Budget von etwa %1 s).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart.</source>
+        <translation>
+            <numerusform>Etwa %n Lauf je Punkt würde sie unterscheiden.</numerusform>
+            <numerusform>Etwa %n Läufe je Punkt würden sie unterscheiden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The curve alone would pick %1; that is no answer, so Apply, Try and Save stay off.</source>
+        <translation>Die Kurve allein würde %1 wählen; das ist keine Antwort, daher bleiben Anwenden, Probieren und Speichern aus.</translation>
+    </message>
+    <message>
+        <source>The curve&apos;s knee is %1, below the array&apos;s floor of %2 (2 × stripe), which the kernel sets again on re-assembly or a reshape.</source>
+        <translation>Das Knie der Kurve liegt bei %1, unter der Untergrenze des Arrays von %2 (2 × Stripe), die der Kernel beim erneuten Zusammensetzen oder einem Reshape wieder setzt.</translation>
+    </message>
+    <message>
+        <source>It is the smallest readahead within %1 % of the plateau (%2, the median of the best three points).</source>
+        <translation>Es ist der kleinste Readahead innerhalb von %1 % des Plateaus (%2, der Median der besten drei Punkte).</translation>
+    </message>
+    <message>
+        <source>From %1 to %2 the curve gives %3 to %4: the same within the tolerance and the noise.</source>
+        <translation>Von %1 bis %2 liefert die Kurve %3 bis %4: gleich innerhalb der Toleranz und des Rauschens.</translation>
+    </message>
+    <message>
+        <source>One step up (%1) gains %2 % for %3 more memory.</source>
+        <translation>Eine Stufe höher (%1) bringt %2 % für %3 mehr Speicher.</translation>
+    </message>
+    <message>
+        <source>Each point was measured once, so the run-to-run noise is unknown: the band is the tolerance alone.</source>
+        <translation>Jeder Punkt wurde einmal gemessen, daher ist das Rauschen von Lauf zu Lauf unbekannt: Das Band ist allein die Toleranz.</translation>
+    </message>
+    <message>
+        <source>Buffered reads reach %1 % of what the device delivers raw (%2 on the plateau, %3 raw).</source>
+        <translation>Gepufferte Lesevorgänge erreichen %1 % dessen, was das Gerät direkt liefert (%2 auf dem Plateau, %3 direkt).</translation>
+    </message>
+    <message>
+        <source>The raw ceiling could not be measured.</source>
+        <translation>Die direkte Obergrenze konnte nicht gemessen werden.</translation>
+    </message>
+    <message>
+        <source>The recorded curve holds no raw (O_DIRECT) figure to compare with.</source>
+        <translation>Die aufgezeichnete Kurve enthält keinen direkten (O_DIRECT) Wert zum Vergleich.</translation>
+    </message>
+    <message>
+        <source>Buffered reads passed the raw figure (1 MiB O_DIRECT reads, %1 in flight): the device serves more than that keeps in flight, so the raw figure is a floor, not a ceiling.</source>
+        <translation>Gepufferte Lesevorgänge übertrafen den direkten Wert (1-MiB-Lesevorgänge mit O_DIRECT, %1 gleichzeitig): Das Gerät schafft mehr, als so gleichzeitig anfällt, daher ist der direkte Wert eine Untergrenze, keine Obergrenze.</translation>
+    </message>
+    <message>
+        <source>Throughput was still rising at the largest value tried (%1, the cap a quarter of the device sets).</source>
+        <translation>Der Durchsatz stieg beim größten versuchten Wert noch an (%1, die Grenze, die ein Viertel des Geräts setzt).</translation>
+    </message>
+    <message>
+        <source>No readahead came close, and throughput was still rising at the largest value tried (%1, the cap a quarter of the device sets).</source>
+        <translation>Kein Readahead kam nahe heran, und der Durchsatz stieg beim größten versuchten Wert noch an (%1, die Grenze, die ein Viertel des Geräts setzt).</translation>
+    </message>
+    <message>
+        <source>No readahead came close: requests stop at max_sectors_kb %1 (average %2 at the best point) while the raw reads used 1 MiB requests.</source>
+        <translation>Kein Readahead kam nahe heran: Anfragen enden bei max_sectors_kb %1 (im Mittel %2 am besten Punkt), während die direkten Lesevorgänge 1-MiB-Anfragen nutzten.</translation>
+    </message>
+    <message>
+        <source>No readahead came close, though requests reached %1: the page-cache copy or the CPU is the likelier limit, not readahead.</source>
+        <translation>Kein Readahead kam nahe heran, obwohl die Anfragen %1 erreichten: Wahrscheinlicher begrenzt die Kopie aus dem Page-Cache oder die CPU, nicht der Readahead.</translation>
+    </message>
+    <message>
+        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3 %</source>
+        <translation>Direkte Spitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepufferte Lesevorgänge erreichen %3 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try the advice, %1, for %n s?</source>
+        <translation>
+            <numerusform>Die Empfehlung, %1, %n s lang probieren?</numerusform>
+            <numerusform>Die Empfehlung, %1, %n s lang probieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Apply the advice, %1?</source>
+        <translation>Die Empfehlung, %1, anwenden?</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>No steady answer: %1, so nothing is recommended to apply, try or save</source>
+        <translation>Keine stabile Antwort: %1, daher wird nichts zum Anwenden, Probieren oder Speichern empfohlen</translation>
+    </message>
+    <message>
+        <source>the run-to-run noise is wider than the tolerance</source>
+        <translation>das Rauschen von Lauf zu Lauf ist breiter als die Toleranz</translation>
+    </message>
+    <message>
+        <source>the machine read at two speeds while Advise measured</source>
+        <translation>die Maschine las während der Messung mit zwei Geschwindigkeiten</translation>
+    </message>
+    <message>
+        <source>This advice is for %1: select %1 in the tree to apply it</source>
+        <translation>Diese Empfehlung gilt für %1: Wählen Sie %1 im Baum, um sie anzuwenden</translation>
+    </message>
+    <message>
+        <source>No steady answer: nothing is recommended</source>
+        <translation>Keine stabile Antwort: nichts wird empfohlen</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>Empfohlen: %1</translation>
     </message>
 </context>
 <context>
@@ -384,6 +505,68 @@
     <message>
         <source>not a JSON object: expected {&quot;curve&quot;: [...]}</source>
         <translation>kein JSON-Objekt: erwartet wird {&quot;curve&quot;: [...]}</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ChangePreviewDialog</name>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Devices it changes (tick the ones you mean):</source>
+        <translation>Geräte, die sich ändern (haken Sie die gemeinten an):</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Einstellung</translation>
+    </message>
+    <message>
+        <source>Current → new</source>
+        <translation>Aktuell → neu</translation>
+    </message>
+    <message>
+        <source>What will be written</source>
+        <translation>Was geschrieben wird</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>Nothing to write: every chosen device already has these values.</source>
+        <translation>Nichts zu schreiben: Jedes gewählte Gerät hat diese Werte schon.</translation>
+    </message>
+    <message>
+        <source>Planning for the devices ticked…</source>
+        <translation>Plane für die angehakten Geräte …</translation>
+    </message>
+    <message>
+        <source>Scope: only the devices listed. It lasts until it is changed again or the machine restarts; Revert session (Settings) brings the values from before back.</source>
+        <translation>Umfang: nur die aufgeführten Geräte. Es gilt, bis es wieder geändert wird oder die Maschine neu startet; „Sitzung zurücknehmen“ (Einstellungen) holt die vorherigen Werte zurück.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</source>
+        <translation>
+            <numerusform>Umfang: nur die aufgeführten Geräte, für %n s; dann kommen die vorherigen Werte zurück, außer Sie behalten es. Die vorherigen Werte stehen im Journal, daher bleibt der Versuch auch nach einem Absturz nicht zurück.</numerusform>
+            <numerusform>Umfang: nur die aufgeführten Geräte, für %n s; dann kommen die vorherigen Werte zurück, außer Sie behalten es. Die vorherigen Werte stehen im Journal, daher bleibt der Versuch auch nach einem Absturz nicht zurück.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1056,10 +1239,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>Prüfe %1…</translation>
     </message>
     <message>
-        <source>Applying %1…</source>
-        <translation>Wende %1 an…</translation>
-    </message>
-    <message>
         <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The checks read nothing and take under a second.</source>
         <translation>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die Prüfungen lesen nichts und dauern unter einer Sekunde.</translation>
     </message>
@@ -1077,6 +1256,270 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
             <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunde (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
             <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunden (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Vorauslesen (Readahead)</translation>
+    </message>
+    <message>
+        <source>The array&apos;s floor (2 × stripe)</source>
+        <translation>Untergrenze des Arrays (2 × Stripe)</translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation>Stripe</translation>
+    </message>
+    <message>
+        <source>Whose readahead it is</source>
+        <translation>Wessen Readahead es ist</translation>
+    </message>
+    <message>
+        <source>LVM volume</source>
+        <translation>LVM-Volume</translation>
+    </message>
+    <message>
+        <source>Finding not stated</source>
+        <translation>Befund nicht festgestellt</translation>
+    </message>
+    <message>
+        <source>Effect measured</source>
+        <translation>Gemessene Wirkung</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>Noise of the comparison</source>
+        <translation>Rauschen des Vergleichs</translation>
+    </message>
+    <message>
+        <source>Runs of each reading</source>
+        <translation>Läufe je Messung</translation>
+    </message>
+    <message>
+        <source>Average request</source>
+        <translation>Mittlere Anfrage</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>Spread of its runs</source>
+        <translation>Streuung seiner Läufe</translation>
+    </message>
+    <message>
+        <source>Interrupts per MB</source>
+        <translation>Interrupts je MB</translation>
+    </message>
+    <message>
+        <source>Larger readahead tried</source>
+        <translation>Größerer Readahead versucht</translation>
+    </message>
+    <message>
+        <source>Average request there</source>
+        <translation>Mittlere Anfrage dort</translation>
+    </message>
+    <message>
+        <source>Throughput there</source>
+        <translation>Durchsatz dort</translation>
+    </message>
+    <message>
+        <source>Spread of its runs there</source>
+        <translation>Streuung seiner Läufe dort</translation>
+    </message>
+    <message>
+        <source>Interrupts per MB there</source>
+        <translation>Interrupts je MB dort</translation>
+    </message>
+    <message>
+        <source>Share of raw reached there</source>
+        <translation>Erreichter Anteil vom direkten Wert dort</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>Gewinn</translation>
+    </message>
+    <message>
+        <source>Buffered reads</source>
+        <translation>Gepufferte Lesevorgänge</translation>
+    </message>
+    <message>
+        <source>Spread of the buffered runs</source>
+        <translation>Streuung der gepufferten Läufe</translation>
+    </message>
+    <message>
+        <source>Raw reads (O_DIRECT)</source>
+        <translation>Direkte Lesevorgänge (O_DIRECT)</translation>
+    </message>
+    <message>
+        <source>Spread of the raw runs</source>
+        <translation>Streuung der direkten Läufe</translation>
+    </message>
+    <message>
+        <source>Share of raw reached</source>
+        <translation>Erreichter Anteil vom direkten Wert</translation>
+    </message>
+    <message>
+        <source>Members&apos; shares of the bytes</source>
+        <translation>Anteile der Mitglieder an den Bytes</translation>
+    </message>
+    <message>
+        <source>Jain&apos;s fairness index (1 = even)</source>
+        <translation>Jains Fairness-Index (1 = gleichmäßig)</translation>
+    </message>
+    <message>
+        <source>The stream alone</source>
+        <translation>Der Strom allein</translation>
+    </message>
+    <message>
+        <source>Spread of its runs alone</source>
+        <translation>Streuung seiner Läufe allein</translation>
+    </message>
+    <message>
+        <source>The stream beside a second</source>
+        <translation>Der Strom neben einem zweiten</translation>
+    </message>
+    <message>
+        <source>Spread of its runs beside it</source>
+        <translation>Streuung seiner Läufe daneben</translation>
+    </message>
+    <message>
+        <source>The second stream</source>
+        <translation>Der zweite Strom</translation>
+    </message>
+    <message>
+        <source>Spread of the second&apos;s runs</source>
+        <translation>Streuung der Läufe des zweiten</translation>
+    </message>
+    <message>
+        <source>Share of its rate alone</source>
+        <translation>Anteil seiner Rate allein</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Sequential streams</source>
+        <translation>Sequenzielle Ströme</translation>
+    </message>
+    <message>
+        <source>Random readers</source>
+        <translation>Zufällige Leser</translation>
+    </message>
+    <message>
+        <source>Device read per byte used</source>
+        <translation>Vom Gerät gelesen je genutztem Byte</translation>
+    </message>
+    <message>
+        <source>Spread of that ratio</source>
+        <translation>Streuung dieses Verhältnisses</translation>
+    </message>
+    <message>
+        <source>Waste threshold</source>
+        <translation>Schwelle für Verschwendung</translation>
+    </message>
+    <message>
+        <source>Readahead that stops the waste</source>
+        <translation>Readahead, der die Verschwendung beendet</translation>
+    </message>
+    <message>
+        <source>Measured there</source>
+        <translation>Dort gemessen</translation>
+    </message>
+    <message>
+        <source>Device read per byte used there</source>
+        <translation>Vom Gerät gelesen je genutztem Byte dort</translation>
+    </message>
+    <message>
+        <source>Device read per byte used, by readahead</source>
+        <translation>Vom Gerät gelesen je genutztem Byte, nach Readahead</translation>
+    </message>
+    <message>
+        <source>Time queued, p99</source>
+        <translation>Zeit in der Warteschlange, p99</translation>
+    </message>
+    <message>
+        <source>Time on the device, p99</source>
+        <translation>Zeit auf dem Gerät, p99</translation>
+    </message>
+    <message>
+        <source>Time queued, p50</source>
+        <translation>Zeit in der Warteschlange, p50</translation>
+    </message>
+    <message>
+        <source>Time on the device, p50</source>
+        <translation>Zeit auf dem Gerät, p50</translation>
+    </message>
+    <message>
+        <source>Requests counted</source>
+        <translation>Gezählte Anfragen</translation>
+    </message>
+    <message>
+        <source>Queue depth (nr_requests)</source>
+        <translation>Warteschlangentiefe (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Slow member</source>
+        <translation>Langsames Mitglied</translation>
+    </message>
+    <message>
+        <source>Times the others&apos; median</source>
+        <translation>Vielfaches des Medians der anderen</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Share of the bytes</source>
+        <translation>Anteil an den Bytes</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>± %1 %</source>
+        <translation>± %1 %</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 ×</source>
+        <translation>%1 ×</translation>
+    </message>
+    <message>
+        <source>%1 per MB</source>
+        <translation>%1 je MB</translation>
+    </message>
+    <message>
+        <source>Apply the fix for %1 (%2)?</source>
+        <translation>Die Korrektur für %1 (%2) anwenden?</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Applying the fix for %1…</source>
+        <translation>Wende die Korrektur für %1 an …</translation>
+    </message>
+    <message>
+        <source>Planning %1…</source>
+        <translation>Plane %1 …</translation>
     </message>
 </context>
 <context>
@@ -2017,6 +2460,32 @@ KiB</translation>
         <source>Installed %1</source>
         <translation>%1 installiert</translation>
     </message>
+    <message>
+        <source>Tick the devices whose settings %1 keeps</source>
+        <translation>Haken Sie die Geräte an, deren Einstellungen %1 behält</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would keep %n rule(s) in %2</source>
+        <translation>
+            <numerusform>%1 würde %n Regel in %2 behalten</numerusform>
+            <numerusform>%1 würde %n Regeln in %2 behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing saved: no device was chosen</source>
+        <translation>Nichts gespeichert: Kein Gerät wurde gewählt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s) on the devices ticked</source>
+        <translation>
+            <numerusform>%1 würde %n Einstellung auf den angehakten Geräten ändern</numerusform>
+            <numerusform>%1 würde %n Einstellungen auf den angehakten Geräten ändern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The devices changed since the preview: nothing was written; look at the new preview</source>
+        <translation>Die Geräte haben sich seit der Vorschau geändert: Nichts wurde geschrieben; sehen Sie sich die neue Vorschau an</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfilesView</name>
@@ -2154,6 +2623,46 @@ KiB</translation>
     <message>
         <source>Device: %1</source>
         <translation>Gerät: %1</translation>
+    </message>
+    <message>
+        <source>selected</source>
+        <translation>ausgewählt</translation>
+    </message>
+    <message>
+        <source>holds %1: the system disk</source>
+        <translation>enthält %1: die Systemplatte</translation>
+    </message>
+    <message>
+        <source>Saved as %1; no device setting is changed.</source>
+        <translation>Gespeichert als %1; keine Geräteeinstellung wird geändert.</translation>
+    </message>
+    <message>
+        <source>Save the current settings as %1?</source>
+        <translation>Die aktuellen Einstellungen als %1 speichern?</translation>
+    </message>
+    <message>
+        <source>Apply the preset %1?</source>
+        <translation>Die Vorlage %1 anwenden?</translation>
+    </message>
+    <message>
+        <source>Apply the profile %1?</source>
+        <translation>Das Profil %1 anwenden?</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Scope: only the devices ticked are saved, each matched by its most stable identity; nothing on the machine changes.</source>
+        <translation>Umfang: Nur die angehakten Geräte werden gespeichert, jedes über seine beständigste Kennung; auf der Maschine ändert sich nichts.</translation>
+    </message>
+    <message>
+        <source>Revert (Profiles) brings back what this profile changed.</source>
+        <translation>„Zurücknehmen“ (Profile) holt zurück, was dieses Profil geändert hat.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
     </message>
 </context>
 <context>
@@ -2452,10 +2961,6 @@ KiB</translation>
         <translation>Kaltstart: %1</translation>
     </message>
     <message>
-        <source>mean %1, min %2, max %3, stdev %4 MB/s (%5)</source>
-        <translation>Mittel %1, min. %2, max. %3, Standardabweichung %4 MB/s (%5)</translation>
-    </message>
-    <message>
         <source>1 run</source>
         <translation>1 Lauf</translation>
     </message>
@@ -2522,6 +3027,26 @@ KiB</translation>
     <message>
         <source>; latency %1</source>
         <translation>; Latenz %1</translation>
+    </message>
+    <message>
+        <source>%1 against %2</source>
+        <translation>%1 gegenüber %2</translation>
+    </message>
+    <message>
+        <source>The first run was %1× slower than the others (%2): a cold start outside this test. Each run starts with this device&apos;s cache dropped, so the first is no colder here than the rest; a virtual machine&apos;s host that backs idle memory again on first touch, or a busy host, slows the first read after a pause. The figure is the median.</source>
+        <translation>Der erste Lauf war %1× langsamer als die anderen (%2): ein Kaltstart außerhalb dieses Tests. Jeder Lauf beginnt mit geleertem Cache dieses Geräts, daher ist der erste hier nicht kälter als die übrigen; der Host einer virtuellen Maschine, der ungenutzten Speicher erst bei der ersten Berührung wieder bereitstellt, oder ein ausgelasteter Host verlangsamt das erste Lesen nach einer Pause. Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>Run %1 was %2× slower than the others (%3): the machine stalled during it (a busy host? other reads of the device?). The figure is the median.</source>
+        <translation>Lauf %1 war %2× langsamer als die anderen (%3): Die Maschine stockte währenddessen (ein ausgelasteter Host? andere Lesezugriffe auf das Gerät?). Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>Run %1 was %2× faster than the others (%3): the machine&apos;s speed changed during the test (a host that was busy before? another cache?). The figure is the median.</source>
+        <translation>Lauf %1 war %2× schneller als die anderen (%3): Die Geschwindigkeit der Maschine änderte sich während des Tests (ein Host, der vorher ausgelastet war? ein anderer Cache?). Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>median %1 (%2; min-max %3-%4); mean %5, stdev %6 MB/s (%7)</source>
+        <translation>Median %1 (%2; Min–Max %3–%4); Mittel %5, Standardabweichung %6 MB/s (%7)</translation>
     </message>
 </context>
 <context>
@@ -2633,6 +3158,10 @@ KiB</translation>
     <message>
         <source>p99.9</source>
         <translation>p99.9</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>Median</translation>
     </message>
 </context>
 <context>
@@ -3000,12 +3529,36 @@ KiB</translation>
         <translation>Lauf %1</translation>
     </message>
     <message>
-        <source>  · run %1</source>
-        <translation>  · Lauf %1</translation>
-    </message>
-    <message>
         <source>device request %1</source>
         <translation>Geräteanforderung %1</translation>
+    </message>
+    <message>
+        <source>, %1–%2</source>
+        <translation>, %1–%2</translation>
+    </message>
+    <message>
+        <source> · run %1</source>
+        <translation> · Lauf %1</translation>
+    </message>
+    <message>
+        <source>The median of runs %1</source>
+        <translation>Der Median der Läufe %1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>⚠ Runs disagree: %1 was %2× slower</source>
+        <translation>⚠ Die Läufe weichen ab: %1 war %2× langsamer</translation>
+    </message>
+    <message>
+        <source>the first</source>
+        <translation>der erste Lauf</translation>
+    </message>
+    <message>
+        <source>⚠ Runs disagree: run %1 was %2× faster</source>
+        <translation>⚠ Die Läufe weichen ab: Lauf %1 war %2× schneller</translation>
     </message>
 </context>
 <context>
@@ -3524,18 +4077,6 @@ KiB</translation>
 %1</translation>
     </message>
     <message>
-        <source>%1 %2: %3 → %4</source>
-        <translation>%1 %2: %3 → %4</translation>
-    </message>
-    <message>
-        <source>(new)</source>
-        <translation>(neu)</translation>
-    </message>
-    <message>
-        <source>Warnings:</source>
-        <translation>Warnungen:</translation>
-    </message>
-    <message>
         <source>Apply these changes?</source>
         <translation>Diese Änderungen anwenden?</translation>
     </message>
@@ -3622,6 +4163,17 @@ KiB</translation>
     <message>
         <source>Kept. Revert session still takes it back.</source>
         <translation>Behalten. „Sitzung zurücknehmen“ nimmt es weiterhin zurück.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try these changes for %n s?</source>
+        <translation>
+            <numerusform>Diese Änderungen %n s lang probieren?</numerusform>
+            <numerusform>Diese Änderungen %n s lang probieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
     </message>
 </context>
 </TS>

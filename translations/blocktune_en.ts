@@ -59,6 +59,27 @@
             <numerusform>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n seconds (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart (a budget of about %1 s).</source>
+        <translation>
+            <numerusform>About %n run a point would tell them apart (a budget of about %1 s).</numerusform>
+            <numerusform>About %n runs a point would tell them apart (a budget of about %1 s).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart.</source>
+        <translation>
+            <numerusform>About %n run a point would tell them apart.</numerusform>
+            <numerusform>About %n runs a point would tell them apart.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Try the advice, %1, for %n s?</source>
+        <translation>
+            <numerusform>Try the advice, %1, for %n s?</numerusform>
+            <numerusform>Try the advice, %1, for %n s?</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -67,6 +88,16 @@
         <translation>
             <numerusform>the curve has %n point; a knee needs at least 2</numerusform>
             <numerusform>the curve has %n points; a knee needs at least 2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ChangePreviewDialog</name>
+    <message numerus="yes">
+        <source>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</source>
+        <translation>
+            <numerusform>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</numerusform>
+            <numerusform>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</numerusform>
         </translation>
     </message>
 </context>
@@ -203,6 +234,20 @@
             <numerusform>%n drifts from %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 would keep %n rule(s) in %2</source>
+        <translation>
+            <numerusform>%1 would keep %n rule in %2</numerusform>
+            <numerusform>%1 would keep %n rules in %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s) on the devices ticked</source>
+        <translation>
+            <numerusform>%1 would change %n setting on the devices ticked</numerusform>
+            <numerusform>%1 would change %n settings on the devices ticked</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfilesView</name>
@@ -242,6 +287,13 @@
         <translation>
             <numerusform>Restored %n setting to its value from before this session.</numerusform>
             <numerusform>Restored %n settings to their values from before this session.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Try these changes for %n s?</source>
+        <translation>
+            <numerusform>Try these changes for %n s?</numerusform>
+            <numerusform>Try these changes for %n s?</numerusform>
         </translation>
     </message>
 </context>

@@ -623,6 +623,7 @@ void MainWindow::deviceSelected(const QString &name)
         m_advise->setDevice(name);
     if (!m_diagnose->isRunning())
         m_diagnose->setDevice(name);
+    m_profiles->setSelectedDevice(name); // what its previews tick at first
     updateMonitorDevices();
 }
 

@@ -61,8 +61,9 @@ private:
 /// else stdout itself, flushed.
 void writeRawOut(CliContext &ctx, QByteArrayView bytes);
 
-/// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input.
-enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+/// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input,
+/// 3 advise finished without a steady answer (nothing recommended).
+enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitNoAnswer = 3 };
 
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);

@@ -117,7 +117,9 @@ int adviseFromRecorded(CliContext &ctx, const QCommandLineParser &p, AdviseSpec 
     else
         ctx.out << formatAdvice(advice);
     ctx.out.flush();
-    return ExitOk;
+    // A curve with no steady answer recommends nothing: a script must not
+    // take its exit status for an answer.
+    return advice.recommends() || advice.cancelled ? ExitOk : ExitNoAnswer;
 }
 
 } // namespace
@@ -157,7 +159,9 @@ void describeAdvise(QCommandLineParser &p, const AdviseOptions &o)
         "never below the md/dm floor, and names the values that are the same within noise. Every value is a "
         "temporary change, restored at the end, on error and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
         "restore). With --from, the same answer from a curve recorded earlier, reading nothing.\n"
-        "Exit status: 0 success, 1 failure, 2 invalid usage (nothing changed), 128+N when stopped by signal N."));
+        "Exit status: 0 a recommendation, 1 failure, 2 invalid usage (nothing changed), 3 no steady answer (the "
+        "noise or two speeds of the machine: nothing is recommended, and no \"recommended\" line is printed), "
+        "128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept "
                                                                      "(with --from: the name the advice is for, "
                                                                      "optional)"));
@@ -249,7 +253,9 @@ int runAdvise(CliContext &ctx, const QStringList &args)
         fail(ctx, QStringLiteral("interrupted by %1: the advice above is partial").arg(TerminationSignals::name(sig)));
         return 128 + sig;
     }
-    return advice->restored ? ExitOk : ExitFailed;
+    if (!advice->restored)
+        return ExitFailed;
+    return advice->recommends() || advice->cancelled ? ExitOk : ExitNoAnswer;
 }
 
 int runDiagnose(CliContext &ctx, const QStringList &args)

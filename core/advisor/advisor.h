@@ -215,8 +215,9 @@ struct CurvePoint
     std::optional<TwoSpeeds> twoSpeeds() const;
 };
 
-/// How far below a point's second-best run a run counts as a stall.
-inline constexpr double kStallFraction = 0.15;
+// kStallFraction (how far below a point's second-best run a run counts as
+// a stall) and medianOf() are core/readtest's: a read test flags its runs
+// by the same rule.
 /// Two groups of a point's runs this far apart (the faster group's slowest
 /// over the slower group's fastest), each spread over no more than the
 /// square root of it, are two speeds of the machine.
@@ -228,8 +229,6 @@ inline constexpr double kFastRunGap = 1.3;
 /// (three stalls and one ordinary run are not the fast mode).
 inline constexpr double kNeighbourGap = 1.15;
 
-/// The median (the mean of the middle two for an even count; 0 when empty).
-double medianOf(QList<double> values);
 /// Adds one run to `point` and recomputes its medians.
 void addRun(CurvePoint &point, double mbPerSec, double avgRequestKiB, double deviceReadRatio = 0);
 
@@ -323,6 +322,19 @@ struct Confirmation
     QList<quint64> rejected;     ///< picks a round moved away from
 };
 
+/// Why buffered reads stop where they do (Advice::reach): the verdict's
+/// cause, with its figures in Advice::reachLimitKiB and reachRequestKiB.
+enum class ReachCause {
+    NoRaw,            ///< the raw ceiling could not be measured
+    NoRawRecorded,    ///< a recorded curve holds no raw figure
+    Close,            ///< kFarFromRawPct of raw or more
+    CloseStillRising, ///< close, and still rising at the largest value tried (reachLimitKiB)
+    AboveRaw,         ///< past the raw figure: raw kept too little in flight
+    FarStillRising,   ///< far, and still rising at the largest value tried (reachLimitKiB)
+    MaxSectors,       ///< requests stop at max_sectors_kb (reachLimitKiB)
+    CopyOrCpu,        ///< requests grew (reachRequestKiB): the page-cache copy or the CPU limits
+};
+
 struct Advice
 {
     QString device;
@@ -337,14 +349,21 @@ struct Advice
     Confirmation confirmation;
     quint64 bestKiB = 0;         ///< the point with the highest median
     double bestMbPerSec = 0;
-    quint64 kneeKiB = 0;         ///< the curve's pick (analysis.pickKiB after the confirmation)
-    quint64 recommendedKiB = 0;  ///< the knee, raised to the floor
+    quint64 kneeKiB = 0;         ///< the curve's pick (analysis.pickKiB after the confirmation); 0 when not resolved
+    quint64 recommendedKiB = 0;  ///< the knee, raised to the floor; 0 when not resolved (recommends())
+    /// When the analysis is not resolved (two speeds, or noise wider than
+    /// the tolerance): the value the curve would have given, shown as what
+    /// it is and never recommended, applied or saved. 0 when resolved.
+    quint64 unresolvedPickKiB = 0;
     std::optional<quint64> floorKiB;
     bool floorDecides = false;   ///< the floor, not the curve, set the value
     std::optional<quint64> originalKiB;
     double rawMbPerSec = 0;
     double reachedPct = 0;       ///< plateau / raw
     QString verdict;             ///< one sentence: how close, and the likelier cause when not
+    ReachCause reach = ReachCause::NoRaw; ///< the verdict's cause
+    quint64 reachLimitKiB = 0;   ///< its readahead or max_sectors_kb, where it names one
+    double reachRequestKiB = 0;  ///< the best point's average request
     QString sameText;            ///< "1792 to 65536 KiB give ..., the same within +-6%; the smallest is 1792 KiB"
     QString noiseText;           ///< empty when resolved; else what it could not tell and the budget it would need
     std::optional<qint64> neededBudgetMs;
@@ -357,8 +376,13 @@ struct Advice
     int runs = 0;                ///< buffered runs measured (confirmation included)
     bool restored = false;
     QString restoreMessage;
-    QJsonObject profile;         ///< issue 10's format, ready to save
+    QJsonObject profile;         ///< issue 10's format, ready to save; empty when nothing is recommended
     bool cancelled = false;
+
+    /// A value to apply, try or save: finished, resolved, and a readahead
+    /// found. An unresolved advice recommends nothing anywhere (console,
+    /// CLI exit status 3, JSON, history).
+    bool recommends() const { return !cancelled && analysis.resolved && recommendedKiB > 0; }
 };
 
 /// Readahead values of the coarse pass: powers of two from 4 KiB to 64 MiB,

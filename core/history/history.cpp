@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -217,6 +218,25 @@ QJsonObject fromJsonText(const QString &text)
     return QJsonDocument::fromJson(text.toUtf8()).object();
 }
 
+// An advice kept before an unresolved one recommended nothing: it stored
+// the mixed curve's pick as its recommendation. Read back as it is now:
+// no steady answer, the pick under its own name.
+void settleUnresolvedAdvice(HistoryRecord &r)
+{
+    QJsonObject summary = r.figures.value(u"summary").toObject();
+    if (summary.value(u"resolved").toBool(true))
+        return;
+    const QJsonValue pick = summary.take(u"recommended_read_ahead_kb");
+    summary.remove(u"knee_kb");
+    summary.remove(u"memory_kb");
+    if (pick.isDouble() && !summary.contains(u"unresolved_pick_read_ahead_kb"))
+        summary.insert(QStringLiteral("unresolved_pick_read_ahead_kb"), pick);
+    r.figures.insert(QStringLiteral("summary"), summary);
+    r.metrics.remove(QStringLiteral("recommended read_ahead_kb"));
+    static const QRegularExpression recommended(QStringLiteral("^\\d+ KiB recommended"));
+    r.description.replace(recommended, QStringLiteral("no steady answer"));
+}
+
 HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
 {
     HistoryRecord r;
@@ -233,9 +253,21 @@ HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
     r.settings = fromJsonText(q.value(10).toString());
     r.metrics = fromJsonText(q.value(11).toString());
     r.figures = fromJsonText(q.value(12).toString());
-    // A record kept before schema 2: its figures from its whole result.
-    if (r.figures.isEmpty())
+    // A record kept before schema 2: its figures from its whole result;
+    // a test kept before its figure was the median: that from its runs.
+    const bool noMedian = r.kind == u"test"
+        && !r.figures.value(u"summary").toObject().contains(u"median_mb_per_s");
+    if (r.figures.isEmpty() || noMedian)
         r.figures = historyFigures(r.kind, fromJsonText(q.value(13).toString()));
+    if (r.kind == u"advice")
+        settleUnresolvedAdvice(r);
+    if (noMedian) {
+        const QJsonValue median = r.figures.value(u"summary").toObject().value(u"median_mb_per_s");
+        if (median.isDouble()) {
+            r.mbPerSec = median.toDouble();
+            r.metrics.insert(QStringLiteral("median MB/s"), median);
+        }
+    }
     if (withResult)
         r.result = fromJsonText(q.value(14).toString());
     return r;
@@ -243,7 +275,7 @@ HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
 
 const QString kColumns = QStringLiteral(
     "id, recorded_at, source, kind, test, device, kernel, description, mb_per_s, ok, settings, metrics, figures, "
-    "CASE WHEN figures = '' THEN result END");
+    "CASE WHEN figures = '' OR (kind = 'test' AND instr(figures, '\"median_mb_per_s\"') = 0) THEN result END");
 
 void addSettings(QJsonObject &out, const RecordedSettings &s, bool withReadahead)
 {
@@ -333,13 +365,14 @@ HistoryRecord historyRecord(const ReadTestResult &result, const QString &source,
     r.device = result.device;
     r.kernel = kernelOf(result.runs);
     r.description = description;
-    r.mbPerSec = round3(result.mbPerSec.mean);
+    r.mbPerSec = round3(result.mbPerSec.median); // the test's figure: one slow run does not move it
     r.ok = !result.failed && !result.cancelled;
     addSpec(r.settings, result.spec);
     if (!result.runs.isEmpty())
         for (const RecordedSettings &s : result.runs.constFirst().settings)
             addSettings(r.settings, s, true);
 
+    r.metrics.insert(QStringLiteral("median MB/s"), round3(result.mbPerSec.median));
     r.metrics.insert(QStringLiteral("mean MB/s"), round3(result.mbPerSec.mean));
     r.metrics.insert(QStringLiteral("min MB/s"), round3(result.mbPerSec.min));
     r.metrics.insert(QStringLiteral("max MB/s"), round3(result.mbPerSec.max));
@@ -440,17 +473,22 @@ HistoryRecord historyRecord(const Advice &advice, const QString &source)
     r.test = workloadName(advice.workload);
     r.device = advice.device;
     r.kernel = QSysInfo::kernelVersion(); // advice runs where it reads
-    r.description = QStringLiteral("%1 KiB recommended, %2 runs in %3 s")
-                        .arg(advice.recommendedKiB).arg(advice.runs).arg(double(advice.elapsedMs) / 1000.0, 0, 'f', 1);
+    r.description = QStringLiteral("%1, %2 runs in %3 s")
+                        .arg(advice.recommends() ? QStringLiteral("%1 KiB recommended").arg(advice.recommendedKiB)
+                                                 : QStringLiteral("no steady answer"))
+                        .arg(advice.runs).arg(double(advice.elapsedMs) / 1000.0, 0, 'f', 1);
     r.mbPerSec = round3(advice.analysis.plateauMbPerSec);
-    r.ok = !advice.cancelled && advice.restored && advice.recommendedKiB > 0;
+    // Finished and restored: an advice with no steady answer is a result
+    // too (it says so), not an incomplete one.
+    r.ok = !advice.cancelled && advice.restored;
     if (advice.originalKiB)
         r.settings.insert(advice.queueDevice + QStringLiteral(" read_ahead_kb (before)"), double(*advice.originalKiB));
     if (advice.floorKiB)
         r.settings.insert(advice.queueDevice + QStringLiteral(" readahead floor KiB"), double(*advice.floorKiB));
     r.settings.insert(QStringLiteral("workload"), r.test);
     r.settings.insert(QStringLiteral("tolerance %"), round3(advice.analysis.tolerancePct));
-    r.metrics.insert(QStringLiteral("recommended read_ahead_kb"), double(advice.recommendedKiB));
+    if (advice.recommends())
+        r.metrics.insert(QStringLiteral("recommended read_ahead_kb"), double(advice.recommendedKiB));
     r.metrics.insert(QStringLiteral("plateau MB/s"), round3(advice.analysis.plateauMbPerSec));
     r.metrics.insert(QStringLiteral("raw peak MB/s"), round3(advice.rawMbPerSec));
     r.metrics.insert(QStringLiteral("noise %"), round3(advice.analysis.noisePct));

@@ -11,8 +11,13 @@ namespace blocktune {
 
 ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session)
 {
+    return applyPreviewedProfile(profile, previewProfile(profile, session), session);
+}
+
+ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview, TuningSession &session)
+{
     ProfileApplyReport out;
-    out.preview = previewProfile(profile, session);
+    out.preview = preview;
     out.report.plan = out.preview.plan;
     if (!out.preview.ok()) {
         out.report.error = out.preview.errors.constFirst();

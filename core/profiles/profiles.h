@@ -222,12 +222,16 @@ ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, co
 /// shows, and what applyProfile() writes, unchanged.
 struct ProfilePreview
 {
-    ProfileResolution resolution;
-    ChangePlan plan;
+    ProfileResolution resolution; ///< every device the profile decides
+    ChangePlan plan;              ///< the changes of the chosen devices
     QList<Error> errors; ///< resolution errors, then the plan's, each naming the rule
+    QStringList leftOut; ///< devices the profile would change that were not chosen
     bool ok() const { return errors.isEmpty(); }
 };
-ProfilePreview previewProfile(const Profile &profile, TuningSession &session);
+/// `onlyDevices` (whole devices' kernel names): plan only their changes, as
+/// a person chose them in the console's preview; nullopt: every device.
+ProfilePreview previewProfile(const Profile &profile, TuningSession &session,
+                              const std::optional<QStringList> &onlyDevices = std::nullopt);
 QJsonObject resolutionToJson(const Profile &profile, const ProfileResolution &resolution);
 
 // ---- verify -----------------------------------------------------------------------
@@ -304,6 +308,11 @@ struct ProfileApplyReport
 /// session apply the previewed plan as one transaction (rolled back on a
 /// failed write, and the before-state put back as it was).
 ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session);
+/// The same for a preview already shown (the console's): writes exactly
+/// `preview.plan`, planning nothing again, so what was shown is what is
+/// written.
+ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview,
+                                         TuningSession &session);
 
 struct ProfileRevertReport
 {

@@ -199,12 +199,23 @@ void insertRuns(QJsonObject &o, const ReadTestResult &result, bool withIntervals
         fairness << r.fairnessJain;
     }
     o.insert(QStringLiteral("runs"), runs);
+    // The median is the test's figure; mean, min and max beside it.
+    o.insert(QStringLiteral("median_mb_per_s"), rounded(result.mbPerSec.median));
     o.insert(QStringLiteral("mean_mb_per_s"), rounded(result.mbPerSec.mean));
     o.insert(QStringLiteral("min_mb_per_s"), rounded(result.mbPerSec.min));
     o.insert(QStringLiteral("max_mb_per_s"), rounded(result.mbPerSec.max));
     o.insert(QStringLiteral("stdev_mb_per_s"), rounded(result.mbPerSec.stdev));
     o.insert(QStringLiteral("aggregate_mb_per_s"), rounded(summarize(aggregate).mean));
     o.insert(QStringLiteral("fairness_jain"), rounded(summarize(fairness).mean, 1e4));
+    const auto d = runDisagreement(result);
+    o.insert(QStringLiteral("runs_disagree"),
+             d ? QJsonValue(QJsonObject{{QStringLiteral("run"), d->label},
+                                        {QStringLiteral("mb_per_s"), rounded(d->mbPerSec)},
+                                        {QStringLiteral("others_mb_per_s"), rounded(d->othersMbPerSec)},
+                                        {QStringLiteral("factor"), rounded(d->factor)},
+                                        {QStringLiteral("slower"), d->slower},
+                                        {QStringLiteral("first"), d->first}})
+               : QJsonValue());
 }
 
 // Stream `i` of the first run over all the runs: MB/s is the mean of the

@@ -177,7 +177,8 @@ DeviceCounterDelta deviceDeltaFromJson(const QJsonValue &v)
 
 QJsonObject summaryToJson(const Summary &s)
 {
-    return {{QStringLiteral("count"), s.count}, {QStringLiteral("mean"), s.mean}, {QStringLiteral("min"), s.min},
+    return {{QStringLiteral("count"), s.count}, {QStringLiteral("mean"), s.mean},
+            {QStringLiteral("median"), s.median}, {QStringLiteral("min"), s.min},
             {QStringLiteral("max"), s.max},     {QStringLiteral("stdev"), s.stdev}};
 }
 Summary summaryFromJson(const QJsonValue &v)
@@ -185,6 +186,7 @@ Summary summaryFromJson(const QJsonValue &v)
     Summary s;
     s.count = v[u"count"].toInt();
     s.mean = v[u"mean"].toDouble();
+    s.median = v[u"median"].toDouble();
     s.min = v[u"min"].toDouble();
     s.max = v[u"max"].toDouble();
     s.stdev = v[u"stdev"].toDouble();
@@ -345,6 +347,16 @@ ReadTestResult resultFromJson(const QJsonValue &v)
         r.spec = *spec;
     r.runs = listOf<RunResult>(v[u"runs"], runFromJson);
     r.mbPerSec = summaryFromJson(v[u"summary"]);
+    if (!v[u"summary"][u"median"].isDouble()) {
+        // An agent from before the median: the same runs the summary counts.
+        QList<double> complete, all;
+        for (const RunResult &run : std::as_const(r.runs)) {
+            all << run.mbPerSec;
+            if (!run.cancelled && run.errors.isEmpty())
+                complete << run.mbPerSec;
+        }
+        r.mbPerSec.median = medianOf(complete.isEmpty() ? all : complete);
+    }
     r.cancelled = v[u"cancelled"].toBool();
     r.failed = v[u"failed"].toBool();
     r.errors = strings(v[u"errors"]);

@@ -2,6 +2,7 @@
 // newest first, filtered; the schema versioned; a damaged file set aside;
 // a newer schema left alone; comparisons of settings and results.
 #include "history/history.h"
+#include "advisor/advisor.h"
 #include "historyfixture.h"
 #include "testsupport.h"
 
@@ -262,6 +263,83 @@ private Q_SLOTS:
         // and it takes new records after the migration
         QVERIFY(HistoryStore(path).add(historyRecord(seqResult(128, {100}), QStringLiteral("cli"), {})));
         QCOMPARE(HistoryStore(path).list()->size(), 2);
+    }
+
+    // A test's figure in the history is the median of its runs, as on its
+    // card: a cold first run at 304 MB/s beside 476 and 1492 is 476, not
+    // the last run and not the mean.
+    void keepsTheMedian()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        const HistoryRecord r = historyRecord(seqResult(256, {304, 476, 1492}), QStringLiteral("cli"), {});
+        QCOMPARE(r.mbPerSec, 476.0);
+        QCOMPARE(r.metrics.value(u"median MB/s").toDouble(), 476.0);
+        QVERIFY(HistoryStore(path).add(r));
+        auto records = HistoryStore(path).list();
+        QVERIFY(records);
+        QCOMPARE(records->constFirst().mbPerSec, 476.0);
+        const QJsonObject rec = historyToJson(*records).value(u"records").toArray().at(0).toObject();
+        QCOMPARE(rec.value(u"summary").toObject().value(u"median_mb_per_s").toDouble(), 476.0);
+    }
+
+    // A test kept when the figure was the mean reads back with the median
+    // of its runs.
+    void olderTestRecordGetsItsMedian()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        HistoryRecord r = historyRecord(seqResult(256, {304, 476, 1492}), QStringLiteral("cli"), {});
+        r.mbPerSec = 757.333; // as it was kept: the mean
+        r.metrics.remove(QStringLiteral("median MB/s"));
+        QJsonObject summary = r.figures.value(u"summary").toObject();
+        summary.remove(QStringLiteral("median_mb_per_s"));
+        r.figures.insert(QStringLiteral("summary"), summary);
+        r.result.remove(QStringLiteral("median_mb_per_s"));
+        QVERIFY(HistoryStore(path).add(r));
+        auto records = HistoryStore(path).list();
+        QVERIFY(records);
+        QCOMPARE(records->constFirst().mbPerSec, 476.0);
+        QCOMPARE(records->constFirst().figures.value(u"summary").toObject().value(u"median_mb_per_s").toDouble(), 476.0);
+    }
+
+    // An advice with no steady answer is kept as that: no "recommended",
+    // finished (ok), the curve's pick under its own name; one kept before
+    // (as "768 KiB recommended") reads back the same way.
+    void unresolvedAdviceRecommendsNothing()
+    {
+        Advice a;
+        a.device = a.queueDevice = QStringLiteral("loop5");
+        a.source = QStringLiteral("measured");
+        a.analysis.resolved = false;
+        a.unresolvedPickKiB = 768;
+        a.restored = true;
+        a.runs = 40;
+        a.elapsedMs = 60000;
+        const HistoryRecord r = historyRecord(a, QStringLiteral("console"));
+        QCOMPARE(r.description, u"no steady answer, 40 runs in 60.0 s"_qs);
+        QVERIFY(r.ok);
+        QVERIFY(!r.metrics.contains(u"recommended read_ahead_kb"));
+        QVERIFY(!r.figures.value(u"summary").toObject().contains(u"recommended_read_ahead_kb"));
+        QCOMPARE(r.figures.value(u"summary").toObject().value(u"unresolved_pick_read_ahead_kb").toInteger(), 768);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        HistoryRecord old = r; // as an older console kept it
+        old.description = u"768 KiB recommended, 40 runs in 60.0 s"_qs;
+        old.metrics.insert(QStringLiteral("recommended read_ahead_kb"), 768.0);
+        QJsonObject summary = old.figures.value(u"summary").toObject();
+        summary.remove(QStringLiteral("unresolved_pick_read_ahead_kb"));
+        summary.insert(QStringLiteral("recommended_read_ahead_kb"), 768);
+        old.figures.insert(QStringLiteral("summary"), summary);
+        QVERIFY(HistoryStore(path).add(old));
+        auto records = HistoryStore(path).list();
+        QVERIFY(records);
+        const HistoryRecord &back = records->constFirst();
+        QCOMPARE(back.description, u"no steady answer, 40 runs in 60.0 s"_qs);
+        QVERIFY(!back.metrics.contains(u"recommended read_ahead_kb"));
+        QVERIFY(!back.figures.value(u"summary").toObject().contains(u"recommended_read_ahead_kb"));
+        QCOMPARE(back.figures.value(u"summary").toObject().value(u"unresolved_pick_read_ahead_kb").toInteger(), 768);
     }
 
     // BLOCKTUNE_HISTORY_DB names a file whose folder is gone: an error that

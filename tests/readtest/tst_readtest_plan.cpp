@@ -130,11 +130,16 @@ private Q_SLOTS:
         QTest::addColumn<double>("min");
         QTest::addColumn<double>("max");
         QTest::addColumn<double>("stdev");
+        QTest::addColumn<double>("median");
         // The reference thread's runs of test 3: 21.6, 22.8, 24.1 MB/s.
-        QTest::newRow("thread a/b/c") << QList<double>{21.6, 22.8, 24.1} << 22.8333 << 21.6 << 24.1 << 1.2503;
-        QTest::newRow("one run") << QList<double>{102.0} << 102.0 << 102.0 << 102.0 << 0.0;
-        QTest::newRow("equal") << QList<double>{5, 5, 5, 5} << 5.0 << 5.0 << 5.0 << 0.0;
-        QTest::newRow("none") << QList<double>{} << 0.0 << 0.0 << 0.0 << 0.0;
+        QTest::newRow("thread a/b/c") << QList<double>{21.6, 22.8, 24.1} << 22.8333 << 21.6 << 24.1 << 1.2503 << 22.8;
+        QTest::newRow("one run") << QList<double>{102.0} << 102.0 << 102.0 << 102.0 << 0.0 << 102.0;
+        QTest::newRow("equal") << QList<double>{5, 5, 5, 5} << 5.0 << 5.0 << 5.0 << 0.0 << 5.0;
+        QTest::newRow("none") << QList<double>{} << 0.0 << 0.0 << 0.0 << 0.0 << 0.0;
+        // Issue 35's stream card: a cold first run; the median is not the last run.
+        QTest::newRow("a/b/c 304/476/1492") << QList<double>{304, 476, 1492} << 757.3333 << 304.0 << 1492.0 << 642.0260
+                                           << 476.0;
+        QTest::newRow("even count") << QList<double>{10, 40, 20, 30} << 25.0 << 10.0 << 40.0 << 12.9099 << 25.0;
     }
     void summary()
     {
@@ -143,7 +148,9 @@ private Q_SLOTS:
         QFETCH(double, min);
         QFETCH(double, max);
         QFETCH(double, stdev);
+        QFETCH(double, median);
         const Summary s = summarize(values);
+        QCOMPARE(s.median, median);
         QCOMPARE(s.count, int(values.size()));
         QVERIFY2(std::abs(s.mean - mean) < 1e-3, qPrintable(QString::number(s.mean)));
         QCOMPARE(s.min, min);
@@ -168,6 +175,76 @@ private Q_SLOTS:
         QFETCH(QList<double>, rates);
         QFETCH(double, index);
         QVERIFY2(std::abs(jainFairness(rates) - index) < 1e-9, qPrintable(QString::number(jainFairness(rates))));
+    }
+
+    // Runs that disagree by more than a stall are named, the first run
+    // preferred when it is the slow one; runs within a stall are not.
+    void disagreement_data()
+    {
+        QTest::addColumn<QList<double>>("rates");
+        QTest::addColumn<QString>("run");   // empty: they agree
+        QTest::addColumn<bool>("slower");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("cold first") << QList<double>{304, 476, 1492} << u"a"_qs << true << 984.0 / 304.0
+                                    << u"The first run was 3.2× slower than the others (304 against 984 MB/s)"_qs;
+        QTest::newRow("within a stall") << QList<double>{1000, 1100, 1050} << QString() << false << 0.0 << QString();
+        QTest::newRow("middle stalls") << QList<double>{1000, 400, 1000} << u"b"_qs << true << 2.5
+                                       << u"Run b was 2.5× slower than the others"_qs;
+        QTest::newRow("first ties the slowest") << QList<double>{500, 500, 1500} << u"c"_qs << false << 3.0
+                                                << u"Run c was 3.0× faster than the others"_qs;
+        QTest::newRow("last is lucky") << QList<double>{1000, 1000, 2500} << u"c"_qs << false << 2.5
+                                       << u"Run c was 2.5× faster than the others"_qs;
+        QTest::newRow("one run") << QList<double>{100} << QString() << false << 0.0 << QString();
+    }
+    void disagreement()
+    {
+        QFETCH(QList<double>, rates);
+        QFETCH(QString, run);
+        QFETCH(bool, slower);
+        QFETCH(double, factor);
+        QFETCH(QString, says);
+        QStringList labels;
+        for (qsizetype i = 0; i < rates.size(); ++i)
+            labels << QString(QChar(u'a' + int(i)));
+        const auto d = runDisagreement(labels, rates);
+        QCOMPARE(d.has_value(), !run.isEmpty());
+        if (!d)
+            return;
+        QCOMPARE(d->label, run);
+        QCOMPARE(d->slower, slower);
+        QVERIFY2(std::abs(d->factor - factor) < 1e-6, qPrintable(QString::number(d->factor)));
+        const QString text = describeDisagreement(*d);
+        QVERIFY2(text.startsWith(says), qPrintable(text));
+        QVERIFY(text.endsWith(u"The figure is the median."_qs));
+    }
+
+    // The text and the JSON lead with the median, every run beside it, and
+    // say when the runs disagree.
+    void reportLeadsWithTheMedian()
+    {
+        ReadTestResult result;
+        result.kind = ReadTestKind::Sequential;
+        result.device = u"loop5"_qs;
+        const QList<double> rates{304, 476, 1492};
+        for (qsizetype i = 0; i < rates.size(); ++i) {
+            RunResult r;
+            r.label = QString(QChar(u'a' + int(i)));
+            r.mbPerSec = rates.at(i);
+            r.seconds = 1;
+            result.runs << r;
+        }
+        result.mbPerSec = summarize(rates);
+        const QString text = formatReadTestResult(result);
+        QVERIFY2(text.contains(u"median 476 MB/s (a 304, b 476, c 1492; min-max 304-1492 MB/s)"_qs),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"The first run was 3.2× slower"_qs), qPrintable(text));
+        const QJsonObject json = readTestToJson(result);
+        QCOMPARE(json.value(u"median_mb_per_s"_qs).toDouble(), 476.0);
+        QCOMPARE(json.value(u"mean_mb_per_s"_qs).toDouble(), 757.333);
+        const QJsonObject disagree = json.value(u"runs_disagree"_qs).toObject();
+        QCOMPARE(disagree.value(u"run"_qs).toString(), u"a"_qs);
+        QVERIFY(disagree.value(u"first"_qs).toBool());
     }
 
     // ---- prepare() on recorded trees ----

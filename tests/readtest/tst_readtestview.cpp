@@ -1,6 +1,7 @@
 // The console's read test view: refusals without root on a recorded tree;
 // a test, a sweep, a stop, two streams side by side and the history on
 // the test's own loop devices with root.
+#include "readtest/streamcard.h"
 #include "readtest/readtestview.h"
 #include "common/sysroot.h"
 #include "history/history.h"
@@ -113,6 +114,35 @@ private Q_SLOTS:
         QCOMPARE(started.size(), 0);
         QCOMPARE(messages.size(), 1);
         QVERIFY2(messages.at(0).at(0).toString().contains(complaint), qPrintable(messages.at(0).at(0).toString()));
+    }
+
+    // The card's figure is the median of the runs, each run and the range
+    // beside it, and a warning when they disagree (issue 35: a card read
+    // 1492 MB/s, the last run, where a/b/c were 304/476/1492).
+    void cardShowsTheMedianAndSaysWhenRunsDisagree()
+    {
+        StreamCard card(u"s1"_qs, u"loop5"_qs, 0, u"measured"_qs, 0);
+        card.show();
+        card.finishRun(u"a"_qs, 304, std::nullopt);
+        auto *warning = card.findChild<QLabel *>(u"disagree"_qs);
+        QVERIFY(warning);
+        QVERIFY(warning->isHidden());
+        card.finishRun(u"b"_qs, 476, std::nullopt);
+        card.finishRun(u"c"_qs, 1492, std::nullopt);
+        QCOMPARE(card.rateText(), u"476 MB/s"_qs);
+        QCOMPARE(card.runsText(), u"a 304 · b 476 · c 1492 MB/s, 304–1492"_qs);
+        QVERIFY(!warning->isHidden());
+        QCOMPARE(warning->text(), u"⚠ Runs disagree: the first was 3.2× slower"_qs);
+        QVERIFY2(card.disagreementText().startsWith(u"The first run was 3.2× slower than the others"_qs),
+                 qPrintable(card.disagreementText()));
+        QCOMPARE(warning->toolTip(), card.disagreementText());
+
+        StreamCard steady(u"s2"_qs, u"loop5"_qs, 0, u"measured"_qs, 1);
+        for (const auto &[label, rate] : {std::pair{u"a"_qs, 1000.0}, {u"b"_qs, 1100.0}, {u"c"_qs, 1050.0}})
+            steady.finishRun(label, rate, std::nullopt);
+        QCOMPARE(steady.rateText(), u"1050 MB/s"_qs);
+        QVERIFY(steady.disagreementText().isEmpty());
+        QVERIFY(steady.findChild<QLabel *>(u"disagree"_qs)->isHidden());
     }
 
     void noDeviceNoStart()

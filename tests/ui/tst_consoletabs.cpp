@@ -2,6 +2,7 @@
 // recorded trees (offscreen): the Profiles tab and the device tree's
 // "Apply profile…" that opens it on a device, the preview's rows; Diagnose's
 // static checks as cards; Advise and measured Diagnose refused with the reason.
+#include "previewsupport.h"
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "profilesview.h"
@@ -241,10 +242,19 @@ private Q_SLOTS:
         QVERIFY2(summary->text().contains(u"below the array's floor of 8192 KiB"_qs), qPrintable(summary->text()));
         auto *evidence = card->findChild<QTableWidget *>(u"evidence"_qs);
         QVERIFY(evidence);
-        QStringList rows;
-        for (int r = 0; r < evidence->rowCount(); ++r)
+        // In words with units, not JSON keys (the key in the label's tooltip).
+        QStringList rows, keys;
+        for (int r = 0; r < evidence->rowCount(); ++r) {
             rows << evidence->item(r, 0)->text() + u'=' + evidence->item(r, 1)->text();
-        QCOMPARE(rows, (QStringList{u"floor_kb=8192"_qs, u"read_ahead_kb=4096"_qs, u"stripe_kb=4096"_qs}));
+            keys << evidence->item(r, 0)->toolTip();
+        }
+        QCOMPARE(rows, (QStringList{u"The array's floor (2 × stripe)=8192 KiB"_qs, u"Readahead=4096 KiB"_qs,
+                                    u"Stripe=4096 KiB"_qs}));
+        QCOMPARE(keys, (QStringList{u"floor_kb"_qs, u"read_ahead_kb"_qs, u"stripe_kb"_qs}));
+        // A sentence, its device's name as written (not "Md0's"), "×" not "x".
+        QVERIFY2(summary->text().startsWith(u"md0's"_qs) && summary->text().endsWith(u'.')
+                     && summary->text().contains(u"(2 × stripe)"_qs),
+                 qPrintable(summary->text()));
         bool fixShown = false;
         for (auto *l : card->findChildren<QLabel *>())
             fixShown |= l->text() == u"Fix: read_ahead_kb = 8192"_qs;
@@ -280,6 +290,7 @@ private Q_SLOTS:
         auto *apply = view->findChild<QFrame *>(u"below_md_floor"_qs)->findChild<QPushButton *>(u"applyFix"_qs);
         QVERIFY(apply->isEnabled());
         apply->click();
+        QVERIFY(acceptPreview()); // the fix is previewed as every write is
         QVERIFY(done.wait(20000)); // checked again after the write
         QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
         QVERIFY(view->findingCodes().isEmpty());
@@ -303,6 +314,7 @@ private Q_SLOTS:
         QVERIFY(previewOf(done, u"streaming-md"_qs));
         QCOMPARE(startsOf(work), 0);
         page->apply();
+        QVERIFY(acceptPreview()); // md0, the window's device, ticked by itself
         ProfileResult r = nextResult(done, ProfileResult::Apply);
         QVERIFY2(r.ok, qPrintable(r.message));
         QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
@@ -387,8 +399,10 @@ private Q_SLOTS:
         QVERIFY(tabs->currentWidget() == view || view->isVisibleTo(tabs->currentWidget()));
         // The knee of the recorded curve (the record holds no floor).
         QCOMPARE(view->recommendedKiB(), std::optional<quint64>(1024));
-        QVERIFY2(view->resultText().contains(u"the same within"_qs), qPrintable(view->resultText()));
-        QVERIFY2(view->resultText().contains(u"1024 to 16384 KiB"_qs), qPrintable(view->resultText()));
+        QVERIFY2(view->resultText().contains(u"the same within the tolerance and the noise"_qs),
+                 qPrintable(view->resultText()));
+        QVERIFY2(view->resultText().contains(u"From 1024 KiB to 16384 KiB the curve gives"_qs),
+                 qPrintable(view->resultText()));
     }
 };
 

@@ -3,6 +3,7 @@
 // verify with drift highlighted, revert, save current, export; and the
 // window keeps repainting while a write is slow.
 #include "profilesview.h"
+#include "previewsupport.h"
 #include "theme.h"
 #include "testsupport.h"
 
@@ -10,6 +11,7 @@
 #include "profiles/profiles.h"
 #include "session/consolesession.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -140,14 +142,33 @@ private Q_SLOTS:
         QVERIFY(described);
         QVERIFY(r.notes.contains(u"Devices no rule matched: sda"_qs));
 
-        // Apply: the window goes on repainting while the writes take their time.
+        // Apply shows the change first. A preset ticks no device by itself
+        // (none is selected here): nothing can be applied until one is.
+        view.apply();
+        QVERIFY(view.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        ChangePreviewDialog *preview = view.changePreview();
+        QVERIFY(preview->chosenDevices().isEmpty());
+        QVERIFY(!preview->canAccept());
+        QVERIFY(tickDevice(preview, u"md0"_qs, true));
+        QVERIFY(readyPreview());
+        QCOMPARE(preview->chosenDevices(), QStringList{u"md0"_qs});
+        const QList<PreviewRow> rows = preview->rows();
+        QVERIFY(!rows.isEmpty());
+        QVERIFY(std::all_of(rows.cbegin(), rows.cend(), [](const PreviewRow &row) { return row.device == u"md0"_qs; }));
+        QVERIFY(std::any_of(rows.cbegin(), rows.cend(), [](const PreviewRow &row) {
+            return row.setting == u"read_ahead_kb"_qs && row.current == u"8192"_qs && row.next == u"32768"_qs;
+        }));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs); // nothing written yet
+
+        // Accepted: the window goes on repainting while the writes take their time.
         int ticks = 0;
         QTimer timer;
         connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
         timer.start(20);
         QElapsedTimer clock;
         clock.start();
-        view.apply();
+        preview->accept();
         QVERIFY(view.isBusy());
         r = next(done);
         timer.stop();
@@ -201,6 +222,15 @@ private Q_SLOTS:
         QCOMPARE(next(done).kind, ProfileResult::Preview);
 
         view.saveCurrent(u"nas"_qs, true);
+        // No device is selected: the preview ticks none, so nothing can be
+        // saved until a person ticks them (here: all of them).
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QVERIFY(!view.changePreview()->canAccept());
+        auto *devices = view.changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
+        QVERIFY(devices->count() >= 5); // md0, sda..sde
+        for (int i = 0; i < devices->count(); ++i)
+            devices->item(i)->setCheckState(Qt::Checked);
+        QVERIFY(acceptPreview());
         ProfileResult r = next(done);
         QCOMPARE(r.kind, ProfileResult::Save);
         QVERIFY2(r.ok, qPrintable(r.message));
@@ -210,6 +240,11 @@ private Q_SLOTS:
         QVERIFY(r.names.contains(u"nas"_qs));
         QCOMPARE(next(done).kind, ProfileResult::Preview); // of what stays selected
         view.saveCurrent(u"nas"_qs, true); // taken: refused, said so
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        devices = view.changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
+        for (int i = 0; i < devices->count(); ++i)
+            devices->item(i)->setCheckState(Qt::Checked);
+        QVERIFY(acceptPreview());
         r = next(done);
         QVERIFY(!r.ok);
         QVERIFY(r.message.contains(u"exists already"_qs));
@@ -230,6 +265,123 @@ private Q_SLOTS:
         QFile conf(out.filePath(u"tuned.conf"_qs));
         QVERIFY(conf.open(QIODevice::ReadOnly));
         QVERIFY(conf.readAll().contains("elevator=bfq\n"));
+    }
+
+    // A preset applies to the selected device only, at first: the system
+    // disk (it holds /) is listed, said so, and never ticked by itself.
+    void presetPreviewTargetsTheSelectedDevice()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QVERIFY(QDir().mkpath(tree.path() + u"/proc/self"_qs));
+        QFile mounts(tree.path() + u"/proc/self/mountinfo"_qs);
+        QVERIFY(mounts.open(QIODevice::WriteOnly));
+        mounts.write("22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n");
+        mounts.close();
+        QVERIFY(writeAttr(tree.path(), u"sda/queue/read_ahead_kb"_qs, "4096"));
+        QVERIFY(writeAttr(tree.path(), u"sdb/queue/read_ahead_kb"_qs, "4096"));
+        QVERIFY(writeAttr(tree.path(), u"sdc/queue/read_ahead_kb"_qs, "4096"));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        view.setDevice(u"sdb"_qs);
+        view.select(u"desktop-defaults"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"desktop-defaults"_qs).ok);
+
+        view.apply();
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->chosenDevices(), QStringList{u"sdb"_qs});
+        const QList<PreviewRow> rows = preview->rows();
+        QVERIFY(std::all_of(rows.cbegin(), rows.cend(), [](const PreviewRow &row) { return row.device == u"sdb"_qs; }));
+        QVERIFY(std::any_of(rows.cbegin(), rows.cend(), [](const PreviewRow &row) {
+            return row.setting == u"read_ahead_kb"_qs && row.current == u"4096"_qs && row.next == u"128"_qs;
+        }));
+        // sda is offered, named as the system disk, and not ticked.
+        auto *list = preview->findChild<QListWidget *>(u"previewDevices"_qs);
+        QListWidgetItem *sda = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toString() == u"sda"_qs)
+                sda = list->item(i);
+        QVERIFY(sda);
+        QVERIFY2(sda->text().contains(u"holds /: the system disk"_qs), qPrintable(sda->text()));
+        QCOMPARE(sda->checkState(), Qt::Unchecked);
+        QVERIFY(!sda->icon().isNull()); // not by words alone either
+
+        preview->accept();
+        const ProfileResult r = nextOf(done, ProfileResult::Apply, u"desktop-defaults"_qs);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(readAttr(tree.path(), u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
+        QCOMPARE(readAttr(tree.path(), u"sda/queue/read_ahead_kb"_qs), u"4096"_qs);
+        QCOMPARE(readAttr(tree.path(), u"sdc/queue/read_ahead_kb"_qs), u"4096"_qs);
+    }
+
+    // Cancel writes nothing; a preview the machine moved under is refused.
+    void cancelledPreviewWritesNothing()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        view.setDevice(u"md0"_qs);
+        view.select(u"streaming-md"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"streaming-md"_qs).ok);
+        view.apply();
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        preview->reject();
+        QTest::qWait(300);
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
+
+        view.apply();
+        preview = readyPreview();
+        QVERIFY(preview);
+        QVERIFY(writeAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs, "2048")); // behind the preview's back
+        preview->accept();
+        const ProfileResult r = nextOf(done, ProfileResult::Apply, u"streaming-md"_qs);
+        QVERIFY(!r.ok); // the plan it showed is stale: refused, and said so
+        QVERIFY2(r.message.contains(u"2048 now"_qs) || r.message.contains(u"changed since the preview"_qs),
+                 qPrintable(r.message));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"2048"_qs);
+    }
+
+    // "Save current…" keeps the selected device only unless others are
+    // ticked: never every loop or disk on the machine.
+    void saveCurrentKeepsOnlyTheChosenDevices()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        view.setDevice(u"sdc"_qs);
+        view.saveCurrent(u"mine"_qs, false);
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->chosenDevices(), QStringList{u"sdc"_qs});
+        QVERIFY(preview->findChild<QListWidget *>(u"previewDevices"_qs)->count() >= 4); // the others are offered
+        QVERIFY(preview->notesText().contains(user.filePath(u"mine.json"_qs)));
+        preview->accept();
+        const ProfileResult r = nextOf(done, ProfileResult::Save, u"mine"_qs);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        auto saved = store.load(u"mine"_qs);
+        QVERIFY2(saved, saved ? "" : qPrintable(saved.error().message));
+        QCOMPARE(saved->rules.size(), 1);
+        auto model = DeviceModel::scan(SysRoot(tree.path()));
+        QVERIFY(model);
+        const ProfileResolution res = resolveProfile(*saved, SysRoot(tree.path()), *model);
+        QStringList devices;
+        for (const ResolvedSetting &s : res.settings)
+            if (!devices.contains(s.device))
+                devices << s.device;
+        QCOMPARE(devices, QStringList{u"sdc"_qs});
     }
 
     void readOnlySessionCannotApply()

@@ -1,5 +1,6 @@
 // The console's settings panel and main window, driven as a user would
 // (offscreen), writing into a copy of a recorded tree.
+#include "previewsupport.h"
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
@@ -301,6 +302,16 @@ private Q_SLOTS:
         spin->setValue(1024);
         QSignalSpy applied(&panel, &TuningPanel::applied);
         QVERIFY(panel.tryChanges());
+        // Try is previewed as Apply is: the device, 128 -> 1024, for 60 s.
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->rows().size(), 1);
+        QCOMPARE(preview->rows().at(0).device, u"sdb"_qs);
+        QCOMPARE(preview->rows().at(0).current, u"128"_qs);
+        QCOMPARE(preview->rows().at(0).next, u"1024"_qs);
+        QVERIFY2(preview->scopeText().contains(u"for 60 s"_qs), qPrintable(preview->scopeText()));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs); // nothing before it is accepted
+        preview->accept();
         QVERIFY(applied.wait(10000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"1024"_qs);
         QCOMPARE(panel.trialSecondsLeft(), 60);
@@ -316,7 +327,7 @@ private Q_SLOTS:
         QCOMPARE(spin->value(), 128);
 
         spin->setValue(2048);
-        QVERIFY(panel.tryChanges());
+        QVERIFY(panel.tryChanges(false)); // as confirmed
         QVERIFY(applied.wait(10000));
         panel.keepTrial();
         QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 5000));

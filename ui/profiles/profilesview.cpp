@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
@@ -71,6 +72,38 @@ QStringList resolutionNotes(const Profile &p, const ProfileResolution &res)
     return notes;
 }
 
+// What a device in the preview's list is: the system disk said in words.
+QString deviceNote(const BlockDevice &d, const QString &selected)
+{
+    QStringList parts;
+    if (d.name == selected)
+        parts << ProfilesView::tr("selected");
+    if (!d.systemMounts.isEmpty())
+        parts << ProfilesView::tr("holds %1: the system disk").arg(d.systemMounts.join(QStringLiteral(" and ")));
+    return parts.join(QStringLiteral("; "));
+}
+
+// A partition's settings are its disk's: the whole device a name stands for.
+QString wholeName(const DeviceModel &model, const QString &name)
+{
+    const BlockDevice *d = model.find(name);
+    return d && !d->isWhole() && !d->queueDevice.isEmpty() ? d->queueDevice : name;
+}
+
+// The same writes, to the same values, from the same values.
+bool samePlan(const ChangePlan &a, const ChangePlan &b)
+{
+    if (a.writes.size() != b.writes.size())
+        return false;
+    for (qsizetype i = 0; i < a.writes.size(); ++i) {
+        const PlannedWrite &x = a.writes.at(i);
+        const PlannedWrite &y = b.writes.at(i);
+        if (x.device != y.device || x.attribute != y.attribute || x.value != y.value || x.current != y.current)
+            return false;
+    }
+    return true;
+}
+
 Status writeText(const QString &path, const QByteArray &data)
 {
     QSaveFile f(path);
@@ -93,17 +126,19 @@ public:
 
     /// A job of the console's session (ConsoleSession::runJob), which hands
     /// the session over for this call only.
-    void run(TuningSession &session, ProfileResult::Kind kind, const QString &name, const QString &a, const QString &b)
+    void run(TuningSession &session, const ProfileRequest &request)
     {
         m_session = &session;
         ProfileResult r;
-        r.kind = kind;
-        r.profile = name;
-        switch (kind) {
+        r.kind = request.kind;
+        r.profile = request.profile;
+        r.ticket = request.ticket;
+        switch (request.kind) {
         case ProfileResult::List: list(r); break;
-        case ProfileResult::Save: save(r, b == u"changed"); break;
+        case ProfileResult::PlanSave: planSave(r, request); break;
+        case ProfileResult::Save: save(r, request); break;
         case ProfileResult::Revert: revert(r); break;
-        default: withProfile(r, a, b); break;
+        default: withProfile(r, request); break;
         }
         m_session = nullptr;
         Q_EMIT done(r);
@@ -123,16 +158,77 @@ private:
         r.ok = true;
     }
 
-    void save(ProfileResult &r, bool changedOnly)
+    // The devices "Save current…" can save (every whole device with a
+    // readahead and a medium), the page's device ticked at first and only
+    // it: never another user's loop or the system disk unless ticked.
+    QList<PreviewDevice> saveCandidates(const DeviceModel &model, const ProfileRequest &req)
+    {
+        QList<PreviewDevice> out;
+        const QString selected = wholeName(model, req.selected);
+        for (const BlockDevice &d : model.devices()) {
+            if (!d.isWhole() || !d.readAheadKiB || d.sizeBytes.value_or(0) == 0)
+                continue;
+            const bool chosen = req.only ? req.only->contains(d.name) : d.name == selected;
+            out << PreviewDevice{d.name, deviceNote(d, selected), chosen, !d.systemMounts.isEmpty()};
+        }
+        return out;
+    }
+
+    // "Save current…" before it writes: what the file would hold for the
+    // devices ticked.
+    void planSave(ProfileResult &r, const ProfileRequest &req)
     {
         auto model = m_session->model();
         if (!model) {
             r.message = model.error().message;
             return;
         }
+        r.devices = saveCandidates(**model, req);
+        r.path = m_store.userPath(r.profile);
+        QStringList chosen;
+        for (const PreviewDevice &d : std::as_const(r.devices))
+            if (d.chosen)
+                chosen << d.name;
+        r.ok = true;
+        if (chosen.isEmpty()) {
+            r.message = tr("Tick the devices whose settings %1 keeps").arg(r.profile);
+            return;
+        }
         SaveOptions options;
         options.name = r.profile;
-        options.changedOnly = changedOnly;
+        options.devices = chosen;
+        options.changedOnly = req.changedOnly;
+        auto saved = saveProfile(m_session->root(), **model, options);
+        if (!saved) {
+            r.ok = false;
+            r.message = saved.error().message;
+            return;
+        }
+        for (const ProfileRule &rule : std::as_const(saved->profile.rules))
+            for (const ProfileSetting &setting : rule.settings)
+                r.saveRows << PreviewRow{rule.match.describe(), setting.key, {}, setting.text()};
+        r.notes = saved->notes;
+        r.message = tr("%1 would keep %n rule(s) in %2", nullptr, int(saved->profile.rules.size()))
+                        .arg(r.profile, r.path);
+    }
+
+    void save(ProfileResult &r, const ProfileRequest &req)
+    {
+        auto model = m_session->model();
+        if (!model) {
+            r.message = model.error().message;
+            return;
+        }
+        // Only the devices chosen in the preview: an empty list would mean
+        // every device to saveProfile().
+        if (!req.only || req.only->isEmpty()) {
+            r.message = tr("Nothing saved: no device was chosen");
+            return;
+        }
+        SaveOptions options;
+        options.name = r.profile;
+        options.devices = *req.only;
+        options.changedOnly = req.changedOnly;
         auto saved = saveProfile(m_session->root(), **model, options);
         if (!saved) {
             r.message = saved.error().message;
@@ -164,7 +260,95 @@ private:
                                : tr("Nothing to revert: no profile was applied since the last revert");
     }
 
-    void withProfile(ProfileResult &r, const QString &a, const QString &b)
+    bool isPreset(const QString &name) const
+    {
+        for (const ProfileEntry &e : m_store.list())
+            if (e.name == name)
+                return e.origin == ProfileOrigin::Preset;
+        return false;
+    }
+
+    // Apply's preview: the devices the profile changes, and the plan of the
+    // ones ticked. At first a preset ticks only the page's device (a preset
+    // is written for a kind of device, not for this machine's disks); a
+    // profile of this machine ticks every device it changes but the system
+    // disk, which only a person ticks.
+    void planApply(ProfileResult &r, const Profile &p, const ProfileRequest &req)
+    {
+        const ProfilePreview all = previewProfile(p, *m_session);
+        auto model = m_session->model();
+        if (!all.ok() || !model) {
+            for (const Error &e : all.errors)
+                r.notes << e.message;
+            if (!model)
+                r.notes << model.error().message;
+            r.message = tr("%1 is refused here: nothing would change").arg(p.name);
+            return;
+        }
+        r.preset = isPreset(p.name);
+        const QString selected = wholeName(**model, req.selected);
+        QStringList changing;
+        for (const PlannedWrite &w : all.plan.writes)
+            if (!changing.contains(w.device))
+                changing << w.device;
+        QStringList chosen;
+        for (const QString &name : std::as_const(changing)) {
+            const BlockDevice *d = (*model)->find(name);
+            const bool system = d && !d->systemMounts.isEmpty();
+            const bool tick = req.only ? req.only->contains(name)
+                                       : (name == selected || (!r.preset && !system));
+            if (tick)
+                chosen << name;
+            r.devices << PreviewDevice{name, d ? deviceNote(*d, selected) : QString(), tick, system};
+        }
+        const ProfilePreview preview = previewProfile(p, *m_session, chosen);
+        r.plan = preview.plan;
+        r.notes = resolutionNotes(p, preview.resolution);
+        for (const Error &e : preview.errors)
+            r.notes << e.message;
+        r.ok = preview.ok();
+        r.message = tr("%1 would change %n setting(s) on the devices ticked", nullptr, int(preview.plan.writes.size()))
+                        .arg(p.name);
+    }
+
+    // Apply once the preview was accepted: exactly the plan it showed, or
+    // nothing when the machine changed since (planned again, it differs).
+    ProfileApplyReport applyShown(const Profile &p, const ProfileRequest &req)
+    {
+        if (!req.only)
+            return applyProfile(p, *m_session); // refused as a whole (a read-only session)
+        ProfilePreview now = previewProfile(p, *m_session, *req.only);
+        if (now.ok() && !samePlan(now.plan, req.plan)) {
+            ProfileApplyReport out;
+            out.preview = now;
+            out.report.error = makeError(Refused, tr("The devices changed since the preview: nothing was written; "
+                                                     "look at the new preview"));
+            return out;
+        }
+        return applyPreviewedProfile(p, now, *m_session);
+    }
+
+    // Apply: the preview's plan written, and what happened, per row.
+    void applied(ProfileResult &r, const Profile &p, const ProfileRequest &req)
+    {
+        const ProfileApplyReport done = applyShown(p, req);
+        for (const ResolvedSetting &s : done.preview.resolution.settings)
+            r.rows << previewRow(p, s);
+        r.notes = resolutionNotes(p, done.preview.resolution);
+        for (const Error &e : done.preview.errors)
+            r.notes << e.message;
+        r.notes << done.messages;
+        r.ok = done.ok();
+        if (done.nothingToDo())
+            r.message = tr("Nothing to change: every device already is as %1 says").arg(p.name);
+        else if (done.ok())
+            r.message = tr("Applied %1: %n write(s); Revert brings the values before back", nullptr,
+                           int(done.report.outcomes.size())).arg(p.name);
+        else
+            r.message = done.report.error ? done.report.error->message : tr("refused");
+    }
+
+    void withProfile(ProfileResult &r, const ProfileRequest &req)
     {
         auto profile = m_store.load(r.profile);
         if (!profile) {
@@ -172,7 +356,10 @@ private:
             return;
         }
         const Profile &p = *profile;
+        const QString &a = req.a;
+        const QString &b = req.b;
         switch (r.kind) {
+        case ProfileResult::PlanApply: planApply(r, p, req); break;
         case ProfileResult::Preview: {
             const ProfilePreview preview = previewProfile(p, *m_session);
             for (const ResolvedSetting &s : preview.resolution.settings)
@@ -185,24 +372,7 @@ private:
                                      : tr("%1 is refused here: nothing would change").arg(p.name);
             break;
         }
-        case ProfileResult::Apply: {
-            const ProfileApplyReport done = applyProfile(p, *m_session);
-            for (const ResolvedSetting &s : done.preview.resolution.settings)
-                r.rows << previewRow(p, s);
-            r.notes = resolutionNotes(p, done.preview.resolution);
-            for (const Error &e : done.preview.errors)
-                r.notes << e.message;
-            r.notes << done.messages;
-            r.ok = done.ok();
-            if (done.nothingToDo())
-                r.message = tr("Nothing to change: every device already is as %1 says").arg(p.name);
-            else if (done.ok())
-                r.message = tr("Applied %1: %n write(s); Revert brings the values before back", nullptr,
-                               int(done.report.outcomes.size())).arg(p.name);
-            else
-                r.message = done.report.error ? done.report.error->message : tr("refused");
-            break;
-        }
+        case ProfileResult::Apply: applied(r, p, req); break;
         case ProfileResult::Verify: {
             // Verify looks at the machine as it is now, changes made elsewhere included.
             auto model = m_session->rescan();
@@ -279,6 +449,10 @@ struct ProfilesView::Private
     QString pendingSelect;
     QStringList listDescriptions;
     QString device;
+    QString treeDevice; ///< the tree's selection (setSelectedDevice())
+
+    /// The device a preview ticks at first: the page's, else the tree's.
+    QString target() const { return device.isEmpty() ? treeDevice : device; }
 
     QListWidget *list = nullptr;
     QLabel *description = nullptr;
@@ -296,6 +470,9 @@ struct ProfilesView::Private
     QPushButton *exportButton = nullptr;
     QPushButton *installButton = nullptr;
     QList<QPushButton *> buttons; ///< the ones setBusy() turns off and on
+    QPointer<ChangePreviewDialog> preview; ///< Apply's or Save's, before it writes
+    ProfileRequest previewRequest;         ///< what the preview on screen plans
+    quint64 ticket = 0;                    ///< the last plan asked for
 };
 
 ProfilesView::ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent)
@@ -480,11 +657,24 @@ QString ProfilesView::selectedProfile() const
 
 void ProfilesView::post(ProfileResult::Kind kind, const QString &profile, const QString &a, const QString &b)
 {
+    ProfileRequest request;
+    request.kind = kind;
+    request.profile = profile;
+    request.a = a;
+    request.b = b;
+    post(std::move(request));
+}
+
+void ProfilesView::post(ProfileRequest request)
+{
     setBusy(true);
     ProfileWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, kind, profile, a, b](const SessionJobContext &job) {
-        worker->run(job.session, kind, profile, a, b);
-    });
+    d->session->runJob(worker, [worker, request](const SessionJobContext &job) { worker->run(job.session, request); });
+}
+
+ChangePreviewDialog *ProfilesView::changePreview() const
+{
+    return d->preview;
 }
 
 void ProfilesView::refresh()
@@ -514,6 +704,11 @@ void ProfilesView::setDevice(const QString &name)
     filterRows();
     if (!d->busy)
         preview(); // the device's current values, read now
+}
+
+void ProfilesView::setSelectedDevice(const QString &name)
+{
+    d->treeDevice = name;
 }
 
 void ProfilesView::filterRows()
@@ -547,8 +742,21 @@ void ProfilesView::preview()
 
 void ProfilesView::apply()
 {
-    if (!selectedProfile().isEmpty())
-        post(ProfileResult::Apply, selectedProfile());
+    if (selectedProfile().isEmpty() || d->preview)
+        return;
+    ProfileRequest request;
+    request.profile = selectedProfile();
+    if (!d->session->readOnlyReason().isEmpty()) {
+        // Nothing can be written: the session refuses it, said so at once.
+        request.kind = ProfileResult::Apply;
+        post(std::move(request));
+        return;
+    }
+    request.kind = ProfileResult::PlanApply;
+    request.selected = d->target();
+    request.ticket = ++d->ticket;
+    d->previewRequest = request;
+    post(std::move(request));
 }
 
 void ProfilesView::verify()
@@ -564,7 +772,82 @@ void ProfilesView::revert()
 
 void ProfilesView::saveCurrent(const QString &name, bool changedOnly)
 {
-    post(ProfileResult::Save, name, {}, changedOnly ? QStringLiteral("changed") : QString());
+    if (d->preview)
+        return;
+    ProfileRequest request;
+    request.kind = ProfileResult::PlanSave;
+    request.profile = name;
+    request.selected = d->target();
+    request.changedOnly = changedOnly;
+    request.ticket = ++d->ticket;
+    d->previewRequest = request;
+    post(std::move(request));
+}
+
+// A plan for the preview: opens it on the first, fills it in after a
+// person ticked other devices (only the answer to the last request).
+void ProfilesView::showPlan(const ProfileResult &result)
+{
+    if (result.ticket != d->ticket)
+        return;
+    if (!d->preview) {
+        if (result.ticket != d->previewRequest.ticket || d->previewRequest.only)
+            return; // the preview was closed while this was planned
+        openPreview(result);
+    }
+    if (result.kind == ProfileResult::PlanSave) {
+        QStringList notes = result.notes;
+        if (!result.ok || result.saveRows.isEmpty())
+            d->preview->setRefusal(QStringList{result.message} + notes);
+        else
+            d->preview->setRows(result.saveRows, notes << tr("Saved as %1; no device setting is changed.").arg(result.path));
+        return;
+    }
+    if (!result.ok) {
+        d->preview->setRefusal(QStringList{result.message} + result.notes);
+        return;
+    }
+    ChangePlan plan = result.plan;
+    plan.notes << result.notes;
+    d->preview->setPlan(plan);
+}
+
+void ProfilesView::openPreview(const ProfileResult &result)
+{
+    const bool save = result.kind == ProfileResult::PlanSave;
+    d->preview = new ChangePreviewDialog(save ? tr("Save the current settings as %1?").arg(result.profile)
+                                              : result.preset ? tr("Apply the preset %1?").arg(result.profile)
+                                                              : tr("Apply the profile %1?").arg(result.profile),
+                                         save ? tr("Save") : tr("Apply"), this);
+    d->preview->setAttribute(Qt::WA_DeleteOnClose);
+    d->preview->setScope(save ? tr("Scope: only the devices ticked are saved, each matched by its most stable "
+                                   "identity; nothing on the machine changes.")
+                              : ChangePreviewDialog::lastingScope()
+                                    + u' ' + tr("Revert (Profiles) brings back what this profile changed."));
+    d->preview->setDevices(result.devices);
+    connect(d->preview, &ChangePreviewDialog::devicesChanged, this, [this](const QStringList &chosen) {
+        d->preview->setPending();
+        ProfileRequest request = d->previewRequest;
+        request.only = chosen;
+        request.ticket = ++d->ticket;
+        d->previewRequest = request;
+        post(std::move(request));
+    });
+    connect(d->preview, &QDialog::finished, this, [this](int answer) {
+        ProfileRequest request = d->previewRequest;
+        const ChangePreviewDialog *shown = d->preview;
+        d->preview = nullptr;
+        ++d->ticket; // a plan still on its way has no preview to go to
+        if (answer != QDialog::Accepted || !shown) {
+            d->status->setText(tr("Nothing was changed."));
+            return;
+        }
+        request.kind = request.kind == ProfileResult::PlanSave ? ProfileResult::Save : ProfileResult::Apply;
+        request.only = shown->chosenDevices();
+        request.plan = shown->plan();
+        post(std::move(request));
+    });
+    d->preview->open();
 }
 
 void ProfilesView::exportTo(const QString &format, const QString &path)
@@ -626,8 +909,12 @@ void ProfilesView::tintDriftRows()
 
 void ProfilesView::showResult(const ProfileResult &result)
 {
-    d->last.kind = result.kind;
     setBusy(false);
+    if (result.kind == ProfileResult::PlanApply || result.kind == ProfileResult::PlanSave) {
+        showPlan(result);
+        return;
+    }
+    d->last.kind = result.kind;
     if (result.kind == ProfileResult::List) {
         const QString keep = d->pendingSelect.isEmpty() ? selectedProfile() : d->pendingSelect;
         d->pendingSelect.clear();

@@ -1,11 +1,15 @@
 #pragma once
 
+#include "tuning/changepreviewdialog.h"
+#include "tuning/tuning.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QStringList>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 namespace blocktune {
 
@@ -27,7 +31,9 @@ struct ProfileRow
 /// What one operation of the page produced, computed on the worker thread.
 struct ProfileResult
 {
-    enum Kind { List, Preview, Apply, Verify, Revert, Save, Export, Install };
+    /// PlanApply and PlanSave are what the change preview shows before
+    /// Apply and Save write.
+    enum Kind { List, Preview, Apply, Verify, Revert, Save, Export, Install, PlanApply, PlanSave };
     Kind kind = List;
     QString profile;
     bool ok = false;
@@ -37,6 +43,25 @@ struct ProfileResult
     QStringList names;      ///< List: profile names
     QStringList origins;    ///< List: "preset", "user", "system"
     QStringList descriptions;
+    ChangePlan plan;                ///< PlanApply: the plan of the devices chosen
+    QList<PreviewDevice> devices;   ///< PlanApply, PlanSave: the devices to choose from
+    QList<PreviewRow> saveRows;     ///< PlanSave: what goes into the file
+    QString path;                   ///< PlanSave, Save: the profile file
+    bool preset = false;            ///< PlanApply: the profile is a preset
+    quint64 ticket = 0;             ///< PlanApply, PlanSave: the request it answers
+};
+
+/// What the page asks its worker for.
+struct ProfileRequest
+{
+    ProfileResult::Kind kind = ProfileResult::List;
+    QString profile;
+    QString a, b;
+    QString selected;                ///< the device the page is for (the tree's)
+    std::optional<QStringList> only; ///< the devices chosen in the preview; nullopt: its first look
+    ChangePlan plan;                 ///< Apply: the plan the preview showed
+    bool changedOnly = false;        ///< PlanSave, Save
+    quint64 ticket = 0;              ///< PlanApply, PlanSave: handed back in the result
 };
 
 /// The console's Profiles page: the profiles with their descriptions, the
@@ -65,6 +90,8 @@ public:
     /// The device the page was opened for ("Apply profile…" in the device
     /// tree), or empty: its rows are selected in the table.
     QString device() const;
+    /// The change preview on screen (Apply, Save current…), or nullptr.
+    ChangePreviewDialog *changePreview() const;
 
 public Q_SLOTS:
     void refresh();
@@ -72,11 +99,20 @@ public Q_SLOTS:
     /// Shows the preview with `name`'s rows selected and, while "only this
     /// device" is ticked, only them. Apply still applies the whole profile.
     void setDevice(const QString &name);
+    /// The device selected in the tree: what Apply's and Save current's
+    /// previews tick at first when the page was not opened for a device
+    /// (setDevice()). The table is not filtered by it.
+    void setSelectedDevice(const QString &name);
     void preview();
+    /// Shows the selected profile's plan in the change preview (the page's
+    /// device ticked; a preset never ticks the system disk by itself) and,
+    /// once accepted, writes that plan.
     void apply();
     void verify();
     void revert();
-    /// Saves the current settings of every tunable device as NAME.
+    /// Shows what NAME would hold in the change preview (the page's device
+    /// ticked; other devices only when a person ticks them) and, once
+    /// accepted, saves the current settings of the devices ticked.
     void saveCurrent(const QString &name, bool changedOnly);
     /// Writes the selected profile as `format` ("udev" or "tuned") to `path`.
     void exportTo(const QString &format, const QString &path);
@@ -96,7 +132,11 @@ private:
     void wireSignals();
 
     void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {});
+    void post(ProfileRequest request);
     void showResult(const blocktune::ProfileResult &result);
+    /// A PlanApply or PlanSave answer: into the preview (opened on the first).
+    void showPlan(const blocktune::ProfileResult &result);
+    void openPreview(const blocktune::ProfileResult &result);
     void setBusy(bool busy);
     void askSave();
     void askExport();

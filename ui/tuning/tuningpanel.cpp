@@ -1,5 +1,6 @@
 #include "tuningpanel.h"
 
+#include "changepreviewdialog.h"
 #include "format.h"
 #include "theme.h"
 
@@ -12,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPainter>
 #include <QPointer>
 #include <QStyle>
@@ -118,7 +118,7 @@ struct TuningPanel::Private
     quint64 planTicket = 0;  ///< the plan we wait for
     quint64 applyTicket = 0; ///< the write we wait for
     quint64 revertTicket = 0;
-    QPointer<QMessageBox> confirm;
+    QPointer<ChangePreviewDialog> confirm;
     bool trying = false;      ///< the applied plan is a "Try for 60 s"
     int tryLeft = 0;          ///< seconds until it is restored
     QTimer tryTimer;
@@ -582,6 +582,7 @@ void TuningPanel::planArrived(const ChangePlan &plan)
         for (const Error &e : plan.errors)
             lines << e.message;
         setMessage(tr("Nothing was changed:\n%1").arg(lines.join(u'\n')));
+        d->trying = false;
         setBusy(false);
         Q_EMIT applied(false);
         return;
@@ -591,23 +592,20 @@ void TuningPanel::planArrived(const ChangePlan &plan)
         return;
     }
     // The preview is the plan itself: what it lists is what is written.
-    QStringList lines;
-    for (const PlannedWrite &w : plan.writes)
-        lines << tr("%1 %2: %3 → %4").arg(w.device, w.attribute, w.current.isEmpty() ? tr("(new)") : w.current, w.value);
-    QString text = lines.join(u'\n');
-    if (!plan.warnings.isEmpty())
-        text += u"\n\n" + tr("Warnings:") + u'\n' + plan.warnings.join(u'\n');
-    if (!plan.notes.isEmpty())
-        text += u"\n\n" + plan.notes.join(u'\n');
-    // Window-modal and asynchronous: no nested event loop.
-    d->confirm = new QMessageBox(QMessageBox::Question, tr("Apply these changes?"), text,
-                                 QMessageBox::Yes | QMessageBox::No, this);
+    d->confirm = new ChangePreviewDialog(d->trying ? tr("Try these changes for %n s?", nullptr, format::kTrySeconds)
+                                                   : tr("Apply these changes?"),
+                                         d->trying ? tr("Try for %n s", nullptr, format::kTrySeconds) : tr("Apply"),
+                                         this);
     d->confirm->setAttribute(Qt::WA_DeleteOnClose);
-    connect(d->confirm, &QMessageBox::finished, this, [this, plan](int result) {
+    d->confirm->setScope(d->trying ? ChangePreviewDialog::trialScope(format::kTrySeconds)
+                                   : ChangePreviewDialog::lastingScope());
+    d->confirm->setPlan(plan);
+    connect(d->confirm, &QDialog::finished, this, [this, plan](int result) {
         d->confirm = nullptr;
-        if (result == QMessageBox::Yes) {
+        if (result == QDialog::Accepted) {
             startApply(plan);
         } else {
+            d->trying = false;
             setBusy(false);
             Q_EMIT applied(false);
         }
@@ -653,12 +651,12 @@ void TuningPanel::applyArrived(const ChangeReport &report)
     reload();
 }
 
-bool TuningPanel::tryChanges()
+bool TuningPanel::tryChanges(bool confirm)
 {
     if (d->trying || d->busy())
         return false;
     d->trying = true;
-    if (!applyChanges(false)) {
+    if (!applyChanges(confirm)) {
         d->trying = false;
         return false;
     }

@@ -48,9 +48,10 @@ public Q_SLOTS:
     bool applyChanges(bool confirm = true);
     /// Restores every value this console's session changed.
     void revertSession();
-    /// "Try for 60 s": applies the form as a temporary change, restored
-    /// after the countdown unless keepTrial() is called.
-    bool tryChanges();
+    /// "Try for 60 s": once confirmed in the same preview as Apply (at once
+    /// when `confirm` is false), applies the form as a temporary change,
+    /// restored after the countdown unless keepTrial() is called.
+    bool tryChanges(bool confirm = true);
     void keepTrial();
     /// Restores what is being tried now.
     void endTrial();
