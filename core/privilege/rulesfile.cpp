@@ -400,17 +400,16 @@ Result<UdevRulesPreview> previewUdevRules(const SysRoot &root, RulesChange chang
     UdevRulesPreview preview{t.result.path, std::nullopt};
     if (!t.result.replaced)
         return preview;
-    const int fd = ::openat(t.dir.fd, t.name.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return makeError(errno, QStringLiteral("cannot read %1: %2").arg(preview.path, errnoText(errno)));
+    auto file = safeopen::openBeneath(t.dir.get(), t.name, O_RDONLY);
+    if (!file)
+        return makeError(file.error().code, QStringLiteral("cannot read %1: %2").arg(preview.path, file.error().message));
     QByteArray text;
     char buf[8192];
     ssize_t n = 0;
     // Ours are at most kMaxUdevRulesBytes; one more tells a foreign giant.
-    while (text.size() <= kMaxUdevRulesBytes && (n = ::read(fd, buf, sizeof buf)) > 0)
+    while (text.size() <= kMaxUdevRulesBytes && (n = ::read(file->get(), buf, sizeof buf)) > 0)
         text.append(buf, n);
     const int err = n < 0 ? errno : 0;
-    ::close(fd);
     if (err)
         return makeError(err, QStringLiteral("cannot read %1: %2").arg(preview.path, errnoText(err)));
     preview.current = text;
