@@ -2,11 +2,17 @@
 
 #include "monitor/monitor.h"
 
+#include <utility>
+
 namespace blocktune {
 
 // ---- SessionWorker (session thread) ---------------------------------------------
 
 namespace {
+
+/// The events a job tells while it runs on this thread (ConsoleSession::
+/// runJob sets it for the job's duration); elsewhere the worker takes them.
+thread_local QList<SessionEvent> *t_consoleJobEvents = nullptr;
 
 SessionState stateOf(const TuningSession &session, bool busy)
 {
@@ -24,6 +30,20 @@ SessionState stateOf(const TuningSession &session, bool busy)
 SessionState SessionWorker::state(bool busy) const
 {
     return stateOf(m_session, busy);
+}
+
+void SessionWorker::takeEvent(const SessionEvent &event)
+{
+    m_events << event;
+}
+
+void SessionWorker::publishEvents(quint64 ticket)
+{
+    const QList<SessionEvent> events = std::exchange(m_events, {});
+    for (SessionEvent e : events) {
+        e.ticket = ticket;
+        Q_EMIT happened(e);
+    }
 }
 
 void SessionWorker::publish(bool modelToo)
@@ -67,6 +87,7 @@ void SessionWorker::apply(quint64 ticket, const ChangePlan &plan, bool temporary
     const ChangeReport report = temporary ? m_session.applyTemporary(plan) : m_session.apply(plan);
     Q_EMIT applied(ticket, report);
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::restoreTemporary(quint64 ticket)
@@ -74,12 +95,14 @@ void SessionWorker::restoreTemporary(quint64 ticket)
     Q_EMIT stateChanged(state(true));
     Q_EMIT restored(ticket, m_session.restoreTemporary());
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::keepTemporary()
 {
     m_session.keepTemporary();
     publish(false);
+    publishEvents(0);
 }
 
 void SessionWorker::revertAll(quint64 ticket)
@@ -87,6 +110,7 @@ void SessionWorker::revertAll(quint64 ticket)
     Q_EMIT stateChanged(state(true));
     Q_EMIT restored(ticket, m_session.revertAll());
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::restoreJournals(quint64 ticket, const QList<Journal> &journals)
@@ -100,6 +124,7 @@ void SessionWorker::restoreJournals(quint64 ticket, const QList<Journal> &journa
     }
     Q_EMIT restored(ticket, all);
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::findDeadJournals(quint64 ticket)
@@ -109,14 +134,33 @@ void SessionWorker::findDeadJournals(quint64 ticket)
 
 // ---- ConsoleSession (GUI thread) -------------------------------------------------
 
+namespace {
+
+/// The session's sink: a job's events stay with the job (its thread), the
+/// others go to the worker, which publishes them after its answer.
+SessionOptions withEventSink(SessionOptions options, SessionWorker **worker)
+{
+    options.eventSink = [worker](const SessionEvent &event) {
+        if (t_consoleJobEvents)
+            t_consoleJobEvents->append(event);
+        else if (*worker)
+            (*worker)->takeEvent(event);
+    };
+    return options;
+}
+
+} // namespace
+
 ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared_ptr<Measurer> measurer,
                                QObject *parent)
-    : QObject(parent), m_session(std::make_unique<TuningSession>(std::move(root), std::move(options))),
+    : QObject(parent),
+      m_session(std::make_unique<TuningSession>(std::move(root), withEventSink(std::move(options), &m_worker))),
       m_measurer(measurer ? std::move(measurer) : makeLocalMeasurer(m_session->root())),
       m_state(stateOf(*m_session, false))
 {
     qRegisterMetaType<SettingsReply>();
     qRegisterMetaType<SessionState>();
+    qRegisterMetaType<SessionEvent>();
     qRegisterMetaType<ModelSnapshot>();
     qRegisterMetaType<ChangePlan>();
     qRegisterMetaType<ChangeReport>();
@@ -138,6 +182,7 @@ ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared
         m_state = state;
         Q_EMIT stateChanged(state);
     });
+    connect(m_worker, &SessionWorker::happened, this, &ConsoleSession::announce);
     m_thread.start();
 }
 
@@ -157,6 +202,12 @@ quint64 ConsoleSession::post(F &&call)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, ticket, call = std::forward<F>(call)] { call(w, ticket); },
                               Qt::QueuedConnection);
     return ticket;
+}
+
+void ConsoleSession::announce(const SessionEvent &event)
+{
+    m_lastEvent = event;
+    Q_EMIT happened(event);
 }
 
 quint64 ConsoleSession::rescan()
@@ -224,13 +275,21 @@ quint64 ConsoleSession::runJob(QObject *context, SessionJob job)
     QMetaObject::invokeMethod(
         context,
         [this, ticket, session, measurer, worker, job = std::move(job)] {
+            QList<SessionEvent> told;
+            t_consoleJobEvents = &told;
             job(SessionJobContext{*session, *measurer});
+            t_consoleJobEvents = nullptr;
             // Published on the session thread, whose answers reach the GUI
-            // thread in order: the model and state first, then the end.
+            // thread in order: the model and state first, then what the job
+            // did, then the end.
             QMetaObject::invokeMethod(
                 worker,
-                [this, worker, ticket] {
+                [this, worker, ticket, events = foldJobEvents(told)] {
                     worker->publish(true);
+                    for (SessionEvent e : events) {
+                        e.ticket = ticket;
+                        Q_EMIT worker->happened(e);
+                    }
                     QMetaObject::invokeMethod(this, [this, ticket] { Q_EMIT jobFinished(ticket); }, Qt::QueuedConnection);
                 },
                 Qt::QueuedConnection);
