@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QThread>
 #include <QTimer>
@@ -63,6 +64,9 @@ struct AdviseView::Private
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
     quint64 restoreTicket = 0;
+    /// Its own writes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
     bool trying = false;     ///< the plan on its way is a "Try for 60 s"
     bool trialActive = false;
     int tryLeft = 0;
@@ -426,6 +430,11 @@ void AdviseView::startWorker()
 void AdviseView::connectSession(ConsoleSession *session)
 {
     SessionWorker *sw = session->worker();
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket != d->planTicket)
             return;
@@ -437,6 +446,7 @@ void AdviseView::connectSession(ConsoleSession *session)
             return;
         }
         d->applyTicket = d->session->apply(plan, d->trying);
+        d->ownTickets.insert(d->applyTicket);
     });
     connect(sw, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
         if (ticket != d->applyTicket)
@@ -588,7 +598,8 @@ bool AdviseView::start()
     setMessage(tr("Measuring raw reads, then the readahead curve (%1 at most)…")
                    .arg(tr("%n s", nullptr, d->budget->value())));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); }));
     Q_EMIT started();
     return true;
 }
@@ -800,6 +811,7 @@ void AdviseView::endTrial()
     d->tryTimer.stop();
     d->trialActive = false;
     d->restoreTicket = d->session->restoreTemporary();
+    d->ownTickets.insert(d->restoreTicket);
     updateButtons();
 }
 

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTableWidget>
@@ -149,6 +150,9 @@ struct DiagnoseView::Private
     QString fixing;          ///< the code whose fix is on its way
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
+    /// Its own fixes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
 
     PageHeader *header = nullptr; ///< the title and why measuring is not offered
     QCheckBox *staticOnly = nullptr;
@@ -251,6 +255,11 @@ QString DiagnoseView::introText() const
 
 void DiagnoseView::connectSignals(ConsoleSession *session)
 {
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
@@ -271,6 +280,7 @@ void DiagnoseView::connectSignals(ConsoleSession *session)
             return;
         }
         d->applyTicket = d->session->apply(plan, false);
+        d->ownTickets.insert(d->applyTicket);
     });
     connect(sw, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
         if (ticket != d->applyTicket)
@@ -419,7 +429,8 @@ bool DiagnoseView::run(bool measure)
     setMessage(measure ? tr("Checking %1, then a few seconds of reads…").arg(d->device)
                        : tr("Checking %1…").arg(d->device));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); }));
     return true;
 }
 
