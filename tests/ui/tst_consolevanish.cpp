@@ -14,6 +14,7 @@
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "testloop.h"
+#include "session/consolesession.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
