@@ -485,6 +485,11 @@ void TuningPanel::deviceGone(const QString &name, const QString &why)
     d->refreshTicket = 0;
     d->readTicket = 0;
     d->settings.reset();
+    // A field being edited is about to be turned off: Qt would hand the
+    // focus on to the next widget, the device tree, which then makes its
+    // first device current and this message would be gone at once.
+    if (QWidget *focus = QApplication::focusWidget(); focus && isAncestorOf(focus))
+        focus->clearFocus();
     setEditable(false);
     d->title->setText(why);
     d->note->setText(edited ? tr("The changes in this form were not applied; nothing was written to %1.").arg(name)
