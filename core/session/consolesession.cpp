@@ -2,6 +2,7 @@
 
 #include "monitor/monitor.h"
 
+#include <mutex>
 #include <utility>
 
 namespace blocktune {
@@ -13,6 +14,10 @@ namespace {
 /// The events a job tells while it runs on this thread (ConsoleSession::
 /// runJob sets it for the job's duration); elsewhere the worker takes them.
 thread_local QList<SessionEvent> *t_consoleJobEvents = nullptr;
+
+/// Guards the workers' untold events: a session may be called outside a job
+/// from a thread other than its own (a view's destructor ending a trial).
+std::mutex g_eventsMutex;
 
 SessionState stateOf(const TuningSession &session, bool busy)
 {
@@ -34,12 +39,16 @@ SessionState SessionWorker::state(bool busy) const
 
 void SessionWorker::takeEvent(const SessionEvent &event)
 {
-    m_events << event;
+    m_events << event; // under g_eventsMutex (the session's sink holds it)
 }
 
 void SessionWorker::publishEvents(quint64 ticket)
 {
-    const QList<SessionEvent> events = std::exchange(m_events, {});
+    QList<SessionEvent> events;
+    {
+        const std::lock_guard lock(g_eventsMutex);
+        events = std::exchange(m_events, {});
+    }
     for (SessionEvent e : events) {
         e.ticket = ticket;
         Q_EMIT happened(e);
@@ -141,10 +150,13 @@ namespace {
 SessionOptions withEventSink(SessionOptions options, SessionWorker **worker)
 {
     options.eventSink = [worker](const SessionEvent &event) {
-        if (t_consoleJobEvents)
+        if (t_consoleJobEvents) {
             t_consoleJobEvents->append(event);
-        else if (*worker)
-            (*worker)->takeEvent(event);
+            return;
+        }
+        const std::lock_guard lock(g_eventsMutex);
+        if (SessionWorker *w = *worker)
+            w->takeEvent(event);
     };
     return options;
 }
@@ -192,6 +204,12 @@ ConsoleSession::~ConsoleSession()
     m_session->cancelPendingWrite();
     m_thread.quit();
     m_thread.wait();
+    // The worker went with its thread: what the session tells from here on
+    // (restoring what it still holds) has nobody to hear it.
+    {
+        const std::lock_guard lock(g_eventsMutex);
+        m_worker = nullptr;
+    }
     m_session.reset(); // restores the temporary changes still held
 }
 
@@ -276,9 +294,10 @@ quint64 ConsoleSession::runJob(QObject *context, SessionJob job)
         context,
         [this, ticket, session, measurer, worker, job = std::move(job)] {
             QList<SessionEvent> told;
-            t_consoleJobEvents = &told;
+            // (Saved and put back: a job that runs events may run another.)
+            QList<SessionEvent> *const outer = std::exchange(t_consoleJobEvents, &told);
             job(SessionJobContext{*session, *measurer});
-            t_consoleJobEvents = nullptr;
+            t_consoleJobEvents = outer;
             // Published on the session thread, whose answers reach the GUI
             // thread in order: the model and state first, then what the job
             // did, then the end.
