@@ -416,6 +416,22 @@
         <source>Recommended: %1</source>
         <translation>Empfohlen: %1</translation>
     </message>
+    <message>
+        <source>Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; the curve&apos;s knee is %3</source>
+        <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
+    </message>
+    <message>
+        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
+        <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
+    </message>
+    <message>
+        <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
+        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
+    </message>
+    <message>
+        <source>No steady answer for %1: the machine read at two speeds (about %2 and %3) during the measurement; the mixed curve&apos;s pick would be %4</source>
+        <translation>Keine beständige Antwort für %1: Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %2 und %3); die gemischte Kurve würde %4 wählen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -710,6 +726,18 @@
     <message>
         <source>%1 is no longer the folder it was (now %2)</source>
         <translation>%1 ist nicht mehr der Ordner, der er war (jetzt %2)</translation>
+    </message>
+    <message>
+        <source>root %1 does not exist</source>
+        <translation>Wurzelverzeichnis %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: not below sys or proc/sys</source>
+        <translation>%1 wird nicht geschrieben: liegt nicht unter sys oder proc/sys</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: it is a symlink</source>
+        <translation>%1 wird nicht geschrieben: es ist ein symbolischer Link</translation>
     </message>
 </context>
 <context>
@@ -1032,6 +1060,22 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Open the Profiles page with this device&apos;s settings in the preview</source>
         <translation>Die Profilseite mit den Einstellungen dieses Geräts in der Vorschau öffnen</translation>
+    </message>
+    <message>
+        <source>%1 is gone: it was removed from the system</source>
+        <translation>%1 ist fort: es wurde aus dem System entfernt</translation>
+    </message>
+    <message>
+        <source>%1 is gone: the loop device was detached</source>
+        <translation>%1 ist fort: das Loop-Gerät wurde gelöst</translation>
+    </message>
+    <message>
+        <source>%1 is gone: its medium was removed</source>
+        <translation>%1 ist fort: sein Medium wurde entnommen</translation>
+    </message>
+    <message>
+        <source>%1 is gone: the name now belongs to another device</source>
+        <translation>%1 ist fort: der Name gehört jetzt einem anderen Gerät</translation>
     </message>
 </context>
 <context>
@@ -1521,6 +1565,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Planning %1…</source>
         <translation>Plane %1 …</translation>
     </message>
+    <message>
+        <source>Applying %1…</source>
+        <translation>Wende %1 an…</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::HistoryView</name>
@@ -1977,6 +2025,10 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (1 = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The latency heatmap&lt;/b&gt; (Latency) counts requests by how long they waited: queue time above (held by the scheduler or nr_requests), device time below. Brighter cells higher up mean slower requests; in an array, the member whose column sits higher is the slow one.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The Advise curve&lt;/b&gt; is the median of at least three cold runs at each readahead, measured in passes over the grid. The &lt;b&gt;plateau&lt;/b&gt; is the median of the best three points; the &lt;b&gt;knee&lt;/b&gt; is the smallest readahead within the tolerance (5%) of it, or within the run-to-run noise when that is wider: the points in that band are the same within noise, and more readahead there buys nothing measurable. Each step up costs readahead × the workload&apos;s streams in memory.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (1 = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Latenz-Heatmap&lt;/b&gt; (Latenz) zählt Anfragen danach, wie lange sie gewartet haben: oben die Wartezeit in der Warteschlange (vom Scheduler oder nr_requests gehalten), unten die Gerätezeit. Hellere Zellen weiter oben bedeuten langsamere Anfragen; in einem Array ist das Mitglied, dessen Spalte höher liegt, das langsame.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Advise-Kurve&lt;/b&gt; ist der Median von mindestens drei kalten Läufen je Readahead, gemessen in Durchgängen über das Raster. Das &lt;b&gt;Plateau&lt;/b&gt; ist der Median der besten drei Punkte; das &lt;b&gt;Knie&lt;/b&gt; ist der kleinste Readahead innerhalb der Toleranz (5 %) davon, oder innerhalb des Rauschens von Lauf zu Lauf, wenn das breiter ist: Die Punkte in diesem Band sind im Rauschen gleich, und mehr Readahead bringt dort nichts Messbares. Jeder Schritt nach oben kostet Readahead × die Streams der Last an Speicher.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Rescan devices and profiles</source>
+        <translation>Geräte und Profile neu &amp;einlesen</translation>
     </message>
 </context>
 <context>
@@ -2664,6 +2716,10 @@ KiB</translation>
         <source>Nothing was changed.</source>
         <translation>Nichts wurde geändert.</translation>
     </message>
+    <message>
+        <source>%1 is gone from the profile folders</source>
+        <translation>%1 ist nicht mehr in den Profilordnern</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTest</name>
@@ -3047,6 +3103,10 @@ KiB</translation>
     <message>
         <source>median %1 (%2; min-max %3-%4); mean %5, stdev %6 MB/s (%7)</source>
         <translation>Median %1 (%2; Min–Max %3–%4); Mittel %5, Standardabweichung %6 MB/s (%7)</translation>
+    </message>
+    <message>
+        <source>mean %1, min %2, max %3, stdev %4 MB/s (%5)</source>
+        <translation>Mittel %1, min. %2, max. %3, Standardabweichung %4 MB/s (%5)</translation>
     </message>
 </context>
 <context>
@@ -3497,6 +3557,21 @@ KiB</translation>
         <source>the connection to %1 ended: the agent there restores what the sweep changed</source>
         <translation>die Verbindung zu %1 ist beendet: der Agent dort stellt wieder her, was die Messreihe geändert hat</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1&apos;s profiles are no longer followed: %2</source>
+        <translation>Die Profile von %1 werden nicht mehr verfolgt: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1&apos;s profile folders, asked every %n s</source>
+        <translation>
+            <numerusform>Profilordner von %1, alle %n s abgefragt</numerusform>
+            <numerusform>Profilordner von %1, alle %n s abgefragt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::StreamCard</name>
@@ -3559,6 +3634,10 @@ KiB</translation>
     <message>
         <source>⚠ Runs disagree: run %1 was %2× faster</source>
         <translation>⚠ Die Läufe weichen ab: Lauf %1 war %2× schneller</translation>
+    </message>
+    <message>
+        <source>  · run %1</source>
+        <translation>  · Lauf %1</translation>
     </message>
 </context>
 <context>
@@ -3955,6 +4034,18 @@ KiB</translation>
         <source>the journal directory</source>
         <translation>das Journalverzeichnis</translation>
     </message>
+    <message>
+        <source>the journal directory %1 is not a private directory of this user (a directory, owned by uid %2, not group or world writable)</source>
+        <translation>das Journalverzeichnis %1 ist kein privates Verzeichnis dieses Benutzers (ein Verzeichnis, Eigentümer uid %2, nicht für Gruppe oder alle schreibbar)</translation>
+    </message>
+    <message>
+        <source>cannot write the journal %1: %2</source>
+        <translation>das Journal %1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>cannot sync the journal %1: %2</source>
+        <translation>das Journal %1 lässt sich nicht auf den Datenträger bringen (sync): %2</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::TuningPanel</name>
@@ -4174,6 +4265,161 @@ KiB</translation>
     <message>
         <source>Apply</source>
         <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4</source>
+        <translation>%1 %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>The changes in this form were not applied; nothing was written to %1.</source>
+        <translation>Die Änderungen in diesem Formular wurden nicht angewendet; nichts wurde auf %1 geschrieben.</translation>
+    </message>
+    <message>
+        <source>Select another device to tune.</source>
+        <translation>Wählen Sie ein anderes Gerät zum Einstellen.</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Session</name>
+    <message>
+        <source>(machine)</source>
+        <translation>(Maschine)</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4</source>
+        <translation>%1 %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4 %5</source>
+        <translation>%1 %2: %3 → %4 %5</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weitere</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+    <message>
+        <source>Profile %1 was not applied: %2</source>
+        <translation>Profil %1 wurde nicht angewendet: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %n change(s), restored unless kept: %1</source>
+        <translation>
+            <numerusform>%n Änderung wird probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+            <numerusform>%n Änderungen werden probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Profile %1: nothing to change</source>
+        <translation>Profil %1: nichts zu ändern</translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied profile %1, %n change(s): %2</source>
+        <translation>
+            <numerusform>Profil %1 angewendet, %n Änderung: %2</numerusform>
+            <numerusform>Profil %1 angewendet, %n Änderungen: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s): %1</source>
+        <translation>
+            <numerusform>%n Änderung angewendet: %1</numerusform>
+            <numerusform>%n Änderungen angewendet: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reverted the session: nothing had been changed</source>
+        <translation>Sitzung zurückgesetzt: es war nichts geändert worden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the session, %n setting(s) restored: %1</source>
+        <translation>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1, %n value(s) restored: %2</source>
+        <translation>
+            <numerusform>%1 zurückgesetzt, %n Wert wiederhergestellt: %2</numerusform>
+            <numerusform>%1 zurückgesetzt, %n Werte wiederhergestellt: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored what an ended session left, %n setting(s): %1</source>
+        <translation>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellung: %1</numerusform>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellungen: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n tried setting(s): %1</source>
+        <translation>
+            <numerusform>%n probierte Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>%n probierte Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n tried setting(s); Revert session still takes them back</source>
+        <translation>
+            <numerusform>%n probierte Einstellung behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+            <numerusform>%n probierte Einstellungen behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); they are still held</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; sie ist noch gesetzt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; sie sind noch gesetzt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s), all restored</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung, wiederhergestellt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen, alle wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; nicht alles kam zurück: %2</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; nicht alles kam zurück: %2</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -260,6 +260,103 @@
     </message>
 </context>
 <context>
+    <name>blocktune::Remote</name>
+    <message numerus="yes">
+        <source>%1&apos;s profile folders, asked every %n s</source>
+        <translation>
+            <numerusform>%1&apos;s profile folders, asked every %n s</numerusform>
+            <numerusform>%1&apos;s profile folders, asked every %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Session</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %n change(s), restored unless kept: %1</source>
+        <translation>
+            <numerusform>Trying %n change, restored unless kept: %1</numerusform>
+            <numerusform>Trying %n changes, restored unless kept: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied profile %1, %n change(s): %2</source>
+        <translation>
+            <numerusform>Applied profile %1, %n change: %2</numerusform>
+            <numerusform>Applied profile %1, %n changes: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s): %1</source>
+        <translation>
+            <numerusform>Applied %n change: %1</numerusform>
+            <numerusform>Applied %n changes: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the session, %n setting(s) restored: %1</source>
+        <translation>
+            <numerusform>Reverted the session, %n setting restored: %1</numerusform>
+            <numerusform>Reverted the session, %n settings restored: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1, %n value(s) restored: %2</source>
+        <translation>
+            <numerusform>Reverted %1, %n value restored: %2</numerusform>
+            <numerusform>Reverted %1, %n values restored: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored what an ended session left, %n setting(s): %1</source>
+        <translation>
+            <numerusform>Restored what an ended session left, %n setting: %1</numerusform>
+            <numerusform>Restored what an ended session left, %n settings: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n tried setting(s): %1</source>
+        <translation>
+            <numerusform>Restored %n tried setting: %1</numerusform>
+            <numerusform>Restored %n tried settings: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n tried setting(s); Revert session still takes them back</source>
+        <translation>
+            <numerusform>Kept %n tried setting; Revert session still takes them back</numerusform>
+            <numerusform>Kept %n tried settings; Revert session still takes them back</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); they are still held</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change; they are still held</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes; they are still held</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s), all restored</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change, all restored</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes, all restored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change; not everything came back: %2</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes; not everything came back: %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>blocktune::TuningPanel</name>
     <message numerus="yes">
         <source>Try for %n s</source>

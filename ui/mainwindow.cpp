@@ -74,17 +74,17 @@ QString kernelRelease()
 } // namespace
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), {}, parent)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), {}, {}, parent)
 {
 }
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-                       std::shared_ptr<Measurer> measurer, QWidget *parent)
+                       std::shared_ptr<Measurer> measurer, std::shared_ptr<ProfileLibrary> profiles, QWidget *parent)
     : QMainWindow(parent), m_session(new ConsoleSession(SysRoot(sysroot), options, std::move(measurer), this)),
       m_initialDevice(initialDevice)
 {
     setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
-    buildViews(sysroot);
+    buildViews(sysroot, std::move(profiles));
     layOutViews();
     buildMenus();
     wireViews();
@@ -95,7 +95,7 @@ MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, con
     rescan();
 }
 
-void MainWindow::buildViews(const QString &sysroot)
+void MainWindow::buildViews(const QString &sysroot, std::shared_ptr<ProfileLibrary> profiles)
 {
     m_splitter = new QSplitter(this);
     auto *pane = new DevicePane(sysroot, m_splitter);
@@ -114,7 +114,7 @@ void MainWindow::buildViews(const QString &sysroot)
     m_history = new HistoryView(m_session->capabilities().filesHere ? QString() : sysroot + QStringLiteral("/history.sqlite"),
                                 m_tabs);
     const ProfileStore profileStore = ProfileStore::standard(m_session->root());
-    m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
+    m_profiles = new ProfilesView(m_session, profiles ? std::move(profiles) : makeLocalProfileLibrary(profileStore), m_tabs);
     m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
     m_diagnose = new DiagnoseView(m_session, m_tabs);
     m_status = new QLabel(this);
@@ -146,7 +146,13 @@ void MainWindow::layOutViews()
 void MainWindow::buildMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
+    // F5 reads everything a list shows again: the devices and the profiles
+    // (their folders are watched too; this is for a folder a watch cannot
+    // see, such as one on NFS).
+    fileMenu->addAction(tr("&Rescan devices and profiles"), QKeySequence::Refresh, this, [this] {
+        rescan();
+        m_profiles->relist();
+    });
     fileMenu->addAction(tr("&Open snapshot…"), QKeySequence::Open, this, [this] {
         const QString file = QFileDialog::getOpenFileName(this, tr("Open snapshot"), QString(),
                                                           tr("blocktune snapshots (*.tar.gz *.tgz)"));
@@ -188,22 +194,23 @@ void MainWindow::buildMenus()
 void MainWindow::wireViews()
 {
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
+    connect(m_tree, &DeviceTree::selectedDeviceGone, this, &MainWindow::deviceGone);
     connect(m_tree, &DeviceTree::applyProfileRequested, this, &MainWindow::openProfilesFor);
-    connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
-    connect(m_advise, &AdviseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    // A write made elsewhere reaches the settings panel as the session's
+    // event (ConsoleSession::happened): it takes the new values in and
+    // keeps the user's unapplied edits.
     connect(m_advise, &AdviseView::profileSaved, m_profiles, &ProfilesView::refresh);
     connect(m_history, &HistoryView::advised, this, [this](const Advice &advice) {
         m_advise->showRecordedAdvice(advice);
         m_tabs->setCurrentWidget(m_advise);
     });
-    connect(m_diagnose, &DiagnoseView::settingsChanged, this, [this] { m_tuning->reload(); });
     auto statusLine = [this](const QString &text) { statusBar()->showMessage(text.section(u'\n', 0, 0), 10000); };
     connect(m_advise, &AdviseView::message, this, statusLine);
     connect(m_diagnose, &DiagnoseView::message, this, statusLine);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
     // its job publishes the session's model, the panel reads it again.
-    connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->reload(); });
+    connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->refresh(); });
+    connect(m_session, &ConsoleSession::happened, this, &MainWindow::sessionHappened);
     connect(m_session, &ConsoleSession::modelChanged, this, &MainWindow::showModel);
     connect(m_session->worker(), &SessionWorker::scanFailed, this,
             [this](quint64, const QString &message) { m_status->setText(message); });
@@ -221,13 +228,7 @@ void MainWindow::wireViews()
     connect(m_tuning, &TuningPanel::applied, this, [this](bool ok) {
         if (!ok)
             showError(m_tuning->lastMessage().section(u'\n', 0, 0));
-        else
-            m_monitor->markSettingChange(m_tuning->lastMessage().section(u'\n', 0, 0));
     });
-    // The monitor's heatmap marks where this console changed a setting.
-    connect(m_profiles, &ProfilesView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("profile")); });
-    connect(m_advise, &AdviseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("advice applied")); });
-    connect(m_diagnose, &DiagnoseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("fix applied")); });
     connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
         QSettings().setValue(QStringLiteral("console/lastDevice"), name);
     });
@@ -334,7 +335,7 @@ MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<R
                                    const QString &initialDevice)
 {
     auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection),
-                                  host->connection.measurer);
+                                  host->connection.measurer, host->connection.profiles);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("blocktune — %1").arg(target.host));
     window->m_remote = std::move(host);
@@ -534,7 +535,13 @@ void MainWindow::showModel()
     const ModelSnapshot model = m_session->model();
     if (!model)
         return;
+    // The tree keeps its selection, and the panel its unapplied edits and
+    // the focus: a hotplug elsewhere disturbs neither (the device's own
+    // going is told by the tree's selectedDeviceGone()).
     m_tree->setModel(model);
+    m_tuning->refresh();
+    if (const QString selected = m_tree->selectedDevice(); !selected.isEmpty())
+        showDetails(selected);
     m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
                       + (m_watcher && m_watcher->isRunning()
                              ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
@@ -627,6 +634,23 @@ void MainWindow::deviceSelected(const QString &name)
     updateMonitorDevices();
 }
 
+void MainWindow::deviceGone(const QString &name, const QString &why)
+{
+    m_tuning->deviceGone(name, why);
+    m_details->setPlainText(why);
+    statusBar()->showMessage(why, 15000);
+}
+
+void MainWindow::sessionHappened(const SessionEvent &event)
+{
+    statusBar()->showMessage(event.text, 15000);
+    if (!event.ok)
+        showError(event.text);
+    // The monitor's heatmap marks where this console changed a setting.
+    if (!event.devices.isEmpty())
+        m_monitor->markSettingChange(event.text);
+}
+
 void MainWindow::openProfilesFor(const QString &name)
 {
     m_tabs->setCurrentWidget(m_profiles);
@@ -636,8 +660,9 @@ void MainWindow::openProfilesFor(const QString &name)
 void MainWindow::updateMonitorDevices()
 {
     const QString selected = m_tree->selectedDevice();
-    const QStringList wanted = m_tabs->currentWidget() == m_monitor && !selected.isEmpty()
-                                   ? QStringList{selected} : QStringList{};
+    if (selected.isEmpty())
+        return; // nothing selected (the device went): the plots keep what they had
+    const QStringList wanted{selected};
     if (m_monitor->devices() != wanted)
         m_monitor->setDevices(wanted);
 }

@@ -17,7 +17,9 @@ class DeviceWatcher;
 class HostDeviceWatcher;
 class ConsoleSession;
 class Measurer;
+class ProfileLibrary;
 struct PendingJournal;
+struct SessionEvent;
 struct SessionOptions;
 class TuningPanel;
 class MonitorView;
@@ -41,10 +43,12 @@ class MainWindow final : public QMainWindow
 public:
     /// `sysroot` empty = the live machine; else a recorded tree.
     explicit MainWindow(const QString &sysroot, const QString &initialDevice = {}, QWidget *parent = nullptr);
-    /// The same with the session's options (tests give a writer factory)
-    /// and where it measures (empty: this machine; a host's agent for a host).
+    /// The same with the session's options (tests give a writer factory),
+    /// where it measures and where its profiles are (empty: this machine's;
+    /// a host's agent and store for a host).
     MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-               std::shared_ptr<Measurer> measurer = {}, QWidget *parent = nullptr);
+               std::shared_ptr<Measurer> measurer = {}, std::shared_ptr<ProfileLibrary> profiles = {},
+               QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// A window of its own on a snapshot (`blocktune-cli record
@@ -98,7 +102,7 @@ protected:
 private:
     void askToRestore(const QList<PendingJournal> &found);
     // The constructor's steps.
-    void buildViews(const QString &sysroot);
+    void buildViews(const QString &sysroot, std::shared_ptr<ProfileLibrary> profiles);
     void layOutViews();
     void buildMenus();
     void wireViews();
@@ -115,9 +119,15 @@ private:
     void showModel();
     void showDetails(const QString &name);
     void deviceSelected(const QString &name);
+    /// The selected device went away (hotplug): the views say so.
+    void deviceGone(const QString &name, const QString &why);
+    /// What the session did last, whoever asked: the status bar and the
+    /// monitor's marks follow it.
+    void sessionHappened(const SessionEvent &event);
     /// The device tree's "Apply profile…": the Profiles tab, that device preselected.
     void openProfilesFor(const QString &name);
-    /// Samples only while the Monitor tab is on screen.
+    /// The monitor samples the selected device whichever tab is shown (it
+    /// draws only while its own is), so its history goes on.
     void updateMonitorDevices();
     void connectionLost(const QString &why);
     void reconnect();

@@ -8,6 +8,7 @@
 #include "devices/snapshot.h"
 #include "history/history.h"
 #include "monitor/monitor.h"
+#include "profiles/profiles.h"
 #include "readtest/readtest.h"
 #include "tuning/tuning.h"
 
@@ -464,6 +465,58 @@ QJsonObject opLatency(AgentCall &call)
     return {{QStringLiteral("totals"), out}};
 }
 
+/// {"op":"profiles"}: this host's profiles (the agent user's folder, the
+/// machine's, the presets: what `profile list` shows there) as
+/// {"profiles":[{"name","origin","path","description","error"}],
+/// "user_dir","system_dir","digest"}; with "digest_only": true only the
+/// digest, which a console polls to follow the folders.
+QJsonObject opProfiles(AgentCall &call)
+{
+    const ProfileStore store = ProfileStore::standard(call.session.root());
+    QJsonObject o{{QStringLiteral("digest"), QString::fromLatin1(profileFolderDigest(store))}};
+    if (call.request.value(u"digest_only").toBool())
+        return o;
+    QJsonArray list;
+    for (const ProfileEntry &e : store.list())
+        list.append(QJsonObject{{QStringLiteral("name"), e.name},
+                                {QStringLiteral("origin"), profileOriginName(e.origin)},
+                                {QStringLiteral("path"), e.path},
+                                {QStringLiteral("description"), e.description},
+                                {QStringLiteral("error"), e.error}});
+    o.insert(u"profiles", list);
+    o.insert(u"user_dir", store.userDir());
+    o.insert(u"system_dir", store.systemDir());
+    return o;
+}
+
+/// {"op":"profile","name":NAME}: one of this host's profiles, as its file
+/// reads ({"text": the JSON, "source": where it came from}).
+QJsonObject opProfile(AgentCall &call)
+{
+    const QString name = call.request.value(u"name").toString();
+    if (!isValidProfileName(name))
+        return agentError(invalid(QStringLiteral("'name' must be a profile name (letters, digits, _ . -), got '%1'")
+                                      .arg(name.left(64))));
+    auto profile = ProfileStore::standard(call.session.root()).load(name);
+    if (!profile)
+        return agentError(profile.error());
+    return {{QStringLiteral("text"), QString::fromUtf8(profileToJson(*profile))},
+            {QStringLiteral("source"), profile->source}};
+}
+
+/// {"op":"save_profile","text":JSON,"overwrite":bool}: a profile (checked
+/// as a file is) saved as the agent user's NAME.json here; {"path"}.
+QJsonObject opSaveProfile(AgentCall &call)
+{
+    auto profile = parseProfile(call.request.value(u"text").toString().toUtf8(), QStringLiteral("save_profile"));
+    if (!profile)
+        return agentError(profile.error());
+    const QString path = ProfileStore::standard(call.session.root()).userPath(profile->name);
+    if (Status st = writeProfileFile(*profile, path, call.request.value(u"overwrite").toBool()); !st)
+        return agentError(st.error());
+    return {{QStringLiteral("path"), path}};
+}
+
 /// {"op":"block_devices"}: this host's block devices as a count and a
 /// digest of their names and sysfs nodes, which a console polls to follow
 /// the host's hotplug (core/remote/hostwatcher.h).
@@ -701,6 +754,9 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);
+    addOp(QStringLiteral("profiles"), &opProfiles);
+    addOp(QStringLiteral("profile"), &opProfile);
+    addOp(QStringLiteral("save_profile"), &opSaveProfile);
     addOp(QStringLiteral("readtest"), &opReadTest);
     addOp(QStringLiteral("history_db"), &opHistoryDb);
     addOp(QStringLiteral("udev_rules"), &opUdevRules);

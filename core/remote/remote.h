@@ -22,6 +22,7 @@
 #include "common/jsonlines.h"
 #include "common/result.h"
 #include "devices/snapshot.h"
+#include "profiles/profiles.h"
 #include "readtest/measurer.h"
 #include "readtest/readtest.h"
 #include "session/session.h"
@@ -112,7 +113,8 @@ public:
     /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
     /// plan, apply, apply_temporary, restore_temporary, keep_temporary,
     /// revert_all, revert_profile, applied_state, dead_journals,
-    /// restore_journal, monitor, counters, snapshot, history.
+    /// restore_journal, monitor, counters, snapshot, history, profiles,
+    /// profile, save_profile.
     void addOp(const QString &name, AgentHandler handler);
     QStringList ops() const;
 
@@ -331,7 +333,14 @@ struct RemoteConnection
     /// as it was when the host has none yet).
     std::function<Status(const QString &file)> fetchHistory;
     QString mirror; ///< the mirror's directory (a recorded tree of the host)
+    /// The host's profiles (its agent user's folder, its /etc, the presets),
+    /// listed, loaded and saved there, and watched by asking every few seconds.
+    std::shared_ptr<ProfileLibrary> profiles;
 };
+
+/// The profiles of the host behind `link` (what `--host HOST profile list`
+/// shows), watched by asking its agent every `watchIntervalMs`.
+std::shared_ptr<ProfileLibrary> makeHostProfileLibrary(std::shared_ptr<RemoteLink> link, int watchIntervalMs = 5000);
 
 /// The session options of a window on `connection`: its backend and the
 /// host's read-only reason (its measurer goes beside the session).

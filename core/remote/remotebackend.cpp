@@ -755,7 +755,8 @@ Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString
     if (Status recorded = backend->reload(); !recorded)
         return recorded.error();
     return RemoteConnection{*link, backend, backend,
-                            [backend](const QString &file) { return backend->fetchHistory(file); }, mirrorDir};
+                            [backend](const QString &file) { return backend->fetchHistory(file); }, mirrorDir,
+                            makeHostProfileLibrary(*link)};
 }
 
 SessionOptions hostSessionOptions(const RemoteConnection &connection)

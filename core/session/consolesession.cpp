@@ -2,11 +2,22 @@
 
 #include "monitor/monitor.h"
 
+#include <mutex>
+#include <utility>
+
 namespace blocktune {
 
 // ---- SessionWorker (session thread) ---------------------------------------------
 
 namespace {
+
+/// The events a job tells while it runs on this thread (ConsoleSession::
+/// runJob sets it for the job's duration); elsewhere the worker takes them.
+thread_local QList<SessionEvent> *t_consoleJobEvents = nullptr;
+
+/// Guards the workers' untold events: a session may be called outside a job
+/// from a thread other than its own (a view's destructor ending a trial).
+std::mutex g_eventsMutex;
 
 SessionState stateOf(const TuningSession &session, bool busy)
 {
@@ -24,6 +35,24 @@ SessionState stateOf(const TuningSession &session, bool busy)
 SessionState SessionWorker::state(bool busy) const
 {
     return stateOf(m_session, busy);
+}
+
+void SessionWorker::takeEvent(const SessionEvent &event)
+{
+    m_events << event; // under g_eventsMutex (the session's sink holds it)
+}
+
+void SessionWorker::publishEvents(quint64 ticket)
+{
+    QList<SessionEvent> events;
+    {
+        const std::lock_guard lock(g_eventsMutex);
+        events = std::exchange(m_events, {});
+    }
+    for (SessionEvent e : events) {
+        e.ticket = ticket;
+        Q_EMIT happened(e);
+    }
 }
 
 void SessionWorker::publish(bool modelToo)
@@ -67,6 +96,7 @@ void SessionWorker::apply(quint64 ticket, const ChangePlan &plan, bool temporary
     const ChangeReport report = temporary ? m_session.applyTemporary(plan) : m_session.apply(plan);
     Q_EMIT applied(ticket, report);
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::restoreTemporary(quint64 ticket)
@@ -74,12 +104,14 @@ void SessionWorker::restoreTemporary(quint64 ticket)
     Q_EMIT stateChanged(state(true));
     Q_EMIT restored(ticket, m_session.restoreTemporary());
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::keepTemporary()
 {
     m_session.keepTemporary();
     publish(false);
+    publishEvents(0);
 }
 
 void SessionWorker::revertAll(quint64 ticket)
@@ -87,6 +119,7 @@ void SessionWorker::revertAll(quint64 ticket)
     Q_EMIT stateChanged(state(true));
     Q_EMIT restored(ticket, m_session.revertAll());
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::restoreJournals(quint64 ticket, const QList<Journal> &journals)
@@ -100,6 +133,7 @@ void SessionWorker::restoreJournals(quint64 ticket, const QList<Journal> &journa
     }
     Q_EMIT restored(ticket, all);
     publish(true);
+    publishEvents(ticket);
 }
 
 void SessionWorker::findDeadJournals(quint64 ticket)
@@ -109,14 +143,36 @@ void SessionWorker::findDeadJournals(quint64 ticket)
 
 // ---- ConsoleSession (GUI thread) -------------------------------------------------
 
+namespace {
+
+/// The session's sink: a job's events stay with the job (its thread), the
+/// others go to the worker, which publishes them after its answer.
+SessionOptions withEventSink(SessionOptions options, SessionWorker **worker)
+{
+    options.eventSink = [worker](const SessionEvent &event) {
+        if (t_consoleJobEvents) {
+            t_consoleJobEvents->append(event);
+            return;
+        }
+        const std::lock_guard lock(g_eventsMutex);
+        if (SessionWorker *w = *worker)
+            w->takeEvent(event);
+    };
+    return options;
+}
+
+} // namespace
+
 ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared_ptr<Measurer> measurer,
                                QObject *parent)
-    : QObject(parent), m_session(std::make_unique<TuningSession>(std::move(root), std::move(options))),
+    : QObject(parent),
+      m_session(std::make_unique<TuningSession>(std::move(root), withEventSink(std::move(options), &m_worker))),
       m_measurer(measurer ? std::move(measurer) : makeLocalMeasurer(m_session->root())),
       m_state(stateOf(*m_session, false))
 {
     qRegisterMetaType<SettingsReply>();
     qRegisterMetaType<SessionState>();
+    qRegisterMetaType<SessionEvent>();
     qRegisterMetaType<ModelSnapshot>();
     qRegisterMetaType<ChangePlan>();
     qRegisterMetaType<ChangeReport>();
@@ -138,6 +194,7 @@ ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared
         m_state = state;
         Q_EMIT stateChanged(state);
     });
+    connect(m_worker, &SessionWorker::happened, this, &ConsoleSession::announce);
     m_thread.start();
 }
 
@@ -147,6 +204,12 @@ ConsoleSession::~ConsoleSession()
     m_session->cancelPendingWrite();
     m_thread.quit();
     m_thread.wait();
+    // The worker went with its thread: what the session tells from here on
+    // (restoring what it still holds) has nobody to hear it.
+    {
+        const std::lock_guard lock(g_eventsMutex);
+        m_worker = nullptr;
+    }
     m_session.reset(); // restores the temporary changes still held
 }
 
@@ -157,6 +220,12 @@ quint64 ConsoleSession::post(F &&call)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, ticket, call = std::forward<F>(call)] { call(w, ticket); },
                               Qt::QueuedConnection);
     return ticket;
+}
+
+void ConsoleSession::announce(const SessionEvent &event)
+{
+    m_lastEvent = event;
+    Q_EMIT happened(event);
 }
 
 quint64 ConsoleSession::rescan()
@@ -224,13 +293,22 @@ quint64 ConsoleSession::runJob(QObject *context, SessionJob job)
     QMetaObject::invokeMethod(
         context,
         [this, ticket, session, measurer, worker, job = std::move(job)] {
+            QList<SessionEvent> told;
+            // (Saved and put back: a job that runs events may run another.)
+            QList<SessionEvent> *const outer = std::exchange(t_consoleJobEvents, &told);
             job(SessionJobContext{*session, *measurer});
+            t_consoleJobEvents = outer;
             // Published on the session thread, whose answers reach the GUI
-            // thread in order: the model and state first, then the end.
+            // thread in order: the model and state first, then what the job
+            // did, then the end.
             QMetaObject::invokeMethod(
                 worker,
-                [this, worker, ticket] {
+                [this, worker, ticket, events = foldJobEvents(told)] {
                     worker->publish(true);
+                    for (SessionEvent e : events) {
+                        e.ticket = ticket;
+                        Q_EMIT worker->happened(e);
+                    }
                     QMetaObject::invokeMethod(this, [this, ticket] { Q_EMIT jobFinished(ticket); }, Qt::QueuedConnection);
                 },
                 Qt::QueuedConnection);

@@ -61,6 +61,12 @@ public:
     void restoreJournals(quint64 ticket, const QList<blocktune::Journal> &journals);
     void findDeadJournals(quint64 ticket);
     void publish(bool modelToo);
+    /// Emits happened() for each event the session told on this thread
+    /// since the last call (its writes, restores and reverts), carrying
+    /// the ticket of the request that made them.
+    void publishEvents(quint64 ticket);
+    /// Where the session's sink puts what it told outside a job.
+    void takeEvent(const blocktune::SessionEvent &event);
 
 Q_SIGNALS:
     void modelChanged(const blocktune::ModelSnapshot &model);
@@ -71,11 +77,13 @@ Q_SIGNALS:
     void restored(quint64 ticket, const blocktune::RestoreReport &report);
     void deadJournalsFound(quint64 ticket, const QList<blocktune::PendingJournal> &journals);
     void stateChanged(const blocktune::SessionState &state);
+    void happened(const blocktune::SessionEvent &event);
 
 private:
     SessionState state(bool busy) const;
 
     TuningSession &m_session;
+    QList<SessionEvent> m_events; ///< told, not yet published (session thread)
 };
 
 /// What a job is handed for as long as it runs: the session, and where
@@ -121,6 +129,9 @@ public:
     /// The newest state (the writer, the counts); before the first answer,
     /// as the session was made.
     const SessionState &state() const { return m_state; }
+    /// The last thing the session did to the devices (happened()), whoever
+    /// asked for it; nullopt before the first.
+    const std::optional<SessionEvent> &lastEvent() const { return m_lastEvent; }
 
     // Each returns the ticket its answer will carry.
     quint64 rescan();
@@ -148,10 +159,16 @@ Q_SIGNALS:
     void stateChanged(const blocktune::SessionState &state);
     /// A job's end, after the model and state it left were published.
     void jobFinished(quint64 ticket);
+    /// The session wrote, tried, restored or reverted something: the one
+    /// place that says what happened, for every view's status line. A
+    /// job's events come when it ends, its temporary changes for measuring
+    /// folded into one (foldJobEvents()); the others after their answer.
+    void happened(const blocktune::SessionEvent &event);
 
 private:
     template<typename F>
     quint64 post(F &&call);
+    void announce(const blocktune::SessionEvent &event);
 
     std::unique_ptr<TuningSession> m_session;
     std::shared_ptr<Measurer> m_measurer;
@@ -159,6 +176,7 @@ private:
     SessionWorker *m_worker = nullptr;
     ModelSnapshot m_model;
     SessionState m_state;
+    std::optional<SessionEvent> m_lastEvent;
     quint64 m_nextTicket = 1;
 };
 
@@ -166,6 +184,7 @@ private:
 
 Q_DECLARE_METATYPE(blocktune::SettingsReply)
 Q_DECLARE_METATYPE(blocktune::SessionState)
+Q_DECLARE_METATYPE(blocktune::SessionEvent)
 Q_DECLARE_METATYPE(blocktune::ModelSnapshot)
 Q_DECLARE_METATYPE(blocktune::ChangePlan)
 Q_DECLARE_METATYPE(blocktune::ChangeReport)

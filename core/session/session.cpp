@@ -146,12 +146,23 @@ std::optional<ChangeReport> TuningSession::refusedLocked(const ChangePlan &plan)
 
 ChangeReport TuningSession::runLocked(const ChangePlan &plan, JournalMode mode)
 {
-    if (auto refused = refusedLocked(plan))
+    const SessionEvent::Kind kind = mode == JournalMode::Temporary ? SessionEvent::Kind::Tried : SessionEvent::Kind::Applied;
+    if (auto refused = refusedLocked(plan)) {
+        tell(changeEvent(*refused, kind));
         return *refused;
+    }
     ChangeReport report = m_backend->apply(plan, mode);
     if (wroteAnything(report))
         refreshLocked(touchedQueues(plan));
+    if (plan.ok() && !plan.writes.isEmpty())
+        tell(changeEvent(report, kind));
     return report;
+}
+
+void TuningSession::tell(const SessionEvent &event) const
+{
+    if (m_options.eventSink)
+        m_options.eventSink(event);
 }
 
 ChangeReport TuningSession::apply(const ChangePlan &plan)
@@ -188,11 +199,13 @@ RememberedApply TuningSession::applyRemembered(const ChangePlan &plan, const QSt
     }
     if (auto refused = refusedLocked(plan)) {
         out.report = *refused;
+        tell(changeEvent(out.report, SessionEvent::Kind::ProfileApplied, profile));
         return out;
     }
     out = m_backend->applyRemembered(plan, profile);
     if (wroteAnything(out.report))
         refreshLocked(touchedQueues(plan));
+    tell(changeEvent(out.report, SessionEvent::Kind::ProfileApplied, profile));
     return out;
 }
 
@@ -207,6 +220,8 @@ RememberedRevert TuningSession::revertRemembered()
     }
     RememberedRevert out = m_backend->revertRemembered();
     refreshLocked(touchedQueues(out.restore));
+    if (out.state)
+        tell(restoreEvent(out.restore, SessionEvent::Kind::ProfileReverted, out.state->profiles));
     return out;
 }
 
@@ -223,13 +238,17 @@ RestoreReport TuningSession::restoreTemporary()
         return {};
     RestoreReport report = m_backend->restoreTemporary();
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::Restored));
     return report;
 }
 
 void TuningSession::keepTemporary()
 {
     const QMutexLocker locker(&m_lock);
+    const int held = m_backend->temporaryCount();
     m_backend->keepTemporary();
+    if (held > 0)
+        tell(keptEvent(held));
 }
 
 RestoreReport TuningSession::revertAll()
@@ -239,6 +258,7 @@ RestoreReport TuningSession::revertAll()
         return {}; // wrote nothing, so nothing to take back
     RestoreReport report = m_backend->revertAll();
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::Reverted));
     return report;
 }
 
@@ -283,6 +303,7 @@ RestoreReport TuningSession::restoreJournal(const Journal &journal)
     }
     RestoreReport report = m_backend->restoreJournal(journal);
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::JournalRestored));
     return report;
 }
 

@@ -46,6 +46,42 @@ struct SessionCapabilities
     bool filesHere = true;   ///< journals and the history are this machine's (false: the host's)
 };
 
+/// Something a session did to the devices (wrote, tried, restored,
+/// reverted), described once where it happened: what every view's status
+/// line shows, whichever view or job asked for it (ConsoleSession::happened).
+struct SessionEvent
+{
+    enum class Kind {
+        Applied,         ///< a change set written for good
+        Tried,           ///< written as a temporary change
+        Kept,            ///< the temporary changes kept
+        Restored,        ///< the temporary changes' values brought back
+        Reverted,        ///< everything this session changed, undone
+        ProfileApplied,  ///< a profile's change set, its before-state remembered
+        ProfileReverted, ///< a profile's remembered values brought back
+        JournalRestored, ///< what a dead session left, brought back
+        Measured,        ///< a job's temporary changes for measuring, all folded into one
+    };
+    Kind kind = Kind::Applied;
+    bool ok = true;       ///< false: refused, failed, or not everything came back
+    QString text;         ///< one sentence, in the user's language
+    QStringList details;  ///< one line per setting: "loop5 read_ahead_kb: 2560 → 768"
+    QStringList devices;  ///< the devices it touched
+    /// The ticket of the ConsoleSession request (or job) that made it, so a
+    /// view can tell its own writes, which it describes itself, from the
+    /// others'; 0 when nobody asked through a ticket (keepTemporary).
+    quint64 ticket = 0;
+};
+
+/// Builds the events (sessionevent.cpp); the session calls them.
+SessionEvent changeEvent(const ChangeReport &report, SessionEvent::Kind kind, const QString &profile = {});
+SessionEvent restoreEvent(const RestoreReport &report, SessionEvent::Kind kind, const QStringList &profiles = {});
+SessionEvent keptEvent(int count);
+/// Several events of one job told as what they did together: its temporary
+/// changes (tried and restored) as one Measured event, then the others as
+/// they were. Empty in, empty out.
+QList<SessionEvent> foldJobEvents(const QList<SessionEvent> &events);
+
 struct SessionOptions
 {
     /// Empty: makeAttributeWriter() (direct as root or on a tree, else the
@@ -54,6 +90,9 @@ struct SessionOptions
     /// Probe filesystems with libblkid when scanning (opens every device):
     /// only `list` wants that; tuning never does.
     bool probeFilesystems = false;
+    /// Called (on the calling thread, under the session's lock) with every
+    /// write, restore and revert it made; empty: nobody listens.
+    std::function<void(const SessionEvent &)> eventSink;
     /// Refuse every write with this reason (the console on a recorded
     /// tree, a remote host without root). Empty: writes allowed.
     QString readOnlyReason;
@@ -158,6 +197,8 @@ private:
     Result<std::shared_ptr<const DeviceModel>> modelLocked();
     void refreshLocked(const QStringList &queues);
     ChangeReport runLocked(const ChangePlan &plan, JournalMode mode);
+    /// Hands an event to the options' sink (under the lock: in order).
+    void tell(const SessionEvent &event) const;
     /// The refusal of a read-only session, or nullopt when it may write.
     std::optional<ChangeReport> refusedLocked(const ChangePlan &plan) const;
 

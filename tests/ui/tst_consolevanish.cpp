@@ -2,27 +2,69 @@
 // the test's own direct-I/O loop device loses its backing file (reads fail
 // with EIO) and is detached mid-test. The test ends with a message naming
 // the device and the error, its settings are restored, the tree drops the
-// detached device, and the monitor goes on sampling.
+// detached device, and the monitor goes on sampling. And hotplugs beside
+// the device being tuned disturb nothing the user is doing.
+//
+// Other people's loop devices come and go beside these tests (a name is
+// reused): the test's own are found by their backing files.
 #include "devicetree.h"
 #include "mainwindow.h"
+#include "tuningpanel.h"
+#include "widgetsupport.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "session/consolesession.h"
 #include "testloop.h"
+#include "session/consolesession.h"
 #include "testsupport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
+#include <QApplication>
 
 using namespace blocktune;
 using namespace blocktune::test;
+
+namespace {
+
+/// The kernel name the window's model gives the loop device over `backingFile`
+/// (attached, not empty), or empty.
+QString deviceOver(MainWindow &window, const QString &backingFile)
+{
+    const ModelSnapshot model = window.session()->model();
+    if (!model)
+        return {};
+    for (const BlockDevice &d : model->devices())
+        if (d.loop && d.loop->backingFile == backingFile && d.sizeBytes.value_or(0) > 0)
+            return d.name;
+    return {};
+}
+
+/// That device has a row in the tree.
+bool treeShows(MainWindow &window, const QString &backingFile)
+{
+    const QString name = deviceOver(window, backingFile);
+    return !name.isEmpty() && !window.deviceTree()->itemsFor(name).isEmpty();
+}
+
+QString labelsOf(QWidget *w)
+{
+    QStringList texts;
+    for (QLabel *l : w->findChildren<QLabel *>())
+        texts << l->text();
+    return texts.join(u" | ");
+}
+
+} // namespace
 
 class TestConsoleVanish : public QObject
 {
@@ -106,6 +148,71 @@ private Q_SLOTS:
         const qsizetype before = plotted.size();
         QTRY_VERIFY_WITH_TIMEOUT(plotted.size() > before, 5000);
         QVERIFY(window.isVisible());
+    }
+
+    // Loop devices attached and detached beside the one being tuned, again
+    // and again as on a busy host: the tree keeps the selection (no new
+    // deviceSelected), the panel its unapplied edit (512 must not fall back
+    // to the device's value) and the keyboard focus. When the device itself
+    // is detached, the panel says so plainly.
+    void hotplugDisturbsNothingTheUserIsDoing()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        LoopDevice mine(16 << 20, false);
+        QVERIFY(mine.isValid());
+        MainWindow window(QString(), mine.name());
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 20000));
+        const QString dev = deviceOver(window, mine.backingFile());
+        QVERIFY(!dev.isEmpty());
+        DeviceTree *tree = window.deviceTree();
+        QCOMPARE(tree->selectedDevice(), dev);
+        TuningPanel *panel = window.tuningPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 10000);
+        auto *spin = child<QSpinBox>(panel, u"Readahead in KiB"_qs);
+        QVERIFY(spin);
+        // Loop devices keep their queue settings across users: whatever it
+        // has, the edit differs from it.
+        const int edit = spin->value() == 512 ? 1024 : 512;
+        window.tabs()->setCurrentWidget(panel);
+        spin->setFocus(Qt::TabFocusReason);
+        spin->setValue(edit);
+        QTRY_VERIFY(spin->hasFocus());
+
+        QSignalSpy selected(tree, &DeviceTree::deviceSelected);
+        QSignalSpy gone(tree, &DeviceTree::selectedDeviceGone);
+        for (int i = 0; i < 3; ++i) {
+            LoopDevice other(8 << 20, false);
+            QVERIFY(other.isValid());
+            QTRY_VERIFY_WITH_TIMEOUT(treeShows(window, other.backingFile()), 10000);
+            QCOMPARE(spin->value(), edit);
+            const QString file = other.backingFile();
+            other.detach();
+            QTRY_VERIFY_WITH_TIMEOUT(!treeShows(window, file), 10000);
+        }
+        QTest::qWait(500); // the panel's re-read after the last one
+        QCOMPARE(deviceOver(window, mine.backingFile()), dev);
+        QCOMPARE(tree->selectedDevice(), dev);
+        QVERIFY2(selected.isEmpty(), qPrintable(selected.isEmpty() ? QString() : selected.at(0).at(0).toString()));
+        QVERIFY(gone.isEmpty());
+        QCOMPARE(panel->loadedDevice(), dev);
+        QCOMPARE(spin->value(), edit);
+        QVERIFY(spin->isEnabled());
+        QVERIFY2(spin->hasFocus(),
+                 QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "nothing");
+
+        // The device itself goes: said plainly, and the form is off.
+        mine.detach();
+        QVERIFY(gone.wait(10000));
+        QCOMPARE(gone.at(0).at(0).toString(), dev);
+        QTRY_VERIFY2_WITH_TIMEOUT(labelsOf(panel).contains(dev + u" is gone: the loop device was detached"_qs),
+                                  qPrintable(labelsOf(panel)), 5000);
+        QVERIFY2(labelsOf(panel).contains(u"not applied; nothing was written to "_qs + dev), qPrintable(labelsOf(panel)));
+        QVERIFY(!spin->isEnabled());
+        QVERIFY(tree->selectedDevice().isEmpty());
     }
 
 private:

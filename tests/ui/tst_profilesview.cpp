@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -22,6 +24,8 @@
 #include <QTest>
 #include <QThread>
 #include <QTimer>
+
+#include <cstdio>
 
 using namespace blocktune;
 using namespace blocktune::test;
@@ -84,6 +88,28 @@ int rowOf(const QTableWidget *table, const QString &device, const QString &key)
         if (table->item(r, 0)->text() == device && table->item(r, 1)->text() == key)
             return r;
     return -1;
+}
+
+/// The table's cell of `device`'s `key` row in `column`, empty when there is none.
+QString cell(const QTableWidget *table, const QString &device, const QString &key, int column)
+{
+    const int r = rowOf(table, device, key);
+    return r < 0 ? QString() : table->item(r, column)->text();
+}
+
+/// The list's tooltip (the profile's description) of `name`.
+QString descriptionOf(QListWidget *list, const QString &name)
+{
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->data(Qt::UserRole).toString() == name)
+            return list->item(i)->toolTip();
+    return {};
+}
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
 } // namespace
@@ -265,6 +291,121 @@ private Q_SLOTS:
         QFile conf(out.filePath(u"tuned.conf"_qs));
         QVERIFY(conf.open(QIODevice::ReadOnly));
         QVERIFY(conf.readAll().contains("elevator=bfq\n"));
+    }
+
+    // A profile saved by `blocktune-cli profile save` appears without a
+    // restart, into a folder that did not exist when the page opened; an
+    // editor's save (a temporary file renamed over the profile) shows its
+    // new description; a profile in the machine's folder, made later too,
+    // appears; a removed one goes, and the page says the one it showed went.
+    void profileFoldersAreFollowed()
+    {
+        QTemporaryDir tree, home;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        const QString config = home.filePath(u"config"_qs);
+        const QString userDir = config + u"/blocktune/profiles"_qs;
+        const QString systemDir = tree.path() + u"/etc/blocktune/profiles"_qs;
+        QVERIFY(!QFileInfo::exists(config) && !QFileInfo::exists(systemDir));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(userDir, systemDir, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        QCOMPARE(next(done).kind, ProfileResult::Preview);
+        QVERIFY(!view.profileNames().contains(u"fleet-a"_qs));
+        auto *list = view.findChild<QListWidget *>();
+
+        // The CLI saves into the user's folder, made by it now.
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_CONFIG_HOME"_qs, config);
+        cli.setProcessEnvironment(env);
+        cli.start(binary("blocktune-cli"), {u"--sysroot"_qs, tree.path(), u"profile"_qs, u"save"_qs, u"--name"_qs,
+                                            u"fleet-a"_qs, u"--description"_qs, u"Saved by the CLI."_qs});
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QVERIFY(QFileInfo::exists(userDir + u"/fleet-a.json"_qs));
+        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"fleet-a"_qs), 10000);
+        QCOMPARE(descriptionOf(list, u"fleet-a"_qs), u"Saved by the CLI."_qs);
+        view.select(u"fleet-a"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"fleet-a"_qs).ok);
+
+        // An editor's save: the new text in a temporary file, renamed over it.
+        QFile saved(userDir + u"/fleet-a.json"_qs);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QByteArray text = saved.readAll();
+        saved.close();
+        text.replace("Saved by the CLI.", "Edited by hand.");
+        QVERIFY(writeFile(userDir + u"/.fleet-a.json.swp"_qs, text));
+        QVERIFY(::rename(qPrintable(userDir + u"/.fleet-a.json.swp"_qs), qPrintable(userDir + u"/fleet-a.json"_qs)) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(descriptionOf(list, u"fleet-a"_qs), u"Edited by hand."_qs, 10000);
+        QCOMPARE(view.selectedProfile(), u"fleet-a"_qs); // what the user chose stays chosen
+
+        // The machine's folder, made after the page opened.
+        QVERIFY(QDir().mkpath(systemDir));
+        QVERIFY(writeFile(systemDir + u"/machine-wide.json"_qs,
+                          R"({"schema":1,"name":"machine-wide","rules":[{"match":{"type":"md"},"set":{"read_ahead_kb":4096}}]})"));
+        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"machine-wide"_qs), 10000);
+
+        // Removed: it goes, and the page says the one on screen went.
+        QVERIFY(QFile::remove(userDir + u"/fleet-a.json"_qs));
+        QTRY_VERIFY_WITH_TIMEOUT(!view.profileNames().contains(u"fleet-a"_qs), 10000);
+        QVERIFY2(view.statusText().contains(u"fleet-a is gone"_qs), qPrintable(view.statusText()));
+        QVERIFY(view.selectedProfile() != u"fleet-a"_qs);
+    }
+
+    // The table is the truth after every write, whoever made it: after
+    // Apply it shows the values now (not the "change" it previewed), after
+    // Revert the verify table shows the drift again (not "matches"), and a
+    // write by another view (the session's apply, as Settings or Advise
+    // makes it) moves the current column; the status line says each.
+    void tableFollowsEveryWrite()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), tree.path() + u"/etc/blocktune/profiles"_qs,
+                                 QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        QCOMPARE(next(done).kind, ProfileResult::Preview);
+        view.select(u"streaming-md"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"streaming-md"_qs).ok);
+        const auto *table = view.findChild<QTableWidget *>();
+        QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"8192"_qs);
+        QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"change"_qs);
+
+        view.apply();
+        ProfileResult r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Apply);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"32768"_qs, 10000);
+        // The rule asks for at least 32768: nothing left to change (it said "change" before).
+        QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"kept: 32768 is already at least 32768"_qs);
+        QVERIFY2(view.statusText().contains(u"Applied profile streaming-md"_qs), qPrintable(view.statusText()));
+
+        view.verify();
+        r = nextOf(done, ProfileResult::Verify, u"streaming-md"_qs);
+        QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"matches"_qs);
+        view.revert();
+        r = next(done);
+        QCOMPARE(r.kind, ProfileResult::Revert);
+        QVERIFY2(r.ok, qPrintable(r.notes.join(u'\n')));
+        QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"drift"_qs, 10000);
+        QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"8192"_qs);
+        QVERIFY2(view.statusText().startsWith(u"Reverted streaming-md"_qs), qPrintable(view.statusText()));
+
+        // Another view writes through the same session.
+        QSignalSpy planned(session.worker(), &SessionWorker::planned);
+        const quint64 ticket = session.plan({{u"md0"_qs, u"read_ahead_kb"_qs, SettingValue(quint64(1024))}});
+        QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty(), 10000); // (wait() would miss an answer that came first)
+        QCOMPARE(planned.at(0).at(0).toULongLong(), ticket);
+        session.apply(planned.at(0).at(1).value<ChangePlan>());
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"1024"_qs, 10000);
+        QVERIFY2(view.statusText().contains(u"md0 read_ahead_kb: 8192 → 1024"_qs), qPrintable(view.statusText()));
     }
 
     // A preset applies to the selected device only, at first: the system

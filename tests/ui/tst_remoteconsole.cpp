@@ -25,6 +25,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QLabel>
 #include <QMessageBox>
@@ -420,6 +421,88 @@ private Q_SLOTS:
         r = waitFor(ProfileResult::Revert);
         QVERIFY2(r.ok, qPrintable(r.message + u' ' + r.notes.join(u"; ")));
         QCOMPARE(readAhead(dev), quint64(128));
+    }
+
+    // A host's window lists the host's profiles, what `blocktune-cli --host
+    // HOST profile list` shows there, not this machine's (it showed this
+    // machine's: fleet-h1 and fleet-r were missing); one saved there later
+    // appears without a restart, a removed one goes, and "Save current"
+    // saves there.
+    void hostWindowListsAndFollowsTheHostsProfiles()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        const auto profileJson = [](const QString &name) {
+            return QStringLiteral(R"({"schema":1,"name":"%1","description":"%1's rules.","rules":[{"match":{"type":"md"},"set":{"read_ahead_kb":4096}}]})")
+                .arg(name).toUtf8();
+        };
+        const auto put = [&](const QString &dir, const QString &name) {
+            QDir().mkpath(dir);
+            QFile f(dir + u'/' + name + u".json"_qs);
+            return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(profileJson(name)) > 0;
+        };
+        // This machine's profiles (the console's config) and the host's (its
+        // agent's) are different folders here, as on two machines.
+        QTemporaryDir hostHome;
+        const QString hostProfiles = hostHome.path() + u"/blocktune/profiles"_qs;
+        const QString localProfiles = m_home.path() + u"/blocktune/profiles"_qs;
+        QVERIFY(put(hostProfiles, u"fleet-h1"_qs) && put(hostProfiles, u"fleet-r"_qs));
+        QVERIFY(put(localProfiles, u"only-here"_qs));
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = sshd.sshConfig();
+        qputenv("XDG_CONFIG_HOME", hostHome.path().toLocal8Bit());
+        target.remoteCommand = PrivateSshd::agentCommand();
+        qputenv("XDG_CONFIG_HOME", m_home.path().toLocal8Bit());
+
+        // What the CLI says the host has.
+        const ProcessResult listed = run(binary("blocktune-cli"), {u"--host"_qs, target.host, u"--ssh-config"_qs,
+                                                                   target.sshConfig, u"--remote-command"_qs,
+                                                                   target.remoteCommand, u"profile"_qs, u"list"_qs});
+        QVERIFY2(listed.exitCode == 0, listed.err.constData());
+        QVERIFY(listed.out.contains("fleet-h1") && listed.out.contains("fleet-r") && !listed.out.contains("only-here"));
+
+        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        QVERIFY(answer);
+        QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
+        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        window->setAttribute(Qt::WA_DeleteOnClose, false);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        ProfilesView *view = window->profilesView();
+        window->tabs()->setCurrentWidget(view);
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-h1"_qs), 20000);
+        QVERIFY(view->profileNames().contains(u"fleet-r"_qs));
+        QVERIFY(!view->profileNames().contains(u"only-here"_qs));
+
+        // Saved on the host later: it appears (the window asks every few
+        // seconds); removed there: it goes.
+        QVERIFY(put(hostProfiles, u"fleet-new"_qs));
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-new"_qs), 20000);
+        QVERIFY(QFile::remove(hostProfiles + u"/fleet-r.json"_qs));
+        QTRY_VERIFY_WITH_TIMEOUT(!view->profileNames().contains(u"fleet-r"_qs), 20000);
+
+        // "Save current" saves into the host's folder.
+        QSignalSpy done(view, &ProfilesView::finished);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 20000);
+        view->saveCurrent(u"saved-there"_qs, false); // all settings: a host at its defaults has no changed ones
+        ProfileResult r;
+        for (int i = 0; i < 10 && r.kind != ProfileResult::Save; ++i) {
+            QVERIFY(!done.isEmpty() || done.wait(30000));
+            r = done.takeFirst().at(0).value<ProfileResult>();
+        }
+        QCOMPARE(r.kind, ProfileResult::Save);
+        QVERIFY2(r.ok, qPrintable(r.message));
+        QVERIFY2(r.message.contains(u"testhost:"_qs + hostProfiles), qPrintable(r.message));
+        QVERIFY(QFileInfo::exists(hostProfiles + u"/saved-there.json"_qs));
+        QVERIFY(!QFileInfo::exists(localProfiles + u"/saved-there.json"_qs));
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"saved-there"_qs), 20000);
     }
 
     // A user who may not write there (not root, no sudoers line for the

@@ -23,6 +23,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QThread>
 #include <QTimer>
@@ -65,6 +66,9 @@ struct AdviseView::Private
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
     quint64 restoreTicket = 0;
+    /// Its own writes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
     bool trying = false;     ///< the plan on its way is a "Try for 60 s"
     bool trialActive = false;
     int tryLeft = 0;
@@ -431,6 +435,11 @@ void AdviseView::startWorker()
 void AdviseView::connectSession(ConsoleSession *session)
 {
     SessionWorker *sw = session->worker();
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket != d->planTicket)
             return;
@@ -598,7 +607,8 @@ bool AdviseView::start()
     setMessage(tr("Measuring raw reads, then the readahead curve (%1 at most)…")
                    .arg(tr("%n s", nullptr, d->budget->value())));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); }));
     Q_EMIT started();
     return true;
 }
@@ -918,6 +928,7 @@ void AdviseView::showPreview(const ChangePlan &plan)
             return;
         }
         d->applyTicket = d->session->apply(plan, d->trying);
+        d->ownTickets.insert(d->applyTicket);
         setMessage(d->session->state().writerStarted ? tr("Writing…")
                                                      : tr("Writing… (the first change asks for authorization)"));
         updateButtons();
@@ -944,6 +955,7 @@ void AdviseView::endTrial()
     d->tryTimer.stop();
     d->trialActive = false;
     d->restoreTicket = d->session->restoreTemporary();
+    d->ownTickets.insert(d->restoreTicket);
     updateButtons();
 }
 

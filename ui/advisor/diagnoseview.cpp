@@ -17,6 +17,7 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QPushButton>
+#include <QSet>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTableWidget>
@@ -305,6 +306,9 @@ struct DiagnoseView::Private
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
     QPointer<ChangePreviewDialog> preview; ///< the fix's plan on screen, before it is written
+    /// Its own fixes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
 
     PageHeader *header = nullptr; ///< the title and why measuring is not offered
     QCheckBox *staticOnly = nullptr;
@@ -407,6 +411,11 @@ QString DiagnoseView::introText() const
 
 void DiagnoseView::connectSignals(ConsoleSession *session)
 {
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
@@ -463,6 +472,7 @@ void DiagnoseView::showPreview(const ChangePlan &plan)
             return;
         }
         d->applyTicket = d->session->apply(plan, false);
+        d->ownTickets.insert(d->applyTicket);
         setMessage(tr("Applying the fix for %1…").arg(d->fixing));
     });
     d->preview->open();
@@ -603,7 +613,8 @@ bool DiagnoseView::run(bool measure)
     setMessage(measure ? tr("Checking %1, then a few seconds of reads…").arg(d->device)
                        : tr("Checking %1…").arg(d->device));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); }));
     return true;
 }
 

@@ -27,6 +27,8 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace blocktune {
 
 namespace {
@@ -121,7 +123,7 @@ class ProfileWorker final : public QObject
     Q_DISABLE_COPY_MOVE(ProfileWorker)
 
 public:
-    explicit ProfileWorker(ProfileStore store) : m_store(std::move(store)) {}
+    explicit ProfileWorker(std::shared_ptr<ProfileLibrary> library) : m_library(std::move(library)) {}
     ~ProfileWorker() override = default;
 
     /// A job of the console's session (ConsoleSession::runJob), which hands
@@ -133,6 +135,7 @@ public:
         r.kind = request.kind;
         r.profile = request.profile;
         r.ticket = request.ticket;
+        r.quiet = request.quiet;
         switch (request.kind) {
         case ProfileResult::List: list(r); break;
         case ProfileResult::PlanSave: planSave(r, request); break;
@@ -150,7 +153,12 @@ Q_SIGNALS:
 private:
     void list(ProfileResult &r)
     {
-        for (const ProfileEntry &e : m_store.list()) {
+        auto entries = m_library->list();
+        if (!entries) {
+            r.message = entries.error().message;
+            return;
+        }
+        for (const ProfileEntry &e : *entries) {
             r.names << e.name;
             r.origins << profileOriginName(e.origin);
             r.descriptions << (e.error.isEmpty() ? e.description : e.error);
@@ -184,7 +192,12 @@ private:
             return;
         }
         r.devices = saveCandidates(**model, req);
-        r.path = m_store.userPath(r.profile);
+        auto path = m_library->userPath(r.profile);
+        if (!path) {
+            r.message = path.error().message;
+            return;
+        }
+        r.path = *path;
         QStringList chosen;
         for (const PreviewDevice &d : std::as_const(r.devices))
             if (d.chosen)
@@ -234,14 +247,14 @@ private:
             r.message = saved.error().message;
             return;
         }
-        const QString path = m_store.userPath(r.profile);
-        if (Status st = writeProfileFile(saved->profile, path, false); !st) {
-            r.message = st.error().message;
+        auto path = m_library->save(saved->profile, false);
+        if (!path) {
+            r.message = path.error().message;
             return;
         }
         r.ok = true;
         r.notes = saved->notes;
-        r.message = tr("Saved %n rule(s) as %1", nullptr, int(saved->profile.rules.size())).arg(path);
+        r.message = tr("Saved %n rule(s) as %1", nullptr, int(saved->profile.rules.size())).arg(*path);
     }
 
     void revert(ProfileResult &r)
@@ -260,9 +273,12 @@ private:
                                : tr("Nothing to revert: no profile was applied since the last revert");
     }
 
-    bool isPreset(const QString &name) const
+    bool isPreset(const QString &name)
     {
-        for (const ProfileEntry &e : m_store.list())
+        auto entries = m_library->list();
+        if (!entries)
+            return false;
+        for (const ProfileEntry &e : std::as_const(*entries))
             if (e.name == name)
                 return e.origin == ProfileOrigin::Preset;
         return false;
@@ -350,7 +366,7 @@ private:
 
     void withProfile(ProfileResult &r, const ProfileRequest &req)
     {
-        auto profile = m_store.load(r.profile);
+        auto profile = m_library->load(r.profile);
         if (!profile) {
             r.message = profile.error().message;
             return;
@@ -436,7 +452,7 @@ private:
     }
 
     TuningSession *m_session = nullptr; ///< during run() only
-    ProfileStore m_store;
+    std::shared_ptr<ProfileLibrary> m_library;
 };
 
 struct ProfilesView::Private
@@ -444,8 +460,18 @@ struct ProfilesView::Private
     ConsoleSession *session = nullptr;
     QThread thread;
     ProfileWorker *worker = nullptr;
+    std::shared_ptr<ProfileLibrary> library;
+    ProfileWatch *watch = nullptr;
     ProfileResult last;
     bool busy = false;
+    int quietPending = 0;       ///< refreshes of its own on their way
+    bool relistPending = false; ///< the folders changed while the page was busy
+    bool tablePending = false;  ///< a write or hotplug came while it was busy
+    /// What the table shows: a preview (also after Apply: the values as they
+    /// are now) or a verify, and of which profile; what refreshTable() redoes.
+    ProfileResult::Kind tableKind = ProfileResult::Preview;
+    QString tableProfile;
+    QStringList deviceIdentity; ///< the devices of the model last seen (hotplug)
     QString pendingSelect;
     QStringList listDescriptions;
     QString device;
@@ -476,11 +502,17 @@ struct ProfilesView::Private
 };
 
 ProfilesView::ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent)
+    : ProfilesView(session, makeLocalProfileLibrary(store), parent)
+{
+}
+
+ProfilesView::ProfilesView(ConsoleSession *session, std::shared_ptr<ProfileLibrary> library, QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
+    d->library = library;
     qRegisterMetaType<blocktune::ProfileResult>();
-    d->worker = new ProfileWorker(store);
+    d->worker = new ProfileWorker(std::move(library));
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &ProfileWorker::done, this, &ProfilesView::showResult, Qt::QueuedConnection);
@@ -491,6 +523,7 @@ ProfilesView::ProfilesView(ConsoleSession *session, const ProfileStore &store, Q
     buildButtons();
     layOutWidgets();
     wireSignals();
+    watchTruth();
     refresh();
 }
 
@@ -649,25 +682,46 @@ QString ProfilesView::device() const
     return d->device;
 }
 
+QStringList ProfilesView::profileNames() const
+{
+    QStringList names;
+    for (int i = 0; i < d->list->count(); ++i)
+        names << d->list->item(i)->data(Qt::UserRole).toString();
+    return names;
+}
+
+QString ProfilesView::statusText() const
+{
+    return d->status->text();
+}
+
 QString ProfilesView::selectedProfile() const
 {
     const QListWidgetItem *item = d->list->currentItem();
     return item ? item->data(Qt::UserRole).toString() : QString();
 }
 
-void ProfilesView::post(ProfileResult::Kind kind, const QString &profile, const QString &a, const QString &b)
+void ProfilesView::post(ProfileResult::Kind kind, const QString &profile, const QString &a, const QString &b, bool quiet)
 {
     ProfileRequest request;
     request.kind = kind;
     request.profile = profile;
     request.a = a;
     request.b = b;
+    request.quiet = quiet;
     post(std::move(request));
 }
 
 void ProfilesView::post(ProfileRequest request)
 {
-    setBusy(true);
+    if (request.quiet)
+        ++d->quietPending;
+    else
+        setBusy(true);
+    if (request.kind == ProfileResult::Preview || request.kind == ProfileResult::Verify) {
+        d->tableKind = request.kind;
+        d->tableProfile = request.profile;
+    }
     ProfileWorker *worker = d->worker;
     d->session->runJob(worker, [worker, request](const SessionJobContext &job) { worker->run(job.session, request); });
 }
@@ -675,6 +729,56 @@ void ProfilesView::post(ProfileRequest request)
 ChangePreviewDialog *ProfilesView::changePreview() const
 {
     return d->preview;
+}
+
+void ProfilesView::watchTruth()
+{
+    d->watch = d->library->watch(this);
+    connect(d->watch, &ProfileWatch::changed, this, &ProfilesView::relist);
+    connect(d->watch, &ProfileWatch::stopped, this, [this](const QString &why) { d->status->setText(why); });
+    // Whoever wrote (Settings, Advise, a job of this page), the table's
+    // "current" and "state" columns are worked out again.
+    connect(d->session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        d->status->setText(event.text);
+        refreshTable();
+    });
+    // Devices that come or go change what the profile's rules match. The
+    // model is published after every job too (a Verify rescans): only a
+    // different set of devices counts.
+    connect(d->session, &ConsoleSession::modelChanged, this, [this](const ModelSnapshot &model) {
+        if (!model)
+            return;
+        QStringList identity;
+        for (const BlockDevice &dev : model->devices())
+            identity << QStringLiteral("%1 %2:%3 %4").arg(dev.name).arg(dev.major).arg(dev.minor)
+                            .arg(dev.loop ? dev.loop->backingFile : QString());
+        if (identity == d->deviceIdentity)
+            return;
+        const bool first = d->deviceIdentity.isEmpty();
+        d->deviceIdentity = identity;
+        if (!first)
+            refreshTable();
+    });
+}
+
+void ProfilesView::relist()
+{
+    if (d->busy || d->quietPending > 0) {
+        d->relistPending = true;
+        return;
+    }
+    post(ProfileResult::List, {}, {}, {}, true);
+}
+
+void ProfilesView::refreshTable()
+{
+    if (d->tableProfile.isEmpty())
+        return;
+    if (d->busy || d->quietPending > 0) {
+        d->tablePending = true;
+        return;
+    }
+    post(d->tableKind, d->tableProfile, {}, {}, true);
 }
 
 void ProfilesView::refresh()
@@ -909,67 +1013,131 @@ void ProfilesView::tintDriftRows()
 
 void ProfilesView::showResult(const ProfileResult &result)
 {
-    setBusy(false);
+    if (result.quiet)
+        --d->quietPending;
+    else
+        setBusy(false);
     if (result.kind == ProfileResult::PlanApply || result.kind == ProfileResult::PlanSave) {
         showPlan(result);
+    } else {
+        if (result.kind == ProfileResult::List)
+            showList(result);
+        else
+            showTable(result);
+        if (result.quiet)
+            Q_EMIT refreshed(result);
+        else
+            Q_EMIT finished(d->last);
+    }
+    // What came while the page was busy, now that it is not.
+    if (d->busy || d->quietPending > 0)
+        return;
+    if (std::exchange(d->relistPending, false)) {
+        relist();
         return;
     }
-    d->last.kind = result.kind;
-    if (result.kind == ProfileResult::List) {
-        const QString keep = d->pendingSelect.isEmpty() ? selectedProfile() : d->pendingSelect;
-        d->pendingSelect.clear();
-        d->listDescriptions = result.descriptions;
-        {
-            const QSignalBlocker block(d->list);
-            d->list->clear();
-            for (qsizetype i = 0; i < result.names.size(); ++i) {
-                auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), result.origins.at(i)));
-                item->setData(Qt::UserRole, result.names.at(i));
-                item->setToolTip(result.descriptions.at(i));
-                d->list->addItem(item);
-            }
-            d->list->setCurrentRow(-1);
+    if (std::exchange(d->tablePending, false))
+        refreshTable();
+}
+
+void ProfilesView::showList(const ProfileResult &result)
+{
+    const QString wanted = d->pendingSelect.isEmpty() ? selectedProfile() : d->pendingSelect;
+    d->pendingSelect.clear();
+    if (!result.ok && result.names.isEmpty()) {
+        // The host could not be asked: the list stays, the reason is shown.
+        if (!result.quiet)
+            d->last = result;
+        d->status->setText(result.message);
+        return;
+    }
+    d->listDescriptions = result.descriptions;
+    {
+        const QSignalBlocker block(d->list);
+        d->list->clear();
+        for (qsizetype i = 0; i < result.names.size(); ++i) {
+            auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), result.origins.at(i)));
+            item->setData(Qt::UserRole, result.names.at(i));
+            item->setToolTip(result.descriptions.at(i));
+            d->list->addItem(item);
         }
+        d->list->setCurrentRow(-1);
+    }
+    const QStringList names = result.names;
+    if (!result.quiet) {
         d->last = result;
         d->last.message = tr("%n profile(s)", nullptr, int(result.names.size()));
         d->status->setText(d->last.message);
-        Q_EMIT finished(d->last);
-        // Something is always selected, so the page shows a preview at once.
-        if (!keep.isEmpty())
-            select(keep);
-        else if (d->list->count() > 0)
-            d->list->setCurrentRow(0);
+    } else {
+        d->last.names = names;
+    }
+    // Something is always selected, so the page shows a preview at once;
+    // the profile shown before stays when it is still there.
+    int row = wanted.isEmpty() ? 0 : int(names.indexOf(wanted));
+    if (row < 0) {
+        row = 0;
+        if (result.quiet && !wanted.isEmpty())
+            d->status->setText(tr("%1 is gone from the profile folders").arg(wanted));
+    }
+    if (row >= d->list->count()) {
+        d->table->setRowCount(0);
+        d->notes->clear();
+        d->description->clear();
+        d->tableProfile.clear();
         return;
     }
-    const QStringList names = d->last.names;
-    d->last = result;
-    d->last.names = names; // the list stays what was listed
-    d->status->setText(result.message);
-    d->notes->setText(result.notes.join(u'\n'));
+    if (!result.quiet) {
+        d->list->setCurrentRow(row); // previews it
+        return;
+    }
+    {
+        const QSignalBlocker block(d->list);
+        d->list->setCurrentRow(row);
+    }
+    d->description->setText(d->listDescriptions.value(row));
+    // The file may have been rewritten: its table is worked out again.
+    const bool verified = d->tableKind == ProfileResult::Verify && names.at(row) == d->tableProfile;
+    post(verified ? ProfileResult::Verify : ProfileResult::Preview, names.at(row), {}, {}, true);
+}
+
+void ProfilesView::fillTable(const QList<ProfileRow> &rows)
+{
+    d->table->setRowCount(int(rows.size()));
+    for (int i = 0; i < rows.size(); ++i) {
+        const ProfileRow &row = rows.at(i);
+        const QStringList cells{row.device, row.key, row.current, row.target, row.rule, row.state};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells.at(c));
+            item->setData(kDriftRole, row.drift);
+            // Not by colour alone: the state says "drift", the device has the warning icon.
+            if (row.drift && c == 0)
+                item->setIcon(semanticIcon(Semantic::Drift, d->table));
+            d->table->setItem(i, c, item);
+        }
+    }
+    tintDriftRows();
+    filterRows();
+}
+
+void ProfilesView::showTable(const ProfileResult &result)
+{
+    if (!result.quiet) {
+        d->last = ProfileResult(result);
+        d->last.names = profileNames(); // the list stays what was listed
+        d->status->setText(result.message);
+    } else if (result.profile != selectedProfile()) {
+        return; // another profile was chosen meanwhile; its own table comes
+    }
+    if (!result.quiet || result.ok || !result.rows.isEmpty())
+        d->notes->setText(result.notes.join(u'\n'));
     if (result.kind == ProfileResult::Preview || result.kind == ProfileResult::Apply
         || result.kind == ProfileResult::Verify) {
-        d->table->setRowCount(int(result.rows.size()));
-        for (int i = 0; i < result.rows.size(); ++i) {
-            const ProfileRow &row = result.rows.at(i);
-            const QStringList cells{row.device, row.key, row.current, row.target, row.rule, row.state};
-            for (int c = 0; c < cells.size(); ++c) {
-                auto *item = new QTableWidgetItem(cells.at(c));
-                item->setData(kDriftRole, row.drift);
-                // Not by colour alone: the state says "drift", the device has the warning icon.
-                if (row.drift && c == 0)
-                    item->setIcon(semanticIcon(Semantic::Drift, d->table));
-                d->table->setItem(i, c, item);
-            }
-        }
-        tintDriftRows();
-        filterRows();
+        fillTable(result.rows);
     }
     if (result.kind == ProfileResult::Save && result.ok)
         refresh();
-    if ((result.kind == ProfileResult::Apply || result.kind == ProfileResult::Revert) && result.ok) {
+    if ((result.kind == ProfileResult::Apply || result.kind == ProfileResult::Revert) && result.ok)
         Q_EMIT settingsChanged(); // the panel reads again; the job publishes the model after it
-    }
-    Q_EMIT finished(d->last);
 }
 
 } // namespace blocktune

@@ -13,6 +13,7 @@
 
 namespace blocktune {
 
+class ProfileLibrary;
 class ProfileStore;
 class ConsoleSession;
 
@@ -49,6 +50,9 @@ struct ProfileResult
     QString path;                   ///< PlanSave, Save: the profile file
     bool preset = false;            ///< PlanApply: the profile is a preset
     quint64 ticket = 0;             ///< PlanApply, PlanSave: the request it answers
+    /// The page asked on its own (the folder changed, the devices or their
+    /// values did): the list and table follow, the status line stays.
+    bool quiet = false;
 };
 
 /// What the page asks its worker for.
@@ -62,6 +66,7 @@ struct ProfileRequest
     ChangePlan plan;                 ///< Apply: the plan the preview showed
     bool changedOnly = false;        ///< PlanSave, Save
     quint64 ticket = 0;              ///< PlanApply, PlanSave: handed back in the result
+    bool quiet = false;              ///< as ProfileResult::quiet
 };
 
 /// The console's Profiles page: the profiles with their descriptions, the
@@ -71,14 +76,22 @@ struct ProfileRequest
 /// Everything that reads or writes runs on the page's own worker thread and
 /// drives the console's one session (thread-safe), so a pkexec prompt never
 /// freezes the window; answers come back as queued signals. `session` must
-/// outlive the view; `store` says where the profiles are
-/// (ProfileStore::standard(root) in the console).
+/// outlive the view; `library` says where the profiles are (this machine's
+/// folders, or a host's through its agent).
+///
+/// The page follows the truth on its own: the library's folders are
+/// watched (a profile saved by the CLI or an editor appears, a removed one
+/// goes), the table is worked out again after every write the session makes
+/// (whoever made it) and when devices come or go, and the status line says
+/// the last thing that happened (ConsoleSession::happened).
 class ProfilesView final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProfilesView)
 
 public:
+    ProfilesView(ConsoleSession *session, std::shared_ptr<ProfileLibrary> library, QWidget *parent = nullptr);
+    /// This machine's profiles in `store`'s folders.
     ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent = nullptr);
     ~ProfilesView() override;
 
@@ -92,9 +105,17 @@ public:
     QString device() const;
     /// The change preview on screen (Apply, Save current…), or nullptr.
     ChangePreviewDialog *changePreview() const;
+    /// The profile names listed now.
+    QStringList profileNames() const;
+    /// What the status line says.
+    QString statusText() const;
 
 public Q_SLOTS:
     void refresh();
+    /// Lists the profiles and works out the table again, quietly (the
+    /// status line keeps the last thing that happened): F5, and what the
+    /// folder watch calls when a profile was saved or removed.
+    void relist();
     void select(const QString &name);
     /// Shows the preview with `name`'s rows selected and, while "only this
     /// device" is ticked, only them. Apply still applies the whole profile.
@@ -121,6 +142,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// An operation ended; `result` is what the page shows.
     void finished(const blocktune::ProfileResult &result);
+    /// The page listed or worked out its table again on its own (`quiet`).
+    void refreshed(const blocktune::ProfileResult &result);
     /// Something was written: other views should read again.
     void settingsChanged();
 
@@ -131,7 +154,14 @@ private:
     void layOutWidgets();
     void wireSignals();
 
-    void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {});
+    void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {},
+              bool quiet = false);
+    /// A write or a hotplug: the table worked out again for the same profile.
+    void refreshTable();
+    void watchTruth();
+    void showList(const blocktune::ProfileResult &result);
+    void showTable(const blocktune::ProfileResult &result);
+    void fillTable(const QList<blocktune::ProfileRow> &rows);
     void post(ProfileRequest request);
     void showResult(const blocktune::ProfileResult &result);
     /// A PlanApply or PlanSave answer: into the preview (opened on the first).

@@ -6,6 +6,7 @@
 
 #include "session/consolesession.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -115,6 +116,7 @@ struct TuningPanel::Private
     QString device;
     std::optional<DeviceSettings> settings; ///< as last read by the session
     quint64 readTicket = 0;  ///< the settings read we wait for
+    quint64 refreshTicket = 0; ///< a read whose answer is merged into the form
     quint64 planTicket = 0;  ///< the plan we wait for
     quint64 applyTicket = 0; ///< the write we wait for
     quint64 revertTicket = 0;
@@ -186,6 +188,7 @@ void TuningPanel::buildWidgets()
     buildQueueBoxes();
     buildButtons();
     d->result = new QLabel(this);
+    d->result->setObjectName(QStringLiteral("status"));
     d->result->setWordWrap(true);
     d->result->setTextInteractionFlags(Qt::TextSelectableByMouse);
 }
@@ -349,7 +352,10 @@ void TuningPanel::wireSession()
     connect(worker, &SessionWorker::settingsRead, this, [this](quint64 ticket, const SettingsReply &reply) {
         if (ticket == d->readTicket)
             showSettings(reply);
+        else if (ticket == d->refreshTicket)
+            mergeSettings(reply);
     });
+    connect(d->session, &ConsoleSession::happened, this, &TuningPanel::showSessionEvent);
     connect(worker, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket == d->planTicket)
             planArrived(plan);
@@ -403,6 +409,7 @@ void TuningPanel::setDevice(const QString &name)
 
 void TuningPanel::reload()
 {
+    d->refreshTicket = 0;
     d->settings.reset();
     setEditable(false);
     if (d->device.isEmpty()) {
@@ -412,6 +419,93 @@ void TuningPanel::reload()
     }
     d->title->setText(tr("%1: reading settings…").arg(d->device));
     d->readTicket = d->session->readSettings(d->device);
+}
+
+void TuningPanel::refresh()
+{
+    // A read on its way (its answer is current), a write (it reads again
+    // when it ends), or a preview the user is looking at: nothing to add.
+    if (d->device.isEmpty() || !d->settings || d->busy())
+        return;
+    d->refreshTicket = d->session->readSettings(d->device);
+}
+
+namespace {
+
+/// What the form shows of a device, compared: equal means nothing to redraw.
+bool sameSettings(const DeviceSettings &a, const DeviceSettings &b)
+{
+    return a.major == b.major && a.minor == b.minor && a.notes == b.notes
+           && deviceSettingsToJson(a) == deviceSettingsToJson(b);
+}
+
+} // namespace
+
+void TuningPanel::mergeSettings(const SettingsReply &reply)
+{
+    d->refreshTicket = 0;
+    if (!d->settings || d->busy() || reply.device != d->device || !reply.settings)
+        return; // the device's own going away is told by deviceGone()
+    if (sameSettings(*d->settings, *reply.settings)) {
+        Q_EMIT settingsLoaded(d->device); // read again: still what is on screen
+        return; // the common case on a busy host: nothing on screen moves
+    }
+    // The user's edits, against the values they were made on; then the new
+    // values, with those edits laid over them again.
+    const QList<SettingChange> edits = formChanges();
+    const bool members = d->members->isChecked();
+    QPointer<QWidget> focus = QApplication::focusWidget();
+    showSettings(reply);
+    for (const SettingChange &c : edits) {
+        const quint64 number = c.value.number().value_or(0);
+        if (c.key == u"read_ahead_kb")
+            d->raSpin->setValue(int(std::min<quint64>(number, quint64(d->raSpin->maximum()))));
+        else if (c.key == u"scheduler" && reply.settings->schedulers.contains(c.value.text()))
+            d->scheduler->setCurrentText(c.value.text());
+        else if (c.key == u"nr_requests")
+            d->nrRequests->setValue(int(number));
+        else if (c.key == u"max_sectors_kb")
+            d->maxSectors->setValue(int(number));
+        else if (c.key.startsWith(u"iosched."))
+            for (int row = 0; row < d->iosched->rowCount(); ++row)
+                if (d->iosched->item(row, 0)->text() == c.key.mid(8))
+                    d->iosched->item(row, 1)->setText(c.value.text());
+    }
+    d->members->setChecked(members && !d->members->isHidden());
+    if (focus && focus->isEnabled() && isAncestorOf(focus) && QApplication::focusWidget() != focus)
+        focus->setFocus(Qt::OtherFocusReason);
+    updateDirty();
+}
+
+void TuningPanel::deviceGone(const QString &name, const QString &why)
+{
+    if (name != d->device)
+        return;
+    const bool edited = d->settings && !formChanges().isEmpty();
+    d->refreshTicket = 0;
+    d->readTicket = 0;
+    d->settings.reset();
+    // A field being edited is about to be turned off: Qt would hand the
+    // focus on to the next widget, the device tree, which then makes its
+    // first device current and this message would be gone at once.
+    if (QWidget *focus = QApplication::focusWidget(); focus && isAncestorOf(focus))
+        focus->clearFocus();
+    setEditable(false);
+    d->title->setText(why);
+    d->note->setText(edited ? tr("The changes in this form were not applied; nothing was written to %1.").arg(name)
+                            : tr("Select another device to tune."));
+    d->note->setVisible(true);
+}
+
+void TuningPanel::showSessionEvent(const SessionEvent &event)
+{
+    // What happened last, whoever did it: the same words in every view.
+    d->result->setText(event.details.isEmpty() || event.details.size() == 1
+                           ? event.text
+                           : event.text + u'\n' + event.details.join(u'\n'));
+    // Another view's write (Advise, Profiles, a sweep's restore) may have
+    // changed what the form shows; this panel's own re-reads on its own.
+    refresh();
 }
 
 void TuningPanel::setEditable(bool usable)
