@@ -594,6 +594,325 @@
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
+    <message>
+        <source>no display to open the console on (DISPLAY and WAYLAND_DISPLAY are unset); blocktune-cli works on a terminal</source>
+        <translation>keine Anzeige, auf der sich die Konsole öffnen ließe (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt); blocktune-cli arbeitet im Terminal</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DetailsView</name>
+    <message>
+        <source>not reported (0)</source>
+        <translation>nicht gemeldet (0)</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>disk</source>
+        <translation>Festplatte</translation>
+    </message>
+    <message>
+        <source>partition %1 of %2</source>
+        <translation>Partition %1 von %2</translation>
+    </message>
+    <message>
+        <source>partition of %1</source>
+        <translation>Partition von %1</translation>
+    </message>
+    <message>
+        <source>md array</source>
+        <translation>md-Array</translation>
+    </message>
+    <message>
+        <source>device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>optical drive</source>
+        <translation>optisches Laufwerk</translation>
+    </message>
+    <message>
+        <source>other block device</source>
+        <translation>anderes Blockgerät</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;JSON</source>
+        <translation>Als &amp;JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy this device as blocktune-cli list --json describes it</source>
+        <translation>Dieses Gerät so kopieren, wie blocktune-cli list --json es beschreibt</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Device number</source>
+        <translation>Gerätenummer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>Rotational</source>
+        <translation>Rotierend</translation>
+    </message>
+    <message>
+        <source>yes (a spinning disk)</source>
+        <translation>ja (eine drehende Festplatte)</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Nur lesbar</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Removable</source>
+        <translation>Wechselmedium</translation>
+    </message>
+    <message>
+        <source>Stacking</source>
+        <translation>Aufbau</translation>
+    </message>
+    <message>
+        <source>Whole disk</source>
+        <translation>Ganze Festplatte</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Physical disks underneath</source>
+        <translation>Physische Festplatten darunter</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Queue (of its disk %1: a partition has none of its own)</source>
+        <translation>Warteschlange (ihrer Festplatte %1: eine Partition hat keine eigene)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 sectors of 512 bytes, as blockdev --getra counts)</source>
+        <translation>%1 (%2 Sektoren zu 512 Bytes, wie blockdev --getra zählt)</translation>
+    </message>
+    <message>
+        <source>%1 (available: %2)</source>
+        <translation>%1 (verfügbar: %2)</translation>
+    </message>
+    <message>
+        <source>built in, always on (no switch on this kernel)</source>
+        <translation>eingebaut, immer an (dieser Kernel hat keinen Schalter)</translation>
+    </message>
+    <message>
+        <source>%1 (switch: %2)</source>
+        <translation>%1 (Schalter: %2)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Readahead</translation>
+    </message>
+    <message>
+        <source>I/O scheduler</source>
+        <translation>I/O-Scheduler</translation>
+    </message>
+    <message>
+        <source>Requests queued (nr_requests)</source>
+        <translation>Anforderungen in der Warteschlange (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Largest request (max_sectors_kb)</source>
+        <translation>Größte Anforderung (max_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Hardware limit (max_hw_sectors_kb)</source>
+        <translation>Grenze der Hardware (max_hw_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Optimal I/O size</source>
+        <translation>Optimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Minimum I/O size</source>
+        <translation>Minimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Logical block size</source>
+        <translation>Logische Blockgröße</translation>
+    </message>
+    <message>
+        <source>Context readahead</source>
+        <translation>Kontext-Readahead</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Filesystem or signature</source>
+        <translation>Dateisystem oder Signatur</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>%1 (slot %2, %3)</source>
+        <translation>%1 (Platz %2, %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>no slot</source>
+        <translation>kein Platz</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Level</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Member disks</source>
+        <translation>Mitgliedsplatten</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe (data per row)</source>
+        <translation>Stripe (Daten je Zeile)</translation>
+    </message>
+    <message>
+        <source>Readahead floor</source>
+        <translation>Readahead-Untergrenze</translation>
+    </message>
+    <message>
+        <source>%1 (two stripes: the kernel raises a smaller readahead to it)</source>
+        <translation>%1 (zwei Stripes: der Kernel hebt ein kleineres Readahead darauf an)</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Missing members</source>
+        <translation>Fehlende Mitglieder</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Direct I/O</source>
+        <translation>Direct I/O</translation>
+    </message>
+    <message>
+        <source>Select a device to see its details.</source>
+        <translation>Ein Gerät auswählen, um seine Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 is gone</source>
+        <translation>%1 ist nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::DevicePane</name>
@@ -1265,22 +1584,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>%1 %2: %3</source>
         <translation>%1 %2: %3</translation>
     </message>
-    <message>
-        <source>%1 is gone</source>
-        <translation>%1 ist nicht mehr vorhanden</translation>
-    </message>
-    <message>
-        <source>recorded tree: writes go to its files</source>
-        <translation>aufgezeichneter Baum: Schreibzugriffe gehen in seine Dateien</translation>
-    </message>
-    <message>
-        <source>read-only until the first change authorizes</source>
-        <translation>nur lesend, bis die erste Änderung autorisiert ist</translation>
-    </message>
-    <message>
-        <source>writing through %1</source>
-        <translation>schreibt über %1</translation>
-    </message>
     <message numerus="yes">
         <source>%n temporary change(s) will be restored</source>
         <translation>
@@ -1291,10 +1594,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>writing…</source>
         <translation>schreibt …</translation>
-    </message>
-    <message>
-        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
-        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1315,10 +1614,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;About blocktune</source>
         <translation>Ü&amp;ber blocktune</translation>
-    </message>
-    <message>
-        <source>read-only (recorded tree)</source>
-        <translation>nur lesen (aufgezeichneter Baum)</translation>
     </message>
     <message>
         <source>Last error</source>
@@ -1383,10 +1678,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;Connect to host…</source>
         <translation>Mit &amp;Host verbinden…</translation>
-    </message>
-    <message>
-        <source>%1: writing as %2</source>
-        <translation>%1: schreibt als %2</translation>
     </message>
     <message>
         <source>%1: read-only</source>
@@ -1470,6 +1761,70 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (1 = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The latency heatmap&lt;/b&gt; (Latency) counts requests by how long they waited: queue time above (held by the scheduler or nr_requests), device time below. Brighter cells higher up mean slower requests; in an array, the member whose column sits higher is the slow one.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The Advise curve&lt;/b&gt; is the median of at least three cold runs at each readahead, measured in passes over the grid. The &lt;b&gt;plateau&lt;/b&gt; is the median of the best three points; the &lt;b&gt;knee&lt;/b&gt; is the smallest readahead within the tolerance (5%) of it, or within the run-to-run noise when that is wider: the points in that band are the same within noise, and more readahead there buys nothing measurable. Each step up costs readahead × the workload&apos;s streams in memory.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (1 = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Latenz-Heatmap&lt;/b&gt; (Latenz) zählt Anfragen danach, wie lange sie gewartet haben: oben die Wartezeit in der Warteschlange (vom Scheduler oder nr_requests gehalten), unten die Gerätezeit. Hellere Zellen weiter oben bedeuten langsamere Anfragen; in einem Array ist das Mitglied, dessen Spalte höher liegt, das langsame.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Advise-Kurve&lt;/b&gt; ist der Median von mindestens drei kalten Läufen je Readahead, gemessen in Durchgängen über das Raster. Das &lt;b&gt;Plateau&lt;/b&gt; ist der Median der besten drei Punkte; das &lt;b&gt;Knie&lt;/b&gt; ist der kleinste Readahead innerhalb der Toleranz (5 %) davon, oder innerhalb des Rauschens von Lauf zu Lauf, wenn das breiter ist: Die Punkte in diesem Band sind im Rauschen gleich, und mehr Readahead bringt dort nichts Messbares. Jeder Schritt nach oben kostet Readahead × die Streams der Last an Speicher.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 is a recorded tree, a recording of a machine: read-only, the console only shows it (nothing is applied or measured there)</source>
+        <translation>%1 ist ein aufgezeichneter Baum, die Aufzeichnung einer Maschine: nur lesbar, die Konsole zeigt ihn nur (dort wird nichts angewendet oder gemessen)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;desktop</source>
+        <translation>Dem Desktop &amp;folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>Dar&amp;k</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>a recording: read-only</source>
+        <translation>eine Aufzeichnung: nur lesbar</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>nur lesbar</translation>
+    </message>
+    <message>
+        <source>writes directly</source>
+        <translation>schreibt direkt</translation>
+    </message>
+    <message>
+        <source>writes through %1</source>
+        <translation>schreibt über %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>a recording: writes change its files, not a machine</source>
+        <translation>eine Aufzeichnung: Schreiben ändert ihre Dateien, keine Maschine</translation>
+    </message>
+    <message>
+        <source>writes directly as root</source>
+        <translation>schreibt direkt als root</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit)</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via sudo</source>
+        <translation>schreibt über blocktune-helper mit sudo</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper</source>
+        <translation>schreibt über blocktune-helper</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit asks at the first change)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit fragt bei der ersten Änderung)</translation>
     </message>
 </context>
 <context>
@@ -1637,7 +1992,7 @@ KiB</translation>
         <source>queue depth
 (thin: in flight, 1 s mean)</source>
         <translation>Warteschlangentiefe
-(dünn: in Bearbeitung, 1-s-Mittel)</translation>
+(dünn: laufend, 1-s-Mittel)</translation>
     </message>
     <message>
         <source>share of bytes read %
@@ -1725,6 +2080,26 @@ KiB</translation>
             <numerusform>und %n weiteres</numerusform>
             <numerusform>und %n weitere</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen at the moment it was recorded, so nothing moves here. (A snapshot made by blocktune-cli record holds two readings a second apart and shows that interval.)</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still, wie sie bei der Aufnahme waren, hier bewegt sich also nichts. (Ein Schnappschuss von blocktune-cli record enthält zwei Ablesungen im Abstand einer Sekunde und zeigt diesen Abschnitt.)</translation>
+    </message>
+    <message>
+        <source>Counters frozen (a recording): nothing to plot</source>
+        <translation>Zähler stehen still (eine Aufzeichnung): nichts zu zeichnen</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen. Shown: the one interval it holds, %1 s between its two readings (proc/diskstats and proc/diskstats.2).</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still. Gezeigt: der eine Abschnitt, den sie enthält, %1 s zwischen ihren zwei Ablesungen (proc/diskstats und proc/diskstats.2).</translation>
+    </message>
+    <message>
+        <source>A recording has no block layer to trace</source>
+        <translation>Eine Aufzeichnung hat keine Blockschicht, die sich verfolgen ließe</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen.</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still.</translation>
     </message>
 </context>
 <context>
@@ -2594,24 +2969,12 @@ KiB</translation>
         <translation>Parallel: mit Hintergrund-Datenströmen</translation>
     </message>
     <message>
-        <source>256M or the device, whichever is less</source>
-        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
-    </message>
-    <message>
-        <source>Bytes each measured stream reads (K/M/G are binary)</source>
-        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G sind binär)</translation>
-    </message>
-    <message>
         <source>O_DIRECT (bypasses readahead)</source>
         <translation>O_DIRECT (umgeht Readahead)</translation>
     </message>
     <message>
         <source>one shared descriptor</source>
         <translation>ein gemeinsamer Deskriptor</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (loop until the measured stream ends)</source>
-        <translation>sdc sdd@1G  (laufen in Schleife, bis der gemessene Datenstrom endet)</translation>
     </message>
     <message>
         <source>sweep read_ahead_kb:</source>
@@ -2728,10 +3091,6 @@ KiB</translation>
     <message>
         <source>the device list is not read yet</source>
         <translation>die Geräteliste ist noch nicht gelesen</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (measured beside the selected device, side by side)</source>
-        <translation>sdc sdd@1G  (neben dem ausgewählten Gerät gemessen)</translation>
     </message>
     <message>
         <source>Also measured</source>
@@ -2880,6 +3239,18 @@ KiB</translation>
     <message>
         <source>% of reads</source>
         <translation>% der Lesezugriffe</translation>
+    </message>
+    <message>
+        <source>Bytes each measured stream reads (K/M/G are binary); empty: 256M or the device, whichever is less</source>
+        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G binär); leer: 256M oder das Gerät, je nachdem, was kleiner ist</translation>
+    </message>
+    <message>
+        <source>Devices read in a loop until the measured stream ends (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die in einer Schleife gelesen werden, bis der gemessene Datenstrom endet (NAME oder NAME@OFFSET)</translation>
+    </message>
+    <message>
+        <source>Devices measured beside the selected one, side by side (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die neben dem ausgewählten gemessen werden, Seite an Seite (NAME oder NAME@OFFSET)</translation>
     </message>
 </context>
 <context>
