@@ -368,6 +368,7 @@ void ReadTestView::layOut()
     auto *page = new QWidget(this);
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("readTestScroll"));
+    scroll->setFocusPolicy(Qt::NoFocus); // Tab goes through the page, not to its frame
     scroll->setWidget(page);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
