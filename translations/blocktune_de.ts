@@ -869,6 +869,10 @@
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
+    <message>
+        <source>no display to open the console on (DISPLAY and WAYLAND_DISPLAY are unset); blocktune-cli works on a terminal</source>
+        <translation>keine Anzeige, auf der sich die Konsole öffnen ließe (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt); blocktune-cli arbeitet im Terminal</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::DevicePane</name>
@@ -2030,6 +2034,70 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>&amp;Rescan devices and profiles</source>
         <translation>Geräte und Profile neu &amp;einlesen</translation>
     </message>
+    <message>
+        <source>%1 is a recorded tree, a recording of a machine: read-only, the console only shows it (nothing is applied or measured there)</source>
+        <translation>%1 ist ein aufgezeichneter Baum, die Aufzeichnung einer Maschine: nur lesbar, die Konsole zeigt ihn nur (dort wird nichts angewendet oder gemessen)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;desktop</source>
+        <translation>Dem Desktop &amp;folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>Dar&amp;k</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>a recording: read-only</source>
+        <translation>eine Aufzeichnung: nur lesbar</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>nur lesbar</translation>
+    </message>
+    <message>
+        <source>writes directly</source>
+        <translation>schreibt direkt</translation>
+    </message>
+    <message>
+        <source>writes through %1</source>
+        <translation>schreibt über %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>a recording: writes change its files, not a machine</source>
+        <translation>eine Aufzeichnung: Schreiben ändert ihre Dateien, keine Maschine</translation>
+    </message>
+    <message>
+        <source>writes directly as root</source>
+        <translation>schreibt direkt als root</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit)</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via sudo</source>
+        <translation>schreibt über blocktune-helper mit sudo</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper</source>
+        <translation>schreibt über blocktune-helper</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit asks at the first change)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit fragt bei der ersten Änderung)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>
@@ -2196,7 +2264,7 @@ KiB</translation>
         <source>queue depth
 (thin: in flight, 1 s mean)</source>
         <translation>Warteschlangentiefe
-(dünn: in Bearbeitung, 1-s-Mittel)</translation>
+(dünn: laufend, 1-s-Mittel)</translation>
     </message>
     <message>
         <source>share of bytes read %
@@ -2284,6 +2352,26 @@ KiB</translation>
             <numerusform>und %n weiteres</numerusform>
             <numerusform>und %n weitere</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen at the moment it was recorded, so nothing moves here. (A snapshot made by blocktune-cli record holds two readings a second apart and shows that interval.)</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still, wie sie bei der Aufnahme waren, hier bewegt sich also nichts. (Ein Schnappschuss von blocktune-cli record enthält zwei Ablesungen im Abstand einer Sekunde und zeigt diesen Abschnitt.)</translation>
+    </message>
+    <message>
+        <source>Counters frozen (a recording): nothing to plot</source>
+        <translation>Zähler stehen still (eine Aufzeichnung): nichts zu zeichnen</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen. Shown: the one interval it holds, %1 s between its two readings (proc/diskstats and proc/diskstats.2).</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still. Gezeigt: der eine Abschnitt, den sie enthält, %1 s zwischen ihren zwei Ablesungen (proc/diskstats und proc/diskstats.2).</translation>
+    </message>
+    <message>
+        <source>A recording has no block layer to trace</source>
+        <translation>Eine Aufzeichnung hat keine Blockschicht, die sich verfolgen ließe</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen.</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still.</translation>
     </message>
 </context>
 <context>
@@ -3534,6 +3622,18 @@ KiB</translation>
         <source>% of reads</source>
         <translation>% der Lesezugriffe</translation>
     </message>
+    <message>
+        <source>Bytes each measured stream reads (K/M/G are binary); empty: 256M or the device, whichever is less</source>
+        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G binär); leer: 256M oder das Gerät, je nachdem, was kleiner ist</translation>
+    </message>
+    <message>
+        <source>Devices read in a loop until the measured stream ends (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die in einer Schleife gelesen werden, bis der gemessene Datenstrom endet (NAME oder NAME@OFFSET)</translation>
+    </message>
+    <message>
+        <source>Devices measured beside the selected one, side by side (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die neben dem ausgewählten gemessen werden, Seite an Seite (NAME oder NAME@OFFSET)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Remote</name>
@@ -4420,6 +4520,321 @@ KiB</translation>
             <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; nicht alles kam zurück: %2</numerusform>
             <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; nicht alles kam zurück: %2</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DetailsView</name>
+    <message>
+        <source>not reported (0)</source>
+        <translation>nicht gemeldet (0)</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>disk</source>
+        <translation>Festplatte</translation>
+    </message>
+    <message>
+        <source>partition %1 of %2</source>
+        <translation>Partition %1 von %2</translation>
+    </message>
+    <message>
+        <source>partition of %1</source>
+        <translation>Partition von %1</translation>
+    </message>
+    <message>
+        <source>md array</source>
+        <translation>md-Array</translation>
+    </message>
+    <message>
+        <source>device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>optical drive</source>
+        <translation>optisches Laufwerk</translation>
+    </message>
+    <message>
+        <source>other block device</source>
+        <translation>anderes Blockgerät</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;JSON</source>
+        <translation>Als &amp;JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy this device as blocktune-cli list --json describes it</source>
+        <translation>Dieses Gerät so kopieren, wie blocktune-cli list --json es beschreibt</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Device number</source>
+        <translation>Gerätenummer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>Rotational</source>
+        <translation>Rotierend</translation>
+    </message>
+    <message>
+        <source>yes (a spinning disk)</source>
+        <translation>ja (eine drehende Festplatte)</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Nur lesbar</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Removable</source>
+        <translation>Wechselmedium</translation>
+    </message>
+    <message>
+        <source>Stacking</source>
+        <translation>Aufbau</translation>
+    </message>
+    <message>
+        <source>Whole disk</source>
+        <translation>Ganze Festplatte</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Physical disks underneath</source>
+        <translation>Physische Festplatten darunter</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Queue (of its disk %1: a partition has none of its own)</source>
+        <translation>Warteschlange (ihrer Festplatte %1: eine Partition hat keine eigene)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 sectors of 512 bytes, as blockdev --getra counts)</source>
+        <translation>%1 (%2 Sektoren zu 512 Bytes, wie blockdev --getra zählt)</translation>
+    </message>
+    <message>
+        <source>%1 (available: %2)</source>
+        <translation>%1 (verfügbar: %2)</translation>
+    </message>
+    <message>
+        <source>built in, always on (no switch on this kernel)</source>
+        <translation>eingebaut, immer an (dieser Kernel hat keinen Schalter)</translation>
+    </message>
+    <message>
+        <source>%1 (switch: %2)</source>
+        <translation>%1 (Schalter: %2)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Readahead</translation>
+    </message>
+    <message>
+        <source>I/O scheduler</source>
+        <translation>I/O-Scheduler</translation>
+    </message>
+    <message>
+        <source>Requests queued (nr_requests)</source>
+        <translation>Anforderungen in der Warteschlange (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Largest request (max_sectors_kb)</source>
+        <translation>Größte Anforderung (max_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Hardware limit (max_hw_sectors_kb)</source>
+        <translation>Grenze der Hardware (max_hw_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Optimal I/O size</source>
+        <translation>Optimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Minimum I/O size</source>
+        <translation>Minimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Logical block size</source>
+        <translation>Logische Blockgröße</translation>
+    </message>
+    <message>
+        <source>Context readahead</source>
+        <translation>Kontext-Readahead</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Filesystem or signature</source>
+        <translation>Dateisystem oder Signatur</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>%1 (slot %2, %3)</source>
+        <translation>%1 (Platz %2, %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>no slot</source>
+        <translation>kein Platz</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Level</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Member disks</source>
+        <translation>Mitgliedsplatten</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe (data per row)</source>
+        <translation>Stripe (Daten je Zeile)</translation>
+    </message>
+    <message>
+        <source>Readahead floor</source>
+        <translation>Readahead-Untergrenze</translation>
+    </message>
+    <message>
+        <source>%1 (two stripes: the kernel raises a smaller readahead to it)</source>
+        <translation>%1 (zwei Stripes: der Kernel hebt ein kleineres Readahead darauf an)</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Missing members</source>
+        <translation>Fehlende Mitglieder</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Direct I/O</source>
+        <translation>Direct I/O</translation>
+    </message>
+    <message>
+        <source>Select a device to see its details.</source>
+        <translation>Ein Gerät auswählen, um seine Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 is gone</source>
+        <translation>%1 ist nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,8 @@
 #include "advisor/advisor.h"
 
 #include "devicepane.h"
+#include "detailsview.h"
+#include "appearance.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
 #include "monitor/monitorview.h"
@@ -28,11 +30,12 @@
 #include <QScreen>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QActionGroup>
 #include <QMenuBar>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QCoreApplication>
 #include <QMessageBox>
 
@@ -43,13 +46,13 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QTabWidget>
-#include <QPlainTextEdit>
 #include <QSocketNotifier>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 namespace blocktune {
 
@@ -59,9 +62,9 @@ SessionOptions consoleOptions(const QString &sysroot)
 {
     SessionOptions options;
     if (!sysroot.isEmpty())
-        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree: the console only shows it (nothing is "
-                                                "applied or measured there); blocktune-cli --sysroot writes into "
-                                                "its files for tests").arg(sysroot);
+        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree, a recording of a machine: read-only, the "
+                                                "console only shows it (nothing is applied or measured there)")
+                                     .arg(sysroot);
     return options;
 }
 
@@ -106,9 +109,10 @@ void MainWindow::buildViews(const QString &sysroot, std::shared_ptr<ProfileLibra
     m_monitor = new MonitorView(sysroot, m_session->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
     if (auto loader = m_session->latencyLoader())
         m_monitor->setLatencyLoader(std::move(loader)); // a host's window: the host's histograms
-    m_details = new QPlainTextEdit(m_tabs);
-    m_details->setReadOnly(true);
-    m_details->setFont(QFont(QStringLiteral("monospace")));
+    // A recorded tree or a snapshot: frozen counters (a host's mirror is
+    // recorded too, but its counters come live from the host's agent).
+    m_monitor->setRecording(m_session->isRecorded() && m_session->remoteHost().isEmpty());
+    m_details = new DetailsView(m_tabs);
     // A host's window shows the host's history: a copy of its database
     // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
     m_history = new HistoryView(m_session->capabilities().filesHere ? QString() : sysroot + QStringLiteral("/history.sqlite"),
@@ -170,11 +174,13 @@ void MainWindow::buildMenus()
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->addAction(tr("&Device list"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
-                        [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    QAction *deviceList = viewMenu->addAction(tr("&Device list"), this,
+                                              [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    deviceList->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_L), QKeySequence(Qt::ALT | Qt::Key_D)});
     for (int i = 0; i < m_tabs->count(); ++i)
         viewMenu->addAction(m_tabs->tabText(i), QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)), this,
                             [this, i] { m_tabs->setCurrentIndex(i); });
+    buildThemeMenu(viewMenu);
     // Ctrl+Tab between the tabs from anywhere, not only when the tab bar has focus.
     auto *next = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab), this);
     next->setContext(Qt::WindowShortcut);
@@ -189,6 +195,35 @@ void MainWindow::buildMenus()
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("How to read these &plots"), QKeySequence::HelpContents, this, &MainWindow::showPlotHelp);
     helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
+}
+
+// View -> Theme: follow the desktop, or light or dark whatever it says;
+// kept for the next start.
+void MainWindow::buildThemeMenu(QMenu *viewMenu)
+{
+    viewMenu->addSeparator();
+    QMenu *menu = viewMenu->addMenu(tr("&Theme"));
+    menu->setObjectName(QStringLiteral("themeMenu"));
+    auto *group = new QActionGroup(menu);
+    const std::pair<ThemeChoice, QString> choices[] = {{ThemeChoice::System, tr("Follow the &desktop")},
+                                                       {ThemeChoice::Light, tr("&Light")},
+                                                       {ThemeChoice::Dark, tr("Dar&k")}};
+    for (const auto &[choice, text] : choices) {
+        QAction *action = menu->addAction(text);
+        action->setObjectName(QStringLiteral("theme-") + themeChoiceName(choice));
+        action->setCheckable(true);
+        action->setChecked(choice == currentTheme());
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [choice] {
+            applyTheme(choice);
+            saveTheme(choice);
+        });
+    }
+    // Another window's menu changed it: this one's ticks follow.
+    connect(menu, &QMenu::aboutToShow, menu, [menu] {
+        for (QAction *action : menu->actions())
+            action->setChecked(action->objectName() == QStringLiteral("theme-") + themeChoiceName(currentTheme()));
+    });
 }
 
 void MainWindow::wireViews()
@@ -283,7 +318,8 @@ void MainWindow::restoreWindowState()
     if (!isMaximized() && !isFullScreen()) {
         const QScreen *on = screen() ? screen() : QGuiApplication::primaryScreen();
         const QRect available = on ? on->availableGeometry() : QRect();
-        setGeometry(fitWindowGeometry(available, QSize(1280, 760), restored ? geometry() : QRect()));
+        const QRect fitted = fitWindowGeometry(available, QSize(1280, 760), restored ? geometry() : QRect());
+        setGeometry(fitted);
     }
     m_splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
     if (m_initialDevice.isEmpty())
@@ -306,17 +342,19 @@ QString MainWindow::privilegeText(const SessionState *state) const
     QStringList parts;
     const QString host = m_session->remoteHost();
     if (!host.isEmpty()) {
+        // The agent's "user@host: direct" or "user@host: blocktune-helper (sudo -n)".
+        const QString writer = m_session->state().writer;
+        const QString user = writer.section(u'@', 0, 0);
         parts << (m_session->readOnlyReason().isEmpty()
-                      ? tr("%1: writing as %2").arg(host, m_session->state().writer)
+                      ? tr("%1: %2").arg(host, writerText(writer.section(u": "_qs, 1), user == u"root"))
                       : tr("%1: read-only").arg(host));
     } else if (!m_session->readOnlyReason().isEmpty()) {
-        parts << tr("read-only (recorded tree)");
+        parts << (m_session->isRecorded() ? tr("a recording: read-only") : tr("read-only"));
     } else if (m_session->isRecorded()) {
-        parts << tr("recorded tree: writes go to its files");
-    } else if (!state || !state->writerStarted) {
-        parts << tr("read-only until the first change authorizes");
+        parts << tr("a recording: writes change its files, not a machine");
     } else {
-        parts << tr("writing through %1").arg(state->writer);
+        const bool started = state && state->writerStarted;
+        parts << writerText(started ? state->writer : QString(), ::geteuid() == 0);
     }
     if (state && state->temporary > 0)
         parts << (host.isEmpty() ? tr("%n temporary change(s) will be restored", nullptr, state->temporary)
@@ -324,6 +362,27 @@ QString MainWindow::privilegeText(const SessionState *state) const
     if (state && state->busy)
         parts << tr("writing…");
     return parts.join(QStringLiteral(" · "));
+}
+
+// Who writes, in words: root writes directly; a user's writes go through
+// blocktune-helper, started by pkexec (polkit asks once, at the first
+// change) or by sudo. `writer` is the backend's description ("direct",
+// "blocktune-helper (pkexec)"), empty before the writer started.
+QString MainWindow::writerText(const QString &writer, bool asRoot)
+{
+    if (writer == u"direct")
+        return asRoot ? tr("writes directly as root") : tr("writes directly");
+    if (writer.startsWith(u"blocktune-helper")) {
+        if (writer.contains(u"pkexec"))
+            return tr("writes through blocktune-helper via pkexec (polkit)");
+        if (writer.contains(u"sudo"))
+            return tr("writes through blocktune-helper via sudo");
+        return tr("writes through blocktune-helper");
+    }
+    if (!writer.isEmpty())
+        return tr("writes through %1").arg(writer);
+    return asRoot ? tr("writes directly as root")
+                  : tr("writes through blocktune-helper via pkexec (polkit asks at the first change)");
 }
 
 QString MainWindow::remoteHost() const
@@ -469,6 +528,20 @@ MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)
     window->setWindowTitle(tr("blocktune — snapshot %1").arg(name));
     window->m_snapshotDir = std::move(dir);
     return window;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Without a window manager (Xvfb, a kiosk, a bare X session) nobody
+    // gives a new window the keyboard: X keeps PointerRoot focus, Qt's xcb
+    // plugin does not count that as focus, the window never becomes active
+    // and no shortcut works (tst_shortcuts). Ask for it once; a window
+    // manager decides as it would anyway.
+    if (!m_askedForFocus) {
+        m_askedForFocus = true;
+        activateWindow();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -671,11 +744,7 @@ void MainWindow::showDetails(const QString &name)
 {
     const ModelSnapshot model = m_session->model();
     const BlockDevice *d = model ? model->find(name) : nullptr;
-    if (!d) {
-        m_details->setPlainText(tr("%1 is gone").arg(name));
-        return;
-    }
-    m_details->setPlainText(QString::fromUtf8(QJsonDocument(deviceToJson(*d)).toJson(QJsonDocument::Indented)));
+    m_details->showDevice(d, name);
 }
 
 } // namespace blocktune

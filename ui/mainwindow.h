@@ -5,13 +5,14 @@
 #include <memory>
 
 class QLabel;
-class QPlainTextEdit;
+class QMenu;
 class QSplitter;
 class QTabWidget;
 class QTemporaryDir;
 
 namespace blocktune {
 
+class DetailsView;
 class DeviceTree;
 class DeviceWatcher;
 class HostDeviceWatcher;
@@ -75,6 +76,7 @@ public:
     ProfilesView *profilesView() const { return m_profiles; }
     AdviseView *adviseView() const { return m_advise; }
     DiagnoseView *diagnoseView() const { return m_diagnose; }
+    DetailsView *detailsView() const { return m_details; }
     QTabWidget *tabs() const { return m_tabs; }
     ConsoleSession *session() const { return m_session; }
     /// The host this window works on, or empty for this machine.
@@ -98,6 +100,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void askToRestore(const QList<PendingJournal> &found);
@@ -105,6 +108,7 @@ private:
     void buildViews(const QString &sysroot, std::shared_ptr<ProfileLibrary> profiles);
     void layOutViews();
     void buildMenus();
+    void buildThemeMenu(QMenu *viewMenu);
     void wireViews();
     /// Hotplug on the live machine: a burst of uevents, one rescan.
     void watchDevices();
@@ -134,10 +138,11 @@ private:
     /// A host's window: copies the host's history database and shows it.
     void fetchRemoteHistory();
     QString privilegeText(const struct SessionState *state) const;
+    static QString writerText(const QString &writer, bool asRoot);
 
     ConsoleSession *m_session = nullptr;
     DeviceTree *m_tree = nullptr;
-    QPlainTextEdit *m_details = nullptr;
+    DetailsView *m_details = nullptr;
     QTabWidget *m_tabs = nullptr;
     TuningPanel *m_tuning = nullptr;
     MonitorView *m_monitor = nullptr;
@@ -159,6 +164,7 @@ private:
     std::shared_ptr<RemoteHost> m_remote;         ///< a connected host and its mirror
     std::shared_ptr<RemoteTarget> m_remoteTarget; ///< how it was reached (for reconnecting)
     bool m_connectionLost = false;
+    bool m_askedForFocus = false;
 };
 
 } // namespace blocktune

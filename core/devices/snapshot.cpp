@@ -6,6 +6,8 @@
 #include "snapshot.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -43,8 +45,11 @@ const char *const kDeviceAttrs[] = {"model", "vendor", "rev", "wwid", "type", "s
 const char *const kPciAttrs[] = {"vendor", "device", "class", "subsystem_vendor", "subsystem_device", "revision",
                                  "irq", "numa_node"};
 const char *const kMqAttrs[] = {"cpu_list", "nr_tags", "nr_reserved_tags"};
-const char *const kProcFiles[] = {"diskstats", "partitions", "stat", "interrupts", "version", "mdstat", "uptime",
-                                  "self/mountinfo", "sys/kernel/osrelease", "sys/vm/enable_context_readahead"};
+// uptime right after diskstats: the time of that reading. A recording of
+// a recording carries its second reading along (kReplayFiles).
+const char *const kProcFiles[] = {"diskstats", "uptime", "partitions", "stat", "interrupts", "version", "mdstat",
+                                  "self/mountinfo", "sys/kernel/osrelease", "sys/vm/enable_context_readahead",
+                                  "diskstats.2", "uptime.2"};
 
 constexpr qsizetype kMaxAttrBytes = 1 << 20; // /proc/interrupts of a big box; an attribute is a page
 
@@ -108,8 +113,9 @@ public:
 
     void mkdir(const QByteArray &rel) { QDir().mkpath(target(rel)); }
 
-    /// Copies one regular, readable file (an attribute); silent when absent.
-    void copy(const QByteArray &rel)
+    /// Copies one regular, readable file (an attribute) to `as` (default:
+    /// the same place); silent when absent.
+    void copy(const QByteArray &rel, QByteArray as = {})
     {
         struct stat st {};
         const QByteArray from = source(rel);
@@ -138,7 +144,7 @@ public:
             data.append(chunk, n);
         }
         ::close(fd);
-        const QString to = target(rel);
+        const QString to = target(as.isEmpty() ? rel : as);
         QDir().mkpath(QFileInfo(to).path());
         QFile out(to);
         if (out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(data) == data.size())
@@ -285,12 +291,23 @@ public:
                 if (m_seen.contains(resolved("sys/dev/block/" + name)))
                     link("sys/dev/block/" + name);
         }
+        QElapsedTimer sinceCounters;
+        sinceCounters.start();
         for (const char *f : kProcFiles)
             copy(QByteArray("proc/") + f);
         devLinks("dev/disk");
         devLinks("dev/mapper");
+        if (m_counterGapMs > 0 && m_root.isLive()) {
+            // The counters again, so a recording can show one interval's
+            // rates (the console's Monitor replays the two readings).
+            QThread::msleep(ulong(std::max<qint64>(0, m_counterGapMs - sinceCounters.elapsed())));
+            copy("proc/diskstats", "proc/diskstats.2");
+            copy("proc/uptime", "proc/uptime.2");
+        }
         return {};
     }
+
+    int m_counterGapMs = 0;
 
 private:
     const SysRoot &m_root;
@@ -301,13 +318,14 @@ private:
 
 } // namespace
 
-Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into)
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into, const SnapshotOptions &options)
 {
     if (!QDir().mkpath(into))
         return makeError(EACCES, QStringLiteral("cannot make the snapshot directory %1").arg(into));
     if (!QDir(into).isEmpty())
         return makeError(InvalidArgument, QStringLiteral("snapshot directory %1 is not empty").arg(into));
     Recorder recorder(root, into);
+    recorder.m_counterGapMs = options.counterGapMs;
     if (Status st = recorder.run(); !st)
         return st.error();
     return recorder.report;
@@ -318,14 +336,14 @@ bool isSnapshotTarball(const QString &path)
     return path.endsWith(u".tar.gz") || path.endsWith(u".tgz");
 }
 
-Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball)
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball, const SnapshotOptions &options)
 {
     if (!isSnapshotTarball(tarball))
         return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
     QTemporaryDir scratch;
     if (!scratch.isValid())
         return makeError(EIO, QStringLiteral("cannot make a temporary directory: %1").arg(scratch.errorString()));
-    auto report = recordSnapshot(root, scratch.path());
+    auto report = recordSnapshot(root, scratch.path(), options);
     if (!report)
         return report;
     const QString part = tarball + QStringLiteral(".part");

@@ -20,6 +20,15 @@ struct SnapshotReport
     QStringList skipped; ///< what could not be read, with why (one line each)
 };
 
+struct SnapshotOptions
+{
+    /// On the live machine: read proc/diskstats and proc/uptime again this
+    /// long after the first reading, into proc/diskstats.2 and
+    /// proc/uptime.2, so the recording holds one interval of the counters
+    /// (the console's Monitor replays it). 0: one reading.
+    int counterGapMs = 0;
+};
+
 /// Copies what blocktune reads of `root` (the live machine or a recorded
 /// tree) into the directory `into` (made if missing; must be empty): every
 /// block device's directory attributes (queue/, iosched/, mq/, md/, dm/,
@@ -29,11 +38,12 @@ struct SnapshotReport
 /// version, mdstat, uptime, self/mountinfo, sys/kernel/osrelease,
 /// sys/vm/enable_context_readahead, and the symlinks of dev/disk/ and
 /// dev/mapper/.
-Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into);
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into, const SnapshotOptions &options = {});
 
 /// recordSnapshot() into a temporary directory, then `tar -czf` into
 /// `tarball` (written to TARBALL.part and renamed when complete).
-Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball);
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball,
+                                             const SnapshotOptions &options = {});
 
 /// True for a name --sysroot unpacks first: *.tar.gz, *.tgz.
 bool isSnapshotTarball(const QString &path);

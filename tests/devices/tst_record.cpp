@@ -3,6 +3,8 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 using namespace blocktune::test;
@@ -88,6 +90,28 @@ private Q_SLOTS:
             QVERIFY2(name.startsWith("sys/") || name.startsWith("proc/") || name.startsWith("dev/"), line.constData());
         }
         QVERIFY(entries > 20);
+    }
+
+    // The counters twice, a second apart, each with the uptime of its
+    // reading: one interval the console's Monitor replays.
+    void snapshotHoldsTwoReadingsOfTheCounters()
+    {
+        QTemporaryDir dir;
+        const QString snapshot = dir.filePath(QStringLiteral("twice.tar.gz"));
+        QCOMPARE(cli({QStringLiteral("record"), snapshot}).exitCode, 0);
+        const QString tree = dir.filePath(QStringLiteral("tree"));
+        QDir().mkpath(tree);
+        QCOMPARE(run(QStringLiteral("tar"), {QStringLiteral("-xzf"), snapshot, QStringLiteral("-C"), tree}).exitCode, 0);
+        auto read = [&](const char *name) {
+            QFile f(tree + QStringLiteral("/proc/") + QString::fromLatin1(name));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        QVERIFY(!read("diskstats").isEmpty());
+        QVERIFY(!read("diskstats.2").isEmpty());
+        const double first = read("uptime").split(' ').value(0).toDouble();
+        const double second = read("uptime.2").split(' ').value(0).toDouble();
+        QVERIFY2(second - first >= 0.95 && second - first < 5,
+                 qPrintable(QStringLiteral("uptime %1 then %2").arg(first).arg(second)));
     }
 
     void badInputIsRefused()

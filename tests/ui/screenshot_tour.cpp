@@ -14,6 +14,7 @@
 // device pixels (grab() renders at the device pixel ratio).
 #include "mainwindow.h"
 #include "devicetree.h"
+#include "detailsview.h"
 #include "i18n.h"
 #include "profilesview.h"
 #include "readtest/readtestview.h"
@@ -60,7 +61,7 @@ int g_failures = 0;
 
 /// Every shot the tour makes, in order (recorded trees, then the live
 /// machine as root). Docs use these names (docs/images/NAME.png): keep them.
-const char *const kShots[] = {"01-arrays-settings", "07-profiles-preview", "10-diagnose-md-static",
+const char *const kShots[] = {"01-arrays-settings", "12-details", "07-profiles-preview", "10-diagnose-md-static",
                               "06-monitor-balance", "02-settings-live",    "03-test-running",
                               "04-test-results",    "04b-test-latency",    "05-sweep",
                               "08-history-compare",
@@ -222,6 +223,9 @@ void recordedTrees(const QString &tmp)
         window.show();
         waitFor([&] { return window.isReady(); }, 10000, "the raid10 tree");
         shot(&window, u"01-arrays-settings"_qs);
+        window.tabs()->setCurrentWidget(window.detailsView());
+        shot(&window, u"12-details"_qs);
+        window.tabs()->setCurrentIndex(0);
 
         // Profiles: streaming-md's preview, opened from md0's context menu.
         ProfilesView *page = window.profilesView();

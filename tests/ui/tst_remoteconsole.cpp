@@ -183,7 +183,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
         QVERIFY(window->windowTitle().contains(u"testhost"));
         QCOMPARE(window->remoteHost(), u"testhost"_qs);
-        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: writing as root@"), qPrintable(statusTexts(*window)), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: writes directly as root"), qPrintable(statusTexts(*window)), 5000);
         DeviceTree *tree = window->deviceTree();
         QCOMPARE(tree->itemsFor(dev).size(), 1);
 

@@ -179,8 +179,13 @@ void ReadTestView::buildForm()
     d->blockSize->setCurrentText(QStringLiteral("64K"));
     d->size = new QLineEdit(this);
     d->size->setObjectName(QStringLiteral("size"));
-    d->size->setPlaceholderText(tr("256M or the device, whichever is less"));
-    d->size->setToolTip(tr("Bytes each measured stream reads (K/M/G are binary)"));
+    // Placeholders are short examples (they must fit a narrow window in
+    // German too); what the field means is in its tooltip.
+    d->size->setPlaceholderText(QStringLiteral("256M"));
+    // Room for its example, and a little more, in any language and scale.
+    d->size->setMinimumWidth(d->size->fontMetrics().horizontalAdvance(QStringLiteral("1024M")) + 20);
+    d->size->setToolTip(tr("Bytes each measured stream reads (K/M/G are binary); empty: 256M or the device, "
+                           "whichever is less"));
     d->repeat = new QSpinBox(this);
     d->repeat->setObjectName(QStringLiteral("repeat"));
     d->repeat->setRange(1, 100);
@@ -204,10 +209,12 @@ void ReadTestView::buildForm()
     d->randomReaders->setValue(1);
     d->background = new QLineEdit(this);
     d->background->setObjectName(QStringLiteral("background"));
-    d->background->setPlaceholderText(tr("sdc sdd@1G  (loop until the measured stream ends)"));
+    d->background->setPlaceholderText(QStringLiteral("sdc sdd@1G"));
+    d->background->setToolTip(tr("Devices read in a loop until the measured stream ends (NAME or NAME@OFFSET)"));
     d->alsoMeasure = new QLineEdit(this);
     d->alsoMeasure->setObjectName(QStringLiteral("measure"));
-    d->alsoMeasure->setPlaceholderText(tr("sdc sdd@1G  (measured beside the selected device, side by side)"));
+    d->alsoMeasure->setPlaceholderText(QStringLiteral("sdc sdd@1G"));
+    d->alsoMeasure->setToolTip(tr("Devices measured beside the selected one, side by side (NAME or NAME@OFFSET)"));
     d->sweep = new QCheckBox(tr("sweep read_ahead_kb:"), this);
     d->sweep->setObjectName(QStringLiteral("sweep"));
     d->sweepValues = new QLineEdit(QStringLiteral("128,512,1024,4096"), this);
@@ -356,7 +363,20 @@ void ReadTestView::buildResults()
 
 void ReadTestView::layOut()
 {
-    auto *layout = new QVBoxLayout(this);
+    // The page scrolls on a short screen (1280x720, 1.5x) rather than
+    // squeeze the Results to a row: they keep room for several rows.
+    auto *page = new QWidget(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("readTestScroll"));
+    scroll->setFocusPolicy(Qt::NoFocus); // Tab goes through the page, not to its frame
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto *layout = new QVBoxLayout(page);
     layout->addWidget(d->title);
     layout->addLayout(formLayout());
     // "Also measured" stands above "Background" (made the other way round).
@@ -389,6 +409,10 @@ void ReadTestView::layOut()
     splitter->addWidget(d->bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    // Six rows of results, their header, the tab bar and the export buttons.
+    const int row = d->table->verticalHeader()->defaultSectionSize();
+    d->bottom->setMinimumHeight(row * 7 + d->copyButton->sizeHint().height() + 3 * fontMetrics().height());
     layout->addWidget(splitter, 1);
 }
 

@@ -529,6 +529,10 @@ void TuningPanel::showSettings(const SettingsReply &reply)
     setEditable(usable);
     d->iosched->setRowCount(0);
     d->scheduler->clear();
+    // No values to show: no form either (a disabled "0 KiB" reads as a
+    // device whose readahead is off).
+    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox, d->ioBox})
+        box->setVisible(reply.settings.has_value());
     if (!reply.settings) {
         d->title->setText(d->device.isEmpty() ? tr("Select a device to tune")
                                               : tr("%1: cannot read settings").arg(d->device));
