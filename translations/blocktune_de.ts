@@ -416,22 +416,6 @@
         <source>Recommended: %1</source>
         <translation>Empfohlen: %1</translation>
     </message>
-    <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; the curve&apos;s knee is %3</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
-    </message>
-    <message>
-        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
-        <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
-    </message>
-    <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
-    </message>
-    <message>
-        <source>No steady answer for %1: the machine read at two speeds (about %2 and %3) during the measurement; the mixed curve&apos;s pick would be %4</source>
-        <translation>Keine beständige Antwort für %1: Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %2 und %3); die gemischte Kurve würde %4 wählen</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -727,18 +711,6 @@
         <source>%1 is no longer the folder it was (now %2)</source>
         <translation>%1 ist nicht mehr der Ordner, der er war (jetzt %2)</translation>
     </message>
-    <message>
-        <source>root %1 does not exist</source>
-        <translation>Wurzelverzeichnis %1 existiert nicht</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: not below sys or proc/sys</source>
-        <translation>%1 wird nicht geschrieben: liegt nicht unter sys oder proc/sys</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: it is a symlink</source>
-        <translation>%1 wird nicht geschrieben: es ist ein symbolischer Link</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::ConnectDialog</name>
@@ -872,6 +844,321 @@
     <message>
         <source>no display to open the console on (DISPLAY and WAYLAND_DISPLAY are unset); blocktune-cli works on a terminal</source>
         <translation>keine Anzeige, auf der sich die Konsole öffnen ließe (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt); blocktune-cli arbeitet im Terminal</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DetailsView</name>
+    <message>
+        <source>not reported (0)</source>
+        <translation>nicht gemeldet (0)</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>disk</source>
+        <translation>Festplatte</translation>
+    </message>
+    <message>
+        <source>partition %1 of %2</source>
+        <translation>Partition %1 von %2</translation>
+    </message>
+    <message>
+        <source>partition of %1</source>
+        <translation>Partition von %1</translation>
+    </message>
+    <message>
+        <source>md array</source>
+        <translation>md-Array</translation>
+    </message>
+    <message>
+        <source>device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>optical drive</source>
+        <translation>optisches Laufwerk</translation>
+    </message>
+    <message>
+        <source>other block device</source>
+        <translation>anderes Blockgerät</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;JSON</source>
+        <translation>Als &amp;JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy this device as blocktune-cli list --json describes it</source>
+        <translation>Dieses Gerät so kopieren, wie blocktune-cli list --json es beschreibt</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Device number</source>
+        <translation>Gerätenummer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>Rotational</source>
+        <translation>Rotierend</translation>
+    </message>
+    <message>
+        <source>yes (a spinning disk)</source>
+        <translation>ja (eine drehende Festplatte)</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Nur lesbar</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Removable</source>
+        <translation>Wechselmedium</translation>
+    </message>
+    <message>
+        <source>Stacking</source>
+        <translation>Aufbau</translation>
+    </message>
+    <message>
+        <source>Whole disk</source>
+        <translation>Ganze Festplatte</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Physical disks underneath</source>
+        <translation>Physische Festplatten darunter</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Queue (of its disk %1: a partition has none of its own)</source>
+        <translation>Warteschlange (ihrer Festplatte %1: eine Partition hat keine eigene)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 sectors of 512 bytes, as blockdev --getra counts)</source>
+        <translation>%1 (%2 Sektoren zu 512 Bytes, wie blockdev --getra zählt)</translation>
+    </message>
+    <message>
+        <source>%1 (available: %2)</source>
+        <translation>%1 (verfügbar: %2)</translation>
+    </message>
+    <message>
+        <source>built in, always on (no switch on this kernel)</source>
+        <translation>eingebaut, immer an (dieser Kernel hat keinen Schalter)</translation>
+    </message>
+    <message>
+        <source>%1 (switch: %2)</source>
+        <translation>%1 (Schalter: %2)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Readahead</translation>
+    </message>
+    <message>
+        <source>I/O scheduler</source>
+        <translation>I/O-Scheduler</translation>
+    </message>
+    <message>
+        <source>Requests queued (nr_requests)</source>
+        <translation>Anforderungen in der Warteschlange (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Largest request (max_sectors_kb)</source>
+        <translation>Größte Anforderung (max_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Hardware limit (max_hw_sectors_kb)</source>
+        <translation>Grenze der Hardware (max_hw_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Optimal I/O size</source>
+        <translation>Optimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Minimum I/O size</source>
+        <translation>Minimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Logical block size</source>
+        <translation>Logische Blockgröße</translation>
+    </message>
+    <message>
+        <source>Context readahead</source>
+        <translation>Kontext-Readahead</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Filesystem or signature</source>
+        <translation>Dateisystem oder Signatur</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>%1 (slot %2, %3)</source>
+        <translation>%1 (Platz %2, %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>no slot</source>
+        <translation>kein Platz</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Level</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Member disks</source>
+        <translation>Mitgliedsplatten</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe (data per row)</source>
+        <translation>Stripe (Daten je Zeile)</translation>
+    </message>
+    <message>
+        <source>Readahead floor</source>
+        <translation>Readahead-Untergrenze</translation>
+    </message>
+    <message>
+        <source>%1 (two stripes: the kernel raises a smaller readahead to it)</source>
+        <translation>%1 (zwei Stripes: der Kernel hebt ein kleineres Readahead darauf an)</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Missing members</source>
+        <translation>Fehlende Mitglieder</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Direct I/O</source>
+        <translation>Direct I/O</translation>
+    </message>
+    <message>
+        <source>Select a device to see its details.</source>
+        <translation>Ein Gerät auswählen, um seine Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 is gone</source>
+        <translation>%1 ist nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1569,10 +1856,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>Planning %1…</source>
         <translation>Plane %1 …</translation>
     </message>
-    <message>
-        <source>Applying %1…</source>
-        <translation>Wende %1 an…</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::HistoryView</name>
@@ -1782,10 +2065,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <source>&amp;Rescan devices</source>
-        <translation>Geräte neu &amp;einlesen</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1824,22 +2103,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>%1 %2: %3</source>
         <translation>%1 %2: %3</translation>
     </message>
-    <message>
-        <source>%1 is gone</source>
-        <translation>%1 ist nicht mehr vorhanden</translation>
-    </message>
-    <message>
-        <source>recorded tree: writes go to its files</source>
-        <translation>aufgezeichneter Baum: Schreibzugriffe gehen in seine Dateien</translation>
-    </message>
-    <message>
-        <source>read-only until the first change authorizes</source>
-        <translation>nur lesend, bis die erste Änderung autorisiert ist</translation>
-    </message>
-    <message>
-        <source>writing through %1</source>
-        <translation>schreibt über %1</translation>
-    </message>
     <message numerus="yes">
         <source>%n temporary change(s) will be restored</source>
         <translation>
@@ -1850,10 +2113,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>writing…</source>
         <translation>schreibt …</translation>
-    </message>
-    <message>
-        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
-        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1874,10 +2133,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;About blocktune</source>
         <translation>Ü&amp;ber blocktune</translation>
-    </message>
-    <message>
-        <source>read-only (recorded tree)</source>
-        <translation>nur lesen (aufgezeichneter Baum)</translation>
     </message>
     <message>
         <source>Last error</source>
@@ -1942,10 +2197,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;Connect to host…</source>
         <translation>Mit &amp;Host verbinden…</translation>
-    </message>
-    <message>
-        <source>%1: writing as %2</source>
-        <translation>%1: schreibt als %2</translation>
     </message>
     <message>
         <source>%1: read-only</source>
@@ -2013,18 +2264,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
             <numerusform> — folgt dem Hotplug von %1 (alle %n s gefragt)</numerusform>
             <numerusform> — folgt dem Hotplug von %1 (alle %n s gefragt)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>profile</source>
-        <translation>Profil</translation>
-    </message>
-    <message>
-        <source>advice applied</source>
-        <translation>Empfehlung angewendet</translation>
-    </message>
-    <message>
-        <source>fix applied</source>
-        <translation>Korrektur angewendet</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (1 = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The latency heatmap&lt;/b&gt; (Latency) counts requests by how long they waited: queue time above (held by the scheduler or nr_requests), device time below. Brighter cells higher up mean slower requests; in an array, the member whose column sits higher is the slow one.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The Advise curve&lt;/b&gt; is the median of at least three cold runs at each readahead, measured in passes over the grid. The &lt;b&gt;plateau&lt;/b&gt; is the median of the best three points; the &lt;b&gt;knee&lt;/b&gt; is the smallest readahead within the tolerance (5%) of it, or within the run-to-run noise when that is wider: the points in that band are the same within noise, and more readahead there buys nothing measurable. Each step up costs readahead × the workload&apos;s streams in memory.&lt;/p&gt;</source>
@@ -3192,10 +3431,6 @@ KiB</translation>
         <source>median %1 (%2; min-max %3-%4); mean %5, stdev %6 MB/s (%7)</source>
         <translation>Median %1 (%2; Min–Max %3–%4); Mittel %5, Standardabweichung %6 MB/s (%7)</translation>
     </message>
-    <message>
-        <source>mean %1, min %2, max %3, stdev %4 MB/s (%5)</source>
-        <translation>Mittel %1, min. %2, max. %3, Standardabweichung %4 MB/s (%5)</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::ReadTestResultsModel</name>
@@ -3335,24 +3570,12 @@ KiB</translation>
         <translation>Parallel: mit Hintergrund-Datenströmen</translation>
     </message>
     <message>
-        <source>256M or the device, whichever is less</source>
-        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
-    </message>
-    <message>
-        <source>Bytes each measured stream reads (K/M/G are binary)</source>
-        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G sind binär)</translation>
-    </message>
-    <message>
         <source>O_DIRECT (bypasses readahead)</source>
         <translation>O_DIRECT (umgeht Readahead)</translation>
     </message>
     <message>
         <source>one shared descriptor</source>
         <translation>ein gemeinsamer Deskriptor</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (loop until the measured stream ends)</source>
-        <translation>sdc sdd@1G  (laufen in Schleife, bis der gemessene Datenstrom endet)</translation>
     </message>
     <message>
         <source>sweep read_ahead_kb:</source>
@@ -3469,10 +3692,6 @@ KiB</translation>
     <message>
         <source>the device list is not read yet</source>
         <translation>die Geräteliste ist noch nicht gelesen</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (measured beside the selected device, side by side)</source>
-        <translation>sdc sdd@1G  (neben dem ausgewählten Gerät gemessen)</translation>
     </message>
     <message>
         <source>Also measured</source>
@@ -3674,6 +3893,141 @@ KiB</translation>
     </message>
 </context>
 <context>
+    <name>blocktune::Session</name>
+    <message>
+        <source>(machine)</source>
+        <translation>(Maschine)</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4</source>
+        <translation>%1 %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4 %5</source>
+        <translation>%1 %2: %3 → %4 %5</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weitere</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+    <message>
+        <source>Profile %1 was not applied: %2</source>
+        <translation>Profil %1 wurde nicht angewendet: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %n change(s), restored unless kept: %1</source>
+        <translation>
+            <numerusform>%n Änderung wird probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+            <numerusform>%n Änderungen werden probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Profile %1: nothing to change</source>
+        <translation>Profil %1: nichts zu ändern</translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied profile %1, %n change(s): %2</source>
+        <translation>
+            <numerusform>Profil %1 angewendet, %n Änderung: %2</numerusform>
+            <numerusform>Profil %1 angewendet, %n Änderungen: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s): %1</source>
+        <translation>
+            <numerusform>%n Änderung angewendet: %1</numerusform>
+            <numerusform>%n Änderungen angewendet: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reverted the session: nothing had been changed</source>
+        <translation>Sitzung zurückgesetzt: es war nichts geändert worden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the session, %n setting(s) restored: %1</source>
+        <translation>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1, %n value(s) restored: %2</source>
+        <translation>
+            <numerusform>%1 zurückgesetzt, %n Wert wiederhergestellt: %2</numerusform>
+            <numerusform>%1 zurückgesetzt, %n Werte wiederhergestellt: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored what an ended session left, %n setting(s): %1</source>
+        <translation>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellung: %1</numerusform>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellungen: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n tried setting(s): %1</source>
+        <translation>
+            <numerusform>%n probierte Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>%n probierte Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n tried setting(s); Revert session still takes them back</source>
+        <translation>
+            <numerusform>%n probierte Einstellung behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+            <numerusform>%n probierte Einstellungen behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); they are still held</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; sie ist noch gesetzt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; sie sind noch gesetzt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s), all restored</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung, wiederhergestellt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen, alle wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; nicht alles kam zurück: %2</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; nicht alles kam zurück: %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>blocktune::StreamCard</name>
     <message>
         <source>stream %1</source>
@@ -3734,10 +4088,6 @@ KiB</translation>
     <message>
         <source>⚠ Runs disagree: run %1 was %2× faster</source>
         <translation>⚠ Die Läufe weichen ab: Lauf %1 war %2× schneller</translation>
-    </message>
-    <message>
-        <source>  · run %1</source>
-        <translation>  · Lauf %1</translation>
     </message>
 </context>
 <context>
@@ -4134,18 +4484,6 @@ KiB</translation>
         <source>the journal directory</source>
         <translation>das Journalverzeichnis</translation>
     </message>
-    <message>
-        <source>the journal directory %1 is not a private directory of this user (a directory, owned by uid %2, not group or world writable)</source>
-        <translation>das Journalverzeichnis %1 ist kein privates Verzeichnis dieses Benutzers (ein Verzeichnis, Eigentümer uid %2, nicht für Gruppe oder alle schreibbar)</translation>
-    </message>
-    <message>
-        <source>cannot write the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht schreiben: %2</translation>
-    </message>
-    <message>
-        <source>cannot sync the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht auf den Datenträger bringen (sync): %2</translation>
-    </message>
 </context>
 <context>
     <name>blocktune::TuningPanel</name>
@@ -4367,474 +4705,12 @@ KiB</translation>
         <translation>Anwenden</translation>
     </message>
     <message>
-        <source>%1 %2: %3 → %4</source>
-        <translation>%1 %2: %3 → %4</translation>
-    </message>
-    <message>
-        <source>(new)</source>
-        <translation>(neu)</translation>
-    </message>
-    <message>
-        <source>Warnings:</source>
-        <translation>Warnungen:</translation>
-    </message>
-    <message>
         <source>The changes in this form were not applied; nothing was written to %1.</source>
         <translation>Die Änderungen in diesem Formular wurden nicht angewendet; nichts wurde auf %1 geschrieben.</translation>
     </message>
     <message>
         <source>Select another device to tune.</source>
         <translation>Wählen Sie ein anderes Gerät zum Einstellen.</translation>
-    </message>
-</context>
-<context>
-    <name>blocktune::Session</name>
-    <message>
-        <source>(machine)</source>
-        <translation>(Maschine)</translation>
-    </message>
-    <message>
-        <source>(new)</source>
-        <translation>(neu)</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3 → %4</source>
-        <translation>%1 %2: %3 → %4</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3 → %4 %5</source>
-        <translation>%1 %2: %3 → %4 %5</translation>
-    </message>
-    <message>
-        <source>?</source>
-        <translation>?</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3</source>
-        <translation>%1 %2: %3</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 and %n more</source>
-        <translation>
-            <numerusform>%1 und %n weitere</numerusform>
-            <numerusform>%1 und %n weitere</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>refused</source>
-        <translation>abgelehnt</translation>
-    </message>
-    <message>
-        <source>Nothing was changed: %1</source>
-        <translation>Nichts wurde geändert: %1</translation>
-    </message>
-    <message>
-        <source>Profile %1 was not applied: %2</source>
-        <translation>Profil %1 wurde nicht angewendet: %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Trying %n change(s), restored unless kept: %1</source>
-        <translation>
-            <numerusform>%n Änderung wird probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
-            <numerusform>%n Änderungen werden probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Profile %1: nothing to change</source>
-        <translation>Profil %1: nichts zu ändern</translation>
-    </message>
-    <message numerus="yes">
-        <source>Applied profile %1, %n change(s): %2</source>
-        <translation>
-            <numerusform>Profil %1 angewendet, %n Änderung: %2</numerusform>
-            <numerusform>Profil %1 angewendet, %n Änderungen: %2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Applied %n change(s): %1</source>
-        <translation>
-            <numerusform>%n Änderung angewendet: %1</numerusform>
-            <numerusform>%n Änderungen angewendet: %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Reverted the session: nothing had been changed</source>
-        <translation>Sitzung zurückgesetzt: es war nichts geändert worden</translation>
-    </message>
-    <message numerus="yes">
-        <source>Reverted the session, %n setting(s) restored: %1</source>
-        <translation>
-            <numerusform>Sitzung zurückgesetzt, %n Einstellung wiederhergestellt: %1</numerusform>
-            <numerusform>Sitzung zurückgesetzt, %n Einstellungen wiederhergestellt: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Reverted %1, %n value(s) restored: %2</source>
-        <translation>
-            <numerusform>%1 zurückgesetzt, %n Wert wiederhergestellt: %2</numerusform>
-            <numerusform>%1 zurückgesetzt, %n Werte wiederhergestellt: %2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Restored what an ended session left, %n setting(s): %1</source>
-        <translation>
-            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellung: %1</numerusform>
-            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellungen: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Restored %n tried setting(s): %1</source>
-        <translation>
-            <numerusform>%n probierte Einstellung wiederhergestellt: %1</numerusform>
-            <numerusform>%n probierte Einstellungen wiederhergestellt: %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>(%1)</source>
-        <translation>(%1)</translation>
-    </message>
-    <message numerus="yes">
-        <source>Kept %n tried setting(s); Revert session still takes them back</source>
-        <translation>
-            <numerusform>%n probierte Einstellung behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
-            <numerusform>%n probierte Einstellungen behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Measured on %1 with %n temporary change(s); they are still held</source>
-        <translation>
-            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; sie ist noch gesetzt</numerusform>
-            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; sie sind noch gesetzt</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Measured on %1 with %n temporary change(s), all restored</source>
-        <translation>
-            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung, wiederhergestellt</numerusform>
-            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen, alle wiederhergestellt</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
-        <translation>
-            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; nicht alles kam zurück: %2</numerusform>
-            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; nicht alles kam zurück: %2</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>blocktune::DetailsView</name>
-    <message>
-        <source>not reported (0)</source>
-        <translation>nicht gemeldet (0)</translation>
-    </message>
-    <message>
-        <source>%1 bytes</source>
-        <translation>%1 Bytes</translation>
-    </message>
-    <message>
-        <source>disk</source>
-        <translation>Festplatte</translation>
-    </message>
-    <message>
-        <source>partition %1 of %2</source>
-        <translation>Partition %1 von %2</translation>
-    </message>
-    <message>
-        <source>partition of %1</source>
-        <translation>Partition von %1</translation>
-    </message>
-    <message>
-        <source>md array</source>
-        <translation>md-Array</translation>
-    </message>
-    <message>
-        <source>device-mapper volume</source>
-        <translation>Device-Mapper-Volume</translation>
-    </message>
-    <message>
-        <source>loop device</source>
-        <translation>Loop-Gerät</translation>
-    </message>
-    <message>
-        <source>optical drive</source>
-        <translation>optisches Laufwerk</translation>
-    </message>
-    <message>
-        <source>other block device</source>
-        <translation>anderes Blockgerät</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>keine</translation>
-    </message>
-    <message>
-        <source>Copy as &amp;JSON</source>
-        <translation>Als &amp;JSON kopieren</translation>
-    </message>
-    <message>
-        <source>Copy this device as blocktune-cli list --json describes it</source>
-        <translation>Dieses Gerät so kopieren, wie blocktune-cli list --json es beschreibt</translation>
-    </message>
-    <message>
-        <source>%1:</source>
-        <translation>%1:</translation>
-    </message>
-    <message>
-        <source>%1 (%2 bytes)</source>
-        <translation>%1 (%2 Bytes)</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>Gerät</translation>
-    </message>
-    <message>
-        <source>Path</source>
-        <translation>Pfad</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>Typ</translation>
-    </message>
-    <message>
-        <source>Device number</source>
-        <translation>Gerätenummer</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>Größe</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>Modell</translation>
-    </message>
-    <message>
-        <source>Serial</source>
-        <translation>Seriennummer</translation>
-    </message>
-    <message>
-        <source>WWN</source>
-        <translation>WWN</translation>
-    </message>
-    <message>
-        <source>Transport</source>
-        <translation>Anschluss</translation>
-    </message>
-    <message>
-        <source>Rotational</source>
-        <translation>Rotierend</translation>
-    </message>
-    <message>
-        <source>yes (a spinning disk)</source>
-        <translation>ja (eine drehende Festplatte)</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>nein</translation>
-    </message>
-    <message>
-        <source>Read-only</source>
-        <translation>Nur lesbar</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>ja</translation>
-    </message>
-    <message>
-        <source>Removable</source>
-        <translation>Wechselmedium</translation>
-    </message>
-    <message>
-        <source>Stacking</source>
-        <translation>Aufbau</translation>
-    </message>
-    <message>
-        <source>Whole disk</source>
-        <translation>Ganze Festplatte</translation>
-    </message>
-    <message>
-        <source>Built on</source>
-        <translation>Aufgebaut auf</translation>
-    </message>
-    <message>
-        <source>Used by</source>
-        <translation>Benutzt von</translation>
-    </message>
-    <message>
-        <source>Physical disks underneath</source>
-        <translation>Physische Festplatten darunter</translation>
-    </message>
-    <message>
-        <source>Queue</source>
-        <translation>Warteschlange</translation>
-    </message>
-    <message>
-        <source>Queue (of its disk %1: a partition has none of its own)</source>
-        <translation>Warteschlange (ihrer Festplatte %1: eine Partition hat keine eigene)</translation>
-    </message>
-    <message>
-        <source>%1 (%2 sectors of 512 bytes, as blockdev --getra counts)</source>
-        <translation>%1 (%2 Sektoren zu 512 Bytes, wie blockdev --getra zählt)</translation>
-    </message>
-    <message>
-        <source>%1 (available: %2)</source>
-        <translation>%1 (verfügbar: %2)</translation>
-    </message>
-    <message>
-        <source>built in, always on (no switch on this kernel)</source>
-        <translation>eingebaut, immer an (dieser Kernel hat keinen Schalter)</translation>
-    </message>
-    <message>
-        <source>%1 (switch: %2)</source>
-        <translation>%1 (Schalter: %2)</translation>
-    </message>
-    <message>
-        <source>on</source>
-        <translation>an</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>aus</translation>
-    </message>
-    <message>
-        <source>Readahead</source>
-        <translation>Readahead</translation>
-    </message>
-    <message>
-        <source>I/O scheduler</source>
-        <translation>I/O-Scheduler</translation>
-    </message>
-    <message>
-        <source>Requests queued (nr_requests)</source>
-        <translation>Anforderungen in der Warteschlange (nr_requests)</translation>
-    </message>
-    <message>
-        <source>Largest request (max_sectors_kb)</source>
-        <translation>Größte Anforderung (max_sectors_kb)</translation>
-    </message>
-    <message>
-        <source>Hardware limit (max_hw_sectors_kb)</source>
-        <translation>Grenze der Hardware (max_hw_sectors_kb)</translation>
-    </message>
-    <message>
-        <source>Optimal I/O size</source>
-        <translation>Optimale I/O-Größe</translation>
-    </message>
-    <message>
-        <source>Minimum I/O size</source>
-        <translation>Minimale I/O-Größe</translation>
-    </message>
-    <message>
-        <source>Logical block size</source>
-        <translation>Logische Blockgröße</translation>
-    </message>
-    <message>
-        <source>Context readahead</source>
-        <translation>Kontext-Readahead</translation>
-    </message>
-    <message>
-        <source>Contents</source>
-        <translation>Inhalt</translation>
-    </message>
-    <message>
-        <source>Filesystem or signature</source>
-        <translation>Dateisystem oder Signatur</translation>
-    </message>
-    <message>
-        <source>Label</source>
-        <translation>Bezeichnung</translation>
-    </message>
-    <message>
-        <source>UUID</source>
-        <translation>UUID</translation>
-    </message>
-    <message>
-        <source>%1 (slot %2, %3)</source>
-        <translation>%1 (Platz %2, %3)</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>no slot</source>
-        <translation>kein Platz</translation>
-    </message>
-    <message>
-        <source>Level</source>
-        <translation>Level</translation>
-    </message>
-    <message>
-        <source>Layout</source>
-        <translation>Layout</translation>
-    </message>
-    <message>
-        <source>Member disks</source>
-        <translation>Mitgliedsplatten</translation>
-    </message>
-    <message>
-        <source>Chunk</source>
-        <translation>Chunk</translation>
-    </message>
-    <message>
-        <source>Stripe (data per row)</source>
-        <translation>Stripe (Daten je Zeile)</translation>
-    </message>
-    <message>
-        <source>Readahead floor</source>
-        <translation>Readahead-Untergrenze</translation>
-    </message>
-    <message>
-        <source>%1 (two stripes: the kernel raises a smaller readahead to it)</source>
-        <translation>%1 (zwei Stripes: der Kernel hebt ein kleineres Readahead darauf an)</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>Zustand</translation>
-    </message>
-    <message>
-        <source>Missing members</source>
-        <translation>Fehlende Mitglieder</translation>
-    </message>
-    <message>
-        <source>Members</source>
-        <translation>Mitglieder</translation>
-    </message>
-    <message>
-        <source>Device-mapper volume</source>
-        <translation>Device-Mapper-Volume</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>Name</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>Art</translation>
-    </message>
-    <message>
-        <source>Loop device</source>
-        <translation>Loop-Gerät</translation>
-    </message>
-    <message>
-        <source>Backing file</source>
-        <translation>Datei dahinter</translation>
-    </message>
-    <message>
-        <source>Direct I/O</source>
-        <translation>Direct I/O</translation>
-    </message>
-    <message>
-        <source>Select a device to see its details.</source>
-        <translation>Ein Gerät auswählen, um seine Details zu sehen.</translation>
-    </message>
-    <message>
-        <source>%1 is gone</source>
-        <translation>%1 ist nicht mehr vorhanden</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
     </message>
 </context>
 </TS>
