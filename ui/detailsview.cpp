@@ -218,6 +218,12 @@ void DetailsView::addDmAndLoop(const BlockDevice &d)
                                      {tr("Direct I/O"), yesNo(d.loop->directIo, tr("on"), tr("off"))}});
 }
 
+void DetailsView::showGone(const QString &why)
+{
+    showDevice(nullptr);
+    m_title->setText(why);
+}
+
 void DetailsView::showDevice(const BlockDevice *device, const QString &name)
 {
     clearGroups();

@@ -27,6 +27,8 @@ public:
 
     /// Shows `device`; nullptr with `name` says that device is gone.
     void showDevice(const BlockDevice *device, const QString &name = {});
+    /// No device shown, and `why` instead (the one shown went away).
+    void showGone(const QString &why);
     /// The JSON Copy as JSON copies (empty when no device is shown).
     QString json() const { return m_json; }
     /// The value shown beside `label` (a row's label text without its

@@ -710,7 +710,7 @@ void MainWindow::deviceSelected(const QString &name)
 void MainWindow::deviceGone(const QString &name, const QString &why)
 {
     m_tuning->deviceGone(name, why);
-    m_details->setPlainText(why);
+    m_details->showGone(why);
     statusBar()->showMessage(why, 15000);
 }
 
