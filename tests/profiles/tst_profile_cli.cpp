@@ -137,7 +137,7 @@ private Q_SLOTS:
                                                  << u"verify"_qs
                                                  << u"%1: rule 1, set.read_ahead_kb: '<<1' is not a whole number"_qs;
         QTest::newRow("broken tuned section") << QByteArray("[main]\nsummary=x\n[disk\nreadahead=1\n") << u"import"_qs
-                                              << u"%1:3: '[disk' is a broken section header (write [NAME] alone on its line)"_qs;
+                                              << u"%1:3: a broken section header (write [NAME] alone on its line)"_qs;
     }
 
     void badInputIsRefusedAndChangesNothing()

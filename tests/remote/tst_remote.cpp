@@ -160,7 +160,14 @@ QString withoutFigures(const QByteArray &text)
 {
     static const QRegularExpression number(QStringLiteral("[0-9]+([.,][0-9]+)?"));
     static const QRegularExpression latency(QStringLiteral("(p[#]+ #) (us|ms|s)\\b"));
-    return QString::fromUtf8(text).replace(number, QStringLiteral("#")).replace(latency, QStringLiteral("\\1 t"));
+    // The note on runs that disagree is there when the figures say so: one
+    // side's runs may, the other's not.
+    static const QRegularExpression disagreement(QStringLiteral("^[^\\n]*The figure is the median\\.\\n"),
+                                                 QRegularExpression::MultilineOption);
+    return QString::fromUtf8(text)
+        .remove(disagreement)
+        .replace(number, QStringLiteral("#"))
+        .replace(latency, QStringLiteral("\\1 t"));
 }
 
 } // namespace
@@ -577,7 +584,9 @@ private Q_SLOTS:
         QVERIFY(setQueue(dev, QStringLiteral("256")));
         const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
                                                              QStringLiteral("7s"), QStringLiteral("--json")});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // 3: no steady answer (the machine read at two speeds meanwhile), an
+        // answer too; what this is about is the restore.
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(u"cancelled").toBool(true), false);
         QVERIFY(o.value(u"curve").toArray().size() >= 2);

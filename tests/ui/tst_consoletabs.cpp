@@ -136,6 +136,10 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
         MonitorView *monitor = window.monitorView();
+        // Sampled as a live machine's Monitor is (a recording's says its
+        // counters are frozen and samples nothing): the sampling is what
+        // this is about.
+        monitor->setRecording(false);
         QSignalSpy plotted(monitor, &MonitorView::plotted);
         window.tabs()->setCurrentWidget(monitor);
         QTRY_VERIFY_WITH_TIMEOUT(!plotted.isEmpty() && plotted.constLast().at(0).toDouble() >= 1.0, 10000);
@@ -353,6 +357,7 @@ private Q_SLOTS:
         auto *apply = view->findChild<QFrame *>(u"below_md_floor"_qs)->findChild<QPushButton *>(u"applyFix"_qs);
         QVERIFY(apply);
         apply->click();
+        QVERIFY(acceptPreview()); // the fix's change, shown first
         QVERIFY(done.wait(20000));
         // "Applied 1 change(s)" untranslated; "1 change" with the plurals loaded.
         QTRY_VERIFY2_WITH_TIMEOUT(settingsStatus->text().startsWith(u"Applied 1 change"_qs)

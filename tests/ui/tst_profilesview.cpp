@@ -376,7 +376,10 @@ private Q_SLOTS:
         QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"8192"_qs);
         QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"change"_qs);
 
-        view.apply();
+        view.apply(); // through the change preview: md0 ticked (a preset ticks none by itself)
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QVERIFY(tickDevice(view.changePreview(), u"md0"_qs, true));
+        QVERIFY(acceptPreview());
         ProfileResult r = next(done);
         QCOMPARE(r.kind, ProfileResult::Apply);
         QVERIFY2(r.ok, qPrintable(r.message));

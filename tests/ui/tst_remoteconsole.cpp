@@ -492,6 +492,13 @@ private Q_SLOTS:
         QSignalSpy done(view, &ProfilesView::finished);
         QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 20000);
         view->saveCurrent(u"saved-there"_qs, false); // all settings: a host at its defaults has no changed ones
+        // Its preview: the host's devices, every one ticked here by hand.
+        QTRY_VERIFY_WITH_TIMEOUT(view->changePreview() && !view->isBusy(), 30000);
+        auto *devices = view->changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
+        QVERIFY(devices && devices->count() > 0);
+        for (int i = 0; i < devices->count(); ++i)
+            devices->item(i)->setCheckState(Qt::Checked);
+        QVERIFY(acceptPreview(30000));
         ProfileResult r;
         for (int i = 0; i < 10 && r.kind != ProfileResult::Save; ++i) {
             QVERIFY(!done.isEmpty() || done.wait(30000));
