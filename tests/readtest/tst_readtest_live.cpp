@@ -291,19 +291,33 @@ private Q_SLOTS:
         // rounds themselves differ (p99 from 0.9 to 1.8 ms beside a build),
         // so the two tools' medians taken apart may come from different
         // rounds.
-        auto pairedRatio = [&](const QList<double> &a, const QList<double> &b) {
+        auto ratiosOf = [&](const QList<double> &a, const QList<double> &b) {
             QList<double> ratios;
             for (qsizetype i = 0; i < a.size(); ++i)
                 ratios << (b.at(i) > 0 ? a.at(i) / b.at(i) : 0.0);
-            return median(ratios);
+            return ratios;
         };
-        const double ratio50 = pairedRatio(ours50, fio50), ratio99 = pairedRatio(ours99, fio99);
-        const QString figures = QStringLiteral("p50 ours %1 fio %2 us (paired ratio %3); p99 ours %4 fio %5 us (%6)")
+        // The allowed gap: 15%, or twice how far the rounds' own ratios
+        // stray from their median (a busy machine makes the two readers'
+        // rounds differ; a systematic error keeps every round's ratio off
+        // by the same amount and still fails).
+        auto allowed = [&](const QList<double> &ratios, double middle) {
+            QList<double> deviations;
+            for (double r : ratios)
+                deviations << std::abs(r - middle);
+            return std::max(0.15, 2 * median(deviations));
+        };
+        const QList<double> ratios50 = ratiosOf(ours50, fio50), ratios99 = ratiosOf(ours99, fio99);
+        const double ratio50 = median(ratios50), ratio99 = median(ratios99);
+        const double allowed50 = allowed(ratios50, ratio50), allowed99 = allowed(ratios99, ratio99);
+        const QString figures = QStringLiteral("p50 ours %1 fio %2 us (paired ratio %3, allowed +-%7); p99 ours %4 "
+                                               "fio %5 us (%6, allowed +-%8)")
                                     .arg(median(ours50)).arg(median(fio50)).arg(ratio50, 0, 'f', 3)
-                                    .arg(median(ours99)).arg(median(fio99)).arg(ratio99, 0, 'f', 3);
+                                    .arg(median(ours99)).arg(median(fio99)).arg(ratio99, 0, 'f', 3)
+                                    .arg(allowed50, 0, 'f', 3).arg(allowed99, 0, 'f', 3);
         qInfo("%s", qPrintable(figures));
-        QVERIFY2(std::abs(ratio50 - 1.0) <= 0.15, qPrintable(figures));
-        QVERIFY2(std::abs(ratio99 - 1.0) <= 0.15, qPrintable(figures));
+        QVERIFY2(std::abs(ratio50 - 1.0) <= allowed50, qPrintable(figures));
+        QVERIFY2(std::abs(ratio99 - 1.0) <= allowed99, qPrintable(figures));
     }
 
     void concurrentReportsEveryStream()
