@@ -134,8 +134,11 @@ QString jsonShape(const QJsonValue &v)
     case QJsonValue::Object: {
         const QJsonObject o = v.toObject();
         QStringList parts;
-        for (auto it = o.begin(); it != o.end(); ++it) // a histogram's length is a figure
-            parts << it.key() + u':' + (it.key() == u"histogram" ? QStringLiteral("histogram") : jsonShape(it.value()));
+        // A histogram's length is a figure; so is whether the runs disagree
+        // (null, or the object that says how).
+        for (auto it = o.begin(); it != o.end(); ++it)
+            parts << it.key() + u':'
+                    + (it.key() == u"histogram" || it.key() == u"runs_disagree" ? it.key() : jsonShape(it.value()));
         return u'{' + parts.join(u',') + u'}';
     }
     case QJsonValue::Array: {
