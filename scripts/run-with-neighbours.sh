@@ -15,12 +15,16 @@
 # Needs a built build folder (scripts/bootstrap.sh -DBLOCKTUNE_BUILD_TESTS=ON,
 # or build-asan/ as scripts/run-tests.sh configures it) and, for the tests
 # that need it and for the loop neighbour, root.
-#   scripts/run-with-neighbours.sh [--build DIR] [--runs N] [--only REGEX] cpu|loops|both [...]
+#   scripts/run-with-neighbours.sh [--build DIR] [--runs N] [--only REGEX] cpu|loops|both [...] [-- COMMAND...]
 #   --only REGEX  only the tests whose names match (ctest -R; the suite guard
 #                 runs around them all the same), e.g. after changing one
+#   -- COMMAND    run COMMAND (with its arguments) beside the neighbours
+#                 instead of the suite, e.g. a fresh clone's `bash .ci/run`
+#                 (its whole output goes to the log)
 # e.g. scripts/run-with-neighbours.sh --runs 3 cpu loops      (3 runs beside each)
 #      scripts/run-with-neighbours.sh --build build-asan --runs 1 both
 #      scripts/run-with-neighbours.sh --runs 1 --only 'tst_monitorlive|tst_remoteconsole' both
+#      scripts/run-with-neighbours.sh --runs 1 both -- bash -c 'cd /tmp/clone && CI=true bash .ci/run'
 # Logs: DIR/neighbours/KIND-N.log (ctest's output of each run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,25 +32,28 @@ build=build
 runs=3
 only=
 kinds=()
+command=()
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     cpu | loops | both) kinds+=("$1"); shift ;;
+    --) shift; command=("$@"); [ $# -gt 0 ] || { echo "run-with-neighbours: -- needs a command after it" >&2; exit 2; }; break ;;
     -h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run-with-neighbours: unknown argument '$1' (allowed: --build DIR, --runs N, --only REGEX, cpu, loops, both)" >&2; exit 2 ;;
+    *) echo "run-with-neighbours: unknown argument '$1' (allowed: --build DIR, --runs N, --only REGEX, cpu, loops, both, -- COMMAND...)" >&2; exit 2 ;;
     esac
 done
 [ "${#kinds[@]}" -gt 0 ] || { echo "run-with-neighbours: name the neighbours: cpu, loops or both" >&2; exit 2; }
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "run-with-neighbours: --runs '$runs' is not a whole number from 1" >&2; exit 2; }
-[ -f "$build/CTestTestfile.cmake" ] || { echo "run-with-neighbours: $build is not a configured build folder (scripts/bootstrap.sh)" >&2; exit 2; }
+[ "${#command[@]}" -gt 0 ] || [ -f "$build/CTestTestfile.cmake" ] || { echo "run-with-neighbours: $build is not a configured build folder (scripts/bootstrap.sh)" >&2; exit 2; }
 for kind in "${kinds[@]}"; do
     if [ "$kind" != cpu ] && [ "$(id -u)" -ne 0 ]; then
         echo "run-with-neighbours: the loop neighbour attaches loop devices, which needs root" >&2
         exit 2
     fi
 done
+if [ "${#command[@]}" -gt 0 ]; then mkdir -p "$build"; fi
 build=$(realpath "$build")
 mkdir -p "$build/neighbours"
 # As CI: a test that needs root and skips fails the run (as root).
@@ -117,6 +124,10 @@ start_loops() {
 # One run of the suite as scripts/run-tests.sh runs it; its log in $1.
 run_suite() {
     local log=$1 rc=0 select=()
+    if [ "${#command[@]}" -gt 0 ]; then
+        "${command[@]}" >"$log" 2>&1
+        return
+    fi
     if [ -n "$only" ]; then select=(-R "$only"); fi
     {
         (cd "$build" && ctest --output-on-failure --timeout 900 -L measures "${select[@]}") || rc=1
@@ -143,7 +154,7 @@ for kind in "${kinds[@]}"; do
         line=$(printf '%-6s run %d: %s in %d s (load average at the end: %s)' "$kind" "$n" "$result" "$took" \
             "$(cut -d' ' -f1-3 /proc/loadavg)")
         if [ "$result" = FAILED ]; then
-            line+=$'\n    failed: '$(grep -E '^\s+[0-9]+ - ' "$log" | sed -E 's/^\s+[0-9]+ - //' | tr '\n' ' ')
+            line+=$'\n    failed: '$( (grep -E '^\s+[0-9]+ - ' "$log" || echo "see the log") | sed -E 's/^\s+[0-9]+ - //' | tr '\n' ' ')
         fi
         echo "run-with-neighbours: $line"
         results+=("$line")
