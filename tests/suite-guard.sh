@@ -46,8 +46,10 @@ devices() { # device<TAB>read_ahead_kb<TAB>scheduler<TAB>backing file, each bloc
         [ -d "$q" ] || continue
         local dev=${q%/queue}
         dev=${dev##*/}
-        local backing=-
-        [ -r "/sys/block/$dev/loop/backing_file" ] && backing=$(cat "/sys/block/$dev/loop/backing_file")
+        # A loop device detached between the listing and the read (someone
+        # else's, on a machine where loops come and go) reads as none.
+        local backing
+        backing=$(cat "/sys/block/$dev/loop/backing_file" 2>/dev/null) || backing=-
         printf '%s\t%s\t%s\t%s\n' "$dev" "$(cat "$q/read_ahead_kb" 2>/dev/null || echo -)" \
             "$(cat "$q/scheduler" 2>/dev/null || echo -)" "$backing"
     done
