@@ -7,6 +7,7 @@
 #include "appearance.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
+#include "common/termination.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
