@@ -8,6 +8,7 @@
 #include "devicetree.h"
 #include "tuningpanel.h"
 #include "common/termination.h"
+#include "console/consolesession.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
@@ -23,7 +24,6 @@
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
 #include "windowfit.h"
-#include "session/consolesession.h"
 #include "tuning/tuning.h"
 
 #include <QDir>
