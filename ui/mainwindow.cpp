@@ -7,6 +7,8 @@
 #include "appearance.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
+#include "common/termination.h"
+#include "console/consolesession.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
@@ -22,7 +24,6 @@
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
 #include "windowfit.h"
-#include "session/consolesession.h"
 #include "tuning/tuning.h"
 
 #include <QDir>

@@ -33,7 +33,7 @@ struct RemoteHost;
 struct RemoteTarget;
 
 /// The console's main window. It owns the console's one TuningSession (on
-/// its own thread, core/session/consolesession.h): the device tree, the
+/// its own thread, core/console/consolesession.h): the device tree, the
 /// settings panel and the read test's sweeps all go through it, so a user
 /// who is not root is asked for authorization once per console session.
 class MainWindow final : public QMainWindow

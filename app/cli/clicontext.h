@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/sysroot.h"
+#include "common/termination.h"
 #include "history/history.h"
 #include "devices/snapshot.h"
 #include "remote/remote.h"

@@ -2,6 +2,7 @@
 #include "clicontext.h"
 
 #include "advisor/advisor.h"
+#include "common/termination.h"
 #include "common/units.h"
 #include "history/history.h"
 #include "readtest/measurer.h"

@@ -4,6 +4,7 @@
 // --host` (op "run"), so what they print there is what they print here.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
 #include "remote/remote.h"

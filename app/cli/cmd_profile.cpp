@@ -2,6 +2,7 @@
 // install | uninstall: the CLI face of core/profiles.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"

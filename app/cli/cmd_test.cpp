@@ -2,6 +2,7 @@
 // core/readtest, printed as dd prints (a/b/c lines) or as JSON.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "common/units.h"
 #include "history/history.h"
 #include "readtest/readtest.h"

@@ -1,6 +1,7 @@
 // get, set and restore: the CLI face of core/tuning.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "common/units.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"

@@ -3,6 +3,7 @@
 #include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
+#include "common/termination.h"
 #include "remote/connectdialog.h"
 
 #include "common/sysroot.h"

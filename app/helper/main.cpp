@@ -9,6 +9,7 @@
 // program built into this binary (nothing else) and writes its histograms
 // every interval until the next request line or the end of input.
 #include "common/jsonlines.h"
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QByteArray>
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const HelperService service{std::move(*tree)};
+    const HelperService service{*tree, helperLatencyOp(*tree)};
     // An install_rules request is the longest there is; the service refuses
     // every other request above kHelperMaxLine itself.
     JsonLineReader reader(kHelperMaxRulesLine);

@@ -3,10 +3,7 @@
 // so a confused or hostile caller learns why and changes nothing.
 #include "privilege.h"
 
-#include "helperlatency.h"
-
 #include "common/jsonlines.h"
-#include "monitor/monitor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -115,7 +112,7 @@ QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
     if (!stringField(request, u"op", &r.op, &error))
         return toLine(errorObject(error, QStringLiteral("invalid"), request));
     if (r.op == u"latency")
-        return {}; // its own fields: helperlatency.cpp
+        return {}; // its own fields: core/monitor/helperlatency.cpp
     if (request.contains(u"devices") || request.contains(u"interval_ms"))
         return toLine(errorObject(QStringLiteral("'devices' and 'interval_ms' belong to latency"),
                                   QStringLiteral("invalid"), request));
@@ -187,10 +184,11 @@ QByteArray replyRules(const SysRoot &root, const HelperRequest &r, QJsonObject r
     return toLine(reply);
 }
 
-QByteArray replyLatency(const SysRoot &root, const HelperLatencyLoader &loader, const HelperRequest &r,
-                        std::unique_ptr<HelperLatencyStream> *stream)
+QByteArray replyLatency(const HelperLatencyOp &op, const HelperRequest &r, std::unique_ptr<HelperLatencyStream> *stream)
 {
-    auto started = helperdetail::startLatency(root, loader, r.json, stream);
+    if (!op)
+        return toLine(errorObject(QStringLiteral("this helper has no 'latency' op"), errorCodeName(Refused), r.json));
+    auto started = op(r.json, stream);
     if (!started)
         return toLine(errorObject(started.error().message, errorCodeName(started.error().code), r.json));
     return *started;
@@ -198,8 +196,8 @@ QByteArray replyLatency(const SysRoot &root, const HelperLatencyLoader &loader, 
 
 } // namespace
 
-HelperService::HelperService(SysRoot root, HelperLatencyLoader latencyLoader)
-    : m_root(std::move(root)), m_latencyLoader(std::move(latencyLoader))
+HelperService::HelperService(SysRoot root, HelperLatencyOp latencyOp)
+    : m_root(std::move(root)), m_latencyOp(std::move(latencyOp))
 {
 }
 
@@ -240,7 +238,7 @@ QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<Hel
     if (request.rulesOp)
         return replyRules(m_root, request, reply);
     if (request.op == u"latency")
-        return replyLatency(m_root, m_latencyLoader, request, stream);
+        return replyLatency(m_latencyOp, request, stream);
     return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules, "
                                              "latency)")
                                   .arg(request.op.left(64)),

@@ -254,21 +254,6 @@ private:
     QString m_streamError;     ///< why it is over
 };
 
-class LatencySource;
-/// A LatencySource read from blocktune-helper's "latency" op (started with
-/// `command`, pkexec by default): the helper loads its built-in BPF program
-/// and streams the cumulative histograms of the block devices of `root`
-/// (whole disks and partitions, the first kHelperMaxLatencyDevices by name)
-/// every `intervalMs`; totals() hands over the newest. Fails with why the
-/// helper could not start or the program could not load. Lives on the
-/// thread that calls this (the monitor worker's).
-Result<std::unique_ptr<LatencySource>> startHelperLatencySource(const SysRoot &root, QStringList command = {},
-                                                                int intervalMs = kHelperMinLatencyIntervalMs);
-/// The latency source for a monitor of `root`: the BPF program in this
-/// process when running as root, blocktune-helper's stream otherwise
-/// (refused on a recorded tree: the program times this machine).
-Result<std::unique_ptr<LatencySource>> loadLatencySource(const SysRoot &root);
-
 /// An AttributeWriter that sends "set" requests to blocktune-helper. Its
 /// HelperClient lives on a thread of its own, so write() may be called from
 /// any thread (the console's session worker, a sweep's worker) and the one
@@ -354,11 +339,6 @@ Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change,
 
 // ---- The helper's side of the protocol -----------------------------------------
 
-class LatencySource;
-/// Where the helper's "latency" op gets its source: the built-in BPF
-/// program (BlockLatencyProbe) unless a test gives a fake.
-using HelperLatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
-
 /// The stream a "latency" request started: the helper's loop writes tick()
 /// every intervalMs() until a new request line or the end of input, then
 /// end(). Unloads its source (the BPF program) when destroyed.
@@ -372,6 +352,15 @@ public:
     /// The line that closes the stream.
     virtual QByteArray end() = 0;
 };
+
+/// The helper's "latency" op: checks `request` (the whole line's object),
+/// loads what it measures and, when `stream` is given, leaves the stream
+/// there; returns the answer line (the stream's first tick) or why it is
+/// refused, with nothing loaded. core/monitor makes the real one
+/// (helperLatencyOp(), beside the BPF probe it loads); privilege/ stays
+/// below the monitor and knows only this shape.
+using HelperLatencyOp =
+    std::function<Result<QByteArray>(const QJsonObject &request, std::unique_ptr<HelperLatencyStream> *stream)>;
 
 /// Longest request line the helper accepts (bytes, newline excluded).
 inline constexpr qsizetype kHelperMaxLine = 4096;
@@ -387,9 +376,9 @@ inline constexpr int kHelperProtocolVersion = 1;
 class HelperService final
 {
 public:
-    /// `latencyLoader` empty: the built-in BPF program, on the live machine
-    /// only. A test's loader also serves a recorded tree.
-    explicit HelperService(SysRoot root, HelperLatencyLoader latencyLoader = {});
+    /// `latencyOp` answers the "latency" op (blocktune-helper passes
+    /// core/monitor's helperLatencyOp()); empty, that op is refused.
+    explicit HelperService(SysRoot root, HelperLatencyOp latencyOp = {});
     ~HelperService();
     /// A "latency" request that passes every check loads its source and, when
     /// `stream` is given, leaves the stream there (its first line is the
@@ -400,7 +389,7 @@ public:
 
 private:
     SysRoot m_root;
-    HelperLatencyLoader m_latencyLoader;
+    HelperLatencyOp m_latencyOp;
 };
 
 /// Who a process runs for: its ids and the variables by which sudo, pkexec

@@ -2,6 +2,7 @@
 // changes; this file decides the order and measures in between.
 #include "readtest.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "session/session.h"

@@ -2,6 +2,7 @@
 // JSON lines, and put back the way it was when the line goes.
 #include "remote.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "devices/devicewatcher.h"

@@ -17,7 +17,7 @@
 //     ChangeReport done = session.apply(plan);   // journal, writes, read-back
 //
 // Every operation is synchronous and thread-safe (one lock); a console runs
-// them on a thread of its own (ConsoleSession, consolesession.h), so a pkexec prompt never
+// them on a thread of its own (ConsoleSession, core/console/consolesession.h), so a pkexec prompt never
 // freezes the window.
 
 #include "common/result.h"

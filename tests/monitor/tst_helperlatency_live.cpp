@@ -7,6 +7,7 @@
 #include "monitortestsupport.h"
 #include "testloop.h"
 
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QJsonArray>

@@ -4,7 +4,7 @@
 // client side (HelperClient/HelperWriter) and the polkit action file.
 #include "tuningtestutil.h"
 
-#include "monitor/monitor.h"
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QJsonArray>
@@ -446,10 +446,11 @@ private Q_SLOTS:
         QFETCH(QString, code);
         int loads = 0;
         quint64 reads = 0;
-        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
-            ++loads;
-            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
-        });
+        const HelperService service(SysRoot(m_tree->path()),
+                                    helperLatencyOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+                                        ++loads;
+                                        return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+                                    }));
         std::unique_ptr<HelperLatencyStream> stream;
         const QJsonObject a = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
         QCOMPARE(a.value(u"ok"), QJsonValue(false));
@@ -468,10 +469,11 @@ private Q_SLOTS:
     {
         int loads = 0;
         quint64 reads = 0;
-        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
-            ++loads;
-            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
-        });
+        const HelperService service(SysRoot(m_tree->path()),
+                                    helperLatencyOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+                                        ++loads;
+                                        return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+                                    }));
         const QByteArray line = "{\"op\":\"latency\",\"id\":3,\"devices\":[\"sdb\",\"sda1\",\"md0\"],\"interval_ms\":250}";
         const QJsonObject refused = QJsonDocument::fromJson(service.handleLine(line)).object();
         QVERIFY(!refused.value(u"ok").toBool());

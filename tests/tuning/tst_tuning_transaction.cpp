@@ -4,6 +4,7 @@
 // only onto the device it was made for.
 #include "tuningtestutil.h"
 
+#include "common/termination.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 #include "tuning/tuning_p.h"

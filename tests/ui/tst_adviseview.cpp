@@ -9,9 +9,9 @@
 
 #include "advisor/advisor.h"
 #include "common/sysroot.h"
+#include "console/consolesession.h"
 #include "history/history.h"
 #include "session/session.h"
-#include "session/consolesession.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

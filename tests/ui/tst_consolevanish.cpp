@@ -11,11 +11,10 @@
 #include "mainwindow.h"
 #include "tuningpanel.h"
 #include "widgetsupport.h"
+#include "console/consolesession.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
-#include "session/consolesession.h"
 #include "testloop.h"
-#include "session/consolesession.h"
 #include "testsupport.h"
 
 #include <QCheckBox>

@@ -7,9 +7,9 @@
 #include "theme.h"
 #include "testsupport.h"
 
+#include "console/consolesession.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
-#include "session/consolesession.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
+#include "console/consolesession.h"
 #include "history/historyview.h"
 #include "monitor/monitorview.h"
 #include "profilesview.h"
@@ -22,7 +23,6 @@
 
 #include "history/history.h"
 #include "profiles/profiles.h"
-#include "session/consolesession.h"
 
 #include <QApplication>
 #include <QAbstractScrollArea>

@@ -9,9 +9,9 @@
 #include "plottheme.h"
 #include "theme.h"
 #include "common/units.h"
+#include "console/consolesession.h"
 #include "history/history.h"
 #include "history/keephistory.h"
-#include "session/consolesession.h"
 
 #include <QComboBox>
 #include <QDir>

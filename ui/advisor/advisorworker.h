@@ -16,7 +16,7 @@
 
 namespace blocktune {
 
-struct SessionJobContext; // core/session/consolesession.h
+struct SessionJobContext; // core/console/consolesession.h
 
 struct AdviseReply
 {

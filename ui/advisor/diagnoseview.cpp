@@ -5,7 +5,8 @@
 #include "format.h"
 #include "pageheader.h"
 #include "theme.h"
-#include "session/consolesession.h"
+
+#include "console/consolesession.h"
 
 #include <QCheckBox>
 #include <QFrame>

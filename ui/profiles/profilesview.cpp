@@ -4,9 +4,9 @@
 
 #include "theme.h"
 
+#include "console/consolesession.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
-#include "session/consolesession.h"
 #include "format.h"
 
 #include <QCoreApplication>

@@ -7,13 +7,13 @@
 #include "format.h"
 #include "common/sysroot.h"
 #include "common/units.h"
+#include "console/consolesession.h"
 #include "readtest/readtest.h"
 #include "readtest/readtestworker.h"
 #include "history/history.h"
 #include "history/keephistory.h"
 #include "resultsmodel.h"
 #include "streamcard.h"
-#include "session/consolesession.h"
 
 #include <QApplication>
 #include <QCheckBox>

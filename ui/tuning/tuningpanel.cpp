@@ -4,7 +4,7 @@
 #include "format.h"
 #include "theme.h"
 
-#include "session/consolesession.h"
+#include "console/consolesession.h"
 
 #include <QApplication>
 #include <QCheckBox>

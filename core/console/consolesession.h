@@ -10,7 +10,7 @@
 // keeps a copy of what the session tracks.
 
 #include "readtest/measurer.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <QObject>
 #include <QThread>
