@@ -263,6 +263,18 @@ ChangeReport plannedReport(const ChangePlan &plan);
 
 QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun);
 QJsonObject restoreReportToJson(const RestoreReport &report);
+/// One planned write in the vocabulary `set --json` uses for a change:
+/// `device`/`key`/`value` as asked, `queue_device`/`attribute` where it is
+/// written, `current` found there and `new` written, `for_members`. The plan
+/// (planToJson()) and the report (changeReportToJson()) both use it.
+QJsonObject plannedWriteToJson(const PlannedWrite &write);
+/// The inverse, every field checked for its type (`where` leads a message).
+Result<PlannedWrite> plannedWriteFromJson(const QJsonValue &v, const QString &where);
+/// The inverses of changeReportToJson() and restoreReportToJson(): the
+/// report's changes, errors, warnings, notes, rollback and journal (the
+/// answer's `ok`/`error` are the caller's).
+ChangeReport changeReportFromJson(const QJsonObject &o);
+RestoreReport restoreReportFromJson(const QJsonObject &o);
 
 // ---- Journal ------------------------------------------------------------------------
 
