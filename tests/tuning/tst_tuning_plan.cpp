@@ -404,6 +404,48 @@ private Q_SLOTS:
         QCOMPARE(refused.error().message, u"plan: write 1: 'queue_device' is not a string or null"_qs);
     }
 
+    // The one printer of a ChangeReport: columns for `set`, single spaces
+    // for `profile apply` and the console, the outcome after each write.
+    void changeReportText()
+    {
+        ChangeReport report;
+        PlannedWrite machine;
+        machine.request = SettingChange{u"nvme0n1p2"_qs, u"context_readahead"_qs, SettingValue(u"0"_qs)};
+        machine.attribute = u"vm/enable_context_readahead"_qs;
+        machine.current = u"1"_qs;
+        machine.value = u"0"_qs;
+        PlannedWrite ra;
+        ra.device = u"md0"_qs;
+        ra.attribute = u"read_ahead_kb"_qs;
+        ra.current = u"128"_qs;
+        ra.value = u"4096"_qs;
+        ra.forMembers = true;
+        PlannedWrite tunable;
+        tunable.device = u"sdb"_qs;
+        tunable.attribute = u"iosched/slice_idle"_qs;
+        tunable.value = u"0"_qs;
+        report.outcomes = {SettingOutcome{machine, SettingStatus::Failed, {}, u"Permission denied"_qs},
+                           SettingOutcome{ra, SettingStatus::Applied, u"4092"_qs, u"the kernel kept 4092, not 4096"_qs},
+                           SettingOutcome{tunable, SettingStatus::Skipped, {}, {}}};
+        QCOMPARE(changeReportLines(report),
+                 (QStringList{u"(machine)  vm/enable_context_readahead  1 -> 0  failed: Permission denied"_qs,
+                              u"md0        read_ahead_kb                128 -> 4096  applied (the kernel kept 4092)  [--members]"_qs,
+                              u"sdb        iosched/slice_idle           (new) -> 0  skipped"_qs}));
+        QCOMPARE(changeReportLines(report, {true, false, true}).at(1),
+                 u"md0        read_ahead_kb                128 -> 4096  [--members]"_qs);
+        QCOMPARE(changeReportLines(report, {false, true, false}).at(1),
+                 u"md0 read_ahead_kb 128 -> 4096  applied (the kernel kept 4092)"_qs);
+
+        // and a report read back from its JSON prints the same
+        report.plan.warnings = {u"w"_qs};
+        report.journalPath = u"/run/blocktune/j.json"_qs;
+        const ChangeReport back = changeReportFromJson(changeReportToJson(report, false));
+        QCOMPARE(changeReportLines(back), changeReportLines(report));
+        QCOMPARE(back.plan.warnings, report.plan.warnings);
+        QCOMPARE(back.journalPath, report.journalPath);
+        QCOMPARE(changeReportToJson(back, false), changeReportToJson(report, false));
+    }
+
     void vendorContextSwitchIsMachineWide()
     {
         TreeCopy copy(u"nvme-parts"_qs);
