@@ -625,7 +625,8 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
 }
 
 /// {"op":"readtest","spec":{...}}: the test prepared and run here, with
-/// "progress" and "run" events; the answer {"result":{...}} (wire form).
+/// "progress" and "run" events; the answer {"result":{...}}
+/// (readTestToExactJson(): the names of `test --json`, unrounded).
 QJsonObject opReadTest(AgentCall &call)
 {
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
@@ -652,7 +653,7 @@ QJsonObject opReadTest(AgentCall &call)
 /// {"op":"sweep","device":"sdb","read_ahead_kb":[...],"spec":{...}}: a
 /// readahead sweep in this session (restored at its end, or by the agent
 /// when the connection goes), with "point_started", "point", "progress"
-/// and "run" events; the answer {"sweep":{...}} (wire form).
+/// and "run" events; the answer {"sweep":{...}} (sweepToExactJson()).
 QJsonObject opSweep(AgentCall &call)
 {
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
