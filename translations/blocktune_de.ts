@@ -4484,6 +4484,22 @@ KiB</translation>
         <source>the journal directory</source>
         <translation>das Journalverzeichnis</translation>
     </message>
+    <message>
+        <source>(machine)</source>
+        <translation>(Maschine)</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source> (the kernel kept %1)</source>
+        <translation> (der Kernel hat %1 behalten)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::TuningPanel</name>
@@ -4608,10 +4624,6 @@ KiB</translation>
     <message>
         <source>Apply these changes?</source>
         <translation>Diese Änderungen anwenden?</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3</source>
-        <translation>%1 %2: %3</translation>
     </message>
     <message numerus="yes">
         <source>Restored %n setting(s) to their values from before this session.</source>

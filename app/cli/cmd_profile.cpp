@@ -381,16 +381,8 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     } else {
         printResolution(ctx, *profile, done.preview.resolution);
         printErrors(ctx, done.preview.errors);
-        for (const SettingOutcome &o : done.report.outcomes) {
-            ctx.out << o.write.device << ' ' << o.write.attribute << ' '
-                    << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> "
-                    << o.write.value << "  " << settingStatusName(o.status);
-            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
-                ctx.out << " (the kernel kept " << o.kept << ')';
-            if (!o.message.isEmpty() && o.status == SettingStatus::Failed)
-                ctx.out << ": " << o.message;
-            ctx.out << '\n';
-        }
+        for (const QString &line : changeReportLines(done.report, {false, true, false}))
+            ctx.out << line << '\n';
         for (const QString &m : done.messages)
             ctx.out << m << '\n';
         if (done.ok() && !done.statePath.isEmpty())

@@ -100,11 +100,6 @@ void printSettings(CliContext &ctx, const DeviceSettings &s)
     out.flush();
 }
 
-QString targetName(const PlannedWrite &w)
-{
-    return w.device.isEmpty() ? QStringLiteral("(machine)") : w.device;
-}
-
 void printPlanMessages(CliContext &ctx, const ChangePlan &plan)
 {
     for (const QString &n : plan.notes)
@@ -116,25 +111,8 @@ void printPlanMessages(CliContext &ctx, const ChangePlan &plan)
 
 void printOutcomes(CliContext &ctx, const ChangeReport &report, bool dryRun)
 {
-    qsizetype wd = 0, wa = 0;
-    for (const SettingOutcome &o : report.outcomes) {
-        wd = std::max(wd, targetName(o.write).size());
-        wa = std::max(wa, o.write.attribute.size());
-    }
-    for (const SettingOutcome &o : report.outcomes) {
-        ctx.out << targetName(o.write).leftJustified(wd + 2) << o.write.attribute.leftJustified(wa + 2)
-                << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> " << o.write.value;
-        if (!dryRun) {
-            ctx.out << "  " << settingStatusName(o.status);
-            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
-                ctx.out << " (the kernel kept " << o.kept << ')';
-            if (o.status == SettingStatus::Failed && !o.message.isEmpty())
-                ctx.out << ": " << o.message;
-        }
-        if (o.write.forMembers)
-            ctx.out << "  [--members]";
-        ctx.out << '\n';
-    }
+    for (const QString &line : changeReportLines(report, {true, !dryRun, true}))
+        ctx.out << line << '\n';
     ctx.out.flush();
 }
 

@@ -457,4 +457,23 @@ QList<DeviceCounterDelta> sumDeviceStats(const QList<RunResult> &runs);
 ///   "mb_per_s","avg_request_kb"},...],...}`
 QJsonObject sweepToJson(const SweepResult &result, bool withRuns = false);
 
+// The exact form (the agent protocol's): the same objects and names as the
+// output above, unrounded and complete, and read back by the *FromJson()
+// functions (docs/json.md, "One vocabulary").
+
+/// A test's options as asked: `test`, `block_size`, `time_ms`,
+/// `fadvise_sequential`..., and `measure`/`background` as [{device, offset}].
+QJsonObject readTestSpecToJson(const ReadTestSpec &spec);
+Result<ReadTestSpec> readTestSpecFromJson(const QJsonValue &v);
+QJsonObject intervalToExactJson(const IntervalSample &sample);
+IntervalSample intervalFromJson(const QJsonValue &v);
+QJsonObject runToExactJson(const RunResult &run);
+RunResult runFromJson(const QJsonValue &v);
+QJsonObject readTestToExactJson(const ReadTestResult &result);
+ReadTestResult readTestFromJson(const QJsonValue &v);
+QJsonObject sweepPointToExactJson(const SweepPoint &point);
+SweepPoint sweepPointFromJson(const QJsonValue &v);
+QJsonObject sweepToExactJson(const SweepResult &result);
+SweepResult sweepFromJson(const QJsonValue &v);
+
 } // namespace blocktune

@@ -603,14 +603,14 @@ ReadTestObserver eventObserver(AgentCall &call)
     o.progress = [&call](int run, const QString &label, const QList<IntervalSample> &fresh, const QStringList &names) {
         QJsonArray samples;
         for (const IntervalSample &s : fresh)
-            samples.append(wire::intervalToJson(s));
+            samples.append(intervalToExactJson(s));
         call.event(QStringLiteral("progress"), {{QStringLiteral("run"), run},
                                                 {QStringLiteral("label"), label},
                                                 {QStringLiteral("names"), QJsonArray::fromStringList(names)},
                                                 {QStringLiteral("samples"), samples}});
     };
     o.runFinished = [&call](const RunResult &run) {
-        call.event(QStringLiteral("run"), {{QStringLiteral("run"), wire::runToJson(run)}});
+        call.event(QStringLiteral("run"), {{QStringLiteral("run"), runToExactJson(run)}});
     };
     return o;
 }
@@ -626,10 +626,11 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
 }
 
 /// {"op":"readtest","spec":{...}}: the test prepared and run here, with
-/// "progress" and "run" events; the answer {"result":{...}} (wire form).
+/// "progress" and "run" events; the answer {"result":{...}}
+/// (readTestToExactJson(): the names of `test --json`, unrounded).
 QJsonObject opReadTest(AgentCall &call)
 {
-    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
     auto model = call.session.rescan();
@@ -639,7 +640,7 @@ QJsonObject opReadTest(AgentCall &call)
     if (!test)
         return agentError(test.error());
     const ReadTestResult result = test->run(eventObserver(call), call.cancel);
-    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("result"), wire::resultToJson(result)}};
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("result"), readTestToExactJson(result)}};
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     if (!result.failed && !result.cancelled)
@@ -653,10 +654,10 @@ QJsonObject opReadTest(AgentCall &call)
 /// {"op":"sweep","device":"sdb","read_ahead_kb":[...],"spec":{...}}: a
 /// readahead sweep in this session (restored at its end, or by the agent
 /// when the connection goes), with "point_started", "point", "progress"
-/// and "run" events; the answer {"sweep":{...}} (wire form).
+/// and "run" events; the answer {"sweep":{...}} (sweepToExactJson()).
 QJsonObject opSweep(AgentCall &call)
 {
-    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
     QList<quint64> values;
@@ -676,10 +677,10 @@ QJsonObject opSweep(AgentCall &call)
                    {{QStringLiteral("index"), index}, {QStringLiteral("read_ahead_kb"), double(kib)}});
     };
     observer.pointFinished = [&call](const SweepPoint &point) {
-        call.event(QStringLiteral("point"), {{QStringLiteral("point"), wire::pointToJson(point)}});
+        call.event(QStringLiteral("point"), {{QStringLiteral("point"), sweepPointToExactJson(point)}});
     };
     const SweepResult result = sweep->run(call.session, observer, call.cancel);
-    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("sweep"), wire::sweepToJson(result)}};
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("sweep"), sweepToExactJson(result)}};
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     insertCounts(answer, call.session);

@@ -46,7 +46,9 @@ namespace blocktune {
 /// Bumped on any change one end would misread.
 /// 2: changes travel as typed plans ("plan"), answers carry the touched
 /// queues' files ("queues"), profiles apply and revert on the host.
-inline constexpr int kAgentProtocolVersion = 2;
+/// 3: plans, reports, read tests and sweeps in the names of `--json`
+/// (docs/json.md, "One vocabulary").
+inline constexpr int kAgentProtocolVersion = 3;
 /// Longest request line the agent takes (bytes, newline excluded).
 inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
 /// Longest answer line the client takes: a list of thousands of devices.
@@ -305,23 +307,6 @@ private:
     RemoteSession *m_session = nullptr; ///< lives on m_thread
     std::atomic_bool m_lost{false};
 };
-
-/// Read tests between the console and the agent (readtestwire.cpp): every
-/// field, unlike the rounded `test --json` schema.
-namespace wire {
-QJsonObject specToJson(const ReadTestSpec &spec);
-Result<ReadTestSpec> specFromJson(const QJsonValue &v);
-QJsonObject intervalToJson(const IntervalSample &sample);
-IntervalSample intervalFromJson(const QJsonValue &v);
-QJsonObject runToJson(const RunResult &run);
-RunResult runFromJson(const QJsonValue &v);
-QJsonObject resultToJson(const ReadTestResult &result);
-ReadTestResult resultFromJson(const QJsonValue &v);
-QJsonObject pointToJson(const SweepPoint &point);
-SweepPoint pointFromJson(const QJsonValue &v);
-QJsonObject sweepToJson(const SweepResult &result);
-SweepResult sweepFromJson(const QJsonValue &v);
-} // namespace wire
 
 /// A connected host and its mirror: what a console window on it needs.
 struct RemoteConnection

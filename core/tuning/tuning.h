@@ -263,6 +263,30 @@ ChangeReport plannedReport(const ChangePlan &plan);
 
 QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun);
 QJsonObject restoreReportToJson(const RestoreReport &report);
+/// How changeReportLines() lays a report out.
+struct ChangeReportStyle
+{
+    bool aligned = true;     ///< columns padded (a terminal); single spaces otherwise
+    bool withStatus = true;  ///< each write's outcome (not for a dry run's plan)
+    bool membersMark = true; ///< "[--members]" after a write to an array's member
+};
+/// The report's writes as text, one line each: "sdb  read_ahead_kb  128 ->
+/// 4096  applied (the kernel kept 4092)", "(machine)" for a machine-wide
+/// attribute, "(new)" for a tunable that had no value. The one printer of a
+/// ChangeReport: `set`, `profile apply` and the console's Settings panel.
+QStringList changeReportLines(const ChangeReport &report, const ChangeReportStyle &style = {});
+/// One planned write in the vocabulary `set --json` uses for a change:
+/// `device`/`key`/`value` as asked, `queue_device`/`attribute` where it is
+/// written, `current` found there and `new` written, `for_members`. The plan
+/// (planToJson()) and the report (changeReportToJson()) both use it.
+QJsonObject plannedWriteToJson(const PlannedWrite &write);
+/// The inverse, every field checked for its type (`where` leads a message).
+Result<PlannedWrite> plannedWriteFromJson(const QJsonValue &v, const QString &where);
+/// The inverses of changeReportToJson() and restoreReportToJson(): the
+/// report's changes, errors, warnings, notes, rollback and journal (the
+/// answer's `ok`/`error` are the caller's).
+ChangeReport changeReportFromJson(const QJsonObject &o);
+RestoreReport restoreReportFromJson(const QJsonObject &o);
 
 // ---- Journal ------------------------------------------------------------------------
 

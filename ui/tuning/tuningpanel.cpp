@@ -722,15 +722,7 @@ void TuningPanel::startApply(const ChangePlan &plan)
 void TuningPanel::applyArrived(const ChangeReport &report)
 {
     d->applyTicket = 0;
-    QStringList lines;
-    for (const SettingOutcome &o : report.outcomes) {
-        QString line = tr("%1 %2: %3").arg(o.write.device, o.write.attribute, settingStatusText(o.status));
-        if (o.status == SettingStatus::Applied)
-            line += u' ' + o.kept;
-        if (!o.message.isEmpty())
-            line += u" (" + o.message + u')';
-        lines << line;
-    }
+    QStringList lines = changeReportLines(report, {false, true, false});
     if (report.error)
         lines.prepend(report.error->message);
     setMessage(lines.join(u'\n'));
