@@ -11,11 +11,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -127,6 +129,45 @@ private Q_SLOTS:
         QVERIFY2(note->text().contains(u"recording"_qs) && note->text().contains(u"read-only"_qs),
                  qPrintable(note->text()));
         QVERIFY2(!note->text().contains(u"writes into its files"_qs), qPrintable(note->text()));
+    }
+
+    // A recording's editors are read-only where a person sees it: greyed
+    // out with the reason as their tooltip, not movable beside a disabled
+    // Apply.
+    void recordedTreeEditorsAreReadOnly()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        window.tabs()->setCurrentWidget(window.tuningPanel());
+        TuningPanel *panel = window.tuningPanel();
+        QSpinBox *maxSectors = nullptr;
+        for (QSpinBox *spin : panel->findChildren<QSpinBox *>())
+            if (spin->accessibleName() == u"max_sectors_kb"_qs)
+                maxSectors = spin;
+        QVERIFY(maxSectors);
+        // The values are shown (md0's max_sectors_kb is not 0) ...
+        QTRY_VERIFY(maxSectors->isVisible() && maxSectors->value() > 0);
+        QList<QWidget *> editors;
+        for (QSpinBox *spin : panel->findChildren<QSpinBox *>())
+            editors << spin;
+        for (QComboBox *combo : panel->findChildren<QComboBox *>())
+            editors << combo;
+        for (QSlider *slider : panel->findChildren<QSlider *>())
+            editors << slider;
+        QVERIFY(editors.size() >= 5);
+        // ... and none of them can be edited; each says why.
+        for (QWidget *w : editors) {
+            if (!w->isVisibleTo(panel))
+                continue;
+            QVERIFY2(!w->isEnabled(), qPrintable(w->accessibleName()));
+            QVERIFY2(w->toolTip().contains(u"recording"_qs) && w->toolTip().contains(u"read-only"_qs),
+                     qPrintable(w->accessibleName() + u": "_qs + w->toolTip()));
+        }
+        // Typing into the box changes nothing.
+        const int before = maxSectors->value();
+        maxSectors->setFocus();
+        QTest::keyClicks(maxSectors, u"9"_qs);
+        QCOMPARE(maxSectors->value(), before);
     }
 
     // Nothing selected: no form with a disabled "0 KiB" that reads as

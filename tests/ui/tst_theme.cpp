@@ -355,7 +355,10 @@ private Q_SLOTS:
         QFETCH(QPalette, shown);
         applyTheme(ThemeChoice::System); // the console's style, with its focus ring
         QApplication::setPalette(shown);
-        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        // A writable copy: a recording's editors are disabled and take no focus.
+        QTemporaryDir copy;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), copy.path()));
+        MainWindow window(copy.path(), u"md0"_qs, SessionOptions{});
         window.resize(1280, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
