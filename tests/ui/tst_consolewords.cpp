@@ -5,23 +5,29 @@
 // says a recording's counters are frozen instead of drawing flat zeros,
 // or replays the one interval a snapshot holds.
 #include "mainwindow.h"
+#include "diagnoseview.h"
 #include "monitor/monitorview.h"
 #include "tuningpanel.h"
 #include "testsupport.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFile>
+#include <QFrame>
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTranslator>
 
 #include <unistd.h>
 
@@ -168,6 +174,39 @@ private Q_SLOTS:
         maxSectors->setFocus();
         QTest::keyClicks(maxSectors, u"9"_qs);
         QCOMPARE(maxSectors->value(), before);
+    }
+
+    // Diagnose's findings in the console's language: a German console's
+    // card says its summary in German (core translates it where it is
+    // made; the CLI, with no translator, stays English).
+    void diagnoseSpeaksTheConsolesLanguage()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QFile ra(tree.filePath(u"sys/class/block/md0/queue/read_ahead_kb"_qs));
+        QVERIFY(ra.open(QIODevice::WriteOnly | QIODevice::Truncate) && ra.write("4096") == 4);
+        ra.close();
+        QTranslator german;
+        QVERIFY(german.load(u":/i18n/blocktune_de.qm"_qs));
+        QVERIFY(QCoreApplication::installTranslator(&german));
+        const auto keep = qScopeGuard([&] { QCoreApplication::removeTranslator(&german); });
+
+        MainWindow window(tree.path(), u"md0"_qs);
+        QVERIFY(openOn(window));
+        DiagnoseView *diagnose = window.diagnoseView();
+        window.tabs()->setCurrentWidget(diagnose);
+        QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
+        diagnose->setDevice(u"md0"_qs);
+        QVERIFY(diagnose->run(false));
+        QVERIFY(diagnosed.wait(20000));
+        const QList<QFrame *> cards = diagnose->findChildren<QFrame *>(u"below_md_floor"_qs);
+        QCOMPARE(cards.size(), 1);
+        auto *summary = cards.first()->findChild<QLabel *>(u"summary"_qs);
+        QVERIFY(summary);
+        // md0: 4096 KiB under the raid10's floor of 8192 KiB.
+        QVERIFY2(summary->text().contains(u"liegt unter der Untergrenze des Arrays von 8192 KiB"_qs),
+                 qPrintable(summary->text()));
+        QVERIFY2(!summary->text().contains(u"below the array"_qs), qPrintable(summary->text()));
     }
 
     // Nothing selected: no form with a disabled "0 KiB" that reads as
