@@ -547,6 +547,8 @@ void ProfilesView::buildWidgets()
     d->table = new QTableWidget(0, 7);
     d->table->setHorizontalHeaderLabels(
         {tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr(""), tr("Apply")});
+    // Shown beside the device it is about (the columns' numbers stay).
+    d->table->horizontalHeader()->moveSection(kTickColumn, 1);
     d->table->horizontalHeaderItem(kTickColumn)
         ->setToolTip(tr("Whether Apply's preview ticks the device at first: the device selected in the tree "
                         "(a preset), or every device but the system disk (a profile of this machine)"));
@@ -564,6 +566,8 @@ void ProfilesView::buildWidgets()
     d->status->setWordWrap(true);
 
     d->deviceLabel = new QLabel(tr("All devices"));
+    d->deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
+    d->deviceLabel->setWordWrap(true); // what Apply ticks: a sentence, in German a long one
     d->onlyDevice = new QCheckBox(tr("Only this device"));
     d->onlyDevice->setObjectName(QStringLiteral("onlyDevice"));
     d->onlyDevice->setEnabled(false);
@@ -626,9 +630,8 @@ void ProfilesView::layOutWidgets()
     fileButtons->addStretch();
 
     auto *deviceRow = new QHBoxLayout;
-    deviceRow->addWidget(d->deviceLabel);
+    deviceRow->addWidget(d->deviceLabel, 1);
     deviceRow->addWidget(d->onlyDevice);
-    deviceRow->addStretch();
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
