@@ -26,6 +26,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <QTranslator>
 
@@ -174,6 +175,26 @@ private Q_SLOTS:
         maxSectors->setFocus();
         QTest::keyClicks(maxSectors, u"9"_qs);
         QCOMPARE(maxSectors->value(), before);
+    }
+
+    // A device with no scheduler (md0: none, bio-based) has no tunables:
+    // no empty table for them; sdb's mq-deadline has some, shown.
+    void noEmptyTunablesTable()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        window.tabs()->setCurrentWidget(window.tuningPanel());
+        TuningPanel *panel = window.tuningPanel();
+        QTableWidget *tunables = nullptr;
+        for (QTableWidget *t : panel->findChildren<QTableWidget *>())
+            if (t->accessibleName() == u"Scheduler tunables"_qs)
+                tunables = t;
+        QVERIFY(tunables);
+        QTRY_COMPARE(panel->loadedDevice(), u"md0"_qs);
+        QVERIFY(!tunables->isVisible());
+        panel->setDevice(u"sdb"_qs);
+        QTRY_COMPARE(panel->loadedDevice(), u"sdb"_qs);
+        QTRY_VERIFY(tunables->isVisible() && tunables->rowCount() > 0);
     }
 
     // Diagnose's findings in the console's language: a German console's

@@ -283,6 +283,7 @@ void TuningPanel::layOutWidgets()
     auto *ioLayout = new QVBoxLayout(d->ioBox);
     ioLayout->addWidget(d->iosched);
     layout->addWidget(d->ioBox, 1);
+    layout->addStretch(); // the buttons stay at the bottom while the tunables are hidden
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->apply);
@@ -539,8 +540,10 @@ void TuningPanel::showSettings(const SettingsReply &reply)
     d->scheduler->clear();
     // No values to show: no form either (a disabled "0 KiB" reads as a
     // device whose readahead is off).
-    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox, d->ioBox})
+    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox})
         box->setVisible(reply.settings.has_value());
+    // No scheduler (none, a bio-based md or dm device): no empty table.
+    d->ioBox->setVisible(reply.settings.has_value() && !reply.settings->iosched.isEmpty());
     if (!reply.settings) {
         d->title->setText(d->device.isEmpty() ? tr("Select a device to tune")
                                               : tr("%1: cannot read settings").arg(d->device));
