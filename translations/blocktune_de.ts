@@ -3171,6 +3171,22 @@ KiB</translation>
         <source>not ticked by default; %1</source>
         <translation>anfangs nicht angehakt; %1</translation>
     </message>
+    <message>
+        <source>preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>eigenes</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTest</name>

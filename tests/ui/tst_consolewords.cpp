@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "diagnoseview.h"
 #include "monitor/monitorview.h"
+#include "profilesview.h"
 #include "tuningpanel.h"
 #include "testsupport.h"
 
@@ -18,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
@@ -228,6 +230,25 @@ private Q_SLOTS:
         QVERIFY2(summary->text().contains(u"liegt unter der Untergrenze des Arrays von 8192 KiB"_qs),
                  qPrintable(summary->text()));
         QVERIFY2(!summary->text().contains(u"below the array"_qs), qPrintable(summary->text()));
+    }
+
+    // The Profiles list says where a profile comes from in the console's
+    // language: "(Vorlage)" in German, not the CLI's "(preset)".
+    void profileOriginsSpeakTheConsolesLanguage()
+    {
+        QTranslator german;
+        QVERIFY(german.load(u":/i18n/blocktune_de.qm"_qs));
+        QVERIFY(QCoreApplication::installTranslator(&german));
+        const auto keep = qScopeGuard([&] { QCoreApplication::removeTranslator(&german); });
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        auto *list = window.profilesView()->findChild<QListWidget *>();
+        QVERIFY(list);
+        QTRY_VERIFY(window.profilesView()->profileNames().contains(u"streaming-md"_qs));
+        QStringList texts;
+        for (int i = 0; i < list->count(); ++i)
+            texts << list->item(i)->text();
+        QVERIFY2(texts.contains(u"streaming-md  (Vorlage)"_qs), qPrintable(texts.join(u" | ")));
     }
 
     // Nothing selected: no form with a disabled "0 KiB" that reads as

@@ -92,6 +92,21 @@ QString deviceNote(const BlockDevice &d, const QString &selected)
     return parts.join(QStringLiteral("; "));
 }
 
+// Where a profile comes from, in the reader's language ("preset", "user",
+// "system", "file" are the CLI's and the JSON's names).
+QString originText(const QString &origin)
+{
+    if (origin == u"preset")
+        return ProfilesView::tr("preset");
+    if (origin == u"user")
+        return ProfilesView::tr("user");
+    if (origin == u"system")
+        return ProfilesView::tr("system");
+    if (origin == u"file")
+        return ProfilesView::tr("file");
+    return origin;
+}
+
 // A partition's settings are its disk's: the whole device a name stands for.
 QString wholeName(const DeviceModel &model, const QString &name)
 {
@@ -1168,7 +1183,7 @@ void ProfilesView::showList(const ProfileResult &result)
         const QSignalBlocker block(d->list);
         d->list->clear();
         for (qsizetype i = 0; i < result.names.size(); ++i) {
-            auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), result.origins.at(i)));
+            auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), originText(result.origins.at(i))));
             item->setData(Qt::UserRole, result.names.at(i));
             item->setData(kOriginRole, result.origins.at(i));
             item->setToolTip(result.descriptions.at(i));
