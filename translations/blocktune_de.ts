@@ -506,6 +506,102 @@
         <source>not a JSON object: expected {&quot;curve&quot;: [...]}</source>
         <translation>kein JSON-Objekt: erwartet wird {&quot;curve&quot;: [...]}</translation>
     </message>
+    <message>
+        <source>%1&apos;s read_ahead_kb %2 is below the array&apos;s floor of %3 KiB (2 x stripe), which re-assembly or a reshape sets again, so this value will not last</source>
+        <translation>Der read_ahead_kb-Wert %2 von %1 liegt unter der Untergrenze des Arrays von %3 KiB (2 × Stripe), die ein erneutes Zusammensetzen oder ein Reshape wieder setzt; dieser Wert hält also nicht</translation>
+    </message>
+    <message>
+        <source>%1 is a partition: its readahead is %2&apos;s, shared with every partition of that disk, so a change here changes them all</source>
+        <translation>%1 ist eine Partition: Ihr Readahead ist der von %2 und gilt für alle Partitionen dieser Platte; eine Änderung hier ändert ihn für alle</translation>
+    </message>
+    <message>
+        <source>%1 is an LVM volume (%2): activation sets its readahead from the volume&apos;s metadata (lvchange -r), so a value set here lasts only until the next activation</source>
+        <translation>%1 ist ein LVM-Volume (%2): Beim Aktivieren wird sein Readahead aus den Metadaten des Volumes gesetzt (lvchange -r); ein hier gesetzter Wert hält nur bis zur nächsten Aktivierung</translation>
+    </message>
+    <message>
+        <source>%1 is not stated: %2 by %3%, past its threshold of %4%, but the runs&apos; noise (+-%5% combined, %6 runs each) is as large, so the measurement cannot separate them; diagnose again when the machine is quieter</source>
+        <translation>%1 wird nicht festgestellt: %2, um %3 % und damit über der Schwelle von %4 %, doch das Rauschen der Durchläufe (±%5 % zusammen, je %6 Durchläufe) ist ebenso groß, die Messung kann beides also nicht trennen; diagnostizieren Sie erneut, wenn die Maschine ruhiger ist</translation>
+    </message>
+    <message>
+        <source>at %1 KiB the stream was faster than at %2 KiB</source>
+        <translation>mit %1 KiB war der Datenstrom schneller als mit %2 KiB</translation>
+    </message>
+    <message>
+        <source>readahead is the blocking factor on %1: at %2 KiB the stream&apos;s requests average %3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7 (medians of %8 runs each, noise +-%9%)</source>
+        <translation>Der Readahead bremst %1: Mit %2 KiB sind die Anfragen des Datenstroms im Mittel %3 KiB groß und er liest %4; mit %5 KiB wachsen sie auf %6 KiB und er liest %7 (Mediane aus je %8 Durchläufen, Rauschen ±%9 %)</translation>
+    </message>
+    <message>
+        <source>buffered reads were slower than raw O_DIRECT reads</source>
+        <translation>gepufferte Lesevorgänge waren langsamer als direkte mit O_DIRECT</translation>
+    </message>
+    <message>
+        <source>buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw)</source>
+        <translation>Gepufferte Lesevorgänge auf %1 erreichen %2 % dessen, was das Gerät liefert (%3 von %4 direkt)</translation>
+    </message>
+    <message>
+        <source>; readahead %1 KiB brings them to %2%</source>
+        <translation>; mit %1 KiB Readahead erreichen sie %2 %</translation>
+    </message>
+    <message>
+        <source>; readahead %1 KiB brings them to %2%, so readahead is the cause and a value larger still is needed (blocktune-cli advise %3 finds it)</source>
+        <translation>; mit %1 KiB Readahead erreichen sie %2 %, der Readahead ist also die Ursache und ein noch größerer Wert nötig (blocktune-cli advise %3 findet ihn)</translation>
+    </message>
+    <message>
+        <source> and a larger readahead does not close the gap: the page-cache copy, the CPU or request size (max_sectors_kb %1) is the likelier limit</source>
+        <translation>, und ein größerer Readahead schließt die Lücke nicht: Eher begrenzen das Kopieren aus dem Page-Cache, die CPU oder die Anfragegröße (max_sectors_kb %1)</translation>
+    </message>
+    <message>
+        <source>the members of %1 share reads unevenly: %2 served %3% of the bytes where an even share is %4% (Jain&apos;s index %5)</source>
+        <translation>Die Mitglieder von %1 teilen sich die Lesevorgänge ungleich: %2 lieferte %3 % der Bytes, bei gleicher Verteilung wären es %4 % (Jain-Index %5)</translation>
+    </message>
+    <message>
+        <source>the stream was slower beside a second one than alone</source>
+        <translation>der Datenstrom war neben einem zweiten langsamer als allein</translation>
+    </message>
+    <message>
+        <source>the two streams&apos; rates differed</source>
+        <translation>die Raten der beiden Datenströme unterschieden sich</translation>
+    </message>
+    <message>
+        <source>with a second stream running, the measured stream on %1 drops to %2% of its rate alone (%3 -&gt; %4, the other stream %5; Jain %6, scheduler %7; medians of %8 runs)</source>
+        <translation>Läuft ein zweiter Datenstrom, fällt der gemessene auf %1 auf %2 % seiner Rate allein (%3 → %4, der andere Datenstrom %5; Jain %6, Scheduler %7; Mediane aus %8 Durchläufen)</translation>
+    </message>
+    <message>
+        <source>the device read more than %1&apos;s readers consumed</source>
+        <translation>das Gerät las mehr, als die Leser der Last %1 verbrauchten</translation>
+    </message>
+    <message>
+        <source>%1 sequential and %2 random readers</source>
+        <translation>den %1 sequenziellen und %2 zufälligen Lesern</translation>
+    </message>
+    <message>
+        <source>reader</source>
+        <translation>dem Leser</translation>
+    </message>
+    <message>
+        <source>%1 readers</source>
+        <translation>den %1 Lesern</translation>
+    </message>
+    <message>
+        <source>readahead %1 KiB on %2 is wasted on the %3 workload: the device read %4 x the bytes its %5 consumed (median of %6 runs, +-%7%), pages fetched that no reader used</source>
+        <translation>Readahead %1 KiB auf %2 ist bei der Last %3 verschwendet: Das Gerät las das %4-Fache der von %5 verbrauchten Bytes (Median aus %6 Durchläufen, ±%7 %), also Seiten, die kein Leser brauchte</translation>
+    </message>
+    <message>
+        <source>; at %1 KiB it read %2 x (measured), the readers %3 against %4</source>
+        <translation>; mit %1 KiB las es das %2-Fache (gemessen), die Leser %3 statt %4</translation>
+    </message>
+    <message>
+        <source>; about %1 KiB (the readahead divided by the ratio, a power of two; not measured) should stop it</source>
+        <translation>; etwa %1 KiB (der Readahead geteilt durch das Verhältnis, als Zweierpotenz; nicht gemessen) sollten das beenden</translation>
+    </message>
+    <message>
+        <source>reads of %1 wait longer in the queue than on the device: p99 %2 queued against %3 on the device (log2 buckets, scheduler %4, nr_requests %5), so the scheduler or nr_requests holds requests back</source>
+        <translation>Lesevorgänge auf %1 warten länger in der Warteschlange als auf dem Gerät: p99 %2 in der Warteschlange gegen %3 auf dem Gerät (log2-Klassen, Scheduler %4, nr_requests %5); der Scheduler oder nr_requests hält Anfragen also zurück</translation>
+    </message>
+    <message>
+        <source>%1 is the slow member of %2: its reads took %3 on the device (p99) where the other members&apos; median is %4 (%5x); the array waits for it</source>
+        <translation>%1 ist das langsame Mitglied von %2: Seine Lesevorgänge brauchten auf dem Gerät %3 (p99), der Median der anderen Mitglieder ist %4 (%5-fach); das Array wartet darauf</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ChangePreviewDialog</name>
@@ -3046,6 +3142,50 @@ KiB</translation>
     <message>
         <source>%1 is gone from the profile folders</source>
         <translation>%1 ist nicht mehr in den Profilordnern</translation>
+    </message>
+    <message>
+        <source>Whether Apply&apos;s preview ticks the device at first: the device selected in the tree (a preset), or every device but the system disk (a profile of this machine)</source>
+        <translation>Ob die Vorschau von „Anwenden“ das Gerät zu Beginn anhakt: das im Baum ausgewählte Gerät (eine Vorlage) oder jedes Gerät außer der Systemplatte (ein Profil dieser Maschine)</translation>
+    </message>
+    <message>
+        <source>All devices; a preset ticks none by itself: select a device in the tree</source>
+        <translation>Alle Geräte; eine Vorlage hakt von sich aus keines an: Wählen Sie ein Gerät im Baum</translation>
+    </message>
+    <message>
+        <source>All devices; Apply ticks %1 (selected in the tree), others only when you do</source>
+        <translation>Alle Geräte; „Anwenden“ hakt %1 an (im Baum ausgewählt), andere nur, wenn Sie sie anhaken</translation>
+    </message>
+    <message>
+        <source>All devices; Apply ticks each one but the system disk</source>
+        <translation>Alle Geräte; „Anwenden“ hakt jedes an außer der Systemplatte</translation>
+    </message>
+    <message>
+        <source>ticked</source>
+        <translation>angehakt</translation>
+    </message>
+    <message>
+        <source>not ticked by default</source>
+        <translation>anfangs nicht angehakt</translation>
+    </message>
+    <message>
+        <source>not ticked by default; %1</source>
+        <translation>anfangs nicht angehakt; %1</translation>
+    </message>
+    <message>
+        <source>preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>eigenes</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
     </message>
 </context>
 <context>

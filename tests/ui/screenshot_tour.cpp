@@ -39,6 +39,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -66,7 +67,7 @@ const char *const kShots[] = {"01-arrays-settings", "12-details", "07-profiles-p
                               "04-test-results",    "04b-test-latency",    "05-sweep",
                               "08-history-compare",
                               "09a-advise-running", "09-advise-curve",     "11-diagnose-live",
-                              "12-change-preview",  "13-advise-no-answer"};
+                              "12-change-preview",  "13-advise-no-answer", "14-monitor-recording"};
 
 /// The AppStream screenshots (resources/org.blocktune.Blocktune.metainfo.xml):
 /// resources/screenshots/NAME.png is the English light SHOT.png.
@@ -225,6 +226,12 @@ void recordedTrees(const QString &tmp)
         shot(&window, u"01-arrays-settings"_qs);
         window.tabs()->setCurrentWidget(window.detailsView());
         shot(&window, u"12-details"_qs);
+        // The Monitor on a recording: its counters are frozen, and it says so.
+        window.tabs()->setCurrentWidget(window.monitorView());
+        auto *frozen = window.monitorView()->findChild<QLabel *>(u"recordingNote"_qs);
+        waitFor([&] { return frozen && frozen->isVisible(); }, 10000, "the recording's note");
+        QTest::qWait(1500);
+        shot(&window, u"14-monitor-recording"_qs);
         window.tabs()->setCurrentIndex(0);
 
         // Profiles: streaming-md's preview, opened from md0's context menu.

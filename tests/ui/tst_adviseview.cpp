@@ -246,6 +246,35 @@ private Q_SLOTS:
                  qPrintable(view.resultText()));
     }
 
+    // A recorded curve without request sizes (MB/s only) draws no line of
+    // zeros for them: no average-request line, axis or table column; a
+    // curve with sizes draws them.
+    void recordedCurveWithoutRequestSizes()
+    {
+        ConsoleSession session{SysRoot()};
+        QTemporaryDir profiles;
+        AdviseView view(&session, profiles.path());
+        auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
+        QVERIFY(plot);
+        for (const bool sizes : {false, true, false}) {
+            QJsonArray curve;
+            for (int ra = 128; ra <= 8192; ra *= 2) {
+                const double rate = ra >= 1024 ? 1950 : 1950.0 * ra / 1024;
+                QJsonObject point{{u"read_ahead_kb"_qs, ra}, {u"mb_per_s"_qs, rate},
+                                  {u"runs"_qs, QJsonArray{rate, rate * 1.01, rate * 0.99}}};
+                if (sizes)
+                    point.insert(u"avg_request_kb"_qs, std::min(ra, 512));
+                curve << point;
+            }
+            const auto recorded = parseRecordedCurve(QJsonDocument(QJsonObject{{u"curve"_qs, curve}}).toJson(), u"test"_qs);
+            QVERIFY2(recorded, recorded ? "" : qPrintable(recorded.error().message));
+            view.showRecordedAdvice(adviseFromCurve(*recorded, AdviseSpec{}, u"file:test"_qs));
+            QCOMPARE(plot->graph(1)->dataCount(), sizes ? int(curve.size()) : 0);
+            QCOMPARE(plot->graph(1)->visible(), sizes);
+            QCOMPARE(plot->yAxis2->visible(), sizes);
+        }
+    }
+
     void cancelMidRunRestores()
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();

@@ -5,21 +5,32 @@
 // says a recording's counters are frozen instead of drawing flat zeros,
 // or replays the one interval a snapshot holds.
 #include "mainwindow.h"
+#include "diagnoseview.h"
 #include "monitor/monitorview.h"
+#include "profilesview.h"
 #include "tuningpanel.h"
 #include "testsupport.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFile>
+#include <QFrame>
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
+#include <QTranslator>
 
 #include <unistd.h>
 
@@ -127,6 +138,117 @@ private Q_SLOTS:
         QVERIFY2(note->text().contains(u"recording"_qs) && note->text().contains(u"read-only"_qs),
                  qPrintable(note->text()));
         QVERIFY2(!note->text().contains(u"writes into its files"_qs), qPrintable(note->text()));
+    }
+
+    // A recording's editors are read-only where a person sees it: greyed
+    // out with the reason as their tooltip, not movable beside a disabled
+    // Apply.
+    void recordedTreeEditorsAreReadOnly()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        window.tabs()->setCurrentWidget(window.tuningPanel());
+        TuningPanel *panel = window.tuningPanel();
+        QSpinBox *maxSectors = nullptr;
+        for (QSpinBox *spin : panel->findChildren<QSpinBox *>())
+            if (spin->accessibleName() == u"max_sectors_kb"_qs)
+                maxSectors = spin;
+        QVERIFY(maxSectors);
+        // The values are shown (md0's max_sectors_kb is not 0) ...
+        QTRY_VERIFY(maxSectors->isVisible() && maxSectors->value() > 0);
+        QList<QWidget *> editors;
+        for (QSpinBox *spin : panel->findChildren<QSpinBox *>())
+            editors << spin;
+        for (QComboBox *combo : panel->findChildren<QComboBox *>())
+            editors << combo;
+        for (QSlider *slider : panel->findChildren<QSlider *>())
+            editors << slider;
+        QVERIFY(editors.size() >= 5);
+        // ... and none of them can be edited; each says why.
+        for (QWidget *w : editors) {
+            if (!w->isVisibleTo(panel))
+                continue;
+            QVERIFY2(!w->isEnabled(), qPrintable(w->accessibleName()));
+            QVERIFY2(w->toolTip().contains(u"recording"_qs) && w->toolTip().contains(u"read-only"_qs),
+                     qPrintable(w->accessibleName() + u": "_qs + w->toolTip()));
+        }
+        // Typing into the box changes nothing.
+        const int before = maxSectors->value();
+        maxSectors->setFocus();
+        QTest::keyClicks(maxSectors, u"9"_qs);
+        QCOMPARE(maxSectors->value(), before);
+    }
+
+    // A device with no scheduler (md0: none, bio-based) has no tunables:
+    // no empty table for them; sdb's mq-deadline has some, shown.
+    void noEmptyTunablesTable()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        window.tabs()->setCurrentWidget(window.tuningPanel());
+        TuningPanel *panel = window.tuningPanel();
+        QTableWidget *tunables = nullptr;
+        for (QTableWidget *t : panel->findChildren<QTableWidget *>())
+            if (t->accessibleName() == u"Scheduler tunables"_qs)
+                tunables = t;
+        QVERIFY(tunables);
+        QTRY_COMPARE(panel->loadedDevice(), u"md0"_qs);
+        QVERIFY(!tunables->isVisible());
+        panel->setDevice(u"sdb"_qs);
+        QTRY_COMPARE(panel->loadedDevice(), u"sdb"_qs);
+        QTRY_VERIFY(tunables->isVisible() && tunables->rowCount() > 0);
+    }
+
+    // Diagnose's findings in the console's language: a German console's
+    // card says its summary in German (core translates it where it is
+    // made; the CLI, with no translator, stays English).
+    void diagnoseSpeaksTheConsolesLanguage()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QFile ra(tree.filePath(u"sys/class/block/md0/queue/read_ahead_kb"_qs));
+        QVERIFY(ra.open(QIODevice::WriteOnly | QIODevice::Truncate) && ra.write("4096") == 4);
+        ra.close();
+        QTranslator german;
+        QVERIFY(german.load(u":/i18n/blocktune_de.qm"_qs));
+        QVERIFY(QCoreApplication::installTranslator(&german));
+        const auto keep = qScopeGuard([&] { QCoreApplication::removeTranslator(&german); });
+
+        MainWindow window(tree.path(), u"md0"_qs);
+        QVERIFY(openOn(window));
+        DiagnoseView *diagnose = window.diagnoseView();
+        window.tabs()->setCurrentWidget(diagnose);
+        QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
+        diagnose->setDevice(u"md0"_qs);
+        QVERIFY(diagnose->run(false));
+        QVERIFY(diagnosed.wait(20000));
+        const QList<QFrame *> cards = diagnose->findChildren<QFrame *>(u"below_md_floor"_qs);
+        QCOMPARE(cards.size(), 1);
+        auto *summary = cards.first()->findChild<QLabel *>(u"summary"_qs);
+        QVERIFY(summary);
+        // md0: 4096 KiB under the raid10's floor of 8192 KiB.
+        QVERIFY2(summary->text().contains(u"liegt unter der Untergrenze des Arrays von 8192 KiB"_qs),
+                 qPrintable(summary->text()));
+        QVERIFY2(!summary->text().contains(u"below the array"_qs), qPrintable(summary->text()));
+    }
+
+    // The Profiles list says where a profile comes from in the console's
+    // language: "(Vorlage)" in German, not the CLI's "(preset)".
+    void profileOriginsSpeakTheConsolesLanguage()
+    {
+        QTranslator german;
+        QVERIFY(german.load(u":/i18n/blocktune_de.qm"_qs));
+        QVERIFY(QCoreApplication::installTranslator(&german));
+        const auto keep = qScopeGuard([&] { QCoreApplication::removeTranslator(&german); });
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        QVERIFY(openOn(window));
+        auto *list = window.profilesView()->findChild<QListWidget *>();
+        QVERIFY(list);
+        QTRY_VERIFY(window.profilesView()->profileNames().contains(u"streaming-md"_qs));
+        QStringList texts;
+        for (int i = 0; i < list->count(); ++i)
+            texts << list->item(i)->text();
+        QVERIFY2(texts.contains(u"streaming-md  (Vorlage)"_qs), qPrintable(texts.join(u" | ")));
     }
 
     // Nothing selected: no form with a disabled "0 KiB" that reads as

@@ -11,7 +11,9 @@
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
 
+#include <QCheckBox>
 #include <QDir>
+#include <QHeaderView>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -460,6 +462,87 @@ private Q_SLOTS:
         QCOMPARE(readAttr(tree.path(), u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
         QCOMPARE(readAttr(tree.path(), u"sda/queue/read_ahead_kb"_qs), u"4096"_qs);
         QCOMPARE(readAttr(tree.path(), u"sdc/queue/read_ahead_kb"_qs), u"4096"_qs);
+    }
+
+    // Opened from the tab, not for a device: the table says which rows
+    // Apply's preview ticks at first (the tree's device, first and
+    // selected), greys the others with the words, and names the system disk
+    // as the preview does; "Only this device" filters to the tree's device.
+    void tableSaysWhatApplyTicks()
+    {
+        QTemporaryDir tree, user;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), tree.path()));
+        QVERIFY(QDir().mkpath(tree.path() + u"/proc/self"_qs));
+        QFile mounts(tree.path() + u"/proc/self/mountinfo"_qs);
+        QVERIFY(mounts.open(QIODevice::WriteOnly));
+        mounts.write("22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw\n");
+        mounts.close();
+        for (const char *disk : {"sda", "sdb", "sdc"})
+            QVERIFY(writeAttr(tree.path(), QString::fromLatin1(disk) + u"/queue/read_ahead_kb"_qs, "4096"));
+        ConsoleSession session(SysRoot(tree.path()));
+        const ProfileStore store(user.path(), u"/nonexistent"_qs, QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/profiles"));
+        ProfilesView view(&session, store);
+        QSignalSpy done(&view, &ProfilesView::finished);
+        QCOMPARE(next(done).kind, ProfileResult::List);
+        view.setSelectedDevice(u"sdc"_qs);
+        view.select(u"desktop-defaults"_qs);
+        QVERIFY(nextOf(done, ProfileResult::Preview, u"desktop-defaults"_qs).ok);
+        auto *table = view.findChild<QTableWidget *>();
+        QVERIFY(table && table->rowCount() > 3);
+        const int tick = table->columnCount() - 1;
+        QVERIFY2(!table->isColumnHidden(tick), "the preview says what Apply ticks");
+        const QString tickHeader = table->horizontalHeaderItem(tick)->text();
+        QCOMPARE(tickHeader, u"Apply"_qs);
+
+        auto checkRows = [&](const QString &selected) {
+            bool others = false;
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QString device = table->item(r, 0)->text();
+                const QString words = table->item(r, tick)->text();
+                const bool mine = device == selected;
+                // The selected device's rows come first and are selected.
+                if (mine && others)
+                    return u"%1 comes after another device's row"_qs.arg(device);
+                others = others || !mine;
+                if (table->selectionModel()->isRowSelected(r, {}) != mine)
+                    return u"row %1 (%2) selected: %3"_qs.arg(r).arg(device).arg(!mine);
+                if (mine != (words == u"ticked"_qs))
+                    return u"%1 says '%2'"_qs.arg(device, words);
+                if (!mine && !words.startsWith(u"not ticked by default"_qs))
+                    return u"%1 says '%2'"_qs.arg(device, words);
+                // Greyed: not the palette's text colour.
+                const QVariant fg = table->item(r, 1)->data(Qt::ForegroundRole);
+                if (mine == (fg.isValid() && fg.value<QBrush>().color() != table->palette().color(QPalette::Text)))
+                    return u"%1's row greyed: %2"_qs.arg(device).arg(!mine);
+                if (device == u"sda"_qs
+                    && (!words.contains(u"holds /: the system disk"_qs) || table->item(r, 0)->icon().isNull()))
+                    return u"sda is not named as the system disk: '%1'"_qs.arg(words);
+            }
+            return QString();
+        };
+        QString problem = checkRows(u"sdc"_qs);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(rowOf(table, u"sda"_qs, u"read_ahead_kb"_qs) >= 0);
+
+        // Another device selected in the tree: the table follows at once.
+        view.setSelectedDevice(u"sdb"_qs);
+        problem = checkRows(u"sdb"_qs);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+        // Only this device: only the tree's device's rows.
+        auto *only = view.findChild<QCheckBox *>(u"onlyDevice"_qs);
+        QVERIFY(only && only->isEnabled());
+        only->setChecked(true);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QCOMPARE(table->isRowHidden(r), table->item(r, 0)->text() != u"sdb"_qs);
+        only->setChecked(false);
+
+        // The preview ticks what the table said.
+        view.apply();
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->chosenDevices(), QStringList{u"sdb"_qs});
+        preview->reject();
     }
 
     // Cancel writes nothing; a preview the machine moved under is refused.

@@ -355,11 +355,15 @@ private Q_SLOTS:
         QFETCH(QPalette, shown);
         applyTheme(ThemeChoice::System); // the console's style, with its focus ring
         QApplication::setPalette(shown);
-        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        // A writable copy: a recording's editors are disabled and take no focus.
+        QTemporaryDir copy;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), copy.path()));
+        // sdb: mq-deadline, so the tunables table is shown (md0 has none).
+        MainWindow window(copy.path(), u"sdb"_qs, SessionOptions{});
         window.resize(1280, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(QTest::qWaitFor([&] { return window.tuningPanel()->loadedDevice() == u"md0"_qs; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.tuningPanel()->loadedDevice() == u"sdb"_qs; }, 10000));
         QWidget *tree = nullptr;
         for (QTreeView *view : window.deviceTree()->findChildren<QTreeView *>())
             tree = view;

@@ -632,6 +632,7 @@ void AdviseView::addPoint(const CurvePoint &p)
     d->plot->graph(1)->data()->remove(kib);
     d->plot->graph(0)->addData(kib, mbPerSec);
     d->plot->graph(1)->addData(kib, p.avgRequestKiB);
+    showRequestSizes(true);
     double top = 0;
     double topRequest = 0;
     for (auto it = d->plot->graph(0)->data()->constBegin(); it != d->plot->graph(0)->data()->constEnd(); ++it)
@@ -685,6 +686,7 @@ void AdviseView::plotAdvice(const Advice &a)
         top = std::max(top, p.mbPerSec);
         topRequest = std::max(topRequest, p.avgRequestKiB);
     }
+    showRequestSizes(topRequest > 0);
     markRawAndFloor(a);
     if (a.rawMbPerSec > 0)
         top = std::max(top, a.rawMbPerSec);
@@ -724,6 +726,21 @@ void AdviseView::plotAdvice(const Advice &a)
     d->plot->yAxis->setRange(0, std::max(1.0, top * 1.18));
     d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.18));
     d->refresh->request();
+}
+
+// A recorded curve may hold no request sizes (a file with MB/s only): no
+// line of zeros, no axis and no table column for them then.
+void AdviseView::showRequestSizes(bool shown)
+{
+    QCPGraph *requests = d->plot->graph(1);
+    if (!shown)
+        requests->data()->clear();
+    requests->setVisible(shown);
+    if (shown)
+        requests->addToLegend();
+    else
+        requests->removeFromLegend();
+    d->plot->yAxis2->setVisible(shown);
 }
 
 void AdviseView::markRawAndFloor(const Advice &a)

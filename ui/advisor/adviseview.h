@@ -112,6 +112,8 @@ private:
     void showAdvice();
     /// The finished curve, its knee, the recommendation, the floor and raw lines.
     void plotAdvice(const Advice &a);
+    /// The average request size's line, axis and legend entry, or none (no sizes known).
+    void showRequestSizes(bool shown);
     void markRawAndFloor(const Advice &a);
     /// The labels under the plot and the message: what it found and cost.
     void describeAdvice(const Advice &a);

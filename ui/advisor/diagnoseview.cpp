@@ -272,10 +272,10 @@ QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
     return table;
 }
 
-// Core's one-sentence cause (English, shared with the CLI) as a sentence
-// on a card: a capital first letter, ± for "+-", a full stop. A sentence
-// that starts with a name (a device, a finding's code) keeps it as it is
-// written: "md0's read_ahead_kb", not "Md0's".
+// Core's one-sentence cause (in the console's language; the CLI's stays
+// English) as a sentence on a card: a capital first letter, ± for "+-", a
+// full stop. A sentence that starts with a name (a device, a finding's
+// code) keeps it as it is written: "md0's read_ahead_kb", not "Md0's".
 QString asSentence(QString text, const std::function<bool(const QString &)> &isName)
 {
     text.replace(QStringLiteral("+-"), QStringLiteral("±"));

@@ -27,6 +27,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace blocktune {
@@ -35,6 +36,12 @@ namespace {
 
 /// On each cell: whether its row drifted (the tint is redone from it when the theme changes).
 constexpr int kDriftRole = Qt::UserRole + 1;
+/// On each cell: Apply's preview does not tick its device at first (the row is greyed).
+constexpr int kUntickedRole = Qt::UserRole + 2;
+/// On the list's items: the profile's origin ("preset", "user", "system").
+constexpr int kOriginRole = Qt::UserRole + 3;
+/// The table's column that says whether Apply ticks the row's device at first.
+constexpr int kTickColumn = 6;
 
 QString ruleText(const Profile &p, int rule)
 {
@@ -83,6 +90,21 @@ QString deviceNote(const BlockDevice &d, const QString &selected)
     if (!d.systemMounts.isEmpty())
         parts << ProfilesView::tr("holds %1: the system disk").arg(d.systemMounts.join(QStringLiteral(" and ")));
     return parts.join(QStringLiteral("; "));
+}
+
+// Where a profile comes from, in the reader's language ("preset", "user",
+// "system", "file" are the CLI's and the JSON's names).
+QString originText(const QString &origin)
+{
+    if (origin == u"preset")
+        return ProfilesView::tr("preset");
+    if (origin == u"user")
+        return ProfilesView::tr("user");
+    if (origin == u"system")
+        return ProfilesView::tr("system");
+    if (origin == u"file")
+        return ProfilesView::tr("file");
+    return origin;
 }
 
 // A partition's settings are its disk's: the whole device a name stands for.
@@ -476,6 +498,8 @@ struct ProfilesView::Private
     QStringList listDescriptions;
     QString device;
     QString treeDevice; ///< the tree's selection (setSelectedDevice())
+    QList<ProfileRow> rows;     ///< the table's rows as the worker gave them
+    bool rowsArePreview = false; ///< they preview Apply (its ticks are shown)
 
     /// The device a preview ticks at first: the page's, else the tree's.
     QString target() const { return device.isEmpty() ? treeDevice : device; }
@@ -535,8 +559,14 @@ void ProfilesView::buildWidgets()
     d->description->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     d->description->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    d->table = new QTableWidget(0, 6);
-    d->table->setHorizontalHeaderLabels({tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr("")});
+    d->table = new QTableWidget(0, 7);
+    d->table->setHorizontalHeaderLabels(
+        {tr("Device"), tr("Setting"), tr("Current"), tr("New / expected"), tr("Rule"), tr(""), tr("Apply")});
+    // Shown beside the device it is about (the columns' numbers stay).
+    d->table->horizontalHeader()->moveSection(kTickColumn, 1);
+    d->table->horizontalHeaderItem(kTickColumn)
+        ->setToolTip(tr("Whether Apply's preview ticks the device at first: the device selected in the tree "
+                        "(a preset), or every device but the system disk (a profile of this machine)"));
     // Whole values on one line: the columns take what the rows on screen
     // need (filterRows()), the state takes the rest.
     d->table->setWordWrap(false);
@@ -551,6 +581,8 @@ void ProfilesView::buildWidgets()
     d->status->setWordWrap(true);
 
     d->deviceLabel = new QLabel(tr("All devices"));
+    d->deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
+    d->deviceLabel->setWordWrap(true); // what Apply ticks: a sentence, in German a long one
     d->onlyDevice = new QCheckBox(tr("Only this device"));
     d->onlyDevice->setObjectName(QStringLiteral("onlyDevice"));
     d->onlyDevice->setEnabled(false);
@@ -613,9 +645,8 @@ void ProfilesView::layOutWidgets()
     fileButtons->addStretch();
 
     auto *deviceRow = new QHBoxLayout;
-    deviceRow->addWidget(d->deviceLabel);
+    deviceRow->addWidget(d->deviceLabel, 1);
     deviceRow->addWidget(d->onlyDevice);
-    deviceRow->addStretch();
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
@@ -799,30 +830,119 @@ void ProfilesView::select(const QString &name)
 void ProfilesView::setDevice(const QString &name)
 {
     d->device = name;
-    d->deviceLabel->setText(name.isEmpty() ? tr("All devices") : tr("Device: %1").arg(name));
-    d->onlyDevice->setEnabled(!name.isEmpty());
+    d->onlyDevice->setEnabled(!d->target().isEmpty());
     {
         const QSignalBlocker block(d->onlyDevice);
         d->onlyDevice->setChecked(!name.isEmpty());
     }
-    filterRows();
+    layOutRows();
     if (!d->busy)
         preview(); // the device's current values, read now
 }
 
 void ProfilesView::setSelectedDevice(const QString &name)
 {
+    if (d->treeDevice == name)
+        return;
     d->treeDevice = name;
+    d->onlyDevice->setEnabled(!d->target().isEmpty());
+    if (d->device.isEmpty()) {
+        const QSignalBlocker block(d->onlyDevice);
+        d->onlyDevice->setChecked(d->onlyDevice->isChecked() && !name.isEmpty());
+    }
+    layOutRows(); // what Apply ticks follows the tree
+}
+
+// The device a row's settings belong to, as Apply's preview names it: a
+// partition's settings are its disk's.
+QString ProfilesView::targetDisk() const
+{
+    const ModelSnapshot model = d->session->model();
+    const QString target = d->target();
+    const BlockDevice *dev = model && !target.isEmpty() ? model->find(target) : nullptr;
+    return dev && !dev->isWhole() && !dev->queueDevice.isEmpty() ? dev->queueDevice : target;
+}
+
+// What the page is for, and what Apply ticks at first, above the table.
+void ProfilesView::sayTarget()
+{
+    const QListWidgetItem *item = d->list->currentItem();
+    const bool preset = item && item->data(kOriginRole).toString() == u"preset";
+    const QString disk = targetDisk();
+    QString text;
+    if (!d->device.isEmpty())
+        text = tr("Device: %1").arg(d->device);
+    else if (!d->rowsArePreview)
+        text = tr("All devices");
+    else if (preset)
+        text = disk.isEmpty() ? tr("All devices; a preset ticks none by itself: select a device in the tree")
+                              : tr("All devices; Apply ticks %1 (selected in the tree), others only when you do")
+                                    .arg(disk);
+    else
+        text = tr("All devices; Apply ticks each one but the system disk");
+    d->deviceLabel->setText(text);
+}
+
+// The rows Apply's preview ticks at first come first, the others are
+// greyed and say so, the system disk is named as the preview names it.
+void ProfilesView::layOutRows()
+{
+    sayTarget();
+    const ModelSnapshot model = d->session->model();
+    const QListWidgetItem *current = d->list->currentItem();
+    const bool preset = current && current->data(kOriginRole).toString() == u"preset";
+    const QString disk = targetDisk();
+    struct Laid
+    {
+        ProfileRow row;
+        QStringList system;
+        bool ticked = true;
+    };
+    QList<Laid> laid;
+    for (const ProfileRow &row : std::as_const(d->rows)) {
+        const BlockDevice *dev = model ? model->find(row.device) : nullptr;
+        const QStringList system = dev ? dev->systemMounts : QStringList();
+        laid << Laid{row, system, row.device == disk || (!preset && system.isEmpty())};
+    }
+    if (d->rowsArePreview)
+        std::stable_partition(laid.begin(), laid.end(), [](const Laid &l) { return l.ticked; });
+    d->table->setColumnHidden(kTickColumn, !d->rowsArePreview);
+    d->table->setRowCount(int(laid.size()));
+    for (int i = 0; i < laid.size(); ++i) {
+        const Laid &l = laid.at(i);
+        const QString systemText = l.system.isEmpty()
+                                       ? QString()
+                                       : tr("holds %1: the system disk").arg(l.system.join(QStringLiteral(" and ")));
+        const QString tick = l.ticked ? tr("ticked")
+                             : l.system.isEmpty() ? tr("not ticked by default")
+                                                  : tr("not ticked by default; %1").arg(systemText);
+        const QStringList cells{l.row.device, l.row.key,  l.row.current, l.row.target,
+                                l.row.rule,   l.row.state, d->rowsArePreview ? tick : QString()};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells.at(c));
+            item->setData(kDriftRole, l.row.drift);
+            item->setData(kUntickedRole, d->rowsArePreview && !l.ticked);
+            // Not by colour alone: the state says "drift", the device has the warning icon.
+            if (c == 0 && (l.row.drift || !l.system.isEmpty()))
+                item->setIcon(semanticIcon(l.row.drift ? Semantic::Drift : Semantic::Warning, d->table));
+            if (c == 0 && !l.system.isEmpty())
+                item->setToolTip(systemText);
+            d->table->setItem(i, c, item);
+        }
+    }
+    tintDriftRows();
+    filterRows();
 }
 
 void ProfilesView::filterRows()
 {
-    const bool only = d->onlyDevice->isChecked() && !d->device.isEmpty();
+    const QString target = targetDisk();
+    const bool only = d->onlyDevice->isChecked() && !target.isEmpty();
     d->table->clearSelection();
     int first = -1;
     for (int r = 0; r < d->table->rowCount(); ++r) {
         const QTableWidgetItem *item = d->table->item(r, 0);
-        const bool mine = item && item->text() == d->device;
+        const bool mine = item && !target.isEmpty() && item->text() == target;
         d->table->setRowHidden(r, only && !mine);
         if (mine) {
             d->table->selectionModel()->select(d->table->model()->index(r, 0),
@@ -1004,11 +1124,18 @@ void ProfilesView::setBusy(bool busy)
 
 void ProfilesView::tintDriftRows()
 {
-    const QColor background = semanticBackground(Semantic::Drift, d->table->palette(), QPalette::Base);
+    const QPalette &palette = d->table->palette();
+    const QColor background = semanticBackground(Semantic::Drift, palette, QPalette::Base);
+    // Greyed, yet readable: a third of the way from the text to the base.
+    const QColor greyed = mixColors(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.4);
     for (int r = 0; r < d->table->rowCount(); ++r)
-        for (int c = 0; c < d->table->columnCount(); ++c)
-            if (QTableWidgetItem *item = d->table->item(r, c); item && item->data(kDriftRole).toBool())
+        for (int c = 0; c < d->table->columnCount(); ++c) {
+            QTableWidgetItem *item = d->table->item(r, c);
+            if (item && item->data(kDriftRole).toBool())
                 item->setBackground(background); // the text stays the palette's
+            if (item && item->data(kUntickedRole).toBool())
+                item->setForeground(greyed);
+        }
 }
 
 void ProfilesView::showResult(const ProfileResult &result)
@@ -1056,8 +1183,9 @@ void ProfilesView::showList(const ProfileResult &result)
         const QSignalBlocker block(d->list);
         d->list->clear();
         for (qsizetype i = 0; i < result.names.size(); ++i) {
-            auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), result.origins.at(i)));
+            auto *item = new QListWidgetItem(QStringLiteral("%1  (%2)").arg(result.names.at(i), originText(result.origins.at(i))));
             item->setData(Qt::UserRole, result.names.at(i));
+            item->setData(kOriginRole, result.origins.at(i));
             item->setToolTip(result.descriptions.at(i));
             d->list->addItem(item);
         }
@@ -1100,23 +1228,11 @@ void ProfilesView::showList(const ProfileResult &result)
     post(verified ? ProfileResult::Verify : ProfileResult::Preview, names.at(row), {}, {}, true);
 }
 
-void ProfilesView::fillTable(const QList<ProfileRow> &rows)
+void ProfilesView::fillTable(const QList<ProfileRow> &rows, bool preview)
 {
-    d->table->setRowCount(int(rows.size()));
-    for (int i = 0; i < rows.size(); ++i) {
-        const ProfileRow &row = rows.at(i);
-        const QStringList cells{row.device, row.key, row.current, row.target, row.rule, row.state};
-        for (int c = 0; c < cells.size(); ++c) {
-            auto *item = new QTableWidgetItem(cells.at(c));
-            item->setData(kDriftRole, row.drift);
-            // Not by colour alone: the state says "drift", the device has the warning icon.
-            if (row.drift && c == 0)
-                item->setIcon(semanticIcon(Semantic::Drift, d->table));
-            d->table->setItem(i, c, item);
-        }
-    }
-    tintDriftRows();
-    filterRows();
+    d->rows = rows;
+    d->rowsArePreview = preview;
+    layOutRows();
 }
 
 void ProfilesView::showTable(const ProfileResult &result)
@@ -1132,7 +1248,7 @@ void ProfilesView::showTable(const ProfileResult &result)
         d->notes->setText(result.notes.join(u'\n'));
     if (result.kind == ProfileResult::Preview || result.kind == ProfileResult::Apply
         || result.kind == ProfileResult::Verify) {
-        fillTable(result.rows);
+        fillTable(result.rows, result.kind == ProfileResult::Preview);
     }
     if (result.kind == ProfileResult::Save && result.ok)
         refresh();

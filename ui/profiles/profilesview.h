@@ -122,7 +122,9 @@ public Q_SLOTS:
     void setDevice(const QString &name);
     /// The device selected in the tree: what Apply's and Save current's
     /// previews tick at first when the page was not opened for a device
-    /// (setDevice()). The table is not filtered by it.
+    /// (setDevice()). The table shows its rows first and selected, the rows
+    /// Apply does not tick at first greyed and marked (the system disk by
+    /// name); "Only this device" filters to it when ticked.
     void setSelectedDevice(const QString &name);
     void preview();
     /// Shows the selected profile's plan in the change preview (the page's
@@ -161,7 +163,11 @@ private:
     void watchTruth();
     void showList(const blocktune::ProfileResult &result);
     void showTable(const blocktune::ProfileResult &result);
-    void fillTable(const QList<blocktune::ProfileRow> &rows);
+    /// `preview`: the rows preview Apply, and say which devices it ticks.
+    void fillTable(const QList<blocktune::ProfileRow> &rows, bool preview);
+    void layOutRows();
+    void sayTarget();
+    QString targetDisk() const;
     void post(ProfileRequest request);
     void showResult(const blocktune::ProfileResult &result);
     /// A PlanApply or PlanSave answer: into the preview (opened on the first).

@@ -283,6 +283,7 @@ void TuningPanel::layOutWidgets()
     auto *ioLayout = new QVBoxLayout(d->ioBox);
     ioLayout->addWidget(d->iosched);
     layout->addWidget(d->ioBox, 1);
+    layout->addStretch(); // the buttons stay at the bottom while the tunables are hidden
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->apply);
@@ -510,15 +511,23 @@ void TuningPanel::showSessionEvent(const SessionEvent &event)
 
 void TuningPanel::setEditable(bool usable)
 {
-    const bool readOnly = !d->session->readOnlyReason().isEmpty();
+    // A recording (or a session without write access) shows its values but
+    // does not offer to edit them: an editor that moves while Apply stays
+    // greyed out says the opposite of what is true.
+    const QString &readOnly = d->session->readOnlyReason();
+    const bool editable = usable && readOnly.isEmpty();
     for (QWidget *w : std::initializer_list<QWidget *>{d->raSlider, d->raSpin, d->scheduler, d->nrRequests,
-                                                       d->maxSectors, d->iosched, d->members})
-        w->setEnabled(usable);
+                                                       d->maxSectors, d->iosched, d->members}) {
+        w->setEnabled(editable);
+        if (!readOnly.isEmpty())
+            w->setToolTip(readOnly);
+    }
     d->apply->setEnabled(false);
     d->tryIt->setEnabled(false);
-    d->reset->setEnabled(usable);
-    d->apply->setToolTip(readOnly ? d->session->readOnlyReason() : QString());
-    d->tryIt->setVisible(!readOnly);
+    d->reset->setEnabled(editable);
+    d->reset->setToolTip(readOnly);
+    d->apply->setToolTip(readOnly);
+    d->tryIt->setVisible(readOnly.isEmpty());
 }
 
 void TuningPanel::showSettings(const SettingsReply &reply)
@@ -531,8 +540,10 @@ void TuningPanel::showSettings(const SettingsReply &reply)
     d->scheduler->clear();
     // No values to show: no form either (a disabled "0 KiB" reads as a
     // device whose readahead is off).
-    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox, d->ioBox})
+    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox})
         box->setVisible(reply.settings.has_value());
+    // No scheduler (none, a bio-based md or dm device): no empty table.
+    d->ioBox->setVisible(reply.settings.has_value() && !reply.settings->iosched.isEmpty());
     if (!reply.settings) {
         d->title->setText(d->device.isEmpty() ? tr("Select a device to tune")
                                               : tr("%1: cannot read settings").arg(d->device));
@@ -562,14 +573,16 @@ void TuningPanel::showSettings(const SettingsReply &reply)
 
     d->scheduler->addItems(s.schedulers);
     d->scheduler->setCurrentText(s.scheduler);
-    d->scheduler->setEnabled(usable && s.schedulers.size() > 1);
-    d->nrRequests->setEnabled(usable && s.nrRequestsRange.has_value());
+    const bool editable = usable && d->session->readOnlyReason().isEmpty();
+    d->scheduler->setEnabled(editable && s.schedulers.size() > 1);
+    d->nrRequests->setEnabled(editable && s.nrRequestsRange.has_value());
     if (s.nrRequestsRange)
         d->nrRequests->setRange(int(s.nrRequestsRange->min), int(std::min<quint64>(s.nrRequestsRange->max, 1 << 20)));
     d->nrRequests->setValue(int(s.nrRequests.value_or(0)));
     d->maxSectors->setRange(int(s.maxSectorsRange.min), int(std::min<quint64>(s.maxSectorsRange.max, 1 << 24)));
     d->maxSectors->setValue(int(s.maxSectorsKiB.value_or(0)));
-    d->maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s.maxHwSectorsKiB)));
+    if (d->session->readOnlyReason().isEmpty())
+        d->maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s.maxHwSectorsKiB)));
     if (s.contextReadaheadSwitch.isEmpty())
         d->context->setText(tr("built in and always on since Linux 2.6.31 (this kernel has no switch)"));
     else
