@@ -183,21 +183,40 @@ private Q_SLOTS:
             return line.value(u"devices").toObject().value(loop.name()).toObject().value(u"read").toObject()
                 .value(u"requests").toDouble();
         };
+        const DiskCounters before = diskCountersOf(loop.name());
+        int lines = 0;
         QVERIFY(readsWhileDraining(loop.path(), [&] {
-            if (const QJsonObject next = readLine(p, 100); !next.isEmpty())
+            if (const QJsonObject next = readLine(p, 100); !next.isEmpty()) {
                 tick = next;
+                ++lines;
+            }
         }));
         QElapsedTimer deadline;
         deadline.start();
         while (requestsIn(tick) < kReads * 0.99 && deadline.elapsed() < 10000)
-            if (const QJsonObject next = readLine(p, 200); !next.isEmpty())
+            if (const QJsonObject next = readLine(p, 200); !next.isEmpty()) {
                 tick = next;
+                ++lines;
+            }
+        const DiskCounters after = diskCountersOf(loop.name());
+        // What the failure needs to be told apart: the probe missed reads,
+        // the device did not see them, or the stream's ticks lag.
+        const QString counted = QStringLiteral("tick %1 (elapsed_ms %2, %3 lines read, %4 ms waited after the reads) counts %5 "
+                                               "reads of %6 issued; diskstats counted %7 in that time")
+                                    .arg(tick.value(u"tick").toInt())
+                                    .arg(tick.value(u"elapsed_ms").toDouble())
+                                    .arg(lines)
+                                    .arg(deadline.elapsed())
+                                    .arg(requestsIn(tick))
+                                    .arg(kReads)
+                                    .arg(counterDelta(before[DiskCounters::ReadsCompleted],
+                                                      after[DiskCounters::ReadsCompleted]));
         QVERIFY2(tick.value(u"tick").toInt() >= 1, QJsonDocument(tick).toJson());
         const QJsonObject device = tick.value(u"devices").toObject().value(loop.name()).toObject();
         QCOMPARE(device.value(u"dev").toString(), QStringLiteral("%1:%2").arg(diskCountersOf(loop.name()).major)
                                                         .arg(diskCountersOf(loop.name()).minor));
         const QJsonObject read = device.value(u"read").toObject();
-        QVERIFY(read.value(u"requests").toDouble() >= kReads * 0.99);
+        QVERIFY2(read.value(u"requests").toDouble() >= kReads * 0.99, qPrintable(counted));
         QVERIFY(!read.value(u"queue").toArray().isEmpty() && !read.value(u"device").toArray().isEmpty());
         QVERIFY(read.value(u"device_ns").toDouble() > 0);
         const int ticks = tick.value(u"tick").toInt();
