@@ -65,8 +65,15 @@ bool clippedForGood(const QWidget *w, const QWidget *window)
 {
     QRect r(w->mapTo(window, QPoint(0, 0)), w->size());
     for (const QWidget *p = w->parentWidget(); p; p = p->parentWidget()) {
-        if (auto *area = qobject_cast<const QAbstractScrollArea *>(p->parentWidget()); area && area->viewport() == p)
-            return false;
+        if (auto *area = qobject_cast<const QAbstractScrollArea *>(p->parentWidget()); area && area->viewport() == p) {
+            // Unless the area never scrolls that way: then what lies past
+            // the viewport's edge is out of reach for good.
+            const QRect view(p->mapTo(window, QPoint(0, 0)), p->size());
+            const bool noSideways = area->horizontalScrollBarPolicy() == Qt::ScrollBarAlwaysOff;
+            const bool noDownwards = area->verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOff;
+            return (noSideways && (r.left() < view.left() || r.right() > view.right()))
+                   || (noDownwards && (r.top() < view.top() || r.bottom() > view.bottom()));
+        }
         const QRect pr(p->mapTo(window, QPoint(0, 0)), p->size());
         if (!pr.contains(r))
             return true;

@@ -426,8 +426,10 @@ QFormLayout *ReadTestView::formLayout()
     sizes->addWidget(d->size, 1);
     sizes->addWidget(new QLabel(tr("repeat"), this)); // blocktune-cli --repeat, "repeat" in the JSON
     sizes->addWidget(d->repeat);
-    sizes->addWidget(d->direct);
     form->addRow(tr("Block size"), sizes);
+    // O_DIRECT under the sizes, not beside them: there it ran off a German
+    // page at 1.5x (the page does not scroll sideways).
+    form->addRow(QString(), d->direct);
     auto *server = new QHBoxLayout;
     server->addWidget(d->threads);
     server->addWidget(d->sharedFd);
