@@ -11,14 +11,18 @@
 #include "monitor/monitor.h"
 #include "monitor/monitorview.h"
 #include "pageheader.h"
+#include "privatesshd.h"
 #include "readtest/readtestview.h"
 #include "sessionsupport.h"
 #include "testsupport.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <csignal>
 
 #include <unistd.h>
 
@@ -57,6 +61,25 @@ public:
 private:
     SysRoot m_root;
 };
+
+/// The ssh processes this test started (children of this process).
+QList<qint64> sshChildren()
+{
+    QList<qint64> out;
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile children(tasks.filePath(task + QStringLiteral("/children")));
+        if (!children.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &word : children.readAll().split(' ')) {
+            const qint64 pid = word.trimmed().toLongLong();
+            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+            if (pid > 0 && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "ssh")
+                out << pid;
+        }
+    }
+    return out;
+}
 
 QStringList labelTexts(const QWidget &widget)
 {
@@ -156,6 +179,68 @@ private Q_SLOTS:
         QVERIFY(window.monitorView()->isRecording());
         QVERIFY(!window.findChild<DeviceEvents *>());
         QVERIFY(!window.isConnectionLost());
+    }
+
+    // A host (the private sshd): made on a thread and handed to this one,
+    // measured there, its history copied beside its mirror, its hotplug
+    // asked for, and its connection's loss told once, after which nothing
+    // is fetched.
+    void aHostIsAskedThereAndSaysWhenItIsLost()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
+            if (rootRequired())
+                QFAIL(qPrintable(u"BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: " + why));
+            QSKIP(qPrintable(why));
+        }
+        PrivateSshd sshd;
+        const QString started = sshd.start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = sshd.sshConfig();
+        target.remoteCommand = PrivateSshd::agentCommand();
+        QObject context;
+        std::optional<Result<std::shared_ptr<Machine>>> opened;
+        openMachineInBackground(&context, target, [&](Result<std::shared_ptr<Machine>> m) { opened = std::move(m); });
+        QTRY_VERIFY_WITH_TIMEOUT(opened.has_value(), 60000);
+        QVERIFY2(opened->ok(), qPrintable(opened->ok() ? QString() : opened->error().message));
+        const std::shared_ptr<Machine> machine = **opened;
+        QCOMPARE(machine->thread(), QThread::currentThread());
+
+        QCOMPARE(machine->displayName(), u"testhost"_qs);
+        QVERIFY(QFileInfo(machine->root().root() + u"/sys/block"_qs).isDir()); // the mirror
+        QVERIFY(machine->sessionOptions().backend);
+        const MachineCapabilities can = machine->capabilities();
+        QVERIFY(can.write); // root there
+        QVERIFY(can.measure);
+        QVERIFY(can.keepsItsOwnHistory);
+        QVERIFY(can.changesHeldThere);
+        QVERIFY(!can.frozenCounters);
+        QVERIFY(machine->measurer()->latencyLoader()); // the host's histograms
+        QCOMPARE(machine->profiles()->host(), u"testhost"_qs);
+        QCOMPARE(machine->historyPath(), machine->root().root() + u"/history.sqlite"_qs);
+        QObject parent;
+        DeviceEvents *events = machine->watchDevices(&parent);
+        QVERIFY(events);
+        QCOMPARE(events->pollIntervalMs(), 5000);
+
+        std::optional<QString> fetched;
+        QVERIFY(machine->refreshHistory(&context, [&](const QString &error) { fetched = error; }));
+        QTRY_VERIFY_WITH_TIMEOUT(fetched.has_value(), 30000);
+        QVERIFY2(fetched->isEmpty(), qPrintable(*fetched));
+
+        QSignalSpy lost(machine.get(), &Machine::connectionLost);
+        QVERIFY(!machine->isConnectionLost());
+        const QList<qint64> ssh = sshChildren();
+        QVERIFY(!ssh.isEmpty());
+        for (qint64 pid : ssh)
+            ::kill(pid_t(pid), SIGKILL);
+        QVERIFY(lost.wait(10000));
+        QVERIFY(machine->isConnectionLost());
+        QVERIFY(!machine->refreshHistory(&context, [](const QString &) {}));
+        QTest::qWait(200);
+        QCOMPARE(lost.size(), 1);
     }
 
     // The read test and the advisor take what they say from the machine: one
