@@ -154,15 +154,17 @@ void openMachineInBackground(QObject *context, const RemoteTarget &target,
     QThread *caller = context->thread();
     QThread *worker = QThread::create([guard, caller, target, done = std::move(done)] {
         auto result = std::make_shared<Result<std::shared_ptr<Machine>>>(openMachine(target));
-        // Made on this thread, which ends now: the machine lives on the caller's.
+        // Back on the context's thread, where the machine is to live (this
+        // thread ends now). If the context is gone, the machine is dropped
+        // here, on the thread that made it, and ssh is closed.
+        if (!guard)
+            return;
         if (*result)
             (**result)->moveToThread(caller);
-        // Back on the context's thread; dropped (ssh closed) if it is gone.
-        if (guard)
-            QMetaObject::invokeMethod(guard.data(), [guard, result, done] {
-                if (guard)
-                    done(std::move(*result));
-            }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(guard.data(), [guard, result, done] {
+            if (guard)
+                done(std::move(*result));
+        }, Qt::QueuedConnection);
     });
     QObject::connect(worker, &QThread::finished, worker, &QObject::deleteLater);
     worker->start();
