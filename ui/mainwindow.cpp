@@ -372,9 +372,13 @@ MainWindow::~MainWindow()
 
 QString MainWindow::privilegeText(const SessionState *state) const
 {
+    const QString name = m_machine->displayName();
+    // The session's last state may arrive after the loss (a call that
+    // failed on the dead link): the label stays what the loss said.
+    if (m_connectionLost)
+        return tr("%1: disconnected").arg(name);
     QStringList parts;
     const MachineCapabilities can = m_machine->capabilities();
-    const QString name = m_machine->displayName();
     if (can.changesHeldThere) {
         // The agent's "user@host: direct" or "user@host: blocktune-helper (sudo -n)".
         const QString writer = m_session->state().writer;
@@ -458,7 +462,7 @@ void MainWindow::connectionLost(const QString &why)
     const QString text = held > 0 ? tr("connection to %1 lost; %n temporary change(s) restored there", nullptr, held).arg(host)
                                   : tr("connection to %1 lost; no temporary change was held there").arg(host);
     m_splitter->setEnabled(false);
-    m_privilege->setText(tr("%1: disconnected").arg(host));
+    m_privilege->setText(privilegeText(nullptr));
     showError(text);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Connection lost"), text, QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("connectionLost"));
