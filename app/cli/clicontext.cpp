@@ -15,7 +15,7 @@ TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
 {
     if (ctx.session)
         return *ctx.session;
-    local.emplace(ctx.root);
+    local.emplace(ctx.root, ctx.machine->sessionOptions());
     return *local;
 }
 
@@ -145,10 +145,11 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o)
 
 void keepInHistory(CliContext &ctx, const HistoryRecord &record)
 {
-    if (!ctx.root.isLive())
+    const MachineCapabilities can = ctx.machine->capabilities();
+    if (!can.measure || can.keepsItsOwnHistory)
         return;
     HistoryNotice notice;
-    const auto id = HistoryStore().add(record, &notice);
+    const auto id = HistoryStore(ctx.machine->historyPath()).add(record, &notice);
     if (!notice.text.isEmpty())
         ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
     if (!id)

@@ -431,6 +431,18 @@ int finishRun(CliContext &ctx, const QStringList &errors, int sig, bool failed)
     return failed ? ExitFailed : ExitOk;
 }
 
+/// A machine that measures nothing (a recorded tree) refuses with the
+/// test's reason; -1 to go on. A host's is measured there (its agent), so
+/// the mirror the test was prepared on is not what is read.
+int refuseUnmeasurable(CliContext &ctx, const ReadTest &test)
+{
+    if (ctx.machine->capabilities().measure)
+        return -1;
+    if (Status live = test.checkLiveMachine(); !live)
+        return fail(ctx, live.error().message, ExitUsage);
+    return fail(ctx, QStringLiteral("%1 cannot be measured").arg(ctx.machine->displayName()), ExitUsage);
+}
+
 int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
 {
     const QString command = QStringLiteral("test ") + readTestKindName(kind);
@@ -449,8 +461,8 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     auto test = ReadTest::prepare(ctx.root, spec);
     if (!test)
         return fail(ctx, test.error().message, exitCodeFor(test.error()));
-    if (Status live = test->checkLiveMachine(); !live)
-        return fail(ctx, live.error().message, ExitUsage);
+    if (const int rc = refuseUnmeasurable(ctx, *test); rc >= 0)
+        return rc;
 
     const bool json = p.isSet(o.json);
     if (!json) {
@@ -466,7 +478,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     int sig = 0;
     {
         const CommandCancel stop(ctx);
-        result = test->run(observer, stop.flag());
+        result = ctx.machine->measurer()->runReadTest(*test, observer, stop.flag());
         sig = stop.signal();
     }
     if (json)
@@ -586,8 +598,8 @@ int runSweep(CliContext &ctx, const QStringList &args)
     auto prepared = ReadaheadSweep::prepare(ctx.root, **model, sweep);
     if (!prepared)
         return fail(ctx, prepared.error().message, exitCodeFor(prepared.error()));
-    if (Status live = prepared->test().checkLiveMachine(); !live)
-        return fail(ctx, live.error().message, ExitUsage);
+    if (const int rc = refuseUnmeasurable(ctx, prepared->test()); rc >= 0)
+        return rc;
 
     const bool json = p.isSet(o.json);
     SweepObserver observer;
@@ -608,7 +620,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     int sig = 0;
     {
         const CommandCancel stop(ctx);
-        result = prepared->run(session, observer, stop.flag());
+        result = ctx.machine->measurer()->runSweep(session, *prepared, observer, stop.flag());
         sig = stop.signal();
     }
     if (json)

@@ -191,7 +191,32 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
     return -1;
 }
 
-/// Runs the command here, or on --host HOST.
+/// The commands that run here on --host HOST's Machine (its agent's typed
+/// ops); the others still run there whole, through the agent's op "run"
+/// (cmd_remote.cpp).
+bool runsOnHostMachine(const QString &command)
+{
+    static const QStringList converted{QStringLiteral("list"), QStringLiteral("get"), QStringLiteral("set"),
+                                       QStringLiteral("test"), QStringLiteral("sweep")};
+    return converted.contains(command);
+}
+
+/// Connects to HOST (blocking: the CLI has nothing else to
+/// do meanwhile); -1 to go on, else the exit code.
+int openHostMachine(CliContext &ctx, const RemoteTarget &target)
+{
+    if (auto line = sshCommandLine(target); !line)
+        return fail(ctx, line.error().message, ExitUsage);
+    auto machine = openMachine(target);
+    if (!machine)
+        return fail(ctx, machine.error().message);
+    ctx.machine = *machine;
+    ctx.root = ctx.machine->root();
+    return -1;
+}
+
+/// Runs the command here (on this machine, a recorded tree or HOST's
+/// Machine), or whole on --host HOST.
 int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const QStringList &args)
 {
     const RemoteTarget &remote = g.remote;
@@ -202,10 +227,15 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
             return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
                                             "--remote-command 'blocktune-cli --sysroot DIR agent')"),
                         ExitUsage);
-        return runRemote(ctx, remote, name, args);
+        if (!runsOnHostMachine(name))
+            return runRemote(ctx, remote, name, args);
     }
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {
+            if (!ctx.machine) {
+                if (const int r = openHostMachine(ctx, remote); r >= 0)
+                    return r;
+            }
             const int status = c.run(ctx, args);
             if (qEnvironmentVariableIntValue("BLOCKTUNE_DEBUG_SCANS") == 1)
                 ctx.err << "blocktune-cli: device scans: " << DeviceModel::scansInProcess() << Qt::endl;
@@ -241,6 +271,8 @@ int main(int argc, char **argv)
         return ExitUsage;
     }
     const QString name = args.takeFirst();
-    CliContext ctx{SysRoot(globals.sysroot), out, err};
+    // A host's Machine is opened once the command is known (dispatch()).
+    const SysRoot root(globals.sysroot);
+    CliContext ctx{root, out, err, globals.viaHost ? nullptr : openMachine(root)};
     return dispatch(ctx, globals, name, args);
 }

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <cerrno>
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QPointer>
 #include <QTemporaryDir>
@@ -72,6 +73,7 @@ public:
         c.changesHeldThere = true;
         return c;
     }
+    Result<DeviceListing> listDevices(bool probe) const override;
     std::shared_ptr<Measurer> measurer() const override { return m_connection.measurer; }
     QString historyPath() const override { return m_connection.mirror + QStringLiteral("/history.sqlite"); }
     bool refreshHistory(QObject *context, std::function<void(const QString &)> done) override;
@@ -91,6 +93,20 @@ private:
     SessionOptions m_options;
     bool m_lost = false;
 };
+
+Result<DeviceListing> HostMachine::listDevices(bool probe) const
+{
+    // Op "list": a scan there, filesystems probed there (typed: one flag).
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("probe"), probe}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    QStringList warnings;
+    for (const QJsonValue &w : answer->value(u"warnings").toArray())
+        warnings << w.toString();
+    return DeviceListing{answer->value(u"model").toObject(), warnings};
+}
 
 bool HostMachine::refreshHistory(QObject *context, std::function<void(const QString &)> done)
 {

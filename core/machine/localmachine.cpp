@@ -1,5 +1,7 @@
 #include "machine.h"
 
+#include "devices/devicejson.h"
+#include "devices/devicemodel.h"
 #include "devices/devicewatcher.h"
 #include "history/history.h"
 
@@ -79,6 +81,16 @@ private:
 };
 
 } // namespace
+
+Result<DeviceListing> Machine::listDevices(bool probe) const
+{
+    ScanOptions options;
+    options.probeFilesystems = probe;
+    auto model = DeviceModel::scan(root(), options);
+    if (!model)
+        return model.error();
+    return DeviceListing{modelToJson(*model), model->warnings()};
+}
 
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options)
 {

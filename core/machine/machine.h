@@ -20,7 +20,9 @@
 #include "remote/remote.h"
 #include "session/session.h"
 
+#include <QJsonObject>
 #include <QObject>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -77,6 +79,14 @@ struct PreviousEnd
     int failed = 0;
 };
 
+/// A machine's block devices as `list --json` prints them (docs/json.md),
+/// with what the scan could not read (said on stderr by the CLI).
+struct DeviceListing
+{
+    QJsonObject json;
+    QStringList warnings;
+};
+
 class Machine : public QObject
 {
     Q_OBJECT
@@ -96,6 +106,11 @@ public:
     virtual SessionOptions sessionOptions() const = 0;
     QString readOnlyReason() const { return sessionOptions().readOnlyReason; }
     virtual MachineCapabilities capabilities() const = 0;
+
+    /// Its block devices scanned now (`probe`: their filesystems' labels
+    /// read too, which opens them). This machine's: a scan of root(); a
+    /// host's: its agent's (the mirror has no devices to open).
+    virtual Result<DeviceListing> listDevices(bool probe) const;
 
     /// Where reads are measured and counters taken: handed to the session's
     /// owner, which hands it to read tests, sweeps, the advisor and the monitor.

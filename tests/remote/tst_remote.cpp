@@ -249,6 +249,89 @@ private Q_SLOTS:
         QCOMPARE(remote.err, local.err); // the tree's warnings, as locally
     }
 
+    // The commands that run here on the host's Machine (its agent's typed
+    // ops) print what they print locally, on the same loop device, text and
+    // --json, and none of them asks the agent for op "run" (every request
+    // it gets is logged through tee). Measured ones are compared without
+    // their figures (withoutFigures, jsonShape).
+    void hostCommandsPrintAsLocallyWithoutRun_data()
+    {
+        QTest::addColumn<QStringList>("args"); // DEV: the row's loop device
+        QTest::addColumn<bool>("measured");
+        const auto row = [](const char *name, const QString &line, bool measured = false) {
+            QTest::newRow(name) << line.split(u' ') << measured;
+        };
+        row("get", QStringLiteral("get DEV"));
+        row("get --json", QStringLiteral("get DEV --json"));
+        row("set --dry-run", QStringLiteral("set DEV read_ahead_kb=768 scheduler=mq-deadline --dry-run"));
+        row("set --dry-run --json", QStringLiteral("set DEV read_ahead_kb=768 --dry-run --json"));
+        row("set", QStringLiteral("set DEV read_ahead_kb=768"));
+        row("set --json", QStringLiteral("set DEV read_ahead_kb=768 --json"));
+        row("set refused", QStringLiteral("set DEV scheduler=cfq"));
+        row("get of no device", QStringLiteral("get nosuchdevice0"));
+        row("test seq", QStringLiteral("test seq DEV --size 8M --repeat 1"), true);
+        row("test seq --json", QStringLiteral("test seq DEV --size 8M --repeat 1 --json"), true);
+        row("sweep", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1"), true);
+        row("sweep --json", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1 --json"), true);
+    }
+
+    void hostCommandsPrintAsLocallyWithoutRun()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, measured);
+        LoopDevice loop(32 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        args.replaceInStrings(QStringLiteral("DEV"), dev);
+        const QString log = path("agent-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+
+        static const QRegularExpression bars(u"#+"_qs);
+        static const QRegularExpression spaces(u" +"_qs);
+        auto both = [&](const QStringList &a) {
+            QVERIFY(setQueue(dev, QStringLiteral("256")));
+            const ProcessResult local = cli(a);
+            QVERIFY(setQueue(dev, QStringLiteral("256")));
+            const ProcessResult remote = cli(hostArgs({}, logged) + a);
+            QCOMPARE(remote.exitCode, local.exitCode);
+            QCOMPARE(remote.err, local.err);
+            if (!measured)
+                QCOMPARE(remote.out, local.out);
+            else if (a.contains(u"--json"_qs))
+                QCOMPARE(jsonShape(QJsonDocument::fromJson(remote.out).object()),
+                         jsonShape(QJsonDocument::fromJson(local.out).object()));
+            else // a sweep's bars and its columns' widths follow the figures too
+                QCOMPARE(withoutFigures(remote.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs),
+                         withoutFigures(local.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs));
+            QVERIFY(!remote.out.isEmpty() || !remote.err.isEmpty());
+        };
+        both(args);
+        const QByteArray requests = readFile(log);
+        QVERIFY2(requests.contains("\"op\":\"hello\""), requests.constData());
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+    }
+
+    void listTextEqualsLocalOnTreeWithoutRun()
+    {
+        const QString tree = recordedTree("scst-raid0-lvm");
+        QVERIFY(QFileInfo::exists(tree));
+        const QString log = path("agent-requests.log");
+        QFile::remove(log);
+        const QString agent = agentCommand(QStringLiteral("--sysroot ") + PrivateSshd::quote(tree) + QStringLiteral(" agent"));
+        for (const QStringList &args : {QStringList{QStringLiteral("list")},
+                                        QStringList{QStringLiteral("list"), QStringLiteral("--no-probe")}}) {
+            const ProcessResult local = cli(QStringList{QStringLiteral("--sysroot"), tree} + args);
+            QCOMPARE(local.exitCode, 0);
+            const ProcessResult remote = cli(hostArgs({}, u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agent) + args);
+            QVERIFY2(remote.exitCode == 0, remote.err.constData());
+            QVERIFY(local.out.count('\n') > 5);
+            QCOMPARE(remote.out, local.out);
+            QCOMPARE(remote.err, local.err);
+        }
+        QVERIFY(!readFile(log).contains("\"op\":\"run\""));
+    }
+
     void listJsonEqualsLocalLive()
     {
         const QHash<QString, QByteArray> seqBefore = loopSequences();
