@@ -1,6 +1,7 @@
 #include "clicontext.h"
 
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -154,6 +155,22 @@ void keepInHistory(CliContext &ctx, const HistoryRecord &record)
         ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
     if (!id)
         ctx.err << "blocktune-cli: " << id.error().message << Qt::endl;
+}
+
+QString historyHere(CliContext &ctx)
+{
+    // The CLI runs no event loop of its own: this one is the only one, and
+    // it waits for the copy alone.
+    QEventLoop loop;
+    QString error;
+    if (ctx.machine->refreshHistory(&loop, [&](const QString &e) {
+            error = e;
+            loop.quit();
+        }))
+        loop.exec();
+    if (!error.isEmpty())
+        ctx.err << "blocktune-cli: " << error << Qt::endl;
+    return ctx.machine->historyPath();
 }
 
 } // namespace blocktune::cli

@@ -102,6 +102,11 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o);
 /// agent kept it in the host's history already.
 void keepInHistory(CliContext &ctx, const HistoryRecord &record);
 
+/// The history database the machine's records are read from: this
+/// machine's store, or the copy of a host's, brought up to date first
+/// (blocking; a failure to is said on stderr, and the last copy is read).
+QString historyHere(CliContext &ctx);
+
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).
 struct Command

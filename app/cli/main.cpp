@@ -44,10 +44,12 @@ void printUsage(QTextStream &out)
            "  --sysroot DIR   read DIR/sys and DIR/proc instead of the live machine\n"
            "                  (a recorded tree, as lsblk --sysroot; a FILE.tar.gz of\n"
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
-           "  --host HOST     run the command on HOST (anything ssh takes) through ssh HOST\n"
+           "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  What it prints there is printed here; Ctrl-C stops it there\n"
-           "                  and what it changed is restored. Paths in its arguments\n"
+           "                  list, get, set, test, sweep, history and diagnose run here on\n"
+           "                  HOST's devices; the other commands run there and what they\n"
+           "                  print is printed here. Ctrl-C stops it and what it changed\n"
+           "                  is restored. Paths in the arguments of those run there\n"
            "                  (profile files, --file, --output) are files on HOST; record\n"
            "                  FILE.tar.gz records HOST into FILE.tar.gz here\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
@@ -196,8 +198,9 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
 /// (cmd_remote.cpp).
 bool runsOnHostMachine(const QString &command)
 {
-    static const QStringList converted{QStringLiteral("list"), QStringLiteral("get"), QStringLiteral("set"),
-                                       QStringLiteral("test"), QStringLiteral("sweep")};
+    static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
+                                       QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
+                                       QStringLiteral("diagnose"), QStringLiteral("monitor")};
     return converted.contains(command);
 }
 

@@ -156,6 +156,20 @@ QString jsonShape(const QJsonValue &v)
     }
 }
 
+/// The shape of one JSON document (test --json), or of each line of a
+/// stream of them (monitor --json), one line each.
+QString jsonDocumentsShape(const QByteArray &text)
+{
+    QJsonParseError error;
+    const QJsonDocument whole = QJsonDocument::fromJson(text, &error);
+    if (error.error == QJsonParseError::NoError)
+        return jsonShape(whole.object());
+    QStringList shapes;
+    for (const QByteArray &line : text.trimmed().split('\n'))
+        shapes << jsonShape(QJsonDocument::fromJson(line).object());
+    return shapes.join(u'\n');
+}
+
 /// Text with every number replaced by '#': the lines a read test prints,
 /// without its figures. A latency's unit follows its figure (61.2 us,
 /// 1.21 ms), so it goes too.
@@ -273,6 +287,14 @@ private Q_SLOTS:
         row("test seq --json", QStringLiteral("test seq DEV --size 8M --repeat 1 --json"), true);
         row("sweep", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1"), true);
         row("sweep --json", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1 --json"), true);
+        row("monitor --json", QStringLiteral("monitor DEV --count 2 --interval 200ms --json"), true);
+        row("diagnose --static", QStringLiteral("diagnose DEV --static"));
+        row("diagnose --static --json", QStringLiteral("diagnose DEV --static --json"));
+        // The host's history (this machine's, the agent sharing its database)
+        // copied here and read: the rows above kept records in it.
+        row("history", QStringLiteral("history --limit 5"));
+        row("history --json", QStringLiteral("history --limit 3 --json"));
+        row("history of no device", QStringLiteral("history --device nosuchdevice0"));
     }
 
     void hostCommandsPrintAsLocallyWithoutRun()
@@ -299,8 +321,7 @@ private Q_SLOTS:
             if (!measured)
                 QCOMPARE(remote.out, local.out);
             else if (a.contains(u"--json"_qs))
-                QCOMPARE(jsonShape(QJsonDocument::fromJson(remote.out).object()),
-                         jsonShape(QJsonDocument::fromJson(local.out).object()));
+                QCOMPARE(jsonDocumentsShape(remote.out), jsonDocumentsShape(local.out));
             else // a sweep's bars and its columns' widths follow the figures too
                 QCOMPARE(withoutFigures(remote.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs),
                          withoutFigures(local.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs));
