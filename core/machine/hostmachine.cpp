@@ -67,8 +67,11 @@ public:
     {
         MachineCapabilities c;
         c.write = m_options.readOnlyReason.isEmpty();
-        c.measure = true;
-        c.latencyProbe = true;
+        // An agent serving a recorded tree (`--sysroot DIR agent`) has no
+        // device to read there either.
+        const bool recorded = m_connection.link->hello().raw.value(u"sysroot").toBool();
+        c.measure = !recorded;
+        c.latencyProbe = !recorded;
         c.keepsItsOwnHistory = true;
         c.changesHeldThere = true;
         return c;

@@ -143,6 +143,9 @@ void insertCounts(QJsonObject &o, const TuningSession &session)
 {
     o.insert(u"temporary_count", session.temporaryCount());
     o.insert(u"persistent_count", session.persistentCount());
+    // The session's journal here (what `set --hold` names), empty when it
+    // holds none.
+    o.insert(u"journal", session.journalPath());
 }
 
 QJsonObject reportAnswer(const ChangeReport &report, bool dryRun)

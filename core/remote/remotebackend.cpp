@@ -356,8 +356,10 @@ private:
             m_temporary.store(answer.value(u"temporary_count").toInt());
         if (answer.contains(u"persistent_count"))
             m_persistent.store(answer.value(u"persistent_count").toInt());
-        if (answer.contains(u"journal"))
-            m_journal = answer.value(u"journal").toString();
+        if (answer.contains(u"journal")) {
+            const QString there = answer.value(u"journal").toString();
+            m_journal = there.isEmpty() ? QString() : host() + u':' + there;
+        }
     }
 
     std::shared_ptr<RemoteLink> m_link;

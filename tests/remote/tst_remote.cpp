@@ -282,6 +282,9 @@ private Q_SLOTS:
         row("set", QStringLiteral("set DEV read_ahead_kb=768"));
         row("set --json", QStringLiteral("set DEV read_ahead_kb=768 --json"));
         row("set refused", QStringLiteral("set DEV scheduler=cfq"));
+        // Held, then restored; its journal is HOST's, named HOST:PATH (the
+        // path and the time are figures).
+        row("set --hold", QStringLiteral("set DEV read_ahead_kb=768 --hold 1s"), true);
         row("get of no device", QStringLiteral("get nosuchdevice0"));
         row("test seq", QStringLiteral("test seq DEV --size 8M --repeat 1"), true);
         row("test seq --json", QStringLiteral("test seq DEV --size 8M --repeat 1 --json"), true);
@@ -315,7 +318,10 @@ private Q_SLOTS:
             QVERIFY(setQueue(dev, QStringLiteral("256")));
             const ProcessResult local = cli(a);
             QVERIFY(setQueue(dev, QStringLiteral("256")));
-            const ProcessResult remote = cli(hostArgs({}, logged) + a);
+            ProcessResult remote = cli(hostArgs({}, logged) + a);
+            remote.out.replace(" (journal testhost:", " (journal ");
+            if (a.contains(u"--hold"_qs))
+                QCOMPARE(readAheadOf(dev), QStringLiteral("256")); // what it held is restored there
             QCOMPARE(remote.exitCode, local.exitCode);
             QCOMPARE(remote.err, local.err);
             if (!measured)
@@ -333,7 +339,7 @@ private Q_SLOTS:
         QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
     }
 
-    void listTextEqualsLocalOnTreeWithoutRun()
+    void treeHostListsAsLocallyAndMeasuresNothing()
     {
         const QString tree = recordedTree("scst-raid0-lvm");
         QVERIFY(QFileInfo::exists(tree));
@@ -350,6 +356,19 @@ private Q_SLOTS:
             QCOMPARE(remote.out, local.out);
             QCOMPARE(remote.err, local.err);
         }
+        // A host whose agent serves a recorded tree measures nothing, as
+        // the tree here: static checks only, read tests refused.
+        const QStringList diagnose{QStringLiteral("diagnose"), QStringLiteral("sda"), QStringLiteral("--json")};
+        const ProcessResult localDiagnose = cli(QStringList{QStringLiteral("--sysroot"), tree} + diagnose);
+        const ProcessResult remoteDiagnose = cli(hostArgs({}, agent) + diagnose);
+        QCOMPARE(remoteDiagnose.exitCode, localDiagnose.exitCode);
+        QCOMPARE(remoteDiagnose.out, localDiagnose.out);
+        QVERIFY2(remoteDiagnose.err.contains("is a recorded tree: static checks only"), remoteDiagnose.err.constData());
+        const QStringList test{QStringLiteral("test"), QStringLiteral("seq"), QStringLiteral("sda"), QStringLiteral("--size"),
+                               QStringLiteral("8M")};
+        const ProcessResult remoteTest = cli(hostArgs({}, agent) + test);
+        QCOMPARE(remoteTest.exitCode, cli(QStringList{QStringLiteral("--sysroot"), tree} + test).exitCode);
+        QVERIFY2(remoteTest.err.contains("is a recorded tree"), remoteTest.err.constData());
         QVERIFY(!readFile(log).contains("\"op\":\"run\""));
     }
 
