@@ -204,8 +204,9 @@ bool runsOnHostMachine(const QString &command)
     return converted.contains(command);
 }
 
-/// Connects to HOST (blocking: the CLI has nothing else to
-/// do meanwhile); -1 to go on, else the exit code.
+/// Connects to HOST and records its devices (blocking: the CLI has nothing
+/// else to do meanwhile); -1 to go on, else the exit code. ssh's words, when
+/// it fails, are in the message.
 int openHostMachine(CliContext &ctx, const RemoteTarget &target)
 {
     if (auto line = sshCommandLine(target); !line)
