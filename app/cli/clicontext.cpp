@@ -12,12 +12,23 @@
 
 namespace blocktune::cli {
 
-TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, const QStringList &devices)
 {
     if (ctx.session)
         return *ctx.session;
+    if (!devices.isEmpty())
+        needDevices(ctx, devices);
     local.emplace(ctx.root, ctx.machine->sessionOptions());
     return *local;
+}
+
+void needDevices(CliContext &ctx, const QStringList &devices)
+{
+    if (devices.isEmpty() || ctx.session)
+        return;
+    if (Status recorded = ctx.machine->recordDevices(devices); !recorded)
+        ctx.err << "blocktune-cli: cannot record " << devices.join(u", ") << " of " << ctx.machine->displayName()
+                << ": " << recorded.error().message << Qt::endl;
 }
 
 CommandCancel::CommandCancel(const CliContext &ctx) : m_agent(ctx.cancel)

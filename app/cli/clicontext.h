@@ -43,7 +43,15 @@ struct CliContext
 
 /// The agent's session when there is one, else `local`, made on the spot
 /// on the machine's root with its session options (a host's: its agent).
-TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local);
+/// `devices`: the ones the command names (as the user wrote them), which a
+/// host's mirror records with their stack first (needDevices()); empty:
+/// the mirror holds every device already (main() recorded it).
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, const QStringList &devices = {});
+
+/// Brings the devices a command names into the machine's root (a host's
+/// mirror records them and their stack; nothing to do here). A failure is
+/// said on stderr; the session then says what it cannot find.
+void needDevices(CliContext &ctx, const QStringList &devices);
 
 /// What stops a command's long work (a read test, a sweep, advise,
 /// diagnose, monitor): run by the agent, its cancel flag (the client's

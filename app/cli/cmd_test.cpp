@@ -443,6 +443,17 @@ int refuseUnmeasurable(CliContext &ctx, const ReadTest &test)
     return fail(ctx, QStringLiteral("%1 cannot be measured").arg(ctx.machine->displayName()), ExitUsage);
 }
 
+/// The devices a test reads, as the user named them.
+QStringList devicesOf(const ReadTestSpec &spec)
+{
+    QStringList devices;
+    for (const QList<StreamTarget> *targets : {&spec.measure, &spec.background})
+        for (const StreamTarget &t : *targets)
+            if (!t.device.isEmpty() && !devices.contains(t.device))
+                devices << t.device;
+    return devices;
+}
+
 int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
 {
     const QString command = QStringLiteral("test ") + readTestKindName(kind);
@@ -458,6 +469,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     if (const int rc = testSpecFromArgs(ctx, p, o, command, spec); rc >= 0)
         return rc;
 
+    needDevices(ctx, devicesOf(spec));
     auto test = ReadTest::prepare(ctx.root, spec);
     if (!test)
         return fail(ctx, test.error().message, exitCodeFor(test.error()));
@@ -591,7 +603,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
         return rc;
 
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, QStringList{sweep.device} + devicesOf(sweep.test));
     auto model = session.model();
     if (!model)
         return fail(ctx, model.error().message);

@@ -160,7 +160,7 @@ int runGet(CliContext &ctx, const QStringList &args)
     if (pos.size() != 1)
         return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, pos);
     auto settings = session.settings(pos.constFirst());
     if (!settings)
         return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
@@ -326,8 +326,12 @@ int runSet(CliContext &ctx, const QStringList &args)
     const bool asJson = request.asJson;
 
     TerminationSignals::install();
+    QStringList devices;
+    for (const SettingChange &c : request.changes)
+        if (!c.device.isEmpty() && !devices.contains(c.device))
+            devices << c.device;
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, devices);
     const ChangePlan plan = session.plan(request.changes, request.options);
     if (request.dryRun) {
         const ChangeReport report = plannedReport(plan);

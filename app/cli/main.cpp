@@ -112,6 +112,7 @@ int takeRemoteOption(QStringList &args, QTextStream &err, const QString &opt, Gl
         return ExitUsage;
     if (name == u"--host") {
         g.remote.host = value;
+        g.remote.historySource = QStringLiteral("cli");
         g.viaHost = true;
     } else if (name == u"--ssh-config") {
         g.remote.sshConfig = value;
@@ -204,18 +205,33 @@ bool runsOnHostMachine(const QString &command)
     return converted.contains(command);
 }
 
-/// Connects to HOST and records its devices (blocking: the CLI has nothing
-/// else to do meanwhile); -1 to go on, else the exit code. ssh's words, when
-/// it fails, are in the message.
-int openHostMachine(CliContext &ctx, const RemoteTarget &target)
+/// The commands that bring into the host's mirror only the devices they
+/// name (sessionFor(ctx, local, devices), needDevices()), or need none of
+/// them (history reads the host's history): a whole host's mirror is a
+/// snapshot of every device, a second or more, which `get` does not need.
+bool namesItsDevices(const QString &command)
+{
+    static const QStringList naming{QStringLiteral("get"), QStringLiteral("set"), QStringLiteral("test"),
+                                    QStringLiteral("sweep"), QStringLiteral("history")};
+    return naming.contains(command);
+}
+
+/// Connects to HOST and records the devices `command` needs (blocking: the
+/// CLI has nothing else to do meanwhile); -1 to go on, else the exit code.
+/// ssh's words, when it fails, are in the message.
+int openHostMachine(CliContext &ctx, const RemoteTarget &target, const QString &command)
 {
     if (auto line = sshCommandLine(target); !line)
         return fail(ctx, line.error().message, ExitUsage);
-    auto machine = openMachine(target);
+    auto machine = openMachine(target, MirrorAtConnect::Nothing);
     if (!machine)
         return fail(ctx, machine.error().message);
     ctx.machine = *machine;
     ctx.root = ctx.machine->root();
+    if (!namesItsDevices(command)) {
+        if (Status recorded = ctx.machine->recordDevices({}); !recorded)
+            return fail(ctx, recorded.error().message);
+    }
     return -1;
 }
 
@@ -237,7 +253,7 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {
             if (!ctx.machine) {
-                if (const int r = openHostMachine(ctx, remote); r >= 0)
+                if (const int r = openHostMachine(ctx, remote, name); r >= 0)
                     return r;
             }
             const int status = c.run(ctx, args);

@@ -47,9 +47,10 @@ private:
 class HostMachine final : public Machine
 {
 public:
-    HostMachine(RemoteTarget target, RemoteConnection connection, std::unique_ptr<QTemporaryDir> mirror)
+    HostMachine(RemoteTarget target, RemoteConnection connection, std::unique_ptr<QTemporaryDir> mirror,
+                bool recordedWhole)
         : m_target(std::move(target)), m_connection(std::move(connection)), m_mirrorDir(std::move(mirror)),
-          m_root(m_connection.mirror), m_options(hostSessionOptions(m_connection))
+          m_root(m_connection.mirror), m_options(hostSessionOptions(m_connection)), m_recordedWhole(recordedWhole)
     {
         // From the link's thread; queued to the machine's.
         connect(m_connection.link.get(), &RemoteLink::connectionLost, this, [this](const QString &why) {
@@ -77,6 +78,7 @@ public:
         return c;
     }
     Result<DeviceListing> listDevices(bool probe) const override;
+    Status recordDevices(const QStringList &devices) override;
     std::shared_ptr<Measurer> measurer() const override { return m_connection.measurer; }
     QString historyPath() const override { return m_connection.mirror + QStringLiteral("/history.sqlite"); }
     bool refreshHistory(QObject *context, std::function<void(const QString &)> done) override;
@@ -94,8 +96,27 @@ private:
     std::unique_ptr<QTemporaryDir> m_mirrorDir; ///< the mirror's folder, removed with the machine
     SysRoot m_root;
     SessionOptions m_options;
+    bool m_recordedWhole = false;  ///< the mirror holds every device of the host
+    QStringList m_recordedDevices; ///< the names recordDevices() brought so far
     bool m_lost = false;
 };
+
+Status HostMachine::recordDevices(const QStringList &devices)
+{
+    if (m_recordedWhole)
+        return {};
+    QStringList fresh;
+    for (const QString &name : devices)
+        if (!m_recordedDevices.contains(name) && !fresh.contains(name))
+            fresh << name;
+    if (!devices.isEmpty() && fresh.isEmpty())
+        return {};
+    if (Status recorded = m_connection.recordMirror(fresh); !recorded)
+        return recorded;
+    m_recordedWhole = devices.isEmpty();
+    m_recordedDevices << fresh;
+    return {};
+}
 
 Result<DeviceListing> HostMachine::listDevices(bool probe) const
 {
@@ -154,16 +175,17 @@ void HostMachine::reconnect()
 
 } // namespace
 
-Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target)
+Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target, MirrorAtConnect record)
 {
     auto mirror = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/blocktune-host-XXXXXX"));
     if (!mirror->isValid())
         return makeError(EIO, QStringLiteral("cannot make a folder for the mirror of %1: %2")
                                   .arg(target.host, mirror->errorString()));
-    auto connection = connectToHost(target, mirror->path());
+    auto connection = connectToHost(target, mirror->path(), record);
     if (!connection)
         return connection.error();
-    return std::shared_ptr<Machine>(std::make_shared<HostMachine>(target, std::move(*connection), std::move(mirror)));
+    return std::shared_ptr<Machine>(std::make_shared<HostMachine>(target, std::move(*connection), std::move(mirror),
+                                                                  record == MirrorAtConnect::Whole));
 }
 
 void openMachineInBackground(QObject *context, const RemoteTarget &target,

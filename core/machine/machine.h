@@ -112,6 +112,17 @@ public:
     /// host's: its agent's (the mirror has no devices to open).
     virtual Result<DeviceListing> listDevices(bool probe) const;
 
+    /// Makes root() hold `devices` (as a user names them) and the devices
+    /// they stack with, or every device when empty, before a session is
+    /// made on it. This machine's root holds them all already; a host opened
+    /// with MirrorAtConnect::Nothing records the first time it is asked
+    /// (op "mirror": a few files; empty: the whole host).
+    virtual Status recordDevices(const QStringList &devices)
+    {
+        Q_UNUSED(devices);
+        return {};
+    }
+
     /// Where reads are measured and counters taken: handed to the session's
     /// owner, which hands it to read tests, sweeps, the advisor and the monitor.
     virtual std::shared_ptr<Measurer> measurer() const = 0;
@@ -157,9 +168,12 @@ protected:
 /// `options` (a read-only reason, a test's writer); never blocks.
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options = {});
 /// A host over ssh: connects, greets its agent and records its mirror into
-/// a temporary folder that goes with the machine. Blocks for ssh and the
-/// first snapshot: call it off the GUI thread (openMachineInBackground()).
-Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target);
+/// a temporary folder that goes with the machine (`record`: all of it now,
+/// for a window; nothing yet, for a CLI command, which asks recordDevices()
+/// for what it names). Blocks for ssh and the first snapshot: call it off
+/// the GUI thread (openMachineInBackground()).
+Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target,
+                                             MirrorAtConnect record = MirrorAtConnect::Whole);
 /// openMachine(target) on a thread of its own; `done` runs on `context`'s
 /// thread with the machine (living on that thread) or ssh's/the agent's
 /// message. Nothing runs when `context` is gone by then (the connection is

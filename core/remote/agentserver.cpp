@@ -400,6 +400,40 @@ QJsonObject opSnapshot(AgentCall &call)
             {QStringLiteral("skipped"), QJsonArray::fromStringList(report->skipped)}};
 }
 
+/// Op "mirror": at most so many names, and so many bytes of files (a
+/// whole host goes through op "snapshot", a tarball).
+constexpr qsizetype kMirrorMaxDevices = 256;
+constexpr qint64 kMirrorMaxBytes = 64 * 1024 * 1024;
+
+/// {"op":"mirror","devices":["sdb","/dev/md0"]}: what a snapshot holds of
+/// those devices and every device they stack with (SnapshotOptions::
+/// devices), with all of proc/, as files: {"files":{"sys/...":"text"},
+/// "links":{...},"dirs":[...],"devices":N,"skipped":[...]}
+/// (snapshotDirToJson()). The CLI's mirror of a host for a command that
+/// names its devices: a few files, read from sys/ without a scan, instead of
+/// a tarball of the whole host. A name the host has no device for records
+/// nothing of it (the client's session says "no block device named ...").
+QJsonObject opMirror(AgentCall &call)
+{
+    const QJsonValue devices = call.request.value(u"devices");
+    if (!devices.isArray() || devices.toArray().isEmpty() || devices.toArray().size() > kMirrorMaxDevices)
+        return agentError(makeError(InvalidArgument, QStringLiteral("'devices' is a list of 1 to %1 device names "
+                                                                    "(the whole host: op snapshot)")
+                                                         .arg(kMirrorMaxDevices)));
+    QStringList names;
+    for (const QJsonValue &v : devices.toArray()) {
+        if (!v.isString() || v.toString().isEmpty())
+            return agentError(makeError(InvalidArgument, QStringLiteral("'devices' holds something that is not a device name")));
+        names << v.toString();
+    }
+    SnapshotOptions options;
+    options.devices = names;
+    auto files = recordSnapshotJson(call.session.root(), options, kMirrorMaxBytes);
+    if (!files)
+        return agentError(files.error());
+    return *files;
+}
+
 /// {"op":"counters","devices":[...],"irqs":[...]}: one reading of the raw
 /// counters a Sampler works from (a console's monitor samples a remote
 /// host through these): /proc/diskstats as text, the watched devices'
@@ -618,6 +652,19 @@ ReadTestObserver eventObserver(AgentCall &call)
     return o;
 }
 
+/// The request's "source": who asked, kept as the history record's source
+/// ("console" when not said, as clients before it; "cli"). Anything else
+/// is refused: the history's sources are a fixed set.
+Result<QString> historySourceOf(const QJsonObject &request)
+{
+    const QJsonValue v = request.value(u"source");
+    if (v.isUndefined())
+        return QStringLiteral("console");
+    if (v == QJsonValue(QStringLiteral("console")) || v == QJsonValue(QStringLiteral("cli")))
+        return v.toString();
+    return makeError(InvalidArgument, QStringLiteral("'source' is \"console\" or \"cli\""));
+}
+
 /// Kept in this host's history, as `blocktune-cli test` keeps it.
 void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
 {
@@ -633,6 +680,9 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
 /// (readTestToExactJson(): the names of `test --json`, unrounded).
 QJsonObject opReadTest(AgentCall &call)
 {
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
@@ -647,7 +697,7 @@ QJsonObject opReadTest(AgentCall &call)
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     if (!result.failed && !result.cancelled)
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(*test, QStringLiteral("test %1 %2")
                                                                         .arg(readTestKindName(spec->kind), test->primaryDevice()))
                                                 .trimmed()));
@@ -660,6 +710,9 @@ QJsonObject opReadTest(AgentCall &call)
 /// and "run" events; the answer {"sweep":{...}} (sweepToExactJson()).
 QJsonObject opSweep(AgentCall &call)
 {
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
@@ -688,7 +741,7 @@ QJsonObject opSweep(AgentCall &call)
         answer.insert(u"error", result.errors.join(u"; "));
     insertCounts(answer, call.session);
     if (!result.failed && !result.cancelled && !result.points.isEmpty())
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(sweep->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
                                                                                 .arg(sweep->queueDevice(), readTestKindName(spec->kind)))
                                                 .trimmed()));
@@ -756,6 +809,7 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("dead_journals"), &opDeadJournals);
     addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
+    addOp(QStringLiteral("mirror"), &opMirror);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);

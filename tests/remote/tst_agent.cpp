@@ -306,6 +306,151 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument(o.value(u"model").toObject()).toJson(QJsonDocument::Indented), local.out);
     }
 
+    // Op "mirror": the named devices and every device they stack with, as
+    // files the client writes into its mirror; what the CLI then reads there
+    // is what it reads on the whole tree (the referee), and nothing else of
+    // the host is there.
+    void mirrorOpHoldsTheNamedDevicesAndTheirStack_data()
+    {
+        QTest::addColumn<QString>("tree");
+        QTest::addColumn<QStringList>("asked");
+        QTest::addColumn<QStringList>("devices"); // what the mirror's list --json names, sorted
+        const QStringList raid0Lvm{u"dm-0"_qs, u"dm-1"_qs, u"dm-2"_qs, u"md0"_qs,
+                                   u"sdb"_qs,  u"sdb1"_qs, u"sdc"_qs,  u"sdc1"_qs};
+        QTest::newRow("an lv: its md, partitions, disks, sibling lvs")
+            << u"scst-raid0-lvm"_qs << QStringList{u"dm-1"_qs} << raid0Lvm;
+        QTest::newRow("a member partition: the same stack") << u"scst-raid0-lvm"_qs << QStringList{u"sdb1"_qs} << raid0Lvm;
+        QTest::newRow("a partition: its disk and siblings")
+            << u"md-raid10-f2"_qs << QStringList{u"sda2"_qs} << QStringList{u"sda"_qs, u"sda1"_qs, u"sda2"_qs};
+        QTest::newRow("a by-id link") << u"md-raid10-f2"_qs
+                                      << QStringList{u"/dev/disk/by-id/ata-ST2000NM0033-9ZM175_Z1X0A1B2"_qs}
+                                      << QStringList{u"md0"_qs, u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs,
+                                                     u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs};
+        QTest::newRow("no such device") << u"md-raid10-f2"_qs << QStringList{u"sdz"_qs} << QStringList{};
+        QTest::newRow("a name leaving sys/") << u"md-raid10-f2"_qs << QStringList{u"../../../etc"_qs} << QStringList{};
+        QTest::newRow("a /dev path leaving dev/") << u"md-raid10-f2"_qs << QStringList{u"/dev/../../etc/passwd"_qs}
+                                                  << QStringList{};
+    }
+    void mirrorOpHoldsTheNamedDevicesAndTheirStack()
+    {
+        QFETCH(QString, tree);
+        QFETCH(QStringList, asked);
+        QFETCH(QStringList, devices);
+        const QString root = recordedTree(tree.toLatin1().constData());
+        Agent agent({QStringLiteral("--sysroot"), root});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("mirror")},
+                    {QStringLiteral("id"), 2},
+                    {QStringLiteral("devices"), QJsonArray::fromStringList(asked)}});
+        const QJsonObject a = agent.next();
+        QVERIFY2(a.value(u"ok").toBool(), qPrintable(a.value(u"error").toString()));
+        QTemporaryDir mirror;
+        QVERIFY(writeSnapshotJson(mirror.path(), a));
+        const ProcessResult listed = run(binary("blocktune-cli"), {QStringLiteral("--sysroot"), mirror.path(),
+                                                                   QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(listed.exitCode, 0);
+        QStringList names;
+        for (const QJsonValue &d : QJsonDocument::fromJson(listed.out).object().value(u"devices").toArray())
+            names << d.toObject().value(u"name").toString();
+        names.sort();
+        QCOMPARE(names, devices);
+        for (const QString &name : devices) {
+            const QStringList get{QStringLiteral("get"), name, QStringLiteral("--json")};
+            QCOMPARE(run(binary("blocktune-cli"), QStringList{QStringLiteral("--sysroot"), mirror.path()} + get).out,
+                     run(binary("blocktune-cli"), QStringList{QStringLiteral("--sysroot"), root} + get).out);
+        }
+    }
+
+    void mirrorOpRefusesWhatIsNotAListOfNames_data()
+    {
+        QTest::addColumn<QJsonValue>("devices");
+        QJsonArray tooMany;
+        for (int i = 0; i < 257; ++i)
+            tooMany.append(u"sda"_qs);
+        QTest::newRow("none") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("an empty list (the whole host is op snapshot)") << QJsonValue(QJsonArray{});
+        QTest::newRow("a name, not a list") << QJsonValue(u"sdb"_qs);
+        QTest::newRow("a number in it") << QJsonValue(QJsonArray{u"sdb"_qs, 7});
+        QTest::newRow("an empty name") << QJsonValue(QJsonArray{QString()});
+        QTest::newRow("257 names") << QJsonValue(tooMany);
+    }
+    void mirrorOpRefusesWhatIsNotAListOfNames()
+    {
+        QFETCH(QJsonValue, devices);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        QJsonObject request{{QStringLiteral("op"), QStringLiteral("mirror")}, {QStringLiteral("id"), 2}};
+        if (!devices.isUndefined())
+            request.insert(u"devices", devices);
+        agent.send(request);
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(u"'devices'"_qs), qPrintable(a.value(u"error").toString()));
+        QVERIFY(!a.contains(u"files"));
+    }
+
+    // A client writes what an agent sends into its mirror, and nothing
+    // outside it, whatever the agent says.
+    void mirrorFilesOutsideTheMirrorAreRefused_data()
+    {
+        QTest::addColumn<QJsonObject>("answer");
+        const auto file = [](const QString &path) {
+            return QJsonObject{{QStringLiteral("files"), QJsonObject{{path, u"x"_qs}}}};
+        };
+        const auto link = [](const QString &path, const QString &to) {
+            return QJsonObject{{QStringLiteral("links"), QJsonObject{{path, to}}}};
+        };
+        QTest::newRow("an absolute path") << file(u"/tmp/blocktune-mirror-escape"_qs);
+        QTest::newRow("up and out") << file(u"sys/../../blocktune-mirror-escape"_qs);
+        QTest::newRow("not sys, proc or dev") << file(u"etc/passwd"_qs);
+        QTest::newRow("an empty part") << file(u"sys//x"_qs);
+        QTest::newRow("a link to an absolute path") << link(u"sys/class/block/sdb"_qs, u"/etc"_qs);
+        QTest::newRow("a folder up and out") << QJsonObject{{QStringLiteral("dirs"), QJsonArray{u"dev/../.."_qs}}};
+        QJsonObject through = link(u"sys/out"_qs, u"../.."_qs);
+        through.insert(u"files", QJsonObject{{u"sys/out/blocktune-mirror-escape"_qs, u"x"_qs}});
+        QTest::newRow("a file through a link it sends") << through;
+    }
+    void mirrorFilesOutsideTheMirrorAreRefused()
+    {
+        QFETCH(QJsonObject, answer);
+        QTemporaryDir parent;
+        const QString mirror = parent.filePath(QStringLiteral("mirror"));
+        QVERIFY(QDir().mkpath(mirror));
+        const Status written = writeSnapshotJson(mirror, answer);
+        QVERIFY(!written);
+        QCOMPARE(written.error().code, int(InvalidArgument));
+        QVERIFY(!QFileInfo::exists(parent.filePath(QStringLiteral("blocktune-mirror-escape"))));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/blocktune-mirror-escape")));
+        QCOMPARE(QDir(mirror).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot), QStringList{});
+    }
+
+    // readtest and sweep keep their record with the client's "source"
+    // ("console", "cli"); any other word is refused before anything runs.
+    void readTestSourceIsConsoleOrCli_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QJsonValue>("source");
+        for (const QString &op : {u"readtest"_qs, u"sweep"_qs}) {
+            QTest::addRow("%s: a word of its own", qPrintable(op)) << op << QJsonValue(u"shell"_qs);
+            QTest::addRow("%s: a number", qPrintable(op)) << op << QJsonValue(1);
+            QTest::addRow("%s: CLI in capitals", qPrintable(op)) << op << QJsonValue(u"CLI"_qs);
+        }
+    }
+    void readTestSourceIsConsoleOrCli()
+    {
+        QFETCH(QString, op);
+        QFETCH(QJsonValue, source);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), op}, {QStringLiteral("id"), 2}, {QStringLiteral("source"), source}});
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QCOMPARE(a.value(u"error").toString(), u"'source' is \"console\" or \"cli\""_qs);
+    }
+
     // The agent's temporary changes come back when its input ends (ssh
     // closed), on SIGHUP and on SIGTERM, as they would at a normal end.
     void temporaryChangesRestoredWhenConnectionEnds_data()
