@@ -12,8 +12,8 @@
 # Usage: bench/remote-cli.sh [DISKS] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-disks=${1:-500}
-runs=${2:-5}
+disks=${1:-100}
+runs=${2:-3}
 cli=$(realpath "${BLOCKTUNE_CLI:-build/bin/blocktune-cli}")
 [ -x "$cli" ] || { echo "bench: build first (scripts/bootstrap.sh), or set BLOCKTUNE_CLI"; exit 1; }
 base=/dev/shm; [ -d "$base" ] && [ -w "$base" ] || base=/var/tmp

@@ -158,8 +158,18 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o)
 void keepInHistory(CliContext &ctx, const HistoryRecord &record)
 {
     const MachineCapabilities can = ctx.machine->capabilities();
-    if (!can.measure || can.keepsItsOwnHistory)
+    if (!can.measure)
         return;
+    if (can.keepsItsOwnHistory) {
+        // A host's agent kept its read tests and sweeps as they ran; an
+        // advice is made here from them, and sent there to be kept.
+        if (record.kind != u"advice")
+            return;
+        if (Status kept = ctx.machine->keepAdvice(record); !kept)
+            ctx.err << "blocktune-cli: the advice is not kept in " << ctx.machine->displayName()
+                    << "'s history: " << kept.error().message << Qt::endl;
+        return;
+    }
     HistoryNotice notice;
     const auto id = HistoryStore(ctx.machine->historyPath()).add(record, &notice);
     if (!notice.text.isEmpty())

@@ -107,7 +107,8 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o);
 /// failure to keep it is said on stderr and changes nothing else: the
 /// result is printed already and the exit status stays the command's. A
 /// recorded tree (--sysroot) reads no device, so nothing is kept; a host's
-/// agent kept it in the host's history already.
+/// agent kept a test or sweep in the host's history already, and keeps an
+/// advice when sent it (Machine::keepAdvice).
 void keepInHistory(CliContext &ctx, const HistoryRecord &record);
 
 /// The history database the machine's records are read from: this

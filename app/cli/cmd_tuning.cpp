@@ -422,11 +422,13 @@ int runRestore(CliContext &ctx, const QStringList &args)
         return fail(ctx, QStringLiteral("restore takes no arguments (got '%1')")
                              .arg(parser.positionalArguments().join(u' ')), ExitUsage);
     const bool asJson = parser.isSet(json);
-    auto dir = journalDirectory();
-    if (!dir)
-        return fail(ctx, dir.error().message);
+    // This machine's journal folder, or a host's (its agent's paths there).
+    auto folder = ctx.machine->journals();
+    if (!folder)
+        return fail(ctx, folder.error().message);
+    const QString &dir = folder->dir;
 
-    const QList<PendingJournal> pending = findJournals(ctx.root);
+    const QList<PendingJournal> &pending = folder->journals;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     bool allOk = true;
@@ -436,11 +438,11 @@ int runRestore(CliContext &ctx, const QStringList &args)
     if (asJson) {
         QJsonObject o;
         o.insert(u"ok", allOk);
-        o.insert(u"journal_dir", *dir);
+        o.insert(u"journal_dir", dir);
         o.insert(u"journals", journals);
         printJson(ctx, o);
     } else if (pending.isEmpty()) {
-        ctx.out << "nothing to restore (no journal in " << *dir << ")" << Qt::endl;
+        ctx.out << "nothing to restore (no journal in " << dir << ")" << Qt::endl;
     }
     ctx.out.flush();
     return allOk ? ExitOk : ExitFailed;

@@ -46,9 +46,9 @@ void printUsage(QTextStream &out)
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
            "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  list, get, set, test, sweep, history and diagnose run here on\n"
-           "                  HOST's devices; the other commands run there and what they\n"
-           "                  print is printed here. Ctrl-C stops it and what it changed\n"
+           "                  list, get, set, restore, test, sweep, monitor, history,\n"
+           "                  advise and diagnose run here on HOST's devices; the other\n"
+           "                  commands run there and what they print is printed here. Ctrl-C stops it and what it changed\n"
            "                  is restored. Paths in the arguments of those run there\n"
            "                  (profile files, --file, --output) are files on HOST; record\n"
            "                  FILE.tar.gz records HOST into FILE.tar.gz here\n"
@@ -201,7 +201,8 @@ bool runsOnHostMachine(const QString &command)
 {
     static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
                                        QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
-                                       QStringLiteral("diagnose"), QStringLiteral("monitor")};
+                                       QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
+                                       QStringLiteral("restore")};
     return converted.contains(command);
 }
 

@@ -79,9 +79,11 @@ public:
     }
     Result<DeviceListing> listDevices(bool probe) const override;
     Status recordDevices(const QStringList &devices) override;
+    Result<JournalFolder> journals() const override;
     std::shared_ptr<Measurer> measurer() const override { return m_connection.measurer; }
     QString historyPath() const override { return m_connection.mirror + QStringLiteral("/history.sqlite"); }
     bool refreshHistory(QObject *context, std::function<void(const QString &)> done) override;
+    Status keepAdvice(const HistoryRecord &record) override;
     std::shared_ptr<ProfileLibrary> profiles() const override { return m_connection.profiles; }
     QString profileUserDir() const override { return ProfileStore::standard(m_root).userDir(); }
     DeviceEvents *watchDevices(QObject *parent) override { return new HostDeviceEvents(m_connection.link, parent); }
@@ -130,6 +132,54 @@ Result<DeviceListing> HostMachine::listDevices(bool probe) const
     for (const QJsonValue &w : answer->value(u"warnings").toArray())
         warnings << w.toString();
     return DeviceListing{answer->value(u"model").toObject(), warnings};
+}
+
+Result<JournalFolder> HostMachine::journals() const
+{
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("journals")}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    // Named as the host names them, as `restore` there would print them;
+    // restore_journal takes that path back.
+    JournalFolder folder{answer->value(u"journal_dir").toString(), {}};
+    for (const QJsonValue &v : answer->value(u"journals").toArray()) {
+        auto found = pendingJournalFromJson(v);
+        if (found) {
+            folder.journals << *found;
+            continue;
+        }
+        PendingJournal p;
+        p.path = v.toObject().value(u"path").toString();
+        p.error = found.error().message;
+        folder.journals << p;
+    }
+    return folder;
+}
+
+Status HostMachine::keepAdvice(const HistoryRecord &record)
+{
+    // The fields an advice record has (historyRecord(Advice)); the agent
+    // adds the kind, its kernel, the time and the named figures.
+    const QJsonObject fields{{QStringLiteral("test"), record.test},
+                             {QStringLiteral("device"), record.device},
+                             {QStringLiteral("description"), record.description},
+                             {QStringLiteral("mb_per_s"), record.mbPerSec},
+                             {QStringLiteral("ok"), record.ok},
+                             {QStringLiteral("settings"), record.settings},
+                             {QStringLiteral("metrics"), record.metrics},
+                             {QStringLiteral("result"), record.result}};
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("keep_advice")},
+                                           {QStringLiteral("source"), record.source},
+                                           {QStringLiteral("record"), fields}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    if (answer->contains(u"history_error"))
+        return makeError(EIO, answer->value(u"history_error").toString());
+    return {};
 }
 
 bool HostMachine::refreshHistory(QObject *context, std::function<void(const QString &)> done)

@@ -92,6 +92,14 @@ Result<DeviceListing> Machine::listDevices(bool probe) const
     return DeviceListing{modelToJson(*model), model->warnings()};
 }
 
+Result<JournalFolder> Machine::journals() const
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return dir.error();
+    return JournalFolder{*dir, findJournals(root())};
+}
+
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options)
 {
     return std::make_shared<LocalMachine>(root, std::move(options));

@@ -15,6 +15,7 @@
 
 #include "common/result.h"
 #include "common/sysroot.h"
+#include "history/history.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
 #include "remote/remote.h"
@@ -70,6 +71,15 @@ Q_SIGNALS:
     void devicesChanged();
 };
 
+/// The journals `restore` finds on a machine: its journal folder and every
+/// journal there made for its root (findJournals()), named by their paths
+/// there, whose owner still runs or not.
+struct JournalFolder
+{
+    QString dir;
+    QList<PendingJournal> journals;
+};
+
 /// What the agent of a connection that dropped restored (told by the agent
 /// that answers now).
 struct PreviousEnd
@@ -123,6 +133,11 @@ public:
         return {};
     }
 
+    /// Its journal folder and the journals in it (this machine's: a look in
+    /// journalDirectory(); a host's: its agent's, op "journals"). Unreadable
+    /// ones are set aside there, as findJournals() does.
+    virtual Result<JournalFolder> journals() const;
+
     /// Where reads are measured and counters taken: handed to the session's
     /// owner, which hands it to read tests, sweeps, the advisor and the monitor.
     virtual std::shared_ptr<Measurer> measurer() const = 0;
@@ -134,6 +149,16 @@ public:
     /// `done(error)` on `context`'s thread (unless it is gone). False, and
     /// nothing called, when the history is read where it is kept.
     virtual bool refreshHistory(QObject *context, std::function<void(const QString &error)> done) = 0;
+
+    /// Keeps an advice made here in a history kept there (a machine whose
+    /// capabilities() say keepsItsOwnHistory: a host's agent keeps its own
+    /// read tests and sweeps, and an advice through op keep_advice). Others
+    /// refuse: their history is historyPath(), written by the caller.
+    virtual Status keepAdvice(const HistoryRecord &record)
+    {
+        Q_UNUSED(record);
+        return makeError(NotSupported, QStringLiteral("this machine's history is %1").arg(historyPath()));
+    }
 
     /// Its profiles (listed, loaded, saved and watched there).
     virtual std::shared_ptr<ProfileLibrary> profiles() const = 0;

@@ -21,9 +21,11 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <poll.h>
 #include <pwd.h>
@@ -292,6 +294,23 @@ QJsonObject opDeadJournals(AgentCall &call)
     for (const PendingJournal &p : call.session.deadJournals())
         journals.append(pendingJournalToJson(p));
     return {{QStringLiteral("journals"), journals}};
+}
+
+/// {"op":"journals"}: what `blocktune-cli restore` finds here: the journal
+/// folder and every journal in it made for this root, whose owner still
+/// runs or not ({"journal_dir", "journals": [pendingJournalToJson()]});
+/// unreadable ones are set aside, as restore does. `--host HOST restore`
+/// prints them as restore prints them here, and restores the dead ones
+/// through restore_journal.
+QJsonObject opJournals(AgentCall &call)
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return agentError(dir.error());
+    QJsonArray journals;
+    for (const PendingJournal &p : findJournals(call.session.root()))
+        journals.append(pendingJournalToJson(p));
+    return {{QStringLiteral("journal_dir"), *dir}, {QStringLiteral("journals"), journals}};
 }
 
 /// {"op":"restore_journal","path":PATH}: one of this host's dead journals,
@@ -675,6 +694,77 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
         answer.insert(u"history_error", id.error().message);
 }
 
+/// What op keep_advice takes of a record: its fields, typed and bounded.
+Result<HistoryRecord> adviceRecordFrom(const QJsonObject &request)
+{
+    const auto refuse = [](const QString &why) {
+        return Result<HistoryRecord>(makeError(InvalidArgument, QStringLiteral("keep_advice: %1").arg(why)));
+    };
+    auto source = historySourceOf(request);
+    if (!source)
+        return source.error();
+    const QJsonValue v = request.value(u"record");
+    if (!v.isObject())
+        return refuse(QStringLiteral("'record' is an object"));
+    const QJsonObject o = v.toObject();
+    static const QStringList kFields{QStringLiteral("test"),     QStringLiteral("device"), QStringLiteral("description"),
+                                     QStringLiteral("mb_per_s"), QStringLiteral("ok"),     QStringLiteral("settings"),
+                                     QStringLiteral("metrics"),  QStringLiteral("result")};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!kFields.contains(it.key()))
+            return refuse(QStringLiteral("'record' has no field '%1' (fields: %2)").arg(it.key().left(64), kFields.join(u", ")));
+    for (const char *text : {"test", "device", "description"})
+        if (!o.value(QLatin1StringView(text)).isString() || o.value(QLatin1StringView(text)).toString().size() > 512)
+            return refuse(QStringLiteral("'%1' is a string of at most 512 characters").arg(QLatin1StringView(text)));
+    if (!SysRoot::isPlausibleKernelName(o.value(u"device").toString()))
+        return refuse(QStringLiteral("'device' is a kernel name"));
+    const double mb = o.value(u"mb_per_s").toDouble(-1);
+    if (!o.value(u"mb_per_s").isDouble() || !std::isfinite(mb) || mb < 0)
+        return refuse(QStringLiteral("'mb_per_s' is a number, 0 or more"));
+    if (!o.value(u"ok").isBool())
+        return refuse(QStringLiteral("'ok' is true or false"));
+    for (const char *flat : {"settings", "metrics"}) {
+        const QJsonValue f = o.value(QLatin1StringView(flat));
+        if (!f.isObject() || f.toObject().size() > 1024)
+            return refuse(QStringLiteral("'%1' is an object of at most 1024 names").arg(QLatin1StringView(flat)));
+        for (const QJsonValue &x : f.toObject())
+            if (!x.isDouble() && !(x.isString() && x.toString().size() <= 512))
+                return refuse(QStringLiteral("'%1' holds numbers and short strings").arg(QLatin1StringView(flat)));
+    }
+    if (!o.value(u"result").isObject())
+        return refuse(QStringLiteral("'result' is an object (advise --json)"));
+    HistoryRecord r;
+    r.recordedAt = QDateTime::currentDateTimeUtc();
+    r.source = *source;
+    r.kind = QStringLiteral("advice");
+    r.test = o.value(u"test").toString();
+    r.device = o.value(u"device").toString();
+    r.kernel = QSysInfo::kernelVersion(); // the advice read here
+    r.description = o.value(u"description").toString();
+    r.mbPerSec = mb;
+    r.ok = o.value(u"ok").toBool();
+    r.settings = o.value(u"settings").toObject();
+    r.metrics = o.value(u"metrics").toObject();
+    r.result = o.value(u"result").toObject();
+    r.figures = historyFigures(r.kind, r.result);
+    return r;
+}
+
+/// {"op":"keep_advice","source":"cli","record":{"test","device",
+/// "description","mb_per_s","ok","settings","metrics","result"}}: an advice
+/// made by the client from this host's reads (its read tests ran here and
+/// are kept already), kept in this host's history as a local advise keeps
+/// it; the answer {"history_id"} (or "history_error").
+QJsonObject opKeepAdvice(AgentCall &call)
+{
+    auto record = adviceRecordFrom(call.request);
+    if (!record)
+        return agentError(record.error());
+    QJsonObject answer;
+    keepInHistory(answer, *record);
+    return answer;
+}
+
 /// {"op":"readtest","spec":{...}}: the test prepared and run here, with
 /// "progress" and "run" events; the answer {"result":{...}}
 /// (readTestToExactJson(): the names of `test --json`, unrounded).
@@ -810,6 +900,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
     addOp(QStringLiteral("mirror"), &opMirror);
+    addOp(QStringLiteral("keep_advice"), &opKeepAdvice);
+    addOp(QStringLiteral("journals"), &opJournals);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);

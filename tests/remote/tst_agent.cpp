@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -98,6 +99,30 @@ QJsonObject applyTemporary(int id, const QString &device, const QString &value)
                                     {QStringLiteral("key"), QStringLiteral("read_ahead_kb")},
                                     {QStringLiteral("value"), value}}}}};
 }
+
+/// BLOCKTUNE_HISTORY_DB set to `file` while it lives (for the processes
+/// started meanwhile: an agent, the CLI reading what it kept).
+class HistoryDbFor final
+{
+public:
+    explicit HistoryDbFor(const QString &file)
+        : m_had(qEnvironmentVariableIsSet("BLOCKTUNE_HISTORY_DB")), m_before(qgetenv("BLOCKTUNE_HISTORY_DB"))
+    {
+        qputenv("BLOCKTUNE_HISTORY_DB", file.toLocal8Bit());
+    }
+    ~HistoryDbFor()
+    {
+        if (m_had)
+            qputenv("BLOCKTUNE_HISTORY_DB", m_before);
+        else
+            qunsetenv("BLOCKTUNE_HISTORY_DB");
+    }
+    Q_DISABLE_COPY_MOVE(HistoryDbFor)
+
+private:
+    bool m_had;
+    QByteArray m_before;
+};
 
 /// On a copy of a recorded tree, in a journal folder of the test's own (set
 /// for the processes started while it lives): sdb left at 4096 by a
@@ -426,6 +451,87 @@ private Q_SLOTS:
         QCOMPARE(QDir(mirror).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot), QStringList{});
     }
 
+    // keep_advice takes a record of fixed fields, each typed and bounded;
+    // anything else is refused and nothing is kept.
+    void keepAdviceRefusesWhatIsNotAnAdviceRecord_data()
+    {
+        QTest::addColumn<QJsonObject>("request");
+        QTest::addColumn<QString>("error");
+        const QJsonObject good{{u"test"_qs, u"single"_qs},       {u"device"_qs, u"sdb"_qs},
+                               {u"description"_qs, u"x"_qs},     {u"mb_per_s"_qs, 120.5},
+                               {u"ok"_qs, true},                 {u"settings"_qs, QJsonObject{{u"workload"_qs, u"single"_qs}}},
+                               {u"metrics"_qs, QJsonObject{{u"runs"_qs, 6}}}, {u"result"_qs, QJsonObject{}}};
+        const auto with = [&good](const QString &key, const QJsonValue &v) {
+            QJsonObject r = good;
+            if (v.isUndefined())
+                r.remove(key);
+            else
+                r.insert(key, v);
+            return QJsonObject{{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}, {u"record"_qs, r}};
+        };
+        QTest::newRow("no record") << QJsonObject{{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}} << u"'record' is an object"_qs;
+        QTest::newRow("a field of its own") << with(u"kind"_qs, u"test"_qs) << u"no field 'kind'"_qs;
+        QTest::newRow("a path for a device") << with(u"device"_qs, u"../../etc"_qs) << u"'device' is a kernel name"_qs;
+        QTest::newRow("no device") << with(u"device"_qs, QJsonValue::Undefined) << u"'device' is a string"_qs;
+        QTest::newRow("a long description") << with(u"description"_qs, QString(513, u'x')) << u"'description' is a string"_qs;
+        QTest::newRow("negative MB/s") << with(u"mb_per_s"_qs, -1) << u"'mb_per_s' is a number"_qs;
+        QTest::newRow("MB/s as text") << with(u"mb_per_s"_qs, u"fast"_qs) << u"'mb_per_s' is a number"_qs;
+        QTest::newRow("ok as a number") << with(u"ok"_qs, 1) << u"'ok' is true or false"_qs;
+        QTest::newRow("settings nested") << with(u"settings"_qs, QJsonObject{{u"a"_qs, QJsonObject{}}})
+                                         << u"'settings' holds numbers"_qs;
+        QTest::newRow("metrics a list") << with(u"metrics"_qs, QJsonArray{}) << u"'metrics' is an object"_qs;
+        QTest::newRow("no result") << with(u"result"_qs, QJsonValue::Undefined) << u"'result' is an object"_qs;
+        QJsonObject shell = with(u"ok"_qs, true);
+        shell.insert(u"source"_qs, u"shell"_qs);
+        QTest::newRow("a source of its own") << shell << u"'source' is"_qs;
+    }
+    void keepAdviceRefusesWhatIsNotAnAdviceRecord()
+    {
+        QFETCH(QJsonObject, request);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        const HistoryDbFor agentDb(db);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send(request);
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
+        QVERIFY(!a.contains(u"history_id"));
+        QVERIFY(!QFileInfo::exists(db));
+    }
+
+    void keepAdviceKeepsItAsTheClientSaysAndFromHere()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        const HistoryDbFor agentDb(db);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        const QJsonObject record{{u"test"_qs, u"single"_qs},   {u"device"_qs, u"sdb"_qs},
+                                 {u"description"_qs, u"512 KiB recommended, 6 runs in 7.0 s"_qs},
+                                 {u"mb_per_s"_qs, 120.5},      {u"ok"_qs, true},
+                                 {u"settings"_qs, QJsonObject{{u"workload"_qs, u"single"_qs}}},
+                                 {u"metrics"_qs, QJsonObject{{u"runs"_qs, 6}}},
+                                 {u"result"_qs, QJsonObject{{u"device"_qs, u"sdb"_qs}}}};
+        agent.send({{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}, {u"source"_qs, u"cli"_qs}, {u"record"_qs, record}});
+        const QJsonObject a = agent.next();
+        QVERIFY2(a.value(u"ok").toBool(), qPrintable(a.value(u"error").toString()));
+        QVERIFY2(a.value(u"history_id").toInteger() > 0, qPrintable(a.value(u"history_error").toString()));
+        const ProcessResult listed = run(binary("blocktune-cli"), {u"history"_qs, u"--json"_qs});
+        const QJsonArray records = QJsonDocument::fromJson(listed.out).object().value(u"records").toArray();
+        QCOMPARE(records.size(), 1);
+        const QJsonObject kept = records.first().toObject();
+        QCOMPARE(kept.value(u"kind").toString(), u"advice"_qs);
+        QCOMPARE(kept.value(u"source").toString(), u"cli"_qs);
+        QCOMPARE(kept.value(u"device").toString(), u"sdb"_qs);
+        QCOMPARE(kept.value(u"description").toString(), u"512 KiB recommended, 6 runs in 7.0 s"_qs);
+        QVERIFY(!kept.value(u"kernel").toString().isEmpty()); // the agent's, not the client's word
+    }
+
     // readtest and sweep keep their record with the client's "source"
     // ("console", "cli"); any other word is refused before anything runs.
     void readTestSourceIsConsoleOrCli_data()
@@ -726,6 +832,26 @@ private Q_SLOTS:
         QCOMPARE(j.readAhead(u"sdb"_qs), u"128"_qs);
         QCOMPARE(j.journals(), QStringList{QFileInfo(j.liveJournal()).fileName()});
         QCOMPARE(j.readAhead(u"sdc"_qs), u"64"_qs); // the running session's change is its own
+    }
+
+    // journals: what restore finds there, the running session's journal
+    // too (restore leaves it alone and says so), and the folder.
+    void journalsOpListsEveryJournalAndItsFolder()
+    {
+        const DeadAndLiveJournals j;
+        QVERIFY(j.isValid());
+        Agent agent({QStringLiteral("--sysroot"), j.tree()});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("journals")}, {QStringLiteral("id"), 2}});
+        const QJsonObject listed = agent.next();
+        QVERIFY2(listed.value(u"ok").toBool(), qPrintable(listed.value(u"error").toString()));
+        QCOMPARE(listed.value(u"journal_dir").toString(), j.journalDir());
+        QMap<QString, bool> ownerAlive;
+        for (const QJsonValue &v : listed.value(u"journals").toArray())
+            ownerAlive.insert(v.toObject().value(u"path").toString(), v.toObject().value(u"owner_alive").toBool());
+        QCOMPARE(ownerAlive, (QMap<QString, bool>{{j.deadJournal(), false}, {j.liveJournal(), true}}));
+        QCOMPARE(j.readAhead(u"sdb"_qs), u"4096"_qs); // listed, not restored
     }
 
     // restore_journal takes only a path dead_journals answers: anything

@@ -298,6 +298,10 @@ private Q_SLOTS:
         row("history", QStringLiteral("history --limit 5"));
         row("history --json", QStringLiteral("history --limit 3 --json"));
         row("history of no device", QStringLiteral("history --device nosuchdevice0"));
+        // The agent's journal folder is this machine's (one
+        // BLOCKTUNE_JOURNAL_DIR): named as restore names it here.
+        row("restore, nothing to", QStringLiteral("restore"));
+        row("restore --json, nothing to", QStringLiteral("restore --json"));
     }
 
     void hostCommandsPrintAsLocallyWithoutRun()
@@ -337,6 +341,17 @@ private Q_SLOTS:
         const QByteArray requests = readFile(log);
         QVERIFY2(requests.contains("\"op\":\"hello\""), requests.constData());
         QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+        // A command that names its devices mirrors those (op mirror), not
+        // the whole host (op snapshot: a second or more on a big host).
+        if (QStringList{u"get"_qs, u"set"_qs, u"test"_qs, u"sweep"_qs}.contains(args.constFirst()))
+            QVERIFY2(!requests.contains("\"op\":\"snapshot\""), requests.constData());
+        // What it measured is kept in the host's history as the CLI's.
+        if (QStringList{u"test"_qs, u"sweep"_qs}.contains(args.constFirst())) {
+            const ProcessResult kept = cli({u"history"_qs, u"--device"_qs, dev, u"--limit"_qs, u"1"_qs, u"--json"_qs});
+            const QJsonArray records = QJsonDocument::fromJson(kept.out).object().value(u"records").toArray();
+            QCOMPARE(records.size(), 1);
+            QCOMPARE(records.first().toObject().value(u"source").toString(), u"cli"_qs);
+        }
     }
 
     void treeHostListsAsLocallyAndMeasuresNothing()
@@ -701,15 +716,27 @@ private Q_SLOTS:
         QVERIFY2(again.err.contains("exists already"), again.err.constData());
     }
 
-    // advise sweeps readahead through the agent's session and restores it.
+    // advise runs here on the host's Machine (no op run): it sweeps
+    // readahead through the agent's session, restores it, and its advice
+    // is kept in the host's history as the CLI's (op keep_advice).
     void adviseThroughAgentRestores()
     {
         LoopDevice loop(64 << 20, true);
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
-        const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
-                                                             QStringLiteral("7s"), QStringLiteral("--json")});
+        const QString log = path("advise-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+        const ProcessResult r = cli(hostArgs({}, logged) + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
+                                                                        QStringLiteral("7s"), QStringLiteral("--json")});
+        const QByteArray requests = readFile(log);
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+        QVERIFY2(requests.contains("\"op\":\"keep_advice\""), requests.constData());
+        const ProcessResult kept = cli({u"history"_qs, u"--device"_qs, dev, u"--limit"_qs, u"1"_qs, u"--json"_qs});
+        const QJsonObject record = QJsonDocument::fromJson(kept.out).object().value(u"records").toArray().first().toObject();
+        QCOMPARE(record.value(u"kind").toString(), u"advice"_qs);
+        QCOMPARE(record.value(u"source").toString(), u"cli"_qs);
         // 3: no steady answer (the machine read at two speeds meanwhile), an
         // answer too; what this is about is the restore.
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
