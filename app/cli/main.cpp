@@ -46,12 +46,12 @@ void printUsage(QTextStream &out)
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
            "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  list, get, set, restore, test, sweep, monitor, history,\n"
-           "                  advise and diagnose run here on HOST's devices; the other\n"
-           "                  commands run there and what they print is printed here. Ctrl-C stops it and what it changed\n"
-           "                  is restored. Paths in the arguments of those run there\n"
-           "                  (profile files, --file, --output) are files on HOST; record\n"
-           "                  FILE.tar.gz records HOST into FILE.tar.gz here\n"
+           "                  Every command but profile runs here on HOST's devices (its\n"
+           "                  agent's typed ops); profile runs there and what it prints\n"
+           "                  is printed here. Ctrl-C stops it and what it changed is\n"
+           "                  restored. Paths in profile's arguments (files, --file,\n"
+           "                  --output) are files on HOST; metrics --textfile-dir DIR\n"
+           "                  and record FILE.tar.gz write here\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
            "  --ssh-option OPT     passed to ssh as -o OPT (repeatable)\n"
            "  --remote-command CMD the agent command on HOST (default: blocktune-cli agent)\n"
@@ -202,7 +202,7 @@ bool runsOnHostMachine(const QString &command)
     static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
                                        QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
                                        QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
-                                       QStringLiteral("restore")};
+                                       QStringLiteral("restore"), QStringLiteral("metrics")};
     return converted.contains(command);
 }
 

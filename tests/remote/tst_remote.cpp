@@ -300,6 +300,7 @@ private Q_SLOTS:
         row("history of no device", QStringLiteral("history --device nosuchdevice0"));
         // The agent's journal folder is this machine's (one
         // BLOCKTUNE_JOURNAL_DIR): named as restore names it here.
+        row("metrics of no profile", QStringLiteral("metrics --profile nosuchprofile0"));
         row("restore, nothing to", QStringLiteral("restore"));
         row("restore --json, nothing to", QStringLiteral("restore --json"));
     }
@@ -324,6 +325,9 @@ private Q_SLOTS:
             QVERIFY(setQueue(dev, QStringLiteral("256")));
             ProcessResult remote = cli(hostArgs({}, logged) + a);
             remote.out.replace(" (journal testhost:", " (journal ");
+            // A host's profile library names the host in its refusals
+            // (metrics --profile NAME): the rest is the same words.
+            remote.err.replace("blocktune-cli: testhost: ", "blocktune-cli: ");
             if (a.contains(u"--hold"_qs))
                 QCOMPARE(readAheadOf(dev), QStringLiteral("256")); // what it held is restored there
             QCOMPARE(remote.exitCode, local.exitCode);
@@ -714,6 +718,27 @@ private Q_SLOTS:
         const ProcessResult again = cli(hostArgs() + save + QStringList{file});
         QCOMPARE(again.exitCode, cli(save + QStringList{file}).exitCode);
         QVERIFY2(again.err.contains("exists already"), again.err.constData());
+    }
+
+    // metrics runs here on the host's Machine (no op run): HOST's settings,
+    // and --textfile-dir is a folder here, written by this process.
+    void metricsThroughHostWritesTheTextfileHere()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("768")));
+        const QString log = path("metrics-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+        QTemporaryDir here;
+        const ProcessResult r = cli(hostArgs({}, logged) + QStringList{u"metrics"_qs, u"--textfile-dir"_qs, here.path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray prom = readFile(here.filePath(u"blocktune.prom"_qs));
+        QVERIFY2(prom.contains(QStringLiteral("blocktune_read_ahead_bytes{device=\"%1\"} %2\n").arg(dev).arg(768 * 1024).toUtf8()),
+                 prom.constData());
+        const QByteArray requests = readFile(log);
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
     }
 
     // advise runs here on the host's Machine (no op run): it sweeps
