@@ -162,6 +162,13 @@ struct JobDoor
         return true;
     }
 
+    /// Queues a job's `call` on the session; what the session tells
+    /// meanwhile goes to `told`. As post().
+    bool call(QList<SessionEvent> *told, std::function<void(TuningSession &)> call)
+    {
+        return post([told, call = std::move(call)](SessionWorker *w) { w->callForJob(told, call); });
+    }
+
     void close()
     {
         const std::lock_guard lock(m_mutex);
@@ -322,11 +329,8 @@ private:
     {
         auto answer = std::make_shared<Answer<R>>();
         auto dropper = std::make_shared<DropOnDestruction<R>>(answer);
-        QList<SessionEvent> *const told = &m_told;
-        const bool posted = m_door->post([f = std::move(f), answer, dropper, told](SessionWorker *worker) {
-            std::optional<R> value;
-            worker->callForJob(told, [&](TuningSession &session) { value.emplace(f(session)); });
-            answer->give(std::move(*value));
+        const bool posted = m_door->call(&m_told, [f = std::move(f), answer, dropper](TuningSession &session) {
+            answer->give(f(session));
         });
         if (!posted)
             return whenEnded;

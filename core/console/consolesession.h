@@ -71,9 +71,6 @@ public:
     /// Where the session's sink puts what it told: to the job whose call
     /// runs (callForJob()), else kept for publishEvents().
     void takeEvent(const blocktune::SessionEvent &event);
-    /// A job's call (ConsoleSession::runJob's door, on this thread): `call`
-    /// on the session, what the session tells meanwhile added to `told`.
-    void callForJob(QList<blocktune::SessionEvent> *told, const std::function<void(TuningSession &)> &call);
 
 Q_SIGNALS:
     void modelChanged(const blocktune::ModelSnapshot &model);
@@ -87,7 +84,12 @@ Q_SIGNALS:
     void happened(const blocktune::SessionEvent &event);
 
 private:
+    friend struct JobDoor; // the one caller of callForJob()
+
     SessionState state(bool busy) const;
+    /// A job's call, on this thread: `call` on the session, what the
+    /// session tells meanwhile added to `told`.
+    void callForJob(QList<blocktune::SessionEvent> *told, const std::function<void(TuningSession &)> &call);
 
     TuningSession &m_session;
     QList<SessionEvent> m_events; ///< told, not yet published
