@@ -150,15 +150,23 @@ struct JobDoor
     explicit JobDoor(SessionWorker *worker) : m_worker(worker) {}
 
     /// Queues `work(worker)` on the session thread; false when the door is
-    /// closed. Work queued when the thread ends is destroyed unrun.
+    /// closed. Work queued when the thread ends is destroyed unrun. Called
+    /// on the session thread itself (a job whose context lives there), it
+    /// runs at once: queued, its caller would wait for itself.
     template<typename F>
     bool post(F &&work)
     {
-        const std::lock_guard lock(m_mutex);
-        if (!m_worker)
+        std::unique_lock lock(m_mutex);
+        SessionWorker *const worker = m_worker;
+        if (!worker)
             return false;
+        if (QThread::currentThread() == worker->thread()) {
+            lock.unlock(); // the worker goes on this thread only
+            work(worker);
+            return true;
+        }
         QMetaObject::invokeMethod(
-            m_worker, [w = m_worker, work = std::forward<F>(work)]() mutable { work(w); }, Qt::QueuedConnection);
+            worker, [worker, work = std::forward<F>(work)]() mutable { work(worker); }, Qt::QueuedConnection);
         return true;
     }
 

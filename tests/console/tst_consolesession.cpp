@@ -312,6 +312,27 @@ private Q_SLOTS:
         QCOMPARE(readAttr(m_root, QStringLiteral("sdb/queue/read_ahead_kb")), QStringLiteral("128"));
     }
 
+    // A job given a context on the session thread itself runs there, its
+    // calls at once: queued, each would wait for the thread it blocks.
+    void aJobOnTheSessionThreadDoesNotWaitForItself()
+    {
+        ConsoleSession session{SysRoot(m_root)};
+        QVERIFY(waitForModel(session));
+        std::atomic_bool done{false};
+        QString seen;
+        QSignalSpy finishedSpy(&session, &ConsoleSession::jobFinished);
+        const quint64 ticket = session.runJob(session.worker(), [&](const SessionJobContext &job) {
+            const ChangeReport report = job.session.applyTemporary({readAhead(256)});
+            seen = report.ok() ? readAttr(m_root, QStringLiteral("sdb/queue/read_ahead_kb")) : report.error->message;
+            job.session.restoreTemporary();
+            done = true;
+        });
+        QVERIFY2(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 10000), "the job waits for itself");
+        QVERIFY(done);
+        QCOMPARE(seen, QStringLiteral("256"));
+        QCOMPARE(readAttr(m_root, QStringLiteral("sdb/queue/read_ahead_kb")), QStringLiteral("128"));
+    }
+
 private:
     QTemporaryDir m_journals;
     QTemporaryDir m_dir;
