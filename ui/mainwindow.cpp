@@ -16,7 +16,7 @@
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
 #include "remote/connectdialog.h"
-#include "remote/hostwatcher.h"
+#include "machine/machine.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -41,16 +41,13 @@
 #include <QMessageBox>
 
 #include <memory>
-#include <QPointer>
 #include <QPushButton>
-#include <QThread>
 #include <QSettings>
 #include <QShortcut>
 #include <QTabWidget>
 #include <QSocketNotifier>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTimer>
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -78,49 +75,57 @@ QString kernelRelease()
 } // namespace
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), {}, {}, parent)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), parent)
 {
 }
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-                       std::shared_ptr<Measurer> measurer, std::shared_ptr<ProfileLibrary> profiles, QWidget *parent)
-    : QMainWindow(parent), m_session(new ConsoleSession(SysRoot(sysroot), options, std::move(measurer), this)),
+                       QWidget *parent)
+    : MainWindow(openMachine(SysRoot(sysroot), options), initialDevice, parent)
+{
+}
+
+MainWindow::MainWindow(std::shared_ptr<Machine> machine, const QString &initialDevice, QWidget *parent)
+    : QMainWindow(parent), m_machine(std::move(machine)),
+      m_session(new ConsoleSession(m_machine->root(), m_machine->sessionOptions(), m_machine->measurer(), this)),
       m_initialDevice(initialDevice)
 {
-    setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
-    buildViews(sysroot, std::move(profiles));
+    const QString name = m_machine->displayName();
+    setWindowTitle(name.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(name));
+    buildViews();
     layOutViews();
     buildMenus();
     wireViews();
     watchDevices();
+    followConnection();
     closeOnTerminationSignals();
     restoreWindowState();
     m_privilege->setText(privilegeText(nullptr));
     rescan();
 }
 
-void MainWindow::buildViews(const QString &sysroot, std::shared_ptr<ProfileLibrary> profiles)
+void MainWindow::buildViews()
 {
+    const QString root = m_machine->root().root();
     m_splitter = new QSplitter(this);
-    auto *pane = new DevicePane(sysroot, m_splitter);
+    auto *pane = new DevicePane(root, m_splitter);
     m_tree = pane->tree();
     m_tabs = new QTabWidget(m_splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
-    m_readTest = new ReadTestView(m_session, m_tabs);
-    m_monitor = new MonitorView(sysroot, m_session->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
-    if (auto loader = m_session->latencyLoader())
-        m_monitor->setLatencyLoader(std::move(loader)); // a host's window: the host's histograms
+    m_readTest = new ReadTestView(m_session, *m_machine, m_tabs);
+    const std::shared_ptr<Measurer> measurer = m_machine->measurer();
+    m_monitor = new MonitorView(root, measurer->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
+    if (auto loader = measurer->latencyLoader())
+        m_monitor->setLatencyLoader(std::move(loader)); // a host's histograms, from its agent
     // A recorded tree or a snapshot: frozen counters (a host's mirror is
     // recorded too, but its counters come live from the host's agent).
-    m_monitor->setRecording(m_session->isRecorded() && m_session->remoteHost().isEmpty());
+    m_monitor->setRecording(m_machine->capabilities().frozenCounters);
     m_details = new DetailsView(m_tabs);
-    // A host's window shows the host's history: a copy of its database
-    // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
-    m_history = new HistoryView(m_session->capabilities().filesHere ? QString() : sysroot + QStringLiteral("/history.sqlite"),
-                                m_tabs);
-    const ProfileStore profileStore = ProfileStore::standard(m_session->root());
-    m_profiles = new ProfilesView(m_session, profiles ? std::move(profiles) : makeLocalProfileLibrary(profileStore), m_tabs);
-    m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
+    // The machine's history: this machine's store, or a copy of a host's
+    // database beside its mirror, fetched when the tab is shown (refreshHistory).
+    m_history = new HistoryView(m_machine->historyPath(), m_tabs);
+    m_profiles = new ProfilesView(m_session, m_machine->profiles(), m_tabs);
+    m_advise = new AdviseView(m_session, *m_machine, m_machine->profileUserDir(), m_tabs);
     m_diagnose = new DiagnoseView(m_session, m_tabs);
     m_status = new QLabel(this);
     m_privilege = new QLabel(this);
@@ -272,28 +277,55 @@ void MainWindow::wireViews()
 
 void MainWindow::watchDevices()
 {
-    if (!m_session->root().isLive())
+    m_deviceEvents = m_machine->watchDevices(this);
+    if (!m_deviceEvents)
         return;
-    m_watcher = new DeviceWatcher(this);
-    // Hotplug: coalesce a burst of uevents into one rescan.
-    auto *debounce = new QTimer(this);
-    debounce->setSingleShot(true);
-    debounce->setInterval(200);
-    connect(debounce, &QTimer::timeout, this, &MainWindow::rescan);
-    auto kick = [debounce](const QString &) { debounce->start(); };
-    connect(m_watcher, &DeviceWatcher::deviceAdded, debounce, kick);
-    connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
-    connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
-    m_watcher->start();
+    connect(m_deviceEvents, &DeviceEvents::devicesChanged, this, &MainWindow::rescan);
+    m_deviceEvents->start();
 }
 
-void MainWindow::watchHost()
+void MainWindow::followConnection()
 {
-    // The host's uevents do not come here: its agent is asked for a digest
-    // of its block devices, and a change records the host again.
-    m_hostWatcher = new HostDeviceWatcher(m_remote->connection.link, kHostWatchIntervalMs, this);
-    connect(m_hostWatcher, &HostDeviceWatcher::devicesChanged, this, [this](int) { rescan(); });
-    m_hostWatcher->start();
+    const QString name = m_machine->displayName();
+    // What the agent of a connection that dropped put back (it said so to
+    // the agent that answers now).
+    if (const std::optional<PreviousEnd> previous = m_machine->previousEnd()) {
+        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
+                          nullptr, previous->restored)
+                           .arg(name, previous->why);
+        if (previous->failed > 0)
+            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, previous->failed).arg(name);
+        statusBar()->showMessage(text, 60000);
+    }
+    connect(m_machine.get(), &Machine::connectionLost, this, &MainWindow::connectionLost);
+    if (m_machine->isConnectionLost())
+        QMetaObject::invokeMethod(this, [this] { connectionLost(QString()); }, Qt::QueuedConnection);
+    connect(m_machine.get(), &Machine::reconnected, this, [this](const std::shared_ptr<Machine> &fresh) {
+        MainWindow *window = openWindow(fresh);
+        window->restoreGeometry(saveGeometry());
+        window->tabs()->setCurrentIndex(m_tabs->currentIndex());
+        window->m_initialDevice = m_tree->selectedDevice();
+        window->show();
+        close();
+    });
+    connect(m_machine.get(), &Machine::reconnectFailed, this, [this](const QString &message) {
+        // ssh's own words; nothing is retried on its own.
+        showError(message);
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Reconnect"), message, QMessageBox::Close, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    if (m_machine->capabilities().keepsItsOwnHistory)
+        m_tabs->setTabToolTip(m_tabs->indexOf(m_history), tr("The read tests and sweeps kept on %1").arg(name));
+    // A history kept elsewhere is copied when its tab is shown and after each test there.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_history)
+            refreshHistory();
+    });
+    connect(m_readTest, &ReadTestView::finished, this, [this] {
+        if (m_tabs->currentWidget() == m_history)
+            refreshHistory();
+    });
 }
 
 void MainWindow::closeOnTerminationSignals()
@@ -340,15 +372,20 @@ MainWindow::~MainWindow()
 
 QString MainWindow::privilegeText(const SessionState *state) const
 {
+    const QString name = m_machine->displayName();
+    // The session's last state may arrive after the loss (a call that
+    // failed on the dead link): the label stays what the loss said.
+    if (m_connectionLost)
+        return tr("%1: disconnected").arg(name);
     QStringList parts;
-    const QString host = m_session->remoteHost();
-    if (!host.isEmpty()) {
+    const MachineCapabilities can = m_machine->capabilities();
+    if (can.changesHeldThere) {
         // The agent's "user@host: direct" or "user@host: blocktune-helper (sudo -n)".
         const QString writer = m_session->state().writer;
         const QString user = writer.section(u'@', 0, 0);
         parts << (m_session->readOnlyReason().isEmpty()
-                      ? tr("%1: %2").arg(host, writerText(writer.section(u": "_qs, 1), user == u"root"))
-                      : tr("%1: read-only").arg(host));
+                      ? tr("%1: %2").arg(name, writerText(writer.section(u": "_qs, 1), user == u"root"))
+                      : tr("%1: read-only").arg(name));
     } else if (!m_session->readOnlyReason().isEmpty()) {
         parts << (m_session->isRecorded() ? tr("a recording: read-only") : tr("read-only"));
     } else if (m_session->isRecorded()) {
@@ -358,8 +395,8 @@ QString MainWindow::privilegeText(const SessionState *state) const
         parts << writerText(started ? state->writer : QString(), ::geteuid() == 0);
     }
     if (state && state->temporary > 0)
-        parts << (host.isEmpty() ? tr("%n temporary change(s) will be restored", nullptr, state->temporary)
-                                 : tr("%n temporary change(s) held there", nullptr, state->temporary));
+        parts << (can.changesHeldThere ? tr("%n temporary change(s) held there", nullptr, state->temporary)
+                                       : tr("%n temporary change(s) will be restored", nullptr, state->temporary));
     if (state && state->busy)
         parts << tr("writing…");
     return parts.join(QStringLiteral(" · "));
@@ -386,69 +423,22 @@ QString MainWindow::writerText(const QString &writer, bool asRoot)
                   : tr("writes through blocktune-helper via pkexec (polkit asks at the first change)");
 }
 
-QString MainWindow::remoteHost() const
+MainWindow *MainWindow::openWindow(std::shared_ptr<Machine> machine, const QString &initialDevice)
 {
-    return m_session->remoteHost();
-}
-
-MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
-                                   const QString &initialDevice)
-{
-    auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection),
-                                  host->connection.measurer, host->connection.profiles);
+    auto *window = new MainWindow(std::move(machine), initialDevice);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setWindowTitle(tr("blocktune — %1").arg(target.host));
-    window->m_remote = std::move(host);
-    window->m_tabs->setTabToolTip(window->m_tabs->indexOf(window->m_history),
-                                  tr("The read tests and sweeps kept on %1").arg(target.host));
-    // The host's history: copied when the tab is shown and after each test there.
-    connect(window->m_tabs, &QTabWidget::currentChanged, window, [window] {
-        if (window->m_tabs->currentWidget() == window->m_history)
-            window->fetchRemoteHistory();
-    });
-    connect(window->m_readTest, &ReadTestView::finished, window, [window] {
-        if (window->m_tabs->currentWidget() == window->m_history)
-            window->fetchRemoteHistory();
-    });
-    window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
-    window->watchHost();
-    connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
-    // What the agent of a connection that dropped put back (it said so to
-    // the agent that answers now).
-    const QJsonObject previous = window->m_remote->connection.link->hello().raw.value(u"previous_end").toObject();
-    if (!previous.isEmpty()) {
-        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
-                          nullptr, previous.value(u"restored").toInt())
-                           .arg(target.host, previous.value(u"why").toString());
-        if (const int failed = previous.value(u"failed").toInt(); failed > 0)
-            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, failed).arg(target.host);
-        window->statusBar()->showMessage(text, 60000);
-    }
-    if (window->m_remote->connection.link->isLost())
-        QMetaObject::invokeMethod(window, [window] { window->connectionLost(QString()); }, Qt::QueuedConnection);
     return window;
 }
 
-void MainWindow::fetchRemoteHistory()
+void MainWindow::refreshHistory()
 {
-    if (!m_remote || m_connectionLost)
+    if (m_connectionLost)
         return;
-    const std::function<Status(const QString &)> fetch = m_remote->connection.fetchHistory;
-    const QString file = m_remote->connection.mirror + QStringLiteral("/history.sqlite");
-    QPointer<MainWindow> self(this);
-    QThread *worker = QThread::create([self, fetch, file] {
-        const Status fetched = fetch(file);
-        const QString error = fetched ? QString() : fetched.error().message;
-        QMetaObject::invokeMethod(qApp, [self, error] {
-            if (!self)
-                return;
-            if (!error.isEmpty())
-                self->showError(error);
-            self->m_history->reload();
-        }, Qt::QueuedConnection);
+    m_machine->refreshHistory(this, [this](const QString &error) {
+        if (!error.isEmpty())
+            showError(error);
+        m_history->reload();
     });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
 }
 
 void MainWindow::showConnectDialog()
@@ -456,7 +446,7 @@ void MainWindow::showConnectDialog()
     auto *dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ConnectDialog::connected, this,
-            [](const RemoteTarget &target, const std::shared_ptr<RemoteHost> &host) { openRemote(target, host)->show(); });
+            [](const std::shared_ptr<Machine> &machine) { openWindow(machine)->show(); });
     dialog->open();
 }
 
@@ -465,14 +455,14 @@ void MainWindow::connectionLost(const QString &why)
     if (m_connectionLost)
         return;
     m_connectionLost = true;
-    const QString host = m_session->remoteHost();
+    const QString host = m_machine->displayName();
     const int held = m_session->state().temporary;
     // The agent restores what it holds when its input ends (docs/cli.md, "Remote
     // hosts"); this window's count is what it held at the last answer.
     const QString text = held > 0 ? tr("connection to %1 lost; %n temporary change(s) restored there", nullptr, held).arg(host)
                                   : tr("connection to %1 lost; no temporary change was held there").arg(host);
     m_splitter->setEnabled(false);
-    m_privilege->setText(tr("%1: disconnected").arg(host));
+    m_privilege->setText(privilegeText(nullptr));
     showError(text);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Connection lost"), text, QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("connectionLost"));
@@ -487,26 +477,10 @@ void MainWindow::connectionLost(const QString &why)
 
 void MainWindow::reconnect()
 {
-    if (!m_remoteTarget)
-        return;
-    statusBar()->showMessage(tr("Connecting to %1…").arg(m_remoteTarget->host));
-    const RemoteTarget target = *m_remoteTarget;
-    connectInBackground(this, target, [this, target](Result<RemoteHost> host) {
-        if (!host) {
-            // ssh's own words; nothing is retried on its own.
-            showError(host.error().message);
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Reconnect"), host.error().message, QMessageBox::Close, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-            return;
-        }
-        MainWindow *fresh = openRemote(target, std::make_shared<RemoteHost>(std::move(*host)));
-        fresh->restoreGeometry(saveGeometry());
-        fresh->tabs()->setCurrentIndex(m_tabs->currentIndex());
-        fresh->m_initialDevice = m_tree->selectedDevice();
-        fresh->show();
-        close();
-    });
+    // The machine connects again the way it was reached: reconnected()
+    // opens the fresh window (followConnection()), reconnectFailed() says why.
+    statusBar()->showMessage(tr("Connecting to %1…").arg(m_machine->displayName()));
+    m_machine->reconnect();
 }
 
 MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)
@@ -616,13 +590,13 @@ void MainWindow::showModel()
     m_tuning->refresh();
     if (const QString selected = m_tree->selectedDevice(); !selected.isEmpty())
         showDetails(selected);
-    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
-                      + (m_watcher && m_watcher->isRunning()
-                             ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
-                         : m_hostWatcher && m_hostWatcher->isRunning()
-                             ? tr(" — following %1's hotplug (asked every %n s)", nullptr, kHostWatchIntervalMs / 1000)
-                                   .arg(m_session->remoteHost())
-                             : QString()));
+    QString following;
+    if (m_deviceEvents && m_deviceEvents->isRunning())
+        following = m_deviceEvents->pollIntervalMs() > 0
+                        ? tr(" — following %1's hotplug (asked every %n s)", nullptr, m_deviceEvents->pollIntervalMs() / 1000)
+                              .arg(m_machine->displayName())
+                        : tr(" — following hotplug (%1 events)").arg(m_deviceEvents->source());
+    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size())) + following);
     if (!m_initialDevice.isEmpty()) {
         m_tree->selectDevice(m_initialDevice);
         m_initialDevice.clear();

@@ -211,19 +211,18 @@ int runOnHost(QCoreApplication &app, const Launch &launch)
     progress->setMinimumDuration(300);
     QObject::connect(progress, &QProgressDialog::canceled, &app, [] { QCoreApplication::exit(1); });
     int status = 0;
-    blocktune::connectInBackground(progress, target, [&, progress](blocktune::Result<blocktune::RemoteHost> host) {
+    using MachineResult = blocktune::Result<std::shared_ptr<blocktune::Machine>>;
+    blocktune::openMachineInBackground(progress, target, [&, progress](MachineResult machine) {
         progress->hide();
         progress->deleteLater();
-        if (!host) {
-            std::fprintf(stderr, "blocktune: %s\n", qPrintable(host.error().message));
+        if (!machine) {
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(machine.error().message));
             status = 1;
             QCoreApplication::exit(1);
             return;
         }
         blocktune::rememberHost(target.host);
-        blocktune::MainWindow *window =
-            blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)),
-                                              launch.selected);
+        blocktune::MainWindow *window = blocktune::MainWindow::openWindow(*machine, launch.selected);
         window->tabs()->setCurrentIndex(launch.tabIndex);
         window->show();
     });

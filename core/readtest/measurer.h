@@ -2,8 +2,8 @@
 // Where reads are measured and counters taken, beside a session whose
 // changes go to the same place: this machine (makeLocalMeasurer()) or a
 // host's agent over ssh (core/remote, whose mirror has no devices to read).
-// Whoever makes the session makes its measurer (the console's
-// ConsoleSession, a CLI command, a test) and hands both to the read tests,
+// Whoever makes the session makes its measurer (the console's Machine in
+// core/machine, a CLI command, a test) and hands both to the read tests,
 // sweeps, the advisor and the monitor, so none of them asks where it is.
 
 #include "readtest/readtest.h"

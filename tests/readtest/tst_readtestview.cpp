@@ -5,6 +5,7 @@
 #include "readtest/readtestview.h"
 #include "common/sysroot.h"
 #include "history/history.h"
+#include "machine/machine.h"
 #include "sessionsupport.h"
 #include "testloop.h"
 #include "testsupport.h"
@@ -104,7 +105,7 @@ private Q_SLOTS:
         QFETCH(QString, complaint);
         ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(QStringLiteral("nvme0n1p1"));
         configure(view, QStringLiteral("seq"), bs, size, 1, sweep);
         QSignalSpy messages(&view, &ReadTestView::message);
@@ -149,7 +150,7 @@ private Q_SLOTS:
     {
         ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         QVERIFY(!view.start());
     }
 
@@ -159,7 +160,7 @@ private Q_SLOTS:
     {
         ConsoleSession session{SysRoot(recordedTree("nvme-parts"))};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(QStringLiteral("nvme0n1"));
         configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("1M"), 3);
         QPushButton *startButton = nullptr;
@@ -193,7 +194,7 @@ private Q_SLOTS:
         const auto history = historyAt(dir.path() + QStringLiteral("/history.sqlite"));
         ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(first.name());
         configure(view, QStringLiteral("concurrent"), QStringLiteral("64K"), QStringLiteral("8M"), 3);
         view.findChild<QLineEdit *>(QStringLiteral("measure"))->setText(second.name());
@@ -287,7 +288,7 @@ private Q_SLOTS:
         const auto history = historyAt(db);
         ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(loop.name());
         configure(view, QStringLiteral("seq"), QStringLiteral("64K"), QStringLiteral("4M"), 1);
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -311,7 +312,7 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(loop.name());
         configure(view, QStringLiteral("server"), QStringLiteral("64K"), QStringLiteral("16M"), 2);
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -365,7 +366,7 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
-        ReadTestView view(&session);
+        ReadTestView view(&session, *openMachine(session.root()));
         view.setDevice(loop.name());
         configure(view, QStringLiteral("seq"), QStringLiteral("4K"), QStringLiteral("16M"), 1, QStringLiteral("4,1024"));
         QSignalSpy finished(&view, &ReadTestView::finished);
@@ -392,7 +393,7 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         ConsoleSession session{SysRoot()};
         QVERIFY(waitForModel(session));
-        auto view = std::make_unique<ReadTestView>(&session);
+        auto view = std::make_unique<ReadTestView>(&session, *openMachine(session.root()));
         view->setDevice(loop.name());
         // Readahead 4 KiB, 100 runs of 64 MiB in 4 KiB reads at the first
         // point: busy far longer than this waits, however fast the disk (at

@@ -11,6 +11,7 @@
 #include "common/sysroot.h"
 #include "console/consolesession.h"
 #include "history/history.h"
+#include "machine/machine.h"
 #include "session/session.h"
 
 #include <QComboBox>
@@ -82,7 +83,7 @@ private Q_SLOTS:
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4")); // the loop is ours
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         view.resize(1100, 700);
         view.show();
         view.setDevice(loop.name());
@@ -210,7 +211,7 @@ private Q_SLOTS:
         }
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         for (const auto &[curve, twoSpeedsSeen] : {std::pair{twoSpeeds, true}, std::pair{oneSpeed, false}}) {
             const QByteArray file = QJsonDocument(QJsonObject{{u"curve"_qs, curve}}).toJson();
             const auto recorded = parseRecordedCurve(file, u"test"_qs);
@@ -253,7 +254,7 @@ private Q_SLOTS:
     {
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
         QVERIFY(plot);
         for (const bool sizes : {false, true, false}) {
@@ -284,7 +285,7 @@ private Q_SLOTS:
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         view.setDevice(loop.name());
         view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
         view.findChild<QSpinBox *>(u"budget"_qs)->setValue(60);

@@ -10,6 +10,7 @@
 #include "devicetree.h"
 #include "console/consolesession.h"
 #include "history/historyview.h"
+#include "machine/machine.h"
 #include "mainwindow.h"
 #include "monitor/monitorview.h"
 #include "privatesshd.h"
@@ -75,12 +76,12 @@ QList<qint64> sshChildren()
     return out;
 }
 
-/// connectInBackground() as the dialog uses it, waited for (a minute at most).
-std::optional<Result<RemoteHost>> connectTo(const RemoteTarget &target)
+/// openMachineInBackground() as the dialog uses it, waited for (a minute at most).
+std::optional<Result<std::shared_ptr<Machine>>> connectTo(const RemoteTarget &target)
 {
     QObject context;
-    std::optional<Result<RemoteHost>> answer;
-    connectInBackground(&context, target, [&](Result<RemoteHost> host) { answer = std::move(host); });
+    std::optional<Result<std::shared_ptr<Machine>>> answer;
+    openMachineInBackground(&context, target, [&](Result<std::shared_ptr<Machine>> machine) { answer = std::move(machine); });
     if (!QTest::qWaitFor([&] { return answer.has_value(); }, 60000))
         return std::nullopt; // still connecting: the caller fails on it
     return answer;
@@ -173,16 +174,16 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand();
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
 
-        QPointer<MainWindow> window = MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer)));
+        QPointer<MainWindow> window = MainWindow::openWindow(**answer);
         window->resize(1200, 800);
         window->show();
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
         QVERIFY(window->windowTitle().contains(u"testhost"));
-        QCOMPARE(window->remoteHost(), u"testhost"_qs);
+        QCOMPARE(window->machine()->displayName(), u"testhost"_qs);
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: writes directly as root"), qPrintable(statusTexts(*window)), 5000);
         DeviceTree *tree = window->deviceTree();
         QCOMPARE(tree->itemsFor(dev).size(), 1);
@@ -342,7 +343,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 60000);
         MainWindow *fresh = nullptr;
         for (QWidget *w : QApplication::topLevelWidgets())
-            if (auto *m = qobject_cast<MainWindow *>(w); m && m->remoteHost() == u"testhost")
+            if (auto *m = qobject_cast<MainWindow *>(w); m && m->machine()->displayName() == u"testhost")
                 fresh = m;
         QVERIFY(fresh);
         // The agent that answers now tells what the one before restored.
@@ -384,10 +385,10 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand();
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
-        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         ProfilesView *view = window->profilesView();
         // Before any event: the page previews the first profile (this one) on its own.
@@ -471,10 +472,10 @@ private Q_SLOTS:
         QVERIFY2(listed.exitCode == 0, listed.err.constData());
         QVERIFY(listed.out.contains("fleet-h1") && listed.out.contains("fleet-r") && !listed.out.contains("only-here"));
 
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
-        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
         ProfilesView *view = window->profilesView();
@@ -538,10 +539,10 @@ private Q_SLOTS:
         target.host = user + u"@testhost"_qs;
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = throwaway.agentCommand();
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
-        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         window->show();
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
@@ -591,10 +592,10 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand();
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
-        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"following testhost's hotplug"),
@@ -655,10 +656,10 @@ private Q_SLOTS:
         target.host = PrivateSshd::host();
         target.sshConfig = sshd.sshConfig();
         target.remoteCommand = PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(tree.path()) + u" agent"_qs);
-        std::optional<Result<RemoteHost>> answer = connectTo(target);
+        std::optional<Result<std::shared_ptr<Machine>>> answer = connectTo(target);
         QVERIFY(answer);
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
-        std::unique_ptr<MainWindow> window(MainWindow::openRemote(target, std::make_shared<RemoteHost>(std::move(**answer))));
+        std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
 

@@ -12,6 +12,7 @@
 #include "console/consolesession.h"
 #include "history/history.h"
 #include "history/keephistory.h"
+#include "machine/machine.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -51,6 +52,7 @@ constexpr int kRaw = kSeriesNeutral;
 struct AdviseView::Private
 {
     ConsoleSession *session = nullptr;
+    MachineCapabilities can; ///< of the machine the session works on
     QString profileDir;
     QString device;
     QThread thread;
@@ -106,23 +108,24 @@ struct AdviseView::Private
     QPushButton *saveButton = nullptr;
 };
 
-AdviseView::AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent)
+AdviseView::AdviseView(ConsoleSession *session, const Machine &machine, const QString &profileDir, QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<blocktune::CurvePoint>();
     qRegisterMetaType<blocktune::AdviseReply>();
     qRegisterMetaType<blocktune::SaveReply>();
     d->session = session;
+    d->can = machine.capabilities();
     d->profileDir = profileDir;
     buildWidgets();
     layOut();
     connectSignals(session);
 
     // A host's mirror is measured on the host (its agent reads there).
-    if (const SessionCapabilities c = session->capabilities(); !c.canMeasure || !c.canWrite)
-        d->header->setDisabledReason(c.canWrite
+    if (!d->can.measure || !d->can.write)
+        d->header->setDisabledReason(d->can.write
                                          ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
-                                         : session->readOnlyReason());
+                                         : machine.readOnlyReason());
     updateButtons();
 }
 
@@ -1019,7 +1022,7 @@ void AdviseView::setRunning(bool running)
 void AdviseView::keepAdvice(const Advice &advice)
 {
     // As a read test: a host's agent keeps its own, a recorded tree none.
-    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
+    if (!d->can.measure || d->can.keepsItsOwnHistory)
         return;
     keepInHistory(this, historyRecord(advice, QStringLiteral("console")), [this](const KeptRecord &kept) {
         for (const QString &text : kept.said)

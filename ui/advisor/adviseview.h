@@ -11,6 +11,7 @@
 namespace blocktune {
 
 class ConsoleSession;
+class Machine;
 struct Advice;
 struct ChangePlan;
 struct CurvePoint;
@@ -31,9 +32,10 @@ class AdviseView final : public QWidget
     Q_DISABLE_COPY_MOVE(AdviseView)
 
 public:
-    /// `profileDir`: where "Save as profile" writes NAME.json (the user's
-    /// profile folder, ProfileStore::userDir()).
-    AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent = nullptr);
+    /// Measures `machine` (the one `session` works on), asked once what it
+    /// can do. `profileDir`: where "Save as profile" writes NAME.json (the
+    /// user's profile folder, Machine::profileUserDir()).
+    AdviseView(ConsoleSession *session, const Machine &machine, const QString &profileDir, QWidget *parent = nullptr);
     /// Cancels a running sweep and waits for it (and its restore).
     ~AdviseView() override;
 

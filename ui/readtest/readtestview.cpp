@@ -12,6 +12,7 @@
 #include "readtest/readtestworker.h"
 #include "history/history.h"
 #include "history/keephistory.h"
+#include "machine/machine.h"
 #include "resultsmodel.h"
 #include "streamcard.h"
 
@@ -51,6 +52,7 @@ namespace blocktune {
 struct ReadTestView::Private
 {
     ConsoleSession *session = nullptr;
+    MachineCapabilities can; ///< of the machine the session works on
     QString device;
     QThread thread;
     ReadTestWorker *worker = nullptr;
@@ -132,23 +134,25 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
 
 } // namespace
 
-ReadTestView::ReadTestView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+ReadTestView::ReadTestView(ConsoleSession *session, const Machine &machine, QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
+    d->can = machine.capabilities();
     buildWidgets();
     layOut();
     connectSignals();
 
-    if (!session->remoteHost().isEmpty()) {
-        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
-                               .arg(session->remoteHost()));
-    } else if (session->isRecorded()) {
+    if (!d->can.measure) {
         // A recorded tree has sysfs but no devices to read.
         const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                                .arg(session->root().root());
+                                .arg(machine.displayName());
         d->startButton->setEnabled(false);
         d->startButton->setToolTip(why);
         d->status->setText(why);
+    } else if (d->can.keepsItsOwnHistory) {
+        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
+                               .arg(machine.displayName()));
     }
 
     startWorker();
@@ -706,7 +710,7 @@ void ReadTestView::updateCurve()
 void ReadTestView::keep(const HistoryRecord &record)
 {
     // A host keeps its own (the agent wrote it there); a recorded tree has none.
-    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
+    if (!d->can.measure || d->can.keepsItsOwnHistory)
         return;
     keepInHistory(this, record, [this](const KeptRecord &kept) {
         for (const QString &text : kept.said)
@@ -944,7 +948,7 @@ bool ReadTestView::startSweep(const DeviceModel &model, const ReadTestSpec &spec
     auto sweep = ReadaheadSweep::prepare(d->session->root(), model, sweepSpec);
     if (!sweep)
         return refuse(sweep.error().message);
-    if (!d->session->capabilities().canMeasure)
+    if (!d->can.measure)
         return refuseRecorded();
     resetForRun(sweep->test(), spec);
     d->sweeping = true;
@@ -970,7 +974,7 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
     auto test = ReadTest::prepare(d->session->root(), model, spec);
     if (!test)
         return refuse(test.error().message);
-    if (!d->session->capabilities().canMeasure)
+    if (!d->can.measure)
         return refuseRecorded();
     resetForRun(*test, spec);
     d->sweeping = false;
