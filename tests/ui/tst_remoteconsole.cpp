@@ -57,25 +57,6 @@ QString statusTexts(QMainWindow &window)
     return texts.join(u" | ");
 }
 
-/// The ssh processes this test started (children of this process).
-QList<qint64> sshChildren()
-{
-    QList<qint64> out;
-    const QDir tasks(QStringLiteral("/proc/self/task"));
-    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile children(tasks.filePath(task + QStringLiteral("/children")));
-        if (!children.open(QIODevice::ReadOnly))
-            continue;
-        for (const QByteArray &word : children.readAll().split(' ')) {
-            const qint64 pid = word.trimmed().toLongLong();
-            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-            if (pid > 0 && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "ssh")
-                out << pid;
-        }
-    }
-    return out;
-}
-
 /// openMachineInBackground() as the dialog uses it, waited for (a minute at most).
 std::optional<Result<std::shared_ptr<Machine>>> connectTo(const RemoteTarget &target)
 {
