@@ -521,7 +521,7 @@ void confirmPick(BudgetedSweep &sweep, Advice &a, double tolerance)
 
 // Whether the device is back where it was: what the engine says, and what
 // the session reads now.
-void checkRestored(TuningSession &session, const QString &device, EngineRestore &guard, Advice &a)
+void checkRestored(SessionPort &session, const QString &device, EngineRestore &guard, Advice &a)
 {
     a.restored = guard.restore(&a.restoreMessage);
     const auto now = session.settings(device);
@@ -645,7 +645,7 @@ int plannedRuns(int points)
     return points * kMinRunsPerPoint + kRefinePoints * kMinRunsPerPoint + remeasureRuns(points) + kConfirmRuns;
 }
 
-Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+Result<Advice> advise(SessionPort &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
 {
     auto found = advisor_detail::lookUpDevice(session, spec.device);

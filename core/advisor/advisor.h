@@ -4,7 +4,7 @@
 // evidence and fix (diagnose).
 //
 // Both measure through a ReadEngine: ReadTestEngine sets readahead through
-// the TuningSession as temporary changes and reads with core/readtest;
+// the session (a SessionPort) as temporary changes and reads with core/readtest;
 // tests pass a fake with rates built to show a case, so recorded md trees
 // (which this kernel cannot make) are tested too. The advisor restores the
 // engine's temporary changes on every path before it returns.
@@ -28,7 +28,7 @@
 namespace blocktune {
 
 class Measurer;      // core/readtest/measurer.h
-class TuningSession; // core/session
+class SessionPort;   // core/session
 
 // ---- Workloads --------------------------------------------------------------------
 
@@ -115,7 +115,7 @@ class ReadTestEngine final : public ReadEngine
 {
 public:
     /// `device` as the user gave it; refuses recorded trees when measuring.
-    ReadTestEngine(TuningSession &session, Measurer &measurer, const QString &device);
+    ReadTestEngine(SessionPort &session, Measurer &measurer, const QString &device);
     Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel) override;
     Result<double> measureRawMbPerSec(quint64 blockSize, int inFlight, qint64 durationMs,
                                       const std::atomic_bool *cancel) override;
@@ -129,7 +129,7 @@ public:
 
 private:
     Result<ReadTestResult> runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel);
-    TuningSession &m_session;
+    SessionPort &m_session;
     Measurer &m_measurer;
     QString m_device;
     LatencySource *m_latency = nullptr;
@@ -401,7 +401,7 @@ int plannedRuns(int points);
 /// recommends. `pointDone` sees a point after each of its runs. Refuses a
 /// device it cannot find and a budget too short for the runs (naming the
 /// minimum).
-Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+Result<Advice> advise(SessionPort &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone = {},
                       const std::atomic_bool *cancel = nullptr);
 
@@ -521,7 +521,7 @@ int diagnoseReads(const Workload &workload);
 /// spec.measure and an engine, measured ones; restores before returning.
 /// Measuring on a recorded tree needs an engine that is not ReadTestEngine
 /// (the CLI refuses it).
-Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const DiagnoseSpec &spec,
                            const std::atomic_bool *cancel = nullptr);
 QJsonObject diagnosisToJson(const Diagnosis &diagnosis);
 QString formatDiagnosis(const Diagnosis &diagnosis);

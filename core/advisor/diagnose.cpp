@@ -661,7 +661,7 @@ int diagnoseReads(const Workload &workload)
     return kDiagnoseRuns * (5 + (workload.kind == ReadTestKind::Sequential ? 0 : 1));
 }
 
-Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const DiagnoseSpec &spec,
                            const std::atomic_bool *cancel)
 {
     auto found = advisor_detail::lookUpDevice(session, spec.device);

@@ -2,7 +2,9 @@
 
 #include "monitor/monitor.h"
 
+#include <condition_variable>
 #include <mutex>
+#include <type_traits>
 #include <utility>
 
 namespace blocktune {
@@ -10,14 +12,6 @@ namespace blocktune {
 // ---- SessionWorker (session thread) ---------------------------------------------
 
 namespace {
-
-/// The events a job tells while it runs on this thread (ConsoleSession::
-/// runJob sets it for the job's duration); elsewhere the worker takes them.
-thread_local QList<SessionEvent> *t_consoleJobEvents = nullptr;
-
-/// Guards the workers' untold events: a session may be called outside a job
-/// from a thread other than its own (a view's destructor ending a trial).
-std::mutex g_eventsMutex;
 
 SessionState stateOf(const TuningSession &session, bool busy)
 {
@@ -39,16 +33,22 @@ SessionState SessionWorker::state(bool busy) const
 
 void SessionWorker::takeEvent(const SessionEvent &event)
 {
-    m_events << event; // under g_eventsMutex (the session's sink holds it)
+    if (m_jobEvents)
+        m_jobEvents->append(event);
+    else
+        m_events << event;
+}
+
+void SessionWorker::callForJob(QList<SessionEvent> *told, const std::function<void(TuningSession &)> &call)
+{
+    QList<SessionEvent> *const outer = std::exchange(m_jobEvents, told);
+    call(m_session);
+    m_jobEvents = outer;
 }
 
 void SessionWorker::publishEvents(quint64 ticket)
 {
-    QList<SessionEvent> events;
-    {
-        const std::lock_guard lock(g_eventsMutex);
-        events = std::exchange(m_events, {});
-    }
+    const QList<SessionEvent> events = std::exchange(m_events, {});
     for (SessionEvent e : events) {
         e.ticket = ticket;
         Q_EMIT happened(e);
@@ -141,20 +141,233 @@ void SessionWorker::findDeadJournals(quint64 ticket)
     Q_EMIT deadJournalsFound(ticket, m_session.deadJournals());
 }
 
+// ---- The jobs' door (a job's thread -> the session thread) ----------------------
+
+/// Where a job's calls enter the session thread: posted to the worker,
+/// answered there. ~ConsoleSession closes it before the thread ends.
+struct JobDoor
+{
+    explicit JobDoor(SessionWorker *worker) : m_worker(worker) {}
+
+    /// Queues `work(worker)` on the session thread; false when the door is
+    /// closed. Work queued when the thread ends is destroyed unrun. Called
+    /// on the session thread itself (a job whose context lives there), it
+    /// runs at once: queued, its caller would wait for itself.
+    template<typename F>
+    bool post(F &&work)
+    {
+        std::unique_lock lock(m_mutex);
+        SessionWorker *const worker = m_worker;
+        if (!worker)
+            return false;
+        if (QThread::currentThread() == worker->thread()) {
+            lock.unlock(); // the worker goes on this thread only
+            work(worker);
+            return true;
+        }
+        QMetaObject::invokeMethod(
+            worker, [worker, work = std::forward<F>(work)]() mutable { work(worker); }, Qt::QueuedConnection);
+        return true;
+    }
+
+    /// Queues a job's `call` on the session; what the session tells
+    /// meanwhile goes to `told`. As post().
+    bool call(QList<SessionEvent> *told, std::function<void(TuningSession &)> call)
+    {
+        return post([told, call = std::move(call)](SessionWorker *w) { w->callForJob(told, call); });
+    }
+
+    void close()
+    {
+        const std::lock_guard lock(m_mutex);
+        m_worker = nullptr;
+    }
+
+private:
+    std::mutex m_mutex;
+    SessionWorker *m_worker;
+};
+
+namespace {
+
+/// One call's answer, handed from the session thread to the job's, which
+/// waits for it; dropped when the call is destroyed unrun.
+template<typename R>
+class Answer final
+{
+public:
+    void give(R value)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_value.emplace(std::move(value));
+        m_ready.notify_all();
+    }
+    void drop()
+    {
+        const std::lock_guard lock(m_mutex);
+        m_dropped = true;
+        m_ready.notify_all();
+    }
+    std::optional<R> wait()
+    {
+        std::unique_lock lock(m_mutex);
+        m_ready.wait(lock, [this] { return m_value || m_dropped; });
+        return std::move(m_value);
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::optional<R> m_value;
+    bool m_dropped = false;
+};
+
+/// Drops its answer when the last copy of the call goes (after the call
+/// gave one, the drop changes nothing).
+template<typename R>
+class DropOnDestruction final
+{
+public:
+    explicit DropOnDestruction(std::shared_ptr<Answer<R>> answer) : m_answer(std::move(answer)) {}
+    ~DropOnDestruction() { m_answer->drop(); }
+    Q_DISABLE_COPY_MOVE(DropOnDestruction)
+
+private:
+    std::shared_ptr<Answer<R>> m_answer;
+};
+
+Error sessionEnded()
+{
+    // Seen by a job whose window is closing, never by a person.
+    return makeError(Interrupted, QStringLiteral("the console's session has ended"));
+}
+
+/// A job's session: what is fixed when the session was made, answered here;
+/// every other call carried through the door and waited for, so the job's
+/// thread never touches the TuningSession and the session thread answers
+/// the panels between the job's calls.
+class DoorPort final : public SessionPort
+{
+public:
+    DoorPort(std::shared_ptr<JobDoor> door, const TuningSession &session)
+        : m_door(std::move(door)), m_root(session.root()), m_readOnlyReason(session.readOnlyReason()),
+          m_capabilities(session.capabilities())
+    {
+    }
+
+    const SysRoot &root() const override { return m_root; }
+    SessionCapabilities capabilities() const override { return m_capabilities; }
+    const QString &readOnlyReason() const override { return m_readOnlyReason; }
+
+    Result<std::shared_ptr<const DeviceModel>> model() override
+    {
+        return call([](TuningSession &s) { return s.model(); }, Result<std::shared_ptr<const DeviceModel>>(sessionEnded()));
+    }
+    Result<std::shared_ptr<const DeviceModel>> rescan() override
+    {
+        return call([](TuningSession &s) { return s.rescan(); }, Result<std::shared_ptr<const DeviceModel>>(sessionEnded()));
+    }
+    Result<DeviceSettings> settings(const QString &device) override
+    {
+        return call([device](TuningSession &s) { return s.settings(device); }, Result<DeviceSettings>(sessionEnded()));
+    }
+    ChangePlan plan(const QList<SettingChange> &changes, const PlanOptions &options) override
+    {
+        ChangePlan ended;
+        ended.errors << sessionEnded();
+        return call([changes, options](TuningSession &s) { return s.plan(changes, options); }, ended);
+    }
+    ChangeReport applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options) override
+    {
+        ChangeReport ended;
+        ended.error = sessionEnded();
+        return call([changes, options](TuningSession &s) { return s.applyTemporary(changes, options); }, ended);
+    }
+    RestoreReport restoreTemporary() override
+    {
+        return call([](TuningSession &s) { return s.restoreTemporary(); }, endedRestore());
+    }
+    bool holdsTemporary() const override
+    {
+        return call([](TuningSession &s) { return s.holdsTemporary(); }, false);
+    }
+    QString journalPath() const override
+    {
+        return call([](TuningSession &s) { return s.journalPath(); }, QString());
+    }
+    RememberedApply applyRemembered(const ChangePlan &plan, const QString &profile) override
+    {
+        RememberedApply ended;
+        ended.report = plannedReport(plan);
+        ended.report.error = sessionEnded();
+        return call([plan, profile](TuningSession &s) { return s.applyRemembered(plan, profile); }, ended);
+    }
+    RememberedRevert revertRemembered() override
+    {
+        return call([](TuningSession &s) { return s.revertRemembered(); }, RememberedRevert{std::nullopt, endedRestore()});
+    }
+    Result<std::optional<AppliedState>> appliedState() override
+    {
+        return call([](TuningSession &s) { return s.appliedState(); },
+                    Result<std::optional<AppliedState>>(sessionEnded()));
+    }
+    Result<UdevRulesResult> changeUdevRules(RulesChange change, const QString &fileName,
+                                            const QByteArray &content) override
+    {
+        return call([change, fileName, content](TuningSession &s) { return s.changeUdevRules(change, fileName, content); },
+                    Result<UdevRulesResult>(sessionEnded()));
+    }
+
+    /// What the session told during this job's calls (the session thread's).
+    const QList<SessionEvent> &told() const { return m_told; }
+
+private:
+    static RestoreReport endedRestore()
+    {
+        RestoreReport ended;
+        ended.messages << sessionEnded().message;
+        ended.items.append(RestoreItem{{}, RestoreStatus::Failed, {}, {}, sessionEnded().message});
+        return ended;
+    }
+
+    /// `f(session)` on the session thread, waited for; `whenEnded` when the
+    /// door is closed or the call was dropped with the thread.
+    template<typename F, typename R = std::invoke_result_t<F &, TuningSession &>>
+    R call(F f, R whenEnded) const
+    {
+        auto answer = std::make_shared<Answer<R>>();
+        auto dropper = std::make_shared<DropOnDestruction<R>>(answer);
+        const bool posted = m_door->call(&m_told, [f = std::move(f), answer, dropper](TuningSession &session) {
+            answer->give(f(session));
+        });
+        if (!posted)
+            return whenEnded;
+        dropper.reset(); // the call's copies hold it now
+        std::optional<R> value = answer->wait();
+        return value ? std::move(*value) : whenEnded;
+    }
+
+    std::shared_ptr<JobDoor> m_door;
+    const SysRoot m_root;
+    const QString m_readOnlyReason;
+    const SessionCapabilities m_capabilities;
+    /// Written on the session thread during a call, read there at the end.
+    mutable QList<SessionEvent> m_told;
+};
+
+} // namespace
+
 // ---- ConsoleSession (GUI thread) -------------------------------------------------
 
 namespace {
 
-/// The session's sink: a job's events stay with the job (its thread), the
-/// others go to the worker, which publishes them after its answer.
+/// The session's sink, called on the session thread (or, once that has
+/// ended, by the session's destructor on the GUI thread, when the worker
+/// is gone): the worker keeps a job's events for the job and the others
+/// for publishEvents().
 SessionOptions withEventSink(SessionOptions options, SessionWorker **worker)
 {
     options.eventSink = [worker](const SessionEvent &event) {
-        if (t_consoleJobEvents) {
-            t_consoleJobEvents->append(event);
-            return;
-        }
-        const std::lock_guard lock(g_eventsMutex);
         if (SessionWorker *w = *worker)
             w->takeEvent(event);
     };
@@ -202,14 +415,15 @@ ConsoleSession::~ConsoleSession()
 {
     // A write waiting for a prompt would hold the thread: give it up.
     m_session->cancelPendingWrite();
+    // A job's call from now on fails at once; one queued already is run,
+    // or dropped with the worker, failing the same way.
+    if (m_door)
+        m_door->close();
     m_thread.quit();
     m_thread.wait();
     // The worker went with its thread: what the session tells from here on
     // (restoring what it still holds) has nobody to hear it.
-    {
-        const std::lock_guard lock(g_eventsMutex);
-        m_worker = nullptr;
-    }
+    m_worker = nullptr;
     m_session.reset(); // restores the temporary changes still held
 }
 
@@ -287,31 +501,25 @@ quint64 ConsoleSession::findDeadJournals()
 quint64 ConsoleSession::runJob(QObject *context, SessionJob job)
 {
     const quint64 ticket = m_nextTicket++;
-    TuningSession *session = m_session.get();
+    if (!m_door)
+        m_door = std::make_shared<JobDoor>(m_worker);
+    auto port = std::make_shared<DoorPort>(m_door, *m_session);
     Measurer *measurer = m_measurer.get();
-    SessionWorker *worker = m_worker;
     QMetaObject::invokeMethod(
         context,
-        [this, ticket, session, measurer, worker, job = std::move(job)] {
-            QList<SessionEvent> told;
-            // (Saved and put back: a job that runs events may run another.)
-            QList<SessionEvent> *const outer = std::exchange(t_consoleJobEvents, &told);
-            job(SessionJobContext{*session, *measurer});
-            t_consoleJobEvents = outer;
+        [this, ticket, port, measurer, door = m_door, job = std::move(job)] {
+            job(SessionJobContext{*port, *measurer});
             // Published on the session thread, whose answers reach the GUI
             // thread in order: the model and state first, then what the job
             // did, then the end.
-            QMetaObject::invokeMethod(
-                worker,
-                [this, worker, ticket, events = foldJobEvents(told)] {
-                    worker->publish(true);
-                    for (SessionEvent e : events) {
-                        e.ticket = ticket;
-                        Q_EMIT worker->happened(e);
-                    }
-                    QMetaObject::invokeMethod(this, [this, ticket] { Q_EMIT jobFinished(ticket); }, Qt::QueuedConnection);
-                },
-                Qt::QueuedConnection);
+            door->post([this, ticket, port](SessionWorker *worker) {
+                worker->publish(true);
+                for (SessionEvent e : foldJobEvents(port->told())) {
+                    e.ticket = ticket;
+                    Q_EMIT worker->happened(e);
+                }
+                QMetaObject::invokeMethod(this, [this, ticket] { Q_EMIT jobFinished(ticket); }, Qt::QueuedConnection);
+            });
         },
         Qt::QueuedConnection);
     return ticket;

@@ -1,13 +1,16 @@
 #pragma once
-// The console's one door to its TuningSession. Every operation that can
-// block (a scan, a write through the helper waiting for a pkexec prompt, a
-// restore) runs on the session's own thread; answers come back as queued
-// signals carrying value structs, matched to the request by a ticket. Work
-// that drives the session for a while (a sweep, an advice, a profile's
-// apply) is a job: runJob() hands it the session and its measurer on the
-// job's own thread for as long as it runs, then publishes what it changed.
-// Nothing hands the session out; views ask the one ConsoleSession, and none
-// keeps a copy of what the session tracks.
+// The console's one door to its TuningSession, which only the session's own
+// thread ever touches. Every operation that can block (a scan, a write
+// through the helper waiting for a pkexec prompt, a restore) runs there;
+// answers come back as queued signals carrying value structs, matched to
+// the request by a ticket. Work that drives the session for a while (a
+// sweep, an advice, a profile's apply) is a job: it runs on its view's
+// worker thread, and runJob() hands it a SessionPort (core/session) whose
+// every call is queued onto the session thread and waited for, one step at
+// a time, so the panels' requests are answered between a sweep's steps;
+// when the job ends, what it changed is published. Nothing hands the
+// session out; views ask the one ConsoleSession, and none keeps a copy of
+// what the session tracks.
 
 #include "readtest/measurer.h"
 #include "session/session.h"
@@ -65,7 +68,8 @@ public:
     /// since the last call (its writes, restores and reverts), carrying
     /// the ticket of the request that made them.
     void publishEvents(quint64 ticket);
-    /// Where the session's sink puts what it told outside a job.
+    /// Where the session's sink puts what it told: to the job whose call
+    /// runs (callForJob()), else kept for publishEvents().
     void takeEvent(const blocktune::SessionEvent &event);
 
 Q_SIGNALS:
@@ -80,20 +84,30 @@ Q_SIGNALS:
     void happened(const blocktune::SessionEvent &event);
 
 private:
+    friend struct JobDoor; // the one caller of callForJob()
+
     SessionState state(bool busy) const;
+    /// A job's call, on this thread: `call` on the session, what the
+    /// session tells meanwhile added to `told`.
+    void callForJob(QList<blocktune::SessionEvent> *told, const std::function<void(TuningSession &)> &call);
 
     TuningSession &m_session;
-    QList<SessionEvent> m_events; ///< told, not yet published (session thread)
+    QList<SessionEvent> m_events; ///< told, not yet published
+    QList<SessionEvent> *m_jobEvents = nullptr; ///< during callForJob() only
 };
 
-/// What a job is handed for as long as it runs: the session, and where
-/// reads are measured beside it (this machine, or the session's host).
+/// What a job is handed for as long as it runs: the session's calls, each
+/// carried out on the session thread, and where reads are measured beside
+/// it (this machine, or the session's host; the measurer is called on the
+/// job's thread).
 struct SessionJobContext
 {
-    TuningSession &session;
+    SessionPort &session;
     Measurer &measurer;
 };
 using SessionJob = std::function<void(const SessionJobContext &)>;
+
+struct JobDoor; // consolesession.cpp
 
 /// Owns the TuningSession, its measurer, its worker and the thread they run
 /// on. Create it on the GUI thread; the destructor waits for the operation
@@ -146,9 +160,12 @@ public:
     /// deadJournalsFound().
     quint64 findDeadJournals();
     /// Runs `job` on `context`'s thread (a view's worker thread: a sweep
-    /// takes minutes, and the session thread stays free for the panels),
-    /// handing it the session for as long as it runs; then the model and
-    /// state it left are published, and jobFinished(ticket) follows them.
+    /// takes minutes, and the session thread stays free for the panels
+    /// between the job's calls), handing it a SessionPort whose calls run
+    /// on the session thread while the job's thread waits; then the model
+    /// and state it left are published, and jobFinished(ticket) follows
+    /// them. A call made after this object began to go fails ("the
+    /// session has ended") instead of waiting.
     quint64 runJob(QObject *context, SessionJob job);
     /// Gives up a write that waits for authorization (thread-safe).
     void cancelPendingWrite() { m_session->cancelPendingWrite(); }
@@ -174,6 +191,9 @@ private:
     std::shared_ptr<Measurer> m_measurer;
     QThread m_thread;
     SessionWorker *m_worker = nullptr;
+    /// Where jobs' calls enter the session thread (made by the first
+    /// runJob(), closed by the destructor); jobs' ports share it.
+    std::shared_ptr<JobDoor> m_door;
     ModelSnapshot m_model;
     SessionState m_state;
     std::optional<SessionEvent> m_lastEvent;

@@ -9,12 +9,12 @@
 
 namespace blocktune {
 
-ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session)
+ProfileApplyReport applyProfile(const Profile &profile, SessionPort &session)
 {
     return applyPreviewedProfile(profile, previewProfile(profile, session), session);
 }
 
-ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview, TuningSession &session)
+ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview, SessionPort &session)
 {
     ProfileApplyReport out;
     out.preview = preview;
@@ -40,7 +40,7 @@ ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePr
     return out;
 }
 
-ProfileRevertReport revertProfile(TuningSession &session)
+ProfileRevertReport revertProfile(SessionPort &session)
 {
     RememberedRevert back = session.revertRemembered();
     ProfileRevertReport out;
@@ -77,7 +77,7 @@ std::optional<QString> currentValue(const DeviceSettings &s, const QString &attr
 
 } // namespace
 
-ProfileRevertReport previewRevert(TuningSession &session)
+ProfileRevertReport previewRevert(SessionPort &session)
 {
     ProfileRevertReport out;
     auto state = session.appliedState();

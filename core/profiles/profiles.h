@@ -291,7 +291,7 @@ struct ProfilePreview
 };
 /// `onlyDevices` (whole devices' kernel names): plan only their changes, as
 /// a person chose them in the console's preview; nullopt: every device.
-ProfilePreview previewProfile(const Profile &profile, TuningSession &session,
+ProfilePreview previewProfile(const Profile &profile, SessionPort &session,
                               const std::optional<QStringList> &onlyDevices = std::nullopt);
 QJsonObject resolutionToJson(const Profile &profile, const ProfileResolution &resolution);
 
@@ -368,12 +368,12 @@ struct ProfileApplyReport
 /// Previews, refuses on any error, writes the before-state, then has the
 /// session apply the previewed plan as one transaction (rolled back on a
 /// failed write, and the before-state put back as it was).
-ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session);
+ProfileApplyReport applyProfile(const Profile &profile, SessionPort &session);
 /// The same for a preview already shown (the console's): writes exactly
 /// `preview.plan`, planning nothing again, so what was shown is what is
 /// written.
 ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview,
-                                         TuningSession &session);
+                                         SessionPort &session);
 
 struct ProfileRevertReport
 {
@@ -383,12 +383,12 @@ struct ProfileRevertReport
 };
 /// Brings back the before-state (scheduler first, only onto the same
 /// devices), removes it when every value is settled, keeps the rest.
-ProfileRevertReport revertProfile(TuningSession &session);
+ProfileRevertReport revertProfile(SessionPort &session);
 /// What revertProfile() would do now, changing nothing: per remembered
 /// value "restored" (would be written back: `found` now, `kept` the
 /// original), "already original", or "device changed" (a re-attached or
 /// swapped device: left alone).
-ProfileRevertReport previewRevert(TuningSession &session);
+ProfileRevertReport previewRevert(SessionPort &session);
 
 // ---- udev and tuned -------------------------------------------------------------------
 

@@ -405,7 +405,7 @@ ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, co
     return resolver.run();
 }
 
-ProfilePreview previewProfile(const Profile &profile, TuningSession &session,
+ProfilePreview previewProfile(const Profile &profile, SessionPort &session,
                               const std::optional<QStringList> &onlyDevices)
 {
     ProfilePreview preview;

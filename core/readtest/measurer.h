@@ -16,7 +16,7 @@ namespace blocktune {
 
 class CounterSource; // core/monitor
 class LatencySource; // core/monitor
-class TuningSession; // core/session
+class SessionPort;   // core/session
 
 /// Called from any thread.
 class Measurer
@@ -38,7 +38,7 @@ public:
                                        const std::atomic_bool *cancel) = 0;
     /// A sweep whose points are set through `session` here, or through the
     /// host agent's own session there (restored on every path either way).
-    virtual SweepResult runSweep(TuningSession &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
+    virtual SweepResult runSweep(SessionPort &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
                                  const std::atomic_bool *cancel) = 0;
 };
 

@@ -26,7 +26,7 @@
 namespace blocktune {
 
 class DeviceModel;   // core/devices
-class TuningSession; // core/session
+class SessionPort; // core/session
 
 /// JSON schema number of `test` and `sweep` output.
 inline constexpr int kReadTestSchema = 1;
@@ -377,7 +377,7 @@ struct SweepObserver
     std::function<void(const SweepPoint &)> pointFinished;
 };
 
-/// A readahead sweep: each value is set through the TuningSession as a
+/// A readahead sweep: each value is set through the session as a
 /// temporary change, journaled before the first write, the test runs with
 /// freshly opened descriptors, and the original value is restored when the
 /// sweep ends, fails or is cancelled; a kill -9 leaves the journal for
@@ -398,7 +398,7 @@ public:
     /// must not hold other temporary changes the caller wants to keep: the
     /// sweep restores them all), runs the test, and restores before
     /// returning, on every path.
-    SweepResult run(TuningSession &session, const SweepObserver &observer = {},
+    SweepResult run(SessionPort &session, const SweepObserver &observer = {},
                     const std::atomic_bool *cancel = nullptr) const;
 
 private:

@@ -69,7 +69,7 @@ Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const Device
     return sweep;
 }
 
-SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &observer, const std::atomic_bool *cancel) const
+SweepResult ReadaheadSweep::run(SessionPort &session, const SweepObserver &observer, const std::atomic_bool *cancel) const
 {
     SweepResult result;
     result.test = m_spec.test.kind;

@@ -326,7 +326,7 @@ public:
     {
         return runReadTest(test.spec(), observer, cancel);
     }
-    SweepResult runSweep(TuningSession &, const ReadaheadSweep &sweep, const SweepObserver &observer,
+    SweepResult runSweep(SessionPort &, const ReadaheadSweep &sweep, const SweepObserver &observer,
                          const std::atomic_bool *cancel) override
     {
         return runSweep(sweep.spec(), observer, cancel);

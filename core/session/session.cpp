@@ -123,6 +123,11 @@ Result<DeviceSettings> TuningSession::settings(const QString &device)
 ChangePlan TuningSession::plan(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
+    return planLocked(changes, options);
+}
+
+ChangePlan TuningSession::planLocked(const QList<SettingChange> &changes, const PlanOptions &options)
+{
     auto model = modelLocked();
     if (!model) {
         ChangePlan failed;
@@ -180,13 +185,13 @@ ChangeReport TuningSession::applyTemporary(const ChangePlan &plan)
 ChangeReport TuningSession::apply(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
-    return runLocked(plan(changes, options), JournalMode::Persistent);
+    return runLocked(planLocked(changes, options), JournalMode::Persistent);
 }
 
 ChangeReport TuningSession::applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
-    return runLocked(plan(changes, options), JournalMode::Temporary);
+    return runLocked(planLocked(changes, options), JournalMode::Temporary);
 }
 
 RememberedApply TuningSession::applyRemembered(const ChangePlan &plan, const QString &profile)
@@ -323,7 +328,7 @@ void TuningSession::cancelPendingWrite()
     m_backend->cancelPendingWrite();
 }
 
-TemporarySettings::TemporarySettings(TuningSession &session, const QList<SettingChange> &changes,
+TemporarySettings::TemporarySettings(SessionPort &session, const QList<SettingChange> &changes,
                                      const PlanOptions &options)
     : m_session(session), m_report(session.applyTemporary(changes, options))
 {

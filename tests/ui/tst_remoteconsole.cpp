@@ -57,25 +57,6 @@ QString statusTexts(QMainWindow &window)
     return texts.join(u" | ");
 }
 
-/// The ssh processes this test started (children of this process).
-QList<qint64> sshChildren()
-{
-    QList<qint64> out;
-    const QDir tasks(QStringLiteral("/proc/self/task"));
-    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile children(tasks.filePath(task + QStringLiteral("/children")));
-        if (!children.open(QIODevice::ReadOnly))
-            continue;
-        for (const QByteArray &word : children.readAll().split(' ')) {
-            const qint64 pid = word.trimmed().toLongLong();
-            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
-            if (pid > 0 && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "ssh")
-                out << pid;
-        }
-    }
-    return out;
-}
-
 /// openMachineInBackground() as the dialog uses it, waited for (a minute at most).
 std::optional<Result<std::shared_ptr<Machine>>> connectTo(const RemoteTarget &target)
 {
@@ -91,9 +72,9 @@ std::optional<Result<std::shared_ptr<Machine>>> connectTo(const RemoteTarget &ta
 /// `work` run as a job of the window's session (on this thread), its answer
 /// once the job has ended; nullopt when it did not end within 60 s.
 template<typename F>
-auto inJob(ConsoleSession *session, F work) -> std::optional<decltype(work(std::declval<TuningSession &>()))>
+auto inJob(ConsoleSession *session, F work) -> std::optional<decltype(work(std::declval<SessionPort &>()))>
 {
-    std::optional<decltype(work(std::declval<TuningSession &>()))> answer;
+    std::optional<decltype(work(std::declval<SessionPort &>()))> answer;
     QObject context;
     QSignalSpy finished(session, &ConsoleSession::jobFinished);
     const quint64 ticket = session->runJob(&context, [&](const SessionJobContext &job) { answer = work(job.session); });
@@ -671,7 +652,7 @@ private Q_SLOTS:
         const QString name = udevRulesFileName(u"array"_qs);
         // Through the window's one door: a job of its session.
         ConsoleSession *session = window->session();
-        auto job = inJob(session, [&](TuningSession &ts) { return ts.changeUdevRules(RulesChange::Install, name, rules->text); });
+        auto job = inJob(session, [&](SessionPort &ts) { return ts.changeUdevRules(RulesChange::Install, name, rules->text); });
         QVERIFY(job);
         const auto &installed = *job;
         QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
@@ -679,11 +660,11 @@ private Q_SLOTS:
         QFile file(tree.filePath(u"etc/udev/rules.d/"_qs + name));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), rules->text);
-        auto removed = inJob(session, [&](TuningSession &ts) { return ts.changeUdevRules(RulesChange::Remove, name); });
+        auto removed = inJob(session, [&](SessionPort &ts) { return ts.changeUdevRules(RulesChange::Remove, name); });
         QVERIFY(removed && removed->ok());
         QVERIFY(!QFileInfo::exists(file.fileName()));
         // A refusal there comes back with its reason.
-        auto refusedJob = inJob(session, [&](TuningSession &ts) {
+        auto refusedJob = inJob(session, [&](SessionPort &ts) {
             return ts.changeUdevRules(RulesChange::Install, u"bad name.rules"_qs, rules->text);
         });
         QVERIFY(refusedJob);

@@ -56,6 +56,8 @@ constexpr int kDetailedDevices = 12;
 /// redraw's duration to itself: drawing takes at most a quarter of it,
 /// however slow the machine or large the plots.
 constexpr int kRedrawSpacing = 3;
+/// The longest the plots wait for their next redraw while samples come.
+constexpr qint64 kMaxRedrawGapNs = 1'000'000'000;
 
 /// One step-averaged series: the points of the open bucket are folded into
 /// one, keyed at the newest sample, holding the bucket's mean.
@@ -585,13 +587,16 @@ void MonitorView::Private::updateHeatmap(const Sample &s)
 }
 
 // Draws what came since the last redraw: not while the view is off screen
-// (another tab: drawn when it shows again), and not sooner than
-// kRedrawSpacing times the last redraw's duration after it (unless `now`).
+// (another tab: drawn at once when it shows again, showEvent()), and not
+// sooner than kRedrawSpacing times the last redraw's duration after it
+// (unless `now`), nor later than kMaxRedrawGapNs: a slow redraw slows the
+// plots down, it does not freeze them.
 void MonitorView::Private::replot(bool now)
 {
     if (!dirty || paused || !q->isVisible())
         return;
-    if (!now && sinceRedraw.isValid() && sinceRedraw.nsecsElapsed() < kRedrawSpacing * redrawNs)
+    if (!now && sinceRedraw.isValid()
+        && sinceRedraw.nsecsElapsed() < std::min(kRedrawSpacing * redrawNs, kMaxRedrawGapNs))
         return;
     dirty = false;
     const double upper = std::max(lastT, double(windowSeconds));
@@ -746,13 +751,24 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     for (QCustomPlot *p : {d->plot, d->heatmap->plot()}) {
         connect(p, &QCustomPlot::beforeReplot, this, [this] { d->redrawClock.start(); });
         connect(p, &QCustomPlot::afterReplot, this, [this] {
-            d->redrawNs += d->redrawClock.nsecsElapsed();
+            // Only the redraws a person waits for count: QCustomPlot also
+            // redraws off screen (its own layout), and those piled up to
+            // seconds here, which held the plots back for three times that
+            // once the tab was shown.
+            if (isVisible())
+                d->redrawNs += d->redrawClock.nsecsElapsed();
             d->sinceRedraw.start();
         });
     }
 
     d->thread = new MonitorThread(sysroot, std::move(source), std::move(clock), this);
     d->connectWorker();
+}
+
+void MonitorView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    d->replot(true);
 }
 
 MonitorView::~MonitorView()

@@ -119,6 +119,8 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    /// Shown again (its tab chosen), it draws what came meanwhile at once.
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Private;

@@ -148,9 +148,9 @@ public:
     explicit ProfileWorker(std::shared_ptr<ProfileLibrary> library) : m_library(std::move(library)) {}
     ~ProfileWorker() override = default;
 
-    /// A job of the console's session (ConsoleSession::runJob), which hands
-    /// the session over for this call only.
-    void run(TuningSession &session, const ProfileRequest &request)
+    /// A job of the console's session (ConsoleSession::runJob), whose port
+    /// carries each call to the session thread; kept for this call only.
+    void run(SessionPort &session, const ProfileRequest &request)
     {
         m_session = &session;
         ProfileResult r;
@@ -473,7 +473,7 @@ private:
         }
     }
 
-    TuningSession *m_session = nullptr; ///< during run() only
+    SessionPort *m_session = nullptr; ///< during run() only
     std::shared_ptr<ProfileLibrary> m_library;
 };
 

@@ -42,8 +42,9 @@ struct SweepResult;
 ///
 /// Embedding: `auto *view = new ReadTestView(session, machine, parent);` then
 /// `view->setDevice(name)`, e.g. from DeviceTree::deviceSelected. Sweeps
-/// change settings through the console's one TuningSession, as the tuning
-/// panel does (direct as root, else the one blocktune-helper).
+/// change settings through the console's one TuningSession (a job's
+/// SessionPort, on the session thread), as the tuning panel does (direct
+/// as root, else the one blocktune-helper).
 class ReadTestView final : public QWidget
 {
     Q_OBJECT
