@@ -46,7 +46,7 @@ int runRecord(CliContext &ctx, const QStringList &args)
     if (const int r = recordArgument(ctx, args, &tarball); r >= 0)
         return r;
     // The counters twice, a second apart: the console replays that interval.
-    auto report = recordSnapshotTarball(ctx.root, tarball, SnapshotOptions{1000});
+    auto report = recordSnapshotTarball(ctx.root, tarball, SnapshotOptions{1000, {}});
     if (!report)
         return fail(ctx, report.error().message);
     printRecordSummary(ctx, tarball, *report);

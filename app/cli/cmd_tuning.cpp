@@ -160,7 +160,7 @@ int runGet(CliContext &ctx, const QStringList &args)
     if (pos.size() != 1)
         return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, pos);
     auto settings = session.settings(pos.constFirst());
     if (!settings)
         return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
@@ -326,8 +326,12 @@ int runSet(CliContext &ctx, const QStringList &args)
     const bool asJson = request.asJson;
 
     TerminationSignals::install();
+    QStringList devices;
+    for (const SettingChange &c : request.changes)
+        if (!c.device.isEmpty() && !devices.contains(c.device))
+            devices << c.device;
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, devices);
     const ChangePlan plan = session.plan(request.changes, request.options);
     if (request.dryRun) {
         const ChangeReport report = plannedReport(plan);
@@ -418,11 +422,13 @@ int runRestore(CliContext &ctx, const QStringList &args)
         return fail(ctx, QStringLiteral("restore takes no arguments (got '%1')")
                              .arg(parser.positionalArguments().join(u' ')), ExitUsage);
     const bool asJson = parser.isSet(json);
-    auto dir = journalDirectory();
-    if (!dir)
-        return fail(ctx, dir.error().message);
+    // This machine's journal folder, or a host's (its agent's paths there).
+    auto folder = ctx.machine->journals();
+    if (!folder)
+        return fail(ctx, folder.error().message);
+    const QString &dir = folder->dir;
 
-    const QList<PendingJournal> pending = findJournals(ctx.root);
+    const QList<PendingJournal> &pending = folder->journals;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     bool allOk = true;
@@ -432,11 +438,11 @@ int runRestore(CliContext &ctx, const QStringList &args)
     if (asJson) {
         QJsonObject o;
         o.insert(u"ok", allOk);
-        o.insert(u"journal_dir", *dir);
+        o.insert(u"journal_dir", dir);
         o.insert(u"journals", journals);
         printJson(ctx, o);
     } else if (pending.isEmpty()) {
-        ctx.out << "nothing to restore (no journal in " << *dir << ")" << Qt::endl;
+        ctx.out << "nothing to restore (no journal in " << dir << ")" << Qt::endl;
     }
     ctx.out.flush();
     return allOk ? ExitOk : ExitFailed;

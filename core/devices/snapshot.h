@@ -9,6 +9,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace blocktune {
 
@@ -27,6 +28,14 @@ struct SnapshotOptions
     /// proc/uptime.2, so the recording holds one interval of the counters
     /// (the console's Monitor replays it). 0: one reading.
     int counterGapMs = 0;
+    /// The only block devices to record, as a user names them (sdb,
+    /// /dev/sdb, a link below /dev), with every device they stack with
+    /// (partitions, a partition's disk, holders, slaves): a host's agent
+    /// records these for a CLI command that names its devices. Empty: every
+    /// block device. proc/ is recorded whole either way, dev/ links only
+    /// those leading to the recorded devices; a name that is no device
+    /// records nothing of it.
+    QStringList devices;
 };
 
 /// Copies what blocktune reads of `root` (the live machine or a recorded
@@ -61,5 +70,18 @@ QJsonObject recordQueueFiles(const SysRoot &root, const QStringList &devices);
 /// named queue's attributes, its iosched/ replaced whole. Refuses a name or
 /// a path that would leave the queue's directory.
 Status patchQueueFiles(const SysRoot &mirror, const QJsonObject &files);
+
+/// recordSnapshot() kept in memory, for a mirror that wants a few devices
+/// without a tarball: {"files": {"sys/...": "text"}, "links":
+/// {"sys/class/block/sdb": "../../devices/..."}, "dirs": [the folders made],
+/// "devices": N, "skipped": [...]}, file contents as Latin-1 (bytes kept).
+/// Fails when the files hold more than `maxBytes`.
+Result<QJsonObject> recordSnapshotJson(const SysRoot &root, const SnapshotOptions &options, qint64 maxBytes);
+/// Writes such JSON into `mirrorDir` (a recorded tree of that machine),
+/// beside what it holds: files are overwritten, a link already there is
+/// kept. Refuses a path that is not relative, holds "." or "..", or is not
+/// below sys/, proc/ or dev/, and a link whose text is absolute; nothing is
+/// written then.
+Status writeSnapshotJson(const QString &mirrorDir, const QJsonObject &json);
 
 } // namespace blocktune

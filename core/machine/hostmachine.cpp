@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <cerrno>
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QPointer>
 #include <QTemporaryDir>
@@ -46,9 +47,10 @@ private:
 class HostMachine final : public Machine
 {
 public:
-    HostMachine(RemoteTarget target, RemoteConnection connection, std::unique_ptr<QTemporaryDir> mirror)
+    HostMachine(RemoteTarget target, RemoteConnection connection, std::unique_ptr<QTemporaryDir> mirror,
+                bool recordedWhole)
         : m_target(std::move(target)), m_connection(std::move(connection)), m_mirrorDir(std::move(mirror)),
-          m_root(m_connection.mirror), m_options(hostSessionOptions(m_connection))
+          m_root(m_connection.mirror), m_options(hostSessionOptions(m_connection)), m_recordedWhole(recordedWhole)
     {
         // From the link's thread; queued to the machine's.
         connect(m_connection.link.get(), &RemoteLink::connectionLost, this, [this](const QString &why) {
@@ -66,15 +68,22 @@ public:
     {
         MachineCapabilities c;
         c.write = m_options.readOnlyReason.isEmpty();
-        c.measure = true;
-        c.latencyProbe = true;
+        // An agent serving a recorded tree (`--sysroot DIR agent`) has no
+        // device to read there either.
+        const bool recorded = m_connection.link->hello().raw.value(u"sysroot").toBool();
+        c.measure = !recorded;
+        c.latencyProbe = !recorded;
         c.keepsItsOwnHistory = true;
         c.changesHeldThere = true;
         return c;
     }
+    Result<DeviceListing> listDevices(bool probe) const override;
+    Status recordDevices(const QStringList &devices) override;
+    Result<JournalFolder> journals() const override;
     std::shared_ptr<Measurer> measurer() const override { return m_connection.measurer; }
     QString historyPath() const override { return m_connection.mirror + QStringLiteral("/history.sqlite"); }
     bool refreshHistory(QObject *context, std::function<void(const QString &)> done) override;
+    Status keepAdvice(const HistoryRecord &record) override;
     std::shared_ptr<ProfileLibrary> profiles() const override { return m_connection.profiles; }
     QString profileUserDir() const override { return ProfileStore::standard(m_root).userDir(); }
     DeviceEvents *watchDevices(QObject *parent) override { return new HostDeviceEvents(m_connection.link, parent); }
@@ -89,8 +98,89 @@ private:
     std::unique_ptr<QTemporaryDir> m_mirrorDir; ///< the mirror's folder, removed with the machine
     SysRoot m_root;
     SessionOptions m_options;
+    bool m_recordedWhole = false;  ///< the mirror holds every device of the host
+    QStringList m_recordedDevices; ///< the names recordDevices() brought so far
     bool m_lost = false;
 };
+
+Status HostMachine::recordDevices(const QStringList &devices)
+{
+    if (m_recordedWhole)
+        return {};
+    QStringList fresh;
+    for (const QString &name : devices)
+        if (!m_recordedDevices.contains(name) && !fresh.contains(name))
+            fresh << name;
+    if (!devices.isEmpty() && fresh.isEmpty())
+        return {};
+    if (Status recorded = m_connection.recordMirror(fresh); !recorded)
+        return recorded;
+    m_recordedWhole = devices.isEmpty();
+    m_recordedDevices << fresh;
+    return {};
+}
+
+Result<DeviceListing> HostMachine::listDevices(bool probe) const
+{
+    // Op "list": a scan there, filesystems probed there (typed: one flag).
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("probe"), probe}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    QStringList warnings;
+    for (const QJsonValue &w : answer->value(u"warnings").toArray())
+        warnings << w.toString();
+    return DeviceListing{answer->value(u"model").toObject(), warnings};
+}
+
+Result<JournalFolder> HostMachine::journals() const
+{
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("journals")}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    // Named as the host names them, as `restore` there would print them;
+    // restore_journal takes that path back.
+    JournalFolder folder{answer->value(u"journal_dir").toString(), {}};
+    for (const QJsonValue &v : answer->value(u"journals").toArray()) {
+        auto found = pendingJournalFromJson(v);
+        if (found) {
+            folder.journals << *found;
+            continue;
+        }
+        PendingJournal p;
+        p.path = v.toObject().value(u"path").toString();
+        p.error = found.error().message;
+        folder.journals << p;
+    }
+    return folder;
+}
+
+Status HostMachine::keepAdvice(const HistoryRecord &record)
+{
+    // The fields an advice record has (historyRecord(Advice)); the agent
+    // adds the kind, its kernel, the time and the named figures.
+    const QJsonObject fields{{QStringLiteral("test"), record.test},
+                             {QStringLiteral("device"), record.device},
+                             {QStringLiteral("description"), record.description},
+                             {QStringLiteral("mb_per_s"), record.mbPerSec},
+                             {QStringLiteral("ok"), record.ok},
+                             {QStringLiteral("settings"), record.settings},
+                             {QStringLiteral("metrics"), record.metrics},
+                             {QStringLiteral("result"), record.result}};
+    auto answer = m_connection.link->call({{QStringLiteral("op"), QStringLiteral("keep_advice")},
+                                           {QStringLiteral("source"), record.source},
+                                           {QStringLiteral("record"), fields}});
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    if (answer->contains(u"history_error"))
+        return makeError(EIO, answer->value(u"history_error").toString());
+    return {};
+}
 
 bool HostMachine::refreshHistory(QObject *context, std::function<void(const QString &)> done)
 {
@@ -135,16 +225,17 @@ void HostMachine::reconnect()
 
 } // namespace
 
-Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target)
+Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target, MirrorAtConnect record)
 {
     auto mirror = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/blocktune-host-XXXXXX"));
     if (!mirror->isValid())
         return makeError(EIO, QStringLiteral("cannot make a folder for the mirror of %1: %2")
                                   .arg(target.host, mirror->errorString()));
-    auto connection = connectToHost(target, mirror->path());
+    auto connection = connectToHost(target, mirror->path(), record);
     if (!connection)
         return connection.error();
-    return std::shared_ptr<Machine>(std::make_shared<HostMachine>(target, std::move(*connection), std::move(mirror)));
+    return std::shared_ptr<Machine>(std::make_shared<HostMachine>(target, std::move(*connection), std::move(mirror),
+                                                                  record == MirrorAtConnect::Whole));
 }
 
 void openMachineInBackground(QObject *context, const RemoteTarget &target,

@@ -1,5 +1,7 @@
 #include "machine.h"
 
+#include "devices/devicejson.h"
+#include "devices/devicemodel.h"
 #include "devices/devicewatcher.h"
 #include "history/history.h"
 
@@ -79,6 +81,24 @@ private:
 };
 
 } // namespace
+
+Result<DeviceListing> Machine::listDevices(bool probe) const
+{
+    ScanOptions options;
+    options.probeFilesystems = probe;
+    auto model = DeviceModel::scan(root(), options);
+    if (!model)
+        return model.error();
+    return DeviceListing{modelToJson(*model), model->warnings()};
+}
+
+Result<JournalFolder> Machine::journals() const
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return dir.error();
+    return JournalFolder{*dir, findJournals(root())};
+}
 
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options)
 {

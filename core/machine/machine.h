@@ -15,12 +15,15 @@
 
 #include "common/result.h"
 #include "common/sysroot.h"
+#include "history/history.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
 #include "remote/remote.h"
 #include "session/session.h"
 
+#include <QJsonObject>
 #include <QObject>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -68,6 +71,15 @@ Q_SIGNALS:
     void devicesChanged();
 };
 
+/// The journals `restore` finds on a machine: its journal folder and every
+/// journal there made for its root (findJournals()), named by their paths
+/// there, whose owner still runs or not.
+struct JournalFolder
+{
+    QString dir;
+    QList<PendingJournal> journals;
+};
+
 /// What the agent of a connection that dropped restored (told by the agent
 /// that answers now).
 struct PreviousEnd
@@ -75,6 +87,14 @@ struct PreviousEnd
     QString why;
     int restored = 0;
     int failed = 0;
+};
+
+/// A machine's block devices as `list --json` prints them (docs/json.md),
+/// with what the scan could not read (said on stderr by the CLI).
+struct DeviceListing
+{
+    QJsonObject json;
+    QStringList warnings;
 };
 
 class Machine : public QObject
@@ -97,6 +117,27 @@ public:
     QString readOnlyReason() const { return sessionOptions().readOnlyReason; }
     virtual MachineCapabilities capabilities() const = 0;
 
+    /// Its block devices scanned now (`probe`: their filesystems' labels
+    /// read too, which opens them). This machine's: a scan of root(); a
+    /// host's: its agent's (the mirror has no devices to open).
+    virtual Result<DeviceListing> listDevices(bool probe) const;
+
+    /// Makes root() hold `devices` (as a user names them) and the devices
+    /// they stack with, or every device when empty, before a session is
+    /// made on it. This machine's root holds them all already; a host opened
+    /// with MirrorAtConnect::Nothing records the first time it is asked
+    /// (op "mirror": a few files; empty: the whole host).
+    virtual Status recordDevices(const QStringList &devices)
+    {
+        Q_UNUSED(devices);
+        return {};
+    }
+
+    /// Its journal folder and the journals in it (this machine's: a look in
+    /// journalDirectory(); a host's: its agent's, op "journals"). Unreadable
+    /// ones are set aside there, as findJournals() does.
+    virtual Result<JournalFolder> journals() const;
+
     /// Where reads are measured and counters taken: handed to the session's
     /// owner, which hands it to read tests, sweeps, the advisor and the monitor.
     virtual std::shared_ptr<Measurer> measurer() const = 0;
@@ -108,6 +149,16 @@ public:
     /// `done(error)` on `context`'s thread (unless it is gone). False, and
     /// nothing called, when the history is read where it is kept.
     virtual bool refreshHistory(QObject *context, std::function<void(const QString &error)> done) = 0;
+
+    /// Keeps an advice made here in a history kept there (a machine whose
+    /// capabilities() say keepsItsOwnHistory: a host's agent keeps its own
+    /// read tests and sweeps, and an advice through op keep_advice). Others
+    /// refuse: their history is historyPath(), written by the caller.
+    virtual Status keepAdvice(const HistoryRecord &record)
+    {
+        Q_UNUSED(record);
+        return makeError(NotSupported, QStringLiteral("this machine's history is %1").arg(historyPath()));
+    }
 
     /// Its profiles (listed, loaded, saved and watched there).
     virtual std::shared_ptr<ProfileLibrary> profiles() const = 0;
@@ -142,9 +193,12 @@ protected:
 /// `options` (a read-only reason, a test's writer); never blocks.
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options = {});
 /// A host over ssh: connects, greets its agent and records its mirror into
-/// a temporary folder that goes with the machine. Blocks for ssh and the
-/// first snapshot: call it off the GUI thread (openMachineInBackground()).
-Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target);
+/// a temporary folder that goes with the machine (`record`: all of it now,
+/// for a window; nothing yet, for a CLI command, which asks recordDevices()
+/// for what it names). Blocks for ssh and the first snapshot: call it off
+/// the GUI thread (openMachineInBackground()).
+Result<std::shared_ptr<Machine>> openMachine(const RemoteTarget &target,
+                                             MirrorAtConnect record = MirrorAtConnect::Whole);
 /// openMachine(target) on a thread of its own; `done` runs on `context`'s
 /// thread with the machine (living on that thread) or ssh's/the agent's
 /// message. Nothing runs when `context` is gone by then (the connection is

@@ -133,7 +133,7 @@ QString appliedProfile(TuningSession &session, QStringList &errors)
     return (*state)->profiles.constLast();
 }
 
-void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, const ProfileStore &store,
+void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, ProfileLibrary &profiles,
               const MetricsOptions &options, QStringList &errors)
 {
     const QString applied = appliedProfile(session, errors);
@@ -142,7 +142,7 @@ void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, c
     const QString which = options.profile.isEmpty() ? applied : options.profile;
     if (which.isEmpty())
         return;
-    auto profile = store.load(which);
+    auto profile = profiles.load(which);
     if (!profile) {
         errors << QStringLiteral("profile %1 for drift: %2").arg(which, profile.error().message);
         return;
@@ -217,7 +217,7 @@ void addHistory(Exposition &e, const QString &path, QStringList &errors)
 
 } // namespace
 
-MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options)
+MetricsReport collectMetrics(TuningSession &session, ProfileLibrary &profiles, const MetricsOptions &options)
 {
     MetricsReport out;
     Exposition e;
@@ -234,7 +234,7 @@ MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, 
         out.errors += (*model)->warnings();
         addSettings(e, session.root(), **model, out.errors);
         addStructure(e, **model);
-        addDrift(e, session, **model, store, options, out.errors);
+        addDrift(e, session, **model, profiles, options, out.errors);
     }
     if (options.historyPath)
         addHistory(e, *options.historyPath, out.errors);

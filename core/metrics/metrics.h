@@ -5,7 +5,7 @@
 // textfile collector or any scraper.
 //
 //     TuningSession session(root);
-//     MetricsReport m = collectMetrics(session, ProfileStore::standard(root), {});
+//     MetricsReport m = collectMetrics(session, *machine->profiles(), {});
 //     writeTextfile(QStringLiteral("/var/lib/prometheus/node-exporter"), m.text);
 //
 // Every value is in base units (bytes, seconds); the `device` label is the
@@ -26,7 +26,7 @@
 namespace blocktune {
 
 class TuningSession;
-class ProfileStore;
+class ProfileLibrary;
 
 /// The name of the file writeTextfile() writes: node_exporter reads `*.prom`.
 inline constexpr QLatin1StringView kTextfileName{"blocktune.prom"};
@@ -86,8 +86,9 @@ struct MetricsReport
 };
 
 /// Everything the metrics say, from the session's one model (no second
-/// scan), its applied state, the profile store and the history.
-MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options);
+/// scan), its applied state, its profiles (the drift's, loaded where they
+/// are kept: this machine's folders or a host's agent) and the history.
+MetricsReport collectMetrics(TuningSession &session, ProfileLibrary &profiles, const MetricsOptions &options);
 
 /// Writes `text` as DIR/blocktune.prom atomically: DIR opened once without
 /// following a link to it (safeopen::openFolder), a temporary file made in

@@ -21,9 +21,11 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <poll.h>
 #include <pwd.h>
@@ -143,6 +145,9 @@ void insertCounts(QJsonObject &o, const TuningSession &session)
 {
     o.insert(u"temporary_count", session.temporaryCount());
     o.insert(u"persistent_count", session.persistentCount());
+    // The session's journal here (what `set --hold` names), empty when it
+    // holds none.
+    o.insert(u"journal", session.journalPath());
 }
 
 QJsonObject reportAnswer(const ChangeReport &report, bool dryRun)
@@ -291,6 +296,23 @@ QJsonObject opDeadJournals(AgentCall &call)
     return {{QStringLiteral("journals"), journals}};
 }
 
+/// {"op":"journals"}: what `blocktune-cli restore` finds here: the journal
+/// folder and every journal in it made for this root, whose owner still
+/// runs or not ({"journal_dir", "journals": [pendingJournalToJson()]});
+/// unreadable ones are set aside, as restore does. `--host HOST restore`
+/// prints them as restore prints them here, and restores the dead ones
+/// through restore_journal.
+QJsonObject opJournals(AgentCall &call)
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return agentError(dir.error());
+    QJsonArray journals;
+    for (const PendingJournal &p : findJournals(call.session.root()))
+        journals.append(pendingJournalToJson(p));
+    return {{QStringLiteral("journal_dir"), *dir}, {QStringLiteral("journals"), journals}};
+}
+
 /// {"op":"restore_journal","path":PATH}: one of this host's dead journals,
 /// named by the path dead_journals gave, restored through this session from
 /// the file as it is here. Nothing else is taken: the client names a
@@ -395,6 +417,40 @@ QJsonObject opSnapshot(AgentCall &call)
             {QStringLiteral("files"), report->files},
             {QStringLiteral("links"), report->links},
             {QStringLiteral("skipped"), QJsonArray::fromStringList(report->skipped)}};
+}
+
+/// Op "mirror": at most so many names, and so many bytes of files (a
+/// whole host goes through op "snapshot", a tarball).
+constexpr qsizetype kMirrorMaxDevices = 256;
+constexpr qint64 kMirrorMaxBytes = 64 * 1024 * 1024;
+
+/// {"op":"mirror","devices":["sdb","/dev/md0"]}: what a snapshot holds of
+/// those devices and every device they stack with (SnapshotOptions::
+/// devices), with all of proc/, as files: {"files":{"sys/...":"text"},
+/// "links":{...},"dirs":[...],"devices":N,"skipped":[...]}
+/// (snapshotDirToJson()). The CLI's mirror of a host for a command that
+/// names its devices: a few files, read from sys/ without a scan, instead of
+/// a tarball of the whole host. A name the host has no device for records
+/// nothing of it (the client's session says "no block device named ...").
+QJsonObject opMirror(AgentCall &call)
+{
+    const QJsonValue devices = call.request.value(u"devices");
+    if (!devices.isArray() || devices.toArray().isEmpty() || devices.toArray().size() > kMirrorMaxDevices)
+        return agentError(makeError(InvalidArgument, QStringLiteral("'devices' is a list of 1 to %1 device names "
+                                                                    "(the whole host: op snapshot)")
+                                                         .arg(kMirrorMaxDevices)));
+    QStringList names;
+    for (const QJsonValue &v : devices.toArray()) {
+        if (!v.isString() || v.toString().isEmpty())
+            return agentError(makeError(InvalidArgument, QStringLiteral("'devices' holds something that is not a device name")));
+        names << v.toString();
+    }
+    SnapshotOptions options;
+    options.devices = names;
+    auto files = recordSnapshotJson(call.session.root(), options, kMirrorMaxBytes);
+    if (!files)
+        return agentError(files.error());
+    return *files;
 }
 
 /// {"op":"counters","devices":[...],"irqs":[...]}: one reading of the raw
@@ -615,6 +671,19 @@ ReadTestObserver eventObserver(AgentCall &call)
     return o;
 }
 
+/// The request's "source": who asked, kept as the history record's source
+/// ("console" when not said, as clients before it; "cli"). Anything else
+/// is refused: the history's sources are a fixed set.
+Result<QString> historySourceOf(const QJsonObject &request)
+{
+    const QJsonValue v = request.value(u"source");
+    if (v.isUndefined())
+        return QStringLiteral("console");
+    if (v == QJsonValue(QStringLiteral("console")) || v == QJsonValue(QStringLiteral("cli")))
+        return v.toString();
+    return makeError(InvalidArgument, QStringLiteral("'source' is \"console\" or \"cli\""));
+}
+
 /// Kept in this host's history, as `blocktune-cli test` keeps it.
 void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
 {
@@ -625,11 +694,85 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
         answer.insert(u"history_error", id.error().message);
 }
 
+/// What op keep_advice takes of a record: its fields, typed and bounded.
+Result<HistoryRecord> adviceRecordFrom(const QJsonObject &request)
+{
+    const auto refuse = [](const QString &why) {
+        return Result<HistoryRecord>(makeError(InvalidArgument, QStringLiteral("keep_advice: %1").arg(why)));
+    };
+    auto source = historySourceOf(request);
+    if (!source)
+        return source.error();
+    const QJsonValue v = request.value(u"record");
+    if (!v.isObject())
+        return refuse(QStringLiteral("'record' is an object"));
+    const QJsonObject o = v.toObject();
+    static const QStringList kFields{QStringLiteral("test"),     QStringLiteral("device"), QStringLiteral("description"),
+                                     QStringLiteral("mb_per_s"), QStringLiteral("ok"),     QStringLiteral("settings"),
+                                     QStringLiteral("metrics"),  QStringLiteral("result")};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!kFields.contains(it.key()))
+            return refuse(QStringLiteral("'record' has no field '%1' (fields: %2)").arg(it.key().left(64), kFields.join(u", ")));
+    for (const char *text : {"test", "device", "description"})
+        if (!o.value(QLatin1StringView(text)).isString() || o.value(QLatin1StringView(text)).toString().size() > 512)
+            return refuse(QStringLiteral("'%1' is a string of at most 512 characters").arg(QLatin1StringView(text)));
+    if (!SysRoot::isPlausibleKernelName(o.value(u"device").toString()))
+        return refuse(QStringLiteral("'device' is a kernel name"));
+    const double mb = o.value(u"mb_per_s").toDouble(-1);
+    if (!o.value(u"mb_per_s").isDouble() || !std::isfinite(mb) || mb < 0)
+        return refuse(QStringLiteral("'mb_per_s' is a number, 0 or more"));
+    if (!o.value(u"ok").isBool())
+        return refuse(QStringLiteral("'ok' is true or false"));
+    for (const char *flat : {"settings", "metrics"}) {
+        const QJsonValue f = o.value(QLatin1StringView(flat));
+        if (!f.isObject() || f.toObject().size() > 1024)
+            return refuse(QStringLiteral("'%1' is an object of at most 1024 names").arg(QLatin1StringView(flat)));
+        for (const QJsonValue &x : f.toObject())
+            if (!x.isDouble() && !(x.isString() && x.toString().size() <= 512))
+                return refuse(QStringLiteral("'%1' holds numbers and short strings").arg(QLatin1StringView(flat)));
+    }
+    if (!o.value(u"result").isObject())
+        return refuse(QStringLiteral("'result' is an object (advise --json)"));
+    HistoryRecord r;
+    r.recordedAt = QDateTime::currentDateTimeUtc();
+    r.source = *source;
+    r.kind = QStringLiteral("advice");
+    r.test = o.value(u"test").toString();
+    r.device = o.value(u"device").toString();
+    r.kernel = QSysInfo::kernelVersion(); // the advice read here
+    r.description = o.value(u"description").toString();
+    r.mbPerSec = mb;
+    r.ok = o.value(u"ok").toBool();
+    r.settings = o.value(u"settings").toObject();
+    r.metrics = o.value(u"metrics").toObject();
+    r.result = o.value(u"result").toObject();
+    r.figures = historyFigures(r.kind, r.result);
+    return r;
+}
+
+/// {"op":"keep_advice","source":"cli","record":{"test","device",
+/// "description","mb_per_s","ok","settings","metrics","result"}}: an advice
+/// made by the client from this host's reads (its read tests ran here and
+/// are kept already), kept in this host's history as a local advise keeps
+/// it; the answer {"history_id"} (or "history_error").
+QJsonObject opKeepAdvice(AgentCall &call)
+{
+    auto record = adviceRecordFrom(call.request);
+    if (!record)
+        return agentError(record.error());
+    QJsonObject answer;
+    keepInHistory(answer, *record);
+    return answer;
+}
+
 /// {"op":"readtest","spec":{...}}: the test prepared and run here, with
 /// "progress" and "run" events; the answer {"result":{...}}
 /// (readTestToExactJson(): the names of `test --json`, unrounded).
 QJsonObject opReadTest(AgentCall &call)
 {
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
@@ -644,7 +787,7 @@ QJsonObject opReadTest(AgentCall &call)
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     if (!result.failed && !result.cancelled)
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(*test, QStringLiteral("test %1 %2")
                                                                         .arg(readTestKindName(spec->kind), test->primaryDevice()))
                                                 .trimmed()));
@@ -657,6 +800,9 @@ QJsonObject opReadTest(AgentCall &call)
 /// and "run" events; the answer {"sweep":{...}} (sweepToExactJson()).
 QJsonObject opSweep(AgentCall &call)
 {
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
     auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
@@ -685,7 +831,7 @@ QJsonObject opSweep(AgentCall &call)
         answer.insert(u"error", result.errors.join(u"; "));
     insertCounts(answer, call.session);
     if (!result.failed && !result.cancelled && !result.points.isEmpty())
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(sweep->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
                                                                                 .arg(sweep->queueDevice(), readTestKindName(spec->kind)))
                                                 .trimmed()));
@@ -753,6 +899,9 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("dead_journals"), &opDeadJournals);
     addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
+    addOp(QStringLiteral("mirror"), &opMirror);
+    addOp(QStringLiteral("keep_advice"), &opKeepAdvice);
+    addOp(QStringLiteral("journals"), &opJournals);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);

@@ -179,6 +179,9 @@ struct RemoteTarget
     QStringList sshOptions;  ///< -o OPT each
     QString remoteCommand;   ///< default "blocktune-cli agent"
     QString ssh = QStringLiteral("ssh");
+    /// Who asks: the "source" of the read tests and sweeps the agent keeps
+    /// in the host's history ("console" or "cli", as each keeps them here).
+    QString historySource = QStringLiteral("console");
 };
 
 /// {ssh, [-F FILE], [-o OPT]..., HOST, CMD}; refuses a host that is empty
@@ -318,6 +321,10 @@ struct RemoteConnection
     /// as it was when the host has none yet).
     std::function<Status(const QString &file)> fetchHistory;
     QString mirror; ///< the mirror's directory (a recorded tree of the host)
+    /// Records `devices` (as a user names them) and every device they stack
+    /// with into the mirror, beside what it holds (op "mirror": a few files,
+    /// no tarball); empty: the whole host, as reload() does.
+    std::function<Status(const QStringList &devices)> recordMirror;
     /// The host's profiles (its agent user's folder, its /etc, the presets),
     /// listed, loaded and saved there, and watched by asking every few seconds.
     std::shared_ptr<ProfileLibrary> profiles;
@@ -336,9 +343,16 @@ SessionOptions hostSessionOptions(const RemoteConnection &connection);
 QJsonObject appliedStateToJson(const AppliedState &state);
 Result<AppliedState> appliedStateFromJson(const QJsonValue &v);
 
+/// How much of a host connectToHost() records into the mirror.
+enum class MirrorAtConnect {
+    Whole,  ///< every device at once (a window shows them all)
+    Nothing ///< none yet: recordMirror() brings what a command names
+};
+
 /// Connects to `target` and records the host into `mirrorDir` (an empty
 /// directory the caller owns): blocks for ssh and the first snapshot.
-Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir);
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir,
+                                       MirrorAtConnect record = MirrorAtConnect::Whole);
 
 /// Hosts named in an ssh_config file (`Host` lines without wildcards or
 /// negations, in file order, each once; `Include` is not followed).

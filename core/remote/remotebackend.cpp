@@ -331,6 +331,7 @@ public:
     {
         return runSweep(sweep.spec(), observer, cancel);
     }
+    Status recordMirror(const QStringList &devices);
     Status fetchHistory(const QString &file)
     {
         auto answer = m_link->fetchFile(requestOf(QStringLiteral("history_db")), file);
@@ -356,8 +357,10 @@ private:
             m_temporary.store(answer.value(u"temporary_count").toInt());
         if (answer.contains(u"persistent_count"))
             m_persistent.store(answer.value(u"persistent_count").toInt());
-        if (answer.contains(u"journal"))
-            m_journal = answer.value(u"journal").toString();
+        if (answer.contains(u"journal")) {
+            const QString there = answer.value(u"journal").toString();
+            m_journal = there.isEmpty() ? QString() : host() + u':' + there;
+        }
     }
 
     std::shared_ptr<RemoteLink> m_link;
@@ -390,6 +393,20 @@ Status AgentBackend::reload()
             return makeError(EIO, RemoteText::tr("cannot move the snapshot of %1 into %2").arg(host(), into));
     }
     return {};
+}
+
+Status AgentBackend::recordMirror(const QStringList &devices)
+{
+    if (devices.isEmpty())
+        return reload();
+    QJsonObject request = requestOf(QStringLiteral("mirror"));
+    request.insert(u"devices", QJsonArray::fromStringList(devices));
+    auto answer = m_link->call(request);
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    return writeSnapshotJson(m_mirror, *answer);
 }
 
 void AgentBackend::followChange(const QJsonObject &answer)
@@ -586,7 +603,8 @@ ReadTestResult AgentBackend::runReadTest(const ReadTestSpec &spec, const ReadTes
                                          const std::atomic_bool *cancel)
 {
     auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("readtest")},
-                                           {QStringLiteral("spec"), readTestSpecToJson(spec)}},
+                                           {QStringLiteral("spec"), readTestSpecToJson(spec)},
+                                           {QStringLiteral("source"), m_link->target().historySource}},
                                [&](const QJsonObject &event) { feed(event, observer); }, cancel);
     if (answer && answer->value(u"result").isObject())
         return readTestFromJson(answer->value(u"result"));
@@ -606,7 +624,8 @@ SweepResult AgentBackend::runSweep(const SweepSpec &spec, const SweepObserver &o
     auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("sweep")},
                                            {QStringLiteral("device"), spec.device},
                                            {QStringLiteral("read_ahead_kb"), values},
-                                           {QStringLiteral("spec"), readTestSpecToJson(spec.test)}},
+                                           {QStringLiteral("spec"), readTestSpecToJson(spec.test)},
+                                           {QStringLiteral("source"), m_link->target().historySource}},
                                [&](const QJsonObject &event) {
                                    const QString name = event.value(u"event").toString();
                                    if (name == u"point_started" && observer.pointStarted)
@@ -686,16 +705,22 @@ Result<AppliedState> appliedStateFromJson(const QJsonValue &v)
     return state;
 }
 
-Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir)
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir, MirrorAtConnect record)
 {
     auto link = RemoteLink::connect(target);
     if (!link)
         return link.error();
     auto backend = std::make_shared<AgentBackend>(*link, mirrorDir);
-    if (Status recorded = backend->reload(); !recorded)
-        return recorded.error();
-    return RemoteConnection{*link, backend, backend,
-                            [backend](const QString &file) { return backend->fetchHistory(file); }, mirrorDir,
+    if (record == MirrorAtConnect::Whole) {
+        if (Status recorded = backend->reload(); !recorded)
+            return recorded.error();
+    }
+    return RemoteConnection{*link,
+                            backend,
+                            backend,
+                            [backend](const QString &file) { return backend->fetchHistory(file); },
+                            mirrorDir,
+                            [backend](const QStringList &devices) { return backend->recordMirror(devices); },
                             makeHostProfileLibrary(*link)};
 }
 

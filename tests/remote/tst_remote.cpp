@@ -156,6 +156,20 @@ QString jsonShape(const QJsonValue &v)
     }
 }
 
+/// The shape of one JSON document (test --json), or of each line of a
+/// stream of them (monitor --json), one line each.
+QString jsonDocumentsShape(const QByteArray &text)
+{
+    QJsonParseError error;
+    const QJsonDocument whole = QJsonDocument::fromJson(text, &error);
+    if (error.error == QJsonParseError::NoError)
+        return jsonShape(whole.object());
+    QStringList shapes;
+    for (const QByteArray &line : text.trimmed().split('\n'))
+        shapes << jsonShape(QJsonDocument::fromJson(line).object());
+    return shapes.join(u'\n');
+}
+
 /// Text with every number replaced by '#': the lines a read test prints,
 /// without its figures. A latency's unit follows its figure (61.2 us,
 /// 1.21 ms), so it goes too.
@@ -247,6 +261,134 @@ private Q_SLOTS:
         QVERIFY(local.out.size() > 1000);
         QCOMPARE(remote.out, local.out);
         QCOMPARE(remote.err, local.err); // the tree's warnings, as locally
+    }
+
+    // The commands that run here on the host's Machine (its agent's typed
+    // ops) print what they print locally, on the same loop device, text and
+    // --json, and none of them asks the agent for op "run" (every request
+    // it gets is logged through tee). Measured ones are compared without
+    // their figures (withoutFigures, jsonShape).
+    void hostCommandsPrintAsLocallyWithoutRun_data()
+    {
+        QTest::addColumn<QStringList>("args"); // DEV: the row's loop device
+        QTest::addColumn<bool>("measured");
+        const auto row = [](const char *name, const QString &line, bool measured = false) {
+            QTest::newRow(name) << line.split(u' ') << measured;
+        };
+        row("get", QStringLiteral("get DEV"));
+        row("get --json", QStringLiteral("get DEV --json"));
+        row("set --dry-run", QStringLiteral("set DEV read_ahead_kb=768 scheduler=mq-deadline --dry-run"));
+        row("set --dry-run --json", QStringLiteral("set DEV read_ahead_kb=768 --dry-run --json"));
+        row("set", QStringLiteral("set DEV read_ahead_kb=768"));
+        row("set --json", QStringLiteral("set DEV read_ahead_kb=768 --json"));
+        row("set refused", QStringLiteral("set DEV scheduler=cfq"));
+        // Held, then restored; its journal is HOST's, named HOST:PATH (the
+        // path and the time are figures).
+        row("set --hold", QStringLiteral("set DEV read_ahead_kb=768 --hold 1s"), true);
+        row("get of no device", QStringLiteral("get nosuchdevice0"));
+        row("test seq", QStringLiteral("test seq DEV --size 8M --repeat 1"), true);
+        row("test seq --json", QStringLiteral("test seq DEV --size 8M --repeat 1 --json"), true);
+        row("sweep", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1"), true);
+        row("sweep --json", QStringLiteral("sweep DEV --ra 128,512 --size 8M --repeat 1 --json"), true);
+        row("monitor --json", QStringLiteral("monitor DEV --count 2 --interval 200ms --json"), true);
+        row("diagnose --static", QStringLiteral("diagnose DEV --static"));
+        row("diagnose --static --json", QStringLiteral("diagnose DEV --static --json"));
+        // The host's history (this machine's, the agent sharing its database)
+        // copied here and read: the rows above kept records in it.
+        row("history", QStringLiteral("history --limit 5"));
+        row("history --json", QStringLiteral("history --limit 3 --json"));
+        row("history of no device", QStringLiteral("history --device nosuchdevice0"));
+        // The agent's journal folder is this machine's (one
+        // BLOCKTUNE_JOURNAL_DIR): named as restore names it here.
+        row("metrics of no profile", QStringLiteral("metrics --profile nosuchprofile0"));
+        row("restore, nothing to", QStringLiteral("restore"));
+        row("restore --json, nothing to", QStringLiteral("restore --json"));
+    }
+
+    void hostCommandsPrintAsLocallyWithoutRun()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, measured);
+        LoopDevice loop(32 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        args.replaceInStrings(QStringLiteral("DEV"), dev);
+        const QString log = path("agent-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+
+        static const QRegularExpression bars(u"#+"_qs);
+        static const QRegularExpression spaces(u" +"_qs);
+        auto both = [&](const QStringList &a) {
+            QVERIFY(setQueue(dev, QStringLiteral("256")));
+            const ProcessResult local = cli(a);
+            QVERIFY(setQueue(dev, QStringLiteral("256")));
+            ProcessResult remote = cli(hostArgs({}, logged) + a);
+            remote.out.replace(" (journal testhost:", " (journal ");
+            // A host's profile library names the host in its refusals
+            // (metrics --profile NAME): the rest is the same words.
+            remote.err.replace("blocktune-cli: testhost: ", "blocktune-cli: ");
+            if (a.contains(u"--hold"_qs))
+                QCOMPARE(readAheadOf(dev), QStringLiteral("256")); // what it held is restored there
+            QCOMPARE(remote.exitCode, local.exitCode);
+            QCOMPARE(remote.err, local.err);
+            if (!measured)
+                QCOMPARE(remote.out, local.out);
+            else if (a.contains(u"--json"_qs))
+                QCOMPARE(jsonDocumentsShape(remote.out), jsonDocumentsShape(local.out));
+            else // a sweep's bars and its columns' widths follow the figures too
+                QCOMPARE(withoutFigures(remote.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs),
+                         withoutFigures(local.out).replace(bars, u"#"_qs).replace(spaces, u" "_qs));
+            QVERIFY(!remote.out.isEmpty() || !remote.err.isEmpty());
+        };
+        both(args);
+        const QByteArray requests = readFile(log);
+        QVERIFY2(requests.contains("\"op\":\"hello\""), requests.constData());
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+        // A command that names its devices mirrors those (op mirror), not
+        // the whole host (op snapshot: a second or more on a big host).
+        if (QStringList{u"get"_qs, u"set"_qs, u"test"_qs, u"sweep"_qs}.contains(args.constFirst()))
+            QVERIFY2(!requests.contains("\"op\":\"snapshot\""), requests.constData());
+        // What it measured is kept in the host's history as the CLI's.
+        if (QStringList{u"test"_qs, u"sweep"_qs}.contains(args.constFirst())) {
+            const ProcessResult kept = cli({u"history"_qs, u"--device"_qs, dev, u"--limit"_qs, u"1"_qs, u"--json"_qs});
+            const QJsonArray records = QJsonDocument::fromJson(kept.out).object().value(u"records").toArray();
+            QCOMPARE(records.size(), 1);
+            QCOMPARE(records.first().toObject().value(u"source").toString(), u"cli"_qs);
+        }
+    }
+
+    void treeHostListsAsLocallyAndMeasuresNothing()
+    {
+        const QString tree = recordedTree("scst-raid0-lvm");
+        QVERIFY(QFileInfo::exists(tree));
+        const QString log = path("agent-requests.log");
+        QFile::remove(log);
+        const QString agent = agentCommand(QStringLiteral("--sysroot ") + PrivateSshd::quote(tree) + QStringLiteral(" agent"));
+        for (const QStringList &args : {QStringList{QStringLiteral("list")},
+                                        QStringList{QStringLiteral("list"), QStringLiteral("--no-probe")}}) {
+            const ProcessResult local = cli(QStringList{QStringLiteral("--sysroot"), tree} + args);
+            QCOMPARE(local.exitCode, 0);
+            const ProcessResult remote = cli(hostArgs({}, u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agent) + args);
+            QVERIFY2(remote.exitCode == 0, remote.err.constData());
+            QVERIFY(local.out.count('\n') > 5);
+            QCOMPARE(remote.out, local.out);
+            QCOMPARE(remote.err, local.err);
+        }
+        // A host whose agent serves a recorded tree measures nothing, as
+        // the tree here: static checks only, read tests refused.
+        const QStringList diagnose{QStringLiteral("diagnose"), QStringLiteral("sda"), QStringLiteral("--json")};
+        const ProcessResult localDiagnose = cli(QStringList{QStringLiteral("--sysroot"), tree} + diagnose);
+        const ProcessResult remoteDiagnose = cli(hostArgs({}, agent) + diagnose);
+        QCOMPARE(remoteDiagnose.exitCode, localDiagnose.exitCode);
+        QCOMPARE(remoteDiagnose.out, localDiagnose.out);
+        QVERIFY2(remoteDiagnose.err.contains("is a recorded tree: static checks only"), remoteDiagnose.err.constData());
+        const QStringList test{QStringLiteral("test"), QStringLiteral("seq"), QStringLiteral("sda"), QStringLiteral("--size"),
+                               QStringLiteral("8M")};
+        const ProcessResult remoteTest = cli(hostArgs({}, agent) + test);
+        QCOMPARE(remoteTest.exitCode, cli(QStringList{QStringLiteral("--sysroot"), tree} + test).exitCode);
+        QVERIFY2(remoteTest.err.contains("is a recorded tree"), remoteTest.err.constData());
+        QVERIFY(!readFile(log).contains("\"op\":\"run\""));
     }
 
     void listJsonEqualsLocalLive()
@@ -578,15 +720,48 @@ private Q_SLOTS:
         QVERIFY2(again.err.contains("exists already"), again.err.constData());
     }
 
-    // advise sweeps readahead through the agent's session and restores it.
+    // metrics runs here on the host's Machine (no op run): HOST's settings,
+    // and --textfile-dir is a folder here, written by this process.
+    void metricsThroughHostWritesTheTextfileHere()
+    {
+        LoopDevice loop(16 << 20, true);
+        QVERIFY(loop.isValid());
+        const QString dev = loop.name();
+        QVERIFY(setQueue(dev, QStringLiteral("768")));
+        const QString log = path("metrics-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+        QTemporaryDir here;
+        const ProcessResult r = cli(hostArgs({}, logged) + QStringList{u"metrics"_qs, u"--textfile-dir"_qs, here.path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray prom = readFile(here.filePath(u"blocktune.prom"_qs));
+        QVERIFY2(prom.contains(QStringLiteral("blocktune_read_ahead_bytes{device=\"%1\"} %2\n").arg(dev).arg(768 * 1024).toUtf8()),
+                 prom.constData());
+        const QByteArray requests = readFile(log);
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+    }
+
+    // advise runs here on the host's Machine (no op run): it sweeps
+    // readahead through the agent's session, restores it, and its advice
+    // is kept in the host's history as the CLI's (op keep_advice).
     void adviseThroughAgentRestores()
     {
         LoopDevice loop(64 << 20, true);
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
         QVERIFY(setQueue(dev, QStringLiteral("256")));
-        const ProcessResult r = cli(hostArgs() + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
-                                                             QStringLiteral("7s"), QStringLiteral("--json")});
+        const QString log = path("advise-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
+        const ProcessResult r = cli(hostArgs({}, logged) + QStringList{QStringLiteral("advise"), dev, QStringLiteral("--budget"),
+                                                                        QStringLiteral("7s"), QStringLiteral("--json")});
+        const QByteArray requests = readFile(log);
+        QVERIFY2(!requests.contains("\"op\":\"run\""), requests.constData());
+        QVERIFY2(requests.contains("\"op\":\"keep_advice\""), requests.constData());
+        const ProcessResult kept = cli({u"history"_qs, u"--device"_qs, dev, u"--limit"_qs, u"1"_qs, u"--json"_qs});
+        const QJsonObject record = QJsonDocument::fromJson(kept.out).object().value(u"records").toArray().first().toObject();
+        QCOMPARE(record.value(u"kind").toString(), u"advice"_qs);
+        QCOMPARE(record.value(u"source").toString(), u"cli"_qs);
         // 3: no steady answer (the machine read at two speeds meanwhile), an
         // answer too; what this is about is the restore.
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
