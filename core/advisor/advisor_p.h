@@ -31,4 +31,10 @@ inline Result<SessionDevice> lookUpDevice(TuningSession &session, const QString 
     return SessionDevice{std::move(*settings), std::move(*model), bd};
 }
 
+struct Finding; // advisor.h
+
+/// The checks on the model alone (below_md_floor, partition_shares_readahead,
+/// ...): what diagnose states before it reads anything.
+void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out);
+
 } // namespace blocktune::advisor_detail

@@ -38,7 +38,9 @@ double round1(double v)
     return std::round(v * 10.0) / 10.0;
 }
 
-void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
+} // namespace
+
+void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
 {
     if (s.readaheadFloorKiB && s.readAheadKiB && *s.readAheadKiB < *s.readaheadFloorKiB) {
         Finding f;
@@ -74,6 +76,8 @@ void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding>
         out << f;
     }
 }
+
+namespace {
 
 // Runs at one setting: their medians and spread (the advisor's CurvePoint:
 // median, MAD as spreadPct) and each run's counters.
@@ -672,7 +676,7 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
     Diagnosis d;
     d.device = bd->name;
     d.workload = spec.workload;
-    staticChecks(s, *bd, d.findings);
+    advisor_detail::staticChecks(s, *bd, d.findings);
     if (!spec.measure || !engine || !s.readAheadKiB)
         return d;
 
@@ -690,19 +694,26 @@ Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const Dia
     return d;
 }
 
+QJsonObject findingToJson(const Finding &f)
+{
+    return QJsonObject{{QStringLiteral("code"), f.code},
+                       {QStringLiteral("severity"), severityName(f.severity)},
+                       {QStringLiteral("summary"), f.summary},
+                       {QStringLiteral("evidence"), f.evidence},
+                       {QStringLiteral("fix"), f.fix}};
+}
+
 QJsonObject diagnosisToJson(const Diagnosis &d)
 {
     QJsonArray findings;
     for (const Finding &f : d.findings)
-        findings.append(QJsonObject{{QStringLiteral("code"), f.code},
-                                    {QStringLiteral("severity"), severityName(f.severity)},
-                                    {QStringLiteral("summary"), f.summary},
-                                    {QStringLiteral("evidence"), f.evidence},
-                                    {QStringLiteral("fix"), f.fix}});
+        findings.append(findingToJson(f));
     QJsonObject out{{QStringLiteral("device"), d.device},
                     {QStringLiteral("findings"), findings},
                     {QStringLiteral("measured"), d.measured},
                     {QStringLiteral("restored"), d.restored}};
+    if (d.liveSeconds)
+        out.insert(QStringLiteral("live_s"), std::round(*d.liveSeconds * 10.0) / 10.0);
     if (d.measured) {
         out.insert(QStringLiteral("latency_unavailable"), d.latencyUnavailable.isEmpty() ? QJsonValue() : d.latencyUnavailable);
         out.insert(QStringLiteral("workload"), workloadName(d.workload));
@@ -716,7 +727,10 @@ QString formatDiagnosis(const Diagnosis &d)
     QString out;
     QTextStream s(&out);
     s << "diagnose " << d.device;
-    if (d.measured)
+    if (d.liveSeconds)
+        s << " (static checks, then the workload that ran, observed for " << QString::number(*d.liveSeconds, 'f', 1)
+          << " s: readahead from the kernel's " << d.liveCoverage.windows << ", nothing read)\n";
+    else if (d.measured)
         s << " (static checks and measured reads, each comparison " << kDiagnoseRuns << " times interleaved; workload "
           << workloadName(d.workload) << ")\n";
     else
@@ -737,6 +751,8 @@ QString formatDiagnosis(const Diagnosis &d)
             s << "      fix: blocktune-cli set " << d.device << ' ' << fix.join(u' ') << '\n';
         }
     }
+    if (d.liveSeconds && !d.liveCoverage.pages)
+        s << "  " << d.liveCoverage.pagesUnavailable << " (readahead_capped and readahead_wasted not looked for)\n";
     if (d.measured && !d.latencyUnavailable.isEmpty())
         s << "  queue and device time not measured (queue_wait_dominates, slow_member): " << d.latencyUnavailable << '\n';
     if (d.measured && !d.restored)
