@@ -75,7 +75,10 @@ if [ "$hold" = 1 ]; then
 fi
 echo "device $loop ($size, direct I/O), advise --workload $workload --bs $bs --budget $budget, $runs runs$([ "$hold" = 1 ] && echo ", free page reporting held off")"
 for r in $(seq "$runs"); do
-    "$cli" advise "$loop" --workload "$workload" --bs "$bs" --budget "$budget" --json > "$out/$r.json"
+    # Exit status 3: no steady answer (the JSON says so); anything else fails.
+    rc=0
+    "$cli" advise "$loop" --workload "$workload" --bs "$bs" --budget "$budget" --json > "$out/$r.json" || rc=$?
+    [ "$rc" = 0 ] || [ "$rc" = 3 ] || { echo "advise-stability: run $r failed (exit $rc)" >&2; exit 1; }
     if [ -n "$keep" ]; then cp "$out/$r.json" "$keep/$r.json"; fi
 done
 python3 - "$out" "$runs" <<'EOF'
@@ -86,7 +89,10 @@ for r in range(1, runs + 1):
     a = json.load(open(f"{sys.argv[1]}/{r}.json"))
     an = a["analysis"]
     same = an["same_within_noise_kb"]
-    all_picks.append(a["knee_kb"])
+    # An advice with no steady answer recommends nothing; its curve's value
+    # is unresolved_pick_read_ahead_kb.
+    pick = a["knee_kb"] if a["knee_kb"] is not None else a["unresolved_pick_read_ahead_kb"]
+    all_picks.append(pick)
     two = an.get("two_speeds")
     if two:
         untold.append(r)
@@ -94,7 +100,7 @@ for r in range(1, runs + 1):
         said = (f"no steady answer: the machine read at two speeds (about {two['slow_mb_per_s']:.0f} and "
                 f"{two['fast_mb_per_s']:.0f} MB/s at {where[-1]} KiB"
                 f"{'; split likewise at ' + ', '.join(str(k) for k in where[:-1]) + ' KiB' if len(where) > 1 else ''}"
-                f"); the mixed curve's pick {a['knee_kb']} KiB")
+                f"); the mixed curve's pick {pick} KiB")
     else:
         answered.append(a["knee_kb"])
         said = f"pick {a['knee_kb']} KiB (recommended {a['recommended_read_ahead_kb']})"

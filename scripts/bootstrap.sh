@@ -35,6 +35,14 @@ packages=(
     # serves its textfile, ansible-playbook/ansible-doc run the collection in
     # contrib/ansible against the private sshd
     prometheus prometheus-node-exporter ansible-core
+    # ansible-test sanity offline (tests/ansible/ansible-sanity.sh): the
+    # checkers its venvs would pip-install, from Debian instead; the venvs
+    # themselves (python3 -m venv --without-pip, as ansible-test's own)
+    python3-voluptuous yamllint python3-pycodestyle pylint python3-venv
+    # tests/metrics/tst_metrics_unit: the metrics service's ExecStart run under
+    # its unit's restrictions without systemd (namespaces, no capabilities,
+    # its system-call filter)
+    bubblewrap python3-seccomp
 )
 missing=()
 for p in "${packages[@]}"; do

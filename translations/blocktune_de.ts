@@ -206,14 +206,6 @@
         </translation>
     </message>
     <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; the curve&apos;s knee is %3</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — die md/dm-Untergrenze (2 × Stripe) entscheidet; der Knick der Kurve liegt bei %3</translation>
-    </message>
-    <message>
-        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%</source>
-        <translation>Rohspitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepuffertes Lesen erreicht %3 %</translation>
-    </message>
-    <message>
         <source>Raw peak: not measured</source>
         <translation>Rohspitze: nicht gemessen</translation>
     </message>
@@ -284,16 +276,145 @@
         <translation>Rat aus %1, aus der aufgezeichneten Kurve berechnet: nichts wurde gelesen</translation>
     </message>
     <message>
-        <source>Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau (%4, the median of the best three points)</source>
-        <translation>Empfohlenes read_ahead_kb für %1: %2 — der kleinste Wert innerhalb von %3 % des Plateaus (%4, der Median der besten drei Punkte)</translation>
-    </message>
-    <message>
         <source> · kept in the history (#%1)</source>
         <translation> · im Verlauf gespeichert (#%1)</translation>
     </message>
     <message>
-        <source>No steady answer for %1: the machine read at two speeds (about %2 and %3) during the measurement; the mixed curve&apos;s pick would be %4</source>
-        <translation>Keine beständige Antwort für %1: Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %2 und %3); die gemischte Kurve würde %4 wählen</translation>
+        <source>No steady answer for %1: nothing is recommended</source>
+        <translation>Keine stabile Antwort für %1: nichts wird empfohlen</translation>
+    </message>
+    <message>
+        <source>Recommended for %1: %2 (the md/dm floor)</source>
+        <translation>Empfohlen für %1: %2 (die md/dm-Untergrenze)</translation>
+    </message>
+    <message>
+        <source>Recommended for %1: %2</source>
+        <translation>Empfohlen für %1: %2</translation>
+    </message>
+    <message>
+        <source>The machine read at two speeds while Advise measured (about %1 and %2 at %3), so the curve mixes the two and its knee is neither&apos;s.</source>
+        <translation>Die Maschine las während der Messung mit zwei Geschwindigkeiten (etwa %1 und %2 bei %3), daher mischt die Kurve beide, und ihr Knie ist keines von beiden.</translation>
+    </message>
+    <message>
+        <source>A longer budget would mix them again: advise again when the machine reads at one speed (on a virtual machine, the host&apos;s load does this).</source>
+        <translation>Ein längeres Budget würde sie wieder mischen: Beraten Sie erneut, wenn die Maschine mit einer Geschwindigkeit liest (auf einer virtuellen Maschine bewirkt das die Last des Hosts).</translation>
+    </message>
+    <message>
+        <source>The run-to-run noise (± %1 %) is wider than the tolerance (%2 %), so a readahead within the tolerance cannot be told from one outside it.</source>
+        <translation>Das Rauschen von Lauf zu Lauf (± %1 %) ist breiter als die Toleranz (%2 %), daher lässt sich ein Readahead innerhalb der Toleranz nicht von einem außerhalb unterscheiden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart (a budget of about %1 s).</source>
+        <translation>
+            <numerusform>Etwa %n Lauf je Punkt würde sie unterscheiden (ein Budget von etwa %1 s).</numerusform>
+            <numerusform>Etwa %n Läufe je Punkt würden sie unterscheiden (ein Budget von etwa %1 s).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart.</source>
+        <translation>
+            <numerusform>Etwa %n Lauf je Punkt würde sie unterscheiden.</numerusform>
+            <numerusform>Etwa %n Läufe je Punkt würden sie unterscheiden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The curve alone would pick %1; that is no answer, so Apply, Try and Save stay off.</source>
+        <translation>Die Kurve allein würde %1 wählen; das ist keine Antwort, daher bleiben Anwenden, Probieren und Speichern aus.</translation>
+    </message>
+    <message>
+        <source>The curve&apos;s knee is %1, below the array&apos;s floor of %2 (2 × stripe), which the kernel sets again on re-assembly or a reshape.</source>
+        <translation>Das Knie der Kurve liegt bei %1, unter der Untergrenze des Arrays von %2 (2 × Stripe), die der Kernel beim erneuten Zusammensetzen oder einem Reshape wieder setzt.</translation>
+    </message>
+    <message>
+        <source>It is the smallest readahead within %1 % of the plateau (%2, the median of the best three points).</source>
+        <translation>Es ist der kleinste Readahead innerhalb von %1 % des Plateaus (%2, der Median der besten drei Punkte).</translation>
+    </message>
+    <message>
+        <source>From %1 to %2 the curve gives %3 to %4: the same within the tolerance and the noise.</source>
+        <translation>Von %1 bis %2 liefert die Kurve %3 bis %4: gleich innerhalb der Toleranz und des Rauschens.</translation>
+    </message>
+    <message>
+        <source>One step up (%1) gains %2 % for %3 more memory.</source>
+        <translation>Eine Stufe höher (%1) bringt %2 % für %3 mehr Speicher.</translation>
+    </message>
+    <message>
+        <source>Each point was measured once, so the run-to-run noise is unknown: the band is the tolerance alone.</source>
+        <translation>Jeder Punkt wurde einmal gemessen, daher ist das Rauschen von Lauf zu Lauf unbekannt: Das Band ist allein die Toleranz.</translation>
+    </message>
+    <message>
+        <source>Buffered reads reach %1 % of what the device delivers raw (%2 on the plateau, %3 raw).</source>
+        <translation>Gepufferte Lesevorgänge erreichen %1 % dessen, was das Gerät direkt liefert (%2 auf dem Plateau, %3 direkt).</translation>
+    </message>
+    <message>
+        <source>The raw ceiling could not be measured.</source>
+        <translation>Die direkte Obergrenze konnte nicht gemessen werden.</translation>
+    </message>
+    <message>
+        <source>The recorded curve holds no raw (O_DIRECT) figure to compare with.</source>
+        <translation>Die aufgezeichnete Kurve enthält keinen direkten (O_DIRECT) Wert zum Vergleich.</translation>
+    </message>
+    <message>
+        <source>Buffered reads passed the raw figure (1 MiB O_DIRECT reads, %1 in flight): the device serves more than that keeps in flight, so the raw figure is a floor, not a ceiling.</source>
+        <translation>Gepufferte Lesevorgänge übertrafen den direkten Wert (1-MiB-Lesevorgänge mit O_DIRECT, %1 gleichzeitig): Das Gerät schafft mehr, als so gleichzeitig anfällt, daher ist der direkte Wert eine Untergrenze, keine Obergrenze.</translation>
+    </message>
+    <message>
+        <source>Throughput was still rising at the largest value tried (%1, the cap a quarter of the device sets).</source>
+        <translation>Der Durchsatz stieg beim größten versuchten Wert noch an (%1, die Grenze, die ein Viertel des Geräts setzt).</translation>
+    </message>
+    <message>
+        <source>No readahead came close, and throughput was still rising at the largest value tried (%1, the cap a quarter of the device sets).</source>
+        <translation>Kein Readahead kam nahe heran, und der Durchsatz stieg beim größten versuchten Wert noch an (%1, die Grenze, die ein Viertel des Geräts setzt).</translation>
+    </message>
+    <message>
+        <source>No readahead came close: requests stop at max_sectors_kb %1 (average %2 at the best point) while the raw reads used 1 MiB requests.</source>
+        <translation>Kein Readahead kam nahe heran: Anfragen enden bei max_sectors_kb %1 (im Mittel %2 am besten Punkt), während die direkten Lesevorgänge 1-MiB-Anfragen nutzten.</translation>
+    </message>
+    <message>
+        <source>No readahead came close, though requests reached %1: the page-cache copy or the CPU is the likelier limit, not readahead.</source>
+        <translation>Kein Readahead kam nahe heran, obwohl die Anfragen %1 erreichten: Wahrscheinlicher begrenzt die Kopie aus dem Page-Cache oder die CPU, nicht der Readahead.</translation>
+    </message>
+    <message>
+        <source>Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3 %</source>
+        <translation>Direkte Spitze (O_DIRECT, 1 MiB × %1 gleichzeitig): %2 · gepufferte Lesevorgänge erreichen %3 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try the advice, %1, for %n s?</source>
+        <translation>
+            <numerusform>Die Empfehlung, %1, %n s lang probieren?</numerusform>
+            <numerusform>Die Empfehlung, %1, %n s lang probieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Apply the advice, %1?</source>
+        <translation>Die Empfehlung, %1, anwenden?</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>No steady answer: %1, so nothing is recommended to apply, try or save</source>
+        <translation>Keine stabile Antwort: %1, daher wird nichts zum Anwenden, Probieren oder Speichern empfohlen</translation>
+    </message>
+    <message>
+        <source>the run-to-run noise is wider than the tolerance</source>
+        <translation>das Rauschen von Lauf zu Lauf ist breiter als die Toleranz</translation>
+    </message>
+    <message>
+        <source>the machine read at two speeds while Advise measured</source>
+        <translation>die Maschine las während der Messung mit zwei Geschwindigkeiten</translation>
+    </message>
+    <message>
+        <source>This advice is for %1: select %1 in the tree to apply it</source>
+        <translation>Diese Empfehlung gilt für %1: Wählen Sie %1 im Baum, um sie anzuwenden</translation>
+    </message>
+    <message>
+        <source>No steady answer: nothing is recommended</source>
+        <translation>Keine stabile Antwort: nichts wird empfohlen</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>Empfohlen: %1</translation>
     </message>
 </context>
 <context>
@@ -385,6 +506,164 @@
         <source>not a JSON object: expected {&quot;curve&quot;: [...]}</source>
         <translation>kein JSON-Objekt: erwartet wird {&quot;curve&quot;: [...]}</translation>
     </message>
+    <message>
+        <source>%1&apos;s read_ahead_kb %2 is below the array&apos;s floor of %3 KiB (2 x stripe), which re-assembly or a reshape sets again, so this value will not last</source>
+        <translation>Der read_ahead_kb-Wert %2 von %1 liegt unter der Untergrenze des Arrays von %3 KiB (2 × Stripe), die ein erneutes Zusammensetzen oder ein Reshape wieder setzt; dieser Wert hält also nicht</translation>
+    </message>
+    <message>
+        <source>%1 is a partition: its readahead is %2&apos;s, shared with every partition of that disk, so a change here changes them all</source>
+        <translation>%1 ist eine Partition: Ihr Readahead ist der von %2 und gilt für alle Partitionen dieser Platte; eine Änderung hier ändert ihn für alle</translation>
+    </message>
+    <message>
+        <source>%1 is an LVM volume (%2): activation sets its readahead from the volume&apos;s metadata (lvchange -r), so a value set here lasts only until the next activation</source>
+        <translation>%1 ist ein LVM-Volume (%2): Beim Aktivieren wird sein Readahead aus den Metadaten des Volumes gesetzt (lvchange -r); ein hier gesetzter Wert hält nur bis zur nächsten Aktivierung</translation>
+    </message>
+    <message>
+        <source>%1 is not stated: %2 by %3%, past its threshold of %4%, but the runs&apos; noise (+-%5% combined, %6 runs each) is as large, so the measurement cannot separate them; diagnose again when the machine is quieter</source>
+        <translation>%1 wird nicht festgestellt: %2, um %3 % und damit über der Schwelle von %4 %, doch das Rauschen der Durchläufe (±%5 % zusammen, je %6 Durchläufe) ist ebenso groß, die Messung kann beides also nicht trennen; diagnostizieren Sie erneut, wenn die Maschine ruhiger ist</translation>
+    </message>
+    <message>
+        <source>at %1 KiB the stream was faster than at %2 KiB</source>
+        <translation>mit %1 KiB war der Datenstrom schneller als mit %2 KiB</translation>
+    </message>
+    <message>
+        <source>readahead is the blocking factor on %1: at %2 KiB the stream&apos;s requests average %3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7 (medians of %8 runs each, noise +-%9%)</source>
+        <translation>Der Readahead bremst %1: Mit %2 KiB sind die Anfragen des Datenstroms im Mittel %3 KiB groß und er liest %4; mit %5 KiB wachsen sie auf %6 KiB und er liest %7 (Mediane aus je %8 Durchläufen, Rauschen ±%9 %)</translation>
+    </message>
+    <message>
+        <source>buffered reads were slower than raw O_DIRECT reads</source>
+        <translation>gepufferte Lesevorgänge waren langsamer als direkte mit O_DIRECT</translation>
+    </message>
+    <message>
+        <source>buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw)</source>
+        <translation>Gepufferte Lesevorgänge auf %1 erreichen %2 % dessen, was das Gerät liefert (%3 von %4 direkt)</translation>
+    </message>
+    <message>
+        <source>; readahead %1 KiB brings them to %2%</source>
+        <translation>; mit %1 KiB Readahead erreichen sie %2 %</translation>
+    </message>
+    <message>
+        <source>; readahead %1 KiB brings them to %2%, so readahead is the cause and a value larger still is needed (blocktune-cli advise %3 finds it)</source>
+        <translation>; mit %1 KiB Readahead erreichen sie %2 %, der Readahead ist also die Ursache und ein noch größerer Wert nötig (blocktune-cli advise %3 findet ihn)</translation>
+    </message>
+    <message>
+        <source> and a larger readahead does not close the gap: the page-cache copy, the CPU or request size (max_sectors_kb %1) is the likelier limit</source>
+        <translation>, und ein größerer Readahead schließt die Lücke nicht: Eher begrenzen das Kopieren aus dem Page-Cache, die CPU oder die Anfragegröße (max_sectors_kb %1)</translation>
+    </message>
+    <message>
+        <source>the members of %1 share reads unevenly: %2 served %3% of the bytes where an even share is %4% (Jain&apos;s index %5)</source>
+        <translation>Die Mitglieder von %1 teilen sich die Lesevorgänge ungleich: %2 lieferte %3 % der Bytes, bei gleicher Verteilung wären es %4 % (Jain-Index %5)</translation>
+    </message>
+    <message>
+        <source>the stream was slower beside a second one than alone</source>
+        <translation>der Datenstrom war neben einem zweiten langsamer als allein</translation>
+    </message>
+    <message>
+        <source>the two streams&apos; rates differed</source>
+        <translation>die Raten der beiden Datenströme unterschieden sich</translation>
+    </message>
+    <message>
+        <source>with a second stream running, the measured stream on %1 drops to %2% of its rate alone (%3 -&gt; %4, the other stream %5; Jain %6, scheduler %7; medians of %8 runs)</source>
+        <translation>Läuft ein zweiter Datenstrom, fällt der gemessene auf %1 auf %2 % seiner Rate allein (%3 → %4, der andere Datenstrom %5; Jain %6, Scheduler %7; Mediane aus %8 Durchläufen)</translation>
+    </message>
+    <message>
+        <source>the device read more than %1&apos;s readers consumed</source>
+        <translation>das Gerät las mehr, als die Leser der Last %1 verbrauchten</translation>
+    </message>
+    <message>
+        <source>%1 sequential and %2 random readers</source>
+        <translation>den %1 sequenziellen und %2 zufälligen Lesern</translation>
+    </message>
+    <message>
+        <source>reader</source>
+        <translation>dem Leser</translation>
+    </message>
+    <message>
+        <source>%1 readers</source>
+        <translation>den %1 Lesern</translation>
+    </message>
+    <message>
+        <source>readahead %1 KiB on %2 is wasted on the %3 workload: the device read %4 x the bytes its %5 consumed (median of %6 runs, +-%7%), pages fetched that no reader used</source>
+        <translation>Readahead %1 KiB auf %2 ist bei der Last %3 verschwendet: Das Gerät las das %4-Fache der von %5 verbrauchten Bytes (Median aus %6 Durchläufen, ±%7 %), also Seiten, die kein Leser brauchte</translation>
+    </message>
+    <message>
+        <source>; at %1 KiB it read %2 x (measured), the readers %3 against %4</source>
+        <translation>; mit %1 KiB las es das %2-Fache (gemessen), die Leser %3 statt %4</translation>
+    </message>
+    <message>
+        <source>; about %1 KiB (the readahead divided by the ratio, a power of two; not measured) should stop it</source>
+        <translation>; etwa %1 KiB (der Readahead geteilt durch das Verhältnis, als Zweierpotenz; nicht gemessen) sollten das beenden</translation>
+    </message>
+    <message>
+        <source>reads of %1 wait longer in the queue than on the device: p99 %2 queued against %3 on the device (log2 buckets, scheduler %4, nr_requests %5), so the scheduler or nr_requests holds requests back</source>
+        <translation>Lesevorgänge auf %1 warten länger in der Warteschlange als auf dem Gerät: p99 %2 in der Warteschlange gegen %3 auf dem Gerät (log2-Klassen, Scheduler %4, nr_requests %5); der Scheduler oder nr_requests hält Anfragen also zurück</translation>
+    </message>
+    <message>
+        <source>%1 is the slow member of %2: its reads took %3 on the device (p99) where the other members&apos; median is %4 (%5x); the array waits for it</source>
+        <translation>%1 ist das langsame Mitglied von %2: Seine Lesevorgänge brauchten auf dem Gerät %3 (p99), der Median der anderen Mitglieder ist %4 (%5-fach); das Array wartet darauf</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ChangePreviewDialog</name>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Devices it changes (tick the ones you mean):</source>
+        <translation>Geräte, die sich ändern (haken Sie die gemeinten an):</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Einstellung</translation>
+    </message>
+    <message>
+        <source>Current → new</source>
+        <translation>Aktuell → neu</translation>
+    </message>
+    <message>
+        <source>What will be written</source>
+        <translation>Was geschrieben wird</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>Nothing to write: every chosen device already has these values.</source>
+        <translation>Nichts zu schreiben: Jedes gewählte Gerät hat diese Werte schon.</translation>
+    </message>
+    <message>
+        <source>Planning for the devices ticked…</source>
+        <translation>Plane für die angehakten Geräte …</translation>
+    </message>
+    <message>
+        <source>Scope: only the devices listed. It lasts until it is changed again or the machine restarts; Revert session (Settings) brings the values from before back.</source>
+        <translation>Umfang: nur die aufgeführten Geräte. Es gilt, bis es wieder geändert wird oder die Maschine neu startet; „Sitzung zurücknehmen“ (Einstellungen) holt die vorherigen Werte zurück.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</source>
+        <translation>
+            <numerusform>Umfang: nur die aufgeführten Geräte, für %n s; dann kommen die vorherigen Werte zurück, außer Sie behalten es. Die vorherigen Werte stehen im Journal, daher bleibt der Versuch auch nach einem Absturz nicht zurück.</numerusform>
+            <numerusform>Umfang: nur die aufgeführten Geräte, für %n s; dann kommen die vorherigen Werte zurück, außer Sie behalten es. Die vorherigen Werte stehen im Journal, daher bleibt der Versuch auch nach einem Absturz nicht zurück.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Common</name>
@@ -421,18 +700,6 @@
         <translation>%1 existiert nicht</translation>
     </message>
     <message>
-        <source>root %1 does not exist</source>
-        <translation>Wurzelverzeichnis %1 existiert nicht</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: not below sys or proc/sys</source>
-        <translation>%1 wird nicht geschrieben: liegt nicht unter sys oder proc/sys</translation>
-    </message>
-    <message>
-        <source>refusing to write %1: it is a symlink</source>
-        <translation>%1 wird nicht geschrieben: es ist ein symbolischer Link</translation>
-    </message>
-    <message>
         <source>cannot open %1 for writing: %2</source>
         <translation>%1 lässt sich nicht zum Schreiben öffnen: %2</translation>
     </message>
@@ -463,6 +730,82 @@
     <message>
         <source>%1: &apos;%2&apos; is too long (at most 277777777h)</source>
         <translation>%1: „%2“ ist zu lang (höchstens 277777777h)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; leads out of its folder</source>
+        <translation>„%1“ führt aus seinem Ordner hinaus</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link, which is not followed here</source>
+        <translation>%1 ist ein symbolischer Link, dem hier nicht gefolgt wird</translation>
+    </message>
+    <message>
+        <source>%1 is not an absolute path</source>
+        <translation>%1 ist kein absoluter Pfad</translation>
+    </message>
+    <message>
+        <source>%1 lies in %2, which users other than root can change: use a folder whose every parent only root can write</source>
+        <translation>%1 liegt in %2, das andere Benutzer als root ändern können: nehmen Sie einen Ordner, dessen übergeordnete Ordner nur root schreiben kann</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: name the folder it leads to</source>
+        <translation>%1 ist ein symbolischer Link: geben Sie den Ordner an, auf den er zeigt</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link in a folder that users other than root can write: not followed</source>
+        <translation>%1 ist ein symbolischer Link in einem Ordner, den andere Benutzer als root schreiben können: ihm wird nicht gefolgt</translation>
+    </message>
+    <message>
+        <source>cannot use %1 %2: %3</source>
+        <translation>%1 %2 kann nicht benutzt werden: %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a private directory: it must be owned by %3 and not be writable by group or others (it is owned by %4, mode %5)</source>
+        <translation>%1 %2 ist kein privates Verzeichnis: es muss %3 gehören und darf für Gruppe und andere nicht schreibbar sein (es gehört %4, Modus %5)</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: refusing to write through it or over it (remove it, and find out who made it)</source>
+        <translation>%1 ist ein symbolischer Link: es wird weder durch ihn noch über ihn geschrieben (entfernen Sie ihn und finden Sie heraus, wer ihn angelegt hat)</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file: refusing to replace it</source>
+        <translation>%1 ist keine reguläre Datei: sie wird nicht ersetzt</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2; the previous file is unchanged</source>
+        <translation>%1 kann nicht geschrieben werden: %2; die bisherige Datei ist unverändert</translation>
+    </message>
+    <message>
+        <source>%1 was written, but its folder could not be synced: %2</source>
+        <translation>%1 wurde geschrieben, aber sein Ordner konnte nicht synchronisiert werden: %2</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: %2</source>
+        <translation>%1 wird nicht geschrieben: %2</translation>
+    </message>
+    <message>
+        <source>refusing to write %1: not a regular file</source>
+        <translation>%1 wird nicht geschrieben: keine reguläre Datei</translation>
+    </message>
+    <message>
+        <source>refusing %1: its folder is %2, not below %3</source>
+        <translation>%1 abgelehnt: sein Ordner ist %2, nicht unterhalb von %3</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not lead to a device directory under sysfs</source>
+        <translation>„%1“ führt zu keinem Geräteverzeichnis in sysfs</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the folder it was (now %2)</source>
+        <translation>%1 ist nicht mehr der Ordner, der er war (jetzt %2)</translation>
     </message>
 </context>
 <context>
@@ -593,6 +936,325 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>no display to open the console on (DISPLAY and WAYLAND_DISPLAY are unset); blocktune-cli works on a terminal</source>
+        <translation>keine Anzeige, auf der sich die Konsole öffnen ließe (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt); blocktune-cli arbeitet im Terminal</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::DetailsView</name>
+    <message>
+        <source>not reported (0)</source>
+        <translation>nicht gemeldet (0)</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>disk</source>
+        <translation>Festplatte</translation>
+    </message>
+    <message>
+        <source>partition %1 of %2</source>
+        <translation>Partition %1 von %2</translation>
+    </message>
+    <message>
+        <source>partition of %1</source>
+        <translation>Partition von %1</translation>
+    </message>
+    <message>
+        <source>md array</source>
+        <translation>md-Array</translation>
+    </message>
+    <message>
+        <source>device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>optical drive</source>
+        <translation>optisches Laufwerk</translation>
+    </message>
+    <message>
+        <source>other block device</source>
+        <translation>anderes Blockgerät</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;JSON</source>
+        <translation>Als &amp;JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy this device as blocktune-cli list --json describes it</source>
+        <translation>Dieses Gerät so kopieren, wie blocktune-cli list --json es beschreibt</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Device number</source>
+        <translation>Gerätenummer</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>WWN</source>
+        <translation>WWN</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>Anschluss</translation>
+    </message>
+    <message>
+        <source>Rotational</source>
+        <translation>Rotierend</translation>
+    </message>
+    <message>
+        <source>yes (a spinning disk)</source>
+        <translation>ja (eine drehende Festplatte)</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Nur lesbar</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Removable</source>
+        <translation>Wechselmedium</translation>
+    </message>
+    <message>
+        <source>Stacking</source>
+        <translation>Aufbau</translation>
+    </message>
+    <message>
+        <source>Whole disk</source>
+        <translation>Ganze Festplatte</translation>
+    </message>
+    <message>
+        <source>Built on</source>
+        <translation>Aufgebaut auf</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Benutzt von</translation>
+    </message>
+    <message>
+        <source>Physical disks underneath</source>
+        <translation>Physische Festplatten darunter</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Queue (of its disk %1: a partition has none of its own)</source>
+        <translation>Warteschlange (ihrer Festplatte %1: eine Partition hat keine eigene)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 sectors of 512 bytes, as blockdev --getra counts)</source>
+        <translation>%1 (%2 Sektoren zu 512 Bytes, wie blockdev --getra zählt)</translation>
+    </message>
+    <message>
+        <source>%1 (available: %2)</source>
+        <translation>%1 (verfügbar: %2)</translation>
+    </message>
+    <message>
+        <source>built in, always on (no switch on this kernel)</source>
+        <translation>eingebaut, immer an (dieser Kernel hat keinen Schalter)</translation>
+    </message>
+    <message>
+        <source>%1 (switch: %2)</source>
+        <translation>%1 (Schalter: %2)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Readahead</translation>
+    </message>
+    <message>
+        <source>I/O scheduler</source>
+        <translation>I/O-Scheduler</translation>
+    </message>
+    <message>
+        <source>Requests queued (nr_requests)</source>
+        <translation>Anforderungen in der Warteschlange (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Largest request (max_sectors_kb)</source>
+        <translation>Größte Anforderung (max_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Hardware limit (max_hw_sectors_kb)</source>
+        <translation>Grenze der Hardware (max_hw_sectors_kb)</translation>
+    </message>
+    <message>
+        <source>Optimal I/O size</source>
+        <translation>Optimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Minimum I/O size</source>
+        <translation>Minimale I/O-Größe</translation>
+    </message>
+    <message>
+        <source>Logical block size</source>
+        <translation>Logische Blockgröße</translation>
+    </message>
+    <message>
+        <source>Context readahead</source>
+        <translation>Kontext-Readahead</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Filesystem or signature</source>
+        <translation>Dateisystem oder Signatur</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>%1 (slot %2, %3)</source>
+        <translation>%1 (Platz %2, %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>no slot</source>
+        <translation>kein Platz</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Level</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Member disks</source>
+        <translation>Mitgliedsplatten</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>Chunk</translation>
+    </message>
+    <message>
+        <source>Stripe (data per row)</source>
+        <translation>Stripe (Daten je Zeile)</translation>
+    </message>
+    <message>
+        <source>Readahead floor</source>
+        <translation>Readahead-Untergrenze</translation>
+    </message>
+    <message>
+        <source>%1 (two stripes: the kernel raises a smaller readahead to it)</source>
+        <translation>%1 (zwei Stripes: der Kernel hebt ein kleineres Readahead darauf an)</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Missing members</source>
+        <translation>Fehlende Mitglieder</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Device-mapper volume</source>
+        <translation>Device-Mapper-Volume</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Loop device</source>
+        <translation>Loop-Gerät</translation>
+    </message>
+    <message>
+        <source>Backing file</source>
+        <translation>Datei dahinter</translation>
+    </message>
+    <message>
+        <source>Direct I/O</source>
+        <translation>Direct I/O</translation>
+    </message>
+    <message>
+        <source>Select a device to see its details.</source>
+        <translation>Ein Gerät auswählen, um seine Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 is gone</source>
+        <translation>%1 ist nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -785,6 +1447,22 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Open the Profiles page with this device&apos;s settings in the preview</source>
         <translation>Die Profilseite mit den Einstellungen dieses Geräts in der Vorschau öffnen</translation>
+    </message>
+    <message>
+        <source>%1 is gone: it was removed from the system</source>
+        <translation>%1 ist fort: es wurde aus dem System entfernt</translation>
+    </message>
+    <message>
+        <source>%1 is gone: the loop device was detached</source>
+        <translation>%1 ist fort: das Loop-Gerät wurde gelöst</translation>
+    </message>
+    <message>
+        <source>%1 is gone: its medium was removed</source>
+        <translation>%1 ist fort: sein Medium wurde entnommen</translation>
+    </message>
+    <message>
+        <source>%1 is gone: the name now belongs to another device</source>
+        <translation>%1 ist fort: der Name gehört jetzt einem anderen Gerät</translation>
     </message>
 </context>
 <context>
@@ -992,10 +1670,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>Prüfe %1…</translation>
     </message>
     <message>
-        <source>Applying %1…</source>
-        <translation>Wende %1 an…</translation>
-    </message>
-    <message>
         <source>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The checks read nothing and take under a second.</source>
         <translation>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die Prüfungen lesen nichts und dauern unter einer Sekunde.</translation>
     </message>
@@ -1013,6 +1687,270 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
             <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunde (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
             <numerusform>Die Diagnose prüft die Einstellungen des Geräts gegen seinen Stapel (Readahead gegen die Untergrenze von md und dm, den Scheduler, die Anfragegrößen, die Mitglieder eines Verbunds) und nennt, was sequentielles Lesen bremst, mit der Abhilfe zu jedem Befund. Die statischen Prüfungen lesen nichts und dauern unter einer Sekunde; ist „Nur statische Prüfungen“ nicht angekreuzt, liest sie danach etwa %n Sekunden (den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe O_DIRECT-Lesevorgänge, zwei Datenströme nebeneinander, jedes dreimal im Wechsel, sodass ein Befund nur genannt wird, wenn er größer als das Rauschen ist) und stellt jede Einstellung zurück.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Vorauslesen (Readahead)</translation>
+    </message>
+    <message>
+        <source>The array&apos;s floor (2 × stripe)</source>
+        <translation>Untergrenze des Arrays (2 × Stripe)</translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation>Stripe</translation>
+    </message>
+    <message>
+        <source>Whose readahead it is</source>
+        <translation>Wessen Readahead es ist</translation>
+    </message>
+    <message>
+        <source>LVM volume</source>
+        <translation>LVM-Volume</translation>
+    </message>
+    <message>
+        <source>Finding not stated</source>
+        <translation>Befund nicht festgestellt</translation>
+    </message>
+    <message>
+        <source>Effect measured</source>
+        <translation>Gemessene Wirkung</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>Noise of the comparison</source>
+        <translation>Rauschen des Vergleichs</translation>
+    </message>
+    <message>
+        <source>Runs of each reading</source>
+        <translation>Läufe je Messung</translation>
+    </message>
+    <message>
+        <source>Average request</source>
+        <translation>Mittlere Anfrage</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>Spread of its runs</source>
+        <translation>Streuung seiner Läufe</translation>
+    </message>
+    <message>
+        <source>Interrupts per MB</source>
+        <translation>Interrupts je MB</translation>
+    </message>
+    <message>
+        <source>Larger readahead tried</source>
+        <translation>Größerer Readahead versucht</translation>
+    </message>
+    <message>
+        <source>Average request there</source>
+        <translation>Mittlere Anfrage dort</translation>
+    </message>
+    <message>
+        <source>Throughput there</source>
+        <translation>Durchsatz dort</translation>
+    </message>
+    <message>
+        <source>Spread of its runs there</source>
+        <translation>Streuung seiner Läufe dort</translation>
+    </message>
+    <message>
+        <source>Interrupts per MB there</source>
+        <translation>Interrupts je MB dort</translation>
+    </message>
+    <message>
+        <source>Share of raw reached there</source>
+        <translation>Erreichter Anteil vom direkten Wert dort</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>Gewinn</translation>
+    </message>
+    <message>
+        <source>Buffered reads</source>
+        <translation>Gepufferte Lesevorgänge</translation>
+    </message>
+    <message>
+        <source>Spread of the buffered runs</source>
+        <translation>Streuung der gepufferten Läufe</translation>
+    </message>
+    <message>
+        <source>Raw reads (O_DIRECT)</source>
+        <translation>Direkte Lesevorgänge (O_DIRECT)</translation>
+    </message>
+    <message>
+        <source>Spread of the raw runs</source>
+        <translation>Streuung der direkten Läufe</translation>
+    </message>
+    <message>
+        <source>Share of raw reached</source>
+        <translation>Erreichter Anteil vom direkten Wert</translation>
+    </message>
+    <message>
+        <source>Members&apos; shares of the bytes</source>
+        <translation>Anteile der Mitglieder an den Bytes</translation>
+    </message>
+    <message>
+        <source>Jain&apos;s fairness index (1 = even)</source>
+        <translation>Jains Fairness-Index (1 = gleichmäßig)</translation>
+    </message>
+    <message>
+        <source>The stream alone</source>
+        <translation>Der Strom allein</translation>
+    </message>
+    <message>
+        <source>Spread of its runs alone</source>
+        <translation>Streuung seiner Läufe allein</translation>
+    </message>
+    <message>
+        <source>The stream beside a second</source>
+        <translation>Der Strom neben einem zweiten</translation>
+    </message>
+    <message>
+        <source>Spread of its runs beside it</source>
+        <translation>Streuung seiner Läufe daneben</translation>
+    </message>
+    <message>
+        <source>The second stream</source>
+        <translation>Der zweite Strom</translation>
+    </message>
+    <message>
+        <source>Spread of the second&apos;s runs</source>
+        <translation>Streuung der Läufe des zweiten</translation>
+    </message>
+    <message>
+        <source>Share of its rate alone</source>
+        <translation>Anteil seiner Rate allein</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Sequential streams</source>
+        <translation>Sequenzielle Ströme</translation>
+    </message>
+    <message>
+        <source>Random readers</source>
+        <translation>Zufällige Leser</translation>
+    </message>
+    <message>
+        <source>Device read per byte used</source>
+        <translation>Vom Gerät gelesen je genutztem Byte</translation>
+    </message>
+    <message>
+        <source>Spread of that ratio</source>
+        <translation>Streuung dieses Verhältnisses</translation>
+    </message>
+    <message>
+        <source>Waste threshold</source>
+        <translation>Schwelle für Verschwendung</translation>
+    </message>
+    <message>
+        <source>Readahead that stops the waste</source>
+        <translation>Readahead, der die Verschwendung beendet</translation>
+    </message>
+    <message>
+        <source>Measured there</source>
+        <translation>Dort gemessen</translation>
+    </message>
+    <message>
+        <source>Device read per byte used there</source>
+        <translation>Vom Gerät gelesen je genutztem Byte dort</translation>
+    </message>
+    <message>
+        <source>Device read per byte used, by readahead</source>
+        <translation>Vom Gerät gelesen je genutztem Byte, nach Readahead</translation>
+    </message>
+    <message>
+        <source>Time queued, p99</source>
+        <translation>Zeit in der Warteschlange, p99</translation>
+    </message>
+    <message>
+        <source>Time on the device, p99</source>
+        <translation>Zeit auf dem Gerät, p99</translation>
+    </message>
+    <message>
+        <source>Time queued, p50</source>
+        <translation>Zeit in der Warteschlange, p50</translation>
+    </message>
+    <message>
+        <source>Time on the device, p50</source>
+        <translation>Zeit auf dem Gerät, p50</translation>
+    </message>
+    <message>
+        <source>Requests counted</source>
+        <translation>Gezählte Anfragen</translation>
+    </message>
+    <message>
+        <source>Queue depth (nr_requests)</source>
+        <translation>Warteschlangentiefe (nr_requests)</translation>
+    </message>
+    <message>
+        <source>Slow member</source>
+        <translation>Langsames Mitglied</translation>
+    </message>
+    <message>
+        <source>Times the others&apos; median</source>
+        <translation>Vielfaches des Medians der anderen</translation>
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>Mitglieder</translation>
+    </message>
+    <message>
+        <source>Share of the bytes</source>
+        <translation>Anteil an den Bytes</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>± %1 %</source>
+        <translation>± %1 %</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 ×</source>
+        <translation>%1 ×</translation>
+    </message>
+    <message>
+        <source>%1 per MB</source>
+        <translation>%1 je MB</translation>
+    </message>
+    <message>
+        <source>Apply the fix for %1 (%2)?</source>
+        <translation>Die Korrektur für %1 (%2) anwenden?</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Applying the fix for %1…</source>
+        <translation>Wende die Korrektur für %1 an …</translation>
+    </message>
+    <message>
+        <source>Planning %1…</source>
+        <translation>Plane %1 …</translation>
     </message>
 </context>
 <context>
@@ -1223,10 +2161,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <source>&amp;Rescan devices</source>
-        <translation>Geräte neu &amp;einlesen</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1265,22 +2199,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>%1 %2: %3</source>
         <translation>%1 %2: %3</translation>
     </message>
-    <message>
-        <source>%1 is gone</source>
-        <translation>%1 ist nicht mehr vorhanden</translation>
-    </message>
-    <message>
-        <source>recorded tree: writes go to its files</source>
-        <translation>aufgezeichneter Baum: Schreibzugriffe gehen in seine Dateien</translation>
-    </message>
-    <message>
-        <source>read-only until the first change authorizes</source>
-        <translation>nur lesend, bis die erste Änderung autorisiert ist</translation>
-    </message>
-    <message>
-        <source>writing through %1</source>
-        <translation>schreibt über %1</translation>
-    </message>
     <message numerus="yes">
         <source>%n temporary change(s) will be restored</source>
         <translation>
@@ -1291,10 +2209,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>writing…</source>
         <translation>schreibt …</translation>
-    </message>
-    <message>
-        <source>%1 is a recorded tree: the console only shows it (nothing is applied or measured there); blocktune-cli --sysroot writes into its files for tests</source>
-        <translation>%1 ist ein aufgezeichneter Baum: die Konsole zeigt ihn nur an (dort wird nichts angewendet oder gemessen); blocktune-cli --sysroot schreibt für Tests in seine Dateien</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1315,10 +2229,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;About blocktune</source>
         <translation>Ü&amp;ber blocktune</translation>
-    </message>
-    <message>
-        <source>read-only (recorded tree)</source>
-        <translation>nur lesen (aufgezeichneter Baum)</translation>
     </message>
     <message>
         <source>Last error</source>
@@ -1383,10 +2293,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>&amp;Connect to host…</source>
         <translation>Mit &amp;Host verbinden…</translation>
-    </message>
-    <message>
-        <source>%1: writing as %2</source>
-        <translation>%1: schreibt als %2</translation>
     </message>
     <message>
         <source>%1: read-only</source>
@@ -1456,20 +2362,76 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         </translation>
     </message>
     <message>
-        <source>profile</source>
-        <translation>Profil</translation>
-    </message>
-    <message>
-        <source>advice applied</source>
-        <translation>Empfehlung angewendet</translation>
-    </message>
-    <message>
-        <source>fix applied</source>
-        <translation>Korrektur angewendet</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;Throughput&lt;/b&gt; is what the device delivered (decimal MB/s, as dd prints). A sequential stream far below what the disk does alone usually waits on readahead: each request is only as large as the readahead window.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; fall as requests grow: the same MB/s in fewer, larger requests. Interrupts inversely proportional to readahead mean the window decides the request size.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Request size&lt;/b&gt; (rareq-sz, KiB) is the average read request the device saw. Buffered streaming requests as large as readahead: raise it and watch MB/s.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Queue depth&lt;/b&gt; (aqu-sz) is the average number of requests in flight; one stream at depth ~1 cannot keep several disks busy.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Member balance&lt;/b&gt; shows each md member&apos;s share of the bytes read and Jain&apos;s fairness index (1 = perfectly even). Uneven shares point at layout or stripe-size problems.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The latency heatmap&lt;/b&gt; (Latency) counts requests by how long they waited: queue time above (held by the scheduler or nr_requests), device time below. Brighter cells higher up mean slower requests; in an array, the member whose column sits higher is the slow one.&lt;/p&gt;&lt;p&gt;&lt;b&gt;The Advise curve&lt;/b&gt; is the median of at least three cold runs at each readahead, measured in passes over the grid. The &lt;b&gt;plateau&lt;/b&gt; is the median of the best three points; the &lt;b&gt;knee&lt;/b&gt; is the smallest readahead within the tolerance (5%) of it, or within the run-to-run noise when that is wider: the points in that band are the same within noise, and more readahead there buys nothing measurable. Each step up costs readahead × the workload&apos;s streams in memory.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Durchsatz&lt;/b&gt; ist, was das Gerät geliefert hat (dezimale MB/s, wie dd sie ausgibt). Ein sequenzieller Datenstrom weit unter dem, was die Festplatte allein schafft, wartet meist auf Readahead: jede Anforderung ist nur so groß wie das Readahead-Fenster.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Interrupts/s&lt;/b&gt; sinken, wenn die Anforderungen wachsen: dieselben MB/s in weniger, größeren Anforderungen. Interrupts umgekehrt proportional zum Readahead heißen, dass das Fenster die Anforderungsgröße bestimmt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Anforderungsgröße&lt;/b&gt; (rareq-sz, KiB) ist die mittlere Leseanforderung, die das Gerät gesehen hat. Gepuffertes Streaming fordert so viel an, wie Readahead erlaubt: Readahead erhöhen und die MB/s beobachten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Warteschlangentiefe&lt;/b&gt; (aqu-sz) ist die mittlere Zahl der Anforderungen in Bearbeitung; ein Datenstrom bei Tiefe ~1 kann nicht mehrere Festplatten auslasten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Lastverteilung&lt;/b&gt; zeigt den Anteil jedes md-Mitglieds an den gelesenen Bytes und Jains Fairness-Index (1 = völlig gleichmäßig). Ungleiche Anteile deuten auf Probleme mit Layout oder Stripe-Größe.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Latenz-Heatmap&lt;/b&gt; (Latenz) zählt Anfragen danach, wie lange sie gewartet haben: oben die Wartezeit in der Warteschlange (vom Scheduler oder nr_requests gehalten), unten die Gerätezeit. Hellere Zellen weiter oben bedeuten langsamere Anfragen; in einem Array ist das Mitglied, dessen Spalte höher liegt, das langsame.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die Advise-Kurve&lt;/b&gt; ist der Median von mindestens drei kalten Läufen je Readahead, gemessen in Durchgängen über das Raster. Das &lt;b&gt;Plateau&lt;/b&gt; ist der Median der besten drei Punkte; das &lt;b&gt;Knie&lt;/b&gt; ist der kleinste Readahead innerhalb der Toleranz (5 %) davon, oder innerhalb des Rauschens von Lauf zu Lauf, wenn das breiter ist: Die Punkte in diesem Band sind im Rauschen gleich, und mehr Readahead bringt dort nichts Messbares. Jeder Schritt nach oben kostet Readahead × die Streams der Last an Speicher.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Rescan devices and profiles</source>
+        <translation>Geräte und Profile neu &amp;einlesen</translation>
+    </message>
+    <message>
+        <source>%1 is a recorded tree, a recording of a machine: read-only, the console only shows it (nothing is applied or measured there)</source>
+        <translation>%1 ist ein aufgezeichneter Baum, die Aufzeichnung einer Maschine: nur lesbar, die Konsole zeigt ihn nur (dort wird nichts angewendet oder gemessen)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;desktop</source>
+        <translation>Dem Desktop &amp;folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>Dar&amp;k</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>a recording: read-only</source>
+        <translation>eine Aufzeichnung: nur lesbar</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>nur lesbar</translation>
+    </message>
+    <message>
+        <source>writes directly</source>
+        <translation>schreibt direkt</translation>
+    </message>
+    <message>
+        <source>writes through %1</source>
+        <translation>schreibt über %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>a recording: writes change its files, not a machine</source>
+        <translation>eine Aufzeichnung: Schreiben ändert ihre Dateien, keine Maschine</translation>
+    </message>
+    <message>
+        <source>writes directly as root</source>
+        <translation>schreibt direkt als root</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit)</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via sudo</source>
+        <translation>schreibt über blocktune-helper mit sudo</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper</source>
+        <translation>schreibt über blocktune-helper</translation>
+    </message>
+    <message>
+        <source>writes through blocktune-helper via pkexec (polkit asks at the first change)</source>
+        <translation>schreibt über blocktune-helper mit pkexec (polkit fragt bei der ersten Änderung)</translation>
     </message>
 </context>
 <context>
@@ -1637,7 +2599,7 @@ KiB</translation>
         <source>queue depth
 (thin: in flight, 1 s mean)</source>
         <translation>Warteschlangentiefe
-(dünn: in Bearbeitung, 1-s-Mittel)</translation>
+(dünn: laufend, 1-s-Mittel)</translation>
     </message>
     <message>
         <source>share of bytes read %
@@ -1725,6 +2687,26 @@ KiB</translation>
             <numerusform>und %n weiteres</numerusform>
             <numerusform>und %n weitere</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen at the moment it was recorded, so nothing moves here. (A snapshot made by blocktune-cli record holds two readings a second apart and shows that interval.)</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still, wie sie bei der Aufnahme waren, hier bewegt sich also nichts. (Ein Schnappschuss von blocktune-cli record enthält zwei Ablesungen im Abstand einer Sekunde und zeigt diesen Abschnitt.)</translation>
+    </message>
+    <message>
+        <source>Counters frozen (a recording): nothing to plot</source>
+        <translation>Zähler stehen still (eine Aufzeichnung): nichts zu zeichnen</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen. Shown: the one interval it holds, %1 s between its two readings (proc/diskstats and proc/diskstats.2).</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still. Gezeigt: der eine Abschnitt, den sie enthält, %1 s zwischen ihren zwei Ablesungen (proc/diskstats und proc/diskstats.2).</translation>
+    </message>
+    <message>
+        <source>A recording has no block layer to trace</source>
+        <translation>Eine Aufzeichnung hat keine Blockschicht, die sich verfolgen ließe</translation>
+    </message>
+    <message>
+        <source>This is a recording: its counters are frozen.</source>
+        <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still.</translation>
     </message>
 </context>
 <context>
@@ -1953,6 +2935,32 @@ KiB</translation>
         <source>Installed %1</source>
         <translation>%1 installiert</translation>
     </message>
+    <message>
+        <source>Tick the devices whose settings %1 keeps</source>
+        <translation>Haken Sie die Geräte an, deren Einstellungen %1 behält</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would keep %n rule(s) in %2</source>
+        <translation>
+            <numerusform>%1 würde %n Regel in %2 behalten</numerusform>
+            <numerusform>%1 würde %n Regeln in %2 behalten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing saved: no device was chosen</source>
+        <translation>Nichts gespeichert: Kein Gerät wurde gewählt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s) on the devices ticked</source>
+        <translation>
+            <numerusform>%1 würde %n Einstellung auf den angehakten Geräten ändern</numerusform>
+            <numerusform>%1 würde %n Einstellungen auf den angehakten Geräten ändern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The devices changed since the preview: nothing was written; look at the new preview</source>
+        <translation>Die Geräte haben sich seit der Vorschau geändert: Nichts wurde geschrieben; sehen Sie sich die neue Vorschau an</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfilesView</name>
@@ -2090,6 +3098,94 @@ KiB</translation>
     <message>
         <source>Device: %1</source>
         <translation>Gerät: %1</translation>
+    </message>
+    <message>
+        <source>selected</source>
+        <translation>ausgewählt</translation>
+    </message>
+    <message>
+        <source>holds %1: the system disk</source>
+        <translation>enthält %1: die Systemplatte</translation>
+    </message>
+    <message>
+        <source>Saved as %1; no device setting is changed.</source>
+        <translation>Gespeichert als %1; keine Geräteeinstellung wird geändert.</translation>
+    </message>
+    <message>
+        <source>Save the current settings as %1?</source>
+        <translation>Die aktuellen Einstellungen als %1 speichern?</translation>
+    </message>
+    <message>
+        <source>Apply the preset %1?</source>
+        <translation>Die Vorlage %1 anwenden?</translation>
+    </message>
+    <message>
+        <source>Apply the profile %1?</source>
+        <translation>Das Profil %1 anwenden?</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Scope: only the devices ticked are saved, each matched by its most stable identity; nothing on the machine changes.</source>
+        <translation>Umfang: Nur die angehakten Geräte werden gespeichert, jedes über seine beständigste Kennung; auf der Maschine ändert sich nichts.</translation>
+    </message>
+    <message>
+        <source>Revert (Profiles) brings back what this profile changed.</source>
+        <translation>„Zurücknehmen“ (Profile) holt zurück, was dieses Profil geändert hat.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>%1 is gone from the profile folders</source>
+        <translation>%1 ist nicht mehr in den Profilordnern</translation>
+    </message>
+    <message>
+        <source>Whether Apply&apos;s preview ticks the device at first: the device selected in the tree (a preset), or every device but the system disk (a profile of this machine)</source>
+        <translation>Ob die Vorschau von „Anwenden“ das Gerät zu Beginn anhakt: das im Baum ausgewählte Gerät (eine Vorlage) oder jedes Gerät außer der Systemplatte (ein Profil dieser Maschine)</translation>
+    </message>
+    <message>
+        <source>All devices; a preset ticks none by itself: select a device in the tree</source>
+        <translation>Alle Geräte; eine Vorlage hakt von sich aus keines an: Wählen Sie ein Gerät im Baum</translation>
+    </message>
+    <message>
+        <source>All devices; Apply ticks %1 (selected in the tree), others only when you do</source>
+        <translation>Alle Geräte; „Anwenden“ hakt %1 an (im Baum ausgewählt), andere nur, wenn Sie sie anhaken</translation>
+    </message>
+    <message>
+        <source>All devices; Apply ticks each one but the system disk</source>
+        <translation>Alle Geräte; „Anwenden“ hakt jedes an außer der Systemplatte</translation>
+    </message>
+    <message>
+        <source>ticked</source>
+        <translation>angehakt</translation>
+    </message>
+    <message>
+        <source>not ticked by default</source>
+        <translation>anfangs nicht angehakt</translation>
+    </message>
+    <message>
+        <source>not ticked by default; %1</source>
+        <translation>anfangs nicht angehakt; %1</translation>
+    </message>
+    <message>
+        <source>preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>eigenes</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
     </message>
 </context>
 <context>
@@ -2388,10 +3484,6 @@ KiB</translation>
         <translation>Kaltstart: %1</translation>
     </message>
     <message>
-        <source>mean %1, min %2, max %3, stdev %4 MB/s (%5)</source>
-        <translation>Mittel %1, min. %2, max. %3, Standardabweichung %4 MB/s (%5)</translation>
-    </message>
-    <message>
         <source>1 run</source>
         <translation>1 Lauf</translation>
     </message>
@@ -2458,6 +3550,26 @@ KiB</translation>
     <message>
         <source>; latency %1</source>
         <translation>; Latenz %1</translation>
+    </message>
+    <message>
+        <source>%1 against %2</source>
+        <translation>%1 gegenüber %2</translation>
+    </message>
+    <message>
+        <source>The first run was %1× slower than the others (%2): a cold start outside this test. Each run starts with this device&apos;s cache dropped, so the first is no colder here than the rest; a virtual machine&apos;s host that backs idle memory again on first touch, or a busy host, slows the first read after a pause. The figure is the median.</source>
+        <translation>Der erste Lauf war %1× langsamer als die anderen (%2): ein Kaltstart außerhalb dieses Tests. Jeder Lauf beginnt mit geleertem Cache dieses Geräts, daher ist der erste hier nicht kälter als die übrigen; der Host einer virtuellen Maschine, der ungenutzten Speicher erst bei der ersten Berührung wieder bereitstellt, oder ein ausgelasteter Host verlangsamt das erste Lesen nach einer Pause. Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>Run %1 was %2× slower than the others (%3): the machine stalled during it (a busy host? other reads of the device?). The figure is the median.</source>
+        <translation>Lauf %1 war %2× langsamer als die anderen (%3): Die Maschine stockte währenddessen (ein ausgelasteter Host? andere Lesezugriffe auf das Gerät?). Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>Run %1 was %2× faster than the others (%3): the machine&apos;s speed changed during the test (a host that was busy before? another cache?). The figure is the median.</source>
+        <translation>Lauf %1 war %2× schneller als die anderen (%3): Die Geschwindigkeit der Maschine änderte sich während des Tests (ein Host, der vorher ausgelastet war? ein anderer Cache?). Der Wert ist der Median.</translation>
+    </message>
+    <message>
+        <source>median %1 (%2; min-max %3-%4); mean %5, stdev %6 MB/s (%7)</source>
+        <translation>Median %1 (%2; Min–Max %3–%4); Mittel %5, Standardabweichung %6 MB/s (%7)</translation>
     </message>
 </context>
 <context>
@@ -2570,6 +3682,10 @@ KiB</translation>
         <source>p99.9</source>
         <translation>p99.9</translation>
     </message>
+    <message>
+        <source>median</source>
+        <translation>Median</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadTestView</name>
@@ -2594,24 +3710,12 @@ KiB</translation>
         <translation>Parallel: mit Hintergrund-Datenströmen</translation>
     </message>
     <message>
-        <source>256M or the device, whichever is less</source>
-        <translation>256M oder das Gerät, je nachdem, was kleiner ist</translation>
-    </message>
-    <message>
-        <source>Bytes each measured stream reads (K/M/G are binary)</source>
-        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G sind binär)</translation>
-    </message>
-    <message>
         <source>O_DIRECT (bypasses readahead)</source>
         <translation>O_DIRECT (umgeht Readahead)</translation>
     </message>
     <message>
         <source>one shared descriptor</source>
         <translation>ein gemeinsamer Deskriptor</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (loop until the measured stream ends)</source>
-        <translation>sdc sdd@1G  (laufen in Schleife, bis der gemessene Datenstrom endet)</translation>
     </message>
     <message>
         <source>sweep read_ahead_kb:</source>
@@ -2728,10 +3832,6 @@ KiB</translation>
     <message>
         <source>the device list is not read yet</source>
         <translation>die Geräteliste ist noch nicht gelesen</translation>
-    </message>
-    <message>
-        <source>sdc sdd@1G  (measured beside the selected device, side by side)</source>
-        <translation>sdc sdd@1G  (neben dem ausgewählten Gerät gemessen)</translation>
     </message>
     <message>
         <source>Also measured</source>
@@ -2881,6 +3981,18 @@ KiB</translation>
         <source>% of reads</source>
         <translation>% der Lesezugriffe</translation>
     </message>
+    <message>
+        <source>Bytes each measured stream reads (K/M/G are binary); empty: 256M or the device, whichever is less</source>
+        <translation>Bytes, die jeder gemessene Datenstrom liest (K/M/G binär); leer: 256M oder das Gerät, je nachdem, was kleiner ist</translation>
+    </message>
+    <message>
+        <source>Devices read in a loop until the measured stream ends (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die in einer Schleife gelesen werden, bis der gemessene Datenstrom endet (NAME oder NAME@OFFSET)</translation>
+    </message>
+    <message>
+        <source>Devices measured beside the selected one, side by side (NAME or NAME@OFFSET)</source>
+        <translation>Geräte, die neben dem ausgewählten gemessen werden, Seite an Seite (NAME oder NAME@OFFSET)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Remote</name>
@@ -2903,6 +4015,156 @@ KiB</translation>
     <message>
         <source>the connection to %1 ended: the agent there restores what the sweep changed</source>
         <translation>die Verbindung zu %1 ist beendet: der Agent dort stellt wieder her, was die Messreihe geändert hat</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1&apos;s profiles are no longer followed: %2</source>
+        <translation>Die Profile von %1 werden nicht mehr verfolgt: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1&apos;s profile folders, asked every %n s</source>
+        <translation>
+            <numerusform>Profilordner von %1, alle %n s abgefragt</numerusform>
+            <numerusform>Profilordner von %1, alle %n s abgefragt</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Session</name>
+    <message>
+        <source>(machine)</source>
+        <translation>(Maschine)</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4</source>
+        <translation>%1 %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 → %4 %5</source>
+        <translation>%1 %2: %3 → %4 %5</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weitere</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+    <message>
+        <source>Profile %1 was not applied: %2</source>
+        <translation>Profil %1 wurde nicht angewendet: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %n change(s), restored unless kept: %1</source>
+        <translation>
+            <numerusform>%n Änderung wird probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+            <numerusform>%n Änderungen werden probiert, wiederhergestellt, sofern nicht behalten: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Profile %1: nothing to change</source>
+        <translation>Profil %1: nichts zu ändern</translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied profile %1, %n change(s): %2</source>
+        <translation>
+            <numerusform>Profil %1 angewendet, %n Änderung: %2</numerusform>
+            <numerusform>Profil %1 angewendet, %n Änderungen: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s): %1</source>
+        <translation>
+            <numerusform>%n Änderung angewendet: %1</numerusform>
+            <numerusform>%n Änderungen angewendet: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reverted the session: nothing had been changed</source>
+        <translation>Sitzung zurückgesetzt: es war nichts geändert worden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the session, %n setting(s) restored: %1</source>
+        <translation>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>Sitzung zurückgesetzt, %n Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1, %n value(s) restored: %2</source>
+        <translation>
+            <numerusform>%1 zurückgesetzt, %n Wert wiederhergestellt: %2</numerusform>
+            <numerusform>%1 zurückgesetzt, %n Werte wiederhergestellt: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored what an ended session left, %n setting(s): %1</source>
+        <translation>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellung: %1</numerusform>
+            <numerusform>Wiederhergestellt, was eine beendete Sitzung hinterließ, %n Einstellungen: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n tried setting(s): %1</source>
+        <translation>
+            <numerusform>%n probierte Einstellung wiederhergestellt: %1</numerusform>
+            <numerusform>%n probierte Einstellungen wiederhergestellt: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>(%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n tried setting(s); Revert session still takes them back</source>
+        <translation>
+            <numerusform>%n probierte Einstellung behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+            <numerusform>%n probierte Einstellungen behalten; Sitzung zurücksetzen nimmt sie weiterhin zurück</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); they are still held</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; sie ist noch gesetzt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; sie sind noch gesetzt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s), all restored</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung, wiederhergestellt</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen, alle wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
+        <translation>
+            <numerusform>Auf %1 gemessen mit %n vorübergehender Änderung; nicht alles kam zurück: %2</numerusform>
+            <numerusform>Auf %1 gemessen mit %n vorübergehenden Änderungen; nicht alles kam zurück: %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2936,12 +4198,36 @@ KiB</translation>
         <translation>Lauf %1</translation>
     </message>
     <message>
-        <source>  · run %1</source>
-        <translation>  · Lauf %1</translation>
-    </message>
-    <message>
         <source>device request %1</source>
         <translation>Geräteanforderung %1</translation>
+    </message>
+    <message>
+        <source>, %1–%2</source>
+        <translation>, %1–%2</translation>
+    </message>
+    <message>
+        <source> · run %1</source>
+        <translation> · Lauf %1</translation>
+    </message>
+    <message>
+        <source>The median of runs %1</source>
+        <translation>Der Median der Läufe %1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>⚠ Runs disagree: %1 was %2× slower</source>
+        <translation>⚠ Die Läufe weichen ab: %1 war %2× langsamer</translation>
+    </message>
+    <message>
+        <source>the first</source>
+        <translation>der erste Lauf</translation>
+    </message>
+    <message>
+        <source>⚠ Runs disagree: run %1 was %2× faster</source>
+        <translation>⚠ Die Läufe weichen ab: Lauf %1 war %2× schneller</translation>
     </message>
 </context>
 <context>
@@ -3029,18 +4315,6 @@ KiB</translation>
     <message>
         <source>cannot use the journal directory %1: %2</source>
         <translation>das Journalverzeichnis %1 lässt sich nicht verwenden: %2</translation>
-    </message>
-    <message>
-        <source>the journal directory %1 is not a private directory of this user (a directory, owned by uid %2, not group or world writable)</source>
-        <translation>das Journalverzeichnis %1 ist kein privates Verzeichnis dieses Benutzers (ein Verzeichnis, Eigentümer uid %2, nicht für Gruppe oder alle schreibbar)</translation>
-    </message>
-    <message>
-        <source>cannot write the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht schreiben: %2</translation>
-    </message>
-    <message>
-        <source>cannot sync the journal %1: %2</source>
-        <translation>das Journal %1 lässt sich nicht auf den Datenträger bringen (sync): %2</translation>
     </message>
     <message>
         <source>cannot remove the journal %1: %2</source>
@@ -3346,6 +4620,26 @@ KiB</translation>
         <source>: the plan is stale, nothing was changed (look again)</source>
         <translation>: der Plan ist veraltet, nichts wurde geändert (erneut nachsehen)</translation>
     </message>
+    <message>
+        <source>the journal directory</source>
+        <translation>das Journalverzeichnis</translation>
+    </message>
+    <message>
+        <source>(machine)</source>
+        <translation>(Maschine)</translation>
+    </message>
+    <message>
+        <source>%1 -&gt; %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>(neu)</translation>
+    </message>
+    <message>
+        <source> (the kernel kept %1)</source>
+        <translation> (der Kernel hat %1 behalten)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::TuningPanel</name>
@@ -3468,24 +4762,8 @@ KiB</translation>
 %1</translation>
     </message>
     <message>
-        <source>%1 %2: %3 → %4</source>
-        <translation>%1 %2: %3 → %4</translation>
-    </message>
-    <message>
-        <source>(new)</source>
-        <translation>(neu)</translation>
-    </message>
-    <message>
-        <source>Warnings:</source>
-        <translation>Warnungen:</translation>
-    </message>
-    <message>
         <source>Apply these changes?</source>
         <translation>Diese Änderungen anwenden?</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3</source>
-        <translation>%1 %2: %3</translation>
     </message>
     <message numerus="yes">
         <source>Restored %n setting(s) to their values from before this session.</source>
@@ -3566,6 +4844,25 @@ KiB</translation>
     <message>
         <source>Kept. Revert session still takes it back.</source>
         <translation>Behalten. „Sitzung zurücknehmen“ nimmt es weiterhin zurück.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Try these changes for %n s?</source>
+        <translation>
+            <numerusform>Diese Änderungen %n s lang probieren?</numerusform>
+            <numerusform>Diese Änderungen %n s lang probieren?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>The changes in this form were not applied; nothing was written to %1.</source>
+        <translation>Die Änderungen in diesem Formular wurden nicht angewendet; nichts wurde auf %1 geschrieben.</translation>
+    </message>
+    <message>
+        <source>Select another device to tune.</source>
+        <translation>Wählen Sie ein anderes Gerät zum Einstellen.</translation>
     </message>
 </context>
 </TS>

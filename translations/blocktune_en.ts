@@ -59,6 +59,27 @@
             <numerusform>Advise reads with the workload above at a series of readahead values, each from a cold cache, draws the curve here as it goes, and recommends the smallest readahead that reaches the plateau. It takes about %n seconds (the budget) and puts the readahead back when it ends; nothing changes until you apply or try the answer.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart (a budget of about %1 s).</source>
+        <translation>
+            <numerusform>About %n run a point would tell them apart (a budget of about %1 s).</numerusform>
+            <numerusform>About %n runs a point would tell them apart (a budget of about %1 s).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>About %n runs a point would tell them apart.</source>
+        <translation>
+            <numerusform>About %n run a point would tell them apart.</numerusform>
+            <numerusform>About %n runs a point would tell them apart.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Try the advice, %1, for %n s?</source>
+        <translation>
+            <numerusform>Try the advice, %1, for %n s?</numerusform>
+            <numerusform>Try the advice, %1, for %n s?</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Advisor</name>
@@ -67,6 +88,16 @@
         <translation>
             <numerusform>the curve has %n point; a knee needs at least 2</numerusform>
             <numerusform>the curve has %n points; a knee needs at least 2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ChangePreviewDialog</name>
+    <message numerus="yes">
+        <source>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</source>
+        <translation>
+            <numerusform>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</numerusform>
+            <numerusform>Scope: only the devices listed, for %n s; then the values from before come back unless you keep it. The values from before are journaled, so a crash does not leave the trial behind.</numerusform>
         </translation>
     </message>
 </context>
@@ -203,6 +234,20 @@
             <numerusform>%n drifts from %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 would keep %n rule(s) in %2</source>
+        <translation>
+            <numerusform>%1 would keep %n rule in %2</numerusform>
+            <numerusform>%1 would keep %n rules in %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 would change %n setting(s) on the devices ticked</source>
+        <translation>
+            <numerusform>%1 would change %n setting on the devices ticked</numerusform>
+            <numerusform>%1 would change %n settings on the devices ticked</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ProfilesView</name>
@@ -211,6 +256,103 @@
         <translation>
             <numerusform>%n profile</numerusform>
             <numerusform>%n profiles</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Remote</name>
+    <message numerus="yes">
+        <source>%1&apos;s profile folders, asked every %n s</source>
+        <translation>
+            <numerusform>%1&apos;s profile folders, asked every %n s</numerusform>
+            <numerusform>%1&apos;s profile folders, asked every %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::Session</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trying %n change(s), restored unless kept: %1</source>
+        <translation>
+            <numerusform>Trying %n change, restored unless kept: %1</numerusform>
+            <numerusform>Trying %n changes, restored unless kept: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied profile %1, %n change(s): %2</source>
+        <translation>
+            <numerusform>Applied profile %1, %n change: %2</numerusform>
+            <numerusform>Applied profile %1, %n changes: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s): %1</source>
+        <translation>
+            <numerusform>Applied %n change: %1</numerusform>
+            <numerusform>Applied %n changes: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted the session, %n setting(s) restored: %1</source>
+        <translation>
+            <numerusform>Reverted the session, %n setting restored: %1</numerusform>
+            <numerusform>Reverted the session, %n settings restored: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reverted %1, %n value(s) restored: %2</source>
+        <translation>
+            <numerusform>Reverted %1, %n value restored: %2</numerusform>
+            <numerusform>Reverted %1, %n values restored: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored what an ended session left, %n setting(s): %1</source>
+        <translation>
+            <numerusform>Restored what an ended session left, %n setting: %1</numerusform>
+            <numerusform>Restored what an ended session left, %n settings: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Restored %n tried setting(s): %1</source>
+        <translation>
+            <numerusform>Restored %n tried setting: %1</numerusform>
+            <numerusform>Restored %n tried settings: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept %n tried setting(s); Revert session still takes them back</source>
+        <translation>
+            <numerusform>Kept %n tried setting; Revert session still takes them back</numerusform>
+            <numerusform>Kept %n tried settings; Revert session still takes them back</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); they are still held</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change; they are still held</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes; they are still held</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s), all restored</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change, all restored</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes, all restored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured on %1 with %n temporary change(s); not everything came back: %2</source>
+        <translation>
+            <numerusform>Measured on %1 with %n temporary change; not everything came back: %2</numerusform>
+            <numerusform>Measured on %1 with %n temporary changes; not everything came back: %2</numerusform>
         </translation>
     </message>
 </context>
@@ -242,6 +384,13 @@
         <translation>
             <numerusform>Restored %n setting to its value from before this session.</numerusform>
             <numerusform>Restored %n settings to their values from before this session.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Try these changes for %n s?</source>
+        <translation>
+            <numerusform>Try these changes for %n s?</numerusform>
+            <numerusform>Try these changes for %n s?</numerusform>
         </translation>
     </message>
 </context>

@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QHeaderView>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSet>
 #include <QTimer>
 #include <QTreeWidgetItemIterator>
@@ -22,7 +23,16 @@ enum Role {
     NameRole = Qt::UserRole,   ///< the kernel name
     QueueRole,                 ///< whose queue/ the row's readahead and scheduler are
     SearchRole,                ///< lower-case name, dm name, model, serial, WWN
+    IdentityRole,              ///< identityOf(): the same name on another device differs
 };
+
+/// What tells one device from another that took its name after it went
+/// (a loop detached and another attached): the device number and, for a
+/// loop, its backing file.
+QString identityOf(const BlockDevice &d)
+{
+    return QStringLiteral("%1:%2 %3").arg(d.major).arg(d.minor).arg(d.loop ? d.loop->backingFile : QString());
+}
 
 constexpr int kRefreshMs = 2000;
 
@@ -240,6 +250,7 @@ private:
         item->setText(DeviceTree::Name, shownName(*d));
         item->setData(DeviceTree::Name, NameRole, d->name);
         item->setData(DeviceTree::Name, QueueRole, d->queueDevice.isEmpty() ? d->name : d->queueDevice);
+        item->setData(DeviceTree::Name, IdentityRole, identityOf(*d));
         item->setData(DeviceTree::Name, SearchRole,
                       QStringList{d->name, d->dm ? d->dm->name : QString(), d->dm ? shownName(*d) : QString(),
                                   d->model, d->serial, d->wwn}
@@ -283,7 +294,7 @@ DeviceTree::DeviceTree(QWidget *parent) : QTreeWidget(parent)
     setAlternatingRowColors(true);
     header()->setStretchLastSection(true);
     connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *current) {
-        if (current)
+        if (current && !m_rebuilding)
             Q_EMIT deviceSelected(current->data(Name, NameRole).toString());
     });
     // The context menu acts on the row under the mouse: a right click
@@ -325,8 +336,36 @@ void DeviceTree::setSysroot(const QString &sysroot)
 
 void DeviceTree::setModel(std::shared_ptr<const DeviceModel> model)
 {
+    const QTreeWidgetItem *current = currentItem();
+    const QString name = current ? current->data(Name, NameRole).toString() : QString();
+    const QString identity = current ? current->data(Name, IdentityRole).toString() : QString();
     m_model = std::move(model);
     rebuild();
+    if (name.isEmpty())
+        return;
+    const QTreeWidgetItem *now = currentItem();
+    if (now && now->data(Name, NameRole).toString() == name && now->data(Name, IdentityRole).toString() == identity)
+        return;
+    if (const QString why = goneReason(name, identity); !why.isEmpty()) {
+        if (now && now->data(Name, NameRole).toString() == name)
+            setCurrentItem(nullptr); // the name is another device's now: not what the user chose
+        Q_EMIT selectedDeviceGone(name, why);
+    }
+}
+
+QString DeviceTree::goneReason(const QString &name, const QString &identity) const
+{
+    const BlockDevice *d = m_model ? m_model->find(name) : nullptr;
+    if (!d)
+        return tr("%1 is gone: it was removed from the system").arg(name);
+    // A detached loop stays in /sys/block, empty and without its backing
+    // file: that is its going, not another device taking the name.
+    if (isEmpty(*d))
+        return d->type == DeviceType::Loop ? tr("%1 is gone: the loop device was detached").arg(name)
+                                           : tr("%1 is gone: its medium was removed").arg(name);
+    if (identityOf(*d) != identity)
+        return tr("%1 is gone: the name now belongs to another device").arg(name);
+    return {}; // still there, only hidden by a filter
 }
 
 void DeviceTree::setModel(const DeviceModel &model)
@@ -369,7 +408,17 @@ void DeviceTree::setSearchText(const QString &text)
 
 void DeviceTree::rebuild()
 {
+    const QTreeWidgetItem *current = currentItem();
     const QString selected = selectedDevice();
+    const QString identity = current ? current->data(Name, IdentityRole).toString() : QString();
+    // What the user arranged: rows they collapsed, where they scrolled to.
+    QSet<QString> collapsed;
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if ((*it)->childCount() > 0 && !(*it)->isExpanded())
+            collapsed.insert((*it)->data(Name, NameRole).toString());
+    const int scrolledTo = verticalScrollBar()->value();
+    const bool firstRows = topLevelItemCount() == 0;
+    m_rebuilding = true;
     clear();
     if (m_model) {
         Builder builder(*m_model, this, m_hideEmpty, m_hideVirtual);
@@ -379,11 +428,25 @@ void DeviceTree::rebuild()
             builder.byDisk();
     }
     expandAll();
-    for (int c = 0; c < Detail; ++c)
-        resizeColumnToContents(c);
+    for (QTreeWidgetItemIterator it(this); *it; ++it)
+        if (collapsed.contains((*it)->data(Name, NameRole).toString()))
+            (*it)->setExpanded(false);
+    // Sized to the contents the first time; later only widened, so a
+    // column the user narrowed does not jump back at every hotplug.
+    for (int c = 0; c < Detail; ++c) {
+        const int wanted = std::max(sizeHintForColumn(c), header()->sectionSizeHint(c));
+        setColumnWidth(c, firstRows ? wanted : std::max(columnWidth(c), wanted));
+    }
     applySearch();
-    if (!selected.isEmpty())
-        selectDevice(selected);
+    if (!selected.isEmpty()) {
+        for (QTreeWidgetItem *item : itemsFor(selected))
+            if (!item->isHidden() && item->data(Name, IdentityRole).toString() == identity) {
+                setCurrentItem(item);
+                break;
+            }
+    }
+    verticalScrollBar()->setValue(scrolledTo);
+    m_rebuilding = false;
 }
 
 void DeviceTree::applySearch()

@@ -36,8 +36,13 @@ public:
 
     /// Where refreshVisibleValues() reads (empty = the live machine).
     void setSysroot(const QString &sysroot);
-    /// Rebuilds the tree from a published model, keeping the selected
-    /// device selected. The tree keeps the snapshot, not a copy.
+    /// Rebuilds the tree from a published model (a hotplug, a rescan),
+    /// disturbing nothing the user is doing: the selected device stays
+    /// selected without a new deviceSelected() (it is the same device: same
+    /// name and device number, a loop's same backing file), collapsed rows
+    /// stay collapsed, the scroll position and the focus stay. When the
+    /// selected device itself went away, selectedDeviceGone() says so. The
+    /// tree keeps the snapshot, not a copy.
     void setModel(std::shared_ptr<const DeviceModel> model);
     /// The same from a model of one's own (tests, tools): shared as a copy.
     void setModel(const DeviceModel &model);
@@ -68,12 +73,17 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void deviceSelected(const QString &name);
+    /// The selected device is not in the new model any more, or is another
+    /// one now: `why` says which, in words for the user.
+    void selectedDeviceGone(const QString &name, const QString &why);
     /// The context menu's "Apply profile…" on this device.
     void applyProfileRequested(const QString &name);
 
 private:
     void rebuild();
     void applySearch();
+    /// Why `name` (which was `identity`) cannot be selected in the new model.
+    QString goneReason(const QString &name, const QString &identity) const;
 
     std::shared_ptr<const DeviceModel> m_model;
     QString m_sysroot;
@@ -83,6 +93,7 @@ private:
     bool m_hideEmpty = true;
     bool m_hideVirtual = false;
     QString m_search;
+    bool m_rebuilding = false; ///< rows made again: the selection is not the user's
 };
 
 } // namespace blocktune

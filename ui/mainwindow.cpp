@@ -3,8 +3,12 @@
 #include "advisor/advisor.h"
 
 #include "devicepane.h"
+#include "detailsview.h"
+#include "appearance.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
+#include "common/termination.h"
+#include "console/consolesession.h"
 #include "monitor/monitorview.h"
 #include "readtest/readtestview.h"
 #include "history/historyview.h"
@@ -12,7 +16,7 @@
 #include "advisor/adviseview.h"
 #include "advisor/diagnoseview.h"
 #include "remote/connectdialog.h"
-#include "remote/hostwatcher.h"
+#include "machine/machine.h"
 
 #include "common/sysroot.h"
 #include "devices/devices.h"
@@ -20,7 +24,6 @@
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
 #include "windowfit.h"
-#include "session/consolesession.h"
 #include "tuning/tuning.h"
 
 #include <QDir>
@@ -28,28 +31,26 @@
 #include <QScreen>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QActionGroup>
 #include <QMenuBar>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QCoreApplication>
 #include <QMessageBox>
 
 #include <memory>
-#include <QPointer>
 #include <QPushButton>
-#include <QThread>
 #include <QSettings>
 #include <QShortcut>
 #include <QTabWidget>
-#include <QPlainTextEdit>
 #include <QSocketNotifier>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTimer>
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 namespace blocktune {
 
@@ -59,9 +60,9 @@ SessionOptions consoleOptions(const QString &sysroot)
 {
     SessionOptions options;
     if (!sysroot.isEmpty())
-        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree: the console only shows it (nothing is "
-                                                "applied or measured there); blocktune-cli --sysroot writes into "
-                                                "its files for tests").arg(sysroot);
+        options.readOnlyReason = MainWindow::tr("%1 is a recorded tree, a recording of a machine: read-only, the "
+                                                "console only shows it (nothing is applied or measured there)")
+                                     .arg(sysroot);
     return options;
 }
 
@@ -74,48 +75,57 @@ QString kernelRelease()
 } // namespace
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, QWidget *parent)
-    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), {}, parent)
+    : MainWindow(sysroot, initialDevice, consoleOptions(sysroot), parent)
 {
 }
 
 MainWindow::MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-                       std::shared_ptr<Measurer> measurer, QWidget *parent)
-    : QMainWindow(parent), m_session(new ConsoleSession(SysRoot(sysroot), options, std::move(measurer), this)),
+                       QWidget *parent)
+    : MainWindow(openMachine(SysRoot(sysroot), options), initialDevice, parent)
+{
+}
+
+MainWindow::MainWindow(std::shared_ptr<Machine> machine, const QString &initialDevice, QWidget *parent)
+    : QMainWindow(parent), m_machine(std::move(machine)),
+      m_session(new ConsoleSession(m_machine->root(), m_machine->sessionOptions(), m_machine->measurer(), this)),
       m_initialDevice(initialDevice)
 {
-    setWindowTitle(sysroot.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(sysroot));
-    buildViews(sysroot);
+    const QString name = m_machine->displayName();
+    setWindowTitle(name.isEmpty() ? tr("blocktune") : tr("blocktune — %1").arg(name));
+    buildViews();
     layOutViews();
     buildMenus();
     wireViews();
     watchDevices();
+    followConnection();
     closeOnTerminationSignals();
     restoreWindowState();
     m_privilege->setText(privilegeText(nullptr));
     rescan();
 }
 
-void MainWindow::buildViews(const QString &sysroot)
+void MainWindow::buildViews()
 {
+    const QString root = m_machine->root().root();
     m_splitter = new QSplitter(this);
-    auto *pane = new DevicePane(sysroot, m_splitter);
+    auto *pane = new DevicePane(root, m_splitter);
     m_tree = pane->tree();
     m_tabs = new QTabWidget(m_splitter);
     m_tuning = new TuningPanel(m_session, m_tabs);
-    m_readTest = new ReadTestView(m_session, m_tabs);
-    m_monitor = new MonitorView(sysroot, m_session->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
-    if (auto loader = m_session->latencyLoader())
-        m_monitor->setLatencyLoader(std::move(loader)); // a host's window: the host's histograms
-    m_details = new QPlainTextEdit(m_tabs);
-    m_details->setReadOnly(true);
-    m_details->setFont(QFont(QStringLiteral("monospace")));
-    // A host's window shows the host's history: a copy of its database
-    // beside the mirror, fetched when the tab is shown (fetchRemoteHistory).
-    m_history = new HistoryView(m_session->capabilities().filesHere ? QString() : sysroot + QStringLiteral("/history.sqlite"),
-                                m_tabs);
-    const ProfileStore profileStore = ProfileStore::standard(m_session->root());
-    m_profiles = new ProfilesView(m_session, profileStore, m_tabs);
-    m_advise = new AdviseView(m_session, profileStore.userDir(), m_tabs);
+    m_readTest = new ReadTestView(m_session, *m_machine, m_tabs);
+    const std::shared_ptr<Measurer> measurer = m_machine->measurer();
+    m_monitor = new MonitorView(root, measurer->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
+    if (auto loader = measurer->latencyLoader())
+        m_monitor->setLatencyLoader(std::move(loader)); // a host's histograms, from its agent
+    // A recorded tree or a snapshot: frozen counters (a host's mirror is
+    // recorded too, but its counters come live from the host's agent).
+    m_monitor->setRecording(m_machine->capabilities().frozenCounters);
+    m_details = new DetailsView(m_tabs);
+    // The machine's history: this machine's store, or a copy of a host's
+    // database beside its mirror, fetched when the tab is shown (refreshHistory).
+    m_history = new HistoryView(m_machine->historyPath(), m_tabs);
+    m_profiles = new ProfilesView(m_session, m_machine->profiles(), m_tabs);
+    m_advise = new AdviseView(m_session, *m_machine, m_machine->profileUserDir(), m_tabs);
     m_diagnose = new DiagnoseView(m_session, m_tabs);
     m_status = new QLabel(this);
     m_privilege = new QLabel(this);
@@ -146,7 +156,13 @@ void MainWindow::layOutViews()
 void MainWindow::buildMenus()
 {
     QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(tr("&Rescan devices"), QKeySequence::Refresh, this, &MainWindow::rescan);
+    // F5 reads everything a list shows again: the devices and the profiles
+    // (their folders are watched too; this is for a folder a watch cannot
+    // see, such as one on NFS).
+    fileMenu->addAction(tr("&Rescan devices and profiles"), QKeySequence::Refresh, this, [this] {
+        rescan();
+        m_profiles->relist();
+    });
     fileMenu->addAction(tr("&Open snapshot…"), QKeySequence::Open, this, [this] {
         const QString file = QFileDialog::getOpenFileName(this, tr("Open snapshot"), QString(),
                                                           tr("blocktune snapshots (*.tar.gz *.tgz)"));
@@ -164,11 +180,13 @@ void MainWindow::buildMenus()
     fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->addAction(tr("&Device list"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
-                        [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    QAction *deviceList = viewMenu->addAction(tr("&Device list"), this,
+                                              [this] { m_tree->setFocus(Qt::ShortcutFocusReason); });
+    deviceList->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_L), QKeySequence(Qt::ALT | Qt::Key_D)});
     for (int i = 0; i < m_tabs->count(); ++i)
         viewMenu->addAction(m_tabs->tabText(i), QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)), this,
                             [this, i] { m_tabs->setCurrentIndex(i); });
+    buildThemeMenu(viewMenu);
     // Ctrl+Tab between the tabs from anywhere, not only when the tab bar has focus.
     auto *next = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab), this);
     next->setContext(Qt::WindowShortcut);
@@ -185,25 +203,55 @@ void MainWindow::buildMenus()
     helpMenu->addAction(tr("&About blocktune"), this, &MainWindow::showAbout);
 }
 
+// View -> Theme: follow the desktop, or light or dark whatever it says;
+// kept for the next start.
+void MainWindow::buildThemeMenu(QMenu *viewMenu)
+{
+    viewMenu->addSeparator();
+    QMenu *menu = viewMenu->addMenu(tr("&Theme"));
+    menu->setObjectName(QStringLiteral("themeMenu"));
+    auto *group = new QActionGroup(menu);
+    const std::pair<ThemeChoice, QString> choices[] = {{ThemeChoice::System, tr("Follow the &desktop")},
+                                                       {ThemeChoice::Light, tr("&Light")},
+                                                       {ThemeChoice::Dark, tr("Dar&k")}};
+    for (const auto &[choice, text] : choices) {
+        QAction *action = menu->addAction(text);
+        action->setObjectName(QStringLiteral("theme-") + themeChoiceName(choice));
+        action->setCheckable(true);
+        action->setChecked(choice == currentTheme());
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [choice] {
+            applyTheme(choice);
+            saveTheme(choice);
+        });
+    }
+    // Another window's menu changed it: this one's ticks follow.
+    connect(menu, &QMenu::aboutToShow, menu, [menu] {
+        for (QAction *action : menu->actions())
+            action->setChecked(action->objectName() == QStringLiteral("theme-") + themeChoiceName(currentTheme()));
+    });
+}
+
 void MainWindow::wireViews()
 {
     connect(m_tree, &DeviceTree::deviceSelected, this, &MainWindow::deviceSelected);
+    connect(m_tree, &DeviceTree::selectedDeviceGone, this, &MainWindow::deviceGone);
     connect(m_tree, &DeviceTree::applyProfileRequested, this, &MainWindow::openProfilesFor);
-    connect(m_profiles, &ProfilesView::settingsChanged, this, [this] { m_tuning->reload(); });
-    connect(m_advise, &AdviseView::settingsChanged, this, [this] { m_tuning->reload(); });
+    // A write made elsewhere reaches the settings panel as the session's
+    // event (ConsoleSession::happened): it takes the new values in and
+    // keeps the user's unapplied edits.
     connect(m_advise, &AdviseView::profileSaved, m_profiles, &ProfilesView::refresh);
     connect(m_history, &HistoryView::advised, this, [this](const Advice &advice) {
         m_advise->showRecordedAdvice(advice);
         m_tabs->setCurrentWidget(m_advise);
     });
-    connect(m_diagnose, &DiagnoseView::settingsChanged, this, [this] { m_tuning->reload(); });
     auto statusLine = [this](const QString &text) { statusBar()->showMessage(text.section(u'\n', 0, 0), 10000); };
     connect(m_advise, &AdviseView::message, this, statusLine);
     connect(m_diagnose, &DiagnoseView::message, this, statusLine);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateMonitorDevices);
     // A sweep changes readahead while it runs and restores it at the end;
     // its job publishes the session's model, the panel reads it again.
-    connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->reload(); });
+    connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->refresh(); });
+    connect(m_session, &ConsoleSession::happened, this, &MainWindow::sessionHappened);
     connect(m_session, &ConsoleSession::modelChanged, this, &MainWindow::showModel);
     connect(m_session->worker(), &SessionWorker::scanFailed, this,
             [this](quint64, const QString &message) { m_status->setText(message); });
@@ -221,13 +269,7 @@ void MainWindow::wireViews()
     connect(m_tuning, &TuningPanel::applied, this, [this](bool ok) {
         if (!ok)
             showError(m_tuning->lastMessage().section(u'\n', 0, 0));
-        else
-            m_monitor->markSettingChange(m_tuning->lastMessage().section(u'\n', 0, 0));
     });
-    // The monitor's heatmap marks where this console changed a setting.
-    connect(m_profiles, &ProfilesView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("profile")); });
-    connect(m_advise, &AdviseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("advice applied")); });
-    connect(m_diagnose, &DiagnoseView::settingsChanged, m_monitor, [this] { m_monitor->markSettingChange(tr("fix applied")); });
     connect(m_tree, &DeviceTree::deviceSelected, this, [](const QString &name) {
         QSettings().setValue(QStringLiteral("console/lastDevice"), name);
     });
@@ -235,28 +277,55 @@ void MainWindow::wireViews()
 
 void MainWindow::watchDevices()
 {
-    if (!m_session->root().isLive())
+    m_deviceEvents = m_machine->watchDevices(this);
+    if (!m_deviceEvents)
         return;
-    m_watcher = new DeviceWatcher(this);
-    // Hotplug: coalesce a burst of uevents into one rescan.
-    auto *debounce = new QTimer(this);
-    debounce->setSingleShot(true);
-    debounce->setInterval(200);
-    connect(debounce, &QTimer::timeout, this, &MainWindow::rescan);
-    auto kick = [debounce](const QString &) { debounce->start(); };
-    connect(m_watcher, &DeviceWatcher::deviceAdded, debounce, kick);
-    connect(m_watcher, &DeviceWatcher::deviceRemoved, debounce, kick);
-    connect(m_watcher, &DeviceWatcher::deviceChanged, debounce, kick);
-    m_watcher->start();
+    connect(m_deviceEvents, &DeviceEvents::devicesChanged, this, &MainWindow::rescan);
+    m_deviceEvents->start();
 }
 
-void MainWindow::watchHost()
+void MainWindow::followConnection()
 {
-    // The host's uevents do not come here: its agent is asked for a digest
-    // of its block devices, and a change records the host again.
-    m_hostWatcher = new HostDeviceWatcher(m_remote->connection.link, kHostWatchIntervalMs, this);
-    connect(m_hostWatcher, &HostDeviceWatcher::devicesChanged, this, [this](int) { rescan(); });
-    m_hostWatcher->start();
+    const QString name = m_machine->displayName();
+    // What the agent of a connection that dropped put back (it said so to
+    // the agent that answers now).
+    if (const std::optional<PreviousEnd> previous = m_machine->previousEnd()) {
+        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
+                          nullptr, previous->restored)
+                           .arg(name, previous->why);
+        if (previous->failed > 0)
+            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, previous->failed).arg(name);
+        statusBar()->showMessage(text, 60000);
+    }
+    connect(m_machine.get(), &Machine::connectionLost, this, &MainWindow::connectionLost);
+    if (m_machine->isConnectionLost())
+        QMetaObject::invokeMethod(this, [this] { connectionLost(QString()); }, Qt::QueuedConnection);
+    connect(m_machine.get(), &Machine::reconnected, this, [this](const std::shared_ptr<Machine> &fresh) {
+        MainWindow *window = openWindow(fresh);
+        window->restoreGeometry(saveGeometry());
+        window->tabs()->setCurrentIndex(m_tabs->currentIndex());
+        window->m_initialDevice = m_tree->selectedDevice();
+        window->show();
+        close();
+    });
+    connect(m_machine.get(), &Machine::reconnectFailed, this, [this](const QString &message) {
+        // ssh's own words; nothing is retried on its own.
+        showError(message);
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Reconnect"), message, QMessageBox::Close, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    if (m_machine->capabilities().keepsItsOwnHistory)
+        m_tabs->setTabToolTip(m_tabs->indexOf(m_history), tr("The read tests and sweeps kept on %1").arg(name));
+    // A history kept elsewhere is copied when its tab is shown and after each test there.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_history)
+            refreshHistory();
+    });
+    connect(m_readTest, &ReadTestView::finished, this, [this] {
+        if (m_tabs->currentWidget() == m_history)
+            refreshHistory();
+    });
 }
 
 void MainWindow::closeOnTerminationSignals()
@@ -282,7 +351,8 @@ void MainWindow::restoreWindowState()
     if (!isMaximized() && !isFullScreen()) {
         const QScreen *on = screen() ? screen() : QGuiApplication::primaryScreen();
         const QRect available = on ? on->availableGeometry() : QRect();
-        setGeometry(fitWindowGeometry(available, QSize(1280, 760), restored ? geometry() : QRect()));
+        const QRect fitted = fitWindowGeometry(available, QSize(1280, 760), restored ? geometry() : QRect());
+        setGeometry(fitted);
     }
     m_splitter->restoreState(settings.value(QStringLiteral("console/splitter")).toByteArray());
     if (m_initialDevice.isEmpty())
@@ -302,92 +372,73 @@ MainWindow::~MainWindow()
 
 QString MainWindow::privilegeText(const SessionState *state) const
 {
+    const QString name = m_machine->displayName();
+    // The session's last state may arrive after the loss (a call that
+    // failed on the dead link): the label stays what the loss said.
+    if (m_connectionLost)
+        return tr("%1: disconnected").arg(name);
     QStringList parts;
-    const QString host = m_session->remoteHost();
-    if (!host.isEmpty()) {
+    const MachineCapabilities can = m_machine->capabilities();
+    if (can.changesHeldThere) {
+        // The agent's "user@host: direct" or "user@host: blocktune-helper (sudo -n)".
+        const QString writer = m_session->state().writer;
+        const QString user = writer.section(u'@', 0, 0);
         parts << (m_session->readOnlyReason().isEmpty()
-                      ? tr("%1: writing as %2").arg(host, m_session->state().writer)
-                      : tr("%1: read-only").arg(host));
+                      ? tr("%1: %2").arg(name, writerText(writer.section(u": "_qs, 1), user == u"root"))
+                      : tr("%1: read-only").arg(name));
     } else if (!m_session->readOnlyReason().isEmpty()) {
-        parts << tr("read-only (recorded tree)");
+        parts << (m_session->isRecorded() ? tr("a recording: read-only") : tr("read-only"));
     } else if (m_session->isRecorded()) {
-        parts << tr("recorded tree: writes go to its files");
-    } else if (!state || !state->writerStarted) {
-        parts << tr("read-only until the first change authorizes");
+        parts << tr("a recording: writes change its files, not a machine");
     } else {
-        parts << tr("writing through %1").arg(state->writer);
+        const bool started = state && state->writerStarted;
+        parts << writerText(started ? state->writer : QString(), ::geteuid() == 0);
     }
     if (state && state->temporary > 0)
-        parts << (host.isEmpty() ? tr("%n temporary change(s) will be restored", nullptr, state->temporary)
-                                 : tr("%n temporary change(s) held there", nullptr, state->temporary));
+        parts << (can.changesHeldThere ? tr("%n temporary change(s) held there", nullptr, state->temporary)
+                                       : tr("%n temporary change(s) will be restored", nullptr, state->temporary));
     if (state && state->busy)
         parts << tr("writing…");
     return parts.join(QStringLiteral(" · "));
 }
 
-QString MainWindow::remoteHost() const
+// Who writes, in words: root writes directly; a user's writes go through
+// blocktune-helper, started by pkexec (polkit asks once, at the first
+// change) or by sudo. `writer` is the backend's description ("direct",
+// "blocktune-helper (pkexec)"), empty before the writer started.
+QString MainWindow::writerText(const QString &writer, bool asRoot)
 {
-    return m_session->remoteHost();
+    if (writer == u"direct")
+        return asRoot ? tr("writes directly as root") : tr("writes directly");
+    if (writer.startsWith(u"blocktune-helper")) {
+        if (writer.contains(u"pkexec"))
+            return tr("writes through blocktune-helper via pkexec (polkit)");
+        if (writer.contains(u"sudo"))
+            return tr("writes through blocktune-helper via sudo");
+        return tr("writes through blocktune-helper");
+    }
+    if (!writer.isEmpty())
+        return tr("writes through %1").arg(writer);
+    return asRoot ? tr("writes directly as root")
+                  : tr("writes through blocktune-helper via pkexec (polkit asks at the first change)");
 }
 
-MainWindow *MainWindow::openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
-                                   const QString &initialDevice)
+MainWindow *MainWindow::openWindow(std::shared_ptr<Machine> machine, const QString &initialDevice)
 {
-    auto *window = new MainWindow(host->connection.mirror, initialDevice, hostSessionOptions(host->connection),
-                                  host->connection.measurer);
+    auto *window = new MainWindow(std::move(machine), initialDevice);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setWindowTitle(tr("blocktune — %1").arg(target.host));
-    window->m_remote = std::move(host);
-    window->m_tabs->setTabToolTip(window->m_tabs->indexOf(window->m_history),
-                                  tr("The read tests and sweeps kept on %1").arg(target.host));
-    // The host's history: copied when the tab is shown and after each test there.
-    connect(window->m_tabs, &QTabWidget::currentChanged, window, [window] {
-        if (window->m_tabs->currentWidget() == window->m_history)
-            window->fetchRemoteHistory();
-    });
-    connect(window->m_readTest, &ReadTestView::finished, window, [window] {
-        if (window->m_tabs->currentWidget() == window->m_history)
-            window->fetchRemoteHistory();
-    });
-    window->m_remoteTarget = std::make_shared<RemoteTarget>(target);
-    window->watchHost();
-    connect(window->m_remote->connection.link.get(), &RemoteLink::connectionLost, window, &MainWindow::connectionLost);
-    // What the agent of a connection that dropped put back (it said so to
-    // the agent that answers now).
-    const QJsonObject previous = window->m_remote->connection.link->hello().raw.value(u"previous_end").toObject();
-    if (!previous.isEmpty()) {
-        QString text = tr("When the last connection to %1 ended (%2), the agent there restored %n temporary change(s)",
-                          nullptr, previous.value(u"restored").toInt())
-                           .arg(target.host, previous.value(u"why").toString());
-        if (const int failed = previous.value(u"failed").toInt(); failed > 0)
-            text += tr("; %n could not be restored (blocktune-cli --host %1 restore)", nullptr, failed).arg(target.host);
-        window->statusBar()->showMessage(text, 60000);
-    }
-    if (window->m_remote->connection.link->isLost())
-        QMetaObject::invokeMethod(window, [window] { window->connectionLost(QString()); }, Qt::QueuedConnection);
     return window;
 }
 
-void MainWindow::fetchRemoteHistory()
+void MainWindow::refreshHistory()
 {
-    if (!m_remote || m_connectionLost)
+    if (m_connectionLost)
         return;
-    const std::function<Status(const QString &)> fetch = m_remote->connection.fetchHistory;
-    const QString file = m_remote->connection.mirror + QStringLiteral("/history.sqlite");
-    QPointer<MainWindow> self(this);
-    QThread *worker = QThread::create([self, fetch, file] {
-        const Status fetched = fetch(file);
-        const QString error = fetched ? QString() : fetched.error().message;
-        QMetaObject::invokeMethod(qApp, [self, error] {
-            if (!self)
-                return;
-            if (!error.isEmpty())
-                self->showError(error);
-            self->m_history->reload();
-        }, Qt::QueuedConnection);
+    m_machine->refreshHistory(this, [this](const QString &error) {
+        if (!error.isEmpty())
+            showError(error);
+        m_history->reload();
     });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
 }
 
 void MainWindow::showConnectDialog()
@@ -395,7 +446,7 @@ void MainWindow::showConnectDialog()
     auto *dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ConnectDialog::connected, this,
-            [](const RemoteTarget &target, const std::shared_ptr<RemoteHost> &host) { openRemote(target, host)->show(); });
+            [](const std::shared_ptr<Machine> &machine) { openWindow(machine)->show(); });
     dialog->open();
 }
 
@@ -404,14 +455,14 @@ void MainWindow::connectionLost(const QString &why)
     if (m_connectionLost)
         return;
     m_connectionLost = true;
-    const QString host = m_session->remoteHost();
+    const QString host = m_machine->displayName();
     const int held = m_session->state().temporary;
     // The agent restores what it holds when its input ends (docs/cli.md, "Remote
     // hosts"); this window's count is what it held at the last answer.
     const QString text = held > 0 ? tr("connection to %1 lost; %n temporary change(s) restored there", nullptr, held).arg(host)
                                   : tr("connection to %1 lost; no temporary change was held there").arg(host);
     m_splitter->setEnabled(false);
-    m_privilege->setText(tr("%1: disconnected").arg(host));
+    m_privilege->setText(privilegeText(nullptr));
     showError(text);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Connection lost"), text, QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("connectionLost"));
@@ -426,26 +477,10 @@ void MainWindow::connectionLost(const QString &why)
 
 void MainWindow::reconnect()
 {
-    if (!m_remoteTarget)
-        return;
-    statusBar()->showMessage(tr("Connecting to %1…").arg(m_remoteTarget->host));
-    const RemoteTarget target = *m_remoteTarget;
-    connectInBackground(this, target, [this, target](Result<RemoteHost> host) {
-        if (!host) {
-            // ssh's own words; nothing is retried on its own.
-            showError(host.error().message);
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Reconnect"), host.error().message, QMessageBox::Close, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-            return;
-        }
-        MainWindow *fresh = openRemote(target, std::make_shared<RemoteHost>(std::move(*host)));
-        fresh->restoreGeometry(saveGeometry());
-        fresh->tabs()->setCurrentIndex(m_tabs->currentIndex());
-        fresh->m_initialDevice = m_tree->selectedDevice();
-        fresh->show();
-        close();
-    });
+    // The machine connects again the way it was reached: reconnected()
+    // opens the fresh window (followConnection()), reconnectFailed() says why.
+    statusBar()->showMessage(tr("Connecting to %1…").arg(m_machine->displayName()));
+    m_machine->reconnect();
 }
 
 MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)
@@ -468,6 +503,20 @@ MainWindow *MainWindow::openSnapshot(const QString &tarball, QString *error)
     window->setWindowTitle(tr("blocktune — snapshot %1").arg(name));
     window->m_snapshotDir = std::move(dir);
     return window;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Without a window manager (Xvfb, a kiosk, a bare X session) nobody
+    // gives a new window the keyboard: X keeps PointerRoot focus, Qt's xcb
+    // plugin does not count that as focus, the window never becomes active
+    // and no shortcut works (tst_shortcuts). Ask for it once; a window
+    // manager decides as it would anyway.
+    if (!m_askedForFocus) {
+        m_askedForFocus = true;
+        activateWindow();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -534,14 +583,20 @@ void MainWindow::showModel()
     const ModelSnapshot model = m_session->model();
     if (!model)
         return;
+    // The tree keeps its selection, and the panel its unapplied edits and
+    // the focus: a hotplug elsewhere disturbs neither (the device's own
+    // going is told by the tree's selectedDeviceGone()).
     m_tree->setModel(model);
-    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size()))
-                      + (m_watcher && m_watcher->isRunning()
-                             ? tr(" — following hotplug (%1 events)").arg(m_watcher->source())
-                         : m_hostWatcher && m_hostWatcher->isRunning()
-                             ? tr(" — following %1's hotplug (asked every %n s)", nullptr, kHostWatchIntervalMs / 1000)
-                                   .arg(m_session->remoteHost())
-                             : QString()));
+    m_tuning->refresh();
+    if (const QString selected = m_tree->selectedDevice(); !selected.isEmpty())
+        showDetails(selected);
+    QString following;
+    if (m_deviceEvents && m_deviceEvents->isRunning())
+        following = m_deviceEvents->pollIntervalMs() > 0
+                        ? tr(" — following %1's hotplug (asked every %n s)", nullptr, m_deviceEvents->pollIntervalMs() / 1000)
+                              .arg(m_machine->displayName())
+                        : tr(" — following hotplug (%1 events)").arg(m_deviceEvents->source());
+    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size())) + following);
     if (!m_initialDevice.isEmpty()) {
         m_tree->selectDevice(m_initialDevice);
         m_initialDevice.clear();
@@ -623,7 +678,25 @@ void MainWindow::deviceSelected(const QString &name)
         m_advise->setDevice(name);
     if (!m_diagnose->isRunning())
         m_diagnose->setDevice(name);
+    m_profiles->setSelectedDevice(name); // what its previews tick at first
     updateMonitorDevices();
+}
+
+void MainWindow::deviceGone(const QString &name, const QString &why)
+{
+    m_tuning->deviceGone(name, why);
+    m_details->showGone(why);
+    statusBar()->showMessage(why, 15000);
+}
+
+void MainWindow::sessionHappened(const SessionEvent &event)
+{
+    statusBar()->showMessage(event.text, 15000);
+    if (!event.ok)
+        showError(event.text);
+    // The monitor's heatmap marks where this console changed a setting.
+    if (!event.devices.isEmpty())
+        m_monitor->markSettingChange(event.text);
 }
 
 void MainWindow::openProfilesFor(const QString &name)
@@ -635,8 +708,9 @@ void MainWindow::openProfilesFor(const QString &name)
 void MainWindow::updateMonitorDevices()
 {
     const QString selected = m_tree->selectedDevice();
-    const QStringList wanted = m_tabs->currentWidget() == m_monitor && !selected.isEmpty()
-                                   ? QStringList{selected} : QStringList{};
+    if (selected.isEmpty())
+        return; // nothing selected (the device went): the plots keep what they had
+    const QStringList wanted{selected};
     if (m_monitor->devices() != wanted)
         m_monitor->setDevices(wanted);
 }
@@ -645,11 +719,7 @@ void MainWindow::showDetails(const QString &name)
 {
     const ModelSnapshot model = m_session->model();
     const BlockDevice *d = model ? model->find(name) : nullptr;
-    if (!d) {
-        m_details->setPlainText(tr("%1 is gone").arg(name));
-        return;
-    }
-    m_details->setPlainText(QString::fromUtf8(QJsonDocument(deviceToJson(*d)).toJson(QJsonDocument::Indented)));
+    m_details->showDevice(d, name);
 }
 
 } // namespace blocktune

@@ -5,19 +5,20 @@
 #include <memory>
 
 class QLabel;
-class QPlainTextEdit;
+class QMenu;
 class QSplitter;
 class QTabWidget;
 class QTemporaryDir;
 
 namespace blocktune {
 
+class DetailsView;
+class DeviceEvents;
 class DeviceTree;
-class DeviceWatcher;
-class HostDeviceWatcher;
 class ConsoleSession;
-class Measurer;
+class Machine;
 struct PendingJournal;
+struct SessionEvent;
 struct SessionOptions;
 class TuningPanel;
 class MonitorView;
@@ -26,25 +27,27 @@ class HistoryView;
 class ProfilesView;
 class AdviseView;
 class DiagnoseView;
-struct RemoteHost;
-struct RemoteTarget;
 
-/// The console's main window. It owns the console's one TuningSession (on
-/// its own thread, core/session/consolesession.h): the device tree, the
-/// settings panel and the read test's sweeps all go through it, so a user
-/// who is not root is asked for authorization once per console session.
+/// The console's main window on one Machine (core/machine/machine.h: this
+/// machine, a recorded tree or a host), made once where the window starts.
+/// It owns the console's one TuningSession (on its own thread,
+/// core/console/consolesession.h), made from the machine: the device tree,
+/// the settings panel and the read test's sweeps all go through it, so a
+/// user who is not root is asked for authorization once per console session.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    /// `sysroot` empty = the live machine; else a recorded tree.
+    /// `sysroot` empty = the live machine; else a recorded tree (read-only).
     explicit MainWindow(const QString &sysroot, const QString &initialDevice = {}, QWidget *parent = nullptr);
-    /// The same with the session's options (tests give a writer factory)
-    /// and where it measures (empty: this machine; a host's agent for a host).
+    /// The same with the session's options (tests give a writer factory).
     MainWindow(const QString &sysroot, const QString &initialDevice, const SessionOptions &options,
-               std::shared_ptr<Measurer> measurer = {}, QWidget *parent = nullptr);
+               QWidget *parent = nullptr);
+    /// A window on `machine` (openMachine()): everything it shows and does
+    /// goes there.
+    explicit MainWindow(std::shared_ptr<Machine> machine, const QString &initialDevice = {}, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// A window of its own on a snapshot (`blocktune-cli record
@@ -53,13 +56,12 @@ public:
     /// close. nullptr when it cannot be opened, with `error` naming the
     /// file and what is wrong with it.
     static MainWindow *openSnapshot(const QString &tarball, QString *error);
-    /// A window of its own on a connected host (File -> Connect to host,
-    /// `blocktune --host HOST`): every change goes to the host's agent, the
-    /// host is in the title and the status bar, and when the connection
-    /// drops the window says what the agent restored there and offers to
-    /// reconnect. Deleted on close; ssh is closed with it.
-    static MainWindow *openRemote(const RemoteTarget &target, std::shared_ptr<RemoteHost> host,
-                                  const QString &initialDevice = {});
+    /// A window of its own on `machine` (a host: File -> Connect to host,
+    /// `blocktune --host HOST`): every change goes where the machine is, its
+    /// name is in the title and the status bar, and when its connection
+    /// drops the window says what was restored there and offers to
+    /// reconnect. Deleted on close; the machine (ssh) goes with it.
+    static MainWindow *openWindow(std::shared_ptr<Machine> machine, const QString &initialDevice = {});
     /// File -> Connect to host: the dialog; the host opens in a new window.
     void showConnectDialog();
 
@@ -71,10 +73,11 @@ public:
     ProfilesView *profilesView() const { return m_profiles; }
     AdviseView *adviseView() const { return m_advise; }
     DiagnoseView *diagnoseView() const { return m_diagnose; }
+    DetailsView *detailsView() const { return m_details; }
     QTabWidget *tabs() const { return m_tabs; }
     ConsoleSession *session() const { return m_session; }
-    /// The host this window works on, or empty for this machine.
-    QString remoteHost() const;
+    /// What this window works on.
+    Machine *machine() const { return m_machine.get(); }
     /// The connection to the host dropped (what the window says about it).
     bool isConnectionLost() const { return m_connectionLost; }
     /// The device list is on screen (the first scan arrived).
@@ -94,17 +97,22 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void askToRestore(const QList<PendingJournal> &found);
     // The constructor's steps.
-    void buildViews(const QString &sysroot);
+    void buildViews();
     void layOutViews();
     void buildMenus();
+    void buildThemeMenu(QMenu *viewMenu);
     void wireViews();
-    /// Hotplug on the live machine: a burst of uevents, one rescan.
+    /// The machine's hotplug (a burst of uevents, or a host's digest that
+    /// changed): one rescan.
     void watchDevices();
-    void watchHost();
+    /// The machine's connection: what the agent of the last one restored,
+    /// its loss, and the history copied when its tab is shown.
+    void followConnection();
     void closeOnTerminationSignals();
     /// Geometry, splitter and the last device from QSettings.
     void restoreWindowState();
@@ -115,19 +123,29 @@ private:
     void showModel();
     void showDetails(const QString &name);
     void deviceSelected(const QString &name);
+    /// The selected device went away (hotplug): the views say so.
+    void deviceGone(const QString &name, const QString &why);
+    /// What the session did last, whoever asked: the status bar and the
+    /// monitor's marks follow it.
+    void sessionHappened(const SessionEvent &event);
     /// The device tree's "Apply profile…": the Profiles tab, that device preselected.
     void openProfilesFor(const QString &name);
-    /// Samples only while the Monitor tab is on screen.
+    /// The monitor samples the selected device whichever tab is shown (it
+    /// draws only while its own is), so its history goes on.
     void updateMonitorDevices();
     void connectionLost(const QString &why);
     void reconnect();
-    /// A host's window: copies the host's history database and shows it.
-    void fetchRemoteHistory();
+    /// Brings the machine's history up to date (a host's: copied) and shows it.
+    void refreshHistory();
     QString privilegeText(const struct SessionState *state) const;
+    static QString writerText(const QString &writer, bool asRoot);
 
+    /// What the window works on; outlives the session (deleted in the
+    /// destructor's body), which may still talk to a host's agent.
+    std::shared_ptr<Machine> m_machine;
     ConsoleSession *m_session = nullptr;
     DeviceTree *m_tree = nullptr;
-    QPlainTextEdit *m_details = nullptr;
+    DetailsView *m_details = nullptr;
     QTabWidget *m_tabs = nullptr;
     TuningPanel *m_tuning = nullptr;
     MonitorView *m_monitor = nullptr;
@@ -140,15 +158,12 @@ private:
     QLabel *m_privilege = nullptr;
     QLabel *m_lastError = nullptr;
     QSplitter *m_splitter = nullptr;
-    DeviceWatcher *m_watcher = nullptr;
-    HostDeviceWatcher *m_hostWatcher = nullptr; ///< a host's window
-    static constexpr int kHostWatchIntervalMs = 5000;
+    DeviceEvents *m_deviceEvents = nullptr; ///< nullptr: nothing to follow (a recorded tree)
     QString m_initialDevice;
     bool m_ready = false;
     std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked
-    std::shared_ptr<RemoteHost> m_remote;         ///< a connected host and its mirror
-    std::shared_ptr<RemoteTarget> m_remoteTarget; ///< how it was reached (for reconnecting)
     bool m_connectionLost = false;
+    bool m_askedForFocus = false;
 };
 
 } // namespace blocktune

@@ -1,6 +1,7 @@
 #include "clicontext.h"
 
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -11,12 +12,23 @@
 
 namespace blocktune::cli {
 
-TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local)
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, const QStringList &devices)
 {
     if (ctx.session)
         return *ctx.session;
-    local.emplace(ctx.root);
+    if (!devices.isEmpty())
+        needDevices(ctx, devices);
+    local.emplace(ctx.root, ctx.machine->sessionOptions());
     return *local;
+}
+
+void needDevices(CliContext &ctx, const QStringList &devices)
+{
+    if (devices.isEmpty() || ctx.session)
+        return;
+    if (Status recorded = ctx.machine->recordDevices(devices); !recorded)
+        ctx.err << "blocktune-cli: cannot record " << devices.join(u", ") << " of " << ctx.machine->displayName()
+                << ": " << recorded.error().message << Qt::endl;
 }
 
 CommandCancel::CommandCancel(const CliContext &ctx) : m_agent(ctx.cancel)
@@ -145,14 +157,41 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o)
 
 void keepInHistory(CliContext &ctx, const HistoryRecord &record)
 {
-    if (!ctx.root.isLive())
+    const MachineCapabilities can = ctx.machine->capabilities();
+    if (!can.measure)
         return;
+    if (can.keepsItsOwnHistory) {
+        // A host's agent kept its read tests and sweeps as they ran; an
+        // advice is made here from them, and sent there to be kept.
+        if (record.kind != u"advice")
+            return;
+        if (Status kept = ctx.machine->keepAdvice(record); !kept)
+            ctx.err << "blocktune-cli: the advice is not kept in " << ctx.machine->displayName()
+                    << "'s history: " << kept.error().message << Qt::endl;
+        return;
+    }
     HistoryNotice notice;
-    const auto id = HistoryStore().add(record, &notice);
+    const auto id = HistoryStore(ctx.machine->historyPath()).add(record, &notice);
     if (!notice.text.isEmpty())
         ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
     if (!id)
         ctx.err << "blocktune-cli: " << id.error().message << Qt::endl;
+}
+
+QString historyHere(CliContext &ctx)
+{
+    // The CLI runs no event loop of its own: this one is the only one, and
+    // it waits for the copy alone.
+    QEventLoop loop;
+    QString error;
+    if (ctx.machine->refreshHistory(&loop, [&](const QString &e) {
+            error = e;
+            loop.quit();
+        }))
+        loop.exec();
+    if (!error.isEmpty())
+        ctx.err << "blocktune-cli: " << error << Qt::endl;
+    return ctx.machine->historyPath();
 }
 
 } // namespace blocktune::cli

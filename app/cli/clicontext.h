@@ -1,7 +1,9 @@
 #pragma once
 
 #include "common/sysroot.h"
+#include "common/termination.h"
 #include "history/history.h"
+#include "machine/machine.h"
 #include "devices/snapshot.h"
 #include "remote/remote.h"
 #include "session/session.h"
@@ -17,23 +19,39 @@
 
 namespace blocktune::cli {
 
-/// What every subcommand gets: the root to read, and the two streams.
-/// Run by the agent (cmd_agent.cpp), a command also gets the agent's one
-/// session (it makes its own otherwise), the agent's cancel flag (set when
-/// the client stops it or the connection ends; else signals cancel), and
-/// the device behind `out` for raw bytes (else stdout).
+/// What every subcommand gets: the machine it works on (this one, a
+/// recorded tree, or --host HOST's; main() opens it once), its root, and
+/// the two streams. A command makes its session from the machine's root and
+/// session options (sessionFor()), measures through machine->measurer() and
+/// keeps what it measured where the machine says (keepInHistory()).
+/// Run by the agent (cmd_agent.cpp, op "run": the commands not yet on the
+/// host's Machine), a command also gets the agent's one session, the
+/// agent's cancel flag (set when the client stops it or the connection
+/// ends; else signals cancel), and the device behind `out` for raw bytes
+/// (else stdout).
 struct CliContext
 {
+    /// Always the machine's root(): on a host, the mirror of its devices.
     SysRoot root;
     QTextStream &out;
     QTextStream &err;
+    std::shared_ptr<Machine> machine;
     TuningSession *session = nullptr;
     const std::atomic_bool *cancel = nullptr;
     QIODevice *rawOut = nullptr;
 };
 
-/// The agent's session when there is one, else `local`, made on the spot.
-TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local);
+/// The agent's session when there is one, else `local`, made on the spot
+/// on the machine's root with its session options (a host's: its agent).
+/// `devices`: the ones the command names (as the user wrote them), which a
+/// host's mirror records with their stack first (needDevices()); empty:
+/// the mirror holds every device already (main() recorded it).
+TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, const QStringList &devices = {});
+
+/// Brings the devices a command names into the machine's root (a host's
+/// mirror records them and their stack; nothing to do here). A failure is
+/// said on stderr; the session then says what it cannot find.
+void needDevices(CliContext &ctx, const QStringList &devices);
 
 /// What stops a command's long work (a read test, a sweep, advise,
 /// diagnose, monitor): run by the agent, its cancel flag (the client's
@@ -61,8 +79,9 @@ private:
 /// else stdout itself, flushed.
 void writeRawOut(CliContext &ctx, QByteArrayView bytes);
 
-/// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input.
-enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+/// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input,
+/// 3 advise finished without a steady answer (nothing recommended).
+enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitNoAnswer = 3 };
 
 /// Writes "blocktune-cli: MESSAGE" to stderr and returns `code`.
 int fail(CliContext &ctx, const QString &message, int code = ExitFailed);
@@ -87,8 +106,15 @@ void printJsonObject(CliContext &ctx, const QJsonObject &o);
 /// Keeps a finished test, sweep or advice in the history (core/history). A
 /// failure to keep it is said on stderr and changes nothing else: the
 /// result is printed already and the exit status stays the command's. A
-/// recorded tree (--sysroot) reads no device, so nothing is kept.
+/// recorded tree (--sysroot) reads no device, so nothing is kept; a host's
+/// agent kept a test or sweep in the host's history already, and keeps an
+/// advice when sent it (Machine::keepAdvice).
 void keepInHistory(CliContext &ctx, const HistoryRecord &record);
+
+/// The history database the machine's records are read from: this
+/// machine's store, or the copy of a host's, brought up to date first
+/// (blocking; a failure to is said on stderr, and the last copy is read).
+QString historyHere(CliContext &ctx);
 
 /// A subcommand: its name, a one-line summary, and its entry point (args
 /// exclude the global options and the subcommand's own name).

@@ -2,6 +2,7 @@
 #include "clicontext.h"
 
 #include "advisor/advisor.h"
+#include "common/termination.h"
 #include "common/units.h"
 #include "history/history.h"
 #include "readtest/measurer.h"
@@ -67,7 +68,7 @@ Result<double> toleranceOption(const QString &text)
 }
 
 // `history:ID` (a sweep or an advice kept in the history) or a JSON file.
-Result<RecordedCurve> readRecordedCurve(const QString &from)
+Result<RecordedCurve> readRecordedCurve(CliContext &ctx, const QString &from)
 {
     if (from.startsWith(QStringLiteral("history:"))) {
         bool ok = false;
@@ -76,7 +77,7 @@ Result<RecordedCurve> readRecordedCurve(const QString &from)
             return makeError(InvalidArgument, QStringLiteral("--from %1: the id after history: is not a whole number "
                                                              "of at least 1 (blocktune-cli history lists them)")
                                                   .arg(from));
-        auto record = HistoryStore().get(id);
+        auto record = HistoryStore(historyHere(ctx)).get(id);
         if (!record)
             return record.error();
         if (record->kind != u"sweep" && record->kind != u"advice")
@@ -100,7 +101,7 @@ Result<RecordedCurve> readRecordedCurve(const QString &from)
 int adviseFromRecorded(CliContext &ctx, const QCommandLineParser &p, AdviseSpec spec, bool workloadGiven,
                        const QString &from, bool asJson)
 {
-    auto recorded = readRecordedCurve(from);
+    auto recorded = readRecordedCurve(ctx, from);
     if (!recorded)
         return fail(ctx, recorded.error().message, ExitUsage);
     if (!workloadGiven && !recorded->workload.isEmpty()) {
@@ -117,7 +118,9 @@ int adviseFromRecorded(CliContext &ctx, const QCommandLineParser &p, AdviseSpec 
     else
         ctx.out << formatAdvice(advice);
     ctx.out.flush();
-    return ExitOk;
+    // A curve with no steady answer recommends nothing: a script must not
+    // take its exit status for an answer.
+    return advice.recommends() || advice.cancelled ? ExitOk : ExitNoAnswer;
 }
 
 } // namespace
@@ -157,7 +160,9 @@ void describeAdvise(QCommandLineParser &p, const AdviseOptions &o)
         "never below the md/dm floor, and names the values that are the same within noise. Every value is a "
         "temporary change, restored at the end, on error and on SIGINT/SIGTERM (after a kill -9: blocktune-cli "
         "restore). With --from, the same answer from a curve recorded earlier, reading nothing.\n"
-        "Exit status: 0 success, 1 failure, 2 invalid usage (nothing changed), 128+N when stopped by signal N."));
+        "Exit status: 0 a recommendation, 1 failure, 2 invalid usage (nothing changed), 3 no steady answer (the "
+        "noise or two speeds of the machine: nothing is recommended, and no \"recommended\" line is printed), "
+        "128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device read and whose readahead is swept "
                                                                      "(with --from: the name the advice is for, "
                                                                      "optional)"));
@@ -211,14 +216,14 @@ int runAdvise(CliContext &ctx, const QStringList &args)
                         ExitUsage);
         return adviseFromRecorded(ctx, p, spec, p.isSet(workload), p.value(from), p.isSet(json));
     }
-    if (!ctx.root.isLive())
+    if (!ctx.machine->capabilities().measure)
         return fail(ctx, QStringLiteral("advise measures reads, and --sysroot %1 is a recorded tree: there is nothing "
                                         "to read there (blocktune-cli diagnose --static checks a recorded tree)")
                              .arg(ctx.root.root()), ExitUsage);
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const std::shared_ptr<Measurer> measurer = makeLocalMeasurer(session.root()); // run by an agent: its host
+    const std::shared_ptr<Measurer> measurer = ctx.machine->measurer();
     ReadTestEngine engine(session, *measurer, spec.device);
     const bool asJson = p.isSet(json);
     Result<Advice> advice = makeError(Interrupted, QString());
@@ -249,8 +254,26 @@ int runAdvise(CliContext &ctx, const QStringList &args)
         fail(ctx, QStringLiteral("interrupted by %1: the advice above is partial").arg(TerminationSignals::name(sig)));
         return 128 + sig;
     }
-    return advice->restored ? ExitOk : ExitFailed;
+    if (!advice->restored)
+        return ExitFailed;
+    return advice->recommends() || advice->cancelled ? ExitOk : ExitNoAnswer;
 }
+
+namespace {
+
+/// The latency probe where `measurer` reads: the host's agent's, or this
+/// machine's BPF probe.
+Result<std::unique_ptr<LatencySource>> loadLatencyProbe(Measurer &measurer)
+{
+    if (const Measurer::LatencyLoader there = measurer.latencyLoader())
+        return there();
+    auto here = BlockLatencyProbe::load();
+    if (!here)
+        return here.error();
+    return std::unique_ptr<LatencySource>(std::move(*here));
+}
+
+} // namespace
 
 int runDiagnose(CliContext &ctx, const QStringList &args)
 {
@@ -290,21 +313,23 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
             return fail(ctx, QStringLiteral("--workload: ") + w.error().message, ExitUsage);
         spec.workload = *w;
     }
-    spec.measure = !p.isSet(staticOnly) && ctx.root.isLive();
-    if (!p.isSet(staticOnly) && !ctx.root.isLive())
+    const bool canMeasure = ctx.machine->capabilities().measure;
+    spec.measure = !p.isSet(staticOnly) && canMeasure;
+    if (!p.isSet(staticOnly) && !canMeasure)
         ctx.err << "blocktune-cli: " << ctx.root.root()
                 << " is a recorded tree: static checks only (nothing can be read there)" << Qt::endl;
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const std::shared_ptr<Measurer> measurer = makeLocalMeasurer(session.root()); // run by an agent: its host
+    const std::shared_ptr<Measurer> measurer = ctx.machine->measurer();
     ReadTestEngine engine(session, *measurer, spec.device);
     // Queue and device time (queue_wait_dominates, slow_member) from the
-    // BPF probe, on this machine (an agent runs this on its host).
-    std::unique_ptr<BlockLatencyProbe> probe;
+    // BPF probe where the reads are measured: this machine's, or the
+    // host's through its agent (the measurer's loader).
+    std::unique_ptr<LatencySource> probe;
     QString latencyUnavailable;
     if (spec.measure) {
-        auto loaded = BlockLatencyProbe::load();
+        auto loaded = loadLatencyProbe(*measurer);
         if (loaded) {
             probe = std::move(*loaded);
             engine.setLatencySource(probe.get());

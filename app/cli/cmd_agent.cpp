@@ -4,6 +4,7 @@
 // --host` (op "run"), so what they print there is what they print here.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
 #include "remote/remote.h"
@@ -88,7 +89,8 @@ QJsonObject runCommand(const SysRoot &root, AgentCall &call)
     EventDevice errDevice(call, QStringLiteral("err"));
     QTextStream out(&outDevice);
     QTextStream err(&errDevice);
-    CliContext ctx{root, out, err};
+    // Measured here, kept in this host's history: the agent's own machine.
+    CliContext ctx{root, out, err, openMachine(root)};
     ctx.session = &call.session;
     ctx.cancel = call.cancel;
     ctx.rawOut = &outDevice;

@@ -47,7 +47,7 @@ int runHistory(CliContext &ctx, const QStringList &args)
         name = name.mid(5);
 
     HistoryNotice notice;
-    const auto records = HistoryStore().list(name, n, &notice);
+    const auto records = HistoryStore(historyHere(ctx)).list(name, n, &notice);
     if (!notice.text.isEmpty())
         ctx.err << "blocktune-cli: " << notice.text << Qt::endl;
     if (!records)

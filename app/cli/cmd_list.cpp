@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QSet>
 
-#include <cstdio>
 
 namespace blocktune::cli {
 
@@ -94,6 +93,29 @@ void printTree(const DeviceModel &model, QTextStream &out)
     out.flush();
 }
 
+void printWarnings(CliContext &ctx, const QStringList &warnings)
+{
+    // A recorded tree may hold garbage: say what was shown as unknown, on
+    // stderr, so the JSON on stdout stays what the schema says.
+    for (const QString &warning : warnings)
+        ctx.err << "warning: " << warning << '\n';
+    ctx.err.flush();
+}
+
+/// `list --json`: the machine's devices as it scans them (a host's agent
+/// scans and probes there).
+int printListing(CliContext &ctx, bool probe)
+{
+    auto listing = ctx.machine->listDevices(probe);
+    if (!listing)
+        return fail(ctx, listing.error().message);
+    printWarnings(ctx, listing->warnings);
+    // Straight to stdout: through QTextStream, 5 MB of UTF-8 would be
+    // decoded to QString and encoded back.
+    writeRawOut(ctx, QJsonDocument(listing->json).toJson(QJsonDocument::Indented));
+    return ExitOk;
+}
+
 } // namespace
 
 int runList(CliContext &ctx, const QStringList &args)
@@ -122,6 +144,8 @@ int runList(CliContext &ctx, const QStringList &args)
 
     ScanOptions options;
     options.probeFilesystems = !parser.isSet(noProbe);
+    if (parser.isSet(json) && !ctx.session)
+        return printListing(ctx, options.probeFilesystems);
     // In the agent without probing: a fresh scan through its session (which
     // never probes), so the session's model is what was just shown.
     std::shared_ptr<const DeviceModel> scanned;
@@ -137,25 +161,11 @@ int runList(CliContext &ctx, const QStringList &args)
         scanned = std::make_shared<const DeviceModel>(std::move(*fresh));
     }
     const DeviceModel *model = scanned.get();
-    // A recorded tree may hold garbage: say what was shown as unknown, on
-    // stderr, so the JSON on stdout stays what the schema says.
-    for (const QString &warning : model->warnings())
-        ctx.err << "warning: " << warning << '\n';
-    ctx.err.flush();
-    if (parser.isSet(json)) {
-        // Straight to stdout: through QTextStream, 5 MB of UTF-8 would be
-        // decoded to QString and encoded back.
-        ctx.out.flush();
-        const QByteArray text = QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented);
-        if (ctx.rawOut) {
-            ctx.rawOut->write(text);
-        } else {
-            std::fwrite(text.constData(), 1, size_t(text.size()), stdout);
-            std::fflush(stdout);
-        }
-    } else {
+    printWarnings(ctx, model->warnings());
+    if (parser.isSet(json))
+        writeRawOut(ctx, QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented));
+    else
         printTree(*model, ctx.out);
-    }
     return ExitOk;
 }
 

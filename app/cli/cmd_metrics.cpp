@@ -34,24 +34,26 @@ int runMetrics(CliContext &ctx, const QStringList &args)
     if (!p.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("metrics takes no arguments (got '%1')").arg(p.positionalArguments().join(u' ')),
                     ExitUsage);
-    const ProfileStore store = ProfileStore::standard(ctx.root);
+    // The machine's profiles: this machine's folders, or a host's (its agent's).
+    const std::shared_ptr<ProfileLibrary> profiles = ctx.machine->profiles();
     MetricsOptions options;
     if (p.isSet(profile)) {
         // A profile asked for by name must exist: refused before anything is read.
-        if (auto loaded = store.load(p.value(profile)); !loaded)
+        if (auto loaded = profiles->load(p.value(profile)); !loaded)
             return fail(ctx, loaded.error().message, ExitUsage);
         options.profile = p.value(profile);
     }
     if (p.isSet(textfileDir) && p.value(textfileDir).isEmpty())
         return fail(ctx, QStringLiteral("--textfile-dir needs a directory (Debian's: %1)").arg(kDebianTextfileDir),
                     ExitUsage);
-    // A recorded tree is another machine: this machine's history is not its.
-    if (ctx.root.isLive())
-        options.historyPath = HistoryStore::defaultPath();
+    // A recorded tree is another machine: this machine's history is not
+    // its. A host's is read from its copy here, brought up to date.
+    if (ctx.machine->capabilities().measure)
+        options.historyPath = historyHere(ctx);
 
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
-    const MetricsReport report = collectMetrics(session, store, options);
+    const MetricsReport report = collectMetrics(session, *profiles, options);
     for (const QString &e : report.errors)
         ctx.err << "blocktune-cli: metrics: " << e << '\n';
     ctx.err.flush();

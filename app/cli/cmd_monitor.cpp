@@ -5,6 +5,7 @@
 #include "common/units.h"
 #include "devices/devices.h"
 #include "monitor/monitor.h"
+#include "readtest/measurer.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -387,6 +388,22 @@ int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOp
     return -1;
 }
 
+/// The latency histograms where the counters come from: a host's agent's
+/// probe (the measurer's loader), else this machine's (the loop's own).
+Status enableLatency(MonitorLoop &loop, Measurer &measurer)
+{
+    const Measurer::LatencyLoader there = measurer.latencyLoader();
+    if (!there)
+        return loop.enableLatency();
+    auto source = there();
+    if (!source) {
+        loop.sampler().setLatencyUnavailable(source.error().message);
+        return source.error();
+    }
+    loop.sampler().setLatencySource(std::move(*source));
+    return Status::success();
+}
+
 /// --stats: the monitor's own cost, one JSON line on stderr.
 void printStats(CliContext &ctx, const MonitorRunStats &run, double wall, double cpu, qsizetype devices,
                 const std::optional<PlotSeries> &kept)
@@ -430,12 +447,15 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     auto model = DeviceModel::scan(ctx.root, scanOptions);
     if (!model)
         return fail(ctx, model.error().message);
-    MonitorLoop loop(ctx.root, std::make_unique<ProcSource>(ctx.root), std::make_unique<SteadyClock>());
+    // The machine's counters: this one's /proc (or the tree's files), or a
+    // host's, one agent round trip per tick.
+    const std::shared_ptr<Measurer> measurer = ctx.machine->measurer();
+    MonitorLoop loop(ctx.root, measurer->counterSource(), std::make_unique<SteadyClock>());
     if (const int r = watchWhatWasAsked(ctx, *model, o, loop.sampler()); r >= 0)
         return r;
     if (o.latency) {
         // Said once; the diskstats figures go on without the histograms.
-        if (Status probe = loop.enableLatency(); !probe) {
+        if (Status probe = enableLatency(loop, *measurer); !probe) {
             ctx.err << "blocktune-cli: monitor: " << probe.error().message
                     << "; showing the /proc/diskstats figures only" << Qt::endl;
         }

@@ -2,6 +2,7 @@
 // install | uninstall: the CLI face of core/profiles.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
 #include "profiles/profiles.h"
@@ -380,16 +381,8 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     } else {
         printResolution(ctx, *profile, done.preview.resolution);
         printErrors(ctx, done.preview.errors);
-        for (const SettingOutcome &o : done.report.outcomes) {
-            ctx.out << o.write.device << ' ' << o.write.attribute << ' '
-                    << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> "
-                    << o.write.value << "  " << settingStatusName(o.status);
-            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
-                ctx.out << " (the kernel kept " << o.kept << ')';
-            if (!o.message.isEmpty() && o.status == SettingStatus::Failed)
-                ctx.out << ": " << o.message;
-            ctx.out << '\n';
-        }
+        for (const QString &line : changeReportLines(done.report, {false, true, false}))
+            ctx.out << line << '\n';
         for (const QString &m : done.messages)
             ctx.out << m << '\n';
         if (done.ok() && !done.statePath.isEmpty())
@@ -602,26 +595,115 @@ void printRulesResult(CliContext &ctx, const UdevRulesResult &r, const QString &
     ctx.out.flush();
 }
 
+/// The JSON of `profile install|uninstall --json`: one entry per rules file.
+QJsonObject rulesJson(const QString &profile, bool dry, const QJsonArray &files, const QStringList &warnings)
+{
+    QJsonObject o;
+    o.insert(u"ok", true);
+    o.insert(u"dry_run", dry);
+    o.insert(u"profile", profile);
+    o.insert(u"files", files);
+    o.insert(u"warnings", QJsonArray::fromStringList(warnings));
+    o.insert(u"commands", QJsonArray());
+    o.insert(u"message", QJsonValue());
+    o.insert(u"error", QJsonValue());
+    return o;
+}
+
+QJsonObject rulesFileJson(const QString &path, const QString &action, const std::optional<QByteArray> &before,
+                          const std::optional<QByteArray> &after)
+{
+    const auto text = [](const std::optional<QByteArray> &t) {
+        return t ? QJsonValue(QString::fromUtf8(*t)) : QJsonValue();
+    };
+    return QJsonObject{{QStringLiteral("path"), path}, {QStringLiteral("action"), action}, {QStringLiteral("before"), text(before)}, {QStringLiteral("after"), text(after)}};
+}
+
+int rulesFailure(CliContext &ctx, bool asJson, QJsonObject o, const QString &error, int code = ExitFailed)
+{
+    if (!asJson)
+        return fail(ctx, error, code);
+    o.insert(u"ok", false);
+    o.insert(u"error", error);
+    printJsonObject(ctx, o);
+    return code;
+}
+
+void addRulesResult(QJsonObject &o, const UdevRulesResult &r)
+{
+    o.insert(u"commands", QJsonArray::fromStringList(r.commands));
+    o.insert(u"message", r.message.isEmpty() ? QJsonValue() : QJsonValue(r.message));
+}
+
+/// --dry-run reads this machine's (or the tree's) rules folder; through
+/// --host it would read the wrong one.
+bool dryRunHere(CliContext &ctx, const QString &command)
+{
+    if (!ctx.session)
+        return true;
+    fail(ctx, QStringLiteral("%1 --dry-run is not available with --host: run it on the host (ssh HOST "
+                             "blocktune-cli %1 ... --dry-run)").arg(command), ExitUsage);
+    return false;
+}
+
 int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Installs a profile for every boot: writes its udev rules as /etc/udev/rules.d/70-blocktune-NAME.rules "
         "(through blocktune-helper when not root), then, where udevd runs, udevadm control --reload and udevadm "
         "trigger --action=change --subsystem-match=block."));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("show the file that would be written and its text now; change nothing"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print what was (or would be) done as JSON"));
+    parser.addOptions({dryRun, json});
     int exitCode = ExitOk;
     const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile install"), args, &exitCode);
     if (!profile)
         return exitCode;
+    const bool dry = parser.isSet(dryRun);
+    const bool asJson = parser.isSet(json);
+    if (dry && !dryRunHere(ctx, QStringLiteral("profile install")))
+        return ExitUsage;
     auto text = exportUdevRules(*profile);
     if (!text)
         return usageError(ctx, text.error());
-    for (const QString &w : text->warnings)
-        ctx.err << "warning: " << w << '\n';
-    ctx.err.flush();
-    auto done = changeRules(ctx, RulesChange::Install, udevRulesFileName(profile->name), text->text);
+    if (!asJson) {
+        for (const QString &w : text->warnings)
+            ctx.err << "warning: " << w << '\n';
+        ctx.err.flush();
+    }
+    const QString fileName = udevRulesFileName(profile->name);
+    QJsonObject o = rulesJson(profile->name, dry, {}, text->warnings);
+    if (dry) {
+        auto preview = previewUdevRules(ctx.root, RulesChange::Install, fileName, text->text);
+        if (!preview)
+            return rulesFailure(ctx, asJson, o, preview.error().message);
+        const QString action = !preview->current                ? QStringLiteral("install")
+                               : *preview->current == text->text ? QStringLiteral("unchanged")
+                                                                 : QStringLiteral("replace");
+        if (asJson) {
+            o.insert(u"files", QJsonArray{rulesFileJson(preview->path, action, preview->current, text->text)});
+            printJsonObject(ctx, o);
+        } else {
+            ctx.out << (action == u"unchanged" ? QStringLiteral("%1 already holds these rules")
+                                               : QStringLiteral("would %1 %2").arg(action))
+                           .arg(preview->path) << '\n';
+            ctx.out.flush();
+            ctx.err << "dry run: nothing was changed" << Qt::endl;
+        }
+        return ExitOk;
+    }
+    auto done = changeRules(ctx, RulesChange::Install, fileName, text->text);
     if (!done)
-        return fail(ctx, done.error().message);
-    printRulesResult(ctx, *done, done->replaced ? QStringLiteral("replaced") : QStringLiteral("installed"));
+        return rulesFailure(ctx, asJson, o, done.error().message);
+    if (asJson) {
+        o.insert(u"files", QJsonArray{rulesFileJson(done->path, done->replaced ? QStringLiteral("replace") : QStringLiteral("install"),
+                                                    std::nullopt, text->text)});
+        addRulesResult(o, *done);
+        printJsonObject(ctx, o);
+    } else {
+        printRulesResult(ctx, *done, done->replaced ? QStringLiteral("replaced") : QStringLiteral("installed"));
+    }
     return ExitOk;
 }
 
@@ -630,7 +712,11 @@ int runUninstall(CliContext &ctx, QCommandLineParser &parser, const QStringList 
     parser.setApplicationDescription(QStringLiteral(
         "Removes the udev rules `profile install` wrote for NAME (only files blocktune generated), then reloads udev "
         "where it runs. The settings in force stay until changed or the next boot: `profile revert` brings back "
-        "what an apply replaced."));
+        "what an apply replaced. Exit status 1 when none are installed."));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("show the files that would be removed; change nothing"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print what was (or would be) done as JSON"));
+    parser.addOptions({dryRun, json});
     parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("the profile's name"));
     if (const int r = parseCommandArgs(ctx, parser, QStringLiteral("profile uninstall"), args); r >= 0)
         return r;
@@ -639,15 +725,42 @@ int runUninstall(CliContext &ctx, QCommandLineParser &parser, const QStringList 
         return usageError(ctx, which.error());
     if (!isValidProfileName(*which))
         return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -)").arg(which->left(64)), ExitUsage);
+    const bool dry = parser.isSet(dryRun);
+    const bool asJson = parser.isSet(json);
+    if (dry && !dryRunHere(ctx, QStringLiteral("profile uninstall")))
+        return ExitUsage;
+    QJsonObject o = rulesJson(*which, dry, {}, {});
     const QStringList files = installedUdevRules(ctx.root, *which);
     if (files.isEmpty())
-        return fail(ctx, QStringLiteral("no udev rules of profile %1 are installed in %2/etc/udev/rules.d")
-                             .arg(*which, ctx.root.root()));
+        return rulesFailure(ctx, asJson, o, QStringLiteral("no udev rules of profile %1 are installed in %2/etc/udev/rules.d")
+                                                .arg(*which, ctx.root.root()));
+    QJsonArray entries;
     for (const QString &f : files) {
+        if (dry) {
+            auto preview = previewUdevRules(ctx.root, RulesChange::Remove, f);
+            if (!preview)
+                return rulesFailure(ctx, asJson, o, preview.error().message);
+            entries.append(rulesFileJson(preview->path, QStringLiteral("remove"), preview->current, std::nullopt));
+            if (!asJson)
+                ctx.out << "would remove " << preview->path << '\n';
+            continue;
+        }
         auto done = changeRules(ctx, RulesChange::Remove, f);
-        if (!done)
-            return fail(ctx, done.error().message);
-        printRulesResult(ctx, *done, QStringLiteral("removed"));
+        if (!done) {
+            o.insert(u"files", entries);
+            return rulesFailure(ctx, asJson, o, done.error().message);
+        }
+        entries.append(rulesFileJson(done->path, QStringLiteral("remove"), std::nullopt, std::nullopt));
+        addRulesResult(o, *done);
+        if (!asJson)
+            printRulesResult(ctx, *done, QStringLiteral("removed"));
+    }
+    if (asJson) {
+        o.insert(u"files", entries);
+        printJsonObject(ctx, o);
+    } else if (dry) {
+        ctx.out.flush();
+        ctx.err << "dry run: nothing was changed" << Qt::endl;
     }
     return ExitOk;
 }
@@ -678,8 +791,8 @@ int runProfile(CliContext &ctx, const QStringList &args)
               "  export NAME|FILE --format udev|tuned|kernel-settings\n"
               "                                           a udev rules file, a tuned.conf, or kernel_settings YAML\n"
               "  import TUNED_CONF [--name N] [--file F]  a tuned profile as a blocktune profile\n"
-              "  install NAME|FILE                        the udev rules into /etc/udev/rules.d, reload udev\n"
-              "  uninstall NAME                           remove them\n\n"
+              "  install NAME|FILE [--dry-run] [--json]   the udev rules into /etc/udev/rules.d, reload udev\n"
+              "  uninstall NAME [--dry-run] [--json]      remove them\n\n"
               "COMMAND --help says more. Profiles: $XDG_CONFIG_HOME/blocktune/profiles/NAME.json, then\n"
               "/etc/blocktune/profiles/, then the presets.\n";
         to.flush();

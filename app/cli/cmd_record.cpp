@@ -13,7 +13,8 @@ int recordArgument(CliContext &ctx, const QStringList &args, QString *tarball)
     parser.setApplicationDescription(QStringLiteral(
         "Records the part of /sys, /proc and /dev that blocktune reads (every block device's attributes, md and "
         "dm details, loop backing, holders and slaves, the device chain's identity and IRQ vectors, diskstats, "
-        "interrupts, mountinfo, udev's /dev/disk and /dev/mapper links) into FILE.tar.gz. Nothing is read from a "
+        "interrupts, mountinfo, udev's /dev/disk and /dev/mapper links) into FILE.tar.gz; diskstats is read twice, a "
+        "second apart, so the console's Monitor can replay that interval. Nothing is read from a "
         "device and no other file is copied. Open it anywhere with blocktune-cli --sysroot FILE.tar.gz (or "
         "unpack it and use --sysroot DIR). With --host HOST, HOST is recorded and FILE.tar.gz is written here."));
     parser.addPositionalArgument(QStringLiteral("FILE.tar.gz"), QStringLiteral("the snapshot to write"));
@@ -44,7 +45,8 @@ int runRecord(CliContext &ctx, const QStringList &args)
     QString tarball;
     if (const int r = recordArgument(ctx, args, &tarball); r >= 0)
         return r;
-    auto report = recordSnapshotTarball(ctx.root, tarball);
+    // The counters twice, a second apart: the console replays that interval.
+    auto report = recordSnapshotTarball(ctx.root, tarball, SnapshotOptions{1000, {}});
     if (!report)
         return fail(ctx, report.error().message);
     printRecordSummary(ctx, tarball, *report);

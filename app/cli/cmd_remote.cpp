@@ -4,6 +4,7 @@
 // tarball written here.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "remote/remote.h"
 #include "tuning/tuning.h"
 

@@ -2,6 +2,7 @@
 // core/readtest, printed as dd prints (a/b/c lines) or as JSON.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "common/units.h"
 #include "history/history.h"
 #include "readtest/readtest.h"
@@ -430,6 +431,29 @@ int finishRun(CliContext &ctx, const QStringList &errors, int sig, bool failed)
     return failed ? ExitFailed : ExitOk;
 }
 
+/// A machine that measures nothing (a recorded tree) refuses with the
+/// test's reason; -1 to go on. A host's is measured there (its agent), so
+/// the mirror the test was prepared on is not what is read.
+int refuseUnmeasurable(CliContext &ctx, const ReadTest &test)
+{
+    if (ctx.machine->capabilities().measure)
+        return -1;
+    if (Status live = test.checkLiveMachine(); !live)
+        return fail(ctx, live.error().message, ExitUsage);
+    return fail(ctx, QStringLiteral("%1 cannot be measured").arg(ctx.machine->displayName()), ExitUsage);
+}
+
+/// The devices a test reads, as the user named them.
+QStringList devicesOf(const ReadTestSpec &spec)
+{
+    QStringList devices;
+    for (const QList<StreamTarget> *targets : {&spec.measure, &spec.background})
+        for (const StreamTarget &t : *targets)
+            if (!t.device.isEmpty() && !devices.contains(t.device))
+                devices << t.device;
+    return devices;
+}
+
 int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
 {
     const QString command = QStringLiteral("test ") + readTestKindName(kind);
@@ -445,11 +469,12 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     if (const int rc = testSpecFromArgs(ctx, p, o, command, spec); rc >= 0)
         return rc;
 
+    needDevices(ctx, devicesOf(spec));
     auto test = ReadTest::prepare(ctx.root, spec);
     if (!test)
         return fail(ctx, test.error().message, exitCodeFor(test.error()));
-    if (Status live = test->checkLiveMachine(); !live)
-        return fail(ctx, live.error().message, ExitUsage);
+    if (const int rc = refuseUnmeasurable(ctx, *test); rc >= 0)
+        return rc;
 
     const bool json = p.isSet(o.json);
     if (!json) {
@@ -465,7 +490,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     int sig = 0;
     {
         const CommandCancel stop(ctx);
-        result = test->run(observer, stop.flag());
+        result = ctx.machine->measurer()->runReadTest(*test, observer, stop.flag());
         sig = stop.signal();
     }
     if (json)
@@ -578,15 +603,15 @@ int runSweep(CliContext &ctx, const QStringList &args)
         return rc;
 
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, QStringList{sweep.device} + devicesOf(sweep.test));
     auto model = session.model();
     if (!model)
         return fail(ctx, model.error().message);
     auto prepared = ReadaheadSweep::prepare(ctx.root, **model, sweep);
     if (!prepared)
         return fail(ctx, prepared.error().message, exitCodeFor(prepared.error()));
-    if (Status live = prepared->test().checkLiveMachine(); !live)
-        return fail(ctx, live.error().message, ExitUsage);
+    if (const int rc = refuseUnmeasurable(ctx, prepared->test()); rc >= 0)
+        return rc;
 
     const bool json = p.isSet(o.json);
     SweepObserver observer;
@@ -607,7 +632,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     int sig = 0;
     {
         const CommandCancel stop(ctx);
-        result = prepared->run(session, observer, stop.flag());
+        result = ctx.machine->measurer()->runSweep(session, *prepared, observer, stop.flag());
         sig = stop.signal();
     }
     if (json)

@@ -1,6 +1,7 @@
 // get, set and restore: the CLI face of core/tuning.
 #include "clicontext.h"
 
+#include "common/termination.h"
 #include "common/units.h"
 #include "devices/devices.h"
 #include "privilege/privilege.h"
@@ -99,11 +100,6 @@ void printSettings(CliContext &ctx, const DeviceSettings &s)
     out.flush();
 }
 
-QString targetName(const PlannedWrite &w)
-{
-    return w.device.isEmpty() ? QStringLiteral("(machine)") : w.device;
-}
-
 void printPlanMessages(CliContext &ctx, const ChangePlan &plan)
 {
     for (const QString &n : plan.notes)
@@ -115,25 +111,8 @@ void printPlanMessages(CliContext &ctx, const ChangePlan &plan)
 
 void printOutcomes(CliContext &ctx, const ChangeReport &report, bool dryRun)
 {
-    qsizetype wd = 0, wa = 0;
-    for (const SettingOutcome &o : report.outcomes) {
-        wd = std::max(wd, targetName(o.write).size());
-        wa = std::max(wa, o.write.attribute.size());
-    }
-    for (const SettingOutcome &o : report.outcomes) {
-        ctx.out << targetName(o.write).leftJustified(wd + 2) << o.write.attribute.leftJustified(wa + 2)
-                << (o.write.current.isEmpty() ? QStringLiteral("(new)") : o.write.current) << " -> " << o.write.value;
-        if (!dryRun) {
-            ctx.out << "  " << settingStatusName(o.status);
-            if (o.status == SettingStatus::Applied && o.kept != o.write.value)
-                ctx.out << " (the kernel kept " << o.kept << ')';
-            if (o.status == SettingStatus::Failed && !o.message.isEmpty())
-                ctx.out << ": " << o.message;
-        }
-        if (o.write.forMembers)
-            ctx.out << "  [--members]";
-        ctx.out << '\n';
-    }
+    for (const QString &line : changeReportLines(report, {true, !dryRun, true}))
+        ctx.out << line << '\n';
     ctx.out.flush();
 }
 
@@ -181,7 +160,7 @@ int runGet(CliContext &ctx, const QStringList &args)
     if (pos.size() != 1)
         return fail(ctx, QStringLiteral("get takes exactly one device (got %1)").arg(pos.size()), ExitUsage);
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, pos);
     auto settings = session.settings(pos.constFirst());
     if (!settings)
         return fail(ctx, settings.error().message, settings.error().code == NotFound ? ExitUsage : ExitFailed);
@@ -347,8 +326,12 @@ int runSet(CliContext &ctx, const QStringList &args)
     const bool asJson = request.asJson;
 
     TerminationSignals::install();
+    QStringList devices;
+    for (const SettingChange &c : request.changes)
+        if (!c.device.isEmpty() && !devices.contains(c.device))
+            devices << c.device;
     std::optional<TuningSession> local;
-    TuningSession &session = sessionFor(ctx, local);
+    TuningSession &session = sessionFor(ctx, local, devices);
     const ChangePlan plan = session.plan(request.changes, request.options);
     if (request.dryRun) {
         const ChangeReport report = plannedReport(plan);
@@ -439,11 +422,13 @@ int runRestore(CliContext &ctx, const QStringList &args)
         return fail(ctx, QStringLiteral("restore takes no arguments (got '%1')")
                              .arg(parser.positionalArguments().join(u' ')), ExitUsage);
     const bool asJson = parser.isSet(json);
-    auto dir = journalDirectory();
-    if (!dir)
-        return fail(ctx, dir.error().message);
+    // This machine's journal folder, or a host's (its agent's paths there).
+    auto folder = ctx.machine->journals();
+    if (!folder)
+        return fail(ctx, folder.error().message);
+    const QString &dir = folder->dir;
 
-    const QList<PendingJournal> pending = findJournals(ctx.root);
+    const QList<PendingJournal> &pending = folder->journals;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     bool allOk = true;
@@ -453,11 +438,11 @@ int runRestore(CliContext &ctx, const QStringList &args)
     if (asJson) {
         QJsonObject o;
         o.insert(u"ok", allOk);
-        o.insert(u"journal_dir", *dir);
+        o.insert(u"journal_dir", dir);
         o.insert(u"journals", journals);
         printJson(ctx, o);
     } else if (pending.isEmpty()) {
-        ctx.out << "nothing to restore (no journal in " << *dir << ")" << Qt::endl;
+        ctx.out << "nothing to restore (no journal in " << dir << ")" << Qt::endl;
     }
     ctx.out.flush();
     return allOk ? ExitOk : ExitFailed;

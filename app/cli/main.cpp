@@ -44,12 +44,14 @@ void printUsage(QTextStream &out)
            "  --sysroot DIR   read DIR/sys and DIR/proc instead of the live machine\n"
            "                  (a recorded tree, as lsblk --sysroot; a FILE.tar.gz of\n"
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
-           "  --host HOST     run the command on HOST (anything ssh takes) through ssh HOST\n"
+           "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  What it prints there is printed here; Ctrl-C stops it there\n"
-           "                  and what it changed is restored. Paths in its arguments\n"
-           "                  (profile files, --file, --output) are files on HOST; record\n"
-           "                  FILE.tar.gz records HOST into FILE.tar.gz here\n"
+           "                  Every command but profile runs here on HOST's devices (its\n"
+           "                  agent's typed ops); profile runs there and what it prints\n"
+           "                  is printed here. Ctrl-C stops it and what it changed is\n"
+           "                  restored. Paths in profile's arguments (files, --file,\n"
+           "                  --output) are files on HOST; metrics --textfile-dir DIR\n"
+           "                  and record FILE.tar.gz write here\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
            "  --ssh-option OPT     passed to ssh as -o OPT (repeatable)\n"
            "  --remote-command CMD the agent command on HOST (default: blocktune-cli agent)\n"
@@ -110,6 +112,7 @@ int takeRemoteOption(QStringList &args, QTextStream &err, const QString &opt, Gl
         return ExitUsage;
     if (name == u"--host") {
         g.remote.host = value;
+        g.remote.historySource = QStringLiteral("cli");
         g.viaHost = true;
     } else if (name == u"--ssh-config") {
         g.remote.sshConfig = value;
@@ -191,7 +194,50 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
     return -1;
 }
 
-/// Runs the command here, or on --host HOST.
+/// The commands that run here on --host HOST's Machine (its agent's typed
+/// ops); the others still run there whole, through the agent's op "run"
+/// (cmd_remote.cpp).
+bool runsOnHostMachine(const QString &command)
+{
+    static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
+                                       QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
+                                       QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
+                                       QStringLiteral("restore"), QStringLiteral("metrics")};
+    return converted.contains(command);
+}
+
+/// The commands that bring into the host's mirror only the devices they
+/// name (sessionFor(ctx, local, devices), needDevices()), or need none of
+/// them (history reads the host's history): a whole host's mirror is a
+/// snapshot of every device, a second or more, which `get` does not need.
+bool namesItsDevices(const QString &command)
+{
+    static const QStringList naming{QStringLiteral("get"), QStringLiteral("set"), QStringLiteral("test"),
+                                    QStringLiteral("sweep"), QStringLiteral("history")};
+    return naming.contains(command);
+}
+
+/// Connects to HOST and records the devices `command` needs (blocking: the
+/// CLI has nothing else to do meanwhile); -1 to go on, else the exit code.
+/// ssh's words, when it fails, are in the message.
+int openHostMachine(CliContext &ctx, const RemoteTarget &target, const QString &command)
+{
+    if (auto line = sshCommandLine(target); !line)
+        return fail(ctx, line.error().message, ExitUsage);
+    auto machine = openMachine(target, MirrorAtConnect::Nothing);
+    if (!machine)
+        return fail(ctx, machine.error().message);
+    ctx.machine = *machine;
+    ctx.root = ctx.machine->root();
+    if (!namesItsDevices(command)) {
+        if (Status recorded = ctx.machine->recordDevices({}); !recorded)
+            return fail(ctx, recorded.error().message);
+    }
+    return -1;
+}
+
+/// Runs the command here (on this machine, a recorded tree or HOST's
+/// Machine), or whole on --host HOST.
 int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const QStringList &args)
 {
     const RemoteTarget &remote = g.remote;
@@ -202,10 +248,15 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
             return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
                                             "--remote-command 'blocktune-cli --sysroot DIR agent')"),
                         ExitUsage);
-        return runRemote(ctx, remote, name, args);
+        if (!runsOnHostMachine(name))
+            return runRemote(ctx, remote, name, args);
     }
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {
+            if (!ctx.machine) {
+                if (const int r = openHostMachine(ctx, remote, name); r >= 0)
+                    return r;
+            }
             const int status = c.run(ctx, args);
             if (qEnvironmentVariableIntValue("BLOCKTUNE_DEBUG_SCANS") == 1)
                 ctx.err << "blocktune-cli: device scans: " << DeviceModel::scansInProcess() << Qt::endl;
@@ -241,6 +292,8 @@ int main(int argc, char **argv)
         return ExitUsage;
     }
     const QString name = args.takeFirst();
-    CliContext ctx{SysRoot(globals.sysroot), out, err};
+    // A host's Machine is opened once the command is known (dispatch()).
+    const SysRoot root(globals.sysroot);
+    CliContext ctx{root, out, err, globals.viaHost ? nullptr : openMachine(root)};
     return dispatch(ctx, globals, name, args);
 }

@@ -1,7 +1,9 @@
 // blocktune: the tuning console.
+#include "appearance.h"
 #include "appicon.h"
 #include "i18n.h"
 #include "mainwindow.h"
+#include "common/termination.h"
 #include "remote/connectdialog.h"
 
 #include "common/sysroot.h"
@@ -63,34 +65,6 @@ struct ConsoleOptions
     }
 };
 
-/// True when the command line ends before a window would open: --help,
-/// --version or a mistake. Those answer on the terminal, so they must work
-/// without a display (a QApplication aborts without one).
-bool answersOnTerminal(int argc, char **argv)
-{
-    QStringList args;
-    for (int i = 0; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
-    QCommandLineParser probe;
-    ConsoleOptions().addTo(probe);
-    if (probe.parse(args))
-        return probe.isSet(QStringLiteral("help")) || probe.isSet(QStringLiteral("help-all"))
-               || probe.isSet(QStringLiteral("version"));
-    // QApplication takes its own options (-platform offscreen, -style ...)
-    // out of argv before our parser sees them: those are no mistake.
-    static const QStringList guiOptions{QStringLiteral("platform"), QStringLiteral("platformpluginpath"),
-                                        QStringLiteral("platformtheme"), QStringLiteral("plugin"),
-                                        QStringLiteral("style"), QStringLiteral("stylesheet"),
-                                        QStringLiteral("display"), QStringLiteral("geometry"),
-                                        QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowtitle"),
-                                        QStringLiteral("qwindowicon"), QStringLiteral("reverse"),
-                                        QStringLiteral("session"), QStringLiteral("widgetcount")};
-    for (const QString &name : probe.unknownOptionNames())
-        if (guiOptions.contains(name))
-            return false;
-    return true;
-}
-
 /// What the command line asks for, once its options are checked.
 struct Launch
 {
@@ -102,19 +76,16 @@ struct Launch
     QString selected;               ///< --device, or the demo device
 };
 
-/// The --host options (and what they exclude) into `launch`; false, with
-/// the reason printed, when they do not fit together.
-bool readHostOptions(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
+/// The --host options (and what they exclude) into `launch`; the reason
+/// when they do not fit together, else empty.
+QString readHostOptions(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
 {
     launch.viaHost = parser.isSet(options.host);
-    if (!launch.viaHost && (parser.isSet(options.sshConfig) || parser.isSet(options.sshOption) || parser.isSet(options.remoteCommand))) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                            "--ssh-config, --ssh-option and --remote-command go with --host HOST")));
-        return false;
-    }
+    if (!launch.viaHost && (parser.isSet(options.sshConfig) || parser.isSet(options.sshOption) || parser.isSet(options.remoteCommand)))
+        return QCoreApplication::translate("blocktune::Console",
+                                           "--ssh-config, --ssh-option and --remote-command go with --host HOST");
     if (!launch.viaHost)
-        return true;
+        return {};
     blocktune::RemoteTarget &target = launch.target;
     target.host = parser.value(options.host);
     target.sshConfig = parser.value(options.sshConfig);
@@ -125,43 +96,76 @@ bool readHostOptions(const QCommandLineParser &parser, const ConsoleOptions &opt
         conflict = QStringLiteral("--sysroot");
     else if (parser.isSet(options.demo))
         conflict = QStringLiteral("--demo");
-    if (!conflict.isEmpty()) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console", "--host and %1 exclude each other")
-                                    .arg(conflict)));
-        return false;
-    }
-    if (auto line = blocktune::sshCommandLine(target); !line) {
-        std::fprintf(stderr, "blocktune: %s\n", qPrintable(line.error().message));
-        return false;
-    }
-    return true;
+    if (!conflict.isEmpty())
+        return QCoreApplication::translate("blocktune::Console", "--host and %1 exclude each other").arg(conflict);
+    if (auto line = blocktune::sshCommandLine(target); !line)
+        return line.error().message;
+    return {};
 }
 
-/// The checked command line; false, with the reason printed, on a mistake
-/// QCommandLineParser cannot see (a tree that is none, an unknown tab).
-bool readLaunch(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
+/// The checked command line; the reason, on a mistake QCommandLineParser
+/// cannot see (a tree that is none, an unknown tab), else empty.
+QString readLaunch(const QCommandLineParser &parser, const ConsoleOptions &options, Launch &launch)
 {
     launch.root = parser.value(options.sysroot);
     launch.snapshot = blocktune::isSnapshotTarball(launch.root);
-    if (auto tree = blocktune::SysRoot::openTree(launch.snapshot ? QString() : launch.root); !tree) {
-        std::fprintf(stderr, "blocktune: --sysroot %s\n", qPrintable(tree.error().message));
-        return false;
-    }
+    if (auto tree = blocktune::SysRoot::openTree(launch.snapshot ? QString() : launch.root); !tree)
+        return QStringLiteral("--sysroot %1").arg(tree.error().message);
     const QStringList tabs{QStringLiteral("settings"), QStringLiteral("test"), QStringLiteral("monitor"),
                            QStringLiteral("details"), QStringLiteral("history"), QStringLiteral("profiles"),
                            QStringLiteral("advise"), QStringLiteral("diagnose")};
     launch.tabIndex = parser.isSet(options.tab) ? int(tabs.indexOf(parser.value(options.tab))) : 0;
-    if (launch.tabIndex < 0) {
-        std::fprintf(stderr, "blocktune: %s\n",
-                     qPrintable(QCoreApplication::translate("blocktune::Console",
-                                                       "--tab %1: unknown tab (use settings, test, monitor, details, history, "
-                                                       "profiles, advise or diagnose)")
-                                    .arg(parser.value(options.tab))));
-        return false;
-    }
+    if (launch.tabIndex < 0)
+        return QCoreApplication::translate("blocktune::Console",
+                                           "--tab %1: unknown tab (use settings, test, monitor, details, history, "
+                                           "profiles, advise or diagnose)")
+            .arg(parser.value(options.tab));
     launch.selected = parser.value(options.device);
     return readHostOptions(parser, options, launch);
+}
+
+/// Whether a window could open: a platform named, or a display to show it
+/// on. Without one QApplication aborts in Qt's xcb plugin (rc 134).
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY")
+           || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+/// True when the command line ends before a window would open: --help,
+/// --version, a mistake (an unknown option, a tree that is none, an
+/// unknown tab), or no display. Those answer on the terminal, so they are
+/// decided before any QApplication exists: the arguments are parsed and
+/// checked here once, untranslated and silently; main() parses them again
+/// under a QCoreApplication to print the translated answer.
+bool answersOnTerminal(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser probe;
+    const ConsoleOptions options;
+    options.addTo(probe);
+    if (!probe.parse(args)) {
+        // QApplication takes its own options (-platform offscreen, -style ...)
+        // out of argv before our parser sees them: those are no mistake.
+        static const QStringList guiOptions{QStringLiteral("platform"), QStringLiteral("platformpluginpath"),
+                                            QStringLiteral("platformtheme"), QStringLiteral("plugin"),
+                                            QStringLiteral("style"), QStringLiteral("stylesheet"),
+                                            QStringLiteral("display"), QStringLiteral("geometry"),
+                                            QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowtitle"),
+                                            QStringLiteral("qwindowicon"), QStringLiteral("reverse"),
+                                            QStringLiteral("session"), QStringLiteral("widgetcount")};
+        for (const QString &name : probe.unknownOptionNames())
+            if (guiOptions.contains(name))
+                return false;
+        return true;
+    }
+    if (probe.isSet(QStringLiteral("help")) || probe.isSet(QStringLiteral("help-all"))
+        || probe.isSet(QStringLiteral("version")))
+        return true;
+    Launch launch;
+    return !readLaunch(probe, options, launch).isEmpty() || !hasDisplay();
 }
 
 /// --demo: makes the scratch loop device into `device` and selects it. The
@@ -207,19 +211,18 @@ int runOnHost(QCoreApplication &app, const Launch &launch)
     progress->setMinimumDuration(300);
     QObject::connect(progress, &QProgressDialog::canceled, &app, [] { QCoreApplication::exit(1); });
     int status = 0;
-    blocktune::connectInBackground(progress, target, [&, progress](blocktune::Result<blocktune::RemoteHost> host) {
+    using MachineResult = blocktune::Result<std::shared_ptr<blocktune::Machine>>;
+    blocktune::openMachineInBackground(progress, target, [&, progress](MachineResult machine) {
         progress->hide();
         progress->deleteLater();
-        if (!host) {
-            std::fprintf(stderr, "blocktune: %s\n", qPrintable(host.error().message));
+        if (!machine) {
+            std::fprintf(stderr, "blocktune: %s\n", qPrintable(machine.error().message));
             status = 1;
             QCoreApplication::exit(1);
             return;
         }
         blocktune::rememberHost(target.host);
-        blocktune::MainWindow *window =
-            blocktune::MainWindow::openRemote(target, std::make_shared<blocktune::RemoteHost>(std::move(*host)),
-                                              launch.selected);
+        blocktune::MainWindow *window = blocktune::MainWindow::openWindow(*machine, launch.selected);
         window->tabs()->setCurrentIndex(launch.tabIndex);
         window->show();
     });
@@ -274,8 +277,17 @@ int main(int argc, char **argv)
     options.addTo(parser);
     parser.process(*app); // --help, --version and mistakes print and exit here
     Launch launch;
-    if (!readLaunch(parser, options, launch))
+    if (const QString problem = readLaunch(parser, options, launch); !problem.isEmpty()) {
+        std::fprintf(stderr, "blocktune: %s\n", qPrintable(problem));
         return 2;
+    }
+    if (terminalOnly) {
+        std::fprintf(stderr, "blocktune: %s\n",
+                     qPrintable(QCoreApplication::translate(
+                         "blocktune::Console", "no display to open the console on (DISPLAY and WAYLAND_DISPLAY are "
+                                               "unset); blocktune-cli works on a terminal")));
+        return 1;
+    }
 
     // From here on SIGINT/SIGTERM/SIGHUP close the window as its button
     // would (the main window watches the flag's pipe), also one that
@@ -287,6 +299,9 @@ int main(int argc, char **argv)
     QString demoProblem;
     if (parser.isSet(options.demo))
         demoProblem = makeDemoDevice(launch, demoDevice);
+    // Light or dark as the desktop (or View -> Theme) says, before any window.
+    blocktune::applyTheme(blocktune::savedTheme());
+    blocktune::followDesktopColorScheme();
     QApplication::setWindowIcon(blocktune::applicationIcon());
     QGuiApplication::setDesktopFileName(QStringLiteral("org.blocktune.Blocktune"));
     if (launch.viaHost)

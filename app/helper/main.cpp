@@ -9,6 +9,7 @@
 // program built into this binary (nothing else) and writes its histograms
 // every interval until the next request line or the end of input.
 #include "common/jsonlines.h"
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QByteArray>
@@ -80,7 +81,8 @@ void usage(FILE *to)
                  "(streams the histograms of the BPF program built in until the next request).\n"
                  "See docs/json.md (blocktune-helper).\n\n"
                  "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
-                 "                 started through pkexec or setuid\n");
+                 "                 started through sudo, pkexec, doas, setuid or setgid for a user\n"
+                 "                 other than root\n");
 }
 
 } // namespace
@@ -111,13 +113,16 @@ int main(int argc, char **argv)
         return 2;
     }
     // A root process writing under a directory its caller chose is safe only
-    // if that caller could write there anyway. Under pkexec or setuid the
-    // caller could point DIR at a tree of hard links to files it cannot
-    // write (O_NOFOLLOW stops symlinks, not hard links), so elevated runs
-    // only ever see the live /sys and /proc.
-    if (!sysroot.isEmpty() && (std::getenv("PKEXEC_UID") || ::getuid() != ::geteuid())) {
-        std::fprintf(stderr, "blocktune-helper: --sysroot is refused when started through pkexec or setuid\n");
-        return 2;
+    // if that caller could write there anyway. Under sudo, pkexec, doas or
+    // setuid the caller could point DIR at a tree of hard links to files it
+    // cannot write (O_NOFOLLOW stops symlinks, not hard links) or swap its
+    // folders for links while the helper works, so elevated runs only ever
+    // see the live /sys and /proc.
+    if (!sysroot.isEmpty()) {
+        if (const QString refused = sysrootRefusal(currentIdentity()); !refused.isEmpty()) {
+            std::fprintf(stderr, "blocktune-helper: %s\n", refused.toLocal8Bit().constData());
+            return 2;
+        }
     }
     auto tree = SysRoot::openTree(sysroot);
     if (!tree) {
@@ -125,7 +130,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const HelperService service{std::move(*tree)};
+    const HelperService service{*tree, helperLatencyOp(*tree)};
     // An install_rules request is the longest there is; the service refuses
     // every other request above kHelperMaxLine itself.
     JsonLineReader reader(kHelperMaxRulesLine);

@@ -143,18 +143,16 @@ QJsonObject adviceProfile(const QString &device, const QString &mdUuid, const Wo
 
 namespace {
 
-// One sentence on how close buffered reads came and, when not close, the
-// likelier cause with the figures that show it.
-QString verdictFor(const Advice &a, std::optional<quint64> maxSectorsKiB, quint64 rawBlockKiB)
+// Why buffered reads stop where they do: the cause and its figures, kept in
+// the advice so the console can say it in its own words.
+void findReach(Advice &a, std::optional<quint64> maxSectorsKiB, quint64 rawBlockKiB)
 {
-    if (a.rawMbPerSec <= 0)
-        return a.source == u"measured" ? QStringLiteral("the raw ceiling could not be measured")
-                                       : QStringLiteral("the recorded curve holds no raw (O_DIRECT) figure to compare with");
-    const QString reached = QStringLiteral("buffered reads reach %1% of what the device delivers (%2 on the "
-                                           "plateau, %3 raw)")
-                                .arg(qRound(a.reachedPct))
-                                .arg(formatMbPerSec(a.analysis.plateauMbPerSec))
-                                .arg(formatMbPerSec(a.rawMbPerSec));
+    a.reachLimitKiB = 0;
+    a.reachRequestKiB = 0;
+    if (a.rawMbPerSec <= 0) {
+        a.reach = a.source == u"measured" ? ReachCause::NoRaw : ReachCause::NoRawRecorded;
+        return;
+    }
     const CurvePoint *best = nullptr;
     for (const CurvePoint &p : a.curve)
         if (p.readAheadKiB == a.bestKiB)
@@ -162,24 +160,54 @@ QString verdictFor(const Advice &a, std::optional<quint64> maxSectorsKiB, quint6
     const CurvePoint &last = a.curve.constLast();
     const bool stillRising =
         a.curve.size() >= 2 && best == &last && last.mbPerSec > a.curve.at(a.curve.size() - 2).mbPerSec * 1.05;
+    if (stillRising)
+        a.reachLimitKiB = last.readAheadKiB;
     if (a.reachedPct > 105)
+        a.reach = ReachCause::AboveRaw;
+    else if (a.reachedPct >= kFarFromRawPct)
+        a.reach = stillRising ? ReachCause::CloseStillRising : ReachCause::Close;
+    else if (stillRising)
+        a.reach = ReachCause::FarStillRising;
+    else if (best && maxSectorsKiB && best->avgRequestKiB >= 0.9 * double(*maxSectorsKiB) && *maxSectorsKiB < rawBlockKiB)
+        a.reach = ReachCause::MaxSectors, a.reachLimitKiB = *maxSectorsKiB;
+    else
+        a.reach = ReachCause::CopyOrCpu;
+    a.reachRequestKiB = best ? best->avgRequestKiB : 0;
+}
+
+// One sentence on how close buffered reads came and, when not close, the
+// likelier cause with the figures that show it (the CLI's and the JSON's).
+QString verdictFor(const Advice &a, quint64 rawBlockKiB)
+{
+    const QString reached = QStringLiteral("buffered reads reach %1% of what the device delivers (%2 on the "
+                                           "plateau, %3 raw)")
+                                .arg(qRound(a.reachedPct))
+                                .arg(formatMbPerSec(a.analysis.plateauMbPerSec))
+                                .arg(formatMbPerSec(a.rawMbPerSec));
+    switch (a.reach) {
+    case ReachCause::NoRaw: return QStringLiteral("the raw ceiling could not be measured");
+    case ReachCause::NoRawRecorded:
+        return QStringLiteral("the recorded curve holds no raw (O_DIRECT) figure to compare with");
+    case ReachCause::AboveRaw:
         return reached + QStringLiteral("; buffered reads passed the raw figure (1 MiB O_DIRECT reads, %1 in flight): "
                                         "the device serves more than that keeps in flight, so treat the raw figure "
                                         "as a floor, not a ceiling").arg(kRawInFlight);
-    if (a.reachedPct >= kFarFromRawPct)
-        return stillRising ? reached + QStringLiteral("; throughput was still rising at the largest value tried (%1 KiB, "
-                                                      "the cap a quarter of the device sets)").arg(last.readAheadKiB)
-                           : reached;
-    if (stillRising)
+    case ReachCause::Close: return reached;
+    case ReachCause::CloseStillRising:
+        return reached + QStringLiteral("; throughput was still rising at the largest value tried (%1 KiB, "
+                                        "the cap a quarter of the device sets)").arg(a.reachLimitKiB);
+    case ReachCause::FarStillRising:
         return reached + QStringLiteral("; no readahead came close, and throughput was still rising at the largest "
-                                        "value tried (%1 KiB, the cap a quarter of the device sets)").arg(last.readAheadKiB);
-    if (best && maxSectorsKiB && best->avgRequestKiB >= 0.9 * double(*maxSectorsKiB) && *maxSectorsKiB < rawBlockKiB)
+                                        "value tried (%1 KiB, the cap a quarter of the device sets)").arg(a.reachLimitKiB);
+    case ReachCause::MaxSectors:
         return reached + QStringLiteral("; no readahead came close: requests stop at max_sectors_kb %1 (average %2 KiB "
                                         "at the best point) while the raw reads used %3 KiB requests")
-                             .arg(*maxSectorsKiB).arg(best->avgRequestKiB, 0, 'f', 0).arg(rawBlockKiB);
+                             .arg(a.reachLimitKiB).arg(a.reachRequestKiB, 0, 'f', 0).arg(rawBlockKiB);
+    case ReachCause::CopyOrCpu: break;
+    }
     return reached + QStringLiteral("; no readahead came close, though requests reached %1 KiB: the page-cache "
                                     "copy or the CPU is the likelier limit, not readahead")
-                         .arg(best ? best->avgRequestKiB : 0, 0, 'f', 0);
+                         .arg(a.reachRequestKiB, 0, 'f', 0);
 }
 
 constexpr int kRefinePoints = 2;
@@ -384,7 +412,7 @@ void refineKnee(BudgetedSweep &sweep, const Advice &a, double tolerance)
 // rests on fewer than three runs; 0 when it is settled.
 double unsureScore(const CurvePoint &p, double tolerancePct)
 {
-    if (p.runs.size() < 5 && p.maxMbPerSec() * (1.0 - kStallFraction) > p.minMbPerSec())
+    if (p.runs.size() < 5 && runsDisagree(p.runs))
         return 100.0 + (1.0 - p.minMbPerSec() / p.maxMbPerSec()) * 100.0;
     if (p.spreadPct() > tolerancePct / 2 || p.keptRuns().size() < kMinRunsPerPoint)
         return p.spreadPct() + 1.0;
@@ -493,7 +521,7 @@ void confirmPick(BudgetedSweep &sweep, Advice &a, double tolerance)
 
 // Whether the device is back where it was: what the engine says, and what
 // the session reads now.
-void checkRestored(TuningSession &session, const QString &device, EngineRestore &guard, Advice &a)
+void checkRestored(SessionPort &session, const QString &device, EngineRestore &guard, Advice &a)
 {
     a.restored = guard.restore(&a.restoreMessage);
     const auto now = session.settings(device);
@@ -588,9 +616,19 @@ void recommend(Advice &a, double tolerance, std::optional<quint64> maxSectorsKiB
         a.floorDecides = true;
     }
     a.reachedPct = a.rawMbPerSec > 0 ? a.analysis.plateauMbPerSec / a.rawMbPerSec * 100.0 : 0;
-    a.verdict = verdictFor(a, maxSectorsKiB, rawBlockKiB);
-    a.memoryKiB = a.recommendedKiB * quint64(a.windows) * quint64(a.devices);
+    findReach(a, maxSectorsKiB, rawBlockKiB);
+    a.verdict = verdictFor(a, rawBlockKiB);
     describeBand(a);
+    if (!a.analysis.resolved) {
+        // Not resolved: the curve's pick is kept to be shown as what it is,
+        // and nothing is recommended, applied, saved or exported.
+        a.unresolvedPickKiB = a.kneeKiB; // the curve's, not raised to a floor: no answer either way
+        a.recommendedKiB = 0;
+        a.kneeKiB = 0;
+        a.floorDecides = false;
+        return;
+    }
+    a.memoryKiB = a.recommendedKiB * quint64(a.windows) * quint64(a.devices);
     const QString why = a.floorDecides
         ? QStringLiteral("%1 KiB: the md/dm floor (2 x stripe); the curve's knee was %2 KiB (workload %3)")
               .arg(a.recommendedKiB).arg(a.kneeKiB).arg(workloadName(a.workload))
@@ -607,7 +645,7 @@ int plannedRuns(int points)
     return points * kMinRunsPerPoint + kRefinePoints * kMinRunsPerPoint + remeasureRuns(points) + kConfirmRuns;
 }
 
-Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+Result<Advice> advise(SessionPort &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone, const std::atomic_bool *cancel)
 {
     auto found = advisor_detail::lookUpDevice(session, spec.device);
@@ -784,15 +822,19 @@ QJsonObject adviceToJson(const Advice &a)
         {QStringLiteral("confirmation"), confirmationToJson(a.confirmation)},
         {QStringLiteral("runs"), a.runs},
         {QStringLiteral("run_ms"), a.pointMs},
-        {QStringLiteral("recommended_read_ahead_kb"), qint64(a.recommendedKiB)},
-        {QStringLiteral("knee_kb"), qint64(a.kneeKiB)},
+        // Null when nothing is recommended; the curve's pick of an unresolved
+        // advice goes under a name no script takes for a recommendation.
+        {QStringLiteral("recommended_read_ahead_kb"), a.recommends() ? QJsonValue(qint64(a.recommendedKiB)) : QJsonValue()},
+        {QStringLiteral("knee_kb"), a.kneeKiB ? QJsonValue(qint64(a.kneeKiB)) : QJsonValue()},
+        {QStringLiteral("unresolved_pick_read_ahead_kb"),
+         a.unresolvedPickKiB ? QJsonValue(qint64(a.unresolvedPickKiB)) : QJsonValue()},
         {QStringLiteral("best_read_ahead_kb"), qint64(a.bestKiB)},
         {QStringLiteral("best_mb_per_s"), a.bestMbPerSec},
         {QStringLiteral("curve"), curve},
         {QStringLiteral("raw_peak_mb_per_s"), a.rawMbPerSec},
         {QStringLiteral("reached_pct"), a.reachedPct},
         {QStringLiteral("verdict"), a.verdict},
-        {QStringLiteral("memory_kb"), qint64(a.memoryKiB)},
+        {QStringLiteral("memory_kb"), a.recommends() ? QJsonValue(qint64(a.memoryKiB)) : QJsonValue()},
         {QStringLiteral("readahead_windows"), a.windows},
         {QStringLiteral("devices"), a.devices},
         {QStringLiteral("floor_kb"), a.floorKiB ? QJsonValue(qint64(*a.floorKiB)) : QJsonValue()},
@@ -802,7 +844,7 @@ QJsonObject adviceToJson(const Advice &a)
         {QStringLiteral("budget_ms"), a.budgetMs},
         {QStringLiteral("elapsed_ms"), a.elapsedMs},
         {QStringLiteral("cancelled"), a.cancelled},
-        {QStringLiteral("profile"), a.profile},
+        {QStringLiteral("profile"), a.recommends() ? QJsonValue(a.profile) : QJsonValue()},
     };
     o.insert(QStringLiteral("waste"), wasteToJson(a));
     return o;
@@ -828,7 +870,7 @@ QString formatAdvice(const Advice &a)
           << QString::number(p.runs.size()).rightJustified(6) << ' '
           << (p.avgRequestKiB > 0 ? QString::number(p.avgRequestKiB, 'f', 1) : QStringLiteral("-")).rightJustified(16)
           << (same ? "  =" : "   ")
-          << (p.refinement ? " (refined)" : "") << (p.readAheadKiB == a.kneeKiB ? " <- knee" : "")
+          << (p.refinement ? " (refined)" : "") << (a.kneeKiB && p.readAheadKiB == a.kneeKiB ? " <- knee" : "")
           << (a.wastedKiB.contains(p.readAheadKiB)
                   ? QStringLiteral(" (wasted: device read %1 x)").arg(p.deviceReadRatio, 0, 'f', 1) : QString())
           << '\n';
@@ -848,19 +890,30 @@ QString formatAdvice(const Advice &a)
         s << "confirmation: " << a.confirmation.pickKiB << " KiB against " << a.confirmation.referenceKiB
           << " KiB in turn, ratio " << QString::number(a.confirmation.ratio, 'f', 3)
           << (a.confirmation.held ? " (held)" : " (out of the band: the pick moved up)") << '\n';
-    if (a.analysis.stepUpKiB)
-        s << "one step up (" << a.analysis.stepUpKiB << " KiB) gains " << percentText(a.analysis.stepUpGainPct) << "% for "
-          << (a.analysis.stepUpKiB - a.kneeKiB) * quint64(a.windows) * quint64(a.devices) << " KiB more memory\n";
-    s << "recommended read_ahead_kb " << a.recommendedKiB;
-    if (a.floorDecides)
-        s << " (the md/dm floor decides: 2 x stripe = " << *a.floorKiB << " KiB; the curve's knee is " << a.kneeKiB
-          << " KiB)";
-    else
-        s << " (the smallest within " << percentText(a.analysis.bandPct) << "% of the plateau, "
-          << formatMbPerSec(a.analysis.plateauMbPerSec) << ")";
-    s << '\n' << a.verdict << '\n';
-    s << "memory: " << a.recommendedKiB << " KiB x " << a.windows << " readahead window(s) x " << a.devices
-      << " device(s) = " << a.memoryKiB << " KiB\n";
+    if (!a.recommends()) {
+        // Nothing to apply: no line a script could take for a recommendation.
+        if (a.cancelled)
+            s << "no recommendation: the advice was stopped, and a partial curve answers nothing\n";
+        else
+            s << "no steady answer: nothing is recommended (exit status 3); the curve alone would pick "
+              << a.unresolvedPickKiB << " KiB, which the noise or the two speeds above make no answer\n";
+        s << a.verdict << '\n';
+    } else {
+        if (a.analysis.stepUpKiB)
+            s << "one step up (" << a.analysis.stepUpKiB << " KiB) gains " << percentText(a.analysis.stepUpGainPct)
+              << "% for " << (a.analysis.stepUpKiB - a.kneeKiB) * quint64(a.windows) * quint64(a.devices)
+              << " KiB more memory\n";
+        s << "recommended read_ahead_kb " << a.recommendedKiB;
+        if (a.floorDecides)
+            s << " (the md/dm floor decides: 2 x stripe = " << *a.floorKiB << " KiB; the curve's knee is " << a.kneeKiB
+              << " KiB)";
+        else
+            s << " (the smallest within " << percentText(a.analysis.bandPct) << "% of the plateau, "
+              << formatMbPerSec(a.analysis.plateauMbPerSec) << ")";
+        s << '\n' << a.verdict << '\n';
+        s << "memory: " << a.recommendedKiB << " KiB x " << a.windows << " readahead window(s) x " << a.devices
+          << " device(s) = " << a.memoryKiB << " KiB\n";
+    }
     if (a.source != u"measured")
         return out;
     s << "took " << QString::number(double(a.elapsedMs) / 1000.0, 'f', 1) << " s (" << a.runs << " runs of "

@@ -4,7 +4,7 @@
 // evidence and fix (diagnose).
 //
 // Both measure through a ReadEngine: ReadTestEngine sets readahead through
-// the TuningSession as temporary changes and reads with core/readtest;
+// the session (a SessionPort) as temporary changes and reads with core/readtest;
 // tests pass a fake with rates built to show a case, so recorded md trees
 // (which this kernel cannot make) are tested too. The advisor restores the
 // engine's temporary changes on every path before it returns.
@@ -30,7 +30,7 @@
 namespace blocktune {
 
 class Measurer;      // core/readtest/measurer.h
-class TuningSession; // core/session
+class SessionPort;   // core/session
 
 // ---- Workloads --------------------------------------------------------------------
 
@@ -117,7 +117,7 @@ class ReadTestEngine final : public ReadEngine
 {
 public:
     /// `device` as the user gave it; refuses recorded trees when measuring.
-    ReadTestEngine(TuningSession &session, Measurer &measurer, const QString &device);
+    ReadTestEngine(SessionPort &session, Measurer &measurer, const QString &device);
     Result<Measurement> measureBuffered(const BufferedProbe &probe, const std::atomic_bool *cancel) override;
     Result<double> measureRawMbPerSec(quint64 blockSize, int inFlight, qint64 durationMs,
                                       const std::atomic_bool *cancel) override;
@@ -131,7 +131,7 @@ public:
 
 private:
     Result<ReadTestResult> runTest(const ReadTestSpec &spec, const std::atomic_bool *cancel);
-    TuningSession &m_session;
+    SessionPort &m_session;
     Measurer &m_measurer;
     QString m_device;
     LatencySource *m_latency = nullptr;
@@ -217,8 +217,9 @@ struct CurvePoint
     std::optional<TwoSpeeds> twoSpeeds() const;
 };
 
-/// How far below a point's second-best run a run counts as a stall.
-inline constexpr double kStallFraction = 0.15;
+// kStallFraction (how far below a point's second-best run a run counts as
+// a stall) and medianOf() are core/readtest's: a read test flags its runs
+// by the same rule.
 /// Two groups of a point's runs this far apart (the faster group's slowest
 /// over the slower group's fastest), each spread over no more than the
 /// square root of it, are two speeds of the machine.
@@ -230,8 +231,6 @@ inline constexpr double kFastRunGap = 1.3;
 /// (three stalls and one ordinary run are not the fast mode).
 inline constexpr double kNeighbourGap = 1.15;
 
-/// The median (the mean of the middle two for an even count; 0 when empty).
-double medianOf(QList<double> values);
 /// Adds one run to `point` and recomputes its medians.
 void addRun(CurvePoint &point, double mbPerSec, double avgRequestKiB, double deviceReadRatio = 0);
 
@@ -325,6 +324,19 @@ struct Confirmation
     QList<quint64> rejected;     ///< picks a round moved away from
 };
 
+/// Why buffered reads stop where they do (Advice::reach): the verdict's
+/// cause, with its figures in Advice::reachLimitKiB and reachRequestKiB.
+enum class ReachCause {
+    NoRaw,            ///< the raw ceiling could not be measured
+    NoRawRecorded,    ///< a recorded curve holds no raw figure
+    Close,            ///< kFarFromRawPct of raw or more
+    CloseStillRising, ///< close, and still rising at the largest value tried (reachLimitKiB)
+    AboveRaw,         ///< past the raw figure: raw kept too little in flight
+    FarStillRising,   ///< far, and still rising at the largest value tried (reachLimitKiB)
+    MaxSectors,       ///< requests stop at max_sectors_kb (reachLimitKiB)
+    CopyOrCpu,        ///< requests grew (reachRequestKiB): the page-cache copy or the CPU limits
+};
+
 struct Advice
 {
     QString device;
@@ -339,14 +351,21 @@ struct Advice
     Confirmation confirmation;
     quint64 bestKiB = 0;         ///< the point with the highest median
     double bestMbPerSec = 0;
-    quint64 kneeKiB = 0;         ///< the curve's pick (analysis.pickKiB after the confirmation)
-    quint64 recommendedKiB = 0;  ///< the knee, raised to the floor
+    quint64 kneeKiB = 0;         ///< the curve's pick (analysis.pickKiB after the confirmation); 0 when not resolved
+    quint64 recommendedKiB = 0;  ///< the knee, raised to the floor; 0 when not resolved (recommends())
+    /// When the analysis is not resolved (two speeds, or noise wider than
+    /// the tolerance): the value the curve would have given, shown as what
+    /// it is and never recommended, applied or saved. 0 when resolved.
+    quint64 unresolvedPickKiB = 0;
     std::optional<quint64> floorKiB;
     bool floorDecides = false;   ///< the floor, not the curve, set the value
     std::optional<quint64> originalKiB;
     double rawMbPerSec = 0;
     double reachedPct = 0;       ///< plateau / raw
     QString verdict;             ///< one sentence: how close, and the likelier cause when not
+    ReachCause reach = ReachCause::NoRaw; ///< the verdict's cause
+    quint64 reachLimitKiB = 0;   ///< its readahead or max_sectors_kb, where it names one
+    double reachRequestKiB = 0;  ///< the best point's average request
     QString sameText;            ///< "1792 to 65536 KiB give ..., the same within +-6%; the smallest is 1792 KiB"
     QString noiseText;           ///< empty when resolved; else what it could not tell and the budget it would need
     std::optional<qint64> neededBudgetMs;
@@ -359,8 +378,13 @@ struct Advice
     int runs = 0;                ///< buffered runs measured (confirmation included)
     bool restored = false;
     QString restoreMessage;
-    QJsonObject profile;         ///< issue 10's format, ready to save
+    QJsonObject profile;         ///< issue 10's format, ready to save; empty when nothing is recommended
     bool cancelled = false;
+
+    /// A value to apply, try or save: finished, resolved, and a readahead
+    /// found. An unresolved advice recommends nothing anywhere (console,
+    /// CLI exit status 3, JSON, history).
+    bool recommends() const { return !cancelled && analysis.resolved && recommendedKiB > 0; }
 };
 
 /// Readahead values of the coarse pass: powers of two from 4 KiB to 64 MiB,
@@ -379,7 +403,7 @@ int plannedRuns(int points);
 /// recommends. `pointDone` sees a point after each of its runs. Refuses a
 /// device it cannot find and a budget too short for the runs (naming the
 /// minimum).
-Result<Advice> advise(TuningSession &session, ReadEngine &engine, const AdviseSpec &spec,
+Result<Advice> advise(SessionPort &session, ReadEngine &engine, const AdviseSpec &spec,
                       const std::function<void(const CurvePoint &)> &pointDone = {},
                       const std::atomic_bool *cancel = nullptr);
 
@@ -503,7 +527,7 @@ int diagnoseReads(const Workload &workload);
 /// spec.measure and an engine, measured ones; restores before returning.
 /// Measuring on a recorded tree needs an engine that is not ReadTestEngine
 /// (the CLI refuses it).
-Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const DiagnoseSpec &spec,
                            const std::atomic_bool *cancel = nullptr);
 QJsonObject diagnosisToJson(const Diagnosis &diagnosis);
 QString formatDiagnosis(const Diagnosis &diagnosis);

@@ -17,7 +17,7 @@ struct SessionDevice
     QString queue() const { return settings.queueDevice.isEmpty() ? settings.name : settings.queueDevice; }
 };
 
-inline Result<SessionDevice> lookUpDevice(TuningSession &session, const QString &name)
+inline Result<SessionDevice> lookUpDevice(SessionPort &session, const QString &name)
 {
     auto settings = session.settings(name);
     if (!settings)

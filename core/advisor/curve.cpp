@@ -14,15 +14,6 @@
 
 namespace blocktune {
 
-double medianOf(QList<double> values)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const qsizetype n = values.size();
-    return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2.0;
-}
-
 double CurvePoint::minMbPerSec() const
 {
     return runs.isEmpty() ? mbPerSec : *std::min_element(runs.cbegin(), runs.cend());

@@ -5,6 +5,7 @@
 #include "advisor.h"
 #include "advisor_p.h"
 
+#include "common/tr.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 
@@ -46,7 +47,7 @@ void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd
         Finding f;
         f.code = QStringLiteral("below_md_floor");
         f.severity = Severity::Warning;
-        f.summary = QStringLiteral("%1's read_ahead_kb %2 is below the array's floor of %3 KiB (2 x stripe), which "
+        f.summary = AdvisorText::tr("%1's read_ahead_kb %2 is below the array's floor of %3 KiB (2 x stripe), which "
                                    "re-assembly or a reshape sets again, so this value will not last")
                         .arg(s.name).arg(*s.readAheadKiB).arg(*s.readaheadFloorKiB);
         f.evidence = {{QStringLiteral("read_ahead_kb"), qint64(*s.readAheadKiB)},
@@ -58,7 +59,7 @@ void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd
     if (s.isPartition) {
         Finding f;
         f.code = QStringLiteral("partition_shares_readahead");
-        f.summary = QStringLiteral("%1 is a partition: its readahead is %2's, shared with every partition of that "
+        f.summary = AdvisorText::tr("%1 is a partition: its readahead is %2's, shared with every partition of that "
                                    "disk, so a change here changes them all")
                         .arg(s.name, s.queueDevice);
         f.evidence = {{QStringLiteral("queue_device"), s.queueDevice},
@@ -68,7 +69,7 @@ void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd
     if (bd.dm && bd.dm->kind == u"lvm") {
         Finding f;
         f.code = QStringLiteral("lvm_rewrites_readahead");
-        f.summary = QStringLiteral("%1 is an LVM volume (%2): activation sets its readahead from the volume's metadata "
+        f.summary = AdvisorText::tr("%1 is an LVM volume (%2): activation sets its readahead from the volume's metadata "
                                    "(lvchange -r), so a value set here lasts only until the next activation")
                         .arg(s.name, bd.dm->name);
         f.evidence = {{QStringLiteral("dm_name"), bd.dm->name},
@@ -157,7 +158,7 @@ Finding notSeparable(const QString &code, const QString &what, const Separation 
 {
     Finding f;
     f.code = QStringLiteral("not_separable");
-    f.summary = QStringLiteral("%1 is not stated: %2 by %3%, past its threshold of %4%, but the runs' noise "
+    f.summary = AdvisorText::tr("%1 is not stated: %2 by %3%, past its threshold of %4%, but the runs' noise "
                                "(+-%5% combined, %6 runs each) is as large, so the measurement cannot separate "
                                "them; diagnose again when the machine is quieter")
                     .arg(code, what).arg(round1(s.effectPct)).arg(round1(thresholdPct)).arg(round1(s.noisePct))
@@ -320,14 +321,14 @@ void checkReadaheadBlocking(const DeviceSettings &s, const DiagnosisReadings &r,
         return;
     if (!gain.separable) {
         out << notSeparable(QStringLiteral("readahead_blocking"),
-                            QStringLiteral("at %1 KiB the stream was faster than at %2 KiB").arg(r.larger).arg(r.current),
+                            AdvisorText::tr("at %1 KiB the stream was faster than at %2 KiB").arg(r.larger).arg(r.current),
                             gain, threshold);
         return;
     }
     Finding f;
     f.code = QStringLiteral("readahead_blocking");
     f.severity = Severity::Problem;
-    f.summary = QStringLiteral("readahead is the blocking factor on %1: at %2 KiB the stream's requests average "
+    f.summary = AdvisorText::tr("readahead is the blocking factor on %1: at %2 KiB the stream's requests average "
                                "%3 KiB and it reads %4; at %5 KiB requests grow to %6 KiB and it reads %7 "
                                "(medians of %8 runs each, noise +-%9%)")
                     .arg(s.name).arg(r.current).arg(now.avgRequestKiB, 0, 'f', 0).arg(formatMbPerSec(now.mbPerSec))
@@ -360,25 +361,25 @@ void checkFarFromRaw(const DeviceSettings &s, const DiagnosisReadings &r, QList<
     const Separation gap = separate((1.0 - buffered / raw) * 100.0, raw / buffered, r.now.point, r.raw);
     if (!gap.separable) {
         out << notSeparable(QStringLiteral("buffered_far_from_raw"),
-                            QStringLiteral("buffered reads were slower than raw O_DIRECT reads"), gap,
+                            AdvisorText::tr("buffered reads were slower than raw O_DIRECT reads"), gap,
                             100.0 - kFarFromRawPct);
         return;
     }
     const double pct = buffered / raw * 100.0;
     const double more = r.more ? r.more->point.mbPerSec : 0;
     const bool largerCloses = r.more && more >= kFarFromRawPct / 100.0 * raw;
-    const QString reached = QStringLiteral("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw)")
+    const QString reached = AdvisorText::tr("buffered reads of %1 reach %2% of what the device delivers (%3 of %4 raw)")
                                 .arg(s.name).arg(qRound(pct)).arg(formatMbPerSec(buffered), formatMbPerSec(raw));
     Finding f;
     f.code = QStringLiteral("buffered_far_from_raw");
     f.severity = Severity::Warning;
     f.summary = largerCloses
-        ? reached + QStringLiteral("; readahead %1 KiB brings them to %2%").arg(r.larger).arg(qRound(more / raw * 100.0))
+        ? reached + AdvisorText::tr("; readahead %1 KiB brings them to %2%").arg(r.larger).arg(qRound(more / raw * 100.0))
         : r.more && more >= kBlockingGain * buffered
-        ? reached + QStringLiteral("; readahead %1 KiB brings them to %2%, so readahead is the cause and a value "
+        ? reached + AdvisorText::tr("; readahead %1 KiB brings them to %2%, so readahead is the cause and a value "
                                    "larger still is needed (blocktune-cli advise %3 finds it)")
                         .arg(r.larger).arg(qRound(more / raw * 100.0)).arg(s.name)
-        : reached + QStringLiteral(" and a larger readahead does not close the gap: the page-cache copy, the CPU or "
+        : reached + AdvisorText::tr(" and a larger readahead does not close the gap: the page-cache copy, the CPU or "
                                    "request size (max_sectors_kb %1) is the likelier limit")
                         .arg(s.maxSectorsKiB.value_or(0));
     f.evidence = {{QStringLiteral("buffered_mb_per_s"), round1(buffered)},
@@ -419,7 +420,7 @@ void checkMemberImbalance(const DeviceSettings &s, const Measurement &now, QList
             Finding f;
             f.code = QStringLiteral("member_imbalance");
             f.severity = Severity::Warning;
-            f.summary = QStringLiteral("the members of %1 share reads unevenly: %2 served %3% of the bytes where "
+            f.summary = AdvisorText::tr("the members of %1 share reads unevenly: %2 served %3% of the bytes where "
                                        "an even share is %4% (Jain's index %5)")
                             .arg(s.name, s.memberDisks.at(top))
                             .arg(round1(double(now.memberBytes.at(top)) / double(total) * 100.0))
@@ -458,17 +459,17 @@ void checkStreamUnfair(const DeviceSettings &s, const DiagnosisReadings &r, QLis
     if (!lossFires && !splitFires) {
         if (share < kUnfairShare)
             out << notSeparable(QStringLiteral("stream_unfair"),
-                                QStringLiteral("the stream was slower beside a second one than alone"), loss,
+                                AdvisorText::tr("the stream was slower beside a second one than alone"), loss,
                                 (1.0 - kUnfairShare) * 100.0);
         else if (jain < kUnfairJain)
-            out << notSeparable(QStringLiteral("stream_unfair"), QStringLiteral("the two streams' rates differed"),
+            out << notSeparable(QStringLiteral("stream_unfair"), AdvisorText::tr("the two streams' rates differed"),
                                 split, jainGapPct(kUnfairJain));
         return;
     }
     Finding f;
     f.code = QStringLiteral("stream_unfair");
     f.severity = Severity::Problem;
-    f.summary = QStringLiteral("with a second stream running, the measured stream on %1 drops to %2% of its "
+    f.summary = AdvisorText::tr("with a second stream running, the measured stream on %1 drops to %2% of its "
                                "rate alone (%3 -> %4, the other stream %5; Jain %6, scheduler %7; medians of %8 "
                                "runs)")
                     .arg(s.name).arg(qRound(share * 100))
@@ -512,7 +513,7 @@ void checkReadaheadWasted(const DeviceSettings &s, const DiagnosisReadings &r, Q
     const QString workload = workloadName(r.workload);
     if (!waste.separable) {
         out << notSeparable(QStringLiteral("readahead_wasted"),
-                            QStringLiteral("the device read more than %1's readers consumed").arg(workload), waste,
+                            AdvisorText::tr("the device read more than %1's readers consumed").arg(workload), waste,
                             (kWastedRatio - 1.0) * 100.0);
         return;
     }
@@ -528,19 +529,19 @@ void checkReadaheadWasted(const DeviceSettings &s, const DiagnosisReadings &r, Q
     f.code = QStringLiteral("readahead_wasted");
     f.severity = Severity::Warning;
     const QString readers = r.workload.kind == ReadTestKind::Mixed
-        ? QStringLiteral("%1 sequential and %2 random readers").arg(r.workload.streams).arg(r.workload.randomReaders)
-        : r.workload.streams == 1 ? QStringLiteral("reader") : QStringLiteral("%1 readers").arg(r.workload.streams);
-    QString summary = QStringLiteral("readahead %1 KiB on %2 is wasted on the %3 workload: the device read %4 x the "
+        ? AdvisorText::tr("%1 sequential and %2 random readers").arg(r.workload.streams).arg(r.workload.randomReaders)
+        : r.workload.streams == 1 ? AdvisorText::tr("reader") : AdvisorText::tr("%1 readers").arg(r.workload.streams);
+    QString summary = AdvisorText::tr("readahead %1 KiB on %2 is wasted on the %3 workload: the device read %4 x the "
                                      "bytes its %5 consumed (median of %6 runs, +-%7%), pages fetched that no reader "
                                      "used")
                           .arg(r.current).arg(s.name).arg(workload).arg(ratio, 0, 'f', 2).arg(readers)
                           .arg(kDiagnoseRuns).arg(round1(spread.spreadPct()));
     if (stop)
-        summary += QStringLiteral("; at %1 KiB it read %2 x (measured), the readers %3 against %4")
+        summary += AdvisorText::tr("; at %1 KiB it read %2 x (measured), the readers %3 against %4")
                        .arg(stopKiB).arg(stop->point.deviceReadRatio, 0, 'f', 2)
                        .arg(formatMbPerSec(stop->point.mbPerSec), formatMbPerSec(at.point.mbPerSec));
     else if (stopKiB < r.current)
-        summary += QStringLiteral("; about %1 KiB (the readahead divided by the ratio, a power of two; not measured) "
+        summary += AdvisorText::tr("; about %1 KiB (the readahead divided by the ratio, a power of two; not measured) "
                                   "should stop it").arg(stopKiB);
     f.summary = summary;
     f.evidence = {{QStringLiteral("workload"), workload},
@@ -580,7 +581,7 @@ void checkQueueWait(const DeviceSettings &s, const Measurement &now, QList<Findi
     f.code = QStringLiteral("queue_wait_dominates");
     f.severity = Severity::Warning;
     const QString scheduler = s.scheduler.isEmpty() ? QStringLiteral("none") : s.scheduler;
-    f.summary = QStringLiteral("reads of %1 wait longer in the queue than on the device: p99 %2 queued against %3 "
+    f.summary = AdvisorText::tr("reads of %1 wait longer in the queue than on the device: p99 %2 queued against %3 "
                                "on the device (log2 buckets, scheduler %4, nr_requests %5), so the scheduler or "
                                "nr_requests holds requests back")
                     .arg(s.name, formatLatencyUs(queueP99), formatLatencyUs(deviceP99), scheduler)
@@ -635,7 +636,7 @@ void checkSlowMember(const DeviceSettings &s, const Measurement &now, QList<Find
     Finding f;
     f.code = QStringLiteral("slow_member");
     f.severity = Severity::Problem;
-    f.summary = QStringLiteral("%1 is the slow member of %2: its reads took %3 on the device (p99) where the other "
+    f.summary = AdvisorText::tr("%1 is the slow member of %2: its reads took %3 on the device (p99) where the other "
                                "members' median is %4 (%5x); the array waits for it")
                     .arg(s.memberDisks.at(slowest), s.name, formatLatencyUs(p99.at(slowest)), formatLatencyUs(median))
                     .arg(p99.at(slowest) / median, 0, 'f', 1);
@@ -664,7 +665,7 @@ int diagnoseReads(const Workload &workload)
     return kDiagnoseRuns * (5 + (workload.kind == ReadTestKind::Sequential ? 0 : 1));
 }
 
-Result<Diagnosis> diagnose(TuningSession &session, ReadEngine *engine, const DiagnoseSpec &spec,
+Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const DiagnoseSpec &spec,
                            const std::atomic_bool *cancel)
 {
     auto found = advisor_detail::lookUpDevice(session, spec.device);

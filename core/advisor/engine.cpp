@@ -75,7 +75,7 @@ Error recordedRefusal(const QString &device)
 
 } // namespace
 
-ReadTestEngine::ReadTestEngine(TuningSession &session, Measurer &measurer, const QString &device)
+ReadTestEngine::ReadTestEngine(SessionPort &session, Measurer &measurer, const QString &device)
     : m_session(session), m_measurer(measurer), m_device(device)
 {
 }

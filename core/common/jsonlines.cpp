@@ -2,9 +2,12 @@
 
 #include "result.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <cerrno>
+#include <vector>
 
 namespace blocktune {
 
@@ -39,6 +42,58 @@ int errorCodeFromName(const QString &name)
     if (name == u"interrupted")
         return Interrupted;
     return EIO;
+}
+
+namespace {
+
+// A string token, quotes included, as the text it stands for.
+QString decodeJsonString(QByteArrayView token)
+{
+    if (!token.contains('\\'))
+        return QString::fromUtf8(token.sliced(1, token.size() - 2));
+    // Escapes (\u0070, surrogate pairs): the parser decodes them as it
+    // decoded the key it kept.
+    return QJsonDocument::fromJson('[' + token.toByteArray() + ']').array().at(0).toString();
+}
+
+} // namespace
+
+std::optional<QString> duplicateJsonKey(QByteArrayView json)
+{
+    // A scan, not a second parser: strings are skipped whole (a '{' inside
+    // one is text), and a string right after '{' or an object's ',' is a key.
+    struct Level
+    {
+        bool object = false;
+        bool expectKey = false;
+        QSet<QString> keys;
+    };
+    std::vector<Level> levels; // on the heap: depth costs no stack
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '{' || c == '[') {
+            levels.push_back(Level{c == '{', c == '{', {}});
+        } else if (c == '}' || c == ']') {
+            if (!levels.empty())
+                levels.pop_back();
+        } else if (c == ',') {
+            if (!levels.empty() && levels.back().object)
+                levels.back().expectKey = true;
+        } else if (c == '"') {
+            const qsizetype start = i;
+            for (++i; i < json.size() && json[i] != '"'; ++i)
+                if (json[i] == '\\')
+                    ++i;
+            if (levels.empty() || !levels.back().object || !levels.back().expectKey)
+                continue;
+            levels.back().expectKey = false;
+            const QString key = decodeJsonString(json.sliced(start, qMin(i, json.size() - 1) - start + 1));
+            if (levels.back().keys.contains(key))
+                return key;
+            levels.back().keys.insert(key);
+        }
+    }
+    return std::nullopt;
 }
 
 void JsonLineReader::append(QByteArrayView data)

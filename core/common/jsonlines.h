@@ -16,6 +16,14 @@ namespace blocktune {
 /// `o` as one compact JSON line, newline included.
 QByteArray jsonLine(const QJsonObject &o);
 
+/// The first key that appears twice in one object of `json` (at any depth),
+/// decoded ("o\u0070" is "op"); nullopt when every object names each key
+/// once. QJsonDocument keeps the last of two equal keys without a word, so
+/// {"op":"get","op":"set"} would be carried out as a set: the helper and
+/// the agent refuse such a request, naming the key. Meant for text that
+/// QJsonDocument has parsed already.
+std::optional<QString> duplicateJsonKey(QByteArrayView json);
+
 /// The wire names of Result's error codes ("invalid", "not_found",
 /// "not_supported", "refused", "interrupted", "io") and back.
 QString errorCodeName(int code);

@@ -1,6 +1,7 @@
 #include "sysroot.h"
 
 #include "common/tr.h"
+#include "safeopen.h"
 
 #include <QDir>
 
@@ -145,7 +146,7 @@ SysDir::~SysDir()
 }
 
 SysDir::SysDir(SysDir &&other) noexcept
-    : m_fd(other.m_fd), m_openError(other.m_openError), m_path(std::move(other.m_path))
+    : m_fd(other.m_fd), m_openError(other.m_openError), m_beneath(other.m_beneath), m_path(std::move(other.m_path))
 {
     other.m_fd = -1;
 }
@@ -157,6 +158,7 @@ SysDir &SysDir::operator=(SysDir &&other) noexcept
             ::close(m_fd);
         m_fd = other.m_fd;
         m_openError = other.m_openError;
+        m_beneath = other.m_beneath;
         m_path = std::move(other.m_path);
         other.m_fd = -1;
     }
@@ -181,8 +183,19 @@ std::optional<QByteArray> SysDir::readRaw(const char *relative, int *error) cons
     }
     // O_NONBLOCK: a named pipe in a recorded tree must not hang the open
     // (sysfs and procfs reads ignore the flag).
-    const int fd = ::openat(m_fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
+    UniqueFd fd;
+    if (m_beneath) {
+        auto opened = safeopen::openBeneath(m_fd, relative, O_RDONLY | O_NONBLOCK);
+        if (!opened) {
+            if (error)
+                *error = opened.error().code;
+            return std::nullopt;
+        }
+        fd = std::move(*opened);
+    } else {
+        fd = UniqueFd(::openat(m_fd, relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    }
+    if (!fd.isValid()) {
         if (error)
             *error = errno;
         return std::nullopt;
@@ -192,20 +205,18 @@ std::optional<QByteArray> SysDir::readRaw(const char *relative, int *error) cons
     char buffer[4096];
     ssize_t n;
     do {
-        n = ::read(fd, buffer, sizeof buffer);
+        n = ::read(fd.get(), buffer, sizeof buffer);
     } while (n < 0 && errno == EINTR);
     std::optional<QByteArray> data;
     if (n >= 0 && size_t(n) < sizeof buffer) {
         data = QByteArray(buffer, n);
     } else if (n >= 0) {
-        auto rest = readAllFd(fd, 64 * 1024 - n);
+        auto rest = readAllFd(fd.get(), 64 * 1024 - n);
         if (rest)
             data = QByteArray(buffer, n) + *rest;
     }
-    const int readError = errno;
-    ::close(fd);
     if (!data && error)
-        *error = readError;
+        *error = errno;
     return data;
 }
 
@@ -231,24 +242,61 @@ std::optional<BracketChoice> SysDir::readBracketChoice(const char *relative) con
 
 bool SysDir::exists(const char *relative) const
 {
+    if (m_beneath)
+        return fileType(relative).has_value();
     return m_fd >= 0 && ::faccessat(m_fd, relative, F_OK, 0) == 0;
 }
 
 bool SysDir::isDirectory(const char *relative) const
 {
+    if (m_beneath)
+        return m_fd >= 0 && safeopen::openBeneath(m_fd, relative, O_PATH | O_DIRECTORY).ok();
     struct stat st {};
     return m_fd >= 0 && ::fstatat(m_fd, relative, &st, 0) == 0 && S_ISDIR(st.st_mode);
 }
+
+namespace {
+
+// The folder of `relative` ("" = dir itself) and its last component: the
+// folder reached without links when `beneath`.
+UniqueFd parentOf(int dirFd, bool beneath, const char *relative, QByteArray *last)
+{
+    const QByteArray path(relative);
+    const qsizetype slash = path.lastIndexOf('/');
+    *last = path.mid(slash + 1);
+    const QByteArray folder = slash < 0 ? QByteArray(".") : path.left(slash);
+    if (beneath && folder != ".") {
+        auto opened = safeopen::openBeneath(dirFd, folder, O_PATH | O_DIRECTORY);
+        return opened ? std::move(*opened) : UniqueFd();
+    }
+    return UniqueFd(::openat(dirFd, folder.constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+}
+
+} // namespace
 
 std::optional<QByteArray> SysDir::readLink(const char *relative) const
 {
     if (m_fd < 0)
         return std::nullopt;
+    QByteArray last;
+    const UniqueFd parent = parentOf(m_fd, m_beneath, relative, &last);
     char buffer[PATH_MAX];
-    const ssize_t n = ::readlinkat(m_fd, relative, buffer, sizeof buffer - 1);
+    const ssize_t n = parent.isValid() ? ::readlinkat(parent.get(), last.constData(), buffer, sizeof buffer - 1) : -1;
     if (n <= 0)
         return std::nullopt;
     return QByteArray(buffer, n);
+}
+
+std::optional<mode_t> SysDir::fileType(const char *relative) const
+{
+    if (m_fd < 0)
+        return std::nullopt;
+    QByteArray last;
+    const UniqueFd parent = parentOf(m_fd, m_beneath, relative, &last);
+    struct stat st {};
+    if (!parent.isValid() || ::fstatat(parent.get(), last.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return std::nullopt;
+    return st.st_mode & S_IFMT;
 }
 
 QStringList SysDir::list(const char *relative) const
@@ -256,7 +304,13 @@ QStringList SysDir::list(const char *relative) const
     QStringList names;
     if (m_fd < 0)
         return names;
-    const int fd = ::openat(m_fd, *relative ? relative : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = -1;
+    if (!*relative)
+        fd = ::openat(m_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    else if (!m_beneath)
+        fd = ::openat(m_fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    else if (auto opened = safeopen::openBeneath(m_fd, relative, O_RDONLY | O_DIRECTORY))
+        fd = opened->release();
     if (fd < 0)
         return names;
     DIR *dir = ::fdopendir(fd);
@@ -277,10 +331,64 @@ QStringList SysDir::list(const char *relative) const
 SysDir SysDir::sub(const char *relative) const
 {
     SysDir dir;
-    if (m_fd >= 0)
+    dir.m_beneath = m_beneath;
+    if (m_fd >= 0 && m_beneath) {
+        if (auto opened = safeopen::openBeneath(m_fd, relative, O_RDONLY | O_DIRECTORY))
+            dir.m_fd = opened->release();
+    } else if (m_fd >= 0) {
         dir.m_fd = ::openat(m_fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
     dir.m_path = m_path + '/' + relative;
     return dir;
+}
+
+Result<QByteArray> SysDir::read(const char *relative, qsizetype maxBytes) const
+{
+    const QString shown = QString::fromLocal8Bit(m_path + '/' + relative);
+    if (m_fd < 0)
+        return makeError(m_openError ? m_openError : EBADF,
+                         CommonText::tr("cannot open %1: %2").arg(shown, errnoText(m_openError ? m_openError : EBADF)));
+    // O_NONBLOCK: a named pipe in a recorded tree must not hang the open.
+    auto fd = safeopen::openBeneath(m_fd, relative, O_RDONLY | O_NONBLOCK);
+    if (!fd)
+        return makeError(fd.error().code, CommonText::tr("cannot open %1: %2").arg(shown, fd.error().message));
+    auto data = readAllFd(fd->get(), maxBytes);
+    if (!data)
+        return makeError(errno, CommonText::tr("cannot read %1: %2").arg(shown, errnoText(errno)));
+    return std::move(*data);
+}
+
+Result<QString> SysDir::writeAttribute(const char *relative, const QString &value) const
+{
+    const QByteArray payload = value.toUtf8();
+    const QString shown = QString::fromLocal8Bit(m_path + '/' + relative);
+    if (payload.size() > 4096 || payload.contains('\n') || payload.contains('\0'))
+        return makeError(InvalidArgument,
+                         CommonText::tr("refusing to write to %1: the value must be one line "
+                                        "of at most 4096 bytes").arg(shown));
+    if (m_fd < 0)
+        return makeError(NotFound, CommonText::tr("%1 does not exist").arg(shown));
+    // No O_CREAT: only an attribute the kernel already offers can be written.
+    // O_TRUNC is a no-op on sysfs and /proc/sys (as with `echo > attr`), but
+    // in a recorded tree of plain files a shorter value must not leave the
+    // tail of a longer one behind ("256" over "8192\n" reading "2562").
+    // O_NONBLOCK: a named pipe planted in a tree must not hang the open.
+    auto fd = safeopen::openBeneath(m_fd, relative, O_WRONLY | O_TRUNC | O_NONBLOCK);
+    if (!fd) {
+        if (fd.error().code == ELOOP)
+            return makeError(Refused, CommonText::tr("refusing to write %1: %2").arg(shown, fd.error().message));
+        return makeError(fd.error().code, CommonText::tr("cannot open %1 for writing: %2").arg(shown, fd.error().message));
+    }
+    struct stat st {};
+    if (::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) // sysfs and procfs attributes are regular files
+        return makeError(Refused, CommonText::tr("refusing to write %1: not a regular file").arg(shown));
+    const ssize_t written = ::write(fd->get(), payload.constData(), size_t(payload.size()));
+    const int writeErr = written < 0 ? errno : EIO;
+    if (written != payload.size())
+        return makeError(writeErr, CommonText::tr("writing '%1' to %2 failed: %3").arg(value, shown, errnoText(writeErr)));
+    // Re-read: the kernel rounds and clamps, and what it kept is the truth.
+    auto kept = read(relative, 64 * 1024);
+    return kept ? QString::fromUtf8(sysfs::stripNewline(std::move(*kept))) : value; // write-only: nothing to learn
 }
 
 // ---- SysRoot --------------------------------------------------------------
@@ -293,6 +401,12 @@ SysRoot::SysRoot(const QString &root)
     if (cleaned == u"/")
         cleaned.clear();
     m_root = cleaned.toLocal8Bit();
+    // Resolved once: a tree whose links are changed later cannot move where
+    // opens must land (a missing tree keeps its name and finds nothing).
+    char resolved[PATH_MAX];
+    m_realRoot = m_root.isEmpty() || !::realpath(m_root.constData(), resolved) ? m_root : QByteArray(resolved);
+    if (m_realRoot == "/")
+        m_realRoot.clear();
 }
 
 Result<SysRoot> SysRoot::openTree(const QString &dir)
@@ -384,21 +498,35 @@ QString SysRoot::displayPath(const QByteArray &absolute) const
     return QString::fromLocal8Bit(absolute);
 }
 
+Result<SysDir> SysRoot::openFolderOf(const QByteArray &absolutePath, std::initializer_list<const char *> under) const
+{
+    const qsizetype slash = absolutePath.lastIndexOf('/');
+    const QByteArray folder = absolutePath.left(qMax<qsizetype>(slash, 1));
+    SysDir dir = SysDir::open(folder);
+    if (!dir.isValid())
+        return makeError(dir.openError(), CommonText::tr("cannot open %1: %2")
+                                              .arg(displayPath(absolutePath), errnoText(dir.openError())));
+    dir.m_beneath = true;
+    // Where the open landed, not where the path seemed to lead: a link
+    // swapped in on the way (a tree's queue/ -> /etc) shows here.
+    const QByteArray landed = safeopen::pathOf(dir.m_fd);
+    for (const char *place : under)
+        if (safeopen::isAtOrBelow(landed, QByteArray(m_realRoot + '/' + place)))
+            return dir;
+    QStringList places;
+    for (const char *place : under)
+        places << displayPath(m_root + '/' + place);
+    return makeError(Refused, CommonText::tr("refusing %1: its folder is %2, not below %3")
+                                  .arg(displayPath(absolutePath), QString::fromLocal8Bit(landed),
+                                       places.join(CommonText::tr(" or "))));
+}
+
 Result<QByteArray> SysRoot::readFile(const QByteArray &absolutePath, qsizetype maxBytes) const
 {
-    const int fd = ::open(absolutePath.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // a FIFO must not hang
-    if (fd < 0) {
-        const int err = errno;
-        return makeError(err, CommonText::tr("cannot open %1: %2")
-                                  .arg(displayPath(absolutePath), errnoText(err)));
-    }
-    auto data = readAllFd(fd, maxBytes);
-    const int err = errno;
-    ::close(fd);
-    if (!data)
-        return makeError(err, CommonText::tr("cannot read %1: %2")
-                                  .arg(displayPath(absolutePath), errnoText(err)));
-    return std::move(*data);
+    auto dir = openFolderOf(absolutePath, {"sys", "proc"});
+    if (!dir)
+        return dir.error();
+    return dir->read(absolutePath.mid(absolutePath.lastIndexOf('/') + 1).constData(), maxBytes);
 }
 
 Result<QString> SysRoot::readString(const QByteArray &absolutePath) const
@@ -487,65 +615,47 @@ Result<QByteArray> SysRoot::deviceDirectory(const QString &kernelName) const
 
 Result<QString> SysRoot::writeAttribute(const QByteArray &absolutePath, const QString &value) const
 {
-    const QByteArray payload = value.toUtf8();
-    const QString shown = displayPath(absolutePath);
-    if (payload.size() > 4096 || payload.contains('\n') || payload.contains('\0'))
-        return makeError(InvalidArgument,
-                         CommonText::tr("refusing to write to %1: the value must be one line "
-                                        "of at most 4096 bytes").arg(shown));
+    // The folder may be reached through sysfs links (class/block/X); the
+    // attribute itself is opened below it without following one.
+    auto dir = openFolderOf(absolutePath, {"sys", "proc/sys"});
+    if (!dir) {
+        if (dir.error().code == ENOENT)
+            return makeError(NotFound, CommonText::tr("%1 does not exist").arg(displayPath(absolutePath)));
+        return dir.error();
+    }
+    return dir->writeAttribute(absolutePath.mid(absolutePath.lastIndexOf('/') + 1).constData(), value);
+}
 
-    // The directory may be reached through sysfs symlinks (class/block/X);
-    // the attribute itself must not be one, and must live under sys or proc/sys.
-    const qsizetype slash = absolutePath.lastIndexOf('/');
-    const QByteArray dirPath = absolutePath.left(slash);
-    const QByteArray fileName = absolutePath.mid(slash + 1);
-    char resolvedDir[PATH_MAX];
-    if (slash <= 0 || fileName.isEmpty() || !::realpath(dirPath.constData(), resolvedDir))
-        return makeError(NotFound, CommonText::tr("%1 does not exist").arg(shown));
-    char resolvedRoot[PATH_MAX] = "";
-    if (!m_root.isEmpty() && !::realpath(m_root.constData(), resolvedRoot))
-        return makeError(NotFound, CommonText::tr("root %1 does not exist").arg(root()));
-    const QByteArray base(resolvedRoot);
-    const QByteArray dir(resolvedDir);
-    if (!dir.startsWith(QByteArray(base + "/sys/")) && !dir.startsWith(QByteArray(base + "/proc/sys/")))
-        return makeError(Refused, CommonText::tr("refusing to write %1: not below sys or proc/sys")
-                                      .arg(shown));
+Result<SysDir> SysRoot::openDevice(const QString &kernelName) const
+{
+    auto entry = deviceEntry(kernelName);
+    if (!entry)
+        return entry.error();
+    SysDir dir = SysDir::open(*entry);
+    if (!dir.isValid())
+        return makeError(NotFound, CommonText::tr("no block device named '%1'").arg(kernelName));
+    // Opened once; where it landed decides, and everything below it is
+    // reached through this descriptor without following a link.
+    const QByteArray landed = safeopen::pathOf(dir.m_fd);
+    const QByteArray devices = m_realRoot + "/sys/devices";
+    if (!safeopen::isAtOrBelow(landed, devices) || landed == devices)
+        return makeError(Refused, CommonText::tr("'%1' does not lead to a device directory under sysfs").arg(kernelName));
+    dir.m_beneath = true;
+    dir.m_path = landed;
+    return dir;
+}
 
-    const int dirFd = ::open(resolvedDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd < 0) {
-        const int err = errno;
-        return makeError(err, CommonText::tr("cannot open %1: %2").arg(shown, errnoText(err)));
-    }
-    // No O_CREAT: only an attribute the kernel already offers can be written.
-    // O_TRUNC is a no-op on sysfs and /proc/sys (as with `echo > attr`), but
-    // in a recorded tree of plain files a shorter value must not leave the
-    // tail of a longer one behind ("256" over "8192\n" reading "2562").
-    const int fd = ::openat(dirFd, fileName.constData(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-    const int openErr = errno;
-    if (fd < 0) {
-        ::close(dirFd);
-        if (openErr == ELOOP)
-            return makeError(Refused, CommonText::tr("refusing to write %1: it is a symlink").arg(shown));
-        return makeError(openErr, CommonText::tr("cannot open %1 for writing: %2")
-                                      .arg(shown, errnoText(openErr)));
-    }
-    const ssize_t written = ::write(fd, payload.constData(), size_t(payload.size()));
-    const int writeErr = errno;
-    ::close(fd);
-    if (written != payload.size()) {
-        ::close(dirFd);
-        return makeError(written < 0 ? writeErr : EIO,
-                         CommonText::tr("writing '%1' to %2 failed: %3")
-                             .arg(value, shown, errnoText(written < 0 ? writeErr : EIO)));
-    }
-    // Re-read: the kernel rounds and clamps, and what it kept is the truth.
-    const int readFd = ::openat(dirFd, fileName.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    ::close(dirFd);
-    if (readFd < 0)
-        return value; // write-only attribute: nothing more to learn
-    auto kept = readAllFd(readFd, 64 * 1024);
-    ::close(readFd);
-    return kept ? QString::fromUtf8(sysfs::stripNewline(std::move(*kept))) : value;
+Result<UniqueFd> SysRoot::openRootFolder() const
+{
+    const QByteArray path = m_realRoot.isEmpty() ? QByteArray("/") : m_realRoot;
+    UniqueFd fd(::open(path.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd.isValid())
+        return makeError(errno, CommonText::tr("cannot open %1: %2").arg(QString::fromLocal8Bit(path), errnoText(errno)));
+    // The tree's folder may have been swapped for a link since it was named.
+    if (safeopen::pathOf(fd.get()) != path)
+        return makeError(Refused, CommonText::tr("%1 is no longer the folder it was (now %2)")
+                                      .arg(QString::fromLocal8Bit(path), QString::fromLocal8Bit(safeopen::pathOf(fd.get()))));
+    return fd;
 }
 
 } // namespace blocktune

@@ -1,12 +1,16 @@
 #pragma once
 
 #include "result.h"
+#include "safeopen.h"
 
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
 
+#include <initializer_list>
 #include <optional>
+
+#include <sys/types.h>
 
 namespace blocktune {
 
@@ -30,7 +34,9 @@ QByteArray stripNewline(QByteArray text);
 
 /// An open directory under the root (a device's sysfs directory, usually);
 /// every read is relative to it, so a device's twenty attributes cost one
-/// path walk instead of twenty.
+/// path walk instead of twenty. One that SysRoot::openDevice() or the
+/// attribute readers and writers opened follows no link below itself
+/// (followsNoLinks()): what root reads or writes there stays there.
 class SysDir final
 {
 public:
@@ -44,6 +50,9 @@ public:
     static SysDir open(const QByteArray &absolutePath);
 
     bool isValid() const { return m_fd >= 0; }
+    /// True when nothing below this directory is reached through a link
+    /// (safeopen::openBeneath): the root-side readers and writers.
+    bool followsNoLinks() const { return m_beneath; }
     /// Why open() failed (an errno value), 0 when it did not.
     int openError() const { return m_openError; }
     const QByteArray &path() const { return m_path; }
@@ -62,10 +71,23 @@ public:
     /// Entry names of a subdirectory ("" = this one), without . and ..
     QStringList list(const char *relative = "") const;
     SysDir sub(const char *relative) const;
+    /// The type of what `relative` names, itself (a link is S_IFLNK);
+    /// nullopt when it does not exist or cannot be reached.
+    std::optional<mode_t> fileType(const char *relative) const;
+
+    /// Contents of `relative`, at most `maxBytes`; the error names the path.
+    Result<QByteArray> read(const char *relative, qsizetype maxBytes = 1 << 24) const;
+    /// Writes one attribute file below this directory: one line, at most
+    /// 4 KiB, to a regular file that already exists, never through a link.
+    /// Returns what the file reads back afterwards, which is what the
+    /// kernel kept.
+    Result<QString> writeAttribute(const char *relative, const QString &value) const;
 
 private:
+    friend class SysRoot;
     int m_fd = -1;
     int m_openError = 0;
+    bool m_beneath = false;
     QByteArray m_path;
 };
 
@@ -130,10 +152,21 @@ public:
     /// Kernel name -> real sysfs device directory (deviceEntry() resolved),
     /// or an error saying the device does not exist.
     Result<QByteArray> deviceDirectory(const QString &kernelName) const;
+    /// The device's sysfs directory opened once, the way sysfs needs (the
+    /// class/block link followed), and refused unless that open landed
+    /// below ROOT/sys/devices, where the kernel keeps device directories.
+    /// Nothing below it follows a link (SysDir::followsNoLinks()). The
+    /// root-side road: the helper's get and set, restore's identity check.
+    Result<SysDir> openDevice(const QString &kernelName) const;
+    /// The root folder itself (/ or the tree), opened and checked to be the
+    /// folder this SysRoot was made for: the base of safeopen::openBeneath()
+    /// for files a tree keeps outside sys and proc (etc/udev/rules.d).
+    Result<UniqueFd> openRootFolder() const;
 
     /// Writes one attribute file: one line, at most 4 KiB, the last path
     /// component not followed if it is a symlink, the file must already exist
-    /// below ROOT/sys or ROOT/proc/sys. Returns what the file reads back
+    /// below ROOT/sys or ROOT/proc/sys (where its folder was opened, not
+    /// where the path seemed to lead). Returns what the file reads back
     /// afterwards, which is what the kernel kept.
     Result<QString> writeAttribute(const QByteArray &absolutePath, const QString &value) const;
 
@@ -141,8 +174,18 @@ public:
     /// "..", no NUL or whitespace, not empty, short.
     static bool isPlausibleKernelName(const QString &name);
 
+    /// The folder of `absolutePath` opened (links on the way followed, as
+    /// sysfs has them), refused unless it landed at or below one of `under`
+    /// (relative to the root: "sys", "proc/sys"). Nothing below it follows
+    /// a link.
+    Result<SysDir> openFolderOf(const QByteArray &absolutePath, std::initializer_list<const char *> under) const;
+
 private:
+
     QByteArray m_root;
+    /// m_root with every link resolved once, when the SysRoot was made:
+    /// where opens must land, whatever the tree's links say later.
+    QByteArray m_realRoot;
 };
 
 } // namespace blocktune

@@ -47,6 +47,10 @@ struct RemoteText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Remote)
 };
+struct SessionText
+{
+    Q_DECLARE_TR_FUNCTIONS(blocktune::Session)
+};
 struct TuningText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Tuning)

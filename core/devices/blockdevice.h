@@ -96,6 +96,11 @@ struct BlockDevice
     QString fstype;
     QString label;
     QString uuid;
+    /// "/" and "/usr" when this device's filesystem holds them, or one built
+    /// on it does (a partition, an array, a volume): the system disk, which
+    /// a preset must not change unless a person chose it (from
+    /// /proc/self/mountinfo through the root, so a recorded tree says it too).
+    QStringList systemMounts;
 
     QString sysfsDir; ///< the real device directory (under the root)
 

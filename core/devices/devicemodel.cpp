@@ -182,6 +182,36 @@ QStringList LeafDisks::of(const QString &name, int depth)
     return out;
 }
 
+// Marks the devices that hold / or /usr: the mounted device, and down from
+// it what it is built on (a partition's disk, an array's or a volume's
+// members), each with the mount points it carries.
+void markSystemDevices(QList<BlockDevice> &devices, const QHash<QString, qsizetype> &index,
+                       const QList<MountEntry> &mounts)
+{
+    for (const MountEntry &m : mounts) {
+        if (m.mountPoint != u"/" && m.mountPoint != u"/usr")
+            continue;
+        QStringList todo;
+        for (const BlockDevice &d : std::as_const(devices))
+            if (d.hasDeviceNumber() && d.major == m.major && d.minor == m.minor)
+                todo << d.name;
+        QSet<QString> seen;
+        while (!todo.isEmpty()) {
+            const QString name = todo.takeFirst();
+            const auto it = index.constFind(name);
+            if (seen.contains(name) || it == index.constEnd())
+                continue;
+            seen.insert(name);
+            BlockDevice &d = devices[*it];
+            if (!d.systemMounts.contains(m.mountPoint))
+                d.systemMounts << m.mountPoint;
+            if (d.type == DeviceType::Partition)
+                todo << d.parent;
+            todo << d.slaves;
+        }
+    }
+}
+
 } // namespace
 
 int DeviceModel::scansInProcess()
@@ -234,6 +264,7 @@ Result<DeviceModel> DeviceModel::scan(const SysRoot &root, const ScanOptions &op
     LeafDisks leafDisks(root, model.m_devices, model.m_index, model.m_warnings);
     for (BlockDevice &d : model.m_devices)
         d.leafDisks = leafDisks.of(d.name, 0);
+    markSystemDevices(model.m_devices, model.m_index, readMountInfo(root));
     return model;
 }
 

@@ -89,7 +89,17 @@ BlockDeviceDigest blockDeviceDigest(const SysRoot &root)
         // its size says which (a medium changed, a disk resized, too).
         QFile size(QString::fromLocal8Bit(path + "/size"));
         const QByteArray sectors = size.open(QIODevice::ReadOnly) ? size.read(32).trimmed() : QByteArray();
-        hash.addData(QByteArray(name.toLocal8Bit() + ':' + QByteArray::number(node) + ':' + sectors + '\n'));
+        // ... but not when it is detached and attached again to another
+        // file of the same size between two looks (a name is free for
+        // anyone once detached; losetup --find takes the lowest): its
+        // backing file and offset do.
+        QByteArray backing;
+        for (const char *attr : {"/loop/backing_file", "/loop/offset"}) {
+            QFile f(QString::fromLocal8Bit(path + attr));
+            if (f.open(QIODevice::ReadOnly))
+                backing += ':' + f.read(4096).trimmed();
+        }
+        hash.addData(QByteArray(name.toLocal8Bit() + ':' + QByteArray::number(node) + ':' + sectors + backing + '\n'));
     }
     return {int(names.size()), hash.result().toHex()};
 }

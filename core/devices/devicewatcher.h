@@ -47,10 +47,11 @@ private:
 
 /// What hotplug changes on a machine, in a few bytes: its block devices'
 /// names, sysfs nodes (a device removed and added again under its name
-/// gets a new node) and sizes (a loop device attached or detached, a
-/// medium changed). A host's console polls it (the agent's op
-/// "block_devices", core/remote's HostDeviceWatcher), since the host's
-/// uevents do not reach it.
+/// gets a new node), sizes (a loop device attached or detached, a medium
+/// changed) and loop devices' backing files and offsets (a loop detached
+/// and attached again to another file of the same size). A host's console
+/// polls it (the agent's op "block_devices", core/remote's
+/// HostDeviceWatcher), since the host's uevents do not reach it.
 struct BlockDeviceDigest
 {
     int count = 0;     ///< block devices (disks and partitions)

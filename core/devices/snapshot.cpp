@@ -6,8 +6,12 @@
 #include "snapshot.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -15,6 +19,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <optional>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
@@ -43,8 +48,11 @@ const char *const kDeviceAttrs[] = {"model", "vendor", "rev", "wwid", "type", "s
 const char *const kPciAttrs[] = {"vendor", "device", "class", "subsystem_vendor", "subsystem_device", "revision",
                                  "irq", "numa_node"};
 const char *const kMqAttrs[] = {"cpu_list", "nr_tags", "nr_reserved_tags"};
-const char *const kProcFiles[] = {"diskstats", "partitions", "stat", "interrupts", "version", "mdstat", "uptime",
-                                  "self/mountinfo", "sys/kernel/osrelease", "sys/vm/enable_context_readahead"};
+// uptime right after diskstats: the time of that reading. A recording of
+// a recording carries its second reading along (kReplayFiles).
+const char *const kProcFiles[] = {"diskstats", "uptime", "partitions", "stat", "interrupts", "version", "mdstat",
+                                  "self/mountinfo", "sys/kernel/osrelease", "sys/vm/enable_context_readahead",
+                                  "diskstats.2", "uptime.2"};
 
 constexpr qsizetype kMaxAttrBytes = 1 << 20; // /proc/interrupts of a big box; an attribute is a page
 
@@ -106,10 +114,28 @@ public:
         return real.startsWith(m_base) ? real.mid(m_base.size()) : QByteArray();
     }
 
-    void mkdir(const QByteArray &rel) { QDir().mkpath(target(rel)); }
+    /// Where the recording goes instead of a folder (recordSnapshotJson()):
+    /// {"files", "links", "dirs"}, and how many bytes its files hold.
+    struct InMemory
+    {
+        QJsonObject files;
+        QJsonObject links;
+        QStringList dirs;
+        qint64 bytes = 0;
+    };
+    std::optional<InMemory> m_memory;
 
-    /// Copies one regular, readable file (an attribute); silent when absent.
-    void copy(const QByteArray &rel)
+    void mkdir(const QByteArray &rel)
+    {
+        if (m_memory)
+            m_memory->dirs << QString::fromLocal8Bit(rel);
+        else
+            QDir().mkpath(target(rel));
+    }
+
+    /// Copies one regular, readable file (an attribute) to `as` (default:
+    /// the same place); silent when absent.
+    void copy(const QByteArray &rel, QByteArray as = {})
     {
         struct stat st {};
         const QByteArray from = source(rel);
@@ -138,7 +164,13 @@ public:
             data.append(chunk, n);
         }
         ::close(fd);
-        const QString to = target(rel);
+        if (m_memory) {
+            m_memory->files.insert(QString::fromLocal8Bit(as.isEmpty() ? rel : as), QString::fromLatin1(data));
+            m_memory->bytes += data.size();
+            ++report.files;
+            return;
+        }
+        const QString to = target(as.isEmpty() ? rel : as);
         QDir().mkpath(QFileInfo(to).path());
         QFile out(to);
         if (out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(data) == data.size())
@@ -154,6 +186,14 @@ public:
         if (n <= 0)
             return {};
         const QByteArray text(buf, n);
+        if (m_memory) {
+            const QString key = QString::fromLocal8Bit(rel);
+            if (!m_memory->links.contains(key)) {
+                m_memory->links.insert(key, QString::fromLocal8Bit(text));
+                ++report.links;
+            }
+            return resolved(rel);
+        }
         const QString to = target(rel);
         QDir().mkpath(QFileInfo(to).path());
         if (!QFileInfo(to).isSymLink() && ::symlink(text.constData(), QFile::encodeName(to).constData()) == 0)
@@ -254,10 +294,12 @@ public:
             return;
         for (const QByteArray &name : list(rel)) {
             const QByteArray child = rel + '/' + name;
-            if (isLink(child))
-                link(child);
-            else if (isDir(child))
+            if (isLink(child)) {
+                if (wanted(linkedName(child)))
+                    link(child);
+            } else if (isDir(child)) {
                 devLinks(child, depth + 1);
+            }
         }
     }
 
@@ -272,6 +314,8 @@ public:
                 continue;
             mkdir(dir);
             for (const QByteArray &name : list(dir)) {
+                if (!wanted(name))
+                    continue;
                 const QByteArray entry = QByteArray(dir) + '/' + name;
                 if (isLink(entry))
                     blockDir(link(entry));
@@ -281,18 +325,90 @@ public:
         }
         if (isDir("sys/dev/block")) {
             mkdir("sys/dev/block");
-            for (const QByteArray &name : list("sys/dev/block"))
+            for (const QByteArray &name : list("sys/dev/block")) {
+                // Recording a few devices: the link's last name says whose
+                // it is, one readlink instead of a realpath of every device.
+                if (m_only && !wanted(linkedName("sys/dev/block/" + name)))
+                    continue;
                 if (m_seen.contains(resolved("sys/dev/block/" + name)))
                     link("sys/dev/block/" + name);
+            }
         }
+        QElapsedTimer sinceCounters;
+        sinceCounters.start();
         for (const char *f : kProcFiles)
             copy(QByteArray("proc/") + f);
         devLinks("dev/disk");
         devLinks("dev/mapper");
+        if (m_counterGapMs > 0 && m_root.isLive()) {
+            // The counters again, so a recording can show one interval's
+            // rates (the console's Monitor replays the two readings).
+            QThread::msleep(ulong(std::max<qint64>(0, m_counterGapMs - sinceCounters.elapsed())));
+            copy("proc/diskstats", "proc/diskstats.2");
+            copy("proc/uptime", "proc/uptime.2");
+        }
         return {};
     }
 
+    int m_counterGapMs = 0;
+    std::optional<QSet<QByteArray>> m_only; ///< the only devices recorded; nullopt: all
+
+    /// `names` as a user gives them (sdb, /dev/sdb, a link below /dev, read
+    /// in the root's dev/) as kernel names, with every device they stack
+    /// with: a disk's partitions, a partition's disk, holders, slaves, and
+    /// theirs. Read from sys/ alone (no scan, no udev): what `get`, `set
+    /// --members` and a read test read of a device. Unknown names are left out.
+    QSet<QByteArray> stackOf(const QStringList &names) const
+    {
+        QList<QByteArray> todo;
+        for (const QString &user : names) {
+            const QByteArray name = user.toLocal8Bit();
+            if (!name.startsWith("/dev/")) {
+                todo << name;
+                continue;
+            }
+            const QByteArray rel = "dev/" + name.mid(5);
+            todo << (isLink(rel) ? linkedName(rel) : name.mid(name.lastIndexOf('/') + 1));
+        }
+        QSet<QByteArray> seen;
+        while (!todo.isEmpty()) {
+            const QByteArray name = todo.takeLast();
+            if (name.isEmpty() || name.contains('/') || name == "." || name == ".." || seen.contains(name))
+                continue;
+            QByteArray entry = "sys/class/block/" + name;
+            if (!exists(entry))
+                entry = "sys/block/" + name;
+            if (!exists(entry))
+                continue;
+            seen.insert(name);
+            for (const char *sub : {"/holders", "/slaves"})
+                todo << list(entry + sub);
+            for (const QByteArray &child : list(entry))
+                if (exists(entry + '/' + child + "/partition"))
+                    todo << child;
+            if (exists(entry + "/partition")) {
+                const QByteArray real = resolved(entry);
+                const QByteArray disk = real.left(real.lastIndexOf('/'));
+                todo << disk.mid(disk.lastIndexOf('/') + 1);
+            }
+        }
+        return seen;
+    }
+
 private:
+    bool exists(const QByteArray &rel) const { return ::access(source(rel).constData(), F_OK) == 0; }
+    bool wanted(const QByteArray &name) const { return !m_only || m_only->contains(name); }
+    /// The device a dev/ link leads to ("../../sdb" -> "sdb").
+    QByteArray linkedName(const QByteArray &rel) const
+    {
+        char buf[PATH_MAX];
+        const ssize_t n = ::readlink(source(rel).constData(), buf, sizeof buf - 1);
+        if (n <= 0)
+            return {};
+        const QByteArray text(buf, n);
+        return text.mid(text.lastIndexOf('/') + 1);
+    }
+
     const SysRoot &m_root;
     QString m_into;
     QByteArray m_base;
@@ -301,13 +417,16 @@ private:
 
 } // namespace
 
-Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into)
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into, const SnapshotOptions &options)
 {
     if (!QDir().mkpath(into))
         return makeError(EACCES, QStringLiteral("cannot make the snapshot directory %1").arg(into));
     if (!QDir(into).isEmpty())
         return makeError(InvalidArgument, QStringLiteral("snapshot directory %1 is not empty").arg(into));
     Recorder recorder(root, into);
+    recorder.m_counterGapMs = options.counterGapMs;
+    if (!options.devices.isEmpty())
+        recorder.m_only = recorder.stackOf(options.devices);
     if (Status st = recorder.run(); !st)
         return st.error();
     return recorder.report;
@@ -318,14 +437,14 @@ bool isSnapshotTarball(const QString &path)
     return path.endsWith(u".tar.gz") || path.endsWith(u".tgz");
 }
 
-Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball)
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball, const SnapshotOptions &options)
 {
     if (!isSnapshotTarball(tarball))
         return makeError(InvalidArgument, QStringLiteral("'%1' does not end in .tar.gz or .tgz").arg(tarball));
     QTemporaryDir scratch;
     if (!scratch.isValid())
         return makeError(EIO, QStringLiteral("cannot make a temporary directory: %1").arg(scratch.errorString()));
-    auto report = recordSnapshot(root, scratch.path());
+    auto report = recordSnapshot(root, scratch.path(), options);
     if (!report)
         return report;
     const QString part = tarball + QStringLiteral(".part");
@@ -440,6 +559,112 @@ Status patchQueueFiles(const SysRoot &mirror, const QJsonObject &files)
             if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(f.value().toString().toLatin1()) < 0)
                 return makeError(EIO, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
         }
+    }
+    return {};
+}
+
+namespace {
+
+/// A mirror's path as an agent names it: relative, below sys/, proc/ or
+/// dev/, no "." or ".." part, no empty part.
+bool isMirrorPath(const QString &rel)
+{
+    const QStringList parts = rel.split(u'/');
+    if (parts.size() < 2 || !(parts.at(0) == u"sys" || parts.at(0) == u"proc" || parts.at(0) == u"dev"))
+        return false;
+    return std::none_of(parts.cbegin(), parts.cend(), [](const QString &p) {
+        return p.isEmpty() || p == u"." || p == u".." || p.contains(QChar(0));
+    });
+}
+
+/// True when a folder on the way to `rel` inside `mirrorDir` is a link:
+/// writing there would land where the link leads, maybe outside the mirror.
+bool crossesLink(const QString &mirrorDir, const QString &rel)
+{
+    QString path = mirrorDir;
+    const QStringList parts = rel.split(u'/');
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        path += u'/' + parts.at(i);
+        if (QFileInfo(path).isSymLink())
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Result<QJsonObject> recordSnapshotJson(const SysRoot &root, const SnapshotOptions &options, qint64 maxBytes)
+{
+    Recorder recorder(root, QString());
+    recorder.m_counterGapMs = options.counterGapMs;
+    if (!options.devices.isEmpty())
+        recorder.m_only = recorder.stackOf(options.devices);
+    recorder.m_memory.emplace();
+    if (Status st = recorder.run(); !st)
+        return st.error();
+    if (recorder.m_memory->bytes > maxBytes)
+        return makeError(E2BIG, QStringLiteral("the devices' files hold %1 bytes, more than %2")
+                                    .arg(recorder.m_memory->bytes)
+                                    .arg(maxBytes));
+    const SnapshotReport &r = recorder.report;
+    return QJsonObject{{QStringLiteral("files"), recorder.m_memory->files},
+                       {QStringLiteral("links"), recorder.m_memory->links},
+                       {QStringLiteral("dirs"), QJsonArray::fromStringList(recorder.m_memory->dirs)},
+                       {QStringLiteral("devices"), r.devices},
+                       {QStringLiteral("skipped"), QJsonArray::fromStringList(r.skipped)}};
+}
+
+Status writeSnapshotJson(const QString &mirrorDir, const QJsonObject &json)
+{
+    const QJsonObject files = json.value(u"files").toObject();
+    const QJsonObject links = json.value(u"links").toObject();
+    const QJsonArray dirs = json.value(u"dirs").toArray();
+    // Everything checked before anything is written.
+    for (const QJsonValue &d : dirs)
+        if (!isMirrorPath(d.toString()) || crossesLink(mirrorDir, d.toString() + QStringLiteral("/x")))
+            return makeError(InvalidArgument, QStringLiteral("'%1' is not a folder of a snapshot").arg(d.toString().left(64)));
+    for (auto it = files.begin(); it != files.end(); ++it)
+        if (!isMirrorPath(it.key()) || !it.value().isString())
+            return makeError(InvalidArgument, QStringLiteral("'%1' is not a file of a snapshot").arg(it.key().left(64)));
+    for (auto it = links.begin(); it != links.end(); ++it)
+        if (!isMirrorPath(it.key()) || !it.value().isString() || it.value().toString().isEmpty()
+            || it.value().toString().startsWith(u'/') || it.value().toString().contains(QChar(0)))
+            return makeError(InvalidArgument, QStringLiteral("'%1' is not a link of a snapshot").arg(it.key().left(64)));
+    // A snapshot keeps files at their real paths: none is below one of its links.
+    const auto belowALink = [&links](const QString &rel) {
+        for (qsizetype cut = rel.indexOf(u'/'); cut > 0; cut = rel.indexOf(u'/', cut + 1))
+            if (links.contains(rel.left(cut)))
+                return true;
+        return false;
+    };
+    QStringList paths = files.keys() + links.keys();
+    for (const QJsonValue &d : dirs)
+        paths << d.toString();
+    for (const QString &rel : std::as_const(paths))
+        if (belowALink(rel))
+            return makeError(InvalidArgument, QStringLiteral("'%1' goes through a link").arg(rel.left(64)));
+    for (const QJsonValue &d : dirs)
+        QDir().mkpath(mirrorDir + u'/' + d.toString());
+    // Files first, at the real paths a snapshot keeps them (no folder on
+    // the way is a link), then the links: none of them is written through.
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        const QString path = mirrorDir + u'/' + it.key();
+        if (crossesLink(mirrorDir, it.key()) || QFileInfo(path).isSymLink())
+            return makeError(InvalidArgument, QStringLiteral("'%1' goes through a link").arg(it.key().left(64)));
+        QDir().mkpath(QFileInfo(path).path());
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(it.value().toString().toLatin1()) < 0)
+            return makeError(EIO, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    }
+    for (auto it = links.begin(); it != links.end(); ++it) {
+        const QString path = mirrorDir + u'/' + it.key();
+        if (QFileInfo(path).isSymLink())
+            continue;
+        if (crossesLink(mirrorDir, it.key()))
+            return makeError(InvalidArgument, QStringLiteral("'%1' goes through a link").arg(it.key().left(64)));
+        QDir().mkpath(QFileInfo(path).path());
+        if (::symlink(QFile::encodeName(it.value().toString()).constData(), QFile::encodeName(path).constData()) != 0)
+            return makeError(errno, QStringLiteral("cannot write the link %1: %2").arg(path, errnoText(errno)));
     }
     return {};
 }

@@ -9,6 +9,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace blocktune {
 
@@ -20,6 +21,23 @@ struct SnapshotReport
     QStringList skipped; ///< what could not be read, with why (one line each)
 };
 
+struct SnapshotOptions
+{
+    /// On the live machine: read proc/diskstats and proc/uptime again this
+    /// long after the first reading, into proc/diskstats.2 and
+    /// proc/uptime.2, so the recording holds one interval of the counters
+    /// (the console's Monitor replays it). 0: one reading.
+    int counterGapMs = 0;
+    /// The only block devices to record, as a user names them (sdb,
+    /// /dev/sdb, a link below /dev), with every device they stack with
+    /// (partitions, a partition's disk, holders, slaves): a host's agent
+    /// records these for a CLI command that names its devices. Empty: every
+    /// block device. proc/ is recorded whole either way, dev/ links only
+    /// those leading to the recorded devices; a name that is no device
+    /// records nothing of it.
+    QStringList devices;
+};
+
 /// Copies what blocktune reads of `root` (the live machine or a recorded
 /// tree) into the directory `into` (made if missing; must be empty): every
 /// block device's directory attributes (queue/, iosched/, mq/, md/, dm/,
@@ -29,11 +47,12 @@ struct SnapshotReport
 /// version, mdstat, uptime, self/mountinfo, sys/kernel/osrelease,
 /// sys/vm/enable_context_readahead, and the symlinks of dev/disk/ and
 /// dev/mapper/.
-Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into);
+Result<SnapshotReport> recordSnapshot(const SysRoot &root, const QString &into, const SnapshotOptions &options = {});
 
 /// recordSnapshot() into a temporary directory, then `tar -czf` into
 /// `tarball` (written to TARBALL.part and renamed when complete).
-Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball);
+Result<SnapshotReport> recordSnapshotTarball(const SysRoot &root, const QString &tarball,
+                                             const SnapshotOptions &options = {});
 
 /// True for a name --sysroot unpacks first: *.tar.gz, *.tgz.
 bool isSnapshotTarball(const QString &path);
@@ -51,5 +70,18 @@ QJsonObject recordQueueFiles(const SysRoot &root, const QStringList &devices);
 /// named queue's attributes, its iosched/ replaced whole. Refuses a name or
 /// a path that would leave the queue's directory.
 Status patchQueueFiles(const SysRoot &mirror, const QJsonObject &files);
+
+/// recordSnapshot() kept in memory, for a mirror that wants a few devices
+/// without a tarball: {"files": {"sys/...": "text"}, "links":
+/// {"sys/class/block/sdb": "../../devices/..."}, "dirs": [the folders made],
+/// "devices": N, "skipped": [...]}, file contents as Latin-1 (bytes kept).
+/// Fails when the files hold more than `maxBytes`.
+Result<QJsonObject> recordSnapshotJson(const SysRoot &root, const SnapshotOptions &options, qint64 maxBytes);
+/// Writes such JSON into `mirrorDir` (a recorded tree of that machine),
+/// beside what it holds: files are overwritten, a link already there is
+/// kept. Refuses a path that is not relative, holds "." or "..", or is not
+/// below sys/, proc/ or dev/, and a link whose text is absolute; nothing is
+/// written then.
+Status writeSnapshotJson(const QString &mirrorDir, const QJsonObject &json);
 
 } // namespace blocktune

@@ -1,6 +1,7 @@
 #include "history.h"
 
 #include "advisor/advisor.h"
+#include "common/safeopen.h"
 #include "readtest/readtest.h"
 
 #include <QDir>
@@ -8,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -17,7 +19,11 @@
 #include <QVariant>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace blocktune {
 
@@ -212,6 +218,25 @@ QJsonObject fromJsonText(const QString &text)
     return QJsonDocument::fromJson(text.toUtf8()).object();
 }
 
+// An advice kept before an unresolved one recommended nothing: it stored
+// the mixed curve's pick as its recommendation. Read back as it is now:
+// no steady answer, the pick under its own name.
+void settleUnresolvedAdvice(HistoryRecord &r)
+{
+    QJsonObject summary = r.figures.value(u"summary").toObject();
+    if (summary.value(u"resolved").toBool(true))
+        return;
+    const QJsonValue pick = summary.take(u"recommended_read_ahead_kb");
+    summary.remove(u"knee_kb");
+    summary.remove(u"memory_kb");
+    if (pick.isDouble() && !summary.contains(u"unresolved_pick_read_ahead_kb"))
+        summary.insert(QStringLiteral("unresolved_pick_read_ahead_kb"), pick);
+    r.figures.insert(QStringLiteral("summary"), summary);
+    r.metrics.remove(QStringLiteral("recommended read_ahead_kb"));
+    static const QRegularExpression recommended(QStringLiteral("^\\d+ KiB recommended"));
+    r.description.replace(recommended, QStringLiteral("no steady answer"));
+}
+
 HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
 {
     HistoryRecord r;
@@ -228,9 +253,21 @@ HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
     r.settings = fromJsonText(q.value(10).toString());
     r.metrics = fromJsonText(q.value(11).toString());
     r.figures = fromJsonText(q.value(12).toString());
-    // A record kept before schema 2: its figures from its whole result.
-    if (r.figures.isEmpty())
+    // A record kept before schema 2: its figures from its whole result;
+    // a test kept before its figure was the median: that from its runs.
+    const bool noMedian = r.kind == u"test"
+        && !r.figures.value(u"summary").toObject().contains(u"median_mb_per_s");
+    if (r.figures.isEmpty() || noMedian)
         r.figures = historyFigures(r.kind, fromJsonText(q.value(13).toString()));
+    if (r.kind == u"advice")
+        settleUnresolvedAdvice(r);
+    if (noMedian) {
+        const QJsonValue median = r.figures.value(u"summary").toObject().value(u"median_mb_per_s");
+        if (median.isDouble()) {
+            r.mbPerSec = median.toDouble();
+            r.metrics.insert(QStringLiteral("median MB/s"), median);
+        }
+    }
     if (withResult)
         r.result = fromJsonText(q.value(14).toString());
     return r;
@@ -238,7 +275,7 @@ HistoryRecord fromRow(const QSqlQuery &q, bool withResult)
 
 const QString kColumns = QStringLiteral(
     "id, recorded_at, source, kind, test, device, kernel, description, mb_per_s, ok, settings, metrics, figures, "
-    "CASE WHEN figures = '' THEN result END");
+    "CASE WHEN figures = '' OR (kind = 'test' AND instr(figures, '\"median_mb_per_s\"') = 0) THEN result END");
 
 void addSettings(QJsonObject &out, const RecordedSettings &s, bool withReadahead)
 {
@@ -328,13 +365,14 @@ HistoryRecord historyRecord(const ReadTestResult &result, const QString &source,
     r.device = result.device;
     r.kernel = kernelOf(result.runs);
     r.description = description;
-    r.mbPerSec = round3(result.mbPerSec.mean);
+    r.mbPerSec = round3(result.mbPerSec.median); // the test's figure: one slow run does not move it
     r.ok = !result.failed && !result.cancelled;
     addSpec(r.settings, result.spec);
     if (!result.runs.isEmpty())
         for (const RecordedSettings &s : result.runs.constFirst().settings)
             addSettings(r.settings, s, true);
 
+    r.metrics.insert(QStringLiteral("median MB/s"), round3(result.mbPerSec.median));
     r.metrics.insert(QStringLiteral("mean MB/s"), round3(result.mbPerSec.mean));
     r.metrics.insert(QStringLiteral("min MB/s"), round3(result.mbPerSec.min));
     r.metrics.insert(QStringLiteral("max MB/s"), round3(result.mbPerSec.max));
@@ -435,17 +473,22 @@ HistoryRecord historyRecord(const Advice &advice, const QString &source)
     r.test = workloadName(advice.workload);
     r.device = advice.device;
     r.kernel = QSysInfo::kernelVersion(); // advice runs where it reads
-    r.description = QStringLiteral("%1 KiB recommended, %2 runs in %3 s")
-                        .arg(advice.recommendedKiB).arg(advice.runs).arg(double(advice.elapsedMs) / 1000.0, 0, 'f', 1);
+    r.description = QStringLiteral("%1, %2 runs in %3 s")
+                        .arg(advice.recommends() ? QStringLiteral("%1 KiB recommended").arg(advice.recommendedKiB)
+                                                 : QStringLiteral("no steady answer"))
+                        .arg(advice.runs).arg(double(advice.elapsedMs) / 1000.0, 0, 'f', 1);
     r.mbPerSec = round3(advice.analysis.plateauMbPerSec);
-    r.ok = !advice.cancelled && advice.restored && advice.recommendedKiB > 0;
+    // Finished and restored: an advice with no steady answer is a result
+    // too (it says so), not an incomplete one.
+    r.ok = !advice.cancelled && advice.restored;
     if (advice.originalKiB)
         r.settings.insert(advice.queueDevice + QStringLiteral(" read_ahead_kb (before)"), double(*advice.originalKiB));
     if (advice.floorKiB)
         r.settings.insert(advice.queueDevice + QStringLiteral(" readahead floor KiB"), double(*advice.floorKiB));
     r.settings.insert(QStringLiteral("workload"), r.test);
     r.settings.insert(QStringLiteral("tolerance %"), round3(advice.analysis.tolerancePct));
-    r.metrics.insert(QStringLiteral("recommended read_ahead_kb"), double(advice.recommendedKiB));
+    if (advice.recommends())
+        r.metrics.insert(QStringLiteral("recommended read_ahead_kb"), double(advice.recommendedKiB));
     r.metrics.insert(QStringLiteral("plateau MB/s"), round3(advice.analysis.plateauMbPerSec));
     r.metrics.insert(QStringLiteral("raw peak MB/s"), round3(advice.rawMbPerSec));
     r.metrics.insert(QStringLiteral("noise %"), round3(advice.analysis.noisePct));
@@ -470,6 +513,39 @@ HistoryComparison compareHistory(const HistoryRecord &a, const HistoryRecord &b)
     return c;
 }
 
+namespace {
+
+// Root opens the database by path, and SQLite makes its -journal and -wal
+// files beside it: the file must not be a link (root would add its tables
+// to whatever it leads to) and nobody but root may change the folder or
+// any folder above it (or one could put such a link there later). Only
+// for root: a user's history can lead nowhere the user could not write.
+Status checkRootHistoryPath(const QString &path)
+{
+    if (::geteuid() != 0)
+        return {};
+    const QFileInfo info(path);
+    auto folder = safeopen::openFolder(QFile::encodeName(info.absolutePath()), safeopen::Trust::WholePath);
+    if (!folder && folder.error().code == ENOENT)
+        return {}; // nothing there yet: add() makes the folder, then asks again
+    const QString refused = QStringLiteral("the history %1 is refused while running as root: %2 (set "
+                                           "BLOCKTUNE_HISTORY_DB to a file in a folder only root can write)");
+    if (!folder)
+        return makeError(Refused, refused.arg(path, folder.error().message));
+    if (Status st = safeopen::checkFolderOwner(folder->get(), {0}, info.absolutePath(), QStringLiteral("its folder"));
+        !st)
+        return makeError(Refused, refused.arg(path, st.error().message));
+    struct stat st {};
+    if (::fstatat(folder->get(), QFile::encodeName(info.fileName()).constData(), &st, AT_SYMLINK_NOFOLLOW) == 0
+        && !S_ISREG(st.st_mode))
+        return makeError(Refused, refused.arg(path, S_ISLNK(st.st_mode)
+                                                        ? QStringLiteral("it is a symbolic link")
+                                                        : QStringLiteral("it is not a regular file")));
+    return {};
+}
+
+} // namespace
+
 QString HistoryStore::standardPath()
 {
     // GenericDataLocation: the console and the CLI share one file whatever
@@ -488,6 +564,8 @@ HistoryStore::HistoryStore(QString path) : m_path(std::move(path)) {}
 
 Status HistoryStore::copyTo(const QString &file) const
 {
+    if (Status ok = usable(); !ok)
+        return ok;
     if (!QFileInfo(m_path).isFile())
         return makeError(NotFound, QStringLiteral("no history yet (%1)").arg(m_path));
     QFile::remove(file); // VACUUM INTO refuses an existing file
@@ -508,7 +586,7 @@ Status HistoryStore::usable() const
     const QString configured = qEnvironmentVariable("BLOCKTUNE_HISTORY_DB");
     const QString dir = QFileInfo(m_path).absolutePath();
     if (configured.isEmpty() || configured != m_path || QFileInfo(dir).isDir())
-        return {};
+        return checkRootHistoryPath(m_path);
     return makeError(NotFound, QStringLiteral("the history %1 that BLOCKTUNE_HISTORY_DB names cannot be used: its "
                                               "folder %2 does not exist (make the folder, or unset "
                                               "BLOCKTUNE_HISTORY_DB to use %3)")
@@ -522,6 +600,8 @@ Result<qint64> HistoryStore::add(const HistoryRecord &record, HistoryNotice *not
     const QString dir = QFileInfo(m_path).absolutePath();
     if (!QDir().mkpath(dir))
         return makeError(NotFound, QStringLiteral("cannot make the history directory %1").arg(dir));
+    if (Status ok = checkRootHistoryPath(m_path); !ok) // the folder exists now
+        return ok.error();
 
     for (int attempt = 0; attempt < 2; ++attempt) {
         DbError failed;

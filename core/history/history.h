@@ -41,7 +41,7 @@ struct HistoryRecord
     QString device;            ///< kernel name of the first measured device
     QString kernel;            ///< release the test ran on
     QString description;       ///< "bs 64K, 256M from offset 0, buffered" (readahead list for a sweep)
-    double mbPerSec = 0;       ///< test: mean over runs; sweep: best point
+    double mbPerSec = 0;       ///< test: median over runs (older records: from their runs); sweep: best point
     bool ok = true;            ///< no I/O error, not stopped
     /// Flat "device setting" -> value: {"loop0 read_ahead_kb": 128, ...}.
     QJsonObject settings;

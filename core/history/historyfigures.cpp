@@ -4,9 +4,12 @@
 // sweep). Every key is a name; no device name or unit sits inside a key.
 #include "history.h"
 
+#include "readtest/readtest.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 
 namespace blocktune {
 
@@ -112,8 +115,8 @@ QJsonObject historyFigures(const QString &kind, const QJsonObject &result)
             points.append(point);
         }
         QJsonObject summary = pick(result, {"workload", "queue_device", "recommended_read_ahead_kb", "knee_kb",
-                                            "raw_peak_mb_per_s", "floor_kb", "original_read_ahead_kb", "restored",
-                                            "memory_kb"});
+                                            "unresolved_pick_read_ahead_kb", "raw_peak_mb_per_s", "floor_kb",
+                                            "original_read_ahead_kb", "restored", "memory_kb"});
         const QJsonObject analysis = pick(result.value(u"analysis").toObject(),
                                           {"plateau_mb_per_s", "band_pct", "noise_pct", "resolved"});
         for (auto it = analysis.constBegin(); it != analysis.constEnd(); ++it)
@@ -135,8 +138,21 @@ QJsonObject historyFigures(const QString &kind, const QJsonObject &result)
         figures.insert(QStringLiteral("points"), points);
         return figures;
     }
-    QJsonObject summary = pick(result, {"mean_mb_per_s", "min_mb_per_s", "max_mb_per_s", "stdev_mb_per_s",
-                                        "aggregate_mb_per_s", "fairness_jain"});
+    QJsonObject summary = pick(result, {"median_mb_per_s", "mean_mb_per_s", "min_mb_per_s", "max_mb_per_s",
+                                        "stdev_mb_per_s", "aggregate_mb_per_s", "fairness_jain"});
+    if (!summary.contains(u"median_mb_per_s")) {
+        // A test kept before the median was its figure: the median of the
+        // runs it counted (the complete ones, or all when none completed).
+        QList<double> complete, all;
+        for (const QJsonValue &run : result.value(u"runs").toArray()) {
+            all << run[u"mb_per_s"].toDouble();
+            if (run[u"complete"].toBool(true))
+                complete << run[u"mb_per_s"].toDouble();
+        }
+        if (!all.isEmpty())
+            summary.insert(QStringLiteral("median_mb_per_s"),
+                           std::round(medianOf(complete.isEmpty() ? all : complete) * 1e3) / 1e3);
+    }
     summary.insert(QStringLiteral("runs"), result.value(u"runs").toArray().size());
     figures.insert(QStringLiteral("summary"), summary);
     figures.insert(QStringLiteral("streams"), streamsOf(result));

@@ -24,9 +24,15 @@ constexpr double kMB = 1e6;
 
 void declareFamilies(Exposition &e)
 {
+    // One spelling of readahead in every name: `read_ahead`, as sysfs's
+    // queue/read_ahead_kb and the JSON's read_ahead_kb spell it (0.1.1
+    // renamed blocktune_readahead_floor_bytes; resources/debian/changelog.in).
+    e.family(QStringLiteral("blocktune_build_info"),
+             QStringLiteral("The blocktune-cli that wrote these metrics: its version and the Qt it was built with "
+                            "(value 1)."));
     e.family(QStringLiteral("blocktune_read_ahead_bytes"),
              QStringLiteral("Readahead of the device's queue (queue/read_ahead_kb x 1024)."));
-    e.family(QStringLiteral("blocktune_readahead_floor_bytes"),
+    e.family(QStringLiteral("blocktune_read_ahead_floor_bytes"),
              QStringLiteral("md/dm: the readahead the kernel raises the device to again on re-assembly, reshape or "
                             "table reload (2 x stripe)."));
     e.family(QStringLiteral("blocktune_nr_requests"), QStringLiteral("queue/nr_requests of the device."));
@@ -46,14 +52,14 @@ void declareFamilies(Exposition &e)
              QStringLiteral("The newest complete read test of the device and kind from the history: its mean over "
                             "the runs."));
     e.family(QStringLiteral("blocktune_read_test_timestamp_seconds"),
-             QStringLiteral("When that read test was recorded (Unix time)."));
+             QStringLiteral("When that read test was recorded (Unix time in seconds, to the millisecond)."));
     e.family(QStringLiteral("blocktune_sweep_best_read_ahead_bytes"),
              QStringLiteral("The newest complete readahead sweep of the device and kind from the history: the "
                             "readahead of its fastest point."));
     e.family(QStringLiteral("blocktune_sweep_best_bytes_per_second"),
              QStringLiteral("That sweep's fastest point."));
     e.family(QStringLiteral("blocktune_sweep_timestamp_seconds"),
-             QStringLiteral("When that sweep was recorded (Unix time)."));
+             QStringLiteral("When that sweep was recorded (Unix time in seconds, to the millisecond)."));
     e.family(QStringLiteral("blocktune_advise_recommended_read_ahead_bytes"),
              QStringLiteral("The newest complete advice for the device and workload from the history: the "
                             "readahead it recommends."));
@@ -63,7 +69,7 @@ void declareFamilies(Exposition &e)
              QStringLiteral("That advice's raw peak: what the device delivers to O_DIRECT 1 MiB reads, 16 in "
                             "flight."));
     e.family(QStringLiteral("blocktune_advise_timestamp_seconds"),
-             QStringLiteral("When that advice was recorded (Unix time)."));
+             QStringLiteral("When that advice was recorded (Unix time in seconds, to the millisecond)."));
     e.family(QStringLiteral("blocktune_metrics_errors"),
              QStringLiteral("What blocktune-cli metrics could not read this time (the reasons are on its stderr)."));
 }
@@ -92,7 +98,7 @@ void addSettings(Exposition &e, const SysRoot &root, const DeviceModel &model, Q
         if (!settings)
             errors << settings.error().message;
         else if (settings->readaheadFloorKiB)
-            e.sample(QStringLiteral("blocktune_readahead_floor_bytes"), dev, double(*settings->readaheadFloorKiB) * kKiB);
+            e.sample(QStringLiteral("blocktune_read_ahead_floor_bytes"), dev, double(*settings->readaheadFloorKiB) * kKiB);
     }
 }
 
@@ -127,7 +133,7 @@ QString appliedProfile(TuningSession &session, QStringList &errors)
     return (*state)->profiles.constLast();
 }
 
-void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, const ProfileStore &store,
+void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, ProfileLibrary &profiles,
               const MetricsOptions &options, QStringList &errors)
 {
     const QString applied = appliedProfile(session, errors);
@@ -136,7 +142,7 @@ void addDrift(Exposition &e, TuningSession &session, const DeviceModel &model, c
     const QString which = options.profile.isEmpty() ? applied : options.profile;
     if (which.isEmpty())
         return;
-    auto profile = store.load(which);
+    auto profile = profiles.load(which);
     if (!profile) {
         errors << QStringLiteral("profile %1 for drift: %2").arg(which, profile.error().message);
         return;
@@ -176,6 +182,10 @@ void addHistory(Exposition &e, const QString &path, QStringList &errors)
             continue;
         seen.insert(key);
         const Labels labels{{QStringLiteral("device"), r.device}, {QStringLiteral("test"), r.test}};
+        // Seconds, Prometheus's base unit (time() - x is an age in seconds),
+        // from the record's whole milliseconds: 13 significant digits, which
+        // a double carries exactly enough that formatSampleValue's shortest
+        // form prints them back as they were (1796530829.716).
         const double when = double(r.recordedAt.toMSecsSinceEpoch()) / 1000.0;
         if (r.kind == u"test") {
             e.sample(QStringLiteral("blocktune_read_test_bytes_per_second"), labels, r.mbPerSec * kMB);
@@ -207,11 +217,16 @@ void addHistory(Exposition &e, const QString &path, QStringList &errors)
 
 } // namespace
 
-MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options)
+MetricsReport collectMetrics(TuningSession &session, ProfileLibrary &profiles, const MetricsOptions &options)
 {
     MetricsReport out;
     Exposition e;
     declareFamilies(e);
+    // As node_exporter's own *_build_info: which program wrote the file.
+    e.sample(QStringLiteral("blocktune_build_info"),
+             {{QStringLiteral("version"), QStringLiteral(BLOCKTUNE_VERSION)},
+              {QStringLiteral("qt_version"), QStringLiteral(QT_VERSION_STR)}},
+             1);
     auto model = session.model();
     if (!model) {
         out.errors << model.error().message;
@@ -219,7 +234,7 @@ MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, 
         out.errors += (*model)->warnings();
         addSettings(e, session.root(), **model, out.errors);
         addStructure(e, **model);
-        addDrift(e, session, **model, store, options, out.errors);
+        addDrift(e, session, **model, profiles, options, out.errors);
     }
     if (options.historyPath)
         addHistory(e, *options.historyPath, out.errors);

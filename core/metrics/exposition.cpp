@@ -2,9 +2,18 @@
 // families, and the textfile written whole or not at all.
 #include "metrics.h"
 
+#include "common/safeopen.h"
+
 #include <QDir>
-#include <QFileInfo>
-#include <QSaveFile>
+#include <QFile>
+#include <QLocale>
+#include <QRandomGenerator>
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cmath>
 #include <limits>
@@ -46,7 +55,10 @@ QString formatSampleValue(double value)
     // not 4.294967296e+09.
     if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
         return QString::number(qint64(value));
-    return QString::number(value, 'g', std::numeric_limits<double>::max_digits10);
+    // The shortest decimal that reads back as the same double, as Go's
+    // strconv 'g' -1 in Prometheus's own client: 1796530829.716, where 17
+    // digits (max_digits10) printed 1796530829.7160001.
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 void Exposition::family(const QString &name, const QString &help, Type type)
@@ -92,25 +104,49 @@ QByteArray Exposition::text() const
     return out.toUtf8();
 }
 
+namespace {
+
+// Who may own the textfile folder: root, this user, and node_exporter's
+// own user (Debian's prometheus-node-exporter runs as prometheus, and
+// /var/lib/prometheus/node-exporter is its).
+QList<uid_t> textfileFolderOwners()
+{
+    QList<uid_t> owners{0, ::geteuid()};
+    if (const passwd *pw = ::getpwnam("prometheus"))
+        owners << pw->pw_uid;
+    return owners;
+}
+
+} // namespace
+
 Status writeTextfile(const QString &dir, const QByteArray &text)
 {
-    const QFileInfo folder(dir);
-    if (!folder.isDir())
-        return makeError(InvalidArgument, QStringLiteral("--textfile-dir %1: not a directory (node_exporter's textfile "
-                                                         "folder; Debian's is %2)").arg(dir, kDebianTextfileDir));
-    if (!folder.isWritable())
+    // Opened once, no link at the folder (and none on the way that someone
+    // other than root could have made): on Debian the prometheus user owns
+    // /var/lib/prometheus and could put a link where node-exporter/ was.
+    auto folder = safeopen::openFolder(QFile::encodeName(QDir(dir).absolutePath()));
+    if (!folder) {
+        const int code = folder.error().code;
+        if (code == ENOENT || code == ENOTDIR)
+            return makeError(InvalidArgument, QStringLiteral("--textfile-dir %1: not a directory (node_exporter's "
+                                                             "textfile folder; Debian's is %2)")
+                                                  .arg(dir, kDebianTextfileDir));
+        return makeError(Refused, QStringLiteral("--textfile-dir %1: %2").arg(dir, folder.error().message));
+    }
+    if (Status st = safeopen::checkFolderOwner(folder->get(), textfileFolderOwners(), dir,
+                                               QStringLiteral("the textfile folder"));
+        !st)
+        return makeError(Refused, QStringLiteral("--textfile-dir: %1").arg(st.error().message));
+    // Said before anything is made: a folder root owns is no place for
+    // another user's metrics (AT_EACCESS: the ids the write would use).
+    if (::faccessat(folder->get(), ".", W_OK | X_OK, AT_EACCESS) != 0)
         return makeError(Refused, QStringLiteral("--textfile-dir %1: not writable by this user").arg(dir));
-    // QSaveFile writes DIR/blocktune.prom.XXXXXX (not *.prom, so the
-    // collector never reads it half-written), syncs it and renames it over
-    // the old file on commit().
-    QSaveFile file(QDir(dir).filePath(kTextfileName));
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString()));
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
-    if (file.write(text) != text.size() || !file.commit())
-        return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString()));
-    return {};
+    // The temporary name does not end in .prom: the collector never reads
+    // it half-written. Random, so nobody can make it first.
+    const QByteArray temp = '.' + QByteArray(kTextfileName.data(), kTextfileName.size()) + '.'
+                            + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+    const QByteArray name(kTextfileName.data(), kTextfileName.size());
+    return safeopen::replaceFile(folder->get(), name, temp, text, 0644, QDir(dir).filePath(kTextfileName));
 }
 
 } // namespace blocktune

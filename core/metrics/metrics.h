@@ -5,7 +5,7 @@
 // textfile collector or any scraper.
 //
 //     TuningSession session(root);
-//     MetricsReport m = collectMetrics(session, ProfileStore::standard(root), {});
+//     MetricsReport m = collectMetrics(session, *machine->profiles(), {});
 //     writeTextfile(QStringLiteral("/var/lib/prometheus/node-exporter"), m.text);
 //
 // Every value is in base units (bytes, seconds); the `device` label is the
@@ -26,7 +26,7 @@
 namespace blocktune {
 
 class TuningSession;
-class ProfileStore;
+class ProfileLibrary;
 
 /// The name of the file writeTextfile() writes: node_exporter reads `*.prom`.
 inline constexpr QLatin1StringView kTextfileName{"blocktune.prom"};
@@ -86,13 +86,19 @@ struct MetricsReport
 };
 
 /// Everything the metrics say, from the session's one model (no second
-/// scan), its applied state, the profile store and the history.
-MetricsReport collectMetrics(TuningSession &session, const ProfileStore &store, const MetricsOptions &options);
+/// scan), its applied state, its profiles (the drift's, loaded where they
+/// are kept: this machine's folders or a host's agent) and the history.
+MetricsReport collectMetrics(TuningSession &session, ProfileLibrary &profiles, const MetricsOptions &options);
 
-/// Writes `text` as DIR/blocktune.prom atomically: a temporary file in DIR,
-/// synced, renamed over the old one (QSaveFile), mode 0644 so node_exporter's
-/// user may read it. A reader sees the old file or the new one, whole.
-/// Refused (nothing written) when DIR is not a writable folder.
+/// Writes `text` as DIR/blocktune.prom atomically: DIR opened once without
+/// following a link to it (safeopen::openFolder), a temporary file made in
+/// it with O_EXCL|O_NOFOLLOW, every write and the fsync checked, renamed
+/// over the old file only when whole, the folder fsynced; mode 0644 so
+/// node_exporter's user may read it. A reader sees the old file or the new
+/// one, whole. Refused, nothing written: DIR is not a folder, is a link,
+/// is owned by someone other than root, this user or prometheus, or is
+/// writable by group or others; DIR/blocktune.prom is a link. A failed
+/// write (ENOSPC) says why and leaves the old file as it was.
 Status writeTextfile(const QString &dir, const QByteArray &text);
 
 } // namespace blocktune

@@ -160,6 +160,27 @@ public:
     qint64 wallMs() const override;
 };
 
+/// The two readings of the counters a recording may hold: `blocktune-cli
+/// record` reads proc/diskstats (with proc/uptime) and again a second later
+/// into proc/diskstats.2 (with proc/uptime.2). One interval of a machine
+/// that is not here: replayed, it gives one sample of that interval.
+struct CounterReplay
+{
+    QByteArray first;
+    QByteArray second;
+    double seconds = 0; ///< between the two readings (the uptimes' difference)
+};
+
+/// The recording's two readings; nullopt when `root` is live, holds one
+/// reading, or its uptimes do not advance.
+std::optional<CounterReplay> loadCounterReplay(const SysRoot &root);
+
+/// A source and a clock that hand out `replay`'s readings in turn: the
+/// first reading at time 0, then the second (and the second again) at
+/// `seconds`. In-flight counts and interrupts are the tree's (frozen).
+std::pair<std::unique_ptr<CounterSource>, std::unique_ptr<Clock>> makeCounterReplay(const SysRoot &root,
+                                                                                    CounterReplay replay);
+
 // ---- Topology: IRQ lines and groups, computed when devices change ------------
 
 /// A set of devices whose load should be spread evenly.

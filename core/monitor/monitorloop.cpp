@@ -4,9 +4,9 @@
 // it (run()), printing what each tick hands on.
 #include "monitor.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 #include "devices/devicemodel.h"
-#include "tuning/tuning.h"
 
 #include <QSet>
 

@@ -1,7 +1,8 @@
 #include "monitor.h"
 
+#include "helperlatency.h"
+
 #include "common/tr.h"
-#include "privilege/privilege.h"
 
 #include <QThread>
 #include <QTimer>

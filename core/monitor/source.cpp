@@ -171,4 +171,81 @@ qint64 SteadyClock::wallMs() const
     return QDateTime::currentMSecsSinceEpoch();
 }
 
+namespace {
+
+/// What the replay's source and clock share: which reading was handed out
+/// last (the sampler reads diskstats first, then the clock).
+struct ReplayState
+{
+    CounterReplay replay;
+    int reading = -1;
+};
+
+class ReplaySource final : public CounterSource
+{
+public:
+    ReplaySource(const SysRoot &root, std::shared_ptr<ReplayState> state)
+        : m_tree(std::make_unique<ProcSource>(root)), m_state(std::move(state))
+    {
+    }
+    Result<QByteArray> diskStats() override
+    {
+        m_state->reading = std::min(m_state->reading + 1, 1);
+        return m_state->reading == 0 ? m_state->replay.first : m_state->replay.second;
+    }
+    std::optional<InFlight> inFlight(const QString &device) override { return m_tree->inFlight(device); }
+    InterruptCounts interrupts(const QList<int> &lines) override { return m_tree->interrupts(lines); }
+
+private:
+    std::unique_ptr<ProcSource> m_tree;
+    std::shared_ptr<ReplayState> m_state;
+};
+
+class ReplayClock final : public Clock
+{
+public:
+    explicit ReplayClock(std::shared_ptr<ReplayState> state) : m_state(std::move(state)) {}
+    qint64 monotonicNs() const override
+    {
+        return m_state->reading <= 0 ? 0 : qint64(m_state->replay.seconds * 1e9);
+    }
+    qint64 wallMs() const override { return QDateTime::currentMSecsSinceEpoch(); }
+
+private:
+    std::shared_ptr<ReplayState> m_state;
+};
+
+std::optional<double> uptimeSeconds(const SysRoot &root, const char *file)
+{
+    auto text = root.readFile(root.procPath(file));
+    if (!text)
+        return std::nullopt;
+    bool ok = false;
+    const double seconds = QByteArray(*text).simplified().split(' ').value(0).toDouble(&ok);
+    return ok ? std::optional<double>(seconds) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<CounterReplay> loadCounterReplay(const SysRoot &root)
+{
+    if (root.isLive())
+        return std::nullopt;
+    auto first = root.readFile(root.procPath("diskstats"));
+    auto second = root.readFile(root.procPath("diskstats.2"));
+    const auto from = uptimeSeconds(root, "uptime");
+    const auto to = uptimeSeconds(root, "uptime.2");
+    if (!first || !second || !from || !to || *to <= *from)
+        return std::nullopt;
+    return CounterReplay{*first, *second, *to - *from};
+}
+
+std::pair<std::unique_ptr<CounterSource>, std::unique_ptr<Clock>> makeCounterReplay(const SysRoot &root,
+                                                                                    CounterReplay replay)
+{
+    auto state = std::make_shared<ReplayState>();
+    state->replay = std::move(replay);
+    return {std::make_unique<ReplaySource>(root, state), std::make_unique<ReplayClock>(state)};
+}
+
 } // namespace blocktune

@@ -31,12 +31,6 @@ QString allowedAttributesText()
     return queueAttributes().join(u", ") + u", iosched/NAME, " + attribute::VmContextReadahead;
 }
 
-QString realDirectory(const QByteArray &path)
-{
-    char resolved[PATH_MAX];
-    return ::realpath(path.constData(), resolved) ? QString::fromLocal8Bit(resolved) : QString();
-}
-
 bool isTunableName(QStringView name)
 {
     if (name.isEmpty() || name.size() > kMaxTunableName)
@@ -61,18 +55,12 @@ bool isSchedulerName(QStringView name)
     return true;
 }
 
-// lstat relative to the disk directory: `what` must be of `mode` and not a
-// symlink. sysfs never has symlinks at these places; a recorded tree might.
+// `what` below the disk directory must be of `mode` and not a symlink.
+// sysfs never has symlinks at these places; a recorded tree might, and the
+// directory follows none (SysRoot::openDevice).
 bool isPlain(const SysDir &dir, const QByteArray &relative, mode_t mode)
 {
-    const int fd = ::open(dir.path().constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    struct stat st {};
-    const bool ok = ::fstatat(fd, relative.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0
-                    && (st.st_mode & S_IFMT) == mode;
-    ::close(fd);
-    return ok;
+    return dir.fileType(relative.constData()) == mode;
 }
 
 } // namespace
@@ -86,18 +74,10 @@ Result<SysDir> openBlockDevice(const SysRoot &root, const QString &device)
                          QStringLiteral("'%1' is not a block device kernel name (no '/', no '..', "
                                         "no spaces or control characters, at most 64 characters)")
                              .arg(device));
-    auto dirPath = root.deviceDirectory(device);
-    if (!dirPath)
-        return dirPath.error();
-    // The device's entry must lead into ROOT/sys/devices, where the kernel
-    // keeps device directories; anything else is not a block device.
-    const QString devices = realDirectory(root.sysPath("devices"));
-    const QString real = QString::fromLocal8Bit(*dirPath);
-    if (devices.isEmpty() || !real.startsWith(devices + u'/'))
-        return makeError(Refused, QStringLiteral("'%1' does not lead to a device directory under sysfs")
-                                      .arg(device));
-    SysDir dir = SysDir::open(*dirPath);
-    if (!dir.isValid() || !dir.exists("dev"))
+    auto dir = root.openDevice(device);
+    if (!dir)
+        return dir.error();
+    if (!dir->exists("dev"))
         return makeError(NotFound, QStringLiteral("'%1' is not a block device (no dev attribute)").arg(device));
     return dir;
 }
@@ -202,10 +182,15 @@ QString normalise(const QString &attributeName, const QString &text)
     return text;
 }
 
+// An allowlisted attribute: the folder it is read and written through
+// (the disk's directory, or proc/sys/vm; no link followed below it) and its
+// name there.
 struct Resolved
 {
-    QByteArray path;
-    SysDir disk; // invalid for machine-wide attributes
+    SysDir dir;
+    QByteArray relative;
+    bool machineWide = false;
+    QByteArray path() const { return dir.path() + '/' + relative; }
 };
 
 Result<Resolved> resolve(const SysRoot &root, const QString &device, const QString &attr)
@@ -214,11 +199,10 @@ Result<Resolved> resolve(const SysRoot &root, const QString &device, const QStri
         if (!device.isEmpty())
             return makeError(InvalidArgument,
                              QStringLiteral("%1 is machine-wide: send it without a device").arg(attr));
-        const QByteArray path = root.procPath("sys/vm/enable_context_readahead");
-        struct stat st {};
-        if (::lstat(path.constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        auto vm = root.openFolderOf(root.procPath("sys/vm/enable_context_readahead"), {"proc/sys"});
+        if (!vm || !isPlain(*vm, "enable_context_readahead", S_IFREG))
             return makeError(NotFound, QStringLiteral("this kernel has no /proc/sys/vm/enable_context_readahead"));
-        return Resolved{path, SysDir()};
+        return Resolved{std::move(*vm), "enable_context_readahead", true};
     }
     QByteArray relative;
     if (queueAttributes().contains(attr)) {
@@ -255,7 +239,7 @@ Result<Resolved> resolve(const SysRoot &root, const QString &device, const QStri
         }
         return makeError(NotFound, QStringLiteral("%1 has no queue/%2").arg(device, attr));
     }
-    return Resolved{disk->path() + '/' + relative, std::move(*disk)};
+    return Resolved{std::move(*disk), relative, false};
 }
 
 } // namespace
@@ -310,12 +294,15 @@ NumberRange maxSectorsRange(const SysRoot &root, const SysDir &disk)
     return NumberRange{pageKiB(root), hw};
 }
 
-Result<QByteArray> resolveAttribute(const SysRoot &root, const QString &device, const QString &attr)
+Result<QString> readAllowedAttribute(const SysRoot &root, const QString &device, const QString &attr)
 {
     auto resolved = resolve(root, device, attr);
     if (!resolved)
         return resolved.error();
-    return resolved->path;
+    auto text = resolved->dir.read(resolved->relative.constData(), 64 * 1024);
+    if (!text)
+        return text.error();
+    return QString::fromUtf8(sysfs::stripNewline(std::move(*text)));
 }
 
 Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite &request)
@@ -323,25 +310,30 @@ Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite
     auto resolved = resolve(root, request.device, request.attribute);
     if (!resolved)
         return resolved.error();
-    if (Status st = checkValue(root, resolved->disk, request); !st)
+    if (Status st = checkValue(root, resolved->dir, request); !st)
         return st.error();
-    return resolved->path;
+    return resolved->path();
 }
 
 Result<WrittenValue> writeCheckedAttribute(const SysRoot &root, const AttributeWrite &request)
 {
-    auto path = checkAttributeWrite(root, request);
-    if (!path)
-        return path.error();
-    auto previous = root.readString(*path);
-    if (!previous)
-        return previous.error();
+    auto resolved = resolve(root, request.device, request.attribute);
+    if (!resolved)
+        return resolved.error();
+    if (Status st = checkValue(root, resolved->dir, request); !st)
+        return st.error();
+    // Read and written through the folder resolve() opened: nothing between
+    // the checks and the write is looked up by path again.
+    auto previousRaw = resolved->dir.read(resolved->relative.constData(), 64 * 1024);
+    if (!previousRaw)
+        return previousRaw.error();
+    const QString previous = QString::fromUtf8(sysfs::stripNewline(std::move(*previousRaw)));
     QString payload = request.value;
     if (!root.isLive() && request.attribute == attribute::Scheduler) {
         // A recorded tree is plain files, not a kernel: writing "bfq" would
         // replace the list of choices and the tree would offer only bfq from
         // then on. Keep the kernel's format, the new choice in brackets.
-        auto choice = sysfs::parseBracketChoice(previous->toLatin1());
+        auto choice = sysfs::parseBracketChoice(previous.toLatin1());
         if (choice && choice->choices.size() > 1) {
             QStringList words;
             for (const QString &name : std::as_const(choice->choices))
@@ -349,10 +341,10 @@ Result<WrittenValue> writeCheckedAttribute(const SysRoot &root, const AttributeW
             payload = words.join(u' ');
         }
     }
-    auto kept = root.writeAttribute(*path, payload);
+    auto kept = resolved->dir.writeAttribute(resolved->relative.constData(), payload);
     if (!kept)
         return kept.error();
-    return WrittenValue{normalise(request.attribute, *previous), normalise(request.attribute, *kept)};
+    return WrittenValue{normalise(request.attribute, previous), normalise(request.attribute, *kept)};
 }
 
 Result<WrittenValue> DirectWriter::write(const AttributeWrite &request)

@@ -3,10 +3,7 @@
 // so a confused or hostile caller learns why and changes nothing.
 #include "privilege.h"
 
-#include "helperlatency.h"
-
 #include "common/jsonlines.h"
-#include "monitor/monitor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,6 +79,12 @@ QByteArray readRequestObject(const QByteArray &line, QJsonObject &request)
                            "\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"})")
                 .arg(parseError.error != QJsonParseError::NoError ? u": " + parseError.errorString() : QString()),
             QStringLiteral("invalid")));
+    // QJsonDocument keeps the last of two equal keys: {"op":"get","op":"set"}
+    // would be a set that reads like a get.
+    if (const auto key = duplicateJsonKey(line))
+        return toLine(errorObject(QStringLiteral("field '%1' appears twice in the request (each field once)")
+                                      .arg(key->left(64)),
+                                  QStringLiteral("invalid")));
     request = doc.object();
     return {};
 }
@@ -109,7 +112,7 @@ QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
     if (!stringField(request, u"op", &r.op, &error))
         return toLine(errorObject(error, QStringLiteral("invalid"), request));
     if (r.op == u"latency")
-        return {}; // its own fields: helperlatency.cpp
+        return {}; // its own fields: core/monitor/helperlatency.cpp
     if (request.contains(u"devices") || request.contains(u"interval_ms"))
         return toLine(errorObject(QStringLiteral("'devices' and 'interval_ms' belong to latency"),
                                   QStringLiteral("invalid"), request));
@@ -129,10 +132,7 @@ QByteArray replyGet(const SysRoot &root, const HelperRequest &r, QJsonObject rep
     const QJsonObject &request = r.json;
     if (request.contains(u"value"))
         return toLine(errorObject(QStringLiteral("'get' takes no value"), QStringLiteral("invalid"), request));
-    auto path = resolveAttribute(root, r.device, r.attr);
-    if (!path)
-        return toLine(errorObject(path.error().message, errorCodeName(path.error().code), request));
-    auto text = root.readString(*path);
+    auto text = readAllowedAttribute(root, r.device, r.attr);
     if (!text)
         return toLine(errorObject(text.error().message, errorCodeName(text.error().code), request));
     QString shown = *text;
@@ -184,10 +184,11 @@ QByteArray replyRules(const SysRoot &root, const HelperRequest &r, QJsonObject r
     return toLine(reply);
 }
 
-QByteArray replyLatency(const SysRoot &root, const HelperLatencyLoader &loader, const HelperRequest &r,
-                        std::unique_ptr<HelperLatencyStream> *stream)
+QByteArray replyLatency(const HelperLatencyOp &op, const HelperRequest &r, std::unique_ptr<HelperLatencyStream> *stream)
 {
-    auto started = helperdetail::startLatency(root, loader, r.json, stream);
+    if (!op)
+        return toLine(errorObject(QStringLiteral("this helper has no 'latency' op"), errorCodeName(Refused), r.json));
+    auto started = op(r.json, stream);
     if (!started)
         return toLine(errorObject(started.error().message, errorCodeName(started.error().code), r.json));
     return *started;
@@ -195,8 +196,8 @@ QByteArray replyLatency(const SysRoot &root, const HelperLatencyLoader &loader, 
 
 } // namespace
 
-HelperService::HelperService(SysRoot root, HelperLatencyLoader latencyLoader)
-    : m_root(std::move(root)), m_latencyLoader(std::move(latencyLoader))
+HelperService::HelperService(SysRoot root, HelperLatencyOp latencyOp)
+    : m_root(std::move(root)), m_latencyOp(std::move(latencyOp))
 {
 }
 
@@ -237,11 +238,49 @@ QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<Hel
     if (request.rulesOp)
         return replyRules(m_root, request, reply);
     if (request.op == u"latency")
-        return replyLatency(m_root, m_latencyLoader, request, stream);
+        return replyLatency(m_latencyOp, request, stream);
     return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules, "
                                              "latency)")
                                   .arg(request.op.left(64)),
                               QStringLiteral("invalid"), object));
+}
+
+ProcessIdentity currentIdentity()
+{
+    ProcessIdentity who{::getuid(), ::geteuid(), ::getgid(), ::getegid(), {}};
+    for (const char *name : {"SUDO_UID", "SUDO_USER", "PKEXEC_UID", "DOAS_USER"})
+        if (qEnvironmentVariableIsSet(name))
+            who.elevation.append({QString::fromLatin1(name), qEnvironmentVariable(name)});
+    return who;
+}
+
+QString sysrootRefusal(const ProcessIdentity &who)
+{
+    if (who.realUid != who.effectiveUid || who.realGid != who.effectiveGid)
+        return QStringLiteral("--sysroot is refused when started through setuid or setgid (real uid %1, effective "
+                              "uid %2)")
+            .arg(who.realUid)
+            .arg(who.effectiveUid);
+    // Not root: the helper can do no more than the user who runs it.
+    if (who.effectiveUid != 0)
+        return {};
+    // sudo sets the real uid to 0 as well: its variables are what tells a
+    // root shell from a user's sudo. sudo and pkexec set them themselves,
+    // over anything the caller passed, so a caller cannot hide behind them.
+    for (const auto &[name, value] : who.elevation) {
+        const bool uidVariable = name.endsWith(u"_UID");
+        const bool root = uidVariable ? value == u"0" : value == u"root";
+        if (root)
+            continue;
+        const QString tool = name.startsWith(u"SUDO") ? QStringLiteral("sudo")
+                             : name.startsWith(u"PKEXEC") ? QStringLiteral("pkexec")
+                                                          : QStringLiteral("doas");
+        return QStringLiteral("--sysroot is refused when started through %1 by a user other than root (%2=%3): as "
+                              "root on a tree that user controls, a link there could lead root's reads and writes "
+                              "to any file. Run it as that user without %1, or from a root shell")
+            .arg(tool, name, value.left(32));
+    }
+    return {};
 }
 
 } // namespace blocktune

@@ -22,6 +22,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QProcess>
 #include <QThread>
 #include <QString>
@@ -31,6 +32,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+
+#include <sys/types.h>
 
 namespace blocktune {
 
@@ -130,8 +133,10 @@ bool isPlainDecimal(QStringView text);
 /// one short line and valid for that attribute on that device now. Returns
 /// the attribute's absolute path.
 Result<QByteArray> checkAttributeWrite(const SysRoot &root, const AttributeWrite &request);
-/// Same checks without a value, for reads ("get" on the helper).
-Result<QByteArray> resolveAttribute(const SysRoot &root, const QString &device, const QString &attribute);
+/// Same checks without a value, then the read ("get" on the helper,
+/// restore's look before it writes back): the attribute's text, newline
+/// stripped, read through the device's directory without following a link.
+Result<QString> readAllowedAttribute(const SysRoot &root, const QString &device, const QString &attribute);
 /// The name checks of checkAttributeWrite() without the queue: a kernel
 /// name (no '/', no '..'), an entry under ROOT/sys/class/block that leads
 /// into ROOT/sys/devices and has a dev attribute (a whole disk or a
@@ -249,21 +254,6 @@ private:
     QString m_streamError;     ///< why it is over
 };
 
-class LatencySource;
-/// A LatencySource read from blocktune-helper's "latency" op (started with
-/// `command`, pkexec by default): the helper loads its built-in BPF program
-/// and streams the cumulative histograms of the block devices of `root`
-/// (whole disks and partitions, the first kHelperMaxLatencyDevices by name)
-/// every `intervalMs`; totals() hands over the newest. Fails with why the
-/// helper could not start or the program could not load. Lives on the
-/// thread that calls this (the monitor worker's).
-Result<std::unique_ptr<LatencySource>> startHelperLatencySource(const SysRoot &root, QStringList command = {},
-                                                                int intervalMs = kHelperMinLatencyIntervalMs);
-/// The latency source for a monitor of `root`: the BPF program in this
-/// process when running as root, blocktune-helper's stream otherwise
-/// (refused on a recorded tree: the program times this machine).
-Result<std::unique_ptr<LatencySource>> loadLatencySource(const SysRoot &root);
-
 /// An AttributeWriter that sends "set" requests to blocktune-helper. Its
 /// HelperClient lives on a thread of its own, so write() may be called from
 /// any thread (the console's session worker, a sweep's worker) and the one
@@ -329,6 +319,18 @@ Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &file
 QStringList installedUdevRules(const SysRoot &root, const QString &profileName);
 
 enum class RulesChange { Install, Remove };
+/// What installUdevRules()/removeUdevRules() would find, changing nothing
+/// (`profile install|uninstall --dry-run`): the same checks of the name,
+/// the content, the folder and an existing file, and that file's text.
+struct UdevRulesPreview
+{
+    QString path;
+    std::optional<QByteArray> current; ///< the file's text now; nullopt: no such file
+};
+/// Reading only; an error is the one the change itself would give (udev not
+/// installed here, a file of that name not blocktune's, content refused).
+Result<UdevRulesPreview> previewUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                          const QByteArray &content = {});
 /// installUdevRules()/removeUdevRules() in this process as root or on a
 /// recorded tree, else through blocktune-helper (pkexec, ops install_rules
 /// and remove_rules).
@@ -336,11 +338,6 @@ Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change,
                                         const QByteArray &content = {});
 
 // ---- The helper's side of the protocol -----------------------------------------
-
-class LatencySource;
-/// Where the helper's "latency" op gets its source: the built-in BPF
-/// program (BlockLatencyProbe) unless a test gives a fake.
-using HelperLatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
 
 /// The stream a "latency" request started: the helper's loop writes tick()
 /// every intervalMs() until a new request line or the end of input, then
@@ -356,6 +353,15 @@ public:
     virtual QByteArray end() = 0;
 };
 
+/// The helper's "latency" op: checks `request` (the whole line's object),
+/// loads what it measures and, when `stream` is given, leaves the stream
+/// there; returns the answer line (the stream's first tick) or why it is
+/// refused, with nothing loaded. core/monitor makes the real one
+/// (helperLatencyOp(), beside the BPF probe it loads); privilege/ stays
+/// below the monitor and knows only this shape.
+using HelperLatencyOp =
+    std::function<Result<QByteArray>(const QJsonObject &request, std::unique_ptr<HelperLatencyStream> *stream)>;
+
 /// Longest request line the helper accepts (bytes, newline excluded).
 inline constexpr qsizetype kHelperMaxLine = 4096;
 /// An install_rules request carries a whole rules file (at most
@@ -370,9 +376,9 @@ inline constexpr int kHelperProtocolVersion = 1;
 class HelperService final
 {
 public:
-    /// `latencyLoader` empty: the built-in BPF program, on the live machine
-    /// only. A test's loader also serves a recorded tree.
-    explicit HelperService(SysRoot root, HelperLatencyLoader latencyLoader = {});
+    /// `latencyOp` answers the "latency" op (blocktune-helper passes
+    /// core/monitor's helperLatencyOp()); empty, that op is refused.
+    explicit HelperService(SysRoot root, HelperLatencyOp latencyOp = {});
     ~HelperService();
     /// A "latency" request that passes every check loads its source and, when
     /// `stream` is given, leaves the stream there (its first line is the
@@ -383,8 +389,26 @@ public:
 
 private:
     SysRoot m_root;
-    HelperLatencyLoader m_latencyLoader;
+    HelperLatencyOp m_latencyOp;
 };
+
+/// Who a process runs for: its ids and the variables by which sudo, pkexec
+/// and doas name the user who started it (only those).
+struct ProcessIdentity
+{
+    uid_t realUid = 0;
+    uid_t effectiveUid = 0;
+    gid_t realGid = 0;
+    gid_t effectiveGid = 0;
+    /// SUDO_UID, SUDO_USER, PKEXEC_UID, DOAS_USER, where set.
+    QList<QPair<QString, QString>> elevation;
+};
+ProcessIdentity currentIdentity();
+/// Why `--sysroot` is refused for a helper running as `who`, or empty when
+/// it may work on a tree: root working for another user (sudo, pkexec,
+/// doas, setuid or setgid) must never follow a tree that user controls.
+/// A variable that cannot be read as root's is taken as another user's.
+QString sysrootRefusal(const ProcessIdentity &who);
 
 } // namespace blocktune
 

@@ -163,30 +163,28 @@ QByteArray rulesDirectory(const SysRoot &root)
     return root.root().toLocal8Bit() + "/etc/udev/rules.d";
 }
 
-struct DirFd
-{
-    int fd = -1;
-    ~DirFd()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-};
-
-Result<int> openRulesDirectory(const SysRoot &root, DirFd &dir)
+// rules.d below the root folder, no component a link: with a tree's
+// etc/udev swapped for a link to the real /etc/udev, root would otherwise
+// write into the machine's rules while its answer named the tree.
+Result<int> openRulesDirectory(const SysRoot &root, UniqueFd &dir)
 {
     const QByteArray path = rulesDirectory(root);
-    dir.fd = ::open(path.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dir.fd < 0) {
-        const int e = errno;
+    auto top = root.openRootFolder();
+    if (!top)
+        return top.error();
+    auto opened = safeopen::openBeneath(top->get(), "etc/udev/rules.d", O_RDONLY | O_DIRECTORY);
+    if (!opened) {
+        const int e = opened.error().code;
         if (e == ENOENT)
             return makeError(NotFound, QStringLiteral("%1 does not exist: udev is not installed here (install it, or "
                                                       "copy the output of `profile export --format udev` to a machine "
                                                       "that runs udev)")
                                            .arg(QString::fromLocal8Bit(path)));
-        return makeError(e, QStringLiteral("cannot open %1: %2").arg(QString::fromLocal8Bit(path), errnoText(e)));
+        return makeError(e == ELOOP ? int(Refused) : e, QStringLiteral("cannot open %1: %2")
+                                                            .arg(QString::fromLocal8Bit(path), opened.error().message));
     }
-    return dir.fd;
+    dir = std::move(*opened);
+    return dir.get();
 }
 
 // An existing file of that name: a regular file blocktune generated, or
@@ -217,7 +215,7 @@ Result<bool> existingIsOurs(int dirFd, const QByteArray &name, const QString &sh
 // and whether a file of that name is there (and blocktune's).
 struct RulesTarget
 {
-    DirFd dir;
+    UniqueFd dir;
     QByteArray name;
     UdevRulesResult result;
 };
@@ -230,7 +228,7 @@ Status openTarget(const SysRoot &root, const QString &fileName, RulesTarget &t)
         return fd.error();
     t.name = fileName.toLocal8Bit();
     t.result.path = QString::fromLocal8Bit(rulesDirectory(root)) + u'/' + fileName;
-    auto ours = existingIsOurs(t.dir.fd, t.name, t.result.path);
+    auto ours = existingIsOurs(t.dir.get(), t.name, t.result.path);
     if (!ours)
         return ours.error();
     t.result.replaced = *ours;
@@ -349,41 +347,14 @@ Result<UdevRulesResult> installUdevRules(const SysRoot &root, const QString &fil
     RulesTarget t;
     if (Status st = openTarget(root, fileName, t); !st)
         return st.error();
-    const DirFd &dir = t.dir;
-    const QByteArray &name = t.name;
-    UdevRulesResult &result = t.result;
-
     // Temp file, fsync, rename over: udev never reads half a file, and a
-    // link planted under the final name is replaced, not followed.
-    const QByteArray temp = "." + name + ".tmp";
-    ::unlinkat(dir.fd, temp.constData(), 0);
-    const int fd = ::openat(dir.fd, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return makeError(errno, QStringLiteral("cannot write %1: %2").arg(result.path, errnoText(errno)));
-    qsizetype done = 0;
-    int err = 0;
-    while (done < content.size()) {
-        const ssize_t n = ::write(fd, content.constData() + done, size_t(content.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            err = n < 0 ? errno : EIO;
-            break;
-        }
-        done += n;
-    }
-    if (!err && (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0))
-        err = errno;
-    ::close(fd);
-    if (!err && ::renameat(dir.fd, temp.constData(), dir.fd, name.constData()) != 0)
-        err = errno;
-    if (err) {
-        ::unlinkat(dir.fd, temp.constData(), 0);
-        return makeError(err, QStringLiteral("cannot write %1: %2").arg(result.path, errnoText(err)));
-    }
-    ::fsync(dir.fd);
-    reloadUdev(root, result);
-    return result;
+    // link planted under the final name is refused, never followed.
+    const QByteArray temp = "." + t.name + ".tmp";
+    ::unlinkat(t.dir.get(), temp.constData(), 0);
+    if (Status st = safeopen::replaceFile(t.dir.get(), t.name, temp, content, 0644, t.result.path); !st)
+        return st.error();
+    reloadUdev(root, t.result);
+    return t.result;
 }
 
 Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &fileName)
@@ -393,9 +364,9 @@ Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &file
         return st.error();
     if (!t.result.replaced)
         return makeError(NotFound, QStringLiteral("%1 is not installed: nothing to remove").arg(t.result.path));
-    if (::unlinkat(t.dir.fd, t.name.constData(), 0) != 0)
+    if (::unlinkat(t.dir.get(), t.name.constData(), 0) != 0)
         return makeError(errno, QStringLiteral("cannot remove %1: %2").arg(t.result.path, errnoText(errno)));
-    ::fsync(t.dir.fd);
+    ::fsync(t.dir.get());
     reloadUdev(root, t.result);
     return t.result;
 }
@@ -403,17 +374,46 @@ Result<UdevRulesResult> removeUdevRules(const SysRoot &root, const QString &file
 QStringList installedUdevRules(const SysRoot &root, const QString &profileName)
 {
     QStringList out;
-    DirFd dir;
+    UniqueFd dir;
     if (!openRulesDirectory(root, dir))
         return out;
     const QString suffix = QStringLiteral("-blocktune-") + profileName + QStringLiteral(".rules");
-    // Reading a folder needs no privilege; the names are checked again by the op.
-    const QByteArray path = rulesDirectory(root);
-    for (const QString &entry : SysDir::open(path).list())
+    // The folder just opened, listed through its descriptor; the names are
+    // checked again by the op.
+    SysDir listing = SysDir::open("/proc/self/fd/" + QByteArray::number(dir.get()));
+    for (const QString &entry : listing.list())
         if (entry.size() == suffix.size() + 2 && entry.endsWith(suffix) && checkUdevRulesName(entry).ok())
             out << entry;
     std::sort(out.begin(), out.end());
     return out;
+}
+
+Result<UdevRulesPreview> previewUdevRules(const SysRoot &root, RulesChange change, const QString &fileName,
+                                          const QByteArray &content)
+{
+    if (change == RulesChange::Install)
+        if (Status st = checkUdevRulesContent(content); !st)
+            return st.error();
+    RulesTarget t;
+    if (Status st = openTarget(root, fileName, t); !st)
+        return st.error();
+    UdevRulesPreview preview{t.result.path, std::nullopt};
+    if (!t.result.replaced)
+        return preview;
+    auto file = safeopen::openBeneath(t.dir.get(), t.name, O_RDONLY);
+    if (!file)
+        return makeError(file.error().code, QStringLiteral("cannot read %1: %2").arg(preview.path, file.error().message));
+    QByteArray text;
+    char buf[8192];
+    ssize_t n = 0;
+    // Ours are at most kMaxUdevRulesBytes; one more tells a foreign giant.
+    while (text.size() <= kMaxUdevRulesBytes && (n = ::read(file->get(), buf, sizeof buf)) > 0)
+        text.append(buf, n);
+    const int err = n < 0 ? errno : 0;
+    if (err)
+        return makeError(err, QStringLiteral("cannot read %1: %2").arg(preview.path, errnoText(err)));
+    preview.current = text;
+    return preview;
 }
 
 } // namespace blocktune

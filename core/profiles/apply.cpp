@@ -9,10 +9,15 @@
 
 namespace blocktune {
 
-ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session)
+ProfileApplyReport applyProfile(const Profile &profile, SessionPort &session)
+{
+    return applyPreviewedProfile(profile, previewProfile(profile, session), session);
+}
+
+ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview, SessionPort &session)
 {
     ProfileApplyReport out;
-    out.preview = previewProfile(profile, session);
+    out.preview = preview;
     out.report.plan = out.preview.plan;
     if (!out.preview.ok()) {
         out.report.error = out.preview.errors.constFirst();
@@ -35,7 +40,7 @@ ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session)
     return out;
 }
 
-ProfileRevertReport revertProfile(TuningSession &session)
+ProfileRevertReport revertProfile(SessionPort &session)
 {
     RememberedRevert back = session.revertRemembered();
     ProfileRevertReport out;
@@ -72,7 +77,7 @@ std::optional<QString> currentValue(const DeviceSettings &s, const QString &attr
 
 } // namespace
 
-ProfileRevertReport previewRevert(TuningSession &session)
+ProfileRevertReport previewRevert(SessionPort &session)
 {
     ProfileRevertReport out;
     auto state = session.appliedState();

@@ -35,9 +35,11 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace blocktune {
@@ -159,6 +161,65 @@ private:
 /// replace an existing file unless `overwrite`.
 Status writeProfileFile(const Profile &profile, const QString &path, bool overwrite);
 
+/// "user" -> ProfileOrigin::User...; nullopt for a word it does not know.
+std::optional<ProfileOrigin> parseProfileOrigin(const QString &name);
+/// A few bytes that change whenever a profile file in `store`'s own folders
+/// (the user's and the machine's) appears, goes, or is written: names,
+/// sizes and modification times, hashed. What a host's window polls.
+QByteArray profileFolderDigest(const ProfileStore &store);
+
+/// Tells when the profiles of a ProfileLibrary may have changed (a file
+/// saved, replaced by rename, removed, a folder made). Lives on the thread
+/// that made it.
+class ProfileWatch : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProfileWatch)
+
+public:
+    using QObject::QObject;
+    ~ProfileWatch() override = default;
+    /// What it watches, for the page to say ("~/.config/blocktune/profiles",
+    /// "testhost, asked every 5 s").
+    virtual QString describe() const = 0;
+
+Q_SIGNALS:
+    /// List again: something in the folders changed.
+    void changed();
+    /// It cannot watch any more (a host's agent that is older, the link
+    /// gone); `why` says so.
+    void stopped(const QString &why);
+};
+
+/// Where a console window finds its profiles and saves new ones: this
+/// machine's folders (makeLocalProfileLibrary over a ProfileStore), or a
+/// host's, through its agent (core/remote: RemoteConnection::profiles).
+/// One interface, chosen where the window is made; the page never asks
+/// which. list(), load() and save() block (a host answers over ssh): call
+/// them off the GUI thread. watch() is made on the thread that keeps it.
+class ProfileLibrary
+{
+public:
+    virtual ~ProfileLibrary() = default;
+
+    /// Whose profiles these are, for messages: empty for this machine, else the host.
+    virtual QString host() const = 0;
+    virtual Result<QList<ProfileEntry>> list() = 0;
+    virtual Result<Profile> load(const QString &name) = 0;
+    /// Saved as the user's NAME.json there (refused when it exists and not
+    /// `overwrite`); the file written (HOST:PATH for a host).
+    virtual Result<QString> save(const Profile &profile, bool overwrite) = 0;
+    /// Where save() would write NAME (HOST:PATH for a host): what a preview names.
+    virtual Result<QString> userPath(const QString &name) = 0;
+    /// Follows the folders from now on; owned by `parent`.
+    virtual ProfileWatch *watch(QObject *parent) = 0;
+};
+
+/// This machine's profiles in `store`'s folders, watched with
+/// QFileSystemWatcher (a folder that does not exist yet is watched through
+/// the nearest one that does, so its making is seen).
+std::shared_ptr<ProfileLibrary> makeLocalProfileLibrary(ProfileStore store);
+
 // ---- Resolving against the devices present ---------------------------------------------
 
 enum class ResolvedState {
@@ -222,12 +283,16 @@ ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, co
 /// shows, and what applyProfile() writes, unchanged.
 struct ProfilePreview
 {
-    ProfileResolution resolution;
-    ChangePlan plan;
+    ProfileResolution resolution; ///< every device the profile decides
+    ChangePlan plan;              ///< the changes of the chosen devices
     QList<Error> errors; ///< resolution errors, then the plan's, each naming the rule
+    QStringList leftOut; ///< devices the profile would change that were not chosen
     bool ok() const { return errors.isEmpty(); }
 };
-ProfilePreview previewProfile(const Profile &profile, TuningSession &session);
+/// `onlyDevices` (whole devices' kernel names): plan only their changes, as
+/// a person chose them in the console's preview; nullopt: every device.
+ProfilePreview previewProfile(const Profile &profile, SessionPort &session,
+                              const std::optional<QStringList> &onlyDevices = std::nullopt);
 QJsonObject resolutionToJson(const Profile &profile, const ProfileResolution &resolution);
 
 // ---- verify -----------------------------------------------------------------------
@@ -303,7 +368,12 @@ struct ProfileApplyReport
 /// Previews, refuses on any error, writes the before-state, then has the
 /// session apply the previewed plan as one transaction (rolled back on a
 /// failed write, and the before-state put back as it was).
-ProfileApplyReport applyProfile(const Profile &profile, TuningSession &session);
+ProfileApplyReport applyProfile(const Profile &profile, SessionPort &session);
+/// The same for a preview already shown (the console's): writes exactly
+/// `preview.plan`, planning nothing again, so what was shown is what is
+/// written.
+ProfileApplyReport applyPreviewedProfile(const Profile &profile, const ProfilePreview &preview,
+                                         SessionPort &session);
 
 struct ProfileRevertReport
 {
@@ -313,12 +383,12 @@ struct ProfileRevertReport
 };
 /// Brings back the before-state (scheduler first, only onto the same
 /// devices), removes it when every value is settled, keeps the rest.
-ProfileRevertReport revertProfile(TuningSession &session);
+ProfileRevertReport revertProfile(SessionPort &session);
 /// What revertProfile() would do now, changing nothing: per remembered
 /// value "restored" (would be written back: `found` now, `kept` the
 /// original), "already original", or "device changed" (a re-attached or
 /// swapped device: left alone).
-ProfileRevertReport previewRevert(TuningSession &session);
+ProfileRevertReport previewRevert(SessionPort &session);
 
 // ---- udev and tuned -------------------------------------------------------------------
 

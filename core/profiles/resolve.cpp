@@ -405,7 +405,8 @@ ProfileResolution resolveProfile(const Profile &profile, const SysRoot &root, co
     return resolver.run();
 }
 
-ProfilePreview previewProfile(const Profile &profile, TuningSession &session)
+ProfilePreview previewProfile(const Profile &profile, SessionPort &session,
+                              const std::optional<QStringList> &onlyDevices)
 {
     ProfilePreview preview;
     auto model = session.model();
@@ -417,12 +418,20 @@ ProfilePreview previewProfile(const Profile &profile, TuningSession &session)
     preview.errors = preview.resolution.errors;
     if (!preview.resolution.ok())
         return preview;
-    const QList<SettingChange> changes = preview.resolution.changes();
+    QList<SettingChange> changes = preview.resolution.changes();
     if (changes.size() != preview.resolution.changeCount()) {
         preview.errors << makeError(InvalidArgument, QStringLiteral("%1: a value the tuning layer does not take as "
                                                                     "KEY=VALUE (a bug: please report it)")
                                                          .arg(profile.source));
         return preview;
+    }
+    if (onlyDevices) {
+        // The devices a person chose: the others' changes are not planned.
+        for (const ResolvedSetting &r : std::as_const(preview.resolution.settings))
+            if (r.state == ResolvedState::Change && !onlyDevices->contains(r.device)
+                && !preview.leftOut.contains(r.device))
+                preview.leftOut << r.device;
+        changes.removeIf([&](const SettingChange &c) { return !onlyDevices->contains(c.device); });
     }
     preview.plan = session.plan(changes);
     if (preview.plan.ok())

@@ -14,11 +14,29 @@
 #include <QProcess>
 #include <QRegularExpression>
 
+#include "common/safeopen.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace blocktune {
 
 namespace {
 
 constexpr qint64 kMaxTunedBytes = 1 << 20;
+// tuned names no limit of its own: its loader (tuned/profiles/loader.py,
+// _load_profile) recurses once per include=, so only Python's recursion
+// limit (1000 frames) ends a long chain, with a RecursionError. The
+// deepest chain tuned ships is 4 profiles (realtime-virtual-host ->
+// realtime -> network-latency -> latency-performance); twice that leaves
+// room for a site's own layers and none for a file built to exhaust us.
+constexpr qsizetype kMaxTunedIncludeDepth = 8;
+static_assert(kMaxTunedIncludeDepth >= 2, "the message names the first two profiles of the chain");
+// Breadth: one file may list many names; no real profile set comes near.
+constexpr qsizetype kMaxTunedIncludedFiles = 64;
 
 struct IniOption
 {
@@ -105,10 +123,12 @@ Result<QList<IniSection>> parseIni(const QByteArray &data, const QString &source
         }
         if (content.startsWith(u'[')) {
             const qsizetype close = content.indexOf(u']');
+            // Parse errors never quote the line: `profile import /etc/shadow`
+            // must not print a password hash (nor any file's first line).
             if (close <= 1 || close != content.size() - 1)
                 return makeError(InvalidArgument,
-                                 QStringLiteral("%1: '%2' is a broken section header (write [NAME] alone on its line)")
-                                     .arg(at(source, lineNo), content.left(80)));
+                                 QStringLiteral("%1: a broken section header (write [NAME] alone on its line)")
+                                     .arg(at(source, lineNo)));
             const QString name = content.mid(1, close - 1);
             auto it = index.constFind(name);
             if (it == index.constEnd()) {
@@ -123,12 +143,13 @@ Result<QList<IniSection>> parseIni(const QByteArray &data, const QString &source
         }
         const qsizetype eq = content.indexOf(u'=');
         if (current < 0)
-            return makeError(InvalidArgument, QStringLiteral("%1: '%2' comes before any [section] (a tuned.conf starts "
+            return makeError(InvalidArgument, QStringLiteral("%1: a line before any [section] (a tuned.conf starts "
                                                              "with [main] or a plugin's section)")
-                                                  .arg(at(source, lineNo), content.left(80)));
+                                                  .arg(at(source, lineNo)));
         if (eq <= 0 || content.left(eq).trimmed().isEmpty())
-            return makeError(InvalidArgument, QStringLiteral("%1: '%2' is neither a [section], KEY=VALUE nor a # comment")
-                                                  .arg(at(source, lineNo), content.left(80)));
+            return makeError(InvalidArgument, QStringLiteral("%1: a line that is neither a [section], KEY=VALUE nor a "
+                                                             "# comment")
+                                                  .arg(at(source, lineNo)));
         const IniOption o{content.left(eq).trimmed(), content.mid(eq + 1).trimmed(), source, lineNo};
         setOption(sections[current].options, o);
         continuing = o.key;
@@ -148,12 +169,37 @@ QString profileNameOf(const QString &tunedConf)
     return QFileInfo(tunedConf).absoluteDir().dirName();
 }
 
+// A tuned.conf is a regular file: a named pipe would hang the read (no
+// writer ever comes), a device could be endless or act on being opened.
+// Refused by stat before any open; opened O_NONBLOCK and checked again, so
+// a file swapped for a pipe in between cannot hang us either.
 Result<QByteArray> readTunedFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(NotFound, QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    const QByteArray data = f.read(kMaxTunedBytes + 1);
+    const QByteArray p = QFile::encodeName(path);
+    const QString notFile = QStringLiteral("%1 is not a regular file (a named pipe, a device or a folder): a "
+                                           "tuned.conf is a file");
+    struct stat st {};
+    if (::stat(p.constData(), &st) != 0)
+        return makeError(NotFound, QStringLiteral("cannot read %1: %2").arg(path, errnoText(errno)));
+    if (!S_ISREG(st.st_mode))
+        return makeError(InvalidArgument, notFile.arg(path));
+    const UniqueFd fd(::open(p.constData(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!fd.isValid())
+        return makeError(NotFound, QStringLiteral("cannot read %1: %2").arg(path, errnoText(errno)));
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return makeError(InvalidArgument, notFile.arg(path));
+    QByteArray data;
+    char buffer[65536];
+    while (data.size() <= kMaxTunedBytes) {
+        const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return makeError(EIO, QStringLiteral("cannot read %1: %2").arg(path, errnoText(errno)));
+        if (n == 0)
+            break;
+        data.append(buffer, n);
+    }
     if (data.size() > kMaxTunedBytes)
         return makeError(InvalidArgument, QStringLiteral("%1 is larger than %2 bytes: not a tuned.conf").arg(path).arg(kMaxTunedBytes));
     return data;
@@ -163,7 +209,6 @@ struct IncludeContext
 {
     explicit IncludeContext(const SysRoot &m) : machine(m) {}
     const SysRoot &machine; ///< the machine the profile is imported for
-    QStringList stack; ///< the files being read, outermost first (cycles)
     QStringList done;  ///< files read already (tuned reads each once)
     QStringList notes; ///< how an include= function was decided
     // Not a std::optional: GCC 12 under the sanitizers takes its QString
@@ -215,7 +260,7 @@ Result<QString> includedConf(QString name, const IniOption &o, const QString &in
     QDir profiles = QFileInfo(including).absoluteDir();
     profiles.cdUp();
     const QString included = profiles.filePath(name + QStringLiteral("/tuned.conf"));
-    if (!QFileInfo(included).isFile())
+    if (!QFileInfo::exists(included)) // a pipe or a folder there is refused by readTunedFile(), named
         return makeError(NotFound, QStringLiteral("%1: include '%2': there is no %3 (included profiles are "
                                                   "looked up beside this one, PROFILES/NAME/tuned.conf, as "
                                                   "tuned does in /usr/lib/tuned/profiles/)")
@@ -223,50 +268,96 @@ Result<QString> includedConf(QString name, const IniOption &o, const QString &in
     return included;
 }
 
-// Included profiles first, the including one last (it wins), each file once.
-Status loadWithIncludes(const QString &path, IncludeContext &context, QList<LoadedProfile> &out)
+// One tuned.conf read and parsed, its include= names still to follow.
+struct PendingProfile
 {
-    QStringList &stack = context.stack;
-    QStringList &done = context.done;
+    QString path; ///< canonical
+    QList<IniSection> sections;
+    QList<QPair<QString, IniOption>> includes; ///< each name with the option that named it
+    qsizetype next = 0;
+};
+
+QList<QPair<QString, IniOption>> includesOf(const QList<IniSection> &sections)
+{
+    static const QRegularExpression split(QStringLiteral("\\s*[,;]\\s*"));
+    QList<QPair<QString, IniOption>> out;
+    for (const IniSection &s : sections)
+        if (s.name == u"main")
+            for (const IniOption &o : s.options)
+                if (o.key == u"include")
+                    for (const QString &name : o.value.split(split, Qt::SkipEmptyParts))
+                        out.append({name, o});
+    return out;
+}
+
+QString chainText(const QList<PendingProfile> &stack, const QString &last)
+{
+    QStringList chain;
+    for (const PendingProfile &p : stack)
+        chain << profileNameOf(p.path);
+    return (chain << profileNameOf(last)).join(QStringLiteral(" -> "));
+}
+
+// The profile at `path` read for the chain `stack` leads to it; nullopt
+// when it was read already (tuned loads each file once).
+Result<std::optional<PendingProfile>> readIncluded(const QString &path, const QList<PendingProfile> &stack,
+                                                   const IncludeContext &context)
+{
     const QString canonical = QFileInfo(path).canonicalFilePath();
     if (canonical.isEmpty())
         return makeError(NotFound, QStringLiteral("cannot read %1: no such file").arg(path));
-    if (stack.contains(canonical)) {
-        QStringList chain;
-        for (const QString &p : std::as_const(stack))
-            chain << profileNameOf(p);
-        chain << profileNameOf(canonical);
-        return makeError(InvalidArgument, QStringLiteral("include cycle: %1 (%2)")
-                                              .arg(chain.join(QStringLiteral(" -> ")), canonical));
-    }
-    if (done.contains(canonical))
-        return {}; // included twice: tuned loads it once
+    if (std::any_of(stack.cbegin(), stack.cend(), [&](const PendingProfile &p) { return p.path == canonical; }))
+        return makeError(InvalidArgument, QStringLiteral("include cycle: %1 (%2)").arg(chainText(stack, canonical), canonical));
+    if (context.done.contains(canonical))
+        return std::optional<PendingProfile>();
+    if (stack.size() >= kMaxTunedIncludeDepth)
+        return makeError(InvalidArgument, QStringLiteral("include chain longer than %1 profiles: %2 -> ... -> %3 "
+                                                         "(%4); tuned's own profiles chain at most 4")
+                                              .arg(kMaxTunedIncludeDepth)
+                                              .arg(chainText(stack.mid(0, 1), stack.at(1).path),
+                                                   chainText(stack.mid(stack.size() - 1), canonical), canonical));
+    if (context.done.size() + stack.size() >= kMaxTunedIncludedFiles)
+        return makeError(InvalidArgument, QStringLiteral("more than %1 profiles included: %2 not read")
+                                              .arg(kMaxTunedIncludedFiles).arg(canonical));
     auto data = readTunedFile(canonical);
     if (!data)
         return data.error();
     auto sections = parseIni(*data, canonical);
     if (!sections)
         return sections.error();
-    stack << canonical;
-    for (const IniSection &s : std::as_const(*sections)) {
-        if (s.name != u"main")
+    const QList<QPair<QString, IniOption>> includes = includesOf(*sections);
+    return std::optional<PendingProfile>(PendingProfile{canonical, std::move(*sections), includes, 0});
+}
+
+// Included profiles first, the including one last (it wins), each file
+// once. A loop with its own stack, not recursion: a file cannot deepen the
+// C++ stack, and the chain is cut at kMaxTunedIncludeDepth.
+Status loadWithIncludes(const QString &path, IncludeContext &context, QList<LoadedProfile> &out)
+{
+    QList<PendingProfile> stack;
+    auto first = readIncluded(path, stack, context);
+    if (!first)
+        return first.error();
+    if (*first)
+        stack << std::move(**first);
+    while (!stack.isEmpty()) {
+        PendingProfile &top = stack.last();
+        if (top.next == top.includes.size()) {
+            context.done << top.path;
+            out << LoadedProfile{profileNameOf(top.path), top.path, top.sections};
+            stack.removeLast();
             continue;
-        for (const IniOption &o : s.options) {
-            if (o.key != u"include")
-                continue;
-            static const QRegularExpression split(QStringLiteral("\\s*[,;]\\s*"));
-            for (const QString &name : o.value.split(split, Qt::SkipEmptyParts)) {
-                const auto included = includedConf(name, o, canonical, context);
-                if (!included)
-                    return included.error();
-                if (Status st = loadWithIncludes(*included, context, out); !st)
-                    return st;
-            }
         }
+        const auto [name, option] = top.includes.at(top.next++);
+        const auto included = includedConf(name, option, top.path, context);
+        if (!included)
+            return included.error();
+        auto next = readIncluded(*included, stack, context);
+        if (!next)
+            return next.error();
+        if (*next)
+            stack << std::move(**next);
     }
-    stack.removeLast();
-    done << canonical;
-    out << LoadedProfile{profileNameOf(canonical), canonical, *sections};
     return {};
 }
 

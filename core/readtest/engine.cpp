@@ -293,12 +293,30 @@ QString kernelRelease(const SysRoot &root)
 
 // ---- statistics -------------------------------------------------------------
 
+double medianOf(QList<double> values)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const qsizetype n = values.size();
+    return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2.0;
+}
+
+bool runsDisagree(const QList<double> &runs)
+{
+    if (runs.size() < 2)
+        return false;
+    const auto [lo, hi] = std::minmax_element(runs.cbegin(), runs.cend());
+    return *hi * (1.0 - kStallFraction) > *lo;
+}
+
 Summary summarize(const QList<double> &values)
 {
     Summary s;
     s.count = int(values.size());
     if (values.isEmpty())
         return s;
+    s.median = medianOf(values);
     s.min = *std::min_element(values.begin(), values.end());
     s.max = *std::max_element(values.begin(), values.end());
     double sum = 0;

@@ -17,7 +17,7 @@ public:
     {
         return test.run(observer, cancel);
     }
-    SweepResult runSweep(TuningSession &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
+    SweepResult runSweep(SessionPort &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
                          const std::atomic_bool *cancel) override
     {
         return sweep.run(session, observer, cancel);

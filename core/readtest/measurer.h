@@ -2,8 +2,8 @@
 // Where reads are measured and counters taken, beside a session whose
 // changes go to the same place: this machine (makeLocalMeasurer()) or a
 // host's agent over ssh (core/remote, whose mirror has no devices to read).
-// Whoever makes the session makes its measurer (the console's
-// ConsoleSession, a CLI command, a test) and hands both to the read tests,
+// Whoever makes the session makes its measurer (the console's Machine in
+// core/machine, a CLI command, a test) and hands both to the read tests,
 // sweeps, the advisor and the monitor, so none of them asks where it is.
 
 #include "readtest/readtest.h"
@@ -16,7 +16,7 @@ namespace blocktune {
 
 class CounterSource; // core/monitor
 class LatencySource; // core/monitor
-class TuningSession; // core/session
+class SessionPort;   // core/session
 
 /// Called from any thread.
 class Measurer
@@ -38,7 +38,7 @@ public:
                                        const std::atomic_bool *cancel) = 0;
     /// A sweep whose points are set through `session` here, or through the
     /// host agent's own session there (restored on every path either way).
-    virtual SweepResult runSweep(TuningSession &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
+    virtual SweepResult runSweep(SessionPort &session, const ReadaheadSweep &sweep, const SweepObserver &observer,
                                  const std::atomic_bool *cancel) = 0;
 };
 

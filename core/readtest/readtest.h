@@ -26,7 +26,7 @@
 namespace blocktune {
 
 class DeviceModel;   // core/devices
-class TuningSession; // core/session
+class SessionPort; // core/session
 
 /// JSON schema number of `test` and `sweep` output.
 inline constexpr int kReadTestSchema = 1;
@@ -200,9 +200,22 @@ struct Summary
 {
     int count = 0;
     double mean = 0, min = 0, max = 0;
+    /// The middle value (the mean of the middle two for an even count): a
+    /// test's headline, as one slow or lucky run does not move it.
+    double median = 0;
     double stdev = 0; ///< sample standard deviation (n-1); 0 for one value
 };
 Summary summarize(const QList<double> &values);
+/// The median (the mean of the middle two for an even count; 0 when empty).
+double medianOf(QList<double> values);
+/// How far below its twins a run is a stall of the machine (a VM's
+/// page-fault storm, another process's burst), not a property of the
+/// device: advise (core/advisor) leaves such runs out of a readahead point's
+/// median, and a read test flags runs that disagree by more.
+inline constexpr double kStallFraction = 0.15;
+/// The runs disagree by more than a stall: the slowest is more than
+/// kStallFraction below the fastest. Fewer than two runs never disagree.
+bool runsDisagree(const QList<double> &runs);
 /// Jain's fairness index (sum x)^2 / (n * sum x^2): 1 = equal shares, 1/n =
 /// one stream got everything. 1 for an empty list or all zeros.
 double jainFairness(const QList<double> &values);
@@ -218,6 +231,27 @@ struct ReadTestResult
     bool failed = false;       ///< an I/O error or a setup failure happened
     QStringList errors;
 };
+
+/// A test whose runs disagree by more than a stall (runsDisagree): the run
+/// that stands out from the others, and by how much.
+struct RunDisagreement
+{
+    QString label;             ///< the run that stands out: a, b, c...
+    double mbPerSec = 0;       ///< its figure
+    double othersMbPerSec = 0; ///< the median of the other runs
+    double factor = 1;         ///< how many times slower (or faster) than the others
+    bool slower = true;
+    bool first = false;        ///< it is the test's first run
+};
+/// The run furthest from the median of the others, preferring the first run
+/// when it is the slowest (a cold start is the usual story); nullopt when
+/// the runs agree within a stall.
+std::optional<RunDisagreement> runDisagreement(const QStringList &labels, const QList<double> &mbPerSec);
+/// Over the complete runs of `result` (all runs when none completed).
+std::optional<RunDisagreement> runDisagreement(const ReadTestResult &result);
+/// What it means, in one or two sentences: "The first run was 3.2× slower
+/// than the others (304 against 984 MB/s): ...".
+QString describeDisagreement(const RunDisagreement &d, const QLocale &locale = QLocale::c());
 
 /// Called on the thread that runs the test.
 struct ReadTestObserver
@@ -343,7 +377,7 @@ struct SweepObserver
     std::function<void(const SweepPoint &)> pointFinished;
 };
 
-/// A readahead sweep: each value is set through the TuningSession as a
+/// A readahead sweep: each value is set through the session as a
 /// temporary change, journaled before the first write, the test runs with
 /// freshly opened descriptors, and the original value is restored when the
 /// sweep ends, fails or is cancelled; a kill -9 leaves the journal for
@@ -364,7 +398,7 @@ public:
     /// must not hold other temporary changes the caller wants to keep: the
     /// sweep restores them all), runs the test, and restores before
     /// returning, on every path.
-    SweepResult run(TuningSession &session, const SweepObserver &observer = {},
+    SweepResult run(SessionPort &session, const SweepObserver &observer = {},
                     const std::atomic_bool *cancel = nullptr) const;
 
 private:
@@ -422,5 +456,24 @@ QList<DeviceCounterDelta> sumDeviceStats(const QList<RunResult> &runs);
 /// `{"schema":1,"sweep":"read_ahead_kb","points":[{"read_ahead_kb",
 ///   "mb_per_s","avg_request_kb"},...],...}`
 QJsonObject sweepToJson(const SweepResult &result, bool withRuns = false);
+
+// The exact form (the agent protocol's): the same objects and names as the
+// output above, unrounded and complete, and read back by the *FromJson()
+// functions (docs/json.md, "One vocabulary").
+
+/// A test's options as asked: `test`, `block_size`, `time_ms`,
+/// `fadvise_sequential`..., and `measure`/`background` as [{device, offset}].
+QJsonObject readTestSpecToJson(const ReadTestSpec &spec);
+Result<ReadTestSpec> readTestSpecFromJson(const QJsonValue &v);
+QJsonObject intervalToExactJson(const IntervalSample &sample);
+IntervalSample intervalFromJson(const QJsonValue &v);
+QJsonObject runToExactJson(const RunResult &run);
+RunResult runFromJson(const QJsonValue &v);
+QJsonObject readTestToExactJson(const ReadTestResult &result);
+ReadTestResult readTestFromJson(const QJsonValue &v);
+QJsonObject sweepPointToExactJson(const SweepPoint &point);
+SweepPoint sweepPointFromJson(const QJsonValue &v);
+QJsonObject sweepToExactJson(const SweepResult &result);
+SweepResult sweepFromJson(const QJsonValue &v);
 
 } // namespace blocktune

@@ -30,7 +30,7 @@ void ReadTestWorker::runTest(Measurer &measurer, const ReadTest &test)
     Q_EMIT testFinished(measurer.runReadTest(test, observer(), m_cancel));
 }
 
-void ReadTestWorker::runSweep(TuningSession &session, Measurer &measurer, const ReadaheadSweep &sweep)
+void ReadTestWorker::runSweep(SessionPort &session, Measurer &measurer, const ReadaheadSweep &sweep)
 {
     SweepObserver obs;
     obs.test = observer();

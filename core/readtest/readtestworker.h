@@ -1,9 +1,11 @@
 #pragma once
 // The read tests' worker (beside the monitor's in core/monitor): runs a test
 // or a sweep on the thread it was moved to, as a job of the console's
-// session (ConsoleSession::runJob hands it the session and its measurer for
-// the run), and reports by queued signals carrying value structs. The I/O
-// loop itself is plain C++ (engine.cpp).
+// session (ConsoleSession::runJob hands it the session's port, whose calls
+// run on the session thread, and its measurer for the run), and reports by
+// queued signals carrying value structs. The reads themselves run here, on
+// this thread; only a sweep's set and restore of read_ahead_kb go to the
+// session. The I/O loop itself is plain C++ (engine.cpp).
 
 #include "readtest.h"
 
@@ -14,7 +16,7 @@
 namespace blocktune {
 
 class Measurer;
-class TuningSession;
+class SessionPort;
 
 /// Live intervals of one run, as the engine delivers them (~10 per second).
 struct ReadTestProgress
@@ -39,7 +41,7 @@ public:
     void runTest(blocktune::Measurer &measurer, const blocktune::ReadTest &test);
     /// Each point set through `session` (the console's one session, so the
     /// helper is started and authorized once) and restored on every path.
-    void runSweep(blocktune::TuningSession &session, blocktune::Measurer &measurer,
+    void runSweep(blocktune::SessionPort &session, blocktune::Measurer &measurer,
                   const blocktune::ReadaheadSweep &sweep);
 
 Q_SIGNALS:

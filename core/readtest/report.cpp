@@ -101,7 +101,101 @@ QString runSuffix(const RunResult &r)
                        : (!r.errors.isEmpty() ? ReadTestText::tr("  (failed)") : QString());
 }
 
+// The runs the summary counts: the complete ones, or every run when none
+// completed (a cancelled single run), with their labels.
+void countedRuns(const ReadTestResult &result, QStringList &labels, QList<double> &rates)
+{
+    for (const RunResult &r : result.runs)
+        if (!r.cancelled && r.errors.isEmpty()) {
+            labels << r.label;
+            rates << r.mbPerSec;
+        }
+    if (!labels.isEmpty())
+        return;
+    for (const RunResult &r : result.runs) {
+        labels << r.label;
+        rates << r.mbPerSec;
+    }
+}
+
+// "a 304, b 476, c 1492": every counted run beside the median.
+QString runFigures(const ReadTestResult &result, const QLocale &locale)
+{
+    QStringList labels, parts;
+    QList<double> rates;
+    countedRuns(result, labels, rates);
+    for (qsizetype i = 0; i < labels.size(); ++i)
+        parts << QStringLiteral("%1 %2").arg(labels.at(i), formatMbPerSec(rates.at(i), locale).chopped(5));
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
+
+std::optional<RunDisagreement> runDisagreement(const QStringList &labels, const QList<double> &rates)
+{
+    if (rates.size() < 2 || labels.size() != rates.size() || !runsDisagree(rates))
+        return std::nullopt;
+    const auto others = [&](qsizetype i) {
+        QList<double> rest = rates;
+        rest.removeAt(i);
+        return medianOf(rest);
+    };
+    // The first run, when it alone is the slowest, a stall below every other
+    // run: a cold start is what a person looks for first, and what repeats.
+    // (When another run is as slow, the one that stands out is elsewhere.)
+    QList<double> sorted = rates;
+    std::sort(sorted.begin(), sorted.end());
+    qsizetype pick = -1;
+    if (rates.at(0) == sorted.at(0) && rates.at(0) < sorted.at(1) * (1.0 - kStallFraction))
+        pick = 0;
+    double widest = 0;
+    for (qsizetype i = 0; pick < 0 && i < rates.size(); ++i)
+        if (rates.at(i) > 0 && others(i) > 0 && std::abs(std::log(rates.at(i) / others(i))) > widest)
+            widest = std::abs(std::log(rates.at(i) / others(i)));
+    for (qsizetype i = 0; pick < 0 && i < rates.size(); ++i)
+        if (rates.at(i) > 0 && others(i) > 0 && std::abs(std::log(rates.at(i) / others(i))) == widest)
+            pick = i;
+    if (pick < 0)
+        return std::nullopt; // a run of 0 MB/s: nothing to compare it with
+    RunDisagreement d;
+    d.label = labels.at(pick);
+    d.mbPerSec = rates.at(pick);
+    d.othersMbPerSec = others(pick);
+    d.slower = d.mbPerSec < d.othersMbPerSec;
+    d.factor = d.slower ? d.othersMbPerSec / std::max(d.mbPerSec, 1e-9) : d.mbPerSec / d.othersMbPerSec;
+    d.first = pick == 0;
+    return d;
+}
+
+std::optional<RunDisagreement> runDisagreement(const ReadTestResult &result)
+{
+    QStringList labels;
+    QList<double> rates;
+    countedRuns(result, labels, rates);
+    return runDisagreement(labels, rates);
+}
+
+QString describeDisagreement(const RunDisagreement &d, const QLocale &given)
+{
+    const QLocale locale = ungrouped(given);
+    const QString factor = locale.toString(d.factor, 'f', 1);
+    const QString figures = ReadTestText::tr("%1 against %2").arg(formatMbPerSec(d.mbPerSec, locale).chopped(5),
+                                                                   formatMbPerSec(d.othersMbPerSec, locale));
+    if (d.first && d.slower)
+        return ReadTestText::tr("The first run was %1× slower than the others (%2): a cold start outside this "
+                                "test. Each run starts with this device's cache dropped, so the first is no colder "
+                                "here than the rest; a virtual machine's host that backs idle memory again on first "
+                                "touch, or a busy host, slows the first read after a pause. The figure is the "
+                                "median.")
+            .arg(factor, figures);
+    if (d.slower)
+        return ReadTestText::tr("Run %1 was %2× slower than the others (%3): the machine stalled during it (a busy "
+                                "host? other reads of the device?). The figure is the median.")
+            .arg(d.label, factor, figures);
+    return ReadTestText::tr("Run %1 was %2× faster than the others (%3): the machine's speed changed during the test "
+                            "(a host that was busy before? another cache?). The figure is the median.")
+        .arg(d.label, factor, figures);
+}
 
 QString formatLatencyUs(double us, const QLocale &given)
 {
@@ -244,13 +338,18 @@ QString formatReadTestResult(const ReadTestResult &result, const QLocale &given)
     for (const RunResult &r : result.runs)
         out << formatRun(result.kind, r, textPercentiles(result.spec), locale);
     const Summary &m = result.mbPerSec;
-    if (m.count > 0)
+    if (m.count > 0) {
+        // The median first: one slow (or lucky) run does not move it.
         // No %n plural: without a translator (the CLI) it would print "run(s)".
-        out << ReadTestText::tr("mean %1, min %2, max %3, stdev %4 MB/s (%5)")
-                   .arg(formatMbPerSec(m.mean, locale), formatMbPerSec(m.min, locale), formatMbPerSec(m.max, locale),
-                        locale.toString(m.stdev, 'f', 2),
+        out << ReadTestText::tr("median %1 (%2; min-max %3-%4); mean %5, stdev %6 MB/s (%7)")
+                   .arg(formatMbPerSec(m.median, locale), runFigures(result, locale),
+                        formatMbPerSec(m.min, locale).chopped(5), formatMbPerSec(m.max, locale),
+                        formatMbPerSec(m.mean, locale), locale.toString(m.stdev, 'f', 2),
                         m.count == 1 ? ReadTestText::tr("1 run") : ReadTestText::tr("%1 runs").arg(m.count))
             << '\n';
+        if (const auto d = runDisagreement(result))
+            out << describeDisagreement(*d, locale) << '\n';
+    }
     if ((result.kind == ReadTestKind::Concurrent || result.kind == ReadTestKind::Mixed) && !result.runs.isEmpty()) {
         // Per stream over the runs.
         const QList<StreamResult> &streams = result.runs.constFirst().streams;

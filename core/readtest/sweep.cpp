@@ -2,6 +2,7 @@
 // changes; this file decides the order and measures in between.
 #include "readtest.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "session/session.h"
@@ -68,7 +69,7 @@ Result<ReadaheadSweep> ReadaheadSweep::prepare(const SysRoot &root, const Device
     return sweep;
 }
 
-SweepResult ReadaheadSweep::run(TuningSession &session, const SweepObserver &observer, const std::atomic_bool *cancel) const
+SweepResult ReadaheadSweep::run(SessionPort &session, const SweepObserver &observer, const std::atomic_bool *cancel) const
 {
     SweepResult result;
     result.test = m_spec.test.kind;

@@ -2,12 +2,14 @@
 // JSON lines, and put back the way it was when the line goes.
 #include "remote.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 #include "devices/devicemodel.h"
 #include "devices/devicewatcher.h"
 #include "devices/snapshot.h"
 #include "history/history.h"
 #include "monitor/monitor.h"
+#include "profiles/profiles.h"
 #include "readtest/readtest.h"
 #include "tuning/tuning.h"
 
@@ -19,9 +21,11 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <poll.h>
 #include <pwd.h>
@@ -57,7 +61,9 @@ AgentPrivilege agentPrivilege(const SysRoot &root, const QString &helperPath)
         return p;
     }
     const QString user = agentUserName();
-    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2").arg(user, helperPath);
+    // "": the helper with no arguments only (sudoers' way of saying so); an
+    // argument such as --sysroot is refused by sudo itself.
+    const QString rule = QStringLiteral("%1 ALL=(root) NOPASSWD: %2 \"\"").arg(user, helperPath);
     if (!QFileInfo(helperPath).isExecutable()) {
         p.writer = QStringLiteral("none");
         p.readOnlyReason = QStringLiteral("read-only: %1 is not root here and %2 is missing (install blocktune)")
@@ -139,6 +145,9 @@ void insertCounts(QJsonObject &o, const TuningSession &session)
 {
     o.insert(u"temporary_count", session.temporaryCount());
     o.insert(u"persistent_count", session.persistentCount());
+    // The session's journal here (what `set --hold` names), empty when it
+    // holds none.
+    o.insert(u"journal", session.journalPath());
 }
 
 QJsonObject reportAnswer(const ChangeReport &report, bool dryRun)
@@ -287,6 +296,23 @@ QJsonObject opDeadJournals(AgentCall &call)
     return {{QStringLiteral("journals"), journals}};
 }
 
+/// {"op":"journals"}: what `blocktune-cli restore` finds here: the journal
+/// folder and every journal in it made for this root, whose owner still
+/// runs or not ({"journal_dir", "journals": [pendingJournalToJson()]});
+/// unreadable ones are set aside, as restore does. `--host HOST restore`
+/// prints them as restore prints them here, and restores the dead ones
+/// through restore_journal.
+QJsonObject opJournals(AgentCall &call)
+{
+    auto dir = journalDirectory();
+    if (!dir)
+        return agentError(dir.error());
+    QJsonArray journals;
+    for (const PendingJournal &p : findJournals(call.session.root()))
+        journals.append(pendingJournalToJson(p));
+    return {{QStringLiteral("journal_dir"), *dir}, {QStringLiteral("journals"), journals}};
+}
+
 /// {"op":"restore_journal","path":PATH}: one of this host's dead journals,
 /// named by the path dead_journals gave, restored through this session from
 /// the file as it is here. Nothing else is taken: the client names a
@@ -393,6 +419,40 @@ QJsonObject opSnapshot(AgentCall &call)
             {QStringLiteral("skipped"), QJsonArray::fromStringList(report->skipped)}};
 }
 
+/// Op "mirror": at most so many names, and so many bytes of files (a
+/// whole host goes through op "snapshot", a tarball).
+constexpr qsizetype kMirrorMaxDevices = 256;
+constexpr qint64 kMirrorMaxBytes = 64 * 1024 * 1024;
+
+/// {"op":"mirror","devices":["sdb","/dev/md0"]}: what a snapshot holds of
+/// those devices and every device they stack with (SnapshotOptions::
+/// devices), with all of proc/, as files: {"files":{"sys/...":"text"},
+/// "links":{...},"dirs":[...],"devices":N,"skipped":[...]}
+/// (snapshotDirToJson()). The CLI's mirror of a host for a command that
+/// names its devices: a few files, read from sys/ without a scan, instead of
+/// a tarball of the whole host. A name the host has no device for records
+/// nothing of it (the client's session says "no block device named ...").
+QJsonObject opMirror(AgentCall &call)
+{
+    const QJsonValue devices = call.request.value(u"devices");
+    if (!devices.isArray() || devices.toArray().isEmpty() || devices.toArray().size() > kMirrorMaxDevices)
+        return agentError(makeError(InvalidArgument, QStringLiteral("'devices' is a list of 1 to %1 device names "
+                                                                    "(the whole host: op snapshot)")
+                                                         .arg(kMirrorMaxDevices)));
+    QStringList names;
+    for (const QJsonValue &v : devices.toArray()) {
+        if (!v.isString() || v.toString().isEmpty())
+            return agentError(makeError(InvalidArgument, QStringLiteral("'devices' holds something that is not a device name")));
+        names << v.toString();
+    }
+    SnapshotOptions options;
+    options.devices = names;
+    auto files = recordSnapshotJson(call.session.root(), options, kMirrorMaxBytes);
+    if (!files)
+        return agentError(files.error());
+    return *files;
+}
+
 /// {"op":"counters","devices":[...],"irqs":[...]}: one reading of the raw
 /// counters a Sampler works from (a console's monitor samples a remote
 /// host through these): /proc/diskstats as text, the watched devices'
@@ -460,6 +520,58 @@ QJsonObject opLatency(AgentCall &call)
     for (auto it = totals->cbegin(); it != totals->cend(); ++it)
         out.append(latencyTotalsToJson(it.key(), it.value()));
     return {{QStringLiteral("totals"), out}};
+}
+
+/// {"op":"profiles"}: this host's profiles (the agent user's folder, the
+/// machine's, the presets: what `profile list` shows there) as
+/// {"profiles":[{"name","origin","path","description","error"}],
+/// "user_dir","system_dir","digest"}; with "digest_only": true only the
+/// digest, which a console polls to follow the folders.
+QJsonObject opProfiles(AgentCall &call)
+{
+    const ProfileStore store = ProfileStore::standard(call.session.root());
+    QJsonObject o{{QStringLiteral("digest"), QString::fromLatin1(profileFolderDigest(store))}};
+    if (call.request.value(u"digest_only").toBool())
+        return o;
+    QJsonArray list;
+    for (const ProfileEntry &e : store.list())
+        list.append(QJsonObject{{QStringLiteral("name"), e.name},
+                                {QStringLiteral("origin"), profileOriginName(e.origin)},
+                                {QStringLiteral("path"), e.path},
+                                {QStringLiteral("description"), e.description},
+                                {QStringLiteral("error"), e.error}});
+    o.insert(u"profiles", list);
+    o.insert(u"user_dir", store.userDir());
+    o.insert(u"system_dir", store.systemDir());
+    return o;
+}
+
+/// {"op":"profile","name":NAME}: one of this host's profiles, as its file
+/// reads ({"text": the JSON, "source": where it came from}).
+QJsonObject opProfile(AgentCall &call)
+{
+    const QString name = call.request.value(u"name").toString();
+    if (!isValidProfileName(name))
+        return agentError(invalid(QStringLiteral("'name' must be a profile name (letters, digits, _ . -), got '%1'")
+                                      .arg(name.left(64))));
+    auto profile = ProfileStore::standard(call.session.root()).load(name);
+    if (!profile)
+        return agentError(profile.error());
+    return {{QStringLiteral("text"), QString::fromUtf8(profileToJson(*profile))},
+            {QStringLiteral("source"), profile->source}};
+}
+
+/// {"op":"save_profile","text":JSON,"overwrite":bool}: a profile (checked
+/// as a file is) saved as the agent user's NAME.json here; {"path"}.
+QJsonObject opSaveProfile(AgentCall &call)
+{
+    auto profile = parseProfile(call.request.value(u"text").toString().toUtf8(), QStringLiteral("save_profile"));
+    if (!profile)
+        return agentError(profile.error());
+    const QString path = ProfileStore::standard(call.session.root()).userPath(profile->name);
+    if (Status st = writeProfileFile(*profile, path, call.request.value(u"overwrite").toBool()); !st)
+        return agentError(st.error());
+    return {{QStringLiteral("path"), path}};
 }
 
 /// {"op":"block_devices"}: this host's block devices as a count and a
@@ -547,16 +659,29 @@ ReadTestObserver eventObserver(AgentCall &call)
     o.progress = [&call](int run, const QString &label, const QList<IntervalSample> &fresh, const QStringList &names) {
         QJsonArray samples;
         for (const IntervalSample &s : fresh)
-            samples.append(wire::intervalToJson(s));
+            samples.append(intervalToExactJson(s));
         call.event(QStringLiteral("progress"), {{QStringLiteral("run"), run},
                                                 {QStringLiteral("label"), label},
                                                 {QStringLiteral("names"), QJsonArray::fromStringList(names)},
                                                 {QStringLiteral("samples"), samples}});
     };
     o.runFinished = [&call](const RunResult &run) {
-        call.event(QStringLiteral("run"), {{QStringLiteral("run"), wire::runToJson(run)}});
+        call.event(QStringLiteral("run"), {{QStringLiteral("run"), runToExactJson(run)}});
     };
     return o;
+}
+
+/// The request's "source": who asked, kept as the history record's source
+/// ("console" when not said, as clients before it; "cli"). Anything else
+/// is refused: the history's sources are a fixed set.
+Result<QString> historySourceOf(const QJsonObject &request)
+{
+    const QJsonValue v = request.value(u"source");
+    if (v.isUndefined())
+        return QStringLiteral("console");
+    if (v == QJsonValue(QStringLiteral("console")) || v == QJsonValue(QStringLiteral("cli")))
+        return v.toString();
+    return makeError(InvalidArgument, QStringLiteral("'source' is \"console\" or \"cli\""));
 }
 
 /// Kept in this host's history, as `blocktune-cli test` keeps it.
@@ -569,11 +694,86 @@ void keepInHistory(QJsonObject &answer, const HistoryRecord &record)
         answer.insert(u"history_error", id.error().message);
 }
 
+/// What op keep_advice takes of a record: its fields, typed and bounded.
+Result<HistoryRecord> adviceRecordFrom(const QJsonObject &request)
+{
+    const auto refuse = [](const QString &why) {
+        return Result<HistoryRecord>(makeError(InvalidArgument, QStringLiteral("keep_advice: %1").arg(why)));
+    };
+    auto source = historySourceOf(request);
+    if (!source)
+        return source.error();
+    const QJsonValue v = request.value(u"record");
+    if (!v.isObject())
+        return refuse(QStringLiteral("'record' is an object"));
+    const QJsonObject o = v.toObject();
+    static const QStringList kFields{QStringLiteral("test"),     QStringLiteral("device"), QStringLiteral("description"),
+                                     QStringLiteral("mb_per_s"), QStringLiteral("ok"),     QStringLiteral("settings"),
+                                     QStringLiteral("metrics"),  QStringLiteral("result")};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!kFields.contains(it.key()))
+            return refuse(QStringLiteral("'record' has no field '%1' (fields: %2)").arg(it.key().left(64), kFields.join(u", ")));
+    for (const char *text : {"test", "device", "description"})
+        if (!o.value(QLatin1StringView(text)).isString() || o.value(QLatin1StringView(text)).toString().size() > 512)
+            return refuse(QStringLiteral("'%1' is a string of at most 512 characters").arg(QLatin1StringView(text)));
+    if (!SysRoot::isPlausibleKernelName(o.value(u"device").toString()))
+        return refuse(QStringLiteral("'device' is a kernel name"));
+    const double mb = o.value(u"mb_per_s").toDouble(-1);
+    if (!o.value(u"mb_per_s").isDouble() || !std::isfinite(mb) || mb < 0)
+        return refuse(QStringLiteral("'mb_per_s' is a number, 0 or more"));
+    if (!o.value(u"ok").isBool())
+        return refuse(QStringLiteral("'ok' is true or false"));
+    for (const char *flat : {"settings", "metrics"}) {
+        const QJsonValue f = o.value(QLatin1StringView(flat));
+        if (!f.isObject() || f.toObject().size() > 1024)
+            return refuse(QStringLiteral("'%1' is an object of at most 1024 names").arg(QLatin1StringView(flat)));
+        for (const QJsonValue &x : f.toObject())
+            if (!x.isDouble() && !(x.isString() && x.toString().size() <= 512))
+                return refuse(QStringLiteral("'%1' holds numbers and short strings").arg(QLatin1StringView(flat)));
+    }
+    if (!o.value(u"result").isObject())
+        return refuse(QStringLiteral("'result' is an object (advise --json)"));
+    HistoryRecord r;
+    r.recordedAt = QDateTime::currentDateTimeUtc();
+    r.source = *source;
+    r.kind = QStringLiteral("advice");
+    r.test = o.value(u"test").toString();
+    r.device = o.value(u"device").toString();
+    r.kernel = QSysInfo::kernelVersion(); // the advice read here
+    r.description = o.value(u"description").toString();
+    r.mbPerSec = mb;
+    r.ok = o.value(u"ok").toBool();
+    r.settings = o.value(u"settings").toObject();
+    r.metrics = o.value(u"metrics").toObject();
+    r.result = o.value(u"result").toObject();
+    r.figures = historyFigures(r.kind, r.result);
+    return r;
+}
+
+/// {"op":"keep_advice","source":"cli","record":{"test","device",
+/// "description","mb_per_s","ok","settings","metrics","result"}}: an advice
+/// made by the client from this host's reads (its read tests ran here and
+/// are kept already), kept in this host's history as a local advise keeps
+/// it; the answer {"history_id"} (or "history_error").
+QJsonObject opKeepAdvice(AgentCall &call)
+{
+    auto record = adviceRecordFrom(call.request);
+    if (!record)
+        return agentError(record.error());
+    QJsonObject answer;
+    keepInHistory(answer, *record);
+    return answer;
+}
+
 /// {"op":"readtest","spec":{...}}: the test prepared and run here, with
-/// "progress" and "run" events; the answer {"result":{...}} (wire form).
+/// "progress" and "run" events; the answer {"result":{...}}
+/// (readTestToExactJson(): the names of `test --json`, unrounded).
 QJsonObject opReadTest(AgentCall &call)
 {
-    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
+    auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
     auto model = call.session.rescan();
@@ -583,11 +783,11 @@ QJsonObject opReadTest(AgentCall &call)
     if (!test)
         return agentError(test.error());
     const ReadTestResult result = test->run(eventObserver(call), call.cancel);
-    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("result"), wire::resultToJson(result)}};
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("result"), readTestToExactJson(result)}};
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     if (!result.failed && !result.cancelled)
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(*test, QStringLiteral("test %1 %2")
                                                                         .arg(readTestKindName(spec->kind), test->primaryDevice()))
                                                 .trimmed()));
@@ -597,10 +797,13 @@ QJsonObject opReadTest(AgentCall &call)
 /// {"op":"sweep","device":"sdb","read_ahead_kb":[...],"spec":{...}}: a
 /// readahead sweep in this session (restored at its end, or by the agent
 /// when the connection goes), with "point_started", "point", "progress"
-/// and "run" events; the answer {"sweep":{...}} (wire form).
+/// and "run" events; the answer {"sweep":{...}} (sweepToExactJson()).
 QJsonObject opSweep(AgentCall &call)
 {
-    auto spec = wire::specFromJson(call.request.value(u"spec"));
+    auto source = historySourceOf(call.request);
+    if (!source)
+        return agentError(source.error());
+    auto spec = readTestSpecFromJson(call.request.value(u"spec"));
     if (!spec)
         return agentError(spec.error());
     QList<quint64> values;
@@ -620,15 +823,15 @@ QJsonObject opSweep(AgentCall &call)
                    {{QStringLiteral("index"), index}, {QStringLiteral("read_ahead_kb"), double(kib)}});
     };
     observer.pointFinished = [&call](const SweepPoint &point) {
-        call.event(QStringLiteral("point"), {{QStringLiteral("point"), wire::pointToJson(point)}});
+        call.event(QStringLiteral("point"), {{QStringLiteral("point"), sweepPointToExactJson(point)}});
     };
     const SweepResult result = sweep->run(call.session, observer, call.cancel);
-    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("sweep"), wire::sweepToJson(result)}};
+    QJsonObject answer{{QStringLiteral("ok"), !result.failed}, {QStringLiteral("sweep"), sweepToExactJson(result)}};
     if (result.failed)
         answer.insert(u"error", result.errors.join(u"; "));
     insertCounts(answer, call.session);
     if (!result.failed && !result.cancelled && !result.points.isEmpty())
-        keepInHistory(answer, historyRecord(result, QStringLiteral("console"),
+        keepInHistory(answer, historyRecord(result, *source,
                                             describeReadTest(sweep->test(), QStringLiteral("sweep read_ahead_kb of %1, test %2")
                                                                                 .arg(sweep->queueDevice(), readTestKindName(spec->kind)))
                                                 .trimmed()));
@@ -696,9 +899,15 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("dead_journals"), &opDeadJournals);
     addOp(QStringLiteral("restore_journal"), &opRestoreJournal);
     addOp(QStringLiteral("snapshot"), &opSnapshot);
+    addOp(QStringLiteral("mirror"), &opMirror);
+    addOp(QStringLiteral("keep_advice"), &opKeepAdvice);
+    addOp(QStringLiteral("journals"), &opJournals);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);
+    addOp(QStringLiteral("profiles"), &opProfiles);
+    addOp(QStringLiteral("profile"), &opProfile);
+    addOp(QStringLiteral("save_profile"), &opSaveProfile);
     addOp(QStringLiteral("readtest"), &opReadTest);
     addOp(QStringLiteral("history_db"), &opHistoryDb);
     addOp(QStringLiteral("udev_rules"), &opUdevRules);
@@ -841,6 +1050,13 @@ void AgentServer::handleLine(const JsonLineReader::Line &line)
         refuse({}, invalid(QStringLiteral("request is not a JSON object (expected e.g. "
                                           "{\"op\":\"hello\",\"id\":1,\"version\":%1})")
                                .arg(kAgentProtocolVersion)));
+        return;
+    }
+    // QJsonDocument keeps the last of two equal keys, anywhere in the
+    // request (a plan's entries too): refused, as the helper refuses it.
+    if (const auto key = duplicateJsonKey(line.text)) {
+        refuse({}, invalid(QStringLiteral("field '%1' appears twice in one object of the request (each field once)")
+                               .arg(key->left(64))));
         return;
     }
     const QJsonObject request = doc.object();

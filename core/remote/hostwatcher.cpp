@@ -1,13 +1,15 @@
 #include "hostwatcher.h"
 
+#include "common/tr.h"
+
 namespace blocktune {
 
-HostDeviceWatcher::HostDeviceWatcher(std::shared_ptr<RemoteLink> link, int intervalMs, QObject *parent)
-    : QObject(parent), m_link(std::move(link)), m_intervalMs(intervalMs)
+HostDigestPoller::HostDigestPoller(std::shared_ptr<RemoteLink> link, QJsonObject request, int intervalMs)
+    : m_link(std::move(link)), m_request(std::move(request)), m_intervalMs(intervalMs)
 {
 }
 
-HostDeviceWatcher::~HostDeviceWatcher()
+void HostDigestPoller::stop()
 {
     {
         const std::lock_guard lock(m_mutex);
@@ -18,28 +20,28 @@ HostDeviceWatcher::~HostDeviceWatcher()
         m_thread.join();
 }
 
-void HostDeviceWatcher::start()
+void HostDigestPoller::start(std::function<void(const QJsonObject &)> changed, std::function<void(const QString &)> stopped)
 {
     if (m_thread.joinable())
         return;
     m_running = true;
-    m_thread = std::thread([this] { run(); });
+    m_thread = std::thread([this, changed = std::move(changed), stopped = std::move(stopped)] { run(changed, stopped); });
 }
 
-void HostDeviceWatcher::run()
+void HostDigestPoller::run(const std::function<void(const QJsonObject &)> &changed,
+                           const std::function<void(const QString &)> &stopped)
 {
-    const QJsonObject request{{QStringLiteral("op"), QStringLiteral("block_devices")}};
     QString last;
     QString why;
     for (;;) {
-        auto answer = m_link->call(request);
+        auto answer = m_link->call(m_request);
         if (!answer || !answer->value(u"ok").toBool(true) || !answer->contains(u"digest")) {
             why = answer ? answer->value(u"error").toString() : answer.error().message;
             break;
         }
         const QString digest = answer->value(u"digest").toString();
         if (!last.isEmpty() && digest != last)
-            Q_EMIT devicesChanged(answer->value(u"count").toInt());
+            changed(*answer);
         last = digest;
         m_baseline = true;
         std::unique_lock lock(m_mutex);
@@ -49,7 +51,44 @@ void HostDeviceWatcher::run()
         }
     }
     m_running = false;
-    Q_EMIT stopped(why);
+    stopped(why);
+}
+
+HostDeviceWatcher::HostDeviceWatcher(std::shared_ptr<RemoteLink> link, int intervalMs, QObject *parent)
+    : QObject(parent), m_poller(std::move(link), {{QStringLiteral("op"), QStringLiteral("block_devices")}}, intervalMs)
+{
+}
+
+HostDeviceWatcher::~HostDeviceWatcher()
+{
+    m_poller.stop(); // before the signals it emits go
+}
+
+void HostDeviceWatcher::start()
+{
+    m_poller.start([this](const QJsonObject &answer) { Q_EMIT devicesChanged(answer.value(u"count").toInt()); },
+                   [this](const QString &why) { Q_EMIT stopped(why); });
+}
+
+HostProfileWatch::HostProfileWatch(std::shared_ptr<RemoteLink> link, int intervalMs, QObject *parent)
+    : ProfileWatch(parent), m_host(link->target().host),
+      m_poller(std::move(link), {{QStringLiteral("op"), QStringLiteral("profiles")}, {QStringLiteral("digest_only"), true}},
+               intervalMs)
+{
+    m_poller.start([this](const QJsonObject &) { Q_EMIT changed(); },
+                   [this](const QString &why) {
+                       Q_EMIT stopped(RemoteText::tr("%1's profiles are no longer followed: %2").arg(m_host, why));
+                   });
+}
+
+HostProfileWatch::~HostProfileWatch()
+{
+    m_poller.stop();
+}
+
+QString HostProfileWatch::describe() const
+{
+    return RemoteText::tr("%1's profile folders, asked every %n s", nullptr, m_poller.intervalMs() / 1000).arg(m_host);
 }
 
 } // namespace blocktune

@@ -1,22 +1,61 @@
 #pragma once
-// A host's hotplug, for its console window: the host's uevents do not reach
-// this machine, so the watcher asks the agent every few seconds for its
-// block devices' digest (op "block_devices": a count and a hash, a few
-// bytes whatever the host's size) and says when it changed; the window then
-// records the host again (File -> Rescan's road). Between changes nothing
-// but the digest crosses the link.
+// Following a host's changes from its console window: the host's uevents
+// and inotify events do not reach this machine, so the window asks the
+// agent every few seconds for a digest (a few bytes whatever the host's
+// size) and acts when it changed:
+//   HostDeviceWatcher   op "block_devices": its block devices; the window
+//                       then records the host again (File -> Rescan's road).
+//   HostProfileWatch    op "profiles" (digest only): its profile folders;
+//                       the Profiles page then lists them again.
+// Between changes nothing but the digest crosses the link.
 
 #include "remote.h"
 
+#include <QJsonObject>
 #include <QObject>
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 namespace blocktune {
+
+/// Asks the agent `request` every interval on a thread of its own; calls
+/// `changed(answer)` when the answer's "digest" differs from the one before,
+/// and `stopped(why)` when the agent cannot say (an older one, the link
+/// gone), after which it asks no more. Both are called from its thread.
+class HostDigestPoller final
+{
+public:
+    HostDigestPoller(std::shared_ptr<RemoteLink> link, QJsonObject request, int intervalMs);
+    /// Stops asking (within one answer) and waits for the asking thread.
+    ~HostDigestPoller() { stop(); }
+    Q_DISABLE_COPY_MOVE(HostDigestPoller)
+
+    /// Takes the digest as it is now, then asks every interval.
+    void start(std::function<void(const QJsonObject &)> changed, std::function<void(const QString &)> stopped);
+    void stop();
+    bool isRunning() const { return m_running.load(); }
+    /// The first answer came: changes from then on are seen.
+    bool hasBaseline() const { return m_baseline.load(); }
+    int intervalMs() const { return m_intervalMs; }
+
+private:
+    void run(const std::function<void(const QJsonObject &)> &changed, const std::function<void(const QString &)> &stopped);
+
+    std::shared_ptr<RemoteLink> m_link;
+    QJsonObject m_request;
+    int m_intervalMs;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop = false; ///< under m_mutex
+    std::atomic_bool m_running{false};
+    std::atomic_bool m_baseline{false};
+};
 
 class HostDeviceWatcher final : public QObject
 {
@@ -25,16 +64,15 @@ class HostDeviceWatcher final : public QObject
 
 public:
     explicit HostDeviceWatcher(std::shared_ptr<RemoteLink> link, int intervalMs = 5000, QObject *parent = nullptr);
-    /// Stops asking (within one answer) and waits for the asking thread.
     ~HostDeviceWatcher() override;
 
     /// Takes the host's digest as it is now, then asks every interval.
     void start();
-    bool isRunning() const { return m_running.load(); }
+    bool isRunning() const { return m_poller.isRunning(); }
     /// The first answer came: changes from then on are seen. (A device
     /// added between the connect's record and that answer is not: the
     /// snapshot does not carry the digest yet.)
-    bool hasBaseline() const { return m_baseline.load(); }
+    bool hasBaseline() const { return m_poller.hasBaseline(); }
 
 Q_SIGNALS:
     /// From the watcher's thread: the host's block devices are not those
@@ -44,16 +82,26 @@ Q_SIGNALS:
     void stopped(const QString &why);
 
 private:
-    void run();
+    HostDigestPoller m_poller;
+};
 
-    std::shared_ptr<RemoteLink> m_link;
-    int m_intervalMs;
-    std::thread m_thread;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_stop = false; ///< under m_mutex
-    std::atomic_bool m_running{false};
-    std::atomic_bool m_baseline{false};
+/// A host's profile folders, asked about every `intervalMs` (op "profiles"
+/// with "digest_only"): changed() when a profile was saved, replaced or
+/// removed there, stopped() when an older agent cannot say.
+class HostProfileWatch final : public ProfileWatch
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HostProfileWatch)
+
+public:
+    HostProfileWatch(std::shared_ptr<RemoteLink> link, int intervalMs, QObject *parent = nullptr);
+    ~HostProfileWatch() override;
+    QString describe() const override;
+    bool hasBaseline() const { return m_poller.hasBaseline(); }
+
+private:
+    QString m_host;
+    HostDigestPoller m_poller;
 };
 
 } // namespace blocktune

@@ -22,6 +22,7 @@
 #include "common/jsonlines.h"
 #include "common/result.h"
 #include "devices/snapshot.h"
+#include "profiles/profiles.h"
 #include "readtest/measurer.h"
 #include "readtest/readtest.h"
 #include "session/session.h"
@@ -45,7 +46,9 @@ namespace blocktune {
 /// Bumped on any change one end would misread.
 /// 2: changes travel as typed plans ("plan"), answers carry the touched
 /// queues' files ("queues"), profiles apply and revert on the host.
-inline constexpr int kAgentProtocolVersion = 2;
+/// 3: plans, reports, read tests and sweeps in the names of `--json`
+/// (docs/json.md, "One vocabulary").
+inline constexpr int kAgentProtocolVersion = 3;
 /// Longest request line the agent takes (bytes, newline excluded).
 inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
 /// Longest answer line the client takes: a list of thousands of devices.
@@ -112,7 +115,8 @@ public:
     /// Adds (or replaces) an op. The built-in ops: hello, stop, settings,
     /// plan, apply, apply_temporary, restore_temporary, keep_temporary,
     /// revert_all, revert_profile, applied_state, dead_journals,
-    /// restore_journal, monitor, counters, snapshot, history.
+    /// restore_journal, monitor, counters, snapshot, history, profiles,
+    /// profile, save_profile.
     void addOp(const QString &name, AgentHandler handler);
     QStringList ops() const;
 
@@ -175,6 +179,9 @@ struct RemoteTarget
     QStringList sshOptions;  ///< -o OPT each
     QString remoteCommand;   ///< default "blocktune-cli agent"
     QString ssh = QStringLiteral("ssh");
+    /// Who asks: the "source" of the read tests and sweeps the agent keeps
+    /// in the host's history ("console" or "cli", as each keeps them here).
+    QString historySource = QStringLiteral("console");
 };
 
 /// {ssh, [-F FILE], [-o OPT]..., HOST, CMD}; refuses a host that is empty
@@ -304,23 +311,6 @@ private:
     std::atomic_bool m_lost{false};
 };
 
-/// Read tests between the console and the agent (readtestwire.cpp): every
-/// field, unlike the rounded `test --json` schema.
-namespace wire {
-QJsonObject specToJson(const ReadTestSpec &spec);
-Result<ReadTestSpec> specFromJson(const QJsonValue &v);
-QJsonObject intervalToJson(const IntervalSample &sample);
-IntervalSample intervalFromJson(const QJsonValue &v);
-QJsonObject runToJson(const RunResult &run);
-RunResult runFromJson(const QJsonValue &v);
-QJsonObject resultToJson(const ReadTestResult &result);
-ReadTestResult resultFromJson(const QJsonValue &v);
-QJsonObject pointToJson(const SweepPoint &point);
-SweepPoint pointFromJson(const QJsonValue &v);
-QJsonObject sweepToJson(const SweepResult &result);
-SweepResult sweepFromJson(const QJsonValue &v);
-} // namespace wire
-
 /// A connected host and its mirror: what a console window on it needs.
 struct RemoteConnection
 {
@@ -331,7 +321,18 @@ struct RemoteConnection
     /// as it was when the host has none yet).
     std::function<Status(const QString &file)> fetchHistory;
     QString mirror; ///< the mirror's directory (a recorded tree of the host)
+    /// Records `devices` (as a user names them) and every device they stack
+    /// with into the mirror, beside what it holds (op "mirror": a few files,
+    /// no tarball); empty: the whole host, as reload() does.
+    std::function<Status(const QStringList &devices)> recordMirror;
+    /// The host's profiles (its agent user's folder, its /etc, the presets),
+    /// listed, loaded and saved there, and watched by asking every few seconds.
+    std::shared_ptr<ProfileLibrary> profiles;
 };
+
+/// The profiles of the host behind `link` (what `--host HOST profile list`
+/// shows), watched by asking its agent every `watchIntervalMs`.
+std::shared_ptr<ProfileLibrary> makeHostProfileLibrary(std::shared_ptr<RemoteLink> link, int watchIntervalMs = 5000);
 
 /// The session options of a window on `connection`: its backend and the
 /// host's read-only reason (its measurer goes beside the session).
@@ -342,9 +343,16 @@ SessionOptions hostSessionOptions(const RemoteConnection &connection);
 QJsonObject appliedStateToJson(const AppliedState &state);
 Result<AppliedState> appliedStateFromJson(const QJsonValue &v);
 
+/// How much of a host connectToHost() records into the mirror.
+enum class MirrorAtConnect {
+    Whole,  ///< every device at once (a window shows them all)
+    Nothing ///< none yet: recordMirror() brings what a command names
+};
+
 /// Connects to `target` and records the host into `mirrorDir` (an empty
 /// directory the caller owns): blocks for ssh and the first snapshot.
-Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir);
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir,
+                                       MirrorAtConnect record = MirrorAtConnect::Whole);
 
 /// Hosts named in an ssh_config file (`Host` lines without wildcards or
 /// negations, in file order, each once; `Include` is not followed).

@@ -113,46 +113,6 @@ Result<SnapshotReport> RemoteLink::fetchSnapshot(const QString &tarball)
 
 namespace {
 
-RestoreStatus restoreStatusFrom(const QString &name)
-{
-    for (RestoreStatus s : {RestoreStatus::Restored, RestoreStatus::AlreadyOriginal, RestoreStatus::Discarded,
-                            RestoreStatus::DeviceChanged, RestoreStatus::Failed})
-        if (restoreStatusName(s) == name)
-            return s;
-    return RestoreStatus::Failed;
-}
-
-SettingStatus settingStatusFrom(const QString &name)
-{
-    for (SettingStatus s : {SettingStatus::Planned, SettingStatus::Applied, SettingStatus::RolledBack,
-                            SettingStatus::Failed, SettingStatus::Skipped})
-        if (settingStatusName(s) == name)
-            return s;
-    return SettingStatus::Failed;
-}
-
-/// The inverse of restoreReportToJson().
-RestoreReport restoreReportFrom(const QJsonObject &o)
-{
-    RestoreReport report;
-    for (const QJsonValue &v : o.value(u"items").toArray()) {
-        const QJsonObject i = v.toObject();
-        RestoreItem item;
-        item.entry.device = i.value(u"device").toString();
-        item.entry.attribute = i.value(u"attribute").toString();
-        item.entry.original = i.value(u"original").toString();
-        item.entry.scheduler = i.value(u"scheduler").toString();
-        item.status = restoreStatusFrom(i.value(u"status").toString());
-        item.found = i.value(u"found").toString();
-        item.kept = i.value(u"kept").toString();
-        item.message = i.value(u"message").toString();
-        report.items << item;
-    }
-    for (const QJsonValue &v : o.value(u"messages").toArray())
-        report.messages << v.toString();
-    return report;
-}
-
 /// The agent's answer to apply/apply_temporary as the ChangeReport its
 /// session made there (the inverse of changeReportToJson()); `plan` is the
 /// one made here on the mirror, for what the answer does not carry.
@@ -166,35 +126,15 @@ ChangeReport changeReportFrom(const QJsonObject &answer, const ChangePlan &plan,
         for (const PlannedWrite &w : plan.writes)
             report.outcomes.append(SettingOutcome{w, SettingStatus::Skipped, {}, {}});
     } else {
-        report.plan.writes.clear();
-        for (const QJsonValue &v : o.value(u"changes").toArray()) {
-            const QJsonObject c = v.toObject();
-            PlannedWrite w;
-            w.request.device = c.value(u"device").toString();
-            w.request.key = c.value(u"key").toString();
-            w.request.value = SettingValue(c.value(u"value").toString());
-            w.device = c.value(u"queue_device").toString();
-            w.attribute = c.value(u"attribute").toString();
-            w.current = c.value(u"current").toString();
-            w.value = c.value(u"new").toString();
-            w.forMembers = c.value(u"for_members").toBool();
-            report.plan.writes << w;
-            report.outcomes.append(SettingOutcome{w, settingStatusFrom(c.value(u"status").toString()),
-                                                  c.value(u"kept").toString(), c.value(u"message").toString()});
-        }
-        report.plan.errors.clear();
-        for (const QJsonValue &v : o.value(u"errors").toArray())
-            report.plan.errors << makeError(InvalidArgument, v.toString());
-        report.plan.warnings.clear();
-        for (const QJsonValue &v : o.value(u"warnings").toArray())
-            report.plan.warnings << v.toString();
-        report.plan.notes.clear();
-        for (const QJsonValue &v : o.value(u"notes").toArray())
-            report.plan.notes << v.toString();
-        if (o.value(u"rollback").isObject())
-            report.rollback = restoreReportFrom(o.value(u"rollback").toObject());
-        if (o.value(u"journal").isString())
-            report.journalPath = host + u':' + o.value(u"journal").toString();
+        const ChangeReport there = changeReportFromJson(o);
+        report.plan.writes = there.plan.writes;
+        report.plan.errors = there.plan.errors;
+        report.plan.warnings = there.plan.warnings;
+        report.plan.notes = there.plan.notes;
+        report.outcomes = there.outcomes;
+        report.rollback = there.rollback;
+        if (!there.journalPath.isEmpty())
+            report.journalPath = host + u':' + there.journalPath;
     }
     if (!answer.value(u"ok").toBool())
         report.error = makeError(errorCodeFromName(answer.value(u"code").toString()),
@@ -386,11 +326,12 @@ public:
     {
         return runReadTest(test.spec(), observer, cancel);
     }
-    SweepResult runSweep(TuningSession &, const ReadaheadSweep &sweep, const SweepObserver &observer,
+    SweepResult runSweep(SessionPort &, const ReadaheadSweep &sweep, const SweepObserver &observer,
                          const std::atomic_bool *cancel) override
     {
         return runSweep(sweep.spec(), observer, cancel);
     }
+    Status recordMirror(const QStringList &devices);
     Status fetchHistory(const QString &file)
     {
         auto answer = m_link->fetchFile(requestOf(QStringLiteral("history_db")), file);
@@ -416,8 +357,10 @@ private:
             m_temporary.store(answer.value(u"temporary_count").toInt());
         if (answer.contains(u"persistent_count"))
             m_persistent.store(answer.value(u"persistent_count").toInt());
-        if (answer.contains(u"journal"))
-            m_journal = answer.value(u"journal").toString();
+        if (answer.contains(u"journal")) {
+            const QString there = answer.value(u"journal").toString();
+            m_journal = there.isEmpty() ? QString() : host() + u':' + there;
+        }
     }
 
     std::shared_ptr<RemoteLink> m_link;
@@ -450,6 +393,20 @@ Status AgentBackend::reload()
             return makeError(EIO, RemoteText::tr("cannot move the snapshot of %1 into %2").arg(host(), into));
     }
     return {};
+}
+
+Status AgentBackend::recordMirror(const QStringList &devices)
+{
+    if (devices.isEmpty())
+        return reload();
+    QJsonObject request = requestOf(QStringLiteral("mirror"));
+    request.insert(u"devices", QJsonArray::fromStringList(devices));
+    auto answer = m_link->call(request);
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(EIO, answer->value(u"error").toString());
+    return writeSnapshotJson(m_mirror, *answer);
 }
 
 void AgentBackend::followChange(const QJsonObject &answer)
@@ -523,7 +480,7 @@ RememberedRevert AgentBackend::revertRemembered()
     }
     takeCounts(*answer);
     followChange(*answer);
-    out.restore = restoreReportFrom(answer->value(u"report").toObject());
+    out.restore = restoreReportFromJson(answer->value(u"report").toObject());
     if (answer->value(u"state").isObject())
         if (auto state = appliedStateFromJson(answer->value(u"state")))
             out.state = *state;
@@ -560,7 +517,7 @@ RestoreReport AgentBackend::restore(const QJsonObject &request)
     }
     takeCounts(*answer);
     followChange(*answer);
-    RestoreReport report = restoreReportFrom(answer->value(u"report").toObject());
+    RestoreReport report = restoreReportFromJson(answer->value(u"report").toObject());
     if (!answer->value(u"ok").toBool() && report.messages.isEmpty() && answer->contains(u"error"))
         report.messages << answer->value(u"error").toString();
     return report;
@@ -606,7 +563,7 @@ RestoreReport AgentBackend::restoreJournal(const Journal &journal)
     if (answer) {
         takeCounts(*answer);
         followChange(*answer);
-        report = restoreReportFrom(answer->value(u"report").toObject());
+        report = restoreReportFromJson(answer->value(u"report").toObject());
         if (answer->value(u"ok").toBool() || !report.items.isEmpty())
             return report;
     }
@@ -646,10 +603,11 @@ ReadTestResult AgentBackend::runReadTest(const ReadTestSpec &spec, const ReadTes
                                          const std::atomic_bool *cancel)
 {
     auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("readtest")},
-                                           {QStringLiteral("spec"), wire::specToJson(spec)}},
+                                           {QStringLiteral("spec"), readTestSpecToJson(spec)},
+                                           {QStringLiteral("source"), m_link->target().historySource}},
                                [&](const QJsonObject &event) { feed(event, observer); }, cancel);
     if (answer && answer->value(u"result").isObject())
-        return wire::resultFromJson(answer->value(u"result"));
+        return readTestFromJson(answer->value(u"result"));
     ReadTestResult failed;
     failed.kind = spec.kind;
     failed.spec = spec;
@@ -666,21 +624,22 @@ SweepResult AgentBackend::runSweep(const SweepSpec &spec, const SweepObserver &o
     auto answer = m_link->call(QJsonObject{{QStringLiteral("op"), QStringLiteral("sweep")},
                                            {QStringLiteral("device"), spec.device},
                                            {QStringLiteral("read_ahead_kb"), values},
-                                           {QStringLiteral("spec"), wire::specToJson(spec.test)}},
+                                           {QStringLiteral("spec"), readTestSpecToJson(spec.test)},
+                                           {QStringLiteral("source"), m_link->target().historySource}},
                                [&](const QJsonObject &event) {
                                    const QString name = event.value(u"event").toString();
                                    if (name == u"point_started" && observer.pointStarted)
                                        observer.pointStarted(event.value(u"index").toInt(),
                                                              quint64(event.value(u"read_ahead_kb").toDouble()));
                                    else if (name == u"point" && observer.pointFinished)
-                                       observer.pointFinished(wire::pointFromJson(event.value(u"point")));
+                                       observer.pointFinished(sweepPointFromJson(event.value(u"point")));
                                    else
                                        feed(event, observer.test);
                                },
                                cancel);
     if (answer && answer->value(u"sweep").isObject()) {
         takeCounts(*answer);
-        return wire::sweepFromJson(answer->value(u"sweep"));
+        return sweepFromJson(answer->value(u"sweep"));
     }
     SweepResult failed;
     failed.test = spec.test.kind;
@@ -699,13 +658,13 @@ void AgentBackend::feed(const QJsonObject &event, const ReadTestObserver &observ
     if (name == u"progress" && observer.progress) {
         QList<IntervalSample> fresh;
         for (const QJsonValue &v : event.value(u"samples").toArray())
-            fresh << wire::intervalFromJson(v);
+            fresh << intervalFromJson(v);
         QStringList names;
         for (const QJsonValue &v : event.value(u"names").toArray())
             names << v.toString();
         observer.progress(event.value(u"run").toInt(), event.value(u"label").toString(), fresh, names);
     } else if (name == u"run" && observer.runFinished) {
-        observer.runFinished(wire::runFromJson(event.value(u"run")));
+        observer.runFinished(runFromJson(event.value(u"run")));
     }
 }
 
@@ -746,16 +705,23 @@ Result<AppliedState> appliedStateFromJson(const QJsonValue &v)
     return state;
 }
 
-Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir)
+Result<RemoteConnection> connectToHost(const RemoteTarget &target, const QString &mirrorDir, MirrorAtConnect record)
 {
     auto link = RemoteLink::connect(target);
     if (!link)
         return link.error();
     auto backend = std::make_shared<AgentBackend>(*link, mirrorDir);
-    if (Status recorded = backend->reload(); !recorded)
-        return recorded.error();
-    return RemoteConnection{*link, backend, backend,
-                            [backend](const QString &file) { return backend->fetchHistory(file); }, mirrorDir};
+    if (record == MirrorAtConnect::Whole) {
+        if (Status recorded = backend->reload(); !recorded)
+            return recorded.error();
+    }
+    return RemoteConnection{*link,
+                            backend,
+                            backend,
+                            [backend](const QString &file) { return backend->fetchHistory(file); },
+                            mirrorDir,
+                            [backend](const QStringList &devices) { return backend->recordMirror(devices); },
+                            makeHostProfileLibrary(*link)};
 }
 
 SessionOptions hostSessionOptions(const RemoteConnection &connection)

@@ -123,6 +123,11 @@ Result<DeviceSettings> TuningSession::settings(const QString &device)
 ChangePlan TuningSession::plan(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
+    return planLocked(changes, options);
+}
+
+ChangePlan TuningSession::planLocked(const QList<SettingChange> &changes, const PlanOptions &options)
+{
     auto model = modelLocked();
     if (!model) {
         ChangePlan failed;
@@ -146,12 +151,23 @@ std::optional<ChangeReport> TuningSession::refusedLocked(const ChangePlan &plan)
 
 ChangeReport TuningSession::runLocked(const ChangePlan &plan, JournalMode mode)
 {
-    if (auto refused = refusedLocked(plan))
+    const SessionEvent::Kind kind = mode == JournalMode::Temporary ? SessionEvent::Kind::Tried : SessionEvent::Kind::Applied;
+    if (auto refused = refusedLocked(plan)) {
+        tell(changeEvent(*refused, kind));
         return *refused;
+    }
     ChangeReport report = m_backend->apply(plan, mode);
     if (wroteAnything(report))
         refreshLocked(touchedQueues(plan));
+    if (plan.ok() && !plan.writes.isEmpty())
+        tell(changeEvent(report, kind));
     return report;
+}
+
+void TuningSession::tell(const SessionEvent &event) const
+{
+    if (m_options.eventSink)
+        m_options.eventSink(event);
 }
 
 ChangeReport TuningSession::apply(const ChangePlan &plan)
@@ -169,13 +185,13 @@ ChangeReport TuningSession::applyTemporary(const ChangePlan &plan)
 ChangeReport TuningSession::apply(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
-    return runLocked(plan(changes, options), JournalMode::Persistent);
+    return runLocked(planLocked(changes, options), JournalMode::Persistent);
 }
 
 ChangeReport TuningSession::applyTemporary(const QList<SettingChange> &changes, const PlanOptions &options)
 {
     const QMutexLocker locker(&m_lock);
-    return runLocked(plan(changes, options), JournalMode::Temporary);
+    return runLocked(planLocked(changes, options), JournalMode::Temporary);
 }
 
 RememberedApply TuningSession::applyRemembered(const ChangePlan &plan, const QString &profile)
@@ -188,11 +204,13 @@ RememberedApply TuningSession::applyRemembered(const ChangePlan &plan, const QSt
     }
     if (auto refused = refusedLocked(plan)) {
         out.report = *refused;
+        tell(changeEvent(out.report, SessionEvent::Kind::ProfileApplied, profile));
         return out;
     }
     out = m_backend->applyRemembered(plan, profile);
     if (wroteAnything(out.report))
         refreshLocked(touchedQueues(plan));
+    tell(changeEvent(out.report, SessionEvent::Kind::ProfileApplied, profile));
     return out;
 }
 
@@ -207,6 +225,8 @@ RememberedRevert TuningSession::revertRemembered()
     }
     RememberedRevert out = m_backend->revertRemembered();
     refreshLocked(touchedQueues(out.restore));
+    if (out.state)
+        tell(restoreEvent(out.restore, SessionEvent::Kind::ProfileReverted, out.state->profiles));
     return out;
 }
 
@@ -223,13 +243,17 @@ RestoreReport TuningSession::restoreTemporary()
         return {};
     RestoreReport report = m_backend->restoreTemporary();
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::Restored));
     return report;
 }
 
 void TuningSession::keepTemporary()
 {
     const QMutexLocker locker(&m_lock);
+    const int held = m_backend->temporaryCount();
     m_backend->keepTemporary();
+    if (held > 0)
+        tell(keptEvent(held));
 }
 
 RestoreReport TuningSession::revertAll()
@@ -239,6 +263,7 @@ RestoreReport TuningSession::revertAll()
         return {}; // wrote nothing, so nothing to take back
     RestoreReport report = m_backend->revertAll();
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::Reverted));
     return report;
 }
 
@@ -283,6 +308,7 @@ RestoreReport TuningSession::restoreJournal(const Journal &journal)
     }
     RestoreReport report = m_backend->restoreJournal(journal);
     refreshLocked(touchedQueues(report));
+    tell(restoreEvent(report, SessionEvent::Kind::JournalRestored));
     return report;
 }
 
@@ -302,7 +328,7 @@ void TuningSession::cancelPendingWrite()
     m_backend->cancelPendingWrite();
 }
 
-TemporarySettings::TemporarySettings(TuningSession &session, const QList<SettingChange> &changes,
+TemporarySettings::TemporarySettings(SessionPort &session, const QList<SettingChange> &changes,
                                      const PlanOptions &options)
     : m_session(session), m_report(session.applyTemporary(changes, options))
 {

@@ -8,6 +8,7 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 
 #include <QCryptographicHash>

@@ -8,6 +8,7 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/safeopen.h"
 #include "common/tr.h"
 
 #include <QCryptographicHash>
@@ -16,11 +17,13 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,6 +45,21 @@ Status fsyncDirectory(const QByteArray &dir)
     ::fsync(fd);
     ::close(fd);
     return {};
+}
+
+// The temporary names writeJournal() uses: blocktune-PID-N.json.tmp for a
+// journal, profile-state[-HASH].json.PID.tmp for the applied state. A
+// kill -9 between create and rename leaves one behind.
+qint64 pidOfTemporary(const QString &name)
+{
+    static const QRegularExpression journalTemp(QStringLiteral("^blocktune-([0-9]{1,7})-[0-9]{1,9}\\.json\\.tmp$"));
+    static const QRegularExpression stateTemp(
+        QStringLiteral("^profile-state(-[0-9a-f]{12})?\\.json\\.([0-9]{1,7})\\.tmp$"));
+    if (const auto m = journalTemp.match(name); m.hasMatch())
+        return m.captured(1).toLongLong();
+    if (const auto m = stateTemp.match(name); m.hasMatch())
+        return m.captured(2).toLongLong();
+    return 0;
 }
 
 QString bootId()
@@ -134,10 +152,11 @@ RestoreItem restoreOne(const SysRoot &root, AttributeWriter &writer, const Journ
 // Is `device` still the device the journal entry was made for?
 QString identityProblem(const SysRoot &root, const JournalEntry &e)
 {
-    auto dir = root.deviceDirectory(e.device);
+    // Opened as the writes will be: the device's directory, no link below it.
+    auto dir = root.openDevice(e.device);
     if (!dir)
         return TuningText::tr("%1 no longer exists: nothing to restore there").arg(e.device);
-    const SysDir d = SysDir::open(*dir);
+    const SysDir &d = *dir;
     const QString dev = d.readString("dev").value_or(QString()).trimmed();
     const QString was = QStringLiteral("%1:%2").arg(e.major).arg(e.minor);
     if ((e.major || e.minor) && dev != was)
@@ -155,20 +174,53 @@ QString identityProblem(const SysRoot &root, const JournalEntry &e)
 namespace detail {
 
 // The journal directory must be ours alone: a journal names values root
-// will write back.
-Status ensurePrivateDirectory(const QString &path)
+// will write back. The rule is safeopen's, shared with the textfile folder.
+Result<UniqueFd> openPrivateDirectory(const QString &path)
 {
-    const QByteArray p = QFile::encodeName(path);
+    const QByteArray p = QFile::encodeName(QFileInfo(path).absoluteFilePath());
     if (::mkdir(p.constData(), 0700) != 0 && errno != EEXIST)
         return makeError(errno, TuningText::tr("cannot create the journal directory %1: %2").arg(path, errnoText(errno)));
-    struct stat st {};
-    if (::lstat(p.constData(), &st) != 0)
-        return makeError(errno, TuningText::tr("cannot use the journal directory %1: %2").arg(path, errnoText(errno)));
-    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 0022))
-        return makeError(Refused, TuningText::tr("the journal directory %1 is not a private directory of this user "
-                                                 "(a directory, owned by uid %2, not group or world writable)")
-                                      .arg(path).arg(::geteuid()));
-    return {};
+    auto dir = safeopen::openFolder(p);
+    if (!dir)
+        return makeError(dir.error().code, TuningText::tr("cannot use the journal directory %1: %2")
+                                               .arg(path, dir.error().message));
+    if (Status st = safeopen::checkFolderOwner(dir->get(), {::geteuid()}, path, TuningText::tr("the journal directory"));
+        !st)
+        return st.error();
+    return dir;
+}
+
+Status ensurePrivateDirectory(const QString &path)
+{
+    auto dir = openPrivateDirectory(path);
+    return dir ? Status() : Status(dir.error());
+}
+
+int removeStaleTemporaries(int dirFd)
+{
+    const int listFd = ::openat(dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *listing = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
+    if (!listing) {
+        if (listFd >= 0)
+            ::close(listFd);
+        return 0;
+    }
+    int removed = 0;
+    while (const dirent *entry = ::readdir(listing)) {
+        const qint64 pid = pidOfTemporary(QString::fromLocal8Bit(entry->d_name));
+        struct stat st {};
+        if (pid <= 0 || pid == ::getpid()
+            || ::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)
+            || st.st_uid != ::geteuid())
+            continue;
+        // Alive (or a reused pid we may not signal): maybe mid-write; left.
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue;
+        if (::unlinkat(dirFd, entry->d_name, 0) == 0)
+            ++removed;
+    }
+    ::closedir(listing);
+    return removed;
 }
 
 // Journals name the tree they were made for by its canonical path, so a
@@ -183,10 +235,7 @@ QString journalRootKey(const SysRoot &root)
 
 Result<QString> readAttribute(const SysRoot &root, const QString &device, const QString &attr)
 {
-    auto path = resolveAttribute(root, device, attr);
-    if (!path)
-        return path.error();
-    auto text = root.readString(*path);
+    auto text = readAllowedAttribute(root, device, attr);
     if (!text)
         return text.error();
     if (attr == attribute::Scheduler) {
@@ -390,44 +439,22 @@ Status writeJournal(Journal &journal, const QJsonObject &extra)
         journal.path = QStringLiteral("%1/blocktune-%2-%3.json").arg(*dir).arg(journal.pid).arg(++counter);
     }
     const QString dirPath = QFileInfo(journal.path).absolutePath();
-    if (Status st = ensurePrivateDirectory(dirPath); !st)
-        return st;
+    auto dir = openPrivateDirectory(dirPath);
+    if (!dir)
+        return dir.error();
     QJsonObject json = journalToJson(journal);
     for (auto it = extra.begin(); it != extra.end(); ++it)
         json.insert(it.key(), it.value());
     const QByteArray data = QJsonDocument(json).toJson(QJsonDocument::Indented);
-    const QByteArray target = QFile::encodeName(journal.path);
-    const QByteArray temp = target + ".tmp";
-    const int fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return makeError(errno, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(errno)));
-    qsizetype done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int e = n < 0 ? errno : EIO;
-            ::close(fd);
-            ::unlink(temp.constData());
-            return makeError(e, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
-        }
-        done += n;
-    }
-    // The values must be on disk before the first change they protect.
-    if (::fsync(fd) != 0) {
-        const int e = errno;
-        ::close(fd);
-        ::unlink(temp.constData());
-        return makeError(e, TuningText::tr("cannot sync the journal %1: %2").arg(journal.path, errnoText(e)));
-    }
-    ::close(fd);
-    if (::rename(temp.constData(), target.constData()) != 0) {
-        const int e = errno;
-        ::unlink(temp.constData());
-        return makeError(e, TuningText::tr("cannot write the journal %1: %2").arg(journal.path, errnoText(e)));
-    }
-    return fsyncDirectory(QFile::encodeName(dirPath));
+    const QByteArray name = QFile::encodeName(QFileInfo(journal.path).fileName());
+    // A journal's name holds this pid already; the applied state's is
+    // shared, so two processes never write one temporary file.
+    const QByteArray temp = name.startsWith("blocktune-") ? QByteArray(name + ".tmp")
+                                                          : QByteArray(name + '.' + QByteArray::number(::getpid()) + ".tmp");
+    // Ours only: a file of this name is left by a dead process of our pid.
+    ::unlinkat(dir->get(), temp.constData(), 0);
+    // The values are on disk before the first change they protect.
+    return safeopen::replaceFile(dir->get(), name, temp, data, 0600, journal.path);
 }
 
 Status removeJournal(const QString &path)
@@ -479,6 +506,12 @@ QList<PendingJournal> findJournals(const SysRoot &root)
     auto dir = journalDirectory();
     if (!dir)
         return out;
+    // Temporary files of processes killed mid-write (kill -9): only our own
+    // names, in our own private folder, of our user, their process gone.
+    // Not made here when missing: there is nothing to find then.
+    if (auto folder = safeopen::openFolder(QFile::encodeName(QFileInfo(*dir).absoluteFilePath())); folder
+        && safeopen::checkFolderOwner(folder->get(), {::geteuid()}, *dir, TuningText::tr("the journal directory")))
+        detail::removeStaleTemporaries(folder->get());
     const QDir d(*dir);
     const QStringList names = d.entryList({QStringLiteral("blocktune-*.json")}, QDir::Files, QDir::Name);
     for (const QString &name : names) {

@@ -1,6 +1,7 @@
 // A change plan as typed JSON fields, for a plan made on one machine (a
 // console's mirror of a host) and written on another (the host's agent),
-// and the check the writing side makes of it against its own devices.
+// and the check the writing side makes of it against its own devices. Each
+// write is a change of `set --json` (plannedWriteToJson(), reportjson.cpp).
 #include "tuning.h"
 #include "tuning_p.h"
 
@@ -33,42 +34,6 @@ Result<QStringList> stringsFromJson(const QJsonObject &o, const char16_t *name)
     return out;
 }
 
-QJsonObject writeToJson(const PlannedWrite &w)
-{
-    return {{QStringLiteral("request_device"), w.request.device},
-            {QStringLiteral("key"), w.request.key},
-            {QStringLiteral("request_value"), w.request.value.text()},
-            {QStringLiteral("device"), w.device},
-            {QStringLiteral("attribute"), w.attribute},
-            {QStringLiteral("value"), w.value},
-            {QStringLiteral("current"), w.current},
-            {QStringLiteral("for_members"), w.forMembers}};
-}
-
-Result<PlannedWrite> writeFromJson(const QJsonValue &v, qsizetype index)
-{
-    const QString where = QStringLiteral("plan: write %1").arg(index + 1);
-    if (!v.isObject())
-        return makeError(InvalidArgument, where + QStringLiteral(" is not an object"));
-    const QJsonObject o = v.toObject();
-    for (const char16_t *name : {u"request_device", u"key", u"request_value", u"device", u"attribute", u"value",
-                                 u"current"})
-        if (!o.value(QStringView(name)).isString())
-            return makeError(InvalidArgument, QStringLiteral("%1: '%2' is not a string").arg(where, QStringView(name)));
-    if (!o.value(u"for_members").isBool())
-        return makeError(InvalidArgument, QStringLiteral("%1: 'for_members' is not true or false").arg(where));
-    PlannedWrite w;
-    w.request.device = o.value(u"request_device").toString();
-    w.request.key = o.value(u"key").toString();
-    w.request.value = SettingValue(o.value(u"request_value").toString());
-    w.device = o.value(u"device").toString();
-    w.attribute = o.value(u"attribute").toString();
-    w.value = o.value(u"value").toString();
-    w.current = o.value(u"current").toString();
-    w.forMembers = o.value(u"for_members").toBool();
-    return w;
-}
-
 /// The device `entry` names on this machine, or why it is not the one the
 /// plan was made for.
 QString identityMismatch(const SysRoot &root, const JournalEntry &e)
@@ -93,7 +58,7 @@ QJsonObject planToJson(const ChangePlan &plan)
 {
     QJsonArray writes;
     for (const PlannedWrite &w : plan.writes)
-        writes.append(writeToJson(w));
+        writes.append(plannedWriteToJson(w));
     QJsonArray originals;
     for (const JournalEntry &e : plan.originals)
         originals.append(detail::journalEntryToJson(e));
@@ -115,7 +80,7 @@ Result<ChangePlan> planFromJson(const QJsonValue &v)
     if (writes.isEmpty())
         return makeError(InvalidArgument, QStringLiteral("plan: 'writes' is empty: nothing to apply"));
     for (qsizetype i = 0; i < writes.size(); ++i) {
-        auto w = writeFromJson(writes.at(i), i);
+        auto w = plannedWriteFromJson(writes.at(i), QStringLiteral("plan: write %1").arg(i + 1));
         if (!w)
             return w.error();
         plan.writes << *w;

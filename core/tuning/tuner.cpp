@@ -3,6 +3,7 @@
 #include "tuning.h"
 #include "tuning_p.h"
 
+#include "common/termination.h"
 #include "common/tr.h"
 
 namespace blocktune {

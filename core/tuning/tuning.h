@@ -263,6 +263,30 @@ ChangeReport plannedReport(const ChangePlan &plan);
 
 QJsonObject changeReportToJson(const ChangeReport &report, bool dryRun);
 QJsonObject restoreReportToJson(const RestoreReport &report);
+/// How changeReportLines() lays a report out.
+struct ChangeReportStyle
+{
+    bool aligned = true;     ///< columns padded (a terminal); single spaces otherwise
+    bool withStatus = true;  ///< each write's outcome (not for a dry run's plan)
+    bool membersMark = true; ///< "[--members]" after a write to an array's member
+};
+/// The report's writes as text, one line each: "sdb  read_ahead_kb  128 ->
+/// 4096  applied (the kernel kept 4092)", "(machine)" for a machine-wide
+/// attribute, "(new)" for a tunable that had no value. The one printer of a
+/// ChangeReport: `set`, `profile apply` and the console's Settings panel.
+QStringList changeReportLines(const ChangeReport &report, const ChangeReportStyle &style = {});
+/// One planned write in the vocabulary `set --json` uses for a change:
+/// `device`/`key`/`value` as asked, `queue_device`/`attribute` where it is
+/// written, `current` found there and `new` written, `for_members`. The plan
+/// (planToJson()) and the report (changeReportToJson()) both use it.
+QJsonObject plannedWriteToJson(const PlannedWrite &write);
+/// The inverse, every field checked for its type (`where` leads a message).
+Result<PlannedWrite> plannedWriteFromJson(const QJsonValue &v, const QString &where);
+/// The inverses of changeReportToJson() and restoreReportToJson(): the
+/// report's changes, errors, warnings, notes, rollback and journal (the
+/// answer's `ok`/`error` are the caller's).
+ChangeReport changeReportFromJson(const QJsonObject &o);
+RestoreReport restoreReportFromJson(const QJsonObject &o);
 
 // ---- Journal ------------------------------------------------------------------------
 
@@ -449,49 +473,6 @@ private:
     AttributeWriter &m_writer;
     Journal m_session;
     DeviceLocks m_sessionLocks; ///< held with the temporary changes, released by restore()
-};
-
-// ---- Signals ------------------------------------------------------------------------
-
-/// SIGINT, SIGTERM and SIGHUP turned into a flag and a readable pipe, so
-/// temporary settings are restored on the normal path instead of dying with
-/// them. The handler only stores the signal number and writes one byte
-/// (async-signal-safe); everything else happens in normal code.
-class TerminationSignals final
-{
-public:
-    /// Installs the handlers (once per process). False if the pipe fails.
-    static bool install();
-    static bool installed();
-    /// The signal received (SIGINT, SIGTERM, SIGHUP), or 0.
-    static int pending();
-    /// Readable once a signal arrived: for a QSocketNotifier in an event loop.
-    static int fd();
-    /// Blocks up to `ms` (poll, no event loop); returns pending().
-    static int waitMs(qint64 ms);
-    /// For tests: forget a received signal.
-    static void clear();
-    /// "SIGINT", "SIGTERM", "SIGHUP", else "signal N".
-    static QString name(int signal);
-};
-
-/// Turns a termination signal into a cancel flag that long work checks after
-/// every block (a read test, a sweep): installs the handlers and watches
-/// their pipe on a small thread while it exists.
-class SignalCancel final
-{
-public:
-    SignalCancel();
-    ~SignalCancel();
-    Q_DISABLE_COPY_MOVE(SignalCancel)
-
-    /// The signal that arrived, or 0.
-    int signal() const { return TerminationSignals::pending(); }
-    std::atomic_bool cancel{false};
-
-private:
-    std::atomic_bool m_done{false};
-    std::thread m_thread;
 };
 
 /// The words of `set`: DEVICE KEY=VALUE... [DEVICE KEY=VALUE...], a word

@@ -3,6 +3,8 @@
 
 #include "tuning.h"
 
+#include "common/safeopen.h"
+
 namespace blocktune::detail {
 
 inline constexpr int kSettingsJsonSchema = 1;
@@ -48,8 +50,16 @@ Result<Journal> journalFromJson(const QByteArray &data);
 Result<Journal> journalFromObject(const QJsonObject &o);
 
 /// Creates `path` 0700 if missing; refused unless it is a directory of this
-/// user that nobody else may write (journals and locks live there).
+/// user that nobody else may write (journals and locks live there):
+/// safeopen::openFolder and safeopen::checkFolderOwner.
 Status ensurePrivateDirectory(const QString &path);
+/// The same, the folder opened (no link to it followed) for what is made in it.
+Result<UniqueFd> openPrivateDirectory(const QString &path);
+/// Removes what writeJournal() left half-made in the journal folder `dirFd`
+/// when its process was killed: blocktune-PID-N.json.tmp and
+/// profile-state*.json.PID.tmp, regular files of this user whose process
+/// is gone. Returns how many.
+int removeStaleTemporaries(int dirFd);
 /// How journals (and device locks) name a root: empty for the live
 /// machine, else the tree's canonical path.
 QString journalRootKey(const SysRoot &root);

@@ -270,7 +270,8 @@ private slots:
             engine.rng.seed(quint64(seed));
             auto advice = advise(session, engine, {QStringLiteral("md0"), Workload{}, 64 * 1024, 20000, 0.1});
             QVERIFY(advice);
-            picks << advice->kneeKiB;
+            // The curve's pick, whether or not the noise let it be an answer.
+            picks << (advice->recommends() ? advice->kneeKiB : advice->unresolvedPickKiB);
             // The knee the noiseless curve has on the values this run measured.
             QList<CurvePoint> noiseless;
             for (const CurvePoint &p : advice->curve)
@@ -598,7 +599,7 @@ private slots:
         }
         QVERIFY(curve->curve.size() >= 2);
         const Advice a = adviseFromCurve(*curve, AdviseSpec{}, u"file:c.json"_s);
-        QCOMPARE(a.recommendedKiB, a.analysis.pickKiB);
+        QCOMPARE(a.recommends() ? a.recommendedKiB : a.unresolvedPickKiB, a.analysis.pickKiB);
         QVERIFY(a.restored);
     }
 
@@ -634,6 +635,42 @@ private slots:
         const ProcessResult t = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, good, u"--tolerance"_s, u"70%"_s});
         QCOMPARE(t.exitCode, 2);
         QVERIFY2(t.err.contains("0.5% to 50%"), t.err.constData());
+    }
+
+    // A curve whose runs fell in two speeds has no steady answer: the CLI
+    // prints no "recommended" line, exits 3 (documented), and the JSON
+    // keeps the mixed pick under a name no script takes for an answer.
+    void unresolvedAdviceExitsThreeAndRecommendsNothing()
+    {
+        QJsonArray curve;
+        for (int ra = 128; ra <= 65536; ra *= 2) {
+            const double rate = ra >= 1024 ? 1950 : 1950.0 * ra / 1024;
+            const bool mixed = ra == 2048 || ra == 8192;
+            curve << QJsonObject{{u"read_ahead_kb"_s, ra},
+                                 {u"mb_per_s"_s, mixed ? 1260 : rate},
+                                 {u"runs"_s, mixed ? QJsonArray{1252, 1948, 1260, 1255, 1960}
+                                                   : QJsonArray{rate, rate * 1.01, rate * 0.99}}};
+        }
+        QTemporaryDir dir;
+        const QString file = dir.filePath(u"two.json"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{u"curve"_s, curve}}).toJson());
+        f.close();
+        const ProcessResult text = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, file});
+        QCOMPARE(text.exitCode, 3);
+        QVERIFY2(text.out.contains("no steady answer: nothing is recommended"), text.out.constData());
+        QVERIFY2(!text.out.contains("recommended read_ahead_kb"), text.out.constData());
+        const ProcessResult json = run(binary("blocktune-cli"), {u"advise"_s, u"--from"_s, file, u"--json"_s});
+        QCOMPARE(json.exitCode, 3);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QVERIFY(o.value(u"recommended_read_ahead_kb").isNull());
+        QVERIFY(o.value(u"knee_kb").isNull());
+        QVERIFY(o.value(u"profile").isNull());
+        QVERIFY(o.value(u"unresolved_pick_read_ahead_kb").toInteger() > 0);
+        QCOMPARE(o.value(u"analysis").toObject().value(u"resolved").toBool(true), false);
+        const ProcessResult help = run(binary("blocktune-cli"), {u"advise"_s, u"--help"_s});
+        QVERIFY2(help.out.contains("3 no steady answer"), help.out.constData());
     }
 
     void farFromRawSaysSo()

@@ -73,9 +73,19 @@ private slots:
         QVERIFY(setQueueAttr(dev, "read_ahead_kb", QStringLiteral("4")));
         const qint64 budgetMs = 8000;
         qint64 wallMs = 0;
-        const QJsonObject a = cliJson({QStringLiteral("advise"), dev, QStringLiteral("--bs"), QStringLiteral("4K"),
-                                       QStringLiteral("--budget"), QStringLiteral("8s"), QStringLiteral("--json")},
-                                      &wallMs);
+        // On a noisy machine an 8 s advice may have no steady answer (the
+        // noise wider than the tolerance, or two speeds): exit 3, nothing
+        // recommended, the curve's own pick kept under another name. The
+        // pick is the knee of the fitted curve either way, and is checked so.
+        const QStringList args{QStringLiteral("advise"), dev, QStringLiteral("--bs"), QStringLiteral("4K"),
+                               QStringLiteral("--budget"), QStringLiteral("8s"), QStringLiteral("--json")};
+        QElapsedTimer clock;
+        clock.start();
+        const ProcessResult run1 = run(binary("blocktune-cli"), args, 120000);
+        wallMs = clock.elapsed();
+        QVERIFY2(run1.exitCode == 0 || run1.exitCode == 3, run1.err.constData());
+        const bool steady = run1.exitCode == 0;
+        const QJsonObject a = QJsonDocument::fromJson(run1.out).object();
         QVERIFY(!a.isEmpty());
         // The original readahead is back, and the advice says so.
         QCOMPARE(readAhead(dev), quint64(4));
@@ -102,7 +112,13 @@ private slots:
         const double plateau = an.value(u"plateau_mb_per_s").toDouble();
         const double band = an.value(u"band_pct").toDouble();
         const qint64 reference = an.value(u"plateau_read_ahead_kb").toInteger();
-        const qint64 recommended = a.value(u"recommended_read_ahead_kb").toInteger();
+        if (!steady) {
+            qInfo("no steady answer on this machine (exit 3): %s", run1.err.constData());
+            QVERIFY2(a.value(u"recommended_read_ahead_kb").isNull(), run1.out.constData());
+            QVERIFY2(a.value(u"memory_kb").isNull() && a.value(u"profile").isNull(), run1.out.constData());
+        }
+        const qint64 recommended = a.value(steady ? u"recommended_read_ahead_kb" : u"unresolved_pick_read_ahead_kb")
+                                       .toInteger();
         QString table;
         for (const QJsonValue &v : curve) {
             const QJsonObject p = v.toObject();
@@ -143,16 +159,21 @@ private slots:
         QVERIFY(recommendedMeasured);
         QVERIFY2(recommended > 4, qPrintable(table));
         QVERIFY(a.value(u"raw_peak_mb_per_s").toDouble() > 0);
-        QCOMPARE(a.value(u"memory_kb").toInteger(), recommended);
-        QCOMPARE(a.value(u"profile").toObject().value(u"rules").toArray().at(0).toObject()
-                     .value(u"set").toObject().value(u"read_ahead_kb").toInteger(), recommended);
-
-        // The advice is kept in the history, and metrics serves it to Prometheus.
         const ProcessResult m = run(binary("blocktune-cli"), {QStringLiteral("metrics")});
         QCOMPARE(m.exitCode, 0);
         const QByteArray series = QByteArrayLiteral("blocktune_advise_recommended_read_ahead_bytes{device=\"")
             + dev.toUtf8() + QByteArrayLiteral("\",workload=\"seq\"} ");
         const qsizetype at = m.out.indexOf(series);
+        if (!steady) {
+            // Nothing recommended is nothing exported as a recommendation.
+            QVERIFY2(at < 0, m.out.constData());
+            return;
+        }
+        QCOMPARE(a.value(u"memory_kb").toInteger(), recommended);
+        QCOMPARE(a.value(u"profile").toObject().value(u"rules").toArray().at(0).toObject()
+                     .value(u"set").toObject().value(u"read_ahead_kb").toInteger(), recommended);
+
+        // The advice is kept in the history, and metrics serves it to Prometheus.
         QVERIFY2(at >= 0, m.out.constData());
         const QByteArray value = m.out.mid(at + series.size()).split('\n').constFirst();
         QCOMPARE(value.toDouble(), double(recommended) * 1024.0);

@@ -79,6 +79,49 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("bogus") && !r.err.contains("display"), r.err.constData());
     }
 
+    // Mistakes QCommandLineParser cannot see (an unknown tab, a tree that is
+    // none) are checked before any window is thought of: they once aborted
+    // in Qt's xcb plugin (rc 134) without a display.
+    void badArgumentsWithoutDisplay_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("--tab foo") << QStringList{QStringLiteral("--tab"), QStringLiteral("foo")}
+                                   << QStringLiteral("C.UTF-8") << QStringLiteral("--tab foo: unknown tab (use settings");
+        QTest::newRow("--tab foo, German") << QStringList{QStringLiteral("--tab"), QStringLiteral("foo")}
+                                           << QStringLiteral("de_DE.UTF-8") << QStringLiteral("--tab foo: unbekannter");
+        QTest::newRow("--sysroot /nonexistent")
+            << QStringList{QStringLiteral("--sysroot"), QStringLiteral("/nonexistent")} << QStringLiteral("C.UTF-8")
+            << QStringLiteral("--sysroot /nonexistent");
+        QTest::newRow("--ssh-option without --host")
+            << QStringList{QStringLiteral("--ssh-option"), QStringLiteral("Port=22")} << QStringLiteral("C.UTF-8")
+            << QStringLiteral("go with --host HOST");
+    }
+
+    void badArgumentsWithoutDisplay()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, lang);
+        QFETCH(QString, says);
+        const ProcessResult r = runWithoutDisplay(binary("blocktune"), args, lang);
+        QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("rc %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.startsWith(u"blocktune: ") && err.contains(says), qPrintable(err));
+        QVERIFY2(!err.contains(u"xcb") && !err.contains(u"platform plugin"), qPrintable(err));
+    }
+
+    // Good arguments and no display: a sentence, not an abort in the xcb plugin.
+    void noDisplayIsSaid()
+    {
+        const ProcessResult r = runWithoutDisplay(binary("blocktune"),
+                                                  {QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")},
+                                                  QStringLiteral("C.UTF-8"));
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("rc %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+        QVERIFY2(r.err.contains("no display") && r.err.contains("blocktune-cli"), r.err.constData());
+        QVERIFY2(!r.err.contains("xcb"), r.err.constData());
+    }
+
     // Decided and documented (docs/cli.md, and docs/guide.md "Languages"): blocktune-cli prints
     // English with C numbers whatever LANG says, like its --json.
     void cliTextIgnoresLang()

@@ -5,6 +5,10 @@
 #include "testsupport.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScopeGuard>
+#include <QThread>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -31,6 +35,35 @@ QString attachWithPartscan(const QString &image)
                                        {QStringLiteral("--find"), QStringLiteral("--show"),
                                         QStringLiteral("--partscan"), image});
     return attached.exitCode == 0 ? QString::fromLocal8Bit(attached.out).trimmed() : QString();
+}
+
+// Detaches `dev` while it still holds `image` (its name is anyone's once it
+// lets go: others attach loops on this machine), and waits until the
+// kernel has let go of it (it defers a detach while the device is open:
+// udev's probe of a partition, say); false when it has not within 10 s.
+bool detachAndWait(const QString &dev, const QString &image)
+{
+    const QString name = dev.mid(5);
+    const QString file = QFileInfo(image).canonicalFilePath();
+    if (loopBackingFile(name) == file)
+        run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev});
+    return QTest::qWaitFor([&] { return loopBackingFile(name) != file; }, 10000);
+}
+
+// The first device whose JSON differs between two scans, both JSONs; empty
+// when they agree.
+QString firstDifference(const DeviceModel &a, const DeviceModel &b)
+{
+    if (a.devices().size() != b.devices().size())
+        return QStringLiteral("%1 devices through udev, %2 walking sysfs").arg(a.devices().size()).arg(b.devices().size());
+    for (qsizetype i = 0; i < a.devices().size(); ++i) {
+        const QJsonObject x = deviceToJson(a.devices()[i]), y = deviceToJson(b.devices()[i]);
+        if (x != y)
+            return QStringLiteral("udev: %1\nsysfs: %2")
+                .arg(QString::fromUtf8(QJsonDocument(x).toJson(QJsonDocument::Compact)),
+                     QString::fromUtf8(QJsonDocument(y).toJson(QJsonDocument::Compact)));
+    }
+    return {};
 }
 
 // The whole disk holding `file`, found independently of the model: stat,
@@ -64,13 +97,26 @@ private Q_SLOTS:
         viaUdev.enumerate = ScanOptions::Enumerate::Udev;
         ScanOptions viaSysfs;
         viaSysfs.enumerate = ScanOptions::Enumerate::SysfsWalk;
-        const auto a = DeviceModel::scan(SysRoot(), viaUdev);
-        const auto b = DeviceModel::scan(SysRoot(), viaSysfs);
-        QVERIFY(a.ok() && b.ok());
-        QVERIFY(!a->devices().isEmpty());
-        QCOMPARE(a->devices().size(), b->devices().size());
-        for (qsizetype i = 0; i < a->devices().size(); ++i)
-            QCOMPARE(deviceToJson(a->devices()[i]), deviceToJson(b->devices()[i]));
+        // Others attach, detach and tune loop devices beside the test: the
+        // two walks are compared over a moment in which the machine's
+        // devices held still (its digest the same before and after), and
+        // taken again when they differ. A walk that reads a device wrong
+        // differs every time.
+        QString difference = QStringLiteral("the machine's block devices changed during each of 20 pairs of scans");
+        for (int attempt = 0; attempt < 20; ++attempt) {
+            const QByteArray before = blockDeviceDigest(SysRoot()).digest;
+            const auto a = DeviceModel::scan(SysRoot(), viaUdev);
+            const auto b = DeviceModel::scan(SysRoot(), viaSysfs);
+            QVERIFY(a.ok() && b.ok());
+            QVERIFY(!a->devices().isEmpty());
+            if (blockDeviceDigest(SysRoot()).digest != before)
+                continue;
+            difference = firstDifference(*a, *b);
+            if (difference.isEmpty())
+                return;
+            QThread::msleep(100);
+        }
+        QFAIL(qPrintable(difference));
     }
 
     void loopDeviceIsModelled()
@@ -103,7 +149,7 @@ private Q_SLOTS:
     {
         BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
         // A file with an MBR and an ext4 filesystem in its partition.
-        QTemporaryDir dir(QStringLiteral("/var/tmp/blocktune-test-XXXXXX"));
+        QTemporaryDir dir(testTempRoot() + QStringLiteral("/blocktune-test-XXXXXX"));
         const QString image = dir.filePath(QStringLiteral("disk.img"));
         const QString fsImage = dir.filePath(QStringLiteral("fs.img"));
         const quint32 sectors = 64 * 2048; // 64 MiB
@@ -125,7 +171,7 @@ private Q_SLOTS:
         const QString dev = attachWithPartscan(image);
         QVERIFY(!dev.isEmpty());
         const QString name = dev.mid(5);
-        auto detach = qScopeGuard([&dev] { run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev}); });
+        auto detach = qScopeGuard([&] { QVERIFY2(detachAndWait(dev, image), qPrintable(dev + u" still attached"_qs)); });
 
         const QString partName = name + QStringLiteral("p1");
         QVERIFY(addPartition(dev, 2048, sectors - 2048));
@@ -159,7 +205,7 @@ private Q_SLOTS:
         QSignalSpy added(&watcher, &DeviceWatcher::deviceAdded);
         QSignalSpy removed(&watcher, &DeviceWatcher::deviceRemoved);
 
-        QTemporaryDir dir(QStringLiteral("/var/tmp/blocktune-test-XXXXXX"));
+        QTemporaryDir dir(testTempRoot() + QStringLiteral("/blocktune-test-XXXXXX"));
         const QString image = dir.filePath(QStringLiteral("disk.img"));
         {
             QFile f(image);
@@ -169,7 +215,7 @@ private Q_SLOTS:
         const QString dev = attachWithPartscan(image);
         QVERIFY(!dev.isEmpty());
         const QString name = dev.mid(5);
-        auto detach = qScopeGuard([&dev] { run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev}); });
+        auto detach = qScopeGuard([&] { QVERIFY2(detachAndWait(dev, image), qPrintable(dev + u" still attached"_qs)); });
 
         QVERIFY(addPartition(dev, 2048, 16 * 2048 - 2048));
         // Attaching changes loopN; adding a partition adds loopNp1.
@@ -184,6 +230,7 @@ private Q_SLOTS:
         detach.dismiss();
         QCOMPARE(run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev}).exitCode, 0);
         QTRY_VERIFY_WITH_TIMEOUT(seen(removed, name + QStringLiteral("p1")), 5000);
+        QVERIFY2(detachAndWait(dev, image), qPrintable(dev + u" still attached"_qs));
     }
 };
 

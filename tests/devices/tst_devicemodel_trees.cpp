@@ -428,6 +428,32 @@ private Q_SLOTS:
         QCOMPARE(root.resolveInRoot(u"dev/disk/by-id/absolute"_qs), QString());
     }
 
+    // The digest a host's window polls for hotplug (the agent's
+    // block_devices): a loop device detached and attached again to another
+    // file of the same size between two looks changes it (a name is free
+    // for anyone once detached); a setting changed does not.
+    void digestSeesALoopReattachedToAnotherFile()
+    {
+        QTemporaryDir tree;
+        QVERIFY(copyTree(recordedTree("live-loop"), tree.path()));
+        const SysRoot root(tree.path());
+        auto write = [&](const char *relative, const QByteArray &text) {
+            QFile f(tree.filePath(QString::fromLatin1(relative)));
+            return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+        };
+        const BlockDeviceDigest first = blockDeviceDigest(root);
+        QVERIFY(first.count > 0 && !first.digest.isEmpty());
+        QCOMPARE(blockDeviceDigest(root).digest, first.digest);
+        QVERIFY(write("sys/devices/virtual/block/loop0/queue/read_ahead_kb", "4096\n"));
+        QCOMPARE(blockDeviceDigest(root).digest, first.digest);
+        QVERIFY(write("sys/devices/virtual/block/loop0/loop/backing_file", "/var/tmp/someone-else/disk.img\n"));
+        const BlockDeviceDigest reattached = blockDeviceDigest(root);
+        QCOMPARE(reattached.count, first.count);
+        QVERIFY(reattached.digest != first.digest);
+        QVERIFY(write("sys/devices/virtual/block/loop0/loop/offset", "4096\n"));
+        QVERIFY(blockDeviceDigest(root).digest != reattached.digest);
+    }
+
     void notASysfsTree()
     {
         QTemporaryDir empty;

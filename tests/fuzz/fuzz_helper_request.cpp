@@ -7,7 +7,7 @@
 #include "fuzzcheck.h"
 #include "fuzztree.h"
 
-#include "monitor/monitor.h"
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QJsonDocument>
@@ -51,11 +51,11 @@ QJsonObject oneObject(const QByteArray &line)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int loads = 0;
-    static const HelperService service{SysRoot(fuzz::treeCopy("md-raid10-f2")),
-                                       []() -> Result<std::unique_ptr<LatencySource>> {
+    static const SysRoot tree(fuzz::treeCopy("md-raid10-f2"));
+    static const HelperService service{tree, helperLatencyOp(tree, []() -> Result<std::unique_ptr<LatencySource>> {
                                            ++loads;
                                            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>());
-                                       }};
+                                       })};
     const QByteArray line(reinterpret_cast<const char *>(data), qsizetype(size));
     const int loadsBefore = loads;
     std::unique_ptr<HelperLatencyStream> stream;

@@ -18,6 +18,9 @@
 
 #include <pwd.h>
 
+#include <cmath>
+#include <limits>
+
 using namespace blocktune;
 using namespace blocktune::test;
 
@@ -97,6 +100,33 @@ private Q_SLOTS:
         QCOMPARE(escapeLabelValue(value), escaped);
     }
 
+    void sampleValuesAreTheShortestExactDecimal_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        // A history record's time in whole milliseconds, as seconds: 17
+        // digits printed 1796530829.7160001 here before.
+        QTest::newRow("timestamp ms") << 1796530829716 / 1000.0 << u"1796530829.716"_qs;
+        QTest::newRow("timestamp whole s") << 1700000100000 / 1000.0 << u"1700000100"_qs;
+        QTest::newRow("timestamp 1 ms") << 1700000100001 / 1000.0 << u"1700000100.001"_qs;
+        QTest::newRow("bytes") << 4294967296.0 << u"4294967296"_qs;
+        QTest::newRow("half") << 0.5 << u"0.5"_qs;
+        QTest::newRow("third") << 1.0 / 3 << u"0.3333333333333333"_qs;
+        QTest::newRow("tiny") << 1e-7 << u"1e-07"_qs;
+        QTest::newRow("past 2^53") << 1.5e20 << u"1.5e+20"_qs;
+        QTest::newRow("negative") << -2.25 << u"-2.25"_qs;
+        QTest::newRow("nan") << std::nan("") << u"NaN"_qs;
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << u"+Inf"_qs;
+    }
+    void sampleValuesAreTheShortestExactDecimal()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        QCOMPARE(formatSampleValue(value), text);
+        if (!std::isnan(value))
+            QCOMPARE(text.toDouble(), value); // reads back as the same double
+    }
+
     void samplesOfAFamilyStayTogether()
     {
         Exposition e;
@@ -152,6 +182,16 @@ private Q_SLOTS:
         QVERIFY(m.out.contains("blocktune_metrics_errors "));
         const ProcessResult checked = run(promtool(), {u"check"_qs, u"metrics"_qs}, 60000, m.out);
         QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err).constData());
+        // Which program wrote it, once, as node_exporter's *_build_info.
+        const QByteArray buildInfo = "blocktune_build_info{version=\"" BLOCKTUNE_VERSION "\",qt_version=\"" QT_VERSION_STR
+                                     "\"} 1\n";
+        QVERIFY2(m.out.startsWith("# HELP blocktune_build_info ") && m.out.count(buildInfo) == 1, m.out.left(400).constData());
+        // One spelling of readahead in every name: read_ahead, as sysfs has it.
+        static const QRegularExpression typeLine(u"^# TYPE (\\S+) "_qs, QRegularExpression::MultilineOption);
+        for (auto it = typeLine.globalMatch(QString::fromUtf8(m.out)); it.hasNext();) {
+            const QString name = it.next().captured(1);
+            QVERIFY2(!name.contains(u"readahead"_qs), qPrintable(name));
+        }
         if (QByteArrayView(QTest::currentDataTag()) == QByteArrayView("5000 devices")) {
             // Every disk and its four partitions: 1,000 readaheads, 4,000 partitions.
             QCOMPARE(m.out.count("\nblocktune_read_ahead_bytes{"), 1000);
@@ -166,10 +206,10 @@ private Q_SLOTS:
         // The tree: md0 raid10 far-2 over 8 disks, chunk 512 KiB, read_ahead_kb 8192;
         // the kernel's floor there is 2 x (512 KiB x 8) = 8 MiB.
         QCOMPARE(sampleValue(m.out, u"blocktune_read_ahead_bytes{device=\"md0\"}"_qs), 8388608.0);
-        QCOMPARE(sampleValue(m.out, u"blocktune_readahead_floor_bytes{device=\"md0\"}"_qs), 8388608.0);
+        QCOMPARE(sampleValue(m.out, u"blocktune_read_ahead_floor_bytes{device=\"md0\"}"_qs), 8388608.0);
         QCOMPARE(sampleValue(m.out, u"blocktune_md_member_info{device=\"md0\",member=\"sdb\"}"_qs), 1.0);
         QCOMPARE(m.out.count("\nblocktune_md_member_info{device=\"md0\""), 8);
-        QVERIFY(!m.out.contains("blocktune_readahead_floor_bytes{device=\"sdb\"}")); // a plain disk has none
+        QVERIFY(!m.out.contains("blocktune_read_ahead_floor_bytes{device=\"sdb\"}")); // a plain disk has none
 
         const ProcessResult lvm = cli({u"--sysroot"_qs, recordedTree("scst-raid0-lvm"), u"metrics"_qs});
         QVERIFY(lvm.out.contains("blocktune_dm_slave_info{device=\"dm-0\",slave=\"md0\",name=\"vg_scst-lun0\"} 1"));
@@ -233,6 +273,11 @@ private Q_SLOTS:
         const HistoryStore store(db);
         QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 100.0, 1700000000, true)));
         QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 330.5, 1700000100, true)));
+        // A test of another kind recorded at a time with milliseconds.
+        HistoryRecord ms = record(u"test"_qs, u"loop9"_qs, 99.0, 0, true);
+        ms.test = u"concurrent:2"_qs;
+        ms.recordedAt = QDateTime::fromMSecsSinceEpoch(1796530829716, Qt::UTC);
+        QVERIFY(store.add(ms));
         QVERIFY(store.add(record(u"test"_qs, u"loop9"_qs, 2.0, 1700000200, false))); // stopped: not the figure
         QVERIFY(store.add(record(u"sweep"_qs, u"loop9"_qs, 1510.0, 1700000300, true)));
         // Two advices as advise keeps them, and a newer one stopped half way.
@@ -267,6 +312,10 @@ private Q_SLOTS:
         QCOMPARE(m.exitCode, 0);
         QCOMPARE(sampleValue(m.out, u"blocktune_read_test_bytes_per_second{device=\"loop9\",test=\"seq\"}"_qs), 330.5e6);
         QCOMPARE(sampleValue(m.out, u"blocktune_read_test_timestamp_seconds{device=\"loop9\",test=\"seq\"}"_qs), 1700000100.0);
+        // Seconds to the millisecond, written as the record has them.
+        QVERIFY2(m.out.contains("\nblocktune_read_test_timestamp_seconds{device=\"loop9\",test=\"concurrent:2\"} "
+                                "1796530829.716\n"),
+                 m.out.constData());
         QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_read_ahead_bytes{device=\"loop9\",test=\"seq\"}"_qs), 2097152.0);
         QCOMPARE(sampleValue(m.out, u"blocktune_sweep_best_bytes_per_second{device=\"loop9\",test=\"seq\"}"_qs), 1510e6);
         // The newest complete advice: 1024 KiB reach its plateau of 1000 MB/s.
@@ -326,8 +375,8 @@ private Q_SLOTS:
             const QString line = QString::fromUtf8(raw).trimmed();
             if (line.startsWith(u"Environment="_qs))
                 env += line.mid(12).split(u' ', Qt::SkipEmptyParts);
-            else if (line.startsWith(u"ReadWritePaths="_qs))
-                for (const QString &p : line.mid(15).split(u' ', Qt::SkipEmptyParts))
+            else if (line.startsWith(u"ReadWritePaths="_qs) || line.startsWith(u"BindPaths="_qs))
+                for (const QString &p : line.section(u'=', 1).split(u' ', Qt::SkipEmptyParts))
                     writable << (p.startsWith(u'-') ? p.mid(1) : p);
             else if (line.startsWith(u"ProtectHome="_qs))
                 protectHome = line.mid(12) != u"no"_qs && line.mid(12) != u"false"_qs;
@@ -339,7 +388,8 @@ private Q_SLOTS:
                                                    + QStringList{binary("blocktune-cli"), u"history"_qs, u"--help"_qs});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(u"(%1;"_qs.arg(rootsHistory).toUtf8()), r.out.constData());
-        // Reading takes SQLite's write lock: under ProtectHome its folder stays writable.
+        // Reading takes SQLite's write lock: under ProtectHome its folder stays
+        // writable (tst_metrics_unit reads it under the unit's restrictions).
         if (protectHome)
             QVERIFY2(writable.contains(QFileInfo(rootsHistory).path()), qPrintable(writable.join(u' ')));
     }
@@ -405,9 +455,9 @@ private Q_SLOTS:
         values: '4194304'
       - series: 'blocktune_read_ahead_bytes{instance="b",device="md0"}'
         values: '8388608'
-      - series: 'blocktune_readahead_floor_bytes{instance="a",device="md0"}'
+      - series: 'blocktune_read_ahead_floor_bytes{instance="a",device="md0"}'
         values: '8388608'
-      - series: 'blocktune_readahead_floor_bytes{instance="b",device="md0"}'
+      - series: 'blocktune_read_ahead_floor_bytes{instance="b",device="md0"}'
         values: '8388608'
       - series: 'blocktune_advise_recommended_read_ahead_bytes{instance="a",device="md0",workload="seq"}'
         values: '8388608'

@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <cmath>
 #include <csignal>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,8 +68,11 @@ class TestMonitorCli : public QObject
 private Q_SLOTS:
     void jsonLinePerTickWithTheSchema()
     {
+        QElapsedTimer wall;
+        wall.start();
         const ProcessResult r = monitor(recordedTree("md-raid10-f2"),
                                         {u"md0"_qs, u"--count"_qs, u"3"_qs, u"--interval"_qs, u"20ms"_qs, u"--json"_qs});
+        const double wallS = double(wall.elapsed()) / 1000.0;
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.err.isEmpty());
         QCOMPARE(r.out.count('\n'), 3);
@@ -78,9 +82,15 @@ private Q_SLOTS:
         for (const QJsonObject &line : lines) {
             QCOMPARE(sortedKeys(line), (QStringList{u"devices"_qs, u"groups"_qs, u"interrupts_per_s"_qs,
                                                     u"interval_s"_qs, u"missing"_qs, u"t"_qs, u"time"_qs}));
-            QVERIFY(line[u"t"_qs].toDouble() > previousT);
-            previousT = line[u"t"_qs].toDouble();
-            QVERIFY(line[u"interval_s"_qs].toDouble() > 0.01 && line[u"interval_s"_qs].toDouble() < 1.0);
+            // Each interval is the time since the reading before (the first:
+            // since the baseline at t 0), as the machine's clock measured it:
+            // a tick late on a loaded machine makes one longer and the next
+            // shorter (the deadlines are absolute).
+            const double t = line[u"t"_qs].toDouble(), interval = line[u"interval_s"_qs].toDouble();
+            QVERIFY2(t > previousT, qPrintable(QString::number(t)));
+            QVERIFY2(interval > 0 && std::abs(interval - (t - previousT)) < 0.0015, // t has 3 decimals
+                     qPrintable(QStringLiteral("interval_s %1 at t %2 after %3").arg(interval).arg(t).arg(previousT)));
+            previousT = t;
             // A static recorded tree: the structure is all there, the deltas are 0.
             QCOMPARE(line[u"interrupts_per_s"_qs].toDouble(-1), 0.0);
             const QJsonObject devices = line[u"devices"_qs].toObject();
@@ -101,6 +111,9 @@ private Q_SLOTS:
             QVERIFY(group[u"jain"_qs].isNull());
             QVERIFY(line[u"missing"_qs].toArray().isEmpty());
         }
+        // Three 20 ms periods at least, and no more than the process lived.
+        QVERIFY2(previousT >= 0.06 - 0.0005 && previousT <= wallS,
+                 qPrintable(QStringLiteral("t %1 s, the process ran %2 s").arg(previousT).arg(wallS)));
     }
 
     void allDevicesWhenNoneNamed()

@@ -4,6 +4,7 @@
 // device appears; and --group's parser, with the messages a user reads.
 #include "monitortestsupport.h"
 
+#include "common/termination.h"
 #include "devices/devicemodel.h"
 #include "tuning/tuning.h"
 

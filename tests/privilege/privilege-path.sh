@@ -48,13 +48,32 @@ if [ -z "${BLOCKTUNE_PRIVTEST_INSIDE:-}" ]; then
 fi
 
 # ---- inside the private mount namespace ---------------------------------------
-tmp=$(mktemp -d /var/tmp/blocktune-privtest-XXXXXX)
+# In the build's folder for the tests' loop files (ctest names it; the
+# suite guard knows a loop over a file there as the suite's).
+mkdir -p "${BLOCKTUNE_TEST_TMPDIR:-/var/tmp}"
+tmp=$(mktemp -d "${BLOCKTUNE_TEST_TMPDIR:-/var/tmp}/blocktune-test-privilege-XXXXXX")
 chmod 755 "$tmp"
 loop=""
 pids=()
+# The loop's name is free for anyone once it lets go of our file: it is
+# detached only while it still holds the file, and waited for (the kernel
+# defers a detach while someone, udev's probe say, has the device open).
+holds_our_file() {
+    local backing
+    backing=$(cat "/sys/block/${loop#/dev/}/loop/backing_file" 2>/dev/null) || return 1
+    [ "${backing% (deleted)}" = "$tmp/loop.img" ]
+}
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null || true
+    if [ -n "$loop" ] && holds_our_file; then
+        losetup -d "$loop" 2>/dev/null || true
+        for _ in $(seq 500); do holds_our_file || break; sleep 0.02; done
+        if holds_our_file; then
+            echo "FAIL: $loop (backing file $tmp/loop.img) still attached 10 s after its detach"
+            umount /usr /run/dbus /etc/polkit-1/rules.d 2>/dev/null || true
+            exit 1
+        fi
+    fi
     umount /usr /run/dbus /etc/polkit-1/rules.d 2>/dev/null || true
     rm -rf "$tmp"
 }

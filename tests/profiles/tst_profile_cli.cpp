@@ -137,7 +137,7 @@ private Q_SLOTS:
                                                  << u"verify"_qs
                                                  << u"%1: rule 1, set.read_ahead_kb: '<<1' is not a whole number"_qs;
         QTest::newRow("broken tuned section") << QByteArray("[main]\nsummary=x\n[disk\nreadahead=1\n") << u"import"_qs
-                                              << u"%1:3: '[disk' is a broken section header (write [NAME] alone on its line)"_qs;
+                                              << u"%1:3: a broken section header (write [NAME] alone on its line)"_qs;
     }
 
     void badInputIsRefusedAndChangesNothing()
@@ -275,6 +275,77 @@ private Q_SLOTS:
         const ProcessResult again = cli(root + QStringList{u"uninstall"_qs, u"streaming-md"_qs});
         QCOMPARE(again.exitCode, 1);
         QVERIFY(again.err.contains("no udev rules of profile streaming-md are installed"));
+    }
+
+    void installAndUninstallDryRunsSayWhatTheChangeDoes()
+    {
+        // What the Ansible collection's check mode runs: each dry run fails
+        // where the change fails, names the file and its text now, and
+        // changes nothing; --json says the same as JSON.
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        QVERIFY(tree.isValid());
+        const QStringList root{u"--sysroot"_qs, tree.path(), u"profile"_qs};
+        const QStringList install = root + QStringList{u"install"_qs, u"streaming-md"_qs};
+        const QStringList uninstall = root + QStringList{u"uninstall"_qs, u"streaming-md"_qs};
+        const QStringList dryJson{u"--dry-run"_qs, u"--json"_qs};
+        const auto json = [](const ProcessResult &r) { return QJsonDocument::fromJson(r.out).object(); };
+
+        // No udev here: the dry run fails as the install does, in words and in JSON.
+        ProcessResult r = cli(install + QStringList{u"--dry-run"_qs});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("udev is not installed here"), r.err.constData());
+        r = cli(install + dryJson);
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(json(r).value(u"ok").toBool(true), false);
+        QVERIFY2(json(r).value(u"error").toString().contains(u"udev is not installed here"_qs), r.out.constData());
+        QVERIFY(!QDir(tree.path() + u"/etc/udev"_qs).exists());
+
+        QVERIFY(QDir().mkpath(tree.path() + u"/etc/udev/rules.d"_qs));
+        const QString path = tree.path() + u"/etc/udev/rules.d/70-blocktune-streaming-md.rules"_qs;
+        const QByteArray rules = cli(root + QStringList{u"export"_qs, u"streaming-md"_qs, u"--format"_qs, u"udev"_qs}).out;
+        QVERIFY(rules.startsWith("# "));
+        r = cli(install + dryJson);
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = json(r);
+        QCOMPARE(o.value(u"dry_run").toBool(), true);
+        QJsonObject f = o.value(u"files").toArray().at(0).toObject();
+        QCOMPARE(f.value(u"path").toString(), path);
+        QCOMPARE(f.value(u"action").toString(), u"install"_qs);
+        QVERIFY(f.value(u"before").isNull());
+        QCOMPARE(f.value(u"after").toString().toUtf8(), rules);
+        QVERIFY(!QFile::exists(path));
+        r = cli(uninstall + dryJson); // none installed: exit 1, no files
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(json(r).value(u"files").toArray().size(), 0);
+        QVERIFY(json(r).value(u"error").toString().contains(u"no udev rules of profile streaming-md are installed"_qs));
+
+        r = cli(install + QStringList{u"--json"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).value(u"files").toArray().at(0).toObject().value(u"action").toString(), u"install"_qs);
+        QCOMPARE(json(r).value(u"message").toString(), u"a recorded tree: udevadm was not run"_qs);
+        QCOMPARE(readFile(path), rules);
+        r = cli(install + dryJson); // the same text: nothing to do
+        f = json(r).value(u"files").toArray().at(0).toObject();
+        QCOMPARE(f.value(u"action").toString(), u"unchanged"_qs);
+        QCOMPARE(f.value(u"before").toString().toUtf8(), rules);
+        r = cli(uninstall + QStringList{u"--dry-run"_qs});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(r.out), u"would remove %1\n"_qs.arg(path));
+        r = cli(uninstall + dryJson);
+        f = json(r).value(u"files").toArray().at(0).toObject();
+        QCOMPARE(f.value(u"action").toString(), u"remove"_qs);
+        QCOMPARE(f.value(u"before").toString().toUtf8(), rules);
+        QVERIFY(f.value(u"after").isNull());
+        QCOMPARE(readFile(path), rules);
+
+        // A file of that name someone else wrote: both refuse, dry or not.
+        QVERIFY(writeFile(path, "# mine\nKERNEL==\"sdz\", ATTR{queue/read_ahead_kb}=\"64\"\n"));
+        for (const QStringList &args : {install + dryJson, install + QStringList{u"--json"_qs}}) {
+            r = cli(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(json(r).value(u"error").toString().contains(u"was not written by blocktune"_qs), r.out.constData());
+        }
+        QCOMPARE(readFile(path), QByteArray("# mine\nKERNEL==\"sdz\", ATTR{queue/read_ahead_kb}=\"64\"\n"));
     }
 
     void liveLoopDevices()

@@ -251,6 +251,33 @@ private Q_SLOTS:
         QCOMPARE(QDir(other.path() + u"/elsewhere"_qs).entryList(QDir::Files), QStringList{});
     }
 
+    // Attack 1 of issue 36: the tree's etc/udev a link to another rules
+    // folder (root's real /etc/udev in the attack). rules.d itself is a real
+    // folder there, so O_NOFOLLOW on the last component alone let root
+    // write into the other one while the answer named the tree. No link is
+    // followed below the tree's root now, for install and remove alike.
+    void linkAboveTheRulesFolderIsNotFollowed()
+    {
+        RulesRoot tree(false);
+        QTemporaryDir otherEtc; // stands for the machine's /etc/udev
+        QVERIFY(QDir().mkpath(otherEtc.path() + u"/rules.d"_qs));
+        {
+            QFile ours(otherEtc.path() + u"/rules.d/70-blocktune-x.rules"_qs);
+            QVERIFY(ours.open(QIODevice::WriteOnly));
+            ours.write(kGood); // one blocktune wrote there: remove_rules must not reach it either
+        }
+        QVERIFY(QDir().mkpath(tree.path() + u"/etc"_qs));
+        QVERIFY(QFile::link(otherEtc.path(), tree.path() + u"/etc/udev"_qs));
+        QJsonObject a = ask(tree.path(), request(u"install_rules"_qs, u"70-blocktune-y.rules"_qs, kGood));
+        QVERIFY(!a.value(u"ok").toBool());
+        QVERIFY2(a.value(u"error").toString().contains(u"udev is a symbolic link, which is not followed here"_qs),
+                 qPrintable(a.value(u"error").toString()));
+        a = ask(tree.path(), request(u"remove_rules"_qs, u"70-blocktune-x.rules"_qs));
+        QVERIFY(!a.value(u"ok").toBool());
+        QCOMPARE(QDir(otherEtc.path() + u"/rules.d"_qs).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{u"70-blocktune-x.rules"_qs});
+    }
+
     void installsReplacesAndRemovesItsOwn()
     {
         RulesRoot tree(false);

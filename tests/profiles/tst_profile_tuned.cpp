@@ -9,9 +9,13 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace blocktune;
+using namespace blocktune::test;
 
 namespace {
 
@@ -275,7 +279,7 @@ private Q_SLOTS:
                "up beside this one, PROFILES/NAME/tuned.conf, as tuned does in /usr/lib/tuned/profiles/)"_qs
                    .arg(canonical("missing-include"), QFileInfo(canonical("missing-include")).dir().absolutePath().section(u'/', 0, -2));
         QTest::newRow("broken section") << tunedProfile("broken-section")
-                                        << u"%1:4: '[disk' is a broken section header (write [NAME] alone on its line)"_qs
+                                        << u"%1:4: a broken section header (write [NAME] alone on its line)"_qs
                                                .arg(canonical("broken-section"));
         QTest::newRow("no such file") << u"/nonexistent/x/tuned.conf"_qs << u"cannot read /nonexistent/x/tuned.conf: no such file"_qs;
     }
@@ -294,13 +298,12 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("message");
         QTest::newRow("option before any section") << QByteArray("readahead=1024\n[disk]\n")
-                                                   << u"x.conf:1: 'readahead=1024' comes before any [section] (a tuned.conf "
+                                                   << u"x.conf:1: a line before any [section] (a tuned.conf "
                                                       "starts with [main] or a plugin's section)"_qs;
         QTest::newRow("no =") << QByteArray("[disk]\nreadahead 1024\n")
-                              << u"x.conf:2: 'readahead 1024' is neither a [section], KEY=VALUE nor a # comment"_qs;
+                              << u"x.conf:2: a line that is neither a [section], KEY=VALUE nor a # comment"_qs;
         QTest::newRow("text after ]") << QByteArray("[disk] readahead=1\n")
-                                      << u"x.conf:1: '[disk] readahead=1' is a broken section header (write [NAME] alone on "
-                                         "its line)"_qs;
+                                      << u"x.conf:1: a broken section header (write [NAME] alone on its line)"_qs;
         QTest::newRow("bad readahead") << QByteArray("[main]\nsummary=s\n[disk]\nreadahead=fast\n")
                                        << u"x.conf:4: 'fast' is not a readahead (N in KiB, 'N s' in 512-byte sectors, >N or "
                                           "<N)"_qs;
@@ -331,6 +334,99 @@ private Q_SLOTS:
         const Result<TunedImport> r = importTunedText(text, u"x.conf"_qs, u"x"_qs);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().message, message);
+    }
+
+    // Attack 4 of issue 36: 10,000 profiles, p0 including p1 including p2
+    // ... The loader recursed once per include and overflowed the stack
+    // (through the agent, `profile import` killed it: rc -11). Now it
+    // follows the chain in a loop and cuts it after 8 profiles, saying so;
+    // a chain of 8 is still read whole.
+    void deepIncludeChainIsCutNotCrashed()
+    {
+        QTemporaryDir dir;
+        constexpr int kProfiles = 10000;
+        for (int i = 0; i < kProfiles; ++i) {
+            const QString folder = dir.filePath(u"p%1"_qs.arg(i));
+            QVERIFY(QDir().mkpath(folder));
+            QFile f(folder + u"/tuned.conf"_qs);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            if (i + 1 < kProfiles)
+                f.write(QByteArray("[main]\ninclude=p" + QByteArray::number(i + 1) + "\n"));
+            f.write(QByteArray("[disk]\nreadahead=" + QByteArray::number(128 + i) + "\n"));
+        }
+        const Result<TunedImport> deep = importTunedProfile(dir.filePath(u"p0/tuned.conf"_qs));
+        QVERIFY(!deep.ok());
+        QVERIFY2(deep.error().message.startsWith(u"include chain longer than 8 profiles: p0 -> p1 -> ... -> p7 -> p8 ("_qs),
+                 qPrintable(deep.error().message));
+        // A process of its own, as the agent was: an answer, not a signal.
+        const ProcessResult cli = run(binary("blocktune-cli"), {u"profile"_qs, u"import"_qs, dir.filePath(u"p0/tuned.conf"_qs)});
+        QVERIFY2(cli.exitCode > 0, cli.err.constData());
+        QVERIFY2(cli.err.contains("include chain longer than 8 profiles"), cli.err.constData());
+        const Result<TunedImport> eight = importTunedProfile(dir.filePath(u"p%1/tuned.conf"_qs.arg(kProfiles - 8)));
+        QVERIFY2(eight.ok(), eight.ok() ? "" : qPrintable(eight.error().message));
+        QCOMPARE(eight->files.size(), 8);
+    }
+
+    // A named pipe as the tuned.conf, or as an included profile's: the read
+    // waited for ever for a writer. Refused, naming it, before it is opened;
+    // so are devices (an endless /dev/zero) and folders.
+    void namedPipeOrDeviceIsRefusedNotRead()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"fifo"_qs)));
+        QVERIFY(QDir().mkpath(dir.filePath(u"includes-fifo"_qs)));
+        QCOMPARE(::mkfifo(QFile::encodeName(dir.filePath(u"fifo/tuned.conf"_qs)).constData(), 0600), 0);
+        QFile including(dir.filePath(u"includes-fifo/tuned.conf"_qs));
+        QVERIFY(including.open(QIODevice::WriteOnly));
+        including.write("[main]\ninclude=fifo\n[disk]\nreadahead=4096\n");
+        including.close();
+        for (const QString &path : {dir.filePath(u"fifo/tuned.conf"_qs), dir.filePath(u"includes-fifo/tuned.conf"_qs)}) {
+            // In a process of its own: a hang fails this test (10 s) instead of stopping it.
+            const ProcessResult r = run(binary("blocktune-cli"), {u"profile"_qs, u"import"_qs, path}, 10000);
+            QVERIFY2(r.exitCode > 0, r.err.constData());
+            QVERIFY2(r.err.contains(QByteArray(QFile::encodeName(QFileInfo(dir.filePath(u"fifo/tuned.conf"_qs)).canonicalFilePath())
+                                               + " is not a regular file (a named pipe, a device or a folder)")),
+                     r.err.constData());
+        }
+        for (const QString &path : {u"/dev/zero"_qs, dir.path()}) {
+            const Result<TunedImport> r = importTunedProfile(path);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().message.contains(u"is not a regular file"_qs), qPrintable(r.error().message));
+        }
+    }
+
+    // `profile import /etc/shadow` printed the file's first line in its
+    // error. A file that does not parse is named with the line, never quoted.
+    void unparsableFileIsNeverQuoted_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("shadow") << QByteArray("root:$y$j9T$Sekr3tSalt$Sekr3tHash:19700:0:99999:7:::\ndaemon:*:19700::::::\n");
+        QTest::newRow("broken header") << QByteArray("[Sekr3t\n");
+        QTest::newRow("no =") << QByteArray("[main]\nSekr3t words\n");
+        QTest::newRow("section then a stray line") << QByteArray("[client]\npassword=x\n\tSekr3t\n[\n");
+    }
+    void unparsableFileIsNeverQuoted()
+    {
+        QFETCH(QByteArray, text);
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"x"_qs)));
+        QFile f(dir.filePath(u"x/tuned.conf"_qs));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        const Result<TunedImport> r = importTunedProfile(f.fileName());
+        QVERIFY(!r.ok());
+        QVERIFY2(!r.error().message.contains(u"Sekr3t"_qs), qPrintable(r.error().message));
+        QVERIFY2(r.error().message.contains(QFileInfo(f.fileName()).canonicalFilePath() + u':'), qPrintable(r.error().message));
+        // The real one, where this test may read it.
+        QFile shadow(u"/etc/shadow"_qs);
+        if (shadow.open(QIODevice::ReadOnly)) {
+            const QByteArray first = shadow.readLine().trimmed();
+            const ProcessResult cli = run(binary("blocktune-cli"), {u"profile"_qs, u"import"_qs, u"/etc/shadow"_qs});
+            QVERIFY(cli.exitCode > 0);
+            QVERIFY2(!first.isEmpty() && !cli.err.contains(first) && !cli.err.contains(first.left(first.indexOf(':') + 2)),
+                     cli.err.constData());
+        }
     }
 
     void readsTunedsSyntax_data()

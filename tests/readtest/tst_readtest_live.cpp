@@ -270,7 +270,12 @@ private Q_SLOTS:
             QVERIFY2(referee.exitCode() == 0, referee.readAllStandardError().constData());
             const QJsonObject r = QJsonDocument::fromJson(ours.readAllStandardOutput()).object();
             const QJsonObject lat = r[u"runs"][0][u"streams"][0][u"latency_us"].toObject();
-            QVERIFY2(lat.value(u"count").toDouble() > 1000, qPrintable(QString::number(lat.value(u"count").toDouble())));
+            // Enough reads for a p99 to mean something (the rounds are time
+            // based: a device too slow for 500 reads a second fails here, and
+            // says so, rather than in the comparison).
+            QVERIFY2(lat.value(u"count").toDouble() > 1000,
+                     qPrintable(QStringLiteral("precondition: over 1000 reads in 2 s for a p99; round %1 made %2")
+                                    .arg(round).arg(lat.value(u"count").toDouble())));
             ours50 << lat[u"percentiles"][u"50.000000"].toDouble();
             ours99 << lat[u"percentiles"][u"99.000000"].toDouble();
             const QJsonObject clat =
@@ -286,19 +291,33 @@ private Q_SLOTS:
         // rounds themselves differ (p99 from 0.9 to 1.8 ms beside a build),
         // so the two tools' medians taken apart may come from different
         // rounds.
-        auto pairedRatio = [&](const QList<double> &a, const QList<double> &b) {
+        auto ratiosOf = [&](const QList<double> &a, const QList<double> &b) {
             QList<double> ratios;
             for (qsizetype i = 0; i < a.size(); ++i)
                 ratios << (b.at(i) > 0 ? a.at(i) / b.at(i) : 0.0);
-            return median(ratios);
+            return ratios;
         };
-        const double ratio50 = pairedRatio(ours50, fio50), ratio99 = pairedRatio(ours99, fio99);
-        const QString figures = QStringLiteral("p50 ours %1 fio %2 us (paired ratio %3); p99 ours %4 fio %5 us (%6)")
+        // The allowed gap: 15%, or twice how far the rounds' own ratios
+        // stray from their median (a busy machine makes the two readers'
+        // rounds differ; a systematic error keeps every round's ratio off
+        // by the same amount and still fails).
+        auto allowed = [&](const QList<double> &ratios, double middle) {
+            QList<double> deviations;
+            for (double r : ratios)
+                deviations << std::abs(r - middle);
+            return std::max(0.15, 2 * median(deviations));
+        };
+        const QList<double> ratios50 = ratiosOf(ours50, fio50), ratios99 = ratiosOf(ours99, fio99);
+        const double ratio50 = median(ratios50), ratio99 = median(ratios99);
+        const double allowed50 = allowed(ratios50, ratio50), allowed99 = allowed(ratios99, ratio99);
+        const QString figures = QStringLiteral("p50 ours %1 fio %2 us (paired ratio %3, allowed +-%7); p99 ours %4 "
+                                               "fio %5 us (%6, allowed +-%8)")
                                     .arg(median(ours50)).arg(median(fio50)).arg(ratio50, 0, 'f', 3)
-                                    .arg(median(ours99)).arg(median(fio99)).arg(ratio99, 0, 'f', 3);
+                                    .arg(median(ours99)).arg(median(fio99)).arg(ratio99, 0, 'f', 3)
+                                    .arg(allowed50, 0, 'f', 3).arg(allowed99, 0, 'f', 3);
         qInfo("%s", qPrintable(figures));
-        QVERIFY2(std::abs(ratio50 - 1.0) <= 0.15, qPrintable(figures));
-        QVERIFY2(std::abs(ratio99 - 1.0) <= 0.15, qPrintable(figures));
+        QVERIFY2(std::abs(ratio50 - 1.0) <= allowed50, qPrintable(figures));
+        QVERIFY2(std::abs(ratio99 - 1.0) <= allowed99, qPrintable(figures));
     }
 
     void concurrentReportsEveryStream()
@@ -393,14 +412,20 @@ private Q_SLOTS:
         QVERIFY(r.value(u"mean_mb_per_s").toDouble() > 0);
     }
 
-    // A backing file cut short under a running test: the stream on it ends
-    // with a message naming the device, the offset and the errno; the other
-    // stream finishes and is reported.
+    // A disk that fails part way through a test: its backing file is cut
+    // to 24 MiB of the 48 the loop device still says it has (a loop keeps
+    // its size until told: LOOP_SET_CAPACITY), so the stream on it reads
+    // 24 MiB, then fails: it ends with a message naming the device, the
+    // offset and the errno; the other stream finishes and is reported. Cut
+    // before the run starts, so it is the same test on any device: cut
+    // during the run, a device that reads 24 MiB within the first progress
+    // report (100 ms) would have finished before the cut.
     void ioErrorEndsOnlyTheFailingStream()
     {
         TestLoop failing(48 << 20, m_fill);
         QVERIFY(failing.isValid());
-        QVERIFY(setQueueAttr(failing.name(), "read_ahead_kb", QStringLiteral("4"))); // slow: ~40 MB/s
+        // Page by page: no readahead window reaches past the cut.
+        QVERIFY(setQueueAttr(failing.name(), "read_ahead_kb", QStringLiteral("4")));
         ReadTestSpec spec;
         spec.kind = ReadTestKind::Concurrent;
         spec.measure = {StreamTarget{failing.name(), 0}, StreamTarget{m_b->name(), 0}};
@@ -409,14 +434,8 @@ private Q_SLOTS:
         spec.repeat = 3;
         auto test = ReadTest::prepare(SysRoot(), spec);
         QVERIFY2(test.ok(), test.ok() ? "" : qPrintable(test.error().message));
-        bool truncated = false;
-        ReadTestObserver observer;
-        observer.progress = [&](int, const QString &, const QList<IntervalSample> &, const QStringList &) {
-            if (!truncated)
-                truncated = QFile::resize(failing.backingFile(), 24 << 20);
-        };
-        const ReadTestResult r = test->run(observer);
-        QVERIFY(truncated);
+        QVERIFY(QFile::resize(failing.backingFile(), 24 << 20));
+        const ReadTestResult r = test->run(ReadTestObserver{});
         QVERIFY(r.failed);
         QCOMPARE(r.runs.size(), 1); // no repeats after an I/O error
         const RunResult &run = r.runs.constFirst();

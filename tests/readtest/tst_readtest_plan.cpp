@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -130,11 +131,16 @@ private Q_SLOTS:
         QTest::addColumn<double>("min");
         QTest::addColumn<double>("max");
         QTest::addColumn<double>("stdev");
+        QTest::addColumn<double>("median");
         // The reference thread's runs of test 3: 21.6, 22.8, 24.1 MB/s.
-        QTest::newRow("thread a/b/c") << QList<double>{21.6, 22.8, 24.1} << 22.8333 << 21.6 << 24.1 << 1.2503;
-        QTest::newRow("one run") << QList<double>{102.0} << 102.0 << 102.0 << 102.0 << 0.0;
-        QTest::newRow("equal") << QList<double>{5, 5, 5, 5} << 5.0 << 5.0 << 5.0 << 0.0;
-        QTest::newRow("none") << QList<double>{} << 0.0 << 0.0 << 0.0 << 0.0;
+        QTest::newRow("thread a/b/c") << QList<double>{21.6, 22.8, 24.1} << 22.8333 << 21.6 << 24.1 << 1.2503 << 22.8;
+        QTest::newRow("one run") << QList<double>{102.0} << 102.0 << 102.0 << 102.0 << 0.0 << 102.0;
+        QTest::newRow("equal") << QList<double>{5, 5, 5, 5} << 5.0 << 5.0 << 5.0 << 0.0 << 5.0;
+        QTest::newRow("none") << QList<double>{} << 0.0 << 0.0 << 0.0 << 0.0 << 0.0;
+        // Issue 35's stream card: a cold first run; the median is not the last run.
+        QTest::newRow("a/b/c 304/476/1492") << QList<double>{304, 476, 1492} << 757.3333 << 304.0 << 1492.0 << 642.0260
+                                           << 476.0;
+        QTest::newRow("even count") << QList<double>{10, 40, 20, 30} << 25.0 << 10.0 << 40.0 << 12.9099 << 25.0;
     }
     void summary()
     {
@@ -143,7 +149,9 @@ private Q_SLOTS:
         QFETCH(double, min);
         QFETCH(double, max);
         QFETCH(double, stdev);
+        QFETCH(double, median);
         const Summary s = summarize(values);
+        QCOMPARE(s.median, median);
         QCOMPARE(s.count, int(values.size()));
         QVERIFY2(std::abs(s.mean - mean) < 1e-3, qPrintable(QString::number(s.mean)));
         QCOMPARE(s.min, min);
@@ -168,6 +176,261 @@ private Q_SLOTS:
         QFETCH(QList<double>, rates);
         QFETCH(double, index);
         QVERIFY2(std::abs(jainFairness(rates) - index) < 1e-9, qPrintable(QString::number(jainFairness(rates))));
+    }
+
+    // Runs that disagree by more than a stall are named, the first run
+    // preferred when it is the slow one; runs within a stall are not.
+    void disagreement_data()
+    {
+        QTest::addColumn<QList<double>>("rates");
+        QTest::addColumn<QString>("run");   // empty: they agree
+        QTest::addColumn<bool>("slower");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("cold first") << QList<double>{304, 476, 1492} << u"a"_qs << true << 984.0 / 304.0
+                                    << u"The first run was 3.2× slower than the others (304 against 984 MB/s)"_qs;
+        QTest::newRow("within a stall") << QList<double>{1000, 1100, 1050} << QString() << false << 0.0 << QString();
+        QTest::newRow("middle stalls") << QList<double>{1000, 400, 1000} << u"b"_qs << true << 2.5
+                                       << u"Run b was 2.5× slower than the others"_qs;
+        QTest::newRow("first ties the slowest") << QList<double>{500, 500, 1500} << u"c"_qs << false << 3.0
+                                                << u"Run c was 3.0× faster than the others"_qs;
+        QTest::newRow("last is lucky") << QList<double>{1000, 1000, 2500} << u"c"_qs << false << 2.5
+                                       << u"Run c was 2.5× faster than the others"_qs;
+        QTest::newRow("one run") << QList<double>{100} << QString() << false << 0.0 << QString();
+    }
+    void disagreement()
+    {
+        QFETCH(QList<double>, rates);
+        QFETCH(QString, run);
+        QFETCH(bool, slower);
+        QFETCH(double, factor);
+        QFETCH(QString, says);
+        QStringList labels;
+        for (qsizetype i = 0; i < rates.size(); ++i)
+            labels << QString(QChar(u'a' + int(i)));
+        const auto d = runDisagreement(labels, rates);
+        QCOMPARE(d.has_value(), !run.isEmpty());
+        if (!d)
+            return;
+        QCOMPARE(d->label, run);
+        QCOMPARE(d->slower, slower);
+        QVERIFY2(std::abs(d->factor - factor) < 1e-6, qPrintable(QString::number(d->factor)));
+        const QString text = describeDisagreement(*d);
+        QVERIFY2(text.startsWith(says), qPrintable(text));
+        QVERIFY(text.endsWith(u"The figure is the median."_qs));
+    }
+
+    // The text and the JSON lead with the median, every run beside it, and
+    // say when the runs disagree.
+    void reportLeadsWithTheMedian()
+    {
+        ReadTestResult result;
+        result.kind = ReadTestKind::Sequential;
+        result.device = u"loop5"_qs;
+        const QList<double> rates{304, 476, 1492};
+        for (qsizetype i = 0; i < rates.size(); ++i) {
+            RunResult r;
+            r.label = QString(QChar(u'a' + int(i)));
+            r.mbPerSec = rates.at(i);
+            r.seconds = 1;
+            result.runs << r;
+        }
+        result.mbPerSec = summarize(rates);
+        const QString text = formatReadTestResult(result);
+        QVERIFY2(text.contains(u"median 476 MB/s (a 304, b 476, c 1492; min-max 304-1492 MB/s)"_qs),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"The first run was 3.2× slower"_qs), qPrintable(text));
+        const QJsonObject json = readTestToJson(result);
+        QCOMPARE(json.value(u"median_mb_per_s"_qs).toDouble(), 476.0);
+        QCOMPARE(json.value(u"mean_mb_per_s"_qs).toDouble(), 757.333);
+        const QJsonObject disagree = json.value(u"runs_disagree"_qs).toObject();
+        QCOMPARE(disagree.value(u"run"_qs).toString(), u"a"_qs);
+        QVERIFY(disagree.value(u"first"_qs).toBool());
+    }
+
+    // The exact form (the agent protocol's): every field comes back as it
+    // was written, through JSON text, under the names `test --json` uses.
+    void exactFormRoundTrips()
+    {
+        ReadTestResult result;
+        result.kind = ReadTestKind::Mixed;
+        result.device = u"loop5"_qs;
+        result.spec.kind = ReadTestKind::Mixed;
+        result.spec.measure = {StreamTarget{u"loop5"_qs, 4096}};
+        result.spec.background = {StreamTarget{u"loop6"_qs, 0}};
+        result.spec.blockSize = 1 << 20;
+        result.spec.sizeBytes = 64ULL << 20;
+        result.spec.durationMs = 2500;
+        result.spec.direct = true;
+        result.spec.fadviseSequential = true;
+        result.spec.dropCaches = true;
+        result.spec.repeat = 2;
+        result.spec.intervalMs = 250;
+        result.spec.threads = 6;
+        result.spec.sharedFd = true;
+        result.spec.seqStreams = 2;
+        result.spec.randomReaders = 3;
+        result.spec.randomBlockSize = 8192;
+        result.spec.percentiles = {50, 99.9};
+        RunResult run;
+        run.label = u"a"_qs;
+        run.measuredBytes = 123456789;
+        run.seconds = 1.2345678;
+        run.mbPerSec = 100.0001234;
+        run.aggregateMbPerSec = 150.5;
+        run.fairnessJain = 0.98765;
+        run.cacheDrop = u"fadvise+blkflsbuf"_qs;
+        run.errors = {u"one"_qs};
+        StreamResult s;
+        s.name = u"random1"_qs;
+        s.device = u"loop5"_qs;
+        s.offset = 4096;
+        s.plannedBytes = 777;
+        s.role = StreamRole::Background;
+        s.pattern = AccessPattern::Random;
+        s.bytes = 5555;
+        s.reads = 12;
+        s.seconds = 0.123456789;
+        s.mbPerSec = 44.4444444;
+        s.latency = LatencySummary{12, 0.5123456, 3.25, 0.4, 3.1};
+        s.latencyUs.count = 12;
+        s.latencyUs.minUs = 101.5;
+        s.latencyUs.maxUs = 3250;
+        s.latencyUs.meanUs = 512.3456;
+        s.latencyUs.stdevUs = 77.7;
+        s.latencyUs.buckets = {LatencyBucket{100, 102, 5}, LatencyBucket{3200, 3300, 7}};
+        s.error = u"short read"_qs;
+        s.workers = {WorkerResult{1, 2, 0.25, LatencySummary{2, 0.1, 0.2, 0.15, 0.2}, u"w"_qs},
+                     WorkerResult{3, 4, 0.5, {}, {}}};
+        run.streams = {s};
+        run.intervals = {IntervalSample{0.25, 0.25, {IntervalSample::Stream{10, 1, 0.3333333, 0.9}}}};
+        DeviceCounterDelta loop6;
+        loop6.device = u"loop6"_qs;
+        DeviceCounterDelta loop5{u"loop5"_qs, true, 9, 8, 7, 6, 5.4321, -3};
+        run.deviceStats = {loop6, loop5}; // the order is kept, not sorted
+        RecordedSettings settings;
+        settings.device = u"loop5p1"_qs;
+        settings.queueDevice = u"loop5"_qs;
+        settings.readAheadKiB = 4096;
+        settings.scheduler = u"mq-deadline"_qs;
+        settings.maxSectorsKiB = 1280;
+        settings.logicalBlockBytes = 4096;
+        settings.kernel = u"6.1.0"_qs;
+        run.settings = {settings};
+        result.runs = {run};
+        result.mbPerSec = summarize({100.0001234});
+        result.cancelled = true;
+        result.failed = true;
+        result.errors = {u"setup"_qs};
+
+        const QJsonObject exact = readTestToExactJson(result);
+        const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(exact).toJson()).object();
+        const ReadTestResult back = readTestFromJson(text);
+        QCOMPARE(readTestToExactJson(back), exact);
+        QCOMPARE(back.kind, result.kind);
+        QCOMPARE(back.device, result.device);
+        QCOMPARE(back.spec.measure.constFirst().offset, 4096u);
+        QCOMPARE(back.spec.background.constFirst().device, u"loop6"_qs);
+        QCOMPARE(back.spec.sizeBytes, result.spec.sizeBytes);
+        QCOMPARE(back.spec.durationMs, result.spec.durationMs);
+        QVERIFY(back.spec.direct && back.spec.fadviseSequential && back.spec.dropCaches && back.spec.sharedFd);
+        QCOMPARE(back.spec.repeat, 2);
+        QCOMPARE(back.spec.intervalMs, 250);
+        QCOMPARE(back.spec.threads, 6);
+        QCOMPARE(back.spec.seqStreams, 2);
+        QCOMPARE(back.spec.randomReaders, 3);
+        QCOMPARE(back.spec.randomBlockSize, 8192u);
+        QCOMPARE(back.spec.percentiles, result.spec.percentiles);
+        QCOMPARE(back.mbPerSec.median, result.mbPerSec.median);
+        QCOMPARE(back.mbPerSec.count, 1);
+        QVERIFY(back.cancelled && back.failed);
+        const RunResult &r = back.runs.constFirst();
+        QCOMPARE(r.seconds, run.seconds);
+        QCOMPARE(r.mbPerSec, run.mbPerSec);
+        QCOMPARE(r.fairnessJain, run.fairnessJain);
+        QCOMPARE(r.cacheDrop, run.cacheDrop);
+        QCOMPARE(r.deviceStats.size(), 2);
+        QCOMPARE(r.deviceStats.at(0).device, u"loop6"_qs);
+        QCOMPARE(r.deviceStats.at(1).avgRequestKiB, 5.4321);
+        QCOMPARE(r.deviceStats.at(1).overshootBytes, -3);
+        QCOMPARE(r.settings.constFirst().queueDevice, u"loop5"_qs);
+        QCOMPARE(r.settings.constFirst().readAheadKiB, std::optional<quint64>(4096));
+        QVERIFY(!r.settings.constFirst().nrRequests);
+        QCOMPARE(r.intervals.constFirst().streams.constFirst().meanLatencyMs, 0.3333333);
+        const StreamResult &bs = r.streams.constFirst();
+        QCOMPARE(bs.role, StreamRole::Background);
+        QCOMPARE(bs.pattern, AccessPattern::Random);
+        QCOMPARE(bs.plannedBytes, 777u);
+        QCOMPARE(bs.mbPerSec, s.mbPerSec);
+        QCOMPARE(bs.latency.meanMs, s.latency.meanMs);
+        QCOMPARE(bs.latencyUs.buckets.size(), 2);
+        QCOMPARE(bs.latencyUs.buckets.at(1).lowerUs, 3200.0);
+        QCOMPARE(bs.workers.size(), 2);
+        QCOMPARE(bs.workers.at(0).latency.p50Ms, 0.15);
+        QCOMPARE(bs.workers.at(0).error, u"w"_qs);
+
+        // One vocabulary: what the output names, the exact form names the
+        // same way (and the old wire's names are gone).
+        const QJsonObject output = readTestToJson(result);
+        for (const char16_t *key : {u"test", u"device", u"block_size", u"size", u"count", u"time_ms", u"direct",
+                                    u"fadvise_sequential", u"repeat", u"interval_ms", u"seq_streams", u"random_readers", u"random_block_size", u"cancelled",
+                                    u"failed", u"errors", u"schema"})
+            QVERIFY2(exact.value(QStringView(key)) == output.value(QStringView(key)), qPrintable(QString::fromUtf16(key)));
+        for (const char16_t *old : {u"kind", u"bs", u"duration_ms", u"fadvise", u"random_bs", u"summary"})
+            QVERIFY2(!exact.contains(QStringView(old)), qPrintable(QString::fromUtf16(old)));
+        const QJsonObject outRun = output.value(u"runs").toArray().at(0).toObject();
+        const QJsonObject exactRun = exact.value(u"runs").toArray().at(0).toObject();
+        for (const QString &key : outRun.keys())
+            QVERIFY2(exactRun.contains(key) || key == u"complete" || key == u"device_stats" || key == u"settings",
+                     qPrintable(key));
+        QCOMPARE(exactRun.value(u"settings_by_device").toObject().value(u"loop5p1").toObject(),
+                 outRun.value(u"settings").toObject());
+        const QJsonObject outStream = outRun.value(u"streams").toArray().at(0).toObject();
+        const QJsonObject exactStream = exactRun.value(u"streams").toArray().at(0).toObject();
+        for (const QString &key : outStream.keys())
+            QVERIFY2(exactStream.contains(key), qPrintable(key));
+    }
+
+    void exactSweepRoundTrips()
+    {
+        SweepResult sweep;
+        sweep.test = ReadTestKind::Concurrent;
+        sweep.device = u"loop5p1"_qs;
+        sweep.queueDevice = u"loop5"_qs;
+        sweep.originalKiB = 128;
+        sweep.restored = true;
+        sweep.restoreMessage = u"restored 128 KiB"_qs;
+        sweep.journalPath = u"/run/x.json"_qs;
+        sweep.errors = {u"e"_qs};
+        SweepPoint p;
+        p.requestedKiB = 4000;
+        p.readAheadKiB = 4096;
+        p.mbPerSec = 321.123456;
+        p.avgRequestKiB = 511.75;
+        p.result.device = u"loop5p1"_qs;
+        p.result.mbPerSec = summarize({321.123456, 300});
+        sweep.points = {p};
+        const QJsonObject exact = sweepToExactJson(sweep);
+        const SweepResult back = sweepFromJson(QJsonDocument::fromJson(QJsonDocument(exact).toJson()).object());
+        QCOMPARE(sweepToExactJson(back), exact);
+        QCOMPARE(back.test, ReadTestKind::Concurrent);
+        QCOMPARE(back.queueDevice, u"loop5"_qs);
+        QCOMPARE(back.originalKiB, std::optional<quint64>(128));
+        QVERIFY(back.restored);
+        QCOMPARE(back.restoreMessage, sweep.restoreMessage);
+        QCOMPARE(back.journalPath, sweep.journalPath);
+        QCOMPARE(back.points.constFirst().requestedKiB, 4000u);
+        QCOMPARE(back.points.constFirst().readAheadKiB, 4096u);
+        QCOMPARE(back.points.constFirst().mbPerSec, 321.123456);
+        QCOMPARE(back.points.constFirst().result.mbPerSec.median, p.result.mbPerSec.median);
+        const QJsonObject output = sweepToJson(sweep);
+        for (const char16_t *key : {u"schema", u"sweep", u"test", u"device", u"queue_device", u"original_read_ahead_kb",
+                                    u"restored", u"restore_message", u"journal", u"cancelled", u"failed", u"errors"})
+            QVERIFY2(exact.value(QStringView(key)) == output.value(QStringView(key)), qPrintable(QString::fromUtf16(key)));
+        const QJsonObject outPoint = output.value(u"points").toArray().at(0).toObject();
+        const QJsonObject exactPoint = exact.value(u"points").toArray().at(0).toObject();
+        for (const char16_t *key : {u"read_ahead_kb", u"requested_read_ahead_kb", u"avg_request_kb"})
+            QVERIFY2(exactPoint.value(QStringView(key)) == outPoint.value(QStringView(key)), qPrintable(QString::fromUtf16(key)));
     }
 
     // ---- prepare() on recorded trees ----

@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -98,6 +99,30 @@ QJsonObject applyTemporary(int id, const QString &device, const QString &value)
                                     {QStringLiteral("key"), QStringLiteral("read_ahead_kb")},
                                     {QStringLiteral("value"), value}}}}};
 }
+
+/// BLOCKTUNE_HISTORY_DB set to `file` while it lives (for the processes
+/// started meanwhile: an agent, the CLI reading what it kept).
+class HistoryDbFor final
+{
+public:
+    explicit HistoryDbFor(const QString &file)
+        : m_had(qEnvironmentVariableIsSet("BLOCKTUNE_HISTORY_DB")), m_before(qgetenv("BLOCKTUNE_HISTORY_DB"))
+    {
+        qputenv("BLOCKTUNE_HISTORY_DB", file.toLocal8Bit());
+    }
+    ~HistoryDbFor()
+    {
+        if (m_had)
+            qputenv("BLOCKTUNE_HISTORY_DB", m_before);
+        else
+            qunsetenv("BLOCKTUNE_HISTORY_DB");
+    }
+    Q_DISABLE_COPY_MOVE(HistoryDbFor)
+
+private:
+    bool m_had;
+    QByteArray m_before;
+};
 
 /// On a copy of a recorded tree, in a journal folder of the test's own (set
 /// for the processes started while it lives): sdb left at 4096 by a
@@ -225,6 +250,73 @@ private Q_SLOTS:
                  qPrintable(o.value(u"error").toString()));
     }
 
+    // Issue 36: QJsonDocument keeps the last of two equal keys, so
+    // {"op":"list","op":"stop"} was a stop that read like a list. Refused
+    // naming the key, at any depth (a plan's entries too), escapes decoded.
+    void duplicateKeysAreRefusedNamingTheKey_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("op twice") << QByteArray("{\"op\":\"list\",\"id\":7,\"op\":\"stop\"}") << u"op"_qs;
+        QTest::newRow("op escaped") << QByteArray("{\"op\":\"list\",\"id\":7,\"o\\u0070\":\"stop\"}") << u"op"_qs;
+        QTest::newRow("in a plan entry")
+            << QByteArray("{\"op\":\"apply\",\"id\":7,\"changes\":[{\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\","
+                          "\"value\":\"128\",\"value\":\"4096\"}]}")
+            << u"value"_qs;
+    }
+    void duplicateKeysAreRefusedNamingTheKey()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(QString, key);
+        Agent agent;
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.process().write(request + '\n');
+        const QJsonObject o = agent.next();
+        QCOMPARE(o.value(u"ok").toBool(), false);
+        QVERIFY2(o.value(u"error").toString().startsWith(u"field '%1' appears twice in one object of the request"_qs.arg(key)),
+                 qPrintable(o.value(u"error").toString()));
+        // Still in step, still there: the stop was not carried out.
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 8}});
+        const QJsonObject next = agent.next();
+        QCOMPARE(next.value(u"id").toInt(), 8);
+        QCOMPARE(next.value(u"ok").toBool(), true);
+    }
+
+    // Issue 36, attack 4 through the agent: `profile import` of a 10,000
+    // deep include= chain overflowed the stack and killed the agent (rc
+    // -11), leaving a temporary readahead on the host. Now it is an answer
+    // and the agent goes on.
+    void deepIncludeChainThroughTheAgentIsAnAnswer()
+    {
+        QTemporaryDir dir;
+        constexpr int kProfiles = 10000;
+        for (int i = 0; i < kProfiles; ++i) {
+            QVERIFY(QDir().mkpath(dir.filePath(u"p%1"_qs.arg(i))));
+            QFile f(dir.filePath(u"p%1/tuned.conf"_qs.arg(i)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            if (i + 1 < kProfiles)
+                f.write("[main]\ninclude=p" + QByteArray::number(i + 1) + '\n');
+            f.write("[disk]\nreadahead=4096\n");
+        }
+        Agent agent;
+        agent.send(hello());
+        QCOMPARE(agent.next().value(u"ok").toBool(), true);
+        agent.send({{QStringLiteral("op"), QStringLiteral("run")}, {QStringLiteral("id"), 9},
+                    {QStringLiteral("command"), QStringLiteral("profile")},
+                    {QStringLiteral("args"), QJsonArray{QStringLiteral("import"), dir.filePath(u"p0/tuned.conf"_qs)}}});
+        const QList<QJsonObject> lines = agent.until(9);
+        QVERIFY(!lines.isEmpty());
+        QCOMPARE(lines.constLast().value(u"id").toInt(), 9);
+        QByteArray all;
+        for (const QJsonObject &o : lines)
+            all += line(o);
+        QVERIFY2(all.contains("include chain longer than 8 profiles"), all.constData());
+        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 10}});
+        QCOMPARE(agent.until(10).constLast().value(u"ok").toBool(), true);
+        QCOMPARE(agent.process().state(), QProcess::Running);
+    }
+
     void listOpIsTheModelListJsonPrints()
     {
         const QString tree = recordedTree("scst-raid0-lvm");
@@ -237,6 +329,232 @@ private Q_SLOTS:
         const ProcessResult local = run(binary("blocktune-cli"), {QStringLiteral("--sysroot"), tree, QStringLiteral("list"),
                                                                  QStringLiteral("--json")});
         QCOMPARE(QJsonDocument(o.value(u"model").toObject()).toJson(QJsonDocument::Indented), local.out);
+    }
+
+    // Op "mirror": the named devices and every device they stack with, as
+    // files the client writes into its mirror; what the CLI then reads there
+    // is what it reads on the whole tree (the referee), and nothing else of
+    // the host is there.
+    void mirrorOpHoldsTheNamedDevicesAndTheirStack_data()
+    {
+        QTest::addColumn<QString>("tree");
+        QTest::addColumn<QStringList>("asked");
+        QTest::addColumn<QStringList>("devices"); // what the mirror's list --json names, sorted
+        const QStringList raid0Lvm{u"dm-0"_qs, u"dm-1"_qs, u"dm-2"_qs, u"md0"_qs,
+                                   u"sdb"_qs,  u"sdb1"_qs, u"sdc"_qs,  u"sdc1"_qs};
+        QTest::newRow("an lv: its md, partitions, disks, sibling lvs")
+            << u"scst-raid0-lvm"_qs << QStringList{u"dm-1"_qs} << raid0Lvm;
+        QTest::newRow("a member partition: the same stack") << u"scst-raid0-lvm"_qs << QStringList{u"sdb1"_qs} << raid0Lvm;
+        QTest::newRow("a partition: its disk and siblings")
+            << u"md-raid10-f2"_qs << QStringList{u"sda2"_qs} << QStringList{u"sda"_qs, u"sda1"_qs, u"sda2"_qs};
+        QTest::newRow("a by-id link") << u"md-raid10-f2"_qs
+                                      << QStringList{u"/dev/disk/by-id/ata-ST2000NM0033-9ZM175_Z1X0A1B2"_qs}
+                                      << QStringList{u"md0"_qs, u"sdb"_qs, u"sdc"_qs, u"sdd"_qs, u"sde"_qs,
+                                                     u"sdf"_qs, u"sdg"_qs, u"sdh"_qs, u"sdi"_qs};
+        QTest::newRow("no such device") << u"md-raid10-f2"_qs << QStringList{u"sdz"_qs} << QStringList{};
+        QTest::newRow("a name leaving sys/") << u"md-raid10-f2"_qs << QStringList{u"../../../etc"_qs} << QStringList{};
+        QTest::newRow("a /dev path leaving dev/") << u"md-raid10-f2"_qs << QStringList{u"/dev/../../etc/passwd"_qs}
+                                                  << QStringList{};
+    }
+    void mirrorOpHoldsTheNamedDevicesAndTheirStack()
+    {
+        QFETCH(QString, tree);
+        QFETCH(QStringList, asked);
+        QFETCH(QStringList, devices);
+        const QString root = recordedTree(tree.toLatin1().constData());
+        Agent agent({QStringLiteral("--sysroot"), root});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("mirror")},
+                    {QStringLiteral("id"), 2},
+                    {QStringLiteral("devices"), QJsonArray::fromStringList(asked)}});
+        const QJsonObject a = agent.next();
+        QVERIFY2(a.value(u"ok").toBool(), qPrintable(a.value(u"error").toString()));
+        QTemporaryDir mirror;
+        QVERIFY(writeSnapshotJson(mirror.path(), a));
+        const ProcessResult listed = run(binary("blocktune-cli"), {QStringLiteral("--sysroot"), mirror.path(),
+                                                                   QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(listed.exitCode, 0);
+        QStringList names;
+        for (const QJsonValue &d : QJsonDocument::fromJson(listed.out).object().value(u"devices").toArray())
+            names << d.toObject().value(u"name").toString();
+        names.sort();
+        QCOMPARE(names, devices);
+        for (const QString &name : devices) {
+            const QStringList get{QStringLiteral("get"), name, QStringLiteral("--json")};
+            QCOMPARE(run(binary("blocktune-cli"), QStringList{QStringLiteral("--sysroot"), mirror.path()} + get).out,
+                     run(binary("blocktune-cli"), QStringList{QStringLiteral("--sysroot"), root} + get).out);
+        }
+    }
+
+    void mirrorOpRefusesWhatIsNotAListOfNames_data()
+    {
+        QTest::addColumn<QJsonValue>("devices");
+        QJsonArray tooMany;
+        for (int i = 0; i < 257; ++i)
+            tooMany.append(u"sda"_qs);
+        QTest::newRow("none") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("an empty list (the whole host is op snapshot)") << QJsonValue(QJsonArray{});
+        QTest::newRow("a name, not a list") << QJsonValue(u"sdb"_qs);
+        QTest::newRow("a number in it") << QJsonValue(QJsonArray{u"sdb"_qs, 7});
+        QTest::newRow("an empty name") << QJsonValue(QJsonArray{QString()});
+        QTest::newRow("257 names") << QJsonValue(tooMany);
+    }
+    void mirrorOpRefusesWhatIsNotAListOfNames()
+    {
+        QFETCH(QJsonValue, devices);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        QJsonObject request{{QStringLiteral("op"), QStringLiteral("mirror")}, {QStringLiteral("id"), 2}};
+        if (!devices.isUndefined())
+            request.insert(u"devices", devices);
+        agent.send(request);
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(u"'devices'"_qs), qPrintable(a.value(u"error").toString()));
+        QVERIFY(!a.contains(u"files"));
+    }
+
+    // A client writes what an agent sends into its mirror, and nothing
+    // outside it, whatever the agent says.
+    void mirrorFilesOutsideTheMirrorAreRefused_data()
+    {
+        QTest::addColumn<QJsonObject>("answer");
+        const auto file = [](const QString &path) {
+            return QJsonObject{{QStringLiteral("files"), QJsonObject{{path, u"x"_qs}}}};
+        };
+        const auto link = [](const QString &path, const QString &to) {
+            return QJsonObject{{QStringLiteral("links"), QJsonObject{{path, to}}}};
+        };
+        QTest::newRow("an absolute path") << file(u"/tmp/blocktune-mirror-escape"_qs);
+        QTest::newRow("up and out") << file(u"sys/../../blocktune-mirror-escape"_qs);
+        QTest::newRow("not sys, proc or dev") << file(u"etc/passwd"_qs);
+        QTest::newRow("an empty part") << file(u"sys//x"_qs);
+        QTest::newRow("a link to an absolute path") << link(u"sys/class/block/sdb"_qs, u"/etc"_qs);
+        QTest::newRow("a folder up and out") << QJsonObject{{QStringLiteral("dirs"), QJsonArray{u"dev/../.."_qs}}};
+        QJsonObject through = link(u"sys/out"_qs, u"../.."_qs);
+        through.insert(u"files", QJsonObject{{u"sys/out/blocktune-mirror-escape"_qs, u"x"_qs}});
+        QTest::newRow("a file through a link it sends") << through;
+    }
+    void mirrorFilesOutsideTheMirrorAreRefused()
+    {
+        QFETCH(QJsonObject, answer);
+        QTemporaryDir parent;
+        const QString mirror = parent.filePath(QStringLiteral("mirror"));
+        QVERIFY(QDir().mkpath(mirror));
+        const Status written = writeSnapshotJson(mirror, answer);
+        QVERIFY(!written);
+        QCOMPARE(written.error().code, int(InvalidArgument));
+        QVERIFY(!QFileInfo::exists(parent.filePath(QStringLiteral("blocktune-mirror-escape"))));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/blocktune-mirror-escape")));
+        QCOMPARE(QDir(mirror).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot), QStringList{});
+    }
+
+    // keep_advice takes a record of fixed fields, each typed and bounded;
+    // anything else is refused and nothing is kept.
+    void keepAdviceRefusesWhatIsNotAnAdviceRecord_data()
+    {
+        QTest::addColumn<QJsonObject>("request");
+        QTest::addColumn<QString>("error");
+        const QJsonObject good{{u"test"_qs, u"single"_qs},       {u"device"_qs, u"sdb"_qs},
+                               {u"description"_qs, u"x"_qs},     {u"mb_per_s"_qs, 120.5},
+                               {u"ok"_qs, true},                 {u"settings"_qs, QJsonObject{{u"workload"_qs, u"single"_qs}}},
+                               {u"metrics"_qs, QJsonObject{{u"runs"_qs, 6}}}, {u"result"_qs, QJsonObject{}}};
+        const auto with = [&good](const QString &key, const QJsonValue &v) {
+            QJsonObject r = good;
+            if (v.isUndefined())
+                r.remove(key);
+            else
+                r.insert(key, v);
+            return QJsonObject{{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}, {u"record"_qs, r}};
+        };
+        QTest::newRow("no record") << QJsonObject{{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}} << u"'record' is an object"_qs;
+        QTest::newRow("a field of its own") << with(u"kind"_qs, u"test"_qs) << u"no field 'kind'"_qs;
+        QTest::newRow("a path for a device") << with(u"device"_qs, u"../../etc"_qs) << u"'device' is a kernel name"_qs;
+        QTest::newRow("no device") << with(u"device"_qs, QJsonValue::Undefined) << u"'device' is a string"_qs;
+        QTest::newRow("a long description") << with(u"description"_qs, QString(513, u'x')) << u"'description' is a string"_qs;
+        QTest::newRow("negative MB/s") << with(u"mb_per_s"_qs, -1) << u"'mb_per_s' is a number"_qs;
+        QTest::newRow("MB/s as text") << with(u"mb_per_s"_qs, u"fast"_qs) << u"'mb_per_s' is a number"_qs;
+        QTest::newRow("ok as a number") << with(u"ok"_qs, 1) << u"'ok' is true or false"_qs;
+        QTest::newRow("settings nested") << with(u"settings"_qs, QJsonObject{{u"a"_qs, QJsonObject{}}})
+                                         << u"'settings' holds numbers"_qs;
+        QTest::newRow("metrics a list") << with(u"metrics"_qs, QJsonArray{}) << u"'metrics' is an object"_qs;
+        QTest::newRow("no result") << with(u"result"_qs, QJsonValue::Undefined) << u"'result' is an object"_qs;
+        QJsonObject shell = with(u"ok"_qs, true);
+        shell.insert(u"source"_qs, u"shell"_qs);
+        QTest::newRow("a source of its own") << shell << u"'source' is"_qs;
+    }
+    void keepAdviceRefusesWhatIsNotAnAdviceRecord()
+    {
+        QFETCH(QJsonObject, request);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        const HistoryDbFor agentDb(db);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send(request);
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
+        QVERIFY(!a.contains(u"history_id"));
+        QVERIFY(!QFileInfo::exists(db));
+    }
+
+    void keepAdviceKeepsItAsTheClientSaysAndFromHere()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"history.sqlite"_qs);
+        const HistoryDbFor agentDb(db);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        const QJsonObject record{{u"test"_qs, u"single"_qs},   {u"device"_qs, u"sdb"_qs},
+                                 {u"description"_qs, u"512 KiB recommended, 6 runs in 7.0 s"_qs},
+                                 {u"mb_per_s"_qs, 120.5},      {u"ok"_qs, true},
+                                 {u"settings"_qs, QJsonObject{{u"workload"_qs, u"single"_qs}}},
+                                 {u"metrics"_qs, QJsonObject{{u"runs"_qs, 6}}},
+                                 {u"result"_qs, QJsonObject{{u"device"_qs, u"sdb"_qs}}}};
+        agent.send({{u"op"_qs, u"keep_advice"_qs}, {u"id"_qs, 2}, {u"source"_qs, u"cli"_qs}, {u"record"_qs, record}});
+        const QJsonObject a = agent.next();
+        QVERIFY2(a.value(u"ok").toBool(), qPrintable(a.value(u"error").toString()));
+        QVERIFY2(a.value(u"history_id").toInteger() > 0, qPrintable(a.value(u"history_error").toString()));
+        const ProcessResult listed = run(binary("blocktune-cli"), {u"history"_qs, u"--json"_qs});
+        const QJsonArray records = QJsonDocument::fromJson(listed.out).object().value(u"records").toArray();
+        QCOMPARE(records.size(), 1);
+        const QJsonObject kept = records.first().toObject();
+        QCOMPARE(kept.value(u"kind").toString(), u"advice"_qs);
+        QCOMPARE(kept.value(u"source").toString(), u"cli"_qs);
+        QCOMPARE(kept.value(u"device").toString(), u"sdb"_qs);
+        QCOMPARE(kept.value(u"description").toString(), u"512 KiB recommended, 6 runs in 7.0 s"_qs);
+        QVERIFY(!kept.value(u"kernel").toString().isEmpty()); // the agent's, not the client's word
+    }
+
+    // readtest and sweep keep their record with the client's "source"
+    // ("console", "cli"); any other word is refused before anything runs.
+    void readTestSourceIsConsoleOrCli_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QJsonValue>("source");
+        for (const QString &op : {u"readtest"_qs, u"sweep"_qs}) {
+            QTest::addRow("%s: a word of its own", qPrintable(op)) << op << QJsonValue(u"shell"_qs);
+            QTest::addRow("%s: a number", qPrintable(op)) << op << QJsonValue(1);
+            QTest::addRow("%s: CLI in capitals", qPrintable(op)) << op << QJsonValue(u"CLI"_qs);
+        }
+    }
+    void readTestSourceIsConsoleOrCli()
+    {
+        QFETCH(QString, op);
+        QFETCH(QJsonValue, source);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), op}, {QStringLiteral("id"), 2}, {QStringLiteral("source"), source}});
+        const QJsonObject a = agent.next();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QCOMPARE(a.value(u"error").toString(), u"'source' is \"console\" or \"cli\""_qs);
     }
 
     // The agent's temporary changes come back when its input ends (ssh
@@ -514,6 +832,26 @@ private Q_SLOTS:
         QCOMPARE(j.readAhead(u"sdb"_qs), u"128"_qs);
         QCOMPARE(j.journals(), QStringList{QFileInfo(j.liveJournal()).fileName()});
         QCOMPARE(j.readAhead(u"sdc"_qs), u"64"_qs); // the running session's change is its own
+    }
+
+    // journals: what restore finds there, the running session's journal
+    // too (restore leaves it alone and says so), and the folder.
+    void journalsOpListsEveryJournalAndItsFolder()
+    {
+        const DeadAndLiveJournals j;
+        QVERIFY(j.isValid());
+        Agent agent({QStringLiteral("--sysroot"), j.tree()});
+        agent.send(hello());
+        agent.next();
+        agent.send({{QStringLiteral("op"), QStringLiteral("journals")}, {QStringLiteral("id"), 2}});
+        const QJsonObject listed = agent.next();
+        QVERIFY2(listed.value(u"ok").toBool(), qPrintable(listed.value(u"error").toString()));
+        QCOMPARE(listed.value(u"journal_dir").toString(), j.journalDir());
+        QMap<QString, bool> ownerAlive;
+        for (const QJsonValue &v : listed.value(u"journals").toArray())
+            ownerAlive.insert(v.toObject().value(u"path").toString(), v.toObject().value(u"owner_alive").toBool());
+        QCOMPARE(ownerAlive, (QMap<QString, bool>{{j.deadJournal(), false}, {j.liveJournal(), true}}));
+        QCOMPARE(j.readAhead(u"sdb"_qs), u"4096"_qs); // listed, not restored
     }
 
     // restore_journal takes only a path dead_journals answers: anything

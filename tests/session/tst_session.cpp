@@ -160,6 +160,51 @@ private Q_SLOTS:
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
     }
 
+    // Every write, try and restore is told once, in words, where it
+    // happened (what every status line of the console shows); a job's many
+    // temporary changes for measuring are told as one.
+    void eventsSayWhatWasWritten()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const QString before = tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs);
+        QList<SessionEvent> told;
+        SessionOptions options;
+        options.eventSink = [&told](const SessionEvent &e) { told << e; };
+        TuningSession session(SysRoot(tree.path()), options);
+        QVERIFY(session.apply({{u"sdb"_qs, u"read_ahead_kb"_qs, SettingValue(quint64(512))}}).ok());
+        QCOMPARE(told.size(), 1);
+        QCOMPARE(told.at(0).kind, SessionEvent::Kind::Applied);
+        QVERIFY(told.at(0).ok);
+        QCOMPARE(told.at(0).details, QStringList{u"sdb read_ahead_kb: "_qs + before + u" → 512"_qs});
+        QCOMPARE(told.at(0).devices, QStringList{u"sdb"_qs});
+
+        // Refused: said so, nothing written.
+        told.clear();
+        QVERIFY(!session.apply({{u"sdb"_qs, u"scheduler"_qs, SettingValue(u"cfq"_qs)}}).ok());
+        QVERIFY(told.isEmpty() || !told.at(0).ok);
+
+        // A sweep's three tries and its restore: one event, all back.
+        told.clear();
+        for (quint64 kib : {128, 1024, 4096})
+            QVERIFY(session.applyTemporary({{u"sdb"_qs, u"read_ahead_kb"_qs, SettingValue(kib)}}).ok());
+        QVERIFY(session.restoreTemporary().ok());
+        QCOMPARE(told.size(), 4);
+        const QList<SessionEvent> folded = foldJobEvents(told);
+        QCOMPARE(folded.size(), 1);
+        QCOMPARE(folded.at(0).kind, SessionEvent::Kind::Measured);
+        QVERIFY(folded.at(0).ok);
+        QVERIFY2(folded.at(0).text.startsWith(u"Measured on sdb with 3 temporary change"_qs)
+                     && folded.at(0).text.endsWith(u"all restored"_qs),
+                 qPrintable(folded.at(0).text));
+        QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"512"_qs);
+
+        // A try not restored (a job that ended early): still held, not ok.
+        const QList<SessionEvent> open = foldJobEvents(QList<SessionEvent>{told.at(0)});
+        QCOMPARE(open.size(), 1);
+        QVERIFY(!open.at(0).ok);
+        QVERIFY2(open.at(0).text.contains(u"still held"_qs), qPrintable(open.at(0).text));
+    }
+
     void cliCommandsScanOnce_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -233,4 +233,24 @@ private:
     QString m_error;
 };
 
+/// The ssh processes this test started (children of this process): what a
+/// dropped connection is made of, and what must be gone after a close.
+inline QList<qint64> sshChildren()
+{
+    QList<qint64> out;
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile children(tasks.filePath(task + QStringLiteral("/children")));
+        if (!children.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &word : children.readAll().split(' ')) {
+            const qint64 pid = word.trimmed().toLongLong();
+            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+            if (pid > 0 && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "ssh")
+                out << pid;
+        }
+    }
+    return out;
+}
+
 } // namespace blocktune::test

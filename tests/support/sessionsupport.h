@@ -2,7 +2,7 @@
 // The console's session in tests: a ConsoleSession whose first device list
 // has arrived, as the main window waits for it.
 
-#include "session/consolesession.h"
+#include "console/consolesession.h"
 
 #include <QTest>
 

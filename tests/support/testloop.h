@@ -61,11 +61,13 @@ inline quint64 readAhead(const QString &dev)
 /// A loop device of this test with known queue settings: loop devices keep
 /// their queue settings across detach and attach, so a previous user's
 /// max_sectors_kb of 4 would make every request 4 KiB. Puts the settings it
-/// found back before the device is detached.
+/// found back before the device is detached (and only while loopN is still
+/// this device: a test may have detached it, and the name gone to someone
+/// else). `inMemory`: its file in /dev/shm, a device faster than any disk.
 class TestLoop final
 {
 public:
-    TestLoop(qint64 bytes, const QByteArray &fill) : m_loop(bytes, true, fill)
+    TestLoop(qint64 bytes, const QByteArray &fill, bool inMemory = false) : m_loop(bytes, true, fill, inMemory)
     {
         if (!m_loop.isValid())
             return;
@@ -85,7 +87,7 @@ public:
     }
     ~TestLoop()
     {
-        if (!m_loop.isValid())
+        if (!m_loop.isAttached())
             return;
         for (const auto &[attr, value] : m_saved)
             if (!value.isEmpty())
@@ -98,6 +100,9 @@ public:
     QString path() const { return m_loop.path(); }
     QString backingFile() const { return m_loop.backingFile(); }
     QByteArray initialHash() const { return m_hash; }
+    bool isAttached() const { return m_loop.isAttached(); }
+    /// See LoopDevice::waitUntilGone().
+    bool waitUntilGone(int timeoutMs) const { return m_loop.waitUntilGone(timeoutMs); }
 
 private:
     LoopDevice m_loop;

@@ -3,6 +3,9 @@
 // themselves, running our own binaries.
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QThread>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QString>
@@ -112,16 +115,63 @@ inline void keepConsoleStateIn(const QTemporaryDir &home)
     QDir().mkpath(home.filePath(QStringLiteral("journals")));
 }
 
+/// Where the tests' loop devices keep their backing files: the folder ctest
+/// names for this build (BLOCKTUNE_TEST_TMPDIR, made by suite_guard_before,
+/// which judges by it whether a loop device left attached is the suite's),
+/// else /var/tmp. `shm`: the same in memory (BLOCKTUNE_TEST_SHMDIR, else
+/// /dev/shm), for a device far faster than a disk.
+inline QString testTempRoot(bool shm = false)
+{
+    const QString dir = qEnvironmentVariable(shm ? "BLOCKTUNE_TEST_SHMDIR" : "BLOCKTUNE_TEST_TMPDIR");
+    if (dir.isEmpty())
+        return shm ? QStringLiteral("/dev/shm") : QStringLiteral("/var/tmp");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+/// The backing file of loop device `name` as the kernel shows it, without
+/// its " (deleted)"; empty when `name` is not attached.
+inline QString loopBackingFile(const QString &name)
+{
+    QFile f(QStringLiteral("/sys/block/%1/loop/backing_file").arg(name));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString path = QString::fromLocal8Bit(f.readAll()).trimmed();
+    if (path.endsWith(QStringLiteral(" (deleted)")))
+        path.chop(10);
+    return path;
+}
+
+/// The loop device whose backing file is `file` now (a name another
+/// process can take as soon as it is free: the file is the identity), or
+/// empty.
+inline QString loopHolding(const QString &file)
+{
+    const QStringList loops = QDir(QStringLiteral("/sys/block")).entryList({QStringLiteral("loop*")}, QDir::Dirs | QDir::System);
+    for (const QString &name : loops)
+        if (loopBackingFile(name) == file)
+            return name;
+    return {};
+}
+
 /// A loop device over a sparse temp file, detached (and the file removed)
-/// in the destructor, so a failing test leaves nothing attached.
+/// in the destructor, so a failing test leaves nothing attached. Its
+/// identity is its backing file, not its name: once it is detached,
+/// another process may attach loopN at once (other people attach loops on
+/// this machine), so nothing here touches loopN unless it still holds our
+/// file, and a detach is waited for until the kernel has let it go (the
+/// kernel defers it while anyone, udev's probe say, holds the device open:
+/// LOOP_CLR_FD then only sets autoclear).
 class LoopDevice final
 {
 public:
-    LoopDevice(qint64 bytes, bool directIo, const QByteArray &fill = {})
+    LoopDevice(qint64 bytes, bool directIo, const QByteArray &fill = {}, bool inMemory = false)
+        : m_dir(testTempRoot(inMemory) + QStringLiteral("/blocktune-test-XXXXXX"))
     {
         if (!m_dir.isValid())
             return;
-        m_file = m_dir.filePath(QStringLiteral("backing.img"));
+        // The kernel shows the file's path as d_path() resolves it.
+        m_file = QFileInfo(m_dir.path()).canonicalFilePath() + QStringLiteral("/backing.img");
         QFile f(m_file);
         if (!f.open(QIODevice::WriteOnly))
             return;
@@ -141,22 +191,51 @@ public:
         if (r.exitCode == 0)
             m_device = QString::fromLocal8Bit(r.out).trimmed();
     }
-    ~LoopDevice() { detach(); }
+    ~LoopDevice()
+    {
+        if (!detach() && QTest::currentTestFunction())
+            QTest::qFail(qPrintable(QStringLiteral("%1 (backing file %2) was still attached 10 s after its detach")
+                                        .arg(m_device, m_file)),
+                         __FILE__, __LINE__);
+    }
     Q_DISABLE_COPY_MOVE(LoopDevice)
 
     bool isValid() const { return !m_device.isEmpty(); }
     QString path() const { return m_device; }                 ///< /dev/loopN
     QString name() const { return m_device.mid(5); }          ///< loopN
     QString backingFile() const { return m_file; }
-    void detach()
+    /// loopN still holds this device's file (false once detached, even
+    /// when another process has attached loopN since).
+    bool isAttached() const { return isValid() && loopBackingFile(name()) == m_file; }
+    /// Detaches it, when loopN is still ours, and waits (10 s at most) until
+    /// the kernel has: true when it is gone. A test that detached it itself
+    /// (losetup -d, autoclear) calls this to wait for that.
+    bool detach()
     {
-        if (!m_device.isEmpty())
+        if (m_device.isEmpty())
+            return true;
+        if (isAttached())
             run(QStringLiteral("losetup"), {QStringLiteral("-d"), m_device});
-        m_device.clear();
+        const bool gone = waitUntilGone(10000);
+        if (gone)
+            m_device.clear();
+        return gone;
+    }
+    /// Waits until loopN no longer holds this device's file.
+    bool waitUntilGone(int timeoutMs) const
+    {
+        QElapsedTimer t;
+        t.start();
+        while (isAttached()) {
+            if (t.elapsed() > timeoutMs)
+                return false;
+            QThread::msleep(20);
+        }
+        return true;
     }
 
 private:
-    QTemporaryDir m_dir{QStringLiteral("/var/tmp/blocktune-test-XXXXXX")};
+    QTemporaryDir m_dir;
     QString m_file;
     QString m_device;
 };

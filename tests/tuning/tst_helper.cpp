@@ -4,7 +4,7 @@
 // client side (HelperClient/HelperWriter) and the polkit action file.
 #include "tuningtestutil.h"
 
-#include "monitor/monitor.h"
+#include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
 
 #include <QJsonArray>
@@ -14,12 +14,33 @@
 #include <QSignalSpy>
 #include <QXmlStreamReader>
 
+#include <QStandardPaths>
+
+#include <atomic>
+#include <cstdio>
+#include <fcntl.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace blocktune;
 using namespace blocktune::test;
 
 namespace {
+
+void writeMode(const QString &path, const QByteArray &data, QFile::Permissions mode)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(data), data.size());
+    f.close();
+    QVERIFY(f.setPermissions(mode));
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
 
 QList<QJsonObject> answers(const QByteArray &out)
 {
@@ -188,6 +209,12 @@ void addProtocolRows(QList<HostileRequest> &rows)
         {"set without a value", "{\"op\":\"set\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\"}", u"'set' needs a string 'value'"_qs, u"invalid"_qs},
         {"4097-byte line", setLine("sdb", "read_ahead_kb", "1").replace("\"sdb\"", QByteArray("\"" + QByteArray(4097 - 62, 's') + "\"")), u"request longer than 4096 bytes refused"_qs, u"invalid"_qs},
         {"100 KB line", QByteArray("{\"op\":\"hello\",\"id\":\"" + QByteArray(100000, 'h') + "\"}"), u"request longer than 4096 bytes refused"_qs, u"invalid"_qs},
+        // QJsonDocument keeps the last of two equal keys: this get was a set
+        // of 4096 (issue 36).
+        {"op twice, get then set", "{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"op\":\"set\",\"value\":\"4096\"}", u"field 'op' appears twice in the request (each field once)"_qs, u"invalid"_qs},
+        {"op twice, the second escaped", "{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"o\\u0070\":\"set\",\"value\":\"4096\"}", u"field 'op' appears twice"_qs, u"invalid"_qs},
+        {"value twice", "{\"op\":\"set\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"value\":\"128\",\"value\":\"4096\"}", u"field 'value' appears twice"_qs, u"invalid"_qs},
+        {"device twice", "{\"op\":\"set\",\"device\":\"sdc\",\"device\":\"sdb\",\"attribute\":\"read_ahead_kb\",\"value\":\"4096\"}", u"field 'device' appears twice"_qs, u"invalid"_qs},
     };
 }
 
@@ -419,10 +446,11 @@ private Q_SLOTS:
         QFETCH(QString, code);
         int loads = 0;
         quint64 reads = 0;
-        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
-            ++loads;
-            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
-        });
+        const HelperService service(SysRoot(m_tree->path()),
+                                    helperLatencyOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+                                        ++loads;
+                                        return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+                                    }));
         std::unique_ptr<HelperLatencyStream> stream;
         const QJsonObject a = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
         QCOMPARE(a.value(u"ok"), QJsonValue(false));
@@ -441,10 +469,11 @@ private Q_SLOTS:
     {
         int loads = 0;
         quint64 reads = 0;
-        const HelperService service(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
-            ++loads;
-            return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
-        });
+        const HelperService service(SysRoot(m_tree->path()),
+                                    helperLatencyOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<LatencySource>> {
+                                        ++loads;
+                                        return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
+                                    }));
         const QByteArray line = "{\"op\":\"latency\",\"id\":3,\"devices\":[\"sdb\",\"sda1\",\"md0\"],\"interval_ms\":250}";
         const QJsonObject refused = QJsonDocument::fromJson(service.handleLine(line)).object();
         QVERIFY(!refused.value(u"ok").toBool());
@@ -636,15 +665,181 @@ private Q_SLOTS:
         QCOMPARE(f.readAll(), QByteArray("keep\n"));
     }
 
+    // Attack 1 of issue 36, repeated: while the helper answers N requests for
+    // `get iosched/secret` and `set iosched/passwd 31337`, a thread swaps a
+    // folder of sdb's tree with a link to a folder holding a root-only file
+    // and a root-owned one (renameat2 RENAME_EXCHANGE, as fast as it can,
+    // for as long as the helper works). Before, the helper checked the path
+    // and opened it again: 266 of 20,000 gets read the secret, 1,147 of
+    // 20,000 sets truncated the file. Now not one may get through.
+    void sysrootRaceGetsNothingThrough_data()
+    {
+        QTest::addColumn<QString>("flipped"); // below sdb's real directory; "" = the directory itself
+        QTest::addColumn<int>("requests");
+        QTest::newRow("queue/iosched") << u"queue/iosched"_qs << 20000;
+        QTest::newRow("queue") << u"queue"_qs << 5000;
+        QTest::newRow("the device directory") << QString() << 5000;
+    }
+    void sysrootRaceGetsNothingThrough()
+    {
+        QFETCH(QString, flipped);
+        QFETCH(int, requests);
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        QVERIFY(tree.isValid());
+        const QString real = QFileInfo(tree.attr(u"sdb"_qs, flipped)).canonicalFilePath();
+        QVERIFY(QFileInfo(real).isDir());
+        // The decoy: what the link leads to looks like what it replaces, with
+        // the two files where the requests look for them.
+        QTemporaryDir outside;
+        const QString decoy = outside.path() + u"/decoy"_qs;
+        const QString below = flipped == u"queue/iosched"_qs ? QString() : flipped == u"queue"_qs ? u"/iosched"_qs : u"/queue/iosched"_qs;
+        QVERIFY(QDir().mkpath(decoy + below));
+        QVERIFY(QFile::copy(tree.attr(u"sdb"_qs, u"dev"_qs), decoy + u"/dev"_qs)); // a device directory has one
+        writeMode(decoy + below + u"/secret"_qs, "root-only secret\n", QFile::ReadOwner | QFile::WriteOwner);
+        writeMode(decoy + below + u"/passwd"_qs, "root:x:0:0:root:/root:/bin/bash\n",
+                  QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        const QString link = QFileInfo(real).absolutePath() + u"/.flip"_qs;
+        QVERIFY(QFile::link(decoy, link));
+
+        QByteArray input;
+        for (int i = 0; i < requests; ++i)
+            input += i % 2 ? setLine("sdb", "iosched/passwd", "31337") + '\n'
+                           : QByteArray("{\"op\":\"get\",\"device\":\"sdb\",\"attribute\":\"iosched/secret\"}\n");
+        std::atomic<bool> stop{false};
+        std::atomic<int> flips{0};
+        std::thread flipper([&] {
+            const QByteArray a = QFile::encodeName(real), b = QFile::encodeName(link);
+            while (!stop)
+                if (::renameat2(AT_FDCWD, a.constData(), AT_FDCWD, b.constData(), RENAME_EXCHANGE) == 0)
+                    ++flips;
+        });
+        QElapsedTimer t;
+        t.start();
+        const ProcessResult r = helper({u"--sysroot"_qs, tree.path()}, input); // bounded: 30 s at most
+        stop = true;
+        flipper.join();
+        if (flips % 2) // put the tree back as it was
+            QCOMPARE(::renameat2(AT_FDCWD, QFile::encodeName(real).constData(), AT_FDCWD,
+                                 QFile::encodeName(link).constData(), RENAME_EXCHANGE), 0);
+        const QList<QJsonObject> got = answers(r.out);
+        QCOMPARE(got.size(), requests);
+        const auto through = std::count_if(got.cbegin(), got.cend(), [](const QJsonObject &a) { return a.value(u"ok").toBool(); });
+        qInfo("%s flipped %d times in %lld ms: %lld of %d requests got through", qPrintable(flipped.isEmpty() ? u"sdb"_qs : flipped),
+              int(flips), qint64(t.elapsed()), qint64(through), requests);
+        QVERIFY2(flips > 100, "the folder was hardly swapped: the race did not run");
+        QCOMPARE(through, 0);
+        QVERIFY(!r.out.contains("root-only secret"));
+        QCOMPARE(readAll(decoy + below + u"/passwd"_qs), QByteArray("root:x:0:0:root:/root:/bin/bash\n"));
+        QCOMPARE(readAll(decoy + below + u"/secret"_qs), QByteArray("root-only secret\n"));
+    }
+
+    // The one decision behind "--sysroot is refused": root working for
+    // another user never follows a tree. sudo sets the real uid to 0 too, so
+    // its variables are what tells it from a root shell.
+    void sysrootRefusal_data()
+    {
+        QTest::addColumn<int>("realUid");
+        QTest::addColumn<int>("effectiveUid");
+        QTest::addColumn<QStringList>("environment"); // NAME=VALUE
+        QTest::addColumn<QString>("refusal");         // "" = allowed
+        QTest::newRow("root shell") << 0 << 0 << QStringList{} << QString();
+        QTest::newRow("a user") << 1000 << 1000 << QStringList{} << QString();
+        QTest::newRow("a user with a stray SUDO_UID") << 1000 << 1000 << QStringList{u"SUDO_UID=0"_qs} << QString();
+        QTest::newRow("sudo from root") << 0 << 0 << QStringList{u"SUDO_UID=0"_qs, u"SUDO_USER=root"_qs} << QString();
+        QTest::newRow("sudo from a user") << 0 << 0 << QStringList{u"SUDO_UID=1000"_qs, u"SUDO_USER=tester"_qs}
+                                          << u"started through sudo by a user other than root (SUDO_UID=1000)"_qs;
+        QTest::newRow("sudo, only SUDO_USER") << 0 << 0 << QStringList{u"SUDO_USER=tester"_qs}
+                                              << u"through sudo by a user other than root (SUDO_USER=tester)"_qs;
+        QTest::newRow("sudo, uid 0 but user tester") << 0 << 0 << QStringList{u"SUDO_UID=0"_qs, u"SUDO_USER=tester"_qs}
+                                                     << u"(SUDO_USER=tester)"_qs;
+        QTest::newRow("SUDO_UID not a number") << 0 << 0 << QStringList{u"SUDO_UID=0x0"_qs} << u"(SUDO_UID=0x0)"_qs;
+        QTest::newRow("SUDO_UID empty") << 0 << 0 << QStringList{u"SUDO_UID="_qs} << u"(SUDO_UID=)"_qs;
+        QTest::newRow("pkexec") << 0 << 0 << QStringList{u"PKEXEC_UID=1000"_qs}
+                                << u"--sysroot is refused when started through pkexec"_qs;
+        QTest::newRow("doas") << 0 << 0 << QStringList{u"DOAS_USER=tester"_qs} << u"through doas"_qs;
+        QTest::newRow("setuid root") << 1000 << 0 << QStringList{} << u"through setuid or setgid (real uid 1000"_qs;
+        QTest::newRow("setuid another user") << 1000 << 1001 << QStringList{} << u"through setuid or setgid"_qs;
+    }
+    void sysrootRefusal()
+    {
+        QFETCH(int, realUid);
+        QFETCH(int, effectiveUid);
+        QFETCH(QStringList, environment);
+        QFETCH(QString, refusal);
+        ProcessIdentity who{uid_t(realUid), uid_t(effectiveUid), 0, 0, {}};
+        for (const QString &e : std::as_const(environment))
+            who.elevation.append({e.section(u'=', 0, 0), e.section(u'=', 1)});
+        const QString got = blocktune::sysrootRefusal(who);
+        if (refusal.isEmpty())
+            QVERIFY2(got.isEmpty(), qPrintable(got));
+        else
+            QVERIFY2(got.contains(refusal), qPrintable(got));
+    }
+
+    // The sudoers line docs/cli.md gave before (no "" after the helper) let
+    // any argument through: a user ran `sudo blocktune-helper --sysroot ~/t`
+    // and the helper answered "euid":0,"sysroot":true. With Debian's real
+    // sudo and that old line, the helper now refuses; with the line
+    // docs/cli.md gives now, sudo itself refuses the argument.
+    void sysrootRefusedUnderRealSudo()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (QStandardPaths::findExecutable(u"sudo"_qs).isEmpty() || QStandardPaths::findExecutable(u"runuser"_qs).isEmpty()) {
+            if (rootRequired())
+                QFAIL("BLOCKTUNE_REQUIRE_ROOT=1 forbids skipping: sudo is not installed (scripts/bootstrap.sh installs it)");
+            QSKIP("sudo is not installed");
+        }
+        const QString user = u"btsr%1"_qs.arg(::getpid());
+        QCOMPARE(run(u"useradd"_qs, {u"-M"_qs, u"-s"_qs, u"/bin/sh"_qs, u"-d"_qs, u"/"_qs, u"-p"_qs, u"*"_qs, user}).exitCode, 0);
+        const QString sudoers = u"/etc/sudoers.d/blocktune-test-%1"_qs.arg(user);
+        const auto cleanUp = qScopeGuard([&] {
+            QFile::remove(sudoers);
+            run(u"userdel"_qs, {u"-f"_qs, user});
+        });
+        // The tree is the user's own: what the attack used.
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        QVERIFY(run(u"chown"_qs, {u"-R"_qs, user, tree.path()}).exitCode == 0);
+        const QString helperPath = QDir::cleanPath(binary("blocktune-helper"));
+        auto asUser = [&](const QString &rule) {
+            QFile f(sudoers);
+            if (!f.open(QIODevice::WriteOnly))
+                return ProcessResult{};
+            f.write(QStringLiteral("%1 ALL=(root) NOPASSWD: %2\n").arg(user, rule).toUtf8());
+            f.close();
+            QFile::setPermissions(sudoers, QFile::ReadOwner | QFile::ReadGroup);
+            return run(u"runuser"_qs, {u"-u"_qs, user, u"--"_qs, u"sudo"_qs, u"-n"_qs, helperPath, u"--sysroot"_qs, tree.path()},
+                       30000, "{\"op\":\"hello\"}\n");
+        };
+        const ProcessResult oldLine = asUser(helperPath);
+        QCOMPARE(oldLine.exitCode, 2);
+        QVERIFY2(oldLine.err.contains("--sysroot is refused when started through sudo by a user other than root (SUDO_UID="),
+                 oldLine.err.constData());
+        QVERIFY(!oldLine.out.contains("\"sysroot\":true"));
+        const ProcessResult newLine = asUser(helperPath + u" \"\""_qs);
+        QVERIFY(newLine.exitCode != 0);
+        QVERIFY(newLine.out.isEmpty());
+        // The line without arguments still lets the helper itself run.
+        const ProcessResult plain = run(u"runuser"_qs, {u"-u"_qs, user, u"--"_qs, u"sudo"_qs, u"-n"_qs, helperPath}, 30000,
+                                        "{\"op\":\"hello\"}\n");
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.out.contains("\"euid\":0") && plain.out.contains("\"sysroot\":false"), plain.out.constData());
+    }
+
     void arguments_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QByteArray>("pkexecUid");
+        QTest::addColumn<QByteArray>("environment"); // NAME=VALUE added to the helper's
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrText");
         const QString tree = recordedTree("md-raid10-f2");
-        QTest::newRow("sysroot under pkexec") << QStringList{u"--sysroot"_qs, tree} << QByteArray("1000") << 2
+        QTest::newRow("sysroot under pkexec") << QStringList{u"--sysroot"_qs, tree} << QByteArray("PKEXEC_UID=1000") << 2
                                               << u"--sysroot is refused when started through pkexec"_qs;
+        QTest::newRow("sysroot under sudo") << QStringList{u"--sysroot"_qs, tree} << QByteArray("SUDO_UID=1000") << 2
+                                            << u"--sysroot is refused when started through sudo by a user other than root"_qs;
+        QTest::newRow("sysroot= under sudo") << QStringList{u"--sysroot="_qs + tree} << QByteArray("SUDO_USER=tester") << 2
+                                             << u"--sysroot is refused when started through sudo"_qs;
+        QTest::newRow("sysroot under doas") << QStringList{u"--sysroot"_qs, tree} << QByteArray("DOAS_USER=tester") << 2
+                                            << u"--sysroot is refused when started through doas"_qs;
         QTest::newRow("sysroot without sys") << QStringList{u"--sysroot"_qs, u"/nonexistent"_qs} << QByteArray() << 2
                                              << u"no sys/ directory there"_qs;
         QTest::newRow("unknown argument") << QStringList{u"--exec"_qs} << QByteArray() << 2 << u"unknown argument '--exec'"_qs;
@@ -653,13 +848,13 @@ private Q_SLOTS:
     void arguments()
     {
         QFETCH(QStringList, args);
-        QFETCH(QByteArray, pkexecUid);
+        QFETCH(QByteArray, environment);
         QFETCH(int, exitCode);
         QFETCH(QString, stderrText);
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (!pkexecUid.isEmpty())
-            env.insert(u"PKEXEC_UID"_qs, QString::fromLatin1(pkexecUid));
+        if (!environment.isEmpty())
+            env.insert(QString::fromLatin1(environment.split('=').at(0)), QString::fromLatin1(environment.split('=').at(1)));
         p.setProcessEnvironment(env);
         p.start(binary("blocktune-helper"), args);
         QVERIFY(p.waitForStarted());

@@ -6,6 +6,10 @@
 #include "devices/devicemodel.h"
 #include "tuning/tuning.h"
 
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace blocktune;
@@ -341,6 +345,105 @@ private Q_SLOTS:
             attrs << e.attribute;
         QCOMPARE(attrs, (QStringList{u"read_ahead_kb"_qs, u"max_sectors_kb"_qs}));
         QVERIFY(!p.originals.constFirst().diskseq.isEmpty()); // nvme-parts records diskseq
+    }
+
+    // A plan travels in the names of `set --json`: each write is a change
+    // without its outcome (`device` as asked, `queue_device` where it is
+    // written), and reads back as it was made.
+    void planTravelsInTheReportsNames()
+    {
+        TreeCopy copy(u"nvme-parts"_qs);
+        QVERIFY(copy.isValid());
+        QVERIFY(QDir().mkpath(copy.path() + u"/proc/sys/vm"_qs));
+        QFile f(copy.path() + u"/proc/sys/vm/enable_context_readahead"_qs);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("1\n");
+        f.close();
+        const ChangePlan p = planChanges(SysRoot(copy.path()), scanTree(copy.path()),
+                                         changesFrom({u"nvme0n1p2 context_readahead=0"_qs, u"nvme0n1 max_sectors_kb=64"_qs}));
+        QVERIFY2(p.ok(), qPrintable(errorsOf(p)));
+        const QJsonObject plan = planToJson(p);
+        const QJsonArray writes = plan.value(u"writes").toArray();
+        const QJsonArray changes = changeReportToJson(plannedReport(p), true).value(u"changes").toArray();
+        QCOMPARE(writes.size(), p.writes.size());
+        for (qsizetype i = 0; i < writes.size(); ++i) {
+            QJsonObject change = changes.at(i).toObject();
+            for (const char16_t *outcome : {u"kept", u"status", u"message"})
+                change.remove(QStringView(outcome));
+            QCOMPARE(writes.at(i).toObject(), change);
+        }
+        const bool machineFirst = p.writes.at(0).device.isEmpty();
+        const QJsonObject machineWide = writes.at(machineFirst ? 0 : 1).toObject();
+        QCOMPARE(machineWide.value(u"device").toString(), u"nvme0n1p2"_qs);
+        QVERIFY(machineWide.value(u"queue_device").isNull());
+        QCOMPARE(machineWide.value(u"new").toString(), u"0"_qs);
+        const QJsonObject queue = writes.at(machineFirst ? 1 : 0).toObject();
+        QCOMPARE(queue.value(u"device").toString(), u"nvme0n1"_qs);
+        QCOMPARE(queue.value(u"queue_device").toString(), u"nvme0n1"_qs);
+        QCOMPARE(queue.value(u"attribute").toString(), u"max_sectors_kb"_qs);
+        QVERIFY(!queue.contains(u"request_device") && !queue.contains(u"request_value"));
+
+        const auto back = planFromJson(QJsonDocument::fromJson(QJsonDocument(plan).toJson()).object());
+        QVERIFY2(back, back ? "" : qPrintable(back.error().message));
+        QCOMPARE(planToJson(*back), plan);
+        const qsizetype q = machineFirst ? 1 : 0;
+        QCOMPARE(back->writes.at(q).request.device, u"nvme0n1"_qs);
+        QCOMPARE(back->writes.at(q).device, u"nvme0n1"_qs);
+        QCOMPARE(back->writes.at(q).current, p.writes.at(q).current);
+        QCOMPARE(back->writes.at(1 - q).request.device, u"nvme0n1p2"_qs);
+        QVERIFY(back->writes.at(1 - q).device.isEmpty());
+        QCOMPARE(back->originals.size(), p.originals.size());
+        QJsonObject bad = plan;
+        QJsonArray badWrites = writes;
+        QJsonObject w = badWrites.at(0).toObject(); // write 1
+        w.insert(u"queue_device"_qs, 5);
+        badWrites.replace(0, w);
+        bad.insert(u"writes"_qs, badWrites);
+        const auto refused = planFromJson(bad);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().message, u"plan: write 1: 'queue_device' is not a string or null"_qs);
+    }
+
+    // The one printer of a ChangeReport: columns for `set`, single spaces
+    // for `profile apply` and the console, the outcome after each write.
+    void changeReportText()
+    {
+        ChangeReport report;
+        PlannedWrite machine;
+        machine.request = SettingChange{u"nvme0n1p2"_qs, u"context_readahead"_qs, SettingValue(u"0"_qs)};
+        machine.attribute = u"vm/enable_context_readahead"_qs;
+        machine.current = u"1"_qs;
+        machine.value = u"0"_qs;
+        PlannedWrite ra;
+        ra.device = u"md0"_qs;
+        ra.attribute = u"read_ahead_kb"_qs;
+        ra.current = u"128"_qs;
+        ra.value = u"4096"_qs;
+        ra.forMembers = true;
+        PlannedWrite tunable;
+        tunable.device = u"sdb"_qs;
+        tunable.attribute = u"iosched/slice_idle"_qs;
+        tunable.value = u"0"_qs;
+        report.outcomes = {SettingOutcome{machine, SettingStatus::Failed, {}, u"Permission denied"_qs},
+                           SettingOutcome{ra, SettingStatus::Applied, u"4092"_qs, u"the kernel kept 4092, not 4096"_qs},
+                           SettingOutcome{tunable, SettingStatus::Skipped, {}, {}}};
+        QCOMPARE(changeReportLines(report),
+                 (QStringList{u"(machine)  vm/enable_context_readahead  1 -> 0  failed: Permission denied"_qs,
+                              u"md0        read_ahead_kb                128 -> 4096  applied (the kernel kept 4092)  [--members]"_qs,
+                              u"sdb        iosched/slice_idle           (new) -> 0  skipped"_qs}));
+        QCOMPARE(changeReportLines(report, {true, false, true}).at(1),
+                 u"md0        read_ahead_kb                128 -> 4096  [--members]"_qs);
+        QCOMPARE(changeReportLines(report, {false, true, false}).at(1),
+                 u"md0 read_ahead_kb 128 -> 4096  applied (the kernel kept 4092)"_qs);
+
+        // and a report read back from its JSON prints the same
+        report.plan.warnings = {u"w"_qs};
+        report.journalPath = u"/run/blocktune/j.json"_qs;
+        const ChangeReport back = changeReportFromJson(changeReportToJson(report, false));
+        QCOMPARE(changeReportLines(back), changeReportLines(report));
+        QCOMPARE(back.plan.warnings, report.plan.warnings);
+        QCOMPARE(back.journalPath, report.journalPath);
+        QCOMPARE(changeReportToJson(back, false), changeReportToJson(report, false));
     }
 
     void vendorContextSwitchIsMachineWide()

@@ -4,6 +4,7 @@
 // only onto the device it was made for.
 #include "tuningtestutil.h"
 
+#include "common/termination.h"
 #include "session/session.h"
 #include "tuning/tuning.h"
 #include "tuning/tuning_p.h"
@@ -443,6 +444,44 @@ private Q_SLOTS:
         QVERIFY2(r.error->message.contains(u"not a private directory"_qs), qPrintable(r.error->message));
         QVERIFY(r.error->message.contains(u"nothing was changed"_qs));
         QCOMPARE(tree.snapshot(), before);
+    }
+
+    // Issue 36: four of 40 kill -9s left blocktune-PID-N.json.tmp in the
+    // journal folder, and nothing removed them. The next look for journals
+    // (restore, a session's start) removes the temporaries of dead
+    // processes: only names of the journal's own patterns, regular files of
+    // this user; a live process's, a link and other names stay.
+    void staleTemporariesOfDeadProcessesAreRemoved()
+    {
+        TreeCopy tree(u"md-raid10-f2"_qs);
+        const QString dead = QString::number(deadPid());
+        const QString alive = QString::number(::getppid());
+        auto make = [&](const QString &name) {
+            QFile f(m_journals.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"half\":");
+        };
+        const QStringList removed{u"blocktune-%1-1.json.tmp"_qs.arg(dead), u"blocktune-%1-12.json.tmp"_qs.arg(dead),
+                                  u"profile-state.json.%1.tmp"_qs.arg(dead),
+                                  u"profile-state-0123456789ab.json.%1.tmp"_qs.arg(dead)};
+        const QStringList kept{u"blocktune-%1-1.json.tmp"_qs.arg(alive), u"blocktune-%1-1.json.tmp.bak"_qs.arg(dead),
+                               u"notes-%1-1.json.tmp"_qs.arg(dead), u"profile-state.json.%1.tmp"_qs.arg(alive)};
+        for (const QString &name : removed + kept)
+            make(name);
+        QTemporaryDir elsewhere;
+        const QString target = elsewhere.filePath(u"keep"_qs);
+        QVERIFY(QFile(target).open(QIODevice::WriteOnly));
+        const QString link = u"blocktune-%1-2.json.tmp"_qs.arg(dead);
+        QVERIFY(QFile::link(target, m_journals.filePath(link)));
+        findJournals(SysRoot(tree.path()));
+        const QStringList left = QDir(m_journals.path()).entryList(QDir::Files | QDir::System | QDir::Hidden);
+        for (const QString &name : removed)
+            QVERIFY2(!left.contains(name), qPrintable(name));
+        for (const QString &name : kept + QStringList{link})
+            QVERIFY2(left.contains(name), qPrintable(name));
+        QVERIFY(QFileInfo::exists(target));
+        for (const QString &name : kept + QStringList{link})
+            QFile::remove(m_journals.filePath(name));
     }
 
     void signalStopsATransaction()

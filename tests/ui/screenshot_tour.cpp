@@ -14,6 +14,7 @@
 // device pixels (grab() renders at the device pixel ratio).
 #include "mainwindow.h"
 #include "devicetree.h"
+#include "detailsview.h"
 #include "i18n.h"
 #include "profilesview.h"
 #include "readtest/readtestview.h"
@@ -21,6 +22,8 @@
 #include "monitor/monitorview.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
+#include "changepreviewdialog.h"
+#include "advisor/advisor.h"
 #include "palettes.h"
 #include "testsupport.h"
 
@@ -33,6 +36,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -55,11 +62,12 @@ int g_failures = 0;
 
 /// Every shot the tour makes, in order (recorded trees, then the live
 /// machine as root). Docs use these names (docs/images/NAME.png): keep them.
-const char *const kShots[] = {"01-arrays-settings", "07-profiles-preview", "10-diagnose-md-static",
+const char *const kShots[] = {"01-arrays-settings", "12-details", "07-profiles-preview", "10-diagnose-md-static",
                               "06-monitor-balance", "02-settings-live",    "03-test-running",
                               "04-test-results",    "04b-test-latency",    "05-sweep",
                               "08-history-compare",
-                              "09a-advise-running", "09-advise-curve",     "11-diagnose-live"};
+                              "09a-advise-running", "09-advise-curve",     "11-diagnose-live",
+                              "12-change-preview",  "13-advise-no-answer", "14-monitor-recording"};
 
 /// The AppStream screenshots (resources/org.blocktune.Blocktune.metainfo.xml):
 /// resources/screenshots/NAME.png is the English light SHOT.png.
@@ -216,6 +224,15 @@ void recordedTrees(const QString &tmp)
         window.show();
         waitFor([&] { return window.isReady(); }, 10000, "the raid10 tree");
         shot(&window, u"01-arrays-settings"_qs);
+        window.tabs()->setCurrentWidget(window.detailsView());
+        shot(&window, u"12-details"_qs);
+        // The Monitor on a recording: its counters are frozen, and it says so.
+        window.tabs()->setCurrentWidget(window.monitorView());
+        auto *frozen = window.monitorView()->findChild<QLabel *>(u"recordingNote"_qs);
+        waitFor([&] { return frozen && frozen->isVisible(); }, 10000, "the recording's note");
+        QTest::qWait(1500);
+        shot(&window, u"14-monitor-recording"_qs);
+        window.tabs()->setCurrentIndex(0);
 
         // Profiles: streaming-md's preview, opened from md0's context menu.
         ProfilesView *page = window.profilesView();
@@ -246,6 +263,50 @@ void recordedTrees(const QString &tmp)
         window.diagnoseView()->run(false);
         waitFor([&] { return done; }, 10000, "the static diagnosis");
         shot(&window, u"10-diagnose-md-static"_qs);
+    }
+    // The one change preview: the preset streaming-md applied from md0's
+    // page (md0 ticked, the other arrays' disks offered, not ticked).
+    {
+        const QString copy = tmp + u"/raid10-preview"_qs;
+        QDir().mkpath(copy);
+        copyTree(recordedTree("md-raid10-f2"), copy);
+        MainWindow window(copy, u"md0"_qs, SessionOptions{}); // writable, as a test's copy
+        size(&window, 1400, 860);
+        window.show();
+        waitFor([&] { return window.isReady(); }, 10000, "the raid10 copy");
+        window.tabs()->setCurrentWidget(window.profilesView());
+        ProfilesView *page = window.profilesView();
+        page->select(u"streaming-md"_qs);
+        waitFor([&] { return page->selectedProfile() == u"streaming-md"_qs && !page->isBusy(); }, 10000, "a preview");
+        page->setDevice(u"md0"_qs);
+        page->apply();
+        waitFor([&] { return page->changePreview() && page->changePreview()->canAccept(); }, 10000, "the change preview");
+        if (ChangePreviewDialog *preview = page->changePreview()) {
+            preview->resize(760, 460);
+            shot(preview, u"12-change-preview"_qs);
+            preview->reject();
+        }
+    }
+    // An advice with no steady answer (a curve recorded on a VM whose host
+    // was busy at times): no star, Apply and Try off, the reason in words.
+    {
+        QJsonArray curve;
+        for (int ra = 128; ra <= 65536; ra *= 2) {
+            const double rate = ra >= 1024 ? 1950 : 1950.0 * ra / 1024;
+            const bool mixed = ra == 2048 || ra == 8192;
+            curve << QJsonObject{{u"read_ahead_kb"_qs, ra}, {u"mb_per_s"_qs, mixed ? 1260 : rate},
+                                 {u"runs"_qs, mixed ? QJsonArray{1252, 1948, 1260, 1255, 1960}
+                                                    : QJsonArray{rate, rate * 1.01, rate * 0.99}}};
+        }
+        const auto recorded = parseRecordedCurve(QJsonDocument(QJsonObject{{u"curve"_qs, curve}}).toJson(), u"tour"_qs);
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        size(&window, 1400, 860);
+        window.show();
+        waitFor([&] { return window.isReady(); }, 10000, "the raid10 tree");
+        window.tabs()->setCurrentWidget(window.adviseView());
+        if (recorded)
+            window.adviseView()->showRecordedAdvice(adviseFromCurve(*recorded, AdviseSpec{}, u"file:recorded"_qs));
+        shot(&window, u"13-advise-no-answer"_qs);
     }
     // The monitor on md0 with its members' balance.
     {

@@ -3,14 +3,16 @@
 // recommendation on the curve and the original readahead back; a cancel in
 // the middle stops it and restores too.
 #include "adviseview.h"
+#include "previewsupport.h"
 #include "mainwindow.h"
 #include "testsupport.h"
 
 #include "advisor/advisor.h"
 #include "common/sysroot.h"
+#include "console/consolesession.h"
 #include "history/history.h"
+#include "machine/machine.h"
 #include "session/session.h"
-#include "session/consolesession.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -20,6 +22,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -80,7 +83,7 @@ private Q_SLOTS:
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4")); // the loop is ours
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         view.resize(1100, 700);
         view.show();
         view.setDevice(loop.name());
@@ -102,6 +105,18 @@ private Q_SLOTS:
         QVERIFY(curve.size() >= 8);
         auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
         QCOMPARE(plot->graph(0)->dataCount(), int(curve.size()));
+        QVERIFY(view.advice());
+        if (!view.advice()->recommends()) {
+            // This VM reads at two speeds at times: then there is no answer,
+            // and nothing looks like one (twoSpeedsAreNoRecommendation
+            // checks that on a recorded curve every time).
+            QCOMPARE(plot->graph(3)->dataCount(), 0);
+            QVERIFY(!view.recommendedKiB());
+            QVERIFY(view.resultText().contains(u"No steady answer for %1"_qs.arg(loop.name())));
+            QVERIFY(!view.applyDisabledReason().isEmpty());
+            QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
+            return;
+        }
         QCOMPARE(plot->graph(3)->dataCount(), 1); // the recommendation, marked
 
         // The recommendation: no smaller point whose fitted value (the
@@ -137,9 +152,7 @@ private Q_SLOTS:
         QCOMPARE(kept->figures.value(u"summary").toObject().value(u"recommended_read_ahead_kb").toInteger(), qint64(rec));
         // A VM whose host is busy at times reads at two speeds: then the
         // view says it has no steady answer instead of recommending.
-        const QString said = advice.analysis.twoSpeedKiB.isEmpty()
-            ? u"Recommended read_ahead_kb for %1: %2 KiB"_qs.arg(loop.name()).arg(rec)
-            : u"No steady answer for %1: the machine read at two speeds"_qs.arg(loop.name());
+        const QString said = u"Recommended for %1: "_qs.arg(loop.name());
         QVERIFY2(view.resultText().contains(said), qPrintable(view.resultText()));
         QVERIFY(view.resultText().contains(u"Raw peak"_qs));
         QVERIFY(view.resultText().contains(u"Memory: "_qs));
@@ -152,6 +165,15 @@ private Q_SLOTS:
         // Try for 60 s: the recommendation now; Restore now brings 4 back.
         QSignalSpy changed(&view, &AdviseView::settingsChanged);
         view.tryRecommendation();
+        // Shown first, as every write: the device, 4 -> the recommendation.
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->rows().size(), 1);
+        QCOMPARE(preview->rows().at(0).device, loop.name());
+        QCOMPARE(preview->rows().at(0).current, u"4"_qs);
+        QCOMPARE(preview->rows().at(0).next, QString::number(rec));
+        QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs); // not before it is accepted
+        preview->accept();
         QVERIFY(changed.wait(10000));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QString::number(rec));
         view.endTrial();
@@ -189,17 +211,69 @@ private Q_SLOTS:
         }
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         for (const auto &[curve, twoSpeedsSeen] : {std::pair{twoSpeeds, true}, std::pair{oneSpeed, false}}) {
             const QByteArray file = QJsonDocument(QJsonObject{{u"curve"_qs, curve}}).toJson();
             const auto recorded = parseRecordedCurve(file, u"test"_qs);
             QVERIFY2(recorded, recorded ? "" : qPrintable(recorded.error().message));
-            view.showRecordedAdvice(adviseFromCurve(*recorded, AdviseSpec{}, u"file:test"_qs));
-            QCOMPARE(view.resultText().contains(u"No steady answer for"_qs), twoSpeedsSeen);
-            QCOMPARE(view.resultText().contains(u"Recommended read_ahead_kb for"_qs), !twoSpeedsSeen);
+            const Advice advice = adviseFromCurve(*recorded, AdviseSpec{}, u"file:test"_qs);
+            view.showRecordedAdvice(advice);
+            QCOMPARE(view.resultText().contains(u"No steady answer: nothing is recommended"_qs), twoSpeedsSeen);
+            QCOMPARE(view.resultText().contains(u"Recommended: "_qs), !twoSpeedsSeen);
+            // No steady answer recommends nothing: no knee, no star, no
+            // memory line, Apply, Try and Save off with the reason, and the
+            // history row says so.
+            auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
+            QVERIFY(plot->isVisibleTo(&view)); // the recorded curve is drawn, not the intro
+            QCOMPARE(plot->graph(2)->dataCount(), twoSpeedsSeen ? 0 : 1);
+            QCOMPARE(plot->graph(3)->dataCount(), twoSpeedsSeen ? 0 : 1);
+            QCOMPARE(view.recommendedKiB().has_value(), !twoSpeedsSeen);
+            QCOMPARE(view.resultText().contains(u"Memory: "_qs), !twoSpeedsSeen);
+            if (twoSpeedsSeen) {
+                QVERIFY2(view.applyDisabledReason().contains(u"two speeds"_qs), qPrintable(view.applyDisabledReason()));
+                for (auto *b : view.findChildren<QPushButton *>())
+                    if (b->text().startsWith(u"Apply"_qs) || b->text().startsWith(u"Try"_qs))
+                        QVERIFY(!b->isEnabled());
+                QVERIFY(view.resultText().contains(u"The curve alone would pick"_qs));
+                QVERIFY(!view.resultText().contains(u"+-"_qs));
+                const HistoryRecord row = historyRecord(advice, u"console"_qs);
+                QVERIFY2(row.description.startsWith(u"no steady answer"_qs), qPrintable(row.description));
+                QVERIFY(!row.metrics.contains(u"recommended read_ahead_kb"_qs));
+                QVERIFY(adviceToJson(advice).value(u"recommended_read_ahead_kb"_qs).isNull());
+                QVERIFY(adviceToJson(advice).value(u"unresolved_pick_read_ahead_kb"_qs).toInteger() > 0);
+            }
         }
         QVERIFY2(view.resultText().contains(u"1 MiB"_qs) || view.resultText().contains(u"1024 KiB"_qs),
                  qPrintable(view.resultText()));
+    }
+
+    // A recorded curve without request sizes (MB/s only) draws no line of
+    // zeros for them: no average-request line, axis or table column; a
+    // curve with sizes draws them.
+    void recordedCurveWithoutRequestSizes()
+    {
+        ConsoleSession session{SysRoot()};
+        QTemporaryDir profiles;
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
+        auto *plot = view.findChild<QCustomPlot *>(u"adviseCurve"_qs);
+        QVERIFY(plot);
+        for (const bool sizes : {false, true, false}) {
+            QJsonArray curve;
+            for (int ra = 128; ra <= 8192; ra *= 2) {
+                const double rate = ra >= 1024 ? 1950 : 1950.0 * ra / 1024;
+                QJsonObject point{{u"read_ahead_kb"_qs, ra}, {u"mb_per_s"_qs, rate},
+                                  {u"runs"_qs, QJsonArray{rate, rate * 1.01, rate * 0.99}}};
+                if (sizes)
+                    point.insert(u"avg_request_kb"_qs, std::min(ra, 512));
+                curve << point;
+            }
+            const auto recorded = parseRecordedCurve(QJsonDocument(QJsonObject{{u"curve"_qs, curve}}).toJson(), u"test"_qs);
+            QVERIFY2(recorded, recorded ? "" : qPrintable(recorded.error().message));
+            view.showRecordedAdvice(adviseFromCurve(*recorded, AdviseSpec{}, u"file:test"_qs));
+            QCOMPARE(plot->graph(1)->dataCount(), sizes ? int(curve.size()) : 0);
+            QCOMPARE(plot->graph(1)->visible(), sizes);
+            QCOMPARE(plot->yAxis2->visible(), sizes);
+        }
     }
 
     void cancelMidRunRestores()
@@ -211,7 +285,7 @@ private Q_SLOTS:
         QVERIFY(setQueueAttr(loop.name(), "read_ahead_kb", "4"));
         ConsoleSession session{SysRoot()};
         QTemporaryDir profiles;
-        AdviseView view(&session, profiles.path());
+        AdviseView view(&session, *openMachine(session.root()), profiles.path());
         view.setDevice(loop.name());
         view.findChild<QComboBox *>(u"bs"_qs)->setCurrentText(u"4K"_qs);
         view.findChild<QSpinBox *>(u"budget"_qs)->setValue(60);

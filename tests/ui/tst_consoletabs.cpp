@@ -2,13 +2,17 @@
 // recorded trees (offscreen): the Profiles tab and the device tree's
 // "Apply profile…" that opens it on a device, the preview's rows; Diagnose's
 // static checks as cards; Advise and measured Diagnose refused with the reason.
+#include "previewsupport.h"
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "profilesview.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
 #include "history/historyview.h"
+#include "monitor/monitorview.h"
+#include "tuningpanel.h"
 #include "testsupport.h"
+#include "widgetsupport.h"
 
 #include "history/history.h"
 #include "privilege/privilege.h"
@@ -120,6 +124,38 @@ private Q_SLOTS:
         // The console's profile folder and settings: the test's own.
         qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.path().toLocal8Bit());
+    }
+
+    // The Monitor goes on sampling while another tab is shown (it draws
+    // only when its own is) and keeps its history: coming back goes on
+    // where it was (it once restarted the plots, t 8.2 s -> 1.2 s).
+    void monitorSamplesWhileItsTabIsHidden()
+    {
+        MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
+        window.resize(1280, 760);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        MonitorView *monitor = window.monitorView();
+        // Sampled as a live machine's Monitor is (a recording's says its
+        // counters are frozen and samples nothing): the sampling is what
+        // this is about.
+        monitor->setRecording(false);
+        QSignalSpy plotted(monitor, &MonitorView::plotted);
+        window.tabs()->setCurrentWidget(monitor);
+        QTRY_VERIFY_WITH_TIMEOUT(!plotted.isEmpty() && plotted.constLast().at(0).toDouble() >= 1.0, 10000);
+        const double shown = plotted.constLast().at(0).toDouble();
+
+        window.tabs()->setCurrentWidget(window.tuningPanel());
+        QCOMPARE(monitor->devices(), QStringList{u"sdb"_qs}); // still sampling
+        plotted.clear();
+        QTest::qWait(2000);
+        QVERIFY(plotted.isEmpty()); // nothing drawn off screen
+
+        window.tabs()->setCurrentWidget(monitor);
+        QVERIFY(plotted.wait(5000));
+        const double back = plotted.constLast().at(0).toDouble();
+        QVERIFY2(back >= shown + 1.8, qPrintable(u"t %1 s before, %2 s back"_qs.arg(shown).arg(back)));
+        QVERIFY2(monitor->statusText().startsWith(u"t "_qs), qPrintable(monitor->statusText()));
     }
 
     void applyProfileFromTheDeviceTree()
@@ -241,10 +277,19 @@ private Q_SLOTS:
         QVERIFY2(summary->text().contains(u"below the array's floor of 8192 KiB"_qs), qPrintable(summary->text()));
         auto *evidence = card->findChild<QTableWidget *>(u"evidence"_qs);
         QVERIFY(evidence);
-        QStringList rows;
-        for (int r = 0; r < evidence->rowCount(); ++r)
+        // In words with units, not JSON keys (the key in the label's tooltip).
+        QStringList rows, keys;
+        for (int r = 0; r < evidence->rowCount(); ++r) {
             rows << evidence->item(r, 0)->text() + u'=' + evidence->item(r, 1)->text();
-        QCOMPARE(rows, (QStringList{u"floor_kb=8192"_qs, u"read_ahead_kb=4096"_qs, u"stripe_kb=4096"_qs}));
+            keys << evidence->item(r, 0)->toolTip();
+        }
+        QCOMPARE(rows, (QStringList{u"The array's floor (2 × stripe)=8192 KiB"_qs, u"Readahead=4096 KiB"_qs,
+                                    u"Stripe=4096 KiB"_qs}));
+        QCOMPARE(keys, (QStringList{u"floor_kb"_qs, u"read_ahead_kb"_qs, u"stripe_kb"_qs}));
+        // A sentence, its device's name as written (not "Md0's"), "×" not "x".
+        QVERIFY2(summary->text().startsWith(u"md0's"_qs) && summary->text().endsWith(u'.')
+                     && summary->text().contains(u"(2 × stripe)"_qs),
+                 qPrintable(summary->text()));
         bool fixShown = false;
         for (auto *l : card->findChildren<QLabel *>())
             fixShown |= l->text() == u"Fix: read_ahead_kb = 8192"_qs;
@@ -280,9 +325,47 @@ private Q_SLOTS:
         auto *apply = view->findChild<QFrame *>(u"below_md_floor"_qs)->findChild<QPushButton *>(u"applyFix"_qs);
         QVERIFY(apply->isEnabled());
         apply->click();
+        QVERIFY(acceptPreview()); // the fix is previewed as every write is
         QVERIFY(done.wait(20000)); // checked again after the write
         QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
         QVERIFY(view->findingCodes().isEmpty());
+    }
+
+    // A write made in one view is what every other view's status line says
+    // (Settings once said "Restored 1 setting" after Advise had applied),
+    // and the settings form shows the value written.
+    void statusLinesSayTheLastWriteWhoeverMadeIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
+        QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "4096"));
+        MainWindow window(dir.path(), u"md0"_qs, SessionOptions{});
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        TuningPanel *panel = window.tuningPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), u"md0"_qs, 10000);
+        auto *settingsStatus = panel->findChild<QLabel *>(u"status"_qs);
+        auto *adviseStatus = window.adviseView()->findChild<QLabel *>(u"status"_qs);
+        QVERIFY(settingsStatus && adviseStatus);
+        auto *spin = child<QSpinBox>(panel, u"Readahead in KiB"_qs);
+        QVERIFY(spin);
+        QCOMPARE(spin->value(), 4096);
+
+        DiagnoseView *view = window.diagnoseView();
+        QSignalSpy done(view, &DiagnoseView::finished);
+        QVERIFY(view->run(false));
+        QVERIFY(done.wait(20000));
+        auto *apply = view->findChild<QFrame *>(u"below_md_floor"_qs)->findChild<QPushButton *>(u"applyFix"_qs);
+        QVERIFY(apply);
+        apply->click();
+        QVERIFY(acceptPreview()); // the fix's change, shown first
+        QVERIFY(done.wait(20000));
+        // "Applied 1 change(s)" untranslated; "1 change" with the plurals loaded.
+        QTRY_VERIFY2_WITH_TIMEOUT(settingsStatus->text().startsWith(u"Applied 1 change"_qs)
+                                      && settingsStatus->text().endsWith(u": md0 read_ahead_kb: 4096 → 8192"_qs),
+                                  qPrintable(settingsStatus->text()), 5000);
+        const QString said = settingsStatus->text();
+        QCOMPARE(adviseStatus->text(), said);
+        QTRY_COMPARE_WITH_TIMEOUT(spin->value(), 8192, 5000);
     }
 
     // A user: Apply and Install at boot go through the session's one
@@ -303,6 +386,7 @@ private Q_SLOTS:
         QVERIFY(previewOf(done, u"streaming-md"_qs));
         QCOMPARE(startsOf(work), 0);
         page->apply();
+        QVERIFY(acceptPreview()); // md0, the window's device, ticked by itself
         ProfileResult r = nextResult(done, ProfileResult::Apply);
         QVERIFY2(r.ok, qPrintable(r.message));
         QCOMPARE(readAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
@@ -387,8 +471,10 @@ private Q_SLOTS:
         QVERIFY(tabs->currentWidget() == view || view->isVisibleTo(tabs->currentWidget()));
         // The knee of the recorded curve (the record holds no floor).
         QCOMPARE(view->recommendedKiB(), std::optional<quint64>(1024));
-        QVERIFY2(view->resultText().contains(u"the same within"_qs), qPrintable(view->resultText()));
-        QVERIFY2(view->resultText().contains(u"1024 to 16384 KiB"_qs), qPrintable(view->resultText()));
+        QVERIFY2(view->resultText().contains(u"the same within the tolerance and the noise"_qs),
+                 qPrintable(view->resultText()));
+        QVERIFY2(view->resultText().contains(u"From 1024 KiB to 16384 KiB the curve gives"_qs),
+                 qPrintable(view->resultText()));
     }
 };
 

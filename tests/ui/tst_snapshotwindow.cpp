@@ -7,8 +7,8 @@
 #include "testsupport.h"
 
 #include "common/sysroot.h"
+#include "console/consolesession.h"
 #include "devices/snapshot.h"
-#include "session/consolesession.h"
 
 #include <QDir>
 #include <QFile>

@@ -9,20 +9,29 @@
 #include "mainwindow.h"
 #include "adviseview.h"
 #include "diagnoseview.h"
+#include "console/consolesession.h"
 #include "history/historyview.h"
 #include "monitor/monitorview.h"
 #include "profilesview.h"
 #include "readtest/readtestview.h"
 #include "tuning/tuningpanel.h"
 #include "palettes.h"
+#include "appearance.h"
+#include "devicetree.h"
 #include "testsupport.h"
 #include "../history/historyfixture.h"
 
 #include "history/history.h"
 #include "profiles/profiles.h"
-#include "session/consolesession.h"
 
 #include <QApplication>
+#include <QAbstractScrollArea>
+#include <QFocusFrame>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSlider>
+#include <QTreeView>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -292,6 +301,108 @@ private Q_SLOTS:
             }
         }
         QVERIFY2(differs > 0, "readahead 128 and 1024 differ");
+    }
+
+    // View -> Theme: Dark and Light whatever the platform's palette, kept
+    // in QSettings for the next start; "Follow the desktop" puts the
+    // platform's own look back (here: Fusion's light palette, so light).
+    void themeMenuSwitchesAndIsRemembered()
+    {
+        QApplication::setPalette(lightFusionPalette());
+        MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
+        window.show();
+        auto *menu = window.menuBar()->findChild<QMenu *>(u"themeMenu"_qs);
+        QVERIFY2(menu, "View has a Theme menu");
+        auto action = [&](const char *name) { return menu->findChild<QAction *>(QString::fromLatin1(name)); };
+        QVERIFY(action("theme-system") && action("theme-light") && action("theme-dark"));
+        QVERIFY(action("theme-system")->isChecked());
+
+        action("theme-dark")->trigger();
+        QTRY_VERIFY(wcagLuminance(window.palette().color(QPalette::Window)) < 0.1);
+        QVERIFY(wcagLuminance(window.tuningPanel()->palette().color(QPalette::Base)) < 0.1);
+        QCOMPARE(QSettings().value(u"console/theme"_qs).toString(), u"dark"_qs);
+        {
+            MainWindow second(recordedTree("md-raid10-f2"), u"md0"_qs);
+            auto *again = second.menuBar()->findChild<QMenu *>(u"themeMenu"_qs);
+            QVERIFY(again->findChild<QAction *>(u"theme-dark"_qs)->isChecked());
+        }
+        QCOMPARE(savedTheme(), ThemeChoice::Dark);
+
+        action("theme-light")->trigger();
+        QTRY_VERIFY(wcagLuminance(window.palette().color(QPalette::Window)) > 0.5);
+        QCOMPARE(QSettings().value(u"console/theme"_qs).toString(), u"light"_qs);
+
+        action("theme-dark")->trigger();
+        action("theme-system")->trigger();
+        QTRY_VERIFY(wcagLuminance(window.palette().color(QPalette::Window)) > 0.5);
+        QCOMPARE(savedTheme(), ThemeChoice::System);
+    }
+
+    // Where Qt cannot ask the desktop (6.4) the platform's palette tells.
+    void desktopSchemeFromThePalette()
+    {
+        QCOMPARE(colorSchemeOf(darkFusionPalette()), ColorScheme::Dark);
+        QCOMPARE(colorSchemeOf(lightFusionPalette()), ColorScheme::Light);
+    }
+
+    // A keyboard user sees where the focus is: a ring of at least 3:1
+    // against the window around the device tree, a table and the
+    // readahead slider, on light and dark.
+    void focusIsVisible_data() { consoleReadsOnEveryTheme_data(); }
+
+    void focusIsVisible()
+    {
+        QFETCH(QPalette, shown);
+        applyTheme(ThemeChoice::System); // the console's style, with its focus ring
+        QApplication::setPalette(shown);
+        // A writable copy: a recording's editors are disabled and take no focus.
+        QTemporaryDir copy;
+        QVERIFY(copyTree(recordedTree("md-raid10-f2"), copy.path()));
+        // sdb: mq-deadline, so the tunables table is shown (md0 has none).
+        MainWindow window(copy.path(), u"sdb"_qs, SessionOptions{});
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(QTest::qWaitFor([&] { return window.tuningPanel()->loadedDevice() == u"sdb"_qs; }, 10000));
+        QWidget *tree = nullptr;
+        for (QTreeView *view : window.deviceTree()->findChildren<QTreeView *>())
+            tree = view;
+        if (!tree)
+            tree = window.deviceTree();
+        QSlider *slider = window.tuningPanel()->findChild<QSlider *>();
+        QTableWidget *table = window.tuningPanel()->findChild<QTableWidget *>();
+        for (QWidget *target : {tree, static_cast<QWidget *>(slider), static_cast<QWidget *>(table)}) {
+            QVERIFY(target);
+            target->setFocus(Qt::TabFocusReason);
+            QTRY_VERIFY(target->hasFocus());
+            const QRect around(target->mapTo(&window, QPoint(0, 0)), target->size());
+            QPoint side, top;
+            if (qobject_cast<QAbstractScrollArea *>(target)) {
+                // A tree or a table fills its pane: its frame is the ring.
+                side = QPoint(around.left() + 1, around.center().y());
+                top = QPoint(around.center().x(), around.top() + 1);
+            } else {
+                auto *ring = window.findChild<QFocusFrame *>(u"focusRing"_qs);
+                QVERIFY2(ring && ring->isVisible(), target->metaObject()->className());
+                const QRect ringOn(ring->mapTo(&window, QPoint(0, 0)), ring->size());
+                QVERIFY2(ringOn.contains(around) && ringOn != around, target->metaObject()->className());
+                side = QPoint(around.left() - 2, around.center().y());
+                top = QPoint(around.center().x(), around.top() - 2);
+            }
+            // Painted: the pixels of the ring, left and top.
+            const QImage image = window.grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            const QColor window_ = window.palette().color(QPalette::Window);
+            side = QPoint(int(side.x() * dpr), int(side.y() * dpr));
+            top = QPoint(int(top.x() * dpr), int(top.y() * dpr));
+            for (const QPoint &at : {side, top}) {
+                QVERIFY(image.rect().contains(at));
+                const QColor c = image.pixelColor(at);
+                QVERIFY2(wcagContrast(c, window_) >= 3.0,
+                         qPrintable(describe(QString::fromLatin1(target->metaObject()->className())
+                                                 + u" focus ring"_qs, c, window_)));
+            }
+        }
     }
 };
 

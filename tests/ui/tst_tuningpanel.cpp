@@ -1,5 +1,6 @@
 // The console's settings panel and main window, driven as a user would
 // (offscreen), writing into a copy of a recorded tree.
+#include "previewsupport.h"
 #include "mainwindow.h"
 #include "devicetree.h"
 #include "tuningpanel.h"
@@ -10,6 +11,7 @@
 #include "privilege/privilege.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
@@ -150,6 +152,70 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(10000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs);
         QCOMPARE(spin->value(), 128);
+    }
+
+    // The status line says the last thing the session did, whoever asked
+    // (it said "Restored 1 setting" after Advise had applied 768 KiB), and a
+    // write made elsewhere reaches the form without taking the user's
+    // unapplied edit away; a re-read that finds nothing new (a hotplug
+    // elsewhere) moves nothing on screen, the keyboard focus included.
+    void statusAndFormFollowWritesMadeElsewhere()
+    {
+        QTemporaryDir dir;
+        const QString root = copyOf(dir, "md-raid10-f2");
+        ConsoleSession session{SysRoot(root)};
+        TuningPanel panel(&session);
+        panel.resize(900, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setDevice(u"sdb"_qs);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        auto *spin = child<QSpinBox>(&panel, u"Readahead in KiB"_qs);
+        auto *scheduler = child<QComboBox>(&panel, u"I/O scheduler"_qs);
+        auto *status = panel.findChild<QLabel *>(u"status"_qs);
+        QVERIFY(spin && scheduler && status);
+        spin->setValue(1024);
+        QVERIFY(applyAndWait(panel));
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        QSignalSpy restored(session.worker(), &SessionWorker::restored);
+        panel.revertSession();
+        QTRY_VERIFY_WITH_TIMEOUT(!restored.isEmpty(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(status->text().startsWith(u"Reverted the session"_qs), qPrintable(status->text()), 5000);
+        QVERIFY(waitLoaded(panel, u"sdb"_qs));
+        QCOMPARE(spin->value(), 128);
+
+        // The user edits readahead and leaves it there, the focus on it.
+        spin->setFocus();
+        spin->setValue(512);
+        QVERIFY(spin->hasFocus());
+
+        // Nothing new (a hotplug of another device): nothing moves.
+        QSignalSpy loaded(&panel, &TuningPanel::settingsLoaded);
+        panel.refresh();
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(spin->value(), 512);
+        QVERIFY(spin->hasFocus());
+
+        // Another view (Advise, Profiles) writes through the session: the
+        // scheduler it changed shows, the edit stays, and the status line
+        // says what was written.
+        const QString other = scheduler->currentText() == u"none"_qs ? u"mq-deadline"_qs : u"none"_qs;
+        QSignalSpy planned(session.worker(), &SessionWorker::planned);
+        const quint64 ticket = session.plan({{u"sdb"_qs, u"scheduler"_qs, SettingValue(other)}});
+        QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty(), 10000); // (wait() would miss an answer that came first)
+        QCOMPARE(planned.at(0).at(0).toULongLong(), ticket);
+        session.apply(planned.at(0).at(1).value<ChangePlan>());
+        QTRY_COMPARE_WITH_TIMEOUT(scheduler->currentText(), other, 10000);
+        QVERIFY2(status->text().contains(u"sdb scheduler"_qs) && status->text().startsWith(u"Applied 1 change"_qs),
+                 qPrintable(status->text()));
+        QCOMPARE(spin->value(), 512);
+        QVERIFY(spin->hasFocus());
+        QVERIFY(child<QSpinBox>(&panel, u"Readahead in KiB"_qs)->isEnabled());
+        bool applyEnabled = false;
+        for (QPushButton *b : panel.findChildren<QPushButton *>())
+            if (b->text() == u"Apply…"_qs)
+                applyEnabled = b->isEnabled();
+        QVERIFY(applyEnabled); // the edit is still there to apply
     }
 
     void mdFloorIsShownAndMembersCanFollow()
@@ -301,6 +367,16 @@ private Q_SLOTS:
         spin->setValue(1024);
         QSignalSpy applied(&panel, &TuningPanel::applied);
         QVERIFY(panel.tryChanges());
+        // Try is previewed as Apply is: the device, 128 -> 1024, for 60 s.
+        ChangePreviewDialog *preview = readyPreview();
+        QVERIFY(preview);
+        QCOMPARE(preview->rows().size(), 1);
+        QCOMPARE(preview->rows().at(0).device, u"sdb"_qs);
+        QCOMPARE(preview->rows().at(0).current, u"128"_qs);
+        QCOMPARE(preview->rows().at(0).next, u"1024"_qs);
+        QVERIFY2(preview->scopeText().contains(u"for 60 s"_qs), qPrintable(preview->scopeText()));
+        QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"128"_qs); // nothing before it is accepted
+        preview->accept();
         QVERIFY(applied.wait(10000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"1024"_qs);
         QCOMPARE(panel.trialSecondsLeft(), 60);
@@ -316,7 +392,7 @@ private Q_SLOTS:
         QCOMPARE(spin->value(), 128);
 
         spin->setValue(2048);
-        QVERIFY(panel.tryChanges());
+        QVERIFY(panel.tryChanges(false)); // as confirmed
         QVERIFY(applied.wait(10000));
         panel.keepTrial();
         QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 5000));

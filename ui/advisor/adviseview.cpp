@@ -1,6 +1,7 @@
 #include "adviseview.h"
 
 #include "advisorworker.h"
+#include "changepreviewdialog.h"
 #include "format.h"
 #include "pageheader.h"
 #include "plotrefresh.h"
@@ -8,9 +9,10 @@
 #include "plottheme.h"
 #include "theme.h"
 #include "common/units.h"
+#include "console/consolesession.h"
 #include "history/history.h"
 #include "history/keephistory.h"
-#include "session/consolesession.h"
+#include "machine/machine.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -19,8 +21,10 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QThread>
 #include <QTimer>
@@ -48,6 +52,7 @@ constexpr int kRaw = kSeriesNeutral;
 struct AdviseView::Private
 {
     ConsoleSession *session = nullptr;
+    MachineCapabilities can; ///< of the machine the session works on
     QString profileDir;
     QString device;
     QThread thread;
@@ -63,10 +68,14 @@ struct AdviseView::Private
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
     quint64 restoreTicket = 0;
+    /// Its own writes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
     bool trying = false;     ///< the plan on its way is a "Try for 60 s"
     bool trialActive = false;
     int tryLeft = 0;
     QTimer tryTimer;
+    QPointer<ChangePreviewDialog> preview; ///< the plan on screen, before it is written
 
     PageHeader *header = nullptr; ///< the title and why Advise is not offered
     QComboBox *kind = nullptr;
@@ -99,23 +108,24 @@ struct AdviseView::Private
     QPushButton *saveButton = nullptr;
 };
 
-AdviseView::AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent)
+AdviseView::AdviseView(ConsoleSession *session, const Machine &machine, const QString &profileDir, QWidget *parent)
     : QWidget(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<blocktune::CurvePoint>();
     qRegisterMetaType<blocktune::AdviseReply>();
     qRegisterMetaType<blocktune::SaveReply>();
     d->session = session;
+    d->can = machine.capabilities();
     d->profileDir = profileDir;
     buildWidgets();
     layOut();
     connectSignals(session);
 
     // A host's mirror is measured on the host (its agent reads there).
-    if (const SessionCapabilities c = session->capabilities(); !c.canMeasure || !c.canWrite)
-        d->header->setDisabledReason(c.canWrite
+    if (!d->can.measure || !d->can.write)
+        d->header->setDisabledReason(d->can.write
                                          ? tr("A recorded tree has nothing to read: Advise measures only the live machine")
-                                         : session->readOnlyReason());
+                                         : machine.readOnlyReason());
     updateButtons();
 }
 
@@ -404,9 +414,11 @@ void AdviseView::startWorker()
             return;
         }
         showAdvice();
-        const bool complete = !reply.advice->cancelled && reply.advice->restored && reply.advice->recommendedKiB > 0;
+        // An advice with no steady answer finished too: kept, and said so.
+        const bool complete = !reply.advice->cancelled && reply.advice->restored;
         if (complete)
             keepAdvice(*reply.advice);
+        updateButtons();
         Q_EMIT finished(complete);
     });
     connect(d->worker, &AdvisorWorker::saved, this, [this](const SaveReply &reply) {
@@ -426,6 +438,11 @@ void AdviseView::startWorker()
 void AdviseView::connectSession(ConsoleSession *session)
 {
     SessionWorker *sw = session->worker();
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(sw, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket != d->planTicket)
             return;
@@ -436,7 +453,7 @@ void AdviseView::connectSession(ConsoleSession *session)
             updateButtons();
             return;
         }
-        d->applyTicket = d->session->apply(plan, d->trying);
+        showPreview(plan);
     });
     connect(sw, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
         if (ticket != d->applyTicket)
@@ -501,9 +518,14 @@ const std::optional<Advice> &AdviseView::advice() const
 
 std::optional<quint64> AdviseView::recommendedKiB() const
 {
-    if (d->advice && !d->advice->cancelled && d->advice->recommendedKiB > 0)
+    if (d->advice && d->advice->recommends())
         return d->advice->recommendedKiB;
     return std::nullopt;
+}
+
+QString AdviseView::applyDisabledReason() const
+{
+    return d->applyButton->isEnabled() ? QString() : d->applyButton->toolTip();
 }
 
 QString AdviseView::resultText() const
@@ -588,7 +610,8 @@ bool AdviseView::start()
     setMessage(tr("Measuring raw reads, then the readahead curve (%1 at most)…")
                    .arg(tr("%n s", nullptr, d->budget->value())));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->advise(job, spec); }));
     Q_EMIT started();
     return true;
 }
@@ -612,6 +635,7 @@ void AdviseView::addPoint(const CurvePoint &p)
     d->plot->graph(1)->data()->remove(kib);
     d->plot->graph(0)->addData(kib, mbPerSec);
     d->plot->graph(1)->addData(kib, p.avgRequestKiB);
+    showRequestSizes(true);
     double top = 0;
     double topRequest = 0;
     for (auto it = d->plot->graph(0)->data()->constBegin(); it != d->plot->graph(0)->data()->constEnd(); ++it)
@@ -634,6 +658,9 @@ void AdviseView::showRecordedAdvice(const Advice &advice)
         return;
     }
     d->advice = advice;
+    // The curve takes the intro's place, as after a measured run.
+    d->intro->hide();
+    d->plotArea->show();
     showAdvice();
     setMessage(tr("Advice from %1, computed from its recorded curve: nothing was read").arg(advice.source));
     updateButtons();
@@ -662,18 +689,30 @@ void AdviseView::plotAdvice(const Advice &a)
         top = std::max(top, p.mbPerSec);
         topRequest = std::max(topRequest, p.avgRequestKiB);
     }
+    showRequestSizes(topRequest > 0);
     markRawAndFloor(a);
     if (a.rawMbPerSec > 0)
         top = std::max(top, a.rawMbPerSec);
+    // An advice with no steady answer marks no knee and no star: the curve's
+    // pick is no answer, so the plot must not look like one.
+    d->kneeLabel->setVisible(false);
+    const bool answer = a.recommends();
+    for (QCPGraph *mark : {d->plot->graph(2), d->plot->graph(3)}) {
+        mark->data()->clear();
+        if (answer)
+            mark->addToLegend();
+        else
+            mark->removeFromLegend();
+    }
     for (const CurvePoint &p : a.curve) {
-        if (p.readAheadKiB == a.kneeKiB) {
+        if (answer && p.readAheadKiB == a.kneeKiB) {
             d->plot->graph(2)->addData(double(p.readAheadKiB), p.mbPerSec);
             d->kneeLabel->position->setCoords(double(p.readAheadKiB), p.mbPerSec);
             d->kneeLabel->setText(tr("knee %1").arg(format::kib(double(p.readAheadKiB))));
             d->kneeLabel->setVisible(true);
         }
     }
-    if (a.recommendedKiB > 0) {
+    if (answer) {
         // On the curve when measured there; at the floor the curve's value
         // nearest below stands in (the floor decides, not the measurement).
         double y = 0;
@@ -690,6 +729,21 @@ void AdviseView::plotAdvice(const Advice &a)
     d->plot->yAxis->setRange(0, std::max(1.0, top * 1.18));
     d->plot->yAxis2->setRange(0, std::max(1.0, topRequest * 1.18));
     d->refresh->request();
+}
+
+// A recorded curve may hold no request sizes (a file with MB/s only): no
+// line of zeros, no axis and no table column for them then.
+void AdviseView::showRequestSizes(bool shown)
+{
+    QCPGraph *requests = d->plot->graph(1);
+    if (!shown)
+        requests->data()->clear();
+    requests->setVisible(shown);
+    if (shown)
+        requests->addToLegend();
+    else
+        requests->removeFromLegend();
+    d->plot->yAxis2->setVisible(shown);
 }
 
 void AdviseView::markRawAndFloor(const Advice &a)
@@ -714,42 +768,134 @@ void AdviseView::markRawAndFloor(const Advice &a)
     }
 }
 
+// The headline: what to set, or that there is no answer.
+QString AdviseView::headline(const Advice &a) const
+{
+    if (a.cancelled)
+        return tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size()));
+    const QString device = a.queueDevice.isEmpty() ? a.device : a.queueDevice;
+    if (!a.recommends())
+        return device.isEmpty() ? tr("No steady answer: nothing is recommended")
+                                : tr("No steady answer for %1: nothing is recommended").arg(device);
+    if (a.floorDecides)
+        return tr("Recommended for %1: %2 (the md/dm floor)").arg(device, format::kib(double(a.recommendedKiB)));
+    return device.isEmpty() ? tr("Recommended: %1").arg(format::kib(double(a.recommendedKiB)))
+                            : tr("Recommended for %1: %2").arg(device, format::kib(double(a.recommendedKiB)));
+}
+
+// Why there is no answer, and what would give one, in sentences.
+QStringList AdviseView::unresolvedSentences(const Advice &a) const
+{
+    const CurveAnalysis &an = a.analysis;
+    QStringList out;
+    if (!an.twoSpeedKiB.isEmpty()) {
+        out << tr("The machine read at two speeds while Advise measured (about %1 and %2 at %3), so the curve mixes "
+                  "the two and its knee is neither's.")
+                   .arg(format::rate(an.slowSpeedMbPerSec), format::rate(an.fastSpeedMbPerSec),
+                        format::kib(double(an.twoSpeedKiB.constLast())));
+        out << tr("A longer budget would mix them again: advise again when the machine reads at one speed (on a "
+                  "virtual machine, the host's load does this).");
+    }
+    if (an.neededRuns > 0) {
+        out << tr("The run-to-run noise (± %1 %) is wider than the tolerance (%2 %), so a readahead within the "
+                  "tolerance cannot be told from one outside it.")
+                   .arg(format::number(an.noisePct, 1), format::number(an.tolerancePct, 1));
+        if (an.twoSpeedKiB.isEmpty())
+            out << (a.neededBudgetMs ? tr("About %n runs a point would tell them apart (a budget of about %1 s).",
+                                          nullptr, an.neededRuns)
+                                           .arg(format::count(quint64(*a.neededBudgetMs / 1000)))
+                                     : tr("About %n runs a point would tell them apart.", nullptr, an.neededRuns));
+    }
+    out << tr("The curve alone would pick %1; that is no answer, so Apply, Try and Save stay off.")
+               .arg(format::kib(double(a.unresolvedPickKiB)));
+    return out;
+}
+
+// The sentences under the headline: why this value, what else is the same,
+// how close buffered reads came to raw and what limits them.
+QStringList AdviseView::answerSentences(const Advice &a) const
+{
+    const CurveAnalysis &an = a.analysis;
+    QStringList out;
+    if (a.floorDecides)
+        out << tr("The curve's knee is %1, below the array's floor of %2 (2 × stripe), which the kernel sets again "
+                  "on re-assembly or a reshape.")
+                   .arg(format::kib(double(a.kneeKiB)), format::kib(double(*a.floorKiB)));
+    else
+        out << tr("It is the smallest readahead within %1 % of the plateau (%2, the median of the best three "
+                  "points).")
+                   .arg(format::number(an.bandPct, 1), format::rate(an.plateauMbPerSec));
+    if (an.sameKiB.size() > 1)
+        out << tr("From %1 to %2 the curve gives %3 to %4: the same within the tolerance and the noise.")
+                   .arg(format::kib(double(an.sameKiB.constFirst())), format::kib(double(an.sameKiB.constLast())),
+                        format::rate(an.sameMinMbPerSec), format::rate(an.sameMaxMbPerSec));
+    if (an.stepUpKiB)
+        out << tr("One step up (%1) gains %2 % for %3 more memory.")
+                   .arg(format::kib(double(an.stepUpKiB)), format::number(an.stepUpGainPct, 1),
+                        format::kib(double((an.stepUpKiB - a.kneeKiB) * quint64(a.windows) * quint64(a.devices))));
+    if (std::none_of(a.curve.cbegin(), a.curve.cend(), [](const CurvePoint &p) { return p.runs.size() >= 2; }))
+        out << tr("Each point was measured once, so the run-to-run noise is unknown: the band is the tolerance "
+                  "alone.");
+    return out;
+}
+
+// How close buffered reads came to raw, and what limits them.
+QString AdviseView::reachSentence(const Advice &a) const
+{
+    const QString reached = tr("Buffered reads reach %1 % of what the device delivers raw (%2 on the plateau, %3 "
+                               "raw).")
+                                .arg(format::number(a.reachedPct, 0), format::rate(a.analysis.plateauMbPerSec),
+                                     format::rate(a.rawMbPerSec));
+    switch (a.reach) {
+    case ReachCause::NoRaw: return tr("The raw ceiling could not be measured.");
+    case ReachCause::NoRawRecorded: return tr("The recorded curve holds no raw (O_DIRECT) figure to compare with.");
+    case ReachCause::Close: return reached;
+    case ReachCause::AboveRaw:
+        return reached + u' '
+            + tr("Buffered reads passed the raw figure (1 MiB O_DIRECT reads, %1 in flight): the device serves more "
+                 "than that keeps in flight, so the raw figure is a floor, not a ceiling.")
+                  .arg(kRawInFlight);
+    case ReachCause::CloseStillRising:
+        return reached + u' '
+            + tr("Throughput was still rising at the largest value tried (%1, the cap a quarter of the device sets).")
+                  .arg(format::kib(double(a.reachLimitKiB)));
+    case ReachCause::FarStillRising:
+        return reached + u' '
+            + tr("No readahead came close, and throughput was still rising at the largest value tried (%1, the cap "
+                 "a quarter of the device sets).")
+                  .arg(format::kib(double(a.reachLimitKiB)));
+    case ReachCause::MaxSectors:
+        return reached + u' '
+            + tr("No readahead came close: requests stop at max_sectors_kb %1 (average %2 at the best point) while "
+                 "the raw reads used 1 MiB requests.")
+                  .arg(format::kib(double(a.reachLimitKiB)), format::kib(a.reachRequestKiB));
+    case ReachCause::CopyOrCpu: break;
+    }
+    return reached + u' '
+        + tr("No readahead came close, though requests reached %1: the page-cache copy or the CPU is the likelier "
+             "limit, not readahead.")
+              .arg(format::kib(a.reachRequestKiB));
+}
+
 void AdviseView::describeAdvice(const Advice &a)
 {
-    if (a.cancelled) {
-        d->recommendation->setText(tr("Cancelled after %n point(s): no recommendation", nullptr, int(a.curve.size())));
-    } else if (!a.analysis.twoSpeedKiB.isEmpty()) {
-        d->recommendation->setText(tr("No steady answer for %1: the machine read at two speeds (about %2 and %3) "
-                                      "during the measurement; the mixed curve's pick would be %4")
-                                       .arg(a.queueDevice, format::rate(a.analysis.slowSpeedMbPerSec),
-                                            format::rate(a.analysis.fastSpeedMbPerSec),
-                                            format::kib(double(a.recommendedKiB))));
-    } else if (a.floorDecides) {
-        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the md/dm floor (2 × stripe) decides; "
-                                      "the curve's knee is %3")
-                                       .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
-                                            format::kib(double(a.kneeKiB))));
-    } else {
-        d->recommendation->setText(tr("Recommended read_ahead_kb for %1: %2 — the smallest within %3% of the plateau "
-                                      "(%4, the median of the best three points)")
-                                       .arg(a.queueDevice, format::kib(double(a.recommendedKiB)),
-                                            format::number(a.analysis.bandPct, 1),
-                                            format::rate(a.analysis.plateauMbPerSec)));
-    }
+    d->recommendation->setText(headline(a));
+    d->raw->clear();
+    d->memory->clear();
+    d->verdict->clear();
     if (!a.cancelled) {
         d->raw->setText(a.rawMbPerSec > 0
-                            ? tr("Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3%")
+                            ? tr("Raw peak (O_DIRECT, 1 MiB × %1 in flight): %2 · buffered reads reach %3 %")
                                   .arg(kRawInFlight)
                                   .arg(format::rate(a.rawMbPerSec), format::number(a.reachedPct, 0))
                             : tr("Raw peak: not measured"));
-        d->memory->setText(tr("Memory: %1 × %n readahead window(s) × %2 device(s) = %3", nullptr, a.windows)
-                               .arg(format::kib(double(a.recommendedKiB)), format::count(quint64(a.devices)),
-                                    format::kib(double(a.memoryKiB))));
-        QString said = a.sameText + u'.';
-        if (!a.noiseText.isEmpty())
-            said += u' ' + a.noiseText + u'.';
-        said += u' ' + a.verdict;
-        d->verdict->setText(said);
+        if (a.recommends())
+            d->memory->setText(tr("Memory: %1 × %n readahead window(s) × %2 device(s) = %3", nullptr, a.windows)
+                                   .arg(format::kib(double(a.recommendedKiB)), format::count(quint64(a.devices)),
+                                        format::kib(double(a.memoryKiB))));
+        QStringList said = a.recommends() ? answerSentences(a) : unresolvedSentences(a);
+        said << reachSentence(a);
+        d->verdict->setText(said.join(u' '));
     }
     const QString took = tr("Took %1 s of a %2 s budget.")
                              .arg(format::number(double(a.elapsedMs) / 1000.0, 1),
@@ -762,23 +908,52 @@ void AdviseView::describeAdvice(const Advice &a)
 
 void AdviseView::applyRecommendation()
 {
-    if (!recommendedKiB() || d->planTicket || d->applyTicket || d->trialActive)
-        return;
-    d->trying = false;
-    d->planTicket = d->session->plan(
-        {SettingChange{d->advice->queueDevice, QStringLiteral("read_ahead_kb"), SettingValue(*recommendedKiB())}});
-    setMessage(d->session->state().writerStarted ? tr("Writing…")
-                                                 : tr("Writing… (the first change asks for authorization)"));
-    updateButtons();
+    planRecommendation(false);
 }
 
 void AdviseView::tryRecommendation()
 {
-    if (!recommendedKiB() || d->planTicket || d->applyTicket || d->trialActive)
+    planRecommendation(true);
+}
+
+// Apply and Try: the session plans the recommendation, the preview shows
+// that plan, and only what it showed is written.
+void AdviseView::planRecommendation(bool trying)
+{
+    if (!recommendedKiB() || d->planTicket || d->applyTicket || d->trialActive || d->preview)
         return;
-    d->trying = true;
+    d->trying = trying;
     d->planTicket = d->session->plan(
         {SettingChange{d->advice->queueDevice, QStringLiteral("read_ahead_kb"), SettingValue(*recommendedKiB())}});
+    updateButtons();
+}
+
+void AdviseView::showPreview(const ChangePlan &plan)
+{
+    const QString kib = format::kib(double(*recommendedKiB()));
+    d->preview = new ChangePreviewDialog(d->trying ? tr("Try the advice, %1, for %n s?", nullptr, format::kTrySeconds).arg(kib)
+                                                   : tr("Apply the advice, %1?").arg(kib),
+                                         d->trying ? tr("Try for %n s", nullptr, format::kTrySeconds) : tr("Apply"),
+                                         this);
+    d->preview->setAttribute(Qt::WA_DeleteOnClose);
+    d->preview->setScope(d->trying ? ChangePreviewDialog::trialScope(format::kTrySeconds)
+                                   : ChangePreviewDialog::lastingScope());
+    d->preview->setPlan(plan);
+    connect(d->preview, &QDialog::finished, this, [this, plan](int result) {
+        d->preview = nullptr;
+        if (result != QDialog::Accepted) {
+            d->trying = false;
+            setMessage(tr("Nothing was changed."));
+            updateButtons();
+            return;
+        }
+        d->applyTicket = d->session->apply(plan, d->trying);
+        d->ownTickets.insert(d->applyTicket);
+        setMessage(d->session->state().writerStarted ? tr("Writing…")
+                                                     : tr("Writing… (the first change asks for authorization)"));
+        updateButtons();
+    });
+    d->preview->open();
     updateButtons();
 }
 
@@ -800,6 +975,7 @@ void AdviseView::endTrial()
     d->tryTimer.stop();
     d->trialActive = false;
     d->restoreTicket = d->session->restoreTemporary();
+    d->ownTickets.insert(d->restoreTicket);
     updateButtons();
 }
 
@@ -846,7 +1022,7 @@ void AdviseView::setRunning(bool running)
 void AdviseView::keepAdvice(const Advice &advice)
 {
     // As a read test: a host's agent keeps its own, a recorded tree none.
-    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
+    if (!d->can.measure || d->can.keepsItsOwnHistory)
         return;
     keepInHistory(this, historyRecord(advice, QStringLiteral("console")), [this](const KeptRecord &kept) {
         for (const QString &text : kept.said)
@@ -873,17 +1049,32 @@ void AdviseView::updateButtons()
     // Try act on the selected device only when it is that one.
     const bool forThisDevice = d->advice && (d->advice->source == u"measured" || d->advice->device == d->device);
     const bool ready = recommendedKiB().has_value() && !d->running && forThisDevice;
+    // Why Apply, Try and Save are off, where the advice on screen is the
+    // reason (the tooltip of a button that cannot be pressed).
+    QString why;
+    if (d->advice && !d->running && !d->advice->cancelled && !d->advice->recommends())
+        why = tr("No steady answer: %1, so nothing is recommended to apply, try or save")
+                  .arg(d->advice->analysis.twoSpeedKiB.isEmpty()
+                           ? tr("the run-to-run noise is wider than the tolerance")
+                           : tr("the machine read at two speeds while Advise measured"));
+    else if (d->advice && !d->running && !forThisDevice)
+        why = tr("This advice is for %1: select %1 in the tree to apply it").arg(d->advice->device);
+    else if (!writable)
+        why = d->session->readOnlyReason();
     d->startButton->setEnabled(measurable && !d->running && !d->device.isEmpty() && !d->trialActive);
     d->startButton->setToolTip(measurable ? QString() : d->header->disabledReason());
     d->cancelButton->setEnabled(d->running);
     for (QWidget *w : std::initializer_list<QWidget *>{d->kind, d->streams, d->random, d->blockSize, d->budget})
         w->setEnabled(!d->running && measurable);
-    d->applyButton->setEnabled(ready && writable && !writing && !d->trialActive);
-    d->tryButton->setEnabled(ready && writable && !writing && !d->trialActive);
+    const bool previewing = !d->preview.isNull();
+    d->applyButton->setEnabled(ready && writable && !writing && !d->trialActive && !previewing);
+    d->tryButton->setEnabled(ready && writable && !writing && !d->trialActive && !previewing);
     d->tryButton->setVisible(!d->trialActive);
     d->keepButton->setVisible(d->trialActive);
     d->restoreButton->setVisible(d->trialActive);
     d->saveButton->setEnabled(ready && !d->advice->profile.isEmpty());
+    for (QPushButton *b : {d->applyButton, d->tryButton, d->saveButton})
+        b->setToolTip(b == d->saveButton && why == d->session->readOnlyReason() ? QString() : why);
 }
 
 } // namespace blocktune

@@ -11,7 +11,9 @@
 namespace blocktune {
 
 class ConsoleSession;
+class Machine;
 struct Advice;
+struct ChangePlan;
 struct CurvePoint;
 
 /// The console's Advise view (core/advisor's advise()): for the selected
@@ -30,9 +32,10 @@ class AdviseView final : public QWidget
     Q_DISABLE_COPY_MOVE(AdviseView)
 
 public:
-    /// `profileDir`: where "Save as profile" writes NAME.json (the user's
-    /// profile folder, ProfileStore::userDir()).
-    AdviseView(ConsoleSession *session, const QString &profileDir, QWidget *parent = nullptr);
+    /// Measures `machine` (the one `session` works on), asked once what it
+    /// can do. `profileDir`: where "Save as profile" writes NAME.json (the
+    /// user's profile folder, Machine::profileUserDir()).
+    AdviseView(ConsoleSession *session, const Machine &machine, const QString &profileDir, QWidget *parent = nullptr);
     /// Cancels a running sweep and waits for it (and its restore).
     ~AdviseView() override;
 
@@ -40,8 +43,12 @@ public:
     bool isRunning() const;
     /// The points so far: x = read_ahead_kb, y = MB/s.
     QList<QPointF> curve() const;
-    /// After a finished run: the recommended read_ahead_kb.
+    /// After a finished run: the recommended read_ahead_kb; nullopt when
+    /// there is none (cancelled, or no steady answer).
     std::optional<quint64> recommendedKiB() const;
+    /// Why Apply is off (its tooltip: no steady answer, another device's
+    /// advice, a read-only session), or empty when it is on.
+    QString applyDisabledReason() const;
     /// The advice on screen (measured or recorded), with its analysis.
     const std::optional<Advice> &advice() const;
     /// The result as the labels show it (recommendation, raw, memory, verdict).
@@ -57,9 +64,11 @@ public Q_SLOTS:
     bool start();
     /// The sweep stops after the block in flight; its readahead is restored.
     void cancel();
-    /// The recommendation for good (Revert session still undoes it).
+    /// The recommendation for good (Revert session still undoes it), once
+    /// the change preview is accepted.
     void applyRecommendation();
-    /// The recommendation as a temporary change, restored after 60 s unless kept.
+    /// The recommendation as a temporary change, restored after 60 s unless
+    /// kept, once the change preview is accepted.
     void tryRecommendation();
     void keepTrial();
     void endTrial();
@@ -72,7 +81,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void started();
-    /// `ok`: a recommendation is on screen (false after an error or a cancel).
+    /// `ok`: the advice finished and is on screen, a recommendation or no
+    /// steady answer (false after an error or a cancel).
     void finished(bool ok);
     void message(const QString &text);
     /// Readahead was written (apply, try, restore): other views read again.
@@ -104,9 +114,17 @@ private:
     void showAdvice();
     /// The finished curve, its knee, the recommendation, the floor and raw lines.
     void plotAdvice(const Advice &a);
+    /// The average request size's line, axis and legend entry, or none (no sizes known).
+    void showRequestSizes(bool shown);
     void markRawAndFloor(const Advice &a);
     /// The labels under the plot and the message: what it found and cost.
     void describeAdvice(const Advice &a);
+    QString headline(const Advice &a) const;
+    QStringList answerSentences(const Advice &a) const;
+    QStringList unresolvedSentences(const Advice &a) const;
+    QString reachSentence(const Advice &a) const;
+    void planRecommendation(bool trying);
+    void showPreview(const blocktune::ChangePlan &plan);
     void askSaveProfile();
     void setRunning(bool running);
     void setMessage(const QString &text);

@@ -1,7 +1,7 @@
 #include "advisorworker.h"
 
+#include "console/consolesession.h"
 #include "profiles/profiles.h"
-#include "session/consolesession.h"
 
 #include <QJsonDocument>
 

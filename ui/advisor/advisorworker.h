@@ -1,8 +1,10 @@
 #pragma once
 // Inside ui/advisor: runs core's advise() and diagnose() on a thread of the
 // view's own, as jobs of the console's one session (ConsoleSession::runJob
-// hands it the session and its measurer for the call), so the readahead it
-// sets goes through the same writer (one helper per console).
+// hands it the session's port and its measurer for the call): the readahead
+// it sets goes through the same writer (one helper per console), each set
+// and restore carried out on the session thread, while the measuring runs
+// here.
 
 #include "advisor/advisor.h"
 #include "tuning/tuning.h"
@@ -16,7 +18,7 @@
 
 namespace blocktune {
 
-struct SessionJobContext; // core/session/consolesession.h
+struct SessionJobContext; // core/console/consolesession.h
 
 struct AdviseReply
 {

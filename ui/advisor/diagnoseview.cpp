@@ -1,10 +1,12 @@
 #include "diagnoseview.h"
 
 #include "advisorworker.h"
+#include "changepreviewdialog.h"
 #include "format.h"
 #include "pageheader.h"
 #include "theme.h"
-#include "session/consolesession.h"
+
+#include "console/consolesession.h"
 
 #include <QCheckBox>
 #include <QFrame>
@@ -12,8 +14,11 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QPointer>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
+#include <QSet>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTableWidget>
@@ -21,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <atomic>
+#include <functional>
 #include <cmath>
 
 namespace blocktune {
@@ -73,38 +79,167 @@ QString severityText(Severity s)
     return DiagnoseView::tr("note");
 }
 
-// Evidence values in the user's locale: whole numbers as they are, rates and
-// ratios with the decimals they carry.
-QString evidenceText(const QJsonValue &v)
+// The units a finding's evidence comes in (core/advisor/diagnose.cpp
+// names them in the key: _mb_per_s, _kb, _pct, _us).
+enum class Unit { None, Rate, KiB, Percent, Spread, Latency, Ratio, PerMb, Count };
+
+struct EvidenceLabel
+{
+    const char *key;
+    const char *label; ///< translated in DiagnoseView's context
+    Unit unit;
+};
+
+// Every key diagnose writes, as a person reads it; a key not listed here
+// (a finding added later) is shown by its words and its unit suffix.
+const EvidenceLabel kEvidenceLabels[] = {
+    {"read_ahead_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Readahead"), Unit::KiB},
+    {"floor_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "The array's floor (2 × stripe)"), Unit::KiB},
+    {"stripe_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Stripe"), Unit::KiB},
+    {"queue_device", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Whose readahead it is"), Unit::None},
+    {"dm_name", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "LVM volume"), Unit::None},
+    {"finding", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Finding not stated"), Unit::None},
+    {"effect_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Effect measured"), Unit::Percent},
+    {"threshold_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold"), Unit::Percent},
+    {"noise_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Noise of the comparison"), Unit::Spread},
+    {"runs", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Runs of each reading"), Unit::Count},
+    {"avg_request_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Average request"), Unit::KiB},
+    {"mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Throughput"), Unit::Rate},
+    {"spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of its runs"), Unit::Spread},
+    {"interrupts_per_mb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Interrupts per MB"), Unit::PerMb},
+    {"larger_read_ahead_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Larger readahead tried"), Unit::KiB},
+    {"larger_avg_request_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Average request there"), Unit::KiB},
+    {"larger_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Throughput there"), Unit::Rate},
+    {"larger_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of its runs there"), Unit::Spread},
+    {"larger_interrupts_per_mb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Interrupts per MB there"), Unit::PerMb},
+    {"larger_reached_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of raw reached there"), Unit::Percent},
+    {"gain_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Gain"), Unit::Percent},
+    {"buffered_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Buffered reads"), Unit::Rate},
+    {"buffered_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of the buffered runs"), Unit::Spread},
+    {"raw_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Raw reads (O_DIRECT)"), Unit::Rate},
+    {"raw_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of the raw runs"), Unit::Spread},
+    {"reached_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of raw reached"), Unit::Percent},
+    {"shares_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Members' shares of the bytes"), Unit::Percent},
+    {"jain", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Jain's fairness index (1 = even)"), Unit::Ratio},
+    {"alone_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "The stream alone"), Unit::Rate},
+    {"alone_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of its runs alone"), Unit::Spread},
+    {"with_second_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "The stream beside a second"), Unit::Rate},
+    {"with_second_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of its runs beside it"), Unit::Spread},
+    {"second_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "The second stream"), Unit::Rate},
+    {"second_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of the second's runs"), Unit::Spread},
+    {"share_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of its rate alone"), Unit::Percent},
+    {"scheduler", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Scheduler"), Unit::None},
+    {"workload", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Workload"), Unit::None},
+    {"streams", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Sequential streams"), Unit::Count},
+    {"random_readers", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Random readers"), Unit::Count},
+    {"device_read_ratio", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Device read per byte used"), Unit::Ratio},
+    {"device_read_ratio_spread_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Spread of that ratio"), Unit::Spread},
+    {"threshold_ratio", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Waste threshold"), Unit::Ratio},
+    {"stop_read_ahead_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Readahead that stops the waste"), Unit::KiB},
+    {"stop_measured", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Measured there"), Unit::None},
+    {"stop_device_read_ratio", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Device read per byte used there"), Unit::Ratio},
+    {"stop_mb_per_s", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Throughput there"), Unit::Rate},
+    {"device_read_ratio_at_kb", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Device read per byte used, by readahead"), Unit::Ratio},
+    {"read_queue_p99_us", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Time queued, p99"), Unit::Latency},
+    {"read_device_p99_us", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Time on the device, p99"), Unit::Latency},
+    {"read_queue_p50_us", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Time queued, p50"), Unit::Latency},
+    {"read_device_p50_us", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Time on the device, p50"), Unit::Latency},
+    {"requests", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Requests counted"), Unit::Count},
+    {"nr_requests", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Queue depth (nr_requests)"), Unit::Count},
+    {"member", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Slow member"), Unit::None},
+    {"factor", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Times the others' median"), Unit::Ratio},
+    {"members", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Members"), Unit::None},
+    {"bytes_share_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of the bytes"), Unit::Percent},
+};
+
+// What a key is and its unit: from the table, else its unit from its
+// suffix and its words from the rest (a finding added later).
+std::pair<QString, Unit> labelFor(const QString &key)
+{
+    for (const EvidenceLabel &known : kEvidenceLabels)
+        if (key == QLatin1StringView(known.key))
+            return {DiagnoseView::tr(known.label), known.unit};
+    static const std::pair<const char *, Unit> suffixes[] = {
+        {"_mb_per_s", Unit::Rate}, {"_spread_pct", Unit::Spread}, {"_pct", Unit::Percent},
+        {"_kb", Unit::KiB},        {"_us", Unit::Latency},        {"_per_mb", Unit::PerMb}};
+    QString words = key;
+    Unit unit = Unit::None;
+    for (const auto &[suffix, u] : suffixes)
+        if (words.endsWith(QLatin1StringView(suffix))) {
+            words.chop(qsizetype(qstrlen(suffix)));
+            unit = u;
+            break;
+        }
+    words.replace(u'_', u' ');
+    if (!words.isEmpty())
+        words[0] = words.at(0).toUpper();
+    return {words, unit};
+}
+
+QString withUnit(double x, Unit unit)
+{
+    switch (unit) {
+    case Unit::Rate: return format::rate(x);
+    case Unit::KiB: return format::kib(x, std::abs(x - std::round(x)) < 1e-9 ? 0 : 1);
+    case Unit::Percent: return DiagnoseView::tr("%1 %").arg(format::number(x, std::abs(x) < 10 ? 1 : 0));
+    case Unit::Spread: return DiagnoseView::tr("± %1 %").arg(format::number(x, 1));
+    case Unit::Latency:
+        return x < 1000 ? DiagnoseView::tr("%1 µs").arg(format::number(x, x < 10 ? 1 : 0))
+                        : DiagnoseView::tr("%1 ms").arg(format::number(x / 1000.0, x < 10000 ? 2 : 1));
+    case Unit::Ratio: return DiagnoseView::tr("%1 ×").arg(format::number(x, 2));
+    case Unit::PerMb: return DiagnoseView::tr("%1 per MB").arg(format::number(x, 1));
+    case Unit::Count:
+    case Unit::None: break;
+    }
+    if (std::abs(x - std::round(x)) < 1e-9 && std::abs(x) < 1e15)
+        return x < 0 ? format::number(x, 0) : format::count(quint64(std::llround(x)));
+    return format::number(x, std::abs(x) < 1 ? 3 : 1);
+}
+
+// Evidence values in the user's locale, with their units.
+QString evidenceText(const QJsonValue &v, Unit unit)
 {
     if (v.isNull() || v.isUndefined())
         return DiagnoseView::tr("unknown");
     if (v.isBool())
         return v.toBool() ? DiagnoseView::tr("yes") : DiagnoseView::tr("no");
-    if (v.isDouble()) {
-        const double x = v.toDouble();
-        if (std::abs(x - std::round(x)) < 1e-9 && std::abs(x) < 1e15)
-            return x < 0 ? format::number(x, 0) : format::count(quint64(std::llround(x)));
-        // Core rounds its figures to one decimal; a share under 1 keeps three.
-        return format::number(x, std::abs(x) < 1 ? 3 : 1);
-    }
+    if (v.isDouble())
+        return withUnit(v.toDouble(), unit);
     if (v.isArray()) {
         QStringList parts;
         for (const QJsonValue &e : v.toArray())
-            parts << evidenceText(e);
+            parts << evidenceText(e, unit);
         return parts.join(QStringLiteral(", "));
     }
     if (v.isObject()) {
+        // Per member ("sdb: 38 %") or per readahead ("1024 KiB: 1,20 ×");
+        // a member's own figures by their labels ("sdb: time on the
+        // device, p99 1,21 ms, requests counted 5120").
         QStringList parts;
         const QJsonObject o = v.toObject();
-        for (auto it = o.constBegin(); it != o.constEnd(); ++it)
-            parts << QStringLiteral("%1: %2").arg(it.key(), evidenceText(it.value()));
-        return parts.join(QStringLiteral(", "));
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+            bool number = false;
+            const double kib = it.key().toDouble(&number);
+            QString value = evidenceText(it.value(), unit);
+            if (it.value().isObject()) {
+                QStringList own;
+                const QJsonObject inner = it.value().toObject();
+                for (auto f = inner.constBegin(); f != inner.constEnd(); ++f) {
+                    const auto [text, innerUnit] = labelFor(f.key());
+                    own << QStringLiteral("%1 %2").arg(text.toLower(), evidenceText(f.value(), innerUnit));
+                }
+                value = own.join(QStringLiteral(", "));
+            }
+            parts << QStringLiteral("%1: %2").arg(number ? format::kib(kib) : it.key(), value);
+        }
+        return parts.join(QStringLiteral("; "));
     }
     return v.toString();
 }
 
-// A finding's evidence as a two-column table exactly as tall as its rows.
+// A finding's evidence as a two-column table exactly as tall as its rows:
+// what each figure is, and the figure with its unit (the JSON key, as
+// `diagnose --json` writes it, in the label's tooltip).
 QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
 {
     auto *table = new QTableWidget(int(evidence.size()), 2, parent);
@@ -119,8 +254,11 @@ QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
     table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     int row = 0;
     for (auto it = evidence.constBegin(); it != evidence.constEnd(); ++it, ++row) {
-        table->setItem(row, 0, new QTableWidgetItem(it.key()));
-        auto *value = new QTableWidgetItem(evidenceText(it.value()));
+        const auto [text, unit] = labelFor(it.key());
+        auto *name = new QTableWidgetItem(text);
+        name->setToolTip(it.key());
+        table->setItem(row, 0, name);
+        auto *value = new QTableWidgetItem(evidenceText(it.value(), unit));
         value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table->setItem(row, 1, value);
     }
@@ -130,8 +268,27 @@ QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
     for (int r = 0; r < table->rowCount(); ++r)
         h += table->rowHeight(r);
     table->setFixedHeight(h);
-    table->setMaximumWidth(520);
+    table->setMaximumWidth(620);
     return table;
+}
+
+// Core's one-sentence cause (in the console's language; the CLI's stays
+// English) as a sentence on a card: a capital first letter, ± for "+-", a
+// full stop. A sentence that starts with a name (a device, a finding's
+// code) keeps it as it is written: "md0's read_ahead_kb", not "Md0's".
+QString asSentence(QString text, const std::function<bool(const QString &)> &isName)
+{
+    text.replace(QStringLiteral("+-"), QStringLiteral("±"));
+    static const QRegularExpression times(QStringLiteral("(\\d) x "));
+    text.replace(times, QStringLiteral("\\1 × ")); // "2 x stripe": a multiplication sign
+    static const QRegularExpression firstWord(QStringLiteral("^[^\\s']+"));
+    const QString first = firstWord.match(text).captured(0);
+    const bool name = first.contains(QRegularExpression(QStringLiteral("[0-9_/-]"))) || isName(first);
+    if (!text.isEmpty() && !name)
+        text[0] = text.at(0).toUpper();
+    if (!text.isEmpty() && !text.endsWith(u'.'))
+        text += u'.';
+    return text;
 }
 
 } // namespace
@@ -149,6 +306,10 @@ struct DiagnoseView::Private
     QString fixing;          ///< the code whose fix is on its way
     quint64 planTicket = 0;
     quint64 applyTicket = 0;
+    QPointer<ChangePreviewDialog> preview; ///< the fix's plan on screen, before it is written
+    /// Its own fixes and measurements, whose outcome it describes itself:
+    /// the session's event for them does not replace that (tickets).
+    QSet<quint64> ownTickets;
 
     PageHeader *header = nullptr; ///< the title and why measuring is not offered
     QCheckBox *staticOnly = nullptr;
@@ -251,6 +412,11 @@ QString DiagnoseView::introText() const
 
 void DiagnoseView::connectSignals(ConsoleSession *session)
 {
+    // The status line says the last thing the session did, whoever asked.
+    connect(session, &ConsoleSession::happened, this, [this](const SessionEvent &event) {
+        if (!d->ownTickets.remove(event.ticket))
+            d->status->setText(event.text);
+    });
     connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
@@ -270,7 +436,7 @@ void DiagnoseView::connectSignals(ConsoleSession *session)
             setMessage(planErrors(plan));
             return;
         }
-        d->applyTicket = d->session->apply(plan, false);
+        showPreview(plan);
     });
     connect(sw, &SessionWorker::applied, this, [this](quint64 ticket, const ChangeReport &report) {
         if (ticket != d->applyTicket)
@@ -284,6 +450,33 @@ void DiagnoseView::connectSignals(ConsoleSession *session)
         setMessage(tr("Applied the fix for %1; checking again").arg(d->fixing));
         run(false); // the static checks say whether it holds
     });
+}
+
+// A fix is written as every change from the console is: the session's plan
+// in the one preview, and only what it showed.
+void DiagnoseView::showPreview(const ChangePlan &plan)
+{
+    QString fix;
+    for (const Finding &f : std::as_const(d->findings))
+        if (f.code == d->fixing)
+            fix = fixText(f.fix);
+    d->preview = new ChangePreviewDialog(tr("Apply the fix for %1 (%2)?").arg(d->fixing, fix), tr("Apply"), this);
+    d->preview->setAttribute(Qt::WA_DeleteOnClose);
+    d->preview->setScope(ChangePreviewDialog::lastingScope());
+    d->preview->setPlan(plan);
+    connect(d->preview, &QDialog::finished, this, [this, plan](int result) {
+        d->preview = nullptr;
+        if (result != QDialog::Accepted) {
+            setMessage(tr("Nothing was changed."));
+            d->fixing.clear();
+            setRunning(false);
+            return;
+        }
+        d->applyTicket = d->session->apply(plan, false);
+        d->ownTickets.insert(d->applyTicket);
+        setMessage(tr("Applying the fix for %1…").arg(d->fixing));
+    });
+    d->preview->open();
 }
 
 void DiagnoseView::showDiagnosis(const DiagnoseReply &reply)
@@ -332,7 +525,9 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
     head->addWidget(code);
     head->addStretch();
     cardLayout->addLayout(head);
-    auto *summary = new QLabel(f.summary, card);
+    const ModelSnapshot model = d->session->model();
+    auto *summary = new QLabel(asSentence(f.summary, [&](const QString &word) { return model && model->find(word); }),
+                               card);
     summary->setObjectName(QStringLiteral("summary"));
     summary->setWordWrap(true);
     summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -419,7 +614,8 @@ bool DiagnoseView::run(bool measure)
     setMessage(measure ? tr("Checking %1, then a few seconds of reads…").arg(d->device)
                        : tr("Checking %1…").arg(d->device));
     AdvisorWorker *worker = d->worker;
-    d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); });
+    d->ownTickets.insert(
+        d->session->runJob(worker, [worker, spec](const SessionJobContext &job) { worker->diagnose(job, spec); }));
     return true;
 }
 
@@ -431,14 +627,14 @@ void DiagnoseView::cancel()
 
 bool DiagnoseView::applyFix(const QString &code)
 {
-    if (d->planTicket || d->applyTicket || d->running || !d->session->readOnlyReason().isEmpty())
+    if (d->planTicket || d->applyTicket || d->preview || d->running || !d->session->readOnlyReason().isEmpty())
         return false;
     for (const Finding &f : std::as_const(d->findings)) {
         if (f.code != code || f.fix.isEmpty())
             continue;
         d->fixing = code;
         d->planTicket = d->session->plan(fixChanges(d->device, f.fix));
-        setMessage(tr("Applying %1…").arg(fixText(f.fix)));
+        setMessage(tr("Planning %1…").arg(fixText(f.fix)));
         return true;
     }
     return false;

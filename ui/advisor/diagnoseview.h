@@ -11,6 +11,7 @@ class QFrame;
 namespace blocktune {
 
 class ConsoleSession;
+struct ChangePlan;
 struct DiagnoseReply;
 struct Finding;
 
@@ -43,7 +44,8 @@ public Q_SLOTS:
     /// `measure` false: static checks only.
     bool run(bool measure);
     void cancel();
-    /// Applies the fix of the card with this code, then checks again.
+    /// Plans the fix of the card with this code and shows it in the change
+    /// preview; once accepted, writes that plan and checks again.
     bool applyFix(const QString &code);
 
 Q_SIGNALS:
@@ -58,6 +60,7 @@ private:
     void connectSignals(ConsoleSession *session);
 
     void showDiagnosis(const DiagnoseReply &reply);
+    void showPreview(const blocktune::ChangePlan &plan);
     /// A finding's card: severity, cause, evidence, and the fix with Apply.
     QFrame *makeCard(const Finding &f, const QString &device, bool writable);
     void setRunning(bool running);

@@ -56,6 +56,8 @@ constexpr int kDetailedDevices = 12;
 /// redraw's duration to itself: drawing takes at most a quarter of it,
 /// however slow the machine or large the plots.
 constexpr int kRedrawSpacing = 3;
+/// The longest the plots wait for their next redraw while samples come.
+constexpr qint64 kMaxRedrawGapNs = 1'000'000'000;
 
 /// One step-averaged series: the points of the open bucket are folded into
 /// one, keyed at the newest sample, holding the bucket's mean.
@@ -88,6 +90,7 @@ struct MonitorView::Private
     QPushButton *pause = nullptr;
     QPushButton *exportButton = nullptr;
     QCheckBox *latency = nullptr;
+    QLabel *recordingNote = nullptr; ///< a recording: its counters are frozen
     LatencyHeatmap *heatmap = nullptr;
     QCPAxisRect *rects[RectCount] = {};
     QCPLegend *deviceLegend = nullptr;
@@ -108,6 +111,7 @@ struct MonitorView::Private
     BalanceWindow balance;
     QString balanceTitle;
     bool paused = false;
+    bool recording = false;
 
     PlotSeries history;
     QHash<QString, QCPGraph *> graphs; // keyed by PlotSeries series name
@@ -137,6 +141,8 @@ struct MonitorView::Private
     void replot(bool now = false);
     void showSpan();
     void showStatus();
+    void connectWorker();
+    void replayRecording();
     bool detailed() const { return devices.size() <= kDetailedDevices; }
 };
 
@@ -261,6 +267,10 @@ void MonitorView::Private::restart()
         if (running)
             QMetaObject::invokeMethod(thread->worker(), &MonitorWorker::stop, Qt::QueuedConnection);
         running = false;
+        return;
+    }
+    if (recording) {
+        replayRecording();
         return;
     }
     MonitorWorker *worker = thread->worker();
@@ -480,9 +490,58 @@ void MonitorView::Private::onSample(const Sample &s)
     for (auto it = graphs.begin(); it != graphs.end(); ++it)
         if (!fed.contains(it.value()))
             addPoint(it.value(), it.key(), lastT, qQNaN());
-    for (QCPGraph *graph : std::as_const(graphs))
+    for (QCPGraph *graph : std::as_const(graphs)) {
         graph->data()->removeBefore(lastT - windowSeconds);
+        if (recording) // one interval: a point, no line to draw
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+    }
     dirty = true;
+}
+
+// A recording's one interval, through the same sampler as live counters: a
+// fresh thread on the replay (first reading, then the second), started
+// with an interval no one waits for, ticked once more, stopped.
+void MonitorView::Private::replayRecording()
+{
+    auto replay = loadCounterReplay(SysRoot(sysroot));
+    if (!replay) {
+        recordingNote->setText(MonitorView::tr("This is a recording: its counters are frozen at the moment it was "
+                                               "recorded, so nothing moves here. (A snapshot made by blocktune-cli "
+                                               "record holds two readings a second apart and shows that interval.)"));
+        statusText = MonitorView::tr("Counters frozen (a recording): nothing to plot");
+        showStatus();
+        running = false;
+        return;
+    }
+    recordingNote->setText(MonitorView::tr("This is a recording: its counters are frozen. Shown: the one interval "
+                                           "it holds, %1 s between its two readings (proc/diskstats and "
+                                           "proc/diskstats.2).")
+                               .arg(format::number(replay->seconds, 1)));
+    delete thread;
+    auto [source, clock] = makeCounterReplay(SysRoot(sysroot), std::move(*replay));
+    thread = new MonitorThread(sysroot, std::move(source), std::move(clock), q);
+    connectWorker();
+    MonitorWorker *worker = thread->worker();
+    const QStringList watched = devices;
+    const QList<GroupSpec> groups = userGroups;
+    QMetaObject::invokeMethod(worker, [worker, watched, groups] {
+        worker->setWatched(watched);
+        worker->setUserGroups(groups);
+        worker->start(3'600'000); // the first reading: the baseline
+        worker->tick();           // the second: the interval's figures
+        worker->stop();
+    }, Qt::QueuedConnection);
+    running = true;
+}
+
+void MonitorView::Private::connectWorker()
+{
+    QObject::connect(thread->worker(), &MonitorWorker::sampled, q, [this](const Sample &s) { onSample(s); });
+    QObject::connect(thread->worker(), &MonitorWorker::failed, q, [this](const QString &message) {
+        statusText = message;
+        showStatus();
+        Q_EMIT q->failed(message);
+    });
 }
 
 void MonitorView::Private::showSpan()
@@ -528,13 +587,16 @@ void MonitorView::Private::updateHeatmap(const Sample &s)
 }
 
 // Draws what came since the last redraw: not while the view is off screen
-// (another tab: drawn when it shows again), and not sooner than
-// kRedrawSpacing times the last redraw's duration after it (unless `now`).
+// (another tab: drawn at once when it shows again, showEvent()), and not
+// sooner than kRedrawSpacing times the last redraw's duration after it
+// (unless `now`), nor later than kMaxRedrawGapNs: a slow redraw slows the
+// plots down, it does not freeze them.
 void MonitorView::Private::replot(bool now)
 {
     if (!dirty || paused || !q->isVisible())
         return;
-    if (!now && sinceRedraw.isValid() && sinceRedraw.nsecsElapsed() < kRedrawSpacing * redrawNs)
+    if (!now && sinceRedraw.isValid()
+        && sinceRedraw.nsecsElapsed() < std::min(kRedrawSpacing * redrawNs, kMaxRedrawGapNs))
         return;
     dirty = false;
     const double upper = std::max(lastT, double(windowSeconds));
@@ -618,10 +680,17 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(d->buildBar());
+    d->recordingNote = new QLabel(this);
+    d->recordingNote->setObjectName(QStringLiteral("recordingNote"));
+    d->recordingNote->setWordWrap(true);
+    d->recordingNote->hide();
+    layout->addWidget(d->recordingNote);
     d->plot = new QCustomPlot(this);
     d->plot->setObjectName(QStringLiteral("monitorPlot"));
     d->plot->setAccessibleName(tr("Live plots"));
-    d->plot->setMinimumHeight(500);
+    // Four plots, each tall enough for its two-line axis label (about 150
+    // px); on a short screen the scroll area below scrolls them.
+    d->plot->setMinimumHeight(880);
     // In a scroll area: on a short screen (1280x720 at 150%) the plots
     // scroll, the bar with Pause stays on screen, and the balance chart
     // below them is a scroll away instead of under the screen's edge.
@@ -682,18 +751,24 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     for (QCustomPlot *p : {d->plot, d->heatmap->plot()}) {
         connect(p, &QCustomPlot::beforeReplot, this, [this] { d->redrawClock.start(); });
         connect(p, &QCustomPlot::afterReplot, this, [this] {
-            d->redrawNs += d->redrawClock.nsecsElapsed();
+            // Only the redraws a person waits for count: QCustomPlot also
+            // redraws off screen (its own layout), and those piled up to
+            // seconds here, which held the plots back for three times that
+            // once the tab was shown.
+            if (isVisible())
+                d->redrawNs += d->redrawClock.nsecsElapsed();
             d->sinceRedraw.start();
         });
     }
 
     d->thread = new MonitorThread(sysroot, std::move(source), std::move(clock), this);
-    connect(d->thread->worker(), &MonitorWorker::sampled, this, [this](const Sample &s) { d->onSample(s); });
-    connect(d->thread->worker(), &MonitorWorker::failed, this, [this](const QString &message) {
-        d->statusText = message;
-        d->showStatus();
-        Q_EMIT failed(message);
-    });
+    d->connectWorker();
+}
+
+void MonitorView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    d->replot(true);
 }
 
 MonitorView::~MonitorView()
@@ -765,7 +840,7 @@ void MonitorView::setDevices(const QStringList &devices)
         return;
     const bool wasRunning = d->running;
     d->devices = unique;
-    if (!wasRunning || unique.isEmpty()) {
+    if (!wasRunning || unique.isEmpty() || d->recording) {
         d->restart();
         return;
     }
@@ -831,6 +906,31 @@ void MonitorView::setLatencyLoader(std::function<Result<std::unique_ptr<LatencyS
     // Queued like setLatency(): the worker's thread runs both, in order.
     QMetaObject::invokeMethod(worker, [worker, loader = std::move(loader)] { worker->setLatencyLoader(loader); },
                               Qt::QueuedConnection);
+}
+
+void MonitorView::setRecording(bool recording)
+{
+    if (recording == d->recording)
+        return;
+    d->recording = recording;
+    d->recordingNote->setVisible(recording);
+    // Nothing to pause, and no block layer to trace, in a recording.
+    d->pause->setEnabled(!recording);
+    d->latency->setEnabled(!recording);
+    d->latency->setToolTip(recording ? tr("A recording has no block layer to trace") : d->latency->toolTip());
+    d->recordingNote->setText(tr("This is a recording: its counters are frozen."));
+    if (!d->devices.isEmpty())
+        d->restart();
+}
+
+bool MonitorView::isRecording() const
+{
+    return d->recording;
+}
+
+QString MonitorView::recordingText() const
+{
+    return d->recording ? d->recordingNote->text() : QString();
 }
 
 bool MonitorView::isLatencyShown() const

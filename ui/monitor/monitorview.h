@@ -99,6 +99,17 @@ public Q_SLOTS:
     /// `model` as the CLI's --group is (core's makeUserGroup). Returns why it
     /// was refused, or an empty string.
     QString setUserGroup(const QString &name, const QStringList &members, const blocktune::DeviceModel &model);
+    /// The view shows a recording (a recorded tree, a snapshot), whose
+    /// counters are frozen: it samples nothing and says so. Where the
+    /// recording holds two readings of the counters (`blocktune-cli
+    /// record`: proc/diskstats and proc/diskstats.2) it replays that one
+    /// interval as a sample instead.
+    void setRecording(bool recording);
+
+public:
+    bool isRecording() const;
+    /// What the view says about a recording (empty on a live machine).
+    QString recordingText() const;
 
 Q_SIGNALS:
     /// After each redraw: the newest sample's time (seconds since sampling
@@ -108,6 +119,8 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    /// Shown again (its tab chosen), it draws what came meanwhile at once.
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Private;

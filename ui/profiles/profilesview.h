@@ -1,14 +1,19 @@
 #pragma once
 
+#include "tuning/changepreviewdialog.h"
+#include "tuning/tuning.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QStringList>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 namespace blocktune {
 
+class ProfileLibrary;
 class ProfileStore;
 class ConsoleSession;
 
@@ -27,7 +32,9 @@ struct ProfileRow
 /// What one operation of the page produced, computed on the worker thread.
 struct ProfileResult
 {
-    enum Kind { List, Preview, Apply, Verify, Revert, Save, Export, Install };
+    /// PlanApply and PlanSave are what the change preview shows before
+    /// Apply and Save write.
+    enum Kind { List, Preview, Apply, Verify, Revert, Save, Export, Install, PlanApply, PlanSave };
     Kind kind = List;
     QString profile;
     bool ok = false;
@@ -37,6 +44,29 @@ struct ProfileResult
     QStringList names;      ///< List: profile names
     QStringList origins;    ///< List: "preset", "user", "system"
     QStringList descriptions;
+    ChangePlan plan;                ///< PlanApply: the plan of the devices chosen
+    QList<PreviewDevice> devices;   ///< PlanApply, PlanSave: the devices to choose from
+    QList<PreviewRow> saveRows;     ///< PlanSave: what goes into the file
+    QString path;                   ///< PlanSave, Save: the profile file
+    bool preset = false;            ///< PlanApply: the profile is a preset
+    quint64 ticket = 0;             ///< PlanApply, PlanSave: the request it answers
+    /// The page asked on its own (the folder changed, the devices or their
+    /// values did): the list and table follow, the status line stays.
+    bool quiet = false;
+};
+
+/// What the page asks its worker for.
+struct ProfileRequest
+{
+    ProfileResult::Kind kind = ProfileResult::List;
+    QString profile;
+    QString a, b;
+    QString selected;                ///< the device the page is for (the tree's)
+    std::optional<QStringList> only; ///< the devices chosen in the preview; nullopt: its first look
+    ChangePlan plan;                 ///< Apply: the plan the preview showed
+    bool changedOnly = false;        ///< PlanSave, Save
+    quint64 ticket = 0;              ///< PlanApply, PlanSave: handed back in the result
+    bool quiet = false;              ///< as ProfileResult::quiet
 };
 
 /// The console's Profiles page: the profiles with their descriptions, the
@@ -46,14 +76,22 @@ struct ProfileResult
 /// Everything that reads or writes runs on the page's own worker thread and
 /// drives the console's one session (thread-safe), so a pkexec prompt never
 /// freezes the window; answers come back as queued signals. `session` must
-/// outlive the view; `store` says where the profiles are
-/// (ProfileStore::standard(root) in the console).
+/// outlive the view; `library` says where the profiles are (this machine's
+/// folders, or a host's through its agent).
+///
+/// The page follows the truth on its own: the library's folders are
+/// watched (a profile saved by the CLI or an editor appears, a removed one
+/// goes), the table is worked out again after every write the session makes
+/// (whoever made it) and when devices come or go, and the status line says
+/// the last thing that happened (ConsoleSession::happened).
 class ProfilesView final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProfilesView)
 
 public:
+    ProfilesView(ConsoleSession *session, std::shared_ptr<ProfileLibrary> library, QWidget *parent = nullptr);
+    /// This machine's profiles in `store`'s folders.
     ProfilesView(ConsoleSession *session, const ProfileStore &store, QWidget *parent = nullptr);
     ~ProfilesView() override;
 
@@ -65,18 +103,39 @@ public:
     /// The device the page was opened for ("Apply profile…" in the device
     /// tree), or empty: its rows are selected in the table.
     QString device() const;
+    /// The change preview on screen (Apply, Save current…), or nullptr.
+    ChangePreviewDialog *changePreview() const;
+    /// The profile names listed now.
+    QStringList profileNames() const;
+    /// What the status line says.
+    QString statusText() const;
 
 public Q_SLOTS:
     void refresh();
+    /// Lists the profiles and works out the table again, quietly (the
+    /// status line keeps the last thing that happened): F5, and what the
+    /// folder watch calls when a profile was saved or removed.
+    void relist();
     void select(const QString &name);
     /// Shows the preview with `name`'s rows selected and, while "only this
     /// device" is ticked, only them. Apply still applies the whole profile.
     void setDevice(const QString &name);
+    /// The device selected in the tree: what Apply's and Save current's
+    /// previews tick at first when the page was not opened for a device
+    /// (setDevice()). The table shows its rows first and selected, the rows
+    /// Apply does not tick at first greyed and marked (the system disk by
+    /// name); "Only this device" filters to it when ticked.
+    void setSelectedDevice(const QString &name);
     void preview();
+    /// Shows the selected profile's plan in the change preview (the page's
+    /// device ticked; a preset never ticks the system disk by itself) and,
+    /// once accepted, writes that plan.
     void apply();
     void verify();
     void revert();
-    /// Saves the current settings of every tunable device as NAME.
+    /// Shows what NAME would hold in the change preview (the page's device
+    /// ticked; other devices only when a person ticks them) and, once
+    /// accepted, saves the current settings of the devices ticked.
     void saveCurrent(const QString &name, bool changedOnly);
     /// Writes the selected profile as `format` ("udev" or "tuned") to `path`.
     void exportTo(const QString &format, const QString &path);
@@ -85,6 +144,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// An operation ended; `result` is what the page shows.
     void finished(const blocktune::ProfileResult &result);
+    /// The page listed or worked out its table again on its own (`quiet`).
+    void refreshed(const blocktune::ProfileResult &result);
     /// Something was written: other views should read again.
     void settingsChanged();
 
@@ -95,8 +156,23 @@ private:
     void layOutWidgets();
     void wireSignals();
 
-    void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {});
+    void post(ProfileResult::Kind kind, const QString &profile, const QString &a = {}, const QString &b = {},
+              bool quiet = false);
+    /// A write or a hotplug: the table worked out again for the same profile.
+    void refreshTable();
+    void watchTruth();
+    void showList(const blocktune::ProfileResult &result);
+    void showTable(const blocktune::ProfileResult &result);
+    /// `preview`: the rows preview Apply, and say which devices it ticks.
+    void fillTable(const QList<blocktune::ProfileRow> &rows, bool preview);
+    void layOutRows();
+    void sayTarget();
+    QString targetDisk() const;
+    void post(ProfileRequest request);
     void showResult(const blocktune::ProfileResult &result);
+    /// A PlanApply or PlanSave answer: into the preview (opened on the first).
+    void showPlan(const blocktune::ProfileResult &result);
+    void openPreview(const blocktune::ProfileResult &result);
     void setBusy(bool busy);
     void askSave();
     void askExport();

@@ -7,13 +7,14 @@
 #include "format.h"
 #include "common/sysroot.h"
 #include "common/units.h"
+#include "console/consolesession.h"
 #include "readtest/readtest.h"
 #include "readtest/readtestworker.h"
 #include "history/history.h"
 #include "history/keephistory.h"
+#include "machine/machine.h"
 #include "resultsmodel.h"
 #include "streamcard.h"
-#include "session/consolesession.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -51,6 +52,7 @@ namespace blocktune {
 struct ReadTestView::Private
 {
     ConsoleSession *session = nullptr;
+    MachineCapabilities can; ///< of the machine the session works on
     QString device;
     QThread thread;
     ReadTestWorker *worker = nullptr;
@@ -132,23 +134,25 @@ QCustomPlot *makePlot(QWidget *parent, const QString &xLabel, const QString &yLa
 
 } // namespace
 
-ReadTestView::ReadTestView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+ReadTestView::ReadTestView(ConsoleSession *session, const Machine &machine, QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
 {
     d->session = session;
+    d->can = machine.capabilities();
     buildWidgets();
     layOut();
     connectSignals();
 
-    if (!session->remoteHost().isEmpty()) {
-        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
-                               .arg(session->remoteHost()));
-    } else if (session->isRecorded()) {
+    if (!d->can.measure) {
         // A recorded tree has sysfs but no devices to read.
         const QString why = tr("Read tests need the live machine: %1 is a recorded tree (read-only)")
-                                .arg(session->root().root());
+                                .arg(machine.displayName());
         d->startButton->setEnabled(false);
         d->startButton->setToolTip(why);
         d->status->setText(why);
+    } else if (d->can.keepsItsOwnHistory) {
+        d->status->setText(tr("Tests run on %1 and are kept in its history (blocktune-cli --host %1 history)")
+                               .arg(machine.displayName()));
     }
 
     startWorker();
@@ -179,8 +183,13 @@ void ReadTestView::buildForm()
     d->blockSize->setCurrentText(QStringLiteral("64K"));
     d->size = new QLineEdit(this);
     d->size->setObjectName(QStringLiteral("size"));
-    d->size->setPlaceholderText(tr("256M or the device, whichever is less"));
-    d->size->setToolTip(tr("Bytes each measured stream reads (K/M/G are binary)"));
+    // Placeholders are short examples (they must fit a narrow window in
+    // German too); what the field means is in its tooltip.
+    d->size->setPlaceholderText(QStringLiteral("256M"));
+    // Room for its example, and a little more, in any language and scale.
+    d->size->setMinimumWidth(d->size->fontMetrics().horizontalAdvance(QStringLiteral("1024M")) + 20);
+    d->size->setToolTip(tr("Bytes each measured stream reads (K/M/G are binary); empty: 256M or the device, "
+                           "whichever is less"));
     d->repeat = new QSpinBox(this);
     d->repeat->setObjectName(QStringLiteral("repeat"));
     d->repeat->setRange(1, 100);
@@ -204,10 +213,12 @@ void ReadTestView::buildForm()
     d->randomReaders->setValue(1);
     d->background = new QLineEdit(this);
     d->background->setObjectName(QStringLiteral("background"));
-    d->background->setPlaceholderText(tr("sdc sdd@1G  (loop until the measured stream ends)"));
+    d->background->setPlaceholderText(QStringLiteral("sdc sdd@1G"));
+    d->background->setToolTip(tr("Devices read in a loop until the measured stream ends (NAME or NAME@OFFSET)"));
     d->alsoMeasure = new QLineEdit(this);
     d->alsoMeasure->setObjectName(QStringLiteral("measure"));
-    d->alsoMeasure->setPlaceholderText(tr("sdc sdd@1G  (measured beside the selected device, side by side)"));
+    d->alsoMeasure->setPlaceholderText(QStringLiteral("sdc sdd@1G"));
+    d->alsoMeasure->setToolTip(tr("Devices measured beside the selected one, side by side (NAME or NAME@OFFSET)"));
     d->sweep = new QCheckBox(tr("sweep read_ahead_kb:"), this);
     d->sweep->setObjectName(QStringLiteral("sweep"));
     d->sweepValues = new QLineEdit(QStringLiteral("128,512,1024,4096"), this);
@@ -356,7 +367,20 @@ void ReadTestView::buildResults()
 
 void ReadTestView::layOut()
 {
-    auto *layout = new QVBoxLayout(this);
+    // The page scrolls on a short screen (1280x720, 1.5x) rather than
+    // squeeze the Results to a row: they keep room for several rows.
+    auto *page = new QWidget(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("readTestScroll"));
+    scroll->setFocusPolicy(Qt::NoFocus); // Tab goes through the page, not to its frame
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto *layout = new QVBoxLayout(page);
     layout->addWidget(d->title);
     layout->addLayout(formLayout());
     // "Also measured" stands above "Background" (made the other way round).
@@ -389,6 +413,10 @@ void ReadTestView::layOut()
     splitter->addWidget(d->bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    // Six rows of results, their header, the tab bar and the export buttons.
+    const int row = d->table->verticalHeader()->defaultSectionSize();
+    d->bottom->setMinimumHeight(row * 7 + d->copyButton->sizeHint().height() + 3 * fontMetrics().height());
     layout->addWidget(splitter, 1);
 }
 
@@ -402,8 +430,10 @@ QFormLayout *ReadTestView::formLayout()
     sizes->addWidget(d->size, 1);
     sizes->addWidget(new QLabel(tr("repeat"), this)); // blocktune-cli --repeat, "repeat" in the JSON
     sizes->addWidget(d->repeat);
-    sizes->addWidget(d->direct);
     form->addRow(tr("Block size"), sizes);
+    // O_DIRECT under the sizes, not beside them: there it ran off a German
+    // page at 1.5x (the page does not scroll sideways).
+    form->addRow(QString(), d->direct);
     auto *server = new QHBoxLayout;
     server->addWidget(d->threads);
     server->addWidget(d->sharedFd);
@@ -680,7 +710,7 @@ void ReadTestView::updateCurve()
 void ReadTestView::keep(const HistoryRecord &record)
 {
     // A host keeps its own (the agent wrote it there); a recorded tree has none.
-    if (const SessionCapabilities c = d->session->capabilities(); !c.canMeasure || !c.filesHere)
+    if (!d->can.measure || d->can.keepsItsOwnHistory)
         return;
     keepInHistory(this, record, [this](const KeptRecord &kept) {
         for (const QString &text : kept.said)
@@ -918,7 +948,7 @@ bool ReadTestView::startSweep(const DeviceModel &model, const ReadTestSpec &spec
     auto sweep = ReadaheadSweep::prepare(d->session->root(), model, sweepSpec);
     if (!sweep)
         return refuse(sweep.error().message);
-    if (!d->session->capabilities().canMeasure)
+    if (!d->can.measure)
         return refuseRecorded();
     resetForRun(sweep->test(), spec);
     d->sweeping = true;
@@ -944,7 +974,7 @@ bool ReadTestView::startTest(const DeviceModel &model, const ReadTestSpec &spec)
     auto test = ReadTest::prepare(d->session->root(), model, spec);
     if (!test)
         return refuse(test.error().message);
-    if (!d->session->capabilities().canMeasure)
+    if (!d->can.measure)
         return refuseRecorded();
     resetForRun(*test, spec);
     d->sweeping = false;

@@ -14,6 +14,7 @@ class QFormLayout;
 namespace blocktune {
 
 class ConsoleSession;
+class Machine;
 class ReadTest;
 class DeviceModel;
 struct HistoryRecord;
@@ -39,19 +40,21 @@ struct SweepResult;
 /// within 200 ms, and a sweep puts the original readahead back on every path
 /// (a crash is covered by the tuning journal).
 ///
-/// Embedding: `auto *view = new ReadTestView(session, parent);` then
+/// Embedding: `auto *view = new ReadTestView(session, machine, parent);` then
 /// `view->setDevice(name)`, e.g. from DeviceTree::deviceSelected. Sweeps
-/// change settings through the console's one TuningSession, as the tuning
-/// panel does (direct as root, else the one blocktune-helper).
+/// change settings through the console's one TuningSession (a job's
+/// SessionPort, on the session thread), as the tuning panel does (direct
+/// as root, else the one blocktune-helper).
 class ReadTestView final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ReadTestView)
 
 public:
-    /// Tests read the devices of `session`'s machine; sweeps change
-    /// readahead through that session (one helper for the whole console).
-    explicit ReadTestView(ConsoleSession *session, QWidget *parent = nullptr);
+    /// Tests read the devices of `machine` (the one `session` works on);
+    /// sweeps change readahead through that session (one helper for the
+    /// whole console). What the machine can do is asked here, once.
+    ReadTestView(ConsoleSession *session, const Machine &machine, QWidget *parent = nullptr);
     /// Cancels a running test and waits for it (and a sweep's restore).
     ~ReadTestView() override;
 

@@ -2,6 +2,7 @@
 
 #include "format.h"
 #include "theme.h"
+#include "readtest/readtest.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -108,7 +109,17 @@ StreamCard::StreamCard(const QString &name, const QString &device, quint64 offse
     m_inflight = new QLabel(this);
     m_request = new QLabel(this);
     m_runs = new QLabel(this);
+    m_runs->setObjectName(QStringLiteral("runs"));
     m_runs->setWordWrap(true);
+    m_disagree = new QLabel(this);
+    m_disagree->setObjectName(QStringLiteral("disagree"));
+    m_disagree->setWordWrap(true);
+    m_disagree->hide();
+    followPalette(m_disagree, [this] {
+        QPalette own = m_disagree->palette();
+        own.setColor(QPalette::WindowText, warningTextColor(palette()));
+        m_disagree->setPalette(own);
+    });
     m_inflight->setToolTip(tr("Reads outstanding on average in the last interval (reads/s × mean latency)"));
     m_request->setToolTip(tr("Bytes per read the stream issued; after a run, the device's own average "
                              "request size (/proc/diskstats)"));
@@ -124,6 +135,7 @@ StreamCard::StreamCard(const QString &name, const QString &device, quint64 offse
     layout->addWidget(m_inflight);
     layout->addWidget(m_request);
     layout->addWidget(m_runs);
+    layout->addWidget(m_disagree);
     layout->addStretch();
 }
 
@@ -146,18 +158,57 @@ void StreamCard::addInterval(quint64 bytes, quint64 reads, double seconds, doubl
         m_request->setText(tr("read size %1").arg(format::kib(double(bytes) / double(reads) / 1024.0, 0)));
 }
 
+QString StreamCard::runsText() const
+{
+    return m_runs->text();
+}
+
+QString StreamCard::disagreementText() const
+{
+    return m_disagreement;
+}
+
+// "a 304 · b 476 · c 1492 MB/s, 304–1492": each run, then the range.
+QString StreamCard::finishedRunsText() const
+{
+    QStringList parts;
+    for (qsizetype i = 0; i < m_labels.size(); ++i)
+        parts << QStringLiteral("%1 %2").arg(m_labels.at(i), format::rate(m_rates.at(i)).chopped(5));
+    QString text = parts.join(QStringLiteral(" · ")) + QStringLiteral(" MB/s");
+    if (m_rates.size() > 1) {
+        const auto [lo, hi] = std::minmax_element(m_rates.cbegin(), m_rates.cend());
+        text += tr(", %1–%2").arg(format::rate(*lo).chopped(5), format::rate(*hi).chopped(5));
+    }
+    return text;
+}
+
 void StreamCard::startRun(const QString &label)
 {
     m_spark->markBoundary();
-    m_runs->setText(m_finished.isEmpty() ? tr("run %1").arg(label)
-                                         : m_finished.join(QStringLiteral("  ")) + tr("  · run %1").arg(label));
+    m_runs->setText(m_labels.isEmpty() ? tr("run %1").arg(label) : finishedRunsText() + tr(" · run %1").arg(label));
 }
 
 void StreamCard::finishRun(const QString &label, double mbPerSec, std::optional<double> deviceRequestKiB)
 {
-    m_finished << QStringLiteral("%1) %2").arg(label, format::rate(mbPerSec));
-    m_runs->setText(m_finished.join(QStringLiteral("  ")));
-    m_rate->setText(format::rate(mbPerSec));
+    m_labels << label;
+    m_rates << mbPerSec;
+    m_runs->setText(finishedRunsText());
+    // The figure is the median of the runs so far, as the test's result
+    // says it: one slow (or lucky) run does not become the headline.
+    m_rate->setText(format::rate(medianOf(m_rates)));
+    m_rate->setToolTip(m_rates.size() > 1 ? tr("The median of runs %1").arg(m_labels.join(QStringLiteral(", ")))
+                                          : tr("Run %1").arg(label));
+    const auto d = runDisagreement(m_labels, m_rates);
+    m_disagreement = d ? describeDisagreement(*d, format::ungrouped()) : QString();
+    m_disagree->setVisible(d.has_value());
+    if (d) {
+        m_disagree->setText(d->slower ? tr("⚠ Runs disagree: %1 was %2× slower")
+                                            .arg(d->first ? tr("the first") : tr("run %1").arg(d->label),
+                                                 format::number(d->factor, 1))
+                                      : tr("⚠ Runs disagree: run %1 was %2× faster")
+                                            .arg(d->label, format::number(d->factor, 1)));
+        m_disagree->setToolTip(m_disagreement);
+    }
     if (deviceRequestKiB)
         m_request->setText(tr("device request %1").arg(format::kib(*deviceRequestKiB, 0)));
 }

@@ -51,25 +51,38 @@ public:
 
     QString name() const { return m_name; }
     QString role() const { return m_role; }
-    /// The MB/s figure on the card, as shown ("512 MB/s").
+    /// The MB/s figure on the card, as shown ("512 MB/s"): live while a run
+    /// reads, then the median of the finished runs.
     QString rateText() const;
+    /// The finished runs beside the figure: "a 304 · b 476 · c 1492 MB/s,
+    /// 304–1492".
+    QString runsText() const;
+    /// Why the runs disagree (core's describeDisagreement), or empty when
+    /// they agree within a stall.
+    QString disagreementText() const;
 
     /// One interval: bytes and reads delivered in `seconds`, the mean
     /// latency of those reads.
     void addInterval(quint64 bytes, quint64 reads, double seconds, double meanLatencyMs);
     /// A run ended: its MB/s, and the device's own average request size.
+    /// The card's figure becomes the median of the runs so far.
     void finishRun(const QString &label, double mbPerSec, std::optional<double> deviceRequestKiB);
     void startRun(const QString &label);
 
 private:
+    QString finishedRunsText() const;
+
     QString m_name;
     QString m_role;
     QLabel *m_rate = nullptr;
     QLabel *m_inflight = nullptr;
     QLabel *m_request = nullptr;
     QLabel *m_runs = nullptr;
+    QLabel *m_disagree = nullptr;
     Sparkline *m_spark = nullptr;
-    QStringList m_finished;
+    QStringList m_labels;  ///< the finished runs
+    QList<double> m_rates; ///< their MB/s
+    QString m_disagreement;
 };
 
 } // namespace blocktune

@@ -6,40 +6,11 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
-#include <QTemporaryDir>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace blocktune {
-
-void connectInBackground(QObject *context, const RemoteTarget &target, std::function<void(Result<RemoteHost>)> done)
-{
-    QPointer<QObject> guard(context);
-    QThread *worker = QThread::create([guard, target, done = std::move(done)] {
-        auto mirror = std::make_shared<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/blocktune-host-XXXXXX"));
-        Result<RemoteHost> result = makeError(EIO, QStringLiteral("cannot make a folder for the mirror of %1: %2")
-                                                       .arg(target.host, mirror->errorString()));
-        if (mirror->isValid()) {
-            auto connection = connectToHost(target, mirror->path());
-            if (connection)
-                result = RemoteHost{*connection, mirror};
-            else
-                result = connection.error();
-        }
-        // Back on the context's thread; dropped (ssh closed) if it is gone.
-        auto shared = std::make_shared<Result<RemoteHost>>(std::move(result));
-        if (guard)
-            QMetaObject::invokeMethod(guard.data(), [guard, shared, done] {
-                if (guard)
-                    done(std::move(*shared));
-            }, Qt::QueuedConnection);
-    });
-    QObject::connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
-}
 
 QStringList knownHosts()
 {
@@ -114,15 +85,15 @@ void ConnectDialog::start()
     }
     setBusy(true);
     m_status->setText(tr("Connecting to %1…").arg(target.host));
-    connectInBackground(this, target, [this, target](Result<RemoteHost> host) {
+    openMachineInBackground(this, target, [this, target](Result<std::shared_ptr<Machine>> machine) {
         setBusy(false);
-        if (!host) {
+        if (!machine) {
             // ssh's words (host key, authentication) as it wrote them.
-            m_status->setText(host.error().message);
+            m_status->setText(machine.error().message);
             return;
         }
         rememberHost(target.host);
-        Q_EMIT connected(target, std::make_shared<RemoteHost>(std::move(*host)));
+        Q_EMIT connected(*machine);
         accept();
     });
 }

@@ -3,9 +3,11 @@
 // ones; ssh does the authentication and the host-key check, and what it
 // says when either fails is shown as it said it. The connection (ssh, the
 // agent's greeting, the first snapshot of the host) is made on a thread of
-// its own, so the window never freezes while ssh waits.
+// its own (openMachineInBackground()), so the window never freezes while
+// ssh waits. This and app/console/main.cpp's --host are where a host is
+// chosen; everything after asks the Machine.
 
-#include "remote/remote.h"
+#include "machine/machine.h"
 
 #include <QDialog>
 
@@ -15,23 +17,8 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QTemporaryDir;
 
 namespace blocktune {
-
-/// A connected host and the folder its mirror lives in (removed with it).
-struct RemoteHost
-{
-    RemoteConnection connection;
-    std::shared_ptr<QTemporaryDir> mirror;
-};
-
-/// Connects to `target` on a thread of its own; `done` runs on `context`'s
-/// thread with the host or ssh's/the agent's message. Nothing runs when
-/// `context` is gone by then (the connection is dropped, and the agent
-/// restores nothing because nothing was changed).
-void connectInBackground(QObject *context, const RemoteTarget &target,
-                         std::function<void(Result<RemoteHost>)> done);
 
 /// Hosts to offer: ~/.ssh/config's, then the recent ones not among them.
 QStringList knownHosts();
@@ -50,8 +37,8 @@ public:
     QComboBox *hostBox() const { return m_host; }
 
 Q_SIGNALS:
-    /// The host answered and its mirror is made.
-    void connected(const blocktune::RemoteTarget &target, const std::shared_ptr<blocktune::RemoteHost> &host);
+    /// The host answered and its mirror is made: the machine a window opens on.
+    void connected(const std::shared_ptr<blocktune::Machine> &machine);
 
 private:
     void start();

@@ -1,10 +1,12 @@
 #include "tuningpanel.h"
 
+#include "changepreviewdialog.h"
 #include "format.h"
 #include "theme.h"
 
-#include "session/consolesession.h"
+#include "console/consolesession.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -12,7 +14,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPainter>
 #include <QPointer>
 #include <QStyle>
@@ -115,10 +116,11 @@ struct TuningPanel::Private
     QString device;
     std::optional<DeviceSettings> settings; ///< as last read by the session
     quint64 readTicket = 0;  ///< the settings read we wait for
+    quint64 refreshTicket = 0; ///< a read whose answer is merged into the form
     quint64 planTicket = 0;  ///< the plan we wait for
     quint64 applyTicket = 0; ///< the write we wait for
     quint64 revertTicket = 0;
-    QPointer<QMessageBox> confirm;
+    QPointer<ChangePreviewDialog> confirm;
     bool trying = false;      ///< the applied plan is a "Try for 60 s"
     int tryLeft = 0;          ///< seconds until it is restored
     QTimer tryTimer;
@@ -186,6 +188,7 @@ void TuningPanel::buildWidgets()
     buildQueueBoxes();
     buildButtons();
     d->result = new QLabel(this);
+    d->result->setObjectName(QStringLiteral("status"));
     d->result->setWordWrap(true);
     d->result->setTextInteractionFlags(Qt::TextSelectableByMouse);
 }
@@ -280,6 +283,7 @@ void TuningPanel::layOutWidgets()
     auto *ioLayout = new QVBoxLayout(d->ioBox);
     ioLayout->addWidget(d->iosched);
     layout->addWidget(d->ioBox, 1);
+    layout->addStretch(); // the buttons stay at the bottom while the tunables are hidden
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(d->apply);
@@ -349,7 +353,10 @@ void TuningPanel::wireSession()
     connect(worker, &SessionWorker::settingsRead, this, [this](quint64 ticket, const SettingsReply &reply) {
         if (ticket == d->readTicket)
             showSettings(reply);
+        else if (ticket == d->refreshTicket)
+            mergeSettings(reply);
     });
+    connect(d->session, &ConsoleSession::happened, this, &TuningPanel::showSessionEvent);
     connect(worker, &SessionWorker::planned, this, [this](quint64 ticket, const ChangePlan &plan) {
         if (ticket == d->planTicket)
             planArrived(plan);
@@ -403,6 +410,7 @@ void TuningPanel::setDevice(const QString &name)
 
 void TuningPanel::reload()
 {
+    d->refreshTicket = 0;
     d->settings.reset();
     setEditable(false);
     if (d->device.isEmpty()) {
@@ -414,17 +422,112 @@ void TuningPanel::reload()
     d->readTicket = d->session->readSettings(d->device);
 }
 
+void TuningPanel::refresh()
+{
+    // A read on its way (its answer is current), a write (it reads again
+    // when it ends), or a preview the user is looking at: nothing to add.
+    if (d->device.isEmpty() || !d->settings || d->busy())
+        return;
+    d->refreshTicket = d->session->readSettings(d->device);
+}
+
+namespace {
+
+/// What the form shows of a device, compared: equal means nothing to redraw.
+bool sameSettings(const DeviceSettings &a, const DeviceSettings &b)
+{
+    return a.major == b.major && a.minor == b.minor && a.notes == b.notes
+           && deviceSettingsToJson(a) == deviceSettingsToJson(b);
+}
+
+} // namespace
+
+void TuningPanel::mergeSettings(const SettingsReply &reply)
+{
+    d->refreshTicket = 0;
+    if (!d->settings || d->busy() || reply.device != d->device || !reply.settings)
+        return; // the device's own going away is told by deviceGone()
+    if (sameSettings(*d->settings, *reply.settings)) {
+        Q_EMIT settingsLoaded(d->device); // read again: still what is on screen
+        return; // the common case on a busy host: nothing on screen moves
+    }
+    // The user's edits, against the values they were made on; then the new
+    // values, with those edits laid over them again.
+    const QList<SettingChange> edits = formChanges();
+    const bool members = d->members->isChecked();
+    QPointer<QWidget> focus = QApplication::focusWidget();
+    showSettings(reply);
+    for (const SettingChange &c : edits) {
+        const quint64 number = c.value.number().value_or(0);
+        if (c.key == u"read_ahead_kb")
+            d->raSpin->setValue(int(std::min<quint64>(number, quint64(d->raSpin->maximum()))));
+        else if (c.key == u"scheduler" && reply.settings->schedulers.contains(c.value.text()))
+            d->scheduler->setCurrentText(c.value.text());
+        else if (c.key == u"nr_requests")
+            d->nrRequests->setValue(int(number));
+        else if (c.key == u"max_sectors_kb")
+            d->maxSectors->setValue(int(number));
+        else if (c.key.startsWith(u"iosched."))
+            for (int row = 0; row < d->iosched->rowCount(); ++row)
+                if (d->iosched->item(row, 0)->text() == c.key.mid(8))
+                    d->iosched->item(row, 1)->setText(c.value.text());
+    }
+    d->members->setChecked(members && !d->members->isHidden());
+    if (focus && focus->isEnabled() && isAncestorOf(focus) && QApplication::focusWidget() != focus)
+        focus->setFocus(Qt::OtherFocusReason);
+    updateDirty();
+}
+
+void TuningPanel::deviceGone(const QString &name, const QString &why)
+{
+    if (name != d->device)
+        return;
+    const bool edited = d->settings && !formChanges().isEmpty();
+    d->refreshTicket = 0;
+    d->readTicket = 0;
+    d->settings.reset();
+    // A field being edited is about to be turned off: Qt would hand the
+    // focus on to the next widget, the device tree, which then makes its
+    // first device current and this message would be gone at once.
+    if (QWidget *focus = QApplication::focusWidget(); focus && isAncestorOf(focus))
+        focus->clearFocus();
+    setEditable(false);
+    d->title->setText(why);
+    d->note->setText(edited ? tr("The changes in this form were not applied; nothing was written to %1.").arg(name)
+                            : tr("Select another device to tune."));
+    d->note->setVisible(true);
+}
+
+void TuningPanel::showSessionEvent(const SessionEvent &event)
+{
+    // What happened last, whoever did it: the same words in every view.
+    d->result->setText(event.details.isEmpty() || event.details.size() == 1
+                           ? event.text
+                           : event.text + u'\n' + event.details.join(u'\n'));
+    // Another view's write (Advise, Profiles, a sweep's restore) may have
+    // changed what the form shows; this panel's own re-reads on its own.
+    refresh();
+}
+
 void TuningPanel::setEditable(bool usable)
 {
-    const bool readOnly = !d->session->readOnlyReason().isEmpty();
+    // A recording (or a session without write access) shows its values but
+    // does not offer to edit them: an editor that moves while Apply stays
+    // greyed out says the opposite of what is true.
+    const QString &readOnly = d->session->readOnlyReason();
+    const bool editable = usable && readOnly.isEmpty();
     for (QWidget *w : std::initializer_list<QWidget *>{d->raSlider, d->raSpin, d->scheduler, d->nrRequests,
-                                                       d->maxSectors, d->iosched, d->members})
-        w->setEnabled(usable);
+                                                       d->maxSectors, d->iosched, d->members}) {
+        w->setEnabled(editable);
+        if (!readOnly.isEmpty())
+            w->setToolTip(readOnly);
+    }
     d->apply->setEnabled(false);
     d->tryIt->setEnabled(false);
-    d->reset->setEnabled(usable);
-    d->apply->setToolTip(readOnly ? d->session->readOnlyReason() : QString());
-    d->tryIt->setVisible(!readOnly);
+    d->reset->setEnabled(editable);
+    d->reset->setToolTip(readOnly);
+    d->apply->setToolTip(readOnly);
+    d->tryIt->setVisible(readOnly.isEmpty());
 }
 
 void TuningPanel::showSettings(const SettingsReply &reply)
@@ -435,6 +538,12 @@ void TuningPanel::showSettings(const SettingsReply &reply)
     setEditable(usable);
     d->iosched->setRowCount(0);
     d->scheduler->clear();
+    // No values to show: no form either (a disabled "0 KiB" reads as a
+    // device whose readahead is off).
+    for (QWidget *box : std::initializer_list<QWidget *>{d->raBox, d->queueBox})
+        box->setVisible(reply.settings.has_value());
+    // No scheduler (none, a bio-based md or dm device): no empty table.
+    d->ioBox->setVisible(reply.settings.has_value() && !reply.settings->iosched.isEmpty());
     if (!reply.settings) {
         d->title->setText(d->device.isEmpty() ? tr("Select a device to tune")
                                               : tr("%1: cannot read settings").arg(d->device));
@@ -464,14 +573,16 @@ void TuningPanel::showSettings(const SettingsReply &reply)
 
     d->scheduler->addItems(s.schedulers);
     d->scheduler->setCurrentText(s.scheduler);
-    d->scheduler->setEnabled(usable && s.schedulers.size() > 1);
-    d->nrRequests->setEnabled(usable && s.nrRequestsRange.has_value());
+    const bool editable = usable && d->session->readOnlyReason().isEmpty();
+    d->scheduler->setEnabled(editable && s.schedulers.size() > 1);
+    d->nrRequests->setEnabled(editable && s.nrRequestsRange.has_value());
     if (s.nrRequestsRange)
         d->nrRequests->setRange(int(s.nrRequestsRange->min), int(std::min<quint64>(s.nrRequestsRange->max, 1 << 20)));
     d->nrRequests->setValue(int(s.nrRequests.value_or(0)));
     d->maxSectors->setRange(int(s.maxSectorsRange.min), int(std::min<quint64>(s.maxSectorsRange.max, 1 << 24)));
     d->maxSectors->setValue(int(s.maxSectorsKiB.value_or(0)));
-    d->maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s.maxHwSectorsKiB)));
+    if (d->session->readOnlyReason().isEmpty())
+        d->maxSectors->setToolTip(tr("At most max_hw_sectors_kb = %1 KiB").arg(fmtOptional(s.maxHwSectorsKiB)));
     if (s.contextReadaheadSwitch.isEmpty())
         d->context->setText(tr("built in and always on since Linux 2.6.31 (this kernel has no switch)"));
     else
@@ -582,6 +693,7 @@ void TuningPanel::planArrived(const ChangePlan &plan)
         for (const Error &e : plan.errors)
             lines << e.message;
         setMessage(tr("Nothing was changed:\n%1").arg(lines.join(u'\n')));
+        d->trying = false;
         setBusy(false);
         Q_EMIT applied(false);
         return;
@@ -591,23 +703,20 @@ void TuningPanel::planArrived(const ChangePlan &plan)
         return;
     }
     // The preview is the plan itself: what it lists is what is written.
-    QStringList lines;
-    for (const PlannedWrite &w : plan.writes)
-        lines << tr("%1 %2: %3 → %4").arg(w.device, w.attribute, w.current.isEmpty() ? tr("(new)") : w.current, w.value);
-    QString text = lines.join(u'\n');
-    if (!plan.warnings.isEmpty())
-        text += u"\n\n" + tr("Warnings:") + u'\n' + plan.warnings.join(u'\n');
-    if (!plan.notes.isEmpty())
-        text += u"\n\n" + plan.notes.join(u'\n');
-    // Window-modal and asynchronous: no nested event loop.
-    d->confirm = new QMessageBox(QMessageBox::Question, tr("Apply these changes?"), text,
-                                 QMessageBox::Yes | QMessageBox::No, this);
+    d->confirm = new ChangePreviewDialog(d->trying ? tr("Try these changes for %n s?", nullptr, format::kTrySeconds)
+                                                   : tr("Apply these changes?"),
+                                         d->trying ? tr("Try for %n s", nullptr, format::kTrySeconds) : tr("Apply"),
+                                         this);
     d->confirm->setAttribute(Qt::WA_DeleteOnClose);
-    connect(d->confirm, &QMessageBox::finished, this, [this, plan](int result) {
+    d->confirm->setScope(d->trying ? ChangePreviewDialog::trialScope(format::kTrySeconds)
+                                   : ChangePreviewDialog::lastingScope());
+    d->confirm->setPlan(plan);
+    connect(d->confirm, &QDialog::finished, this, [this, plan](int result) {
         d->confirm = nullptr;
-        if (result == QMessageBox::Yes) {
+        if (result == QDialog::Accepted) {
             startApply(plan);
         } else {
+            d->trying = false;
             setBusy(false);
             Q_EMIT applied(false);
         }
@@ -626,15 +735,7 @@ void TuningPanel::startApply(const ChangePlan &plan)
 void TuningPanel::applyArrived(const ChangeReport &report)
 {
     d->applyTicket = 0;
-    QStringList lines;
-    for (const SettingOutcome &o : report.outcomes) {
-        QString line = tr("%1 %2: %3").arg(o.write.device, o.write.attribute, settingStatusText(o.status));
-        if (o.status == SettingStatus::Applied)
-            line += u' ' + o.kept;
-        if (!o.message.isEmpty())
-            line += u" (" + o.message + u')';
-        lines << line;
-    }
+    QStringList lines = changeReportLines(report, {false, true, false});
     if (report.error)
         lines.prepend(report.error->message);
     setMessage(lines.join(u'\n'));
@@ -653,12 +754,12 @@ void TuningPanel::applyArrived(const ChangeReport &report)
     reload();
 }
 
-bool TuningPanel::tryChanges()
+bool TuningPanel::tryChanges(bool confirm)
 {
     if (d->trying || d->busy())
         return false;
     d->trying = true;
-    if (!applyChanges(false)) {
+    if (!applyChanges(confirm)) {
         d->trying = false;
         return false;
     }

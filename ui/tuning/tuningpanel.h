@@ -13,6 +13,7 @@ struct SettingChange;
 struct ChangePlan;
 struct ChangeReport;
 struct RestoreReport;
+struct SessionEvent;
 
 /// The "change" half of the console: readahead slider, scheduler and its
 /// tunables, queue limits. Everything goes through the console's one
@@ -40,17 +41,26 @@ public:
 
 public Q_SLOTS:
     void setDevice(const QString &name);
-    /// Re-reads the device's settings (after a change made elsewhere).
+    /// Re-reads the device's settings and starts the form over from them
+    /// (Reset form; after this panel's own write).
     void reload();
+    /// Re-reads them and takes in what changed, keeping what the user edited
+    /// and has not applied, and the keyboard focus: after a hotplug or a
+    /// write made elsewhere. Nothing on screen moves when nothing changed.
+    void refresh();
+    /// The device shown went away (`why` in words): the form says so
+    /// plainly and is off; its unapplied edits were never written.
+    void deviceGone(const QString &name, const QString &why);
     /// Plans the form's changes and, once confirmed (at once when `confirm`
     /// is false), applies that plan. False when there is nothing to apply
     /// or something is already on its way; the outcome comes as applied().
     bool applyChanges(bool confirm = true);
     /// Restores every value this console's session changed.
     void revertSession();
-    /// "Try for 60 s": applies the form as a temporary change, restored
-    /// after the countdown unless keepTrial() is called.
-    bool tryChanges();
+    /// "Try for 60 s": once confirmed in the same preview as Apply (at once
+    /// when `confirm` is false), applies the form as a temporary change,
+    /// restored after the countdown unless keepTrial() is called.
+    bool tryChanges(bool confirm = true);
     void keepTrial();
     /// Restores what is being tried now.
     void endTrial();
@@ -83,6 +93,9 @@ private:
     void setEditable(bool usable);
     void setBusy(bool busy);
     void showSettings(const blocktune::SettingsReply &reply);
+    void mergeSettings(const blocktune::SettingsReply &reply);
+    /// The session's last event on the status line (every view shows the same).
+    void showSessionEvent(const blocktune::SessionEvent &event);
     void updateReadaheadHint();
     void updateDirty();
     QList<blocktune::SettingChange> formChanges() const;

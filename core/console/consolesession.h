@@ -1,16 +1,19 @@
 #pragma once
-// The console's one door to its TuningSession. Every operation that can
-// block (a scan, a write through the helper waiting for a pkexec prompt, a
-// restore) runs on the session's own thread; answers come back as queued
-// signals carrying value structs, matched to the request by a ticket. Work
-// that drives the session for a while (a sweep, an advice, a profile's
-// apply) is a job: runJob() hands it the session and its measurer on the
-// job's own thread for as long as it runs, then publishes what it changed.
-// Nothing hands the session out; views ask the one ConsoleSession, and none
-// keeps a copy of what the session tracks.
+// The console's one door to its TuningSession, which only the session's own
+// thread ever touches. Every operation that can block (a scan, a write
+// through the helper waiting for a pkexec prompt, a restore) runs there;
+// answers come back as queued signals carrying value structs, matched to
+// the request by a ticket. Work that drives the session for a while (a
+// sweep, an advice, a profile's apply) is a job: it runs on its view's
+// worker thread, and runJob() hands it a SessionPort (core/session) whose
+// every call is queued onto the session thread and waited for, one step at
+// a time, so the panels' requests are answered between a sweep's steps;
+// when the job ends, what it changed is published. Nothing hands the
+// session out; views ask the one ConsoleSession, and none keeps a copy of
+// what the session tracks.
 
 #include "readtest/measurer.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <QObject>
 #include <QThread>
@@ -61,6 +64,13 @@ public:
     void restoreJournals(quint64 ticket, const QList<blocktune::Journal> &journals);
     void findDeadJournals(quint64 ticket);
     void publish(bool modelToo);
+    /// Emits happened() for each event the session told on this thread
+    /// since the last call (its writes, restores and reverts), carrying
+    /// the ticket of the request that made them.
+    void publishEvents(quint64 ticket);
+    /// Where the session's sink puts what it told: to the job whose call
+    /// runs (callForJob()), else kept for publishEvents().
+    void takeEvent(const blocktune::SessionEvent &event);
 
 Q_SIGNALS:
     void modelChanged(const blocktune::ModelSnapshot &model);
@@ -71,21 +81,33 @@ Q_SIGNALS:
     void restored(quint64 ticket, const blocktune::RestoreReport &report);
     void deadJournalsFound(quint64 ticket, const QList<blocktune::PendingJournal> &journals);
     void stateChanged(const blocktune::SessionState &state);
+    void happened(const blocktune::SessionEvent &event);
 
 private:
+    friend struct JobDoor; // the one caller of callForJob()
+
     SessionState state(bool busy) const;
+    /// A job's call, on this thread: `call` on the session, what the
+    /// session tells meanwhile added to `told`.
+    void callForJob(QList<blocktune::SessionEvent> *told, const std::function<void(TuningSession &)> &call);
 
     TuningSession &m_session;
+    QList<SessionEvent> m_events; ///< told, not yet published
+    QList<SessionEvent> *m_jobEvents = nullptr; ///< during callForJob() only
 };
 
-/// What a job is handed for as long as it runs: the session, and where
-/// reads are measured beside it (this machine, or the session's host).
+/// What a job is handed for as long as it runs: the session's calls, each
+/// carried out on the session thread, and where reads are measured beside
+/// it (this machine, or the session's host; the measurer is called on the
+/// job's thread).
 struct SessionJobContext
 {
-    TuningSession &session;
+    SessionPort &session;
     Measurer &measurer;
 };
 using SessionJob = std::function<void(const SessionJobContext &)>;
+
+struct JobDoor; // consolesession.cpp
 
 /// Owns the TuningSession, its measurer, its worker and the thread they run
 /// on. Create it on the GUI thread; the destructor waits for the operation
@@ -121,6 +143,9 @@ public:
     /// The newest state (the writer, the counts); before the first answer,
     /// as the session was made.
     const SessionState &state() const { return m_state; }
+    /// The last thing the session did to the devices (happened()), whoever
+    /// asked for it; nullopt before the first.
+    const std::optional<SessionEvent> &lastEvent() const { return m_lastEvent; }
 
     // Each returns the ticket its answer will carry.
     quint64 rescan();
@@ -135,9 +160,12 @@ public:
     /// deadJournalsFound().
     quint64 findDeadJournals();
     /// Runs `job` on `context`'s thread (a view's worker thread: a sweep
-    /// takes minutes, and the session thread stays free for the panels),
-    /// handing it the session for as long as it runs; then the model and
-    /// state it left are published, and jobFinished(ticket) follows them.
+    /// takes minutes, and the session thread stays free for the panels
+    /// between the job's calls), handing it a SessionPort whose calls run
+    /// on the session thread while the job's thread waits; then the model
+    /// and state it left are published, and jobFinished(ticket) follows
+    /// them. A call made after this object began to go fails ("the
+    /// session has ended") instead of waiting.
     quint64 runJob(QObject *context, SessionJob job);
     /// Gives up a write that waits for authorization (thread-safe).
     void cancelPendingWrite() { m_session->cancelPendingWrite(); }
@@ -148,17 +176,27 @@ Q_SIGNALS:
     void stateChanged(const blocktune::SessionState &state);
     /// A job's end, after the model and state it left were published.
     void jobFinished(quint64 ticket);
+    /// The session wrote, tried, restored or reverted something: the one
+    /// place that says what happened, for every view's status line. A
+    /// job's events come when it ends, its temporary changes for measuring
+    /// folded into one (foldJobEvents()); the others after their answer.
+    void happened(const blocktune::SessionEvent &event);
 
 private:
     template<typename F>
     quint64 post(F &&call);
+    void announce(const blocktune::SessionEvent &event);
 
     std::unique_ptr<TuningSession> m_session;
     std::shared_ptr<Measurer> m_measurer;
     QThread m_thread;
     SessionWorker *m_worker = nullptr;
+    /// Where jobs' calls enter the session thread (made by the first
+    /// runJob(), closed by the destructor); jobs' ports share it.
+    std::shared_ptr<JobDoor> m_door;
     ModelSnapshot m_model;
     SessionState m_state;
+    std::optional<SessionEvent> m_lastEvent;
     quint64 m_nextTicket = 1;
 };
 
@@ -166,6 +204,7 @@ private:
 
 Q_DECLARE_METATYPE(blocktune::SettingsReply)
 Q_DECLARE_METATYPE(blocktune::SessionState)
+Q_DECLARE_METATYPE(blocktune::SessionEvent)
 Q_DECLARE_METATYPE(blocktune::ModelSnapshot)
 Q_DECLARE_METATYPE(blocktune::ChangePlan)
 Q_DECLARE_METATYPE(blocktune::ChangeReport)

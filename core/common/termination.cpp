@@ -1,10 +1,11 @@
 // SIGINT/SIGTERM/SIGHUP as a flag plus a self-pipe. The handler does only
 // what is async-signal-safe (a lock-free atomic store and write(2)); the
 // restore that follows runs on the normal path.
-#include "tuning.h"
+#include "termination.h"
 
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>

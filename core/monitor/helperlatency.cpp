@@ -5,7 +5,6 @@
 #include "helperlatency.h"
 
 #include "common/tr.h"
-#include "monitor/monitor.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -187,10 +186,6 @@ Result<std::unique_ptr<LatencySource>> loadBuiltIn()
     return std::unique_ptr<LatencySource>(std::move(*probe));
 }
 
-} // namespace
-
-namespace helperdetail {
-
 Result<QByteArray> startLatency(const SysRoot &root, const HelperLatencyLoader &loader, const QJsonObject &request,
                                 std::unique_ptr<HelperLatencyStream> *stream)
 {
@@ -218,7 +213,15 @@ Result<QByteArray> startLatency(const SysRoot &root, const HelperLatencyLoader &
     return (*stream)->tick();
 }
 
-} // namespace helperdetail
+} // namespace
+
+HelperLatencyOp helperLatencyOp(SysRoot root, HelperLatencyLoader loader)
+{
+    return [root = std::move(root), loader = std::move(loader)](const QJsonObject &request,
+                                                                 std::unique_ptr<HelperLatencyStream> *stream) {
+        return startLatency(root, loader, request, stream);
+    };
+}
 
 // ---- The reader's side ------------------------------------------------------------
 
