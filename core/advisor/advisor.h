@@ -15,10 +15,8 @@
 
 #include "common/result.h"
 #include "monitor/monitor.h"
-#include "readahead/readahead.h"
 #include "readtest/readtest.h"
 
-#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -471,10 +469,6 @@ struct Diagnosis
     Workload workload;      ///< the spec's
     QList<Finding> findings;
     bool measured = false;
-    /// diagnose --live: the workload that ran was observed for this long
-    /// (nothing read); nullopt otherwise.
-    std::optional<double> liveSeconds;
-    ReadaheadCoverage liveCoverage;
     /// Why queue_wait_dominates and slow_member were not looked for (the
     /// BPF probe did not load); empty when they were, or nothing was measured.
     QString latencyUnavailable;
@@ -531,56 +525,5 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
                            const std::atomic_bool *cancel = nullptr);
 QJsonObject diagnosisToJson(const Diagnosis &diagnosis);
 QString formatDiagnosis(const Diagnosis &diagnosis);
-/// {"code","severity","summary","evidence","fix"}: a finding in diagnose's
-/// JSON and the readahead command's.
-QJsonObject findingToJson(const Finding &finding);
-
-// ---- Findings from the live workload ----------------------------------------------
-//
-// From the readahead the kernel did for the workload that ran (core/readahead),
-// without a single read of ours: `diagnose DEV --live 60s` and `readahead`.
-// Thresholds, named so docs/cli.md and the tests say the same. A finding is
-// stated only with enough events to tell (kLiveMinWindows windows and
-// kLiveMinPages pages read ahead, or as each says).
-
-inline constexpr quint64 kLiveMinWindows = 50;
-inline constexpr quint64 kLiveMinPages = 1024;
-/// readahead_capped: at least this share of the async windows reached the
-/// cap, at least kCappedUsedShare of the pages read ahead were used, and
-/// used pages waited at most kCappedMaxWaitMs (p50) in the cache: the
-/// reader consumes each window as soon as it arrives, so the cap is what
-/// it waits for. The fix doubles read_ahead_kb.
-inline constexpr double kCappedShare = 0.8;
-inline constexpr double kCappedUsedShare = 0.95;
-inline constexpr double kCappedMaxWaitMs = 10;
-/// readahead_wasted: at least this share of the pages read ahead was not
-/// used (evicted unused, or still cached unused when the observation ended).
-/// The fix: the pages a stream used before it stopped (used pages per sync
-/// window), rounded up to a power of two, at least kWastedMinKiB and at
-/// most half the current value.
-inline constexpr double kLiveWastedShare = 0.5;
-inline constexpr quint64 kWastedMinKiB = 16;
-/// streams_interleaved: at least this many interleaved restarts (sync
-/// windows of a file another descriptor of another task read nearby just
-/// before), and this share of the sync windows.
-inline constexpr quint64 kInterleavedMin = 20;
-inline constexpr double kInterleavedShare = 0.25;
-/// random_reads: at least kLiveMinWindows sync windows, async windows at most
-/// this share of them, and sync windows of at most kRandomMaxWindowKiB (p90).
-inline constexpr double kRandomAsyncShare = 0.01;
-inline constexpr quint64 kRandomMaxWindowKiB = 16;
-
-/// What one device's readahead on the live workload says: readahead_capped,
-/// readahead_wasted, streams_interleaved, random_reads (each with its
-/// evidence and, where a value helps, the readahead to set).
-QList<Finding> liveReadaheadFindings(const DeviceReadahead &device);
-/// `findings` of several devices as one array: each finding's object with "device".
-QJsonArray liveFindingsToJson(const QList<std::pair<QString, Finding>> &findings);
-
-/// diagnose DEV --live: the static checks, then `source` observed for
-/// `liveMs` (until `cancel` is set, if sooner) and the live findings of the
-/// device. Reads nothing, changes nothing.
-Result<Diagnosis> diagnoseLive(TuningSession &session, ReadaheadSource &source, const QString &device,
-                               qint64 liveMs, const std::atomic_bool *cancel = nullptr);
 
 } // namespace blocktune

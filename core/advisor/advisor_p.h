@@ -31,10 +31,4 @@ inline Result<SessionDevice> lookUpDevice(SessionPort &session, const QString &n
     return SessionDevice{std::move(*settings), std::move(*model), bd};
 }
 
-struct Finding; // advisor.h
-
-/// The checks on the model alone (below_md_floor, partition_shares_readahead,
-/// ...): what diagnose states before it reads anything.
-void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out);
-
 } // namespace blocktune::advisor_detail

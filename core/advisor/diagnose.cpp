@@ -39,9 +39,7 @@ double round1(double v)
     return std::round(v * 10.0) / 10.0;
 }
 
-} // namespace
-
-void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
+void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
 {
     if (s.readaheadFloorKiB && s.readAheadKiB && *s.readAheadKiB < *s.readaheadFloorKiB) {
         Finding f;
@@ -77,8 +75,6 @@ void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd
         out << f;
     }
 }
-
-namespace {
 
 // Runs at one setting: their medians and spread (the advisor's CurvePoint:
 // median, MAD as spreadPct) and each run's counters.
@@ -677,7 +673,7 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
     Diagnosis d;
     d.device = bd->name;
     d.workload = spec.workload;
-    advisor_detail::staticChecks(s, *bd, d.findings);
+    staticChecks(s, *bd, d.findings);
     if (!spec.measure || !engine || !s.readAheadKiB)
         return d;
 
@@ -695,26 +691,19 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
     return d;
 }
 
-QJsonObject findingToJson(const Finding &f)
-{
-    return QJsonObject{{QStringLiteral("code"), f.code},
-                       {QStringLiteral("severity"), severityName(f.severity)},
-                       {QStringLiteral("summary"), f.summary},
-                       {QStringLiteral("evidence"), f.evidence},
-                       {QStringLiteral("fix"), f.fix}};
-}
-
 QJsonObject diagnosisToJson(const Diagnosis &d)
 {
     QJsonArray findings;
     for (const Finding &f : d.findings)
-        findings.append(findingToJson(f));
+        findings.append(QJsonObject{{QStringLiteral("code"), f.code},
+                                    {QStringLiteral("severity"), severityName(f.severity)},
+                                    {QStringLiteral("summary"), f.summary},
+                                    {QStringLiteral("evidence"), f.evidence},
+                                    {QStringLiteral("fix"), f.fix}});
     QJsonObject out{{QStringLiteral("device"), d.device},
                     {QStringLiteral("findings"), findings},
                     {QStringLiteral("measured"), d.measured},
                     {QStringLiteral("restored"), d.restored}};
-    if (d.liveSeconds)
-        out.insert(QStringLiteral("live_s"), std::round(*d.liveSeconds * 10.0) / 10.0);
     if (d.measured) {
         out.insert(QStringLiteral("latency_unavailable"), d.latencyUnavailable.isEmpty() ? QJsonValue() : d.latencyUnavailable);
         out.insert(QStringLiteral("workload"), workloadName(d.workload));
@@ -728,10 +717,7 @@ QString formatDiagnosis(const Diagnosis &d)
     QString out;
     QTextStream s(&out);
     s << "diagnose " << d.device;
-    if (d.liveSeconds)
-        s << " (static checks, then the workload that ran, observed for " << QString::number(*d.liveSeconds, 'f', 1)
-          << " s: readahead from the kernel's " << d.liveCoverage.windows << ", nothing read)\n";
-    else if (d.measured)
+    if (d.measured)
         s << " (static checks and measured reads, each comparison " << kDiagnoseRuns << " times interleaved; workload "
           << workloadName(d.workload) << ")\n";
     else
@@ -752,8 +738,6 @@ QString formatDiagnosis(const Diagnosis &d)
             s << "      fix: blocktune-cli set " << d.device << ' ' << fix.join(u' ') << '\n';
         }
     }
-    if (d.liveSeconds && !d.liveCoverage.pages)
-        s << "  " << d.liveCoverage.pagesUnavailable << " (readahead_capped and readahead_wasted not looked for)\n";
     if (d.measured && !d.latencyUnavailable.isEmpty())
         s << "  queue and device time not measured (queue_wait_dominates, slow_member): " << d.latencyUnavailable << '\n';
     if (d.measured && !d.restored)
