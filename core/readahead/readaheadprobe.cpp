@@ -107,7 +107,7 @@ Result<bool> chooseFentry(ReadaheadProbe::Hooks hooks, const KernelHooks &k)
 
 // Which restriction refused the program: lockdown, missing privilege, a
 // policy against fentry programs, or something else (then libbpf's words).
-Error refusedBecause(int err, const char *step, bool fentry)
+Error refusedBecause(int err, const char *step, bool fentry, const KernelHooks &k)
 {
     const SysRoot root;
     if (err == EPERM || err == EACCES) {
@@ -119,11 +119,16 @@ Error refusedBecause(int err, const char *step, bool fentry)
         if (::geteuid() != 0)
             return makeError(err, prefix() + ReadaheadText::tr(
                 "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
+        // Forced to fentry (BLOCKTUNE_READAHEAD_HOOKS), the tracepoints may be there all along.
         if (fentry)
             return makeError(err, prefix() + ReadaheadText::tr(
                 "the kernel refused fentry programs on the readahead functions although this is root (a "
-                "security policy, such as a BPF LSM program, forbids attaching to kernel functions here), "
-                "and it has no readahead tracepoints"));
+                "security policy, such as a BPF LSM program, forbids attaching to kernel functions here); %1")
+                                      .arg(k.tracepoints
+                                               ? ReadaheadText::tr("this kernel has the readahead tracepoints: "
+                                                                   "unset BLOCKTUNE_READAHEAD_HOOKS to use them")
+                                               : ReadaheadText::tr("and it has no tracepoint %1")
+                                                     .arg(k.missingTracepoints.join(u", "))));
     }
     const QByteArray detail = bpfload::lastLibbpfLine();
     return makeError(err, prefix() + ReadaheadText::tr("the BPF program failed at libbpf's %1 step: %2%3")
@@ -224,15 +229,15 @@ Result<std::unique_ptr<ReadaheadProbe>> ReadaheadProbe::load(Hooks hooks)
     auto impl = std::make_unique<Impl>();
     impl->skel = readahead__open();
     if (!impl->skel)
-        return refusedBecause(errno, "open", *fentry);
+        return refusedBecause(errno, "open", *fentry, k);
     chooseProgams(impl->skel, *fentry, k, impl->coverage);
     impl->cpus = libbpf_num_possible_cpus();
     if (impl->cpus <= 0)
-        return refusedBecause(-impl->cpus, "num_possible_cpus", *fentry);
+        return refusedBecause(-impl->cpus, "num_possible_cpus", *fentry, k);
     if (readahead__load(impl->skel) != 0)
-        return refusedBecause(errno, "load", *fentry);
+        return refusedBecause(errno, "load", *fentry, k);
     if (readahead__attach(impl->skel) != 0)
-        return refusedBecause(errno, "attach", *fentry);
+        return refusedBecause(errno, "attach", *fentry, k);
     return std::unique_ptr<ReadaheadProbe>(new ReadaheadProbe(std::move(impl)));
 #endif
 }
