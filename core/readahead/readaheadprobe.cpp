@@ -4,6 +4,7 @@
 // are per CPU: each key's values are summed here. Built without BPF
 // (BLOCKTUNE_BPF off), load() says so.
 #include "readahead.h"
+#include "readahead_p.h"
 
 #include "common/bpfload.h"
 #include "common/sysroot.h"
@@ -45,17 +46,7 @@ qint64 steadyMs()
 const char *const kWindowFunctions[] = {"page_cache_sync_ra", "page_cache_async_ra", "page_cache_ra_order",
                                         "page_cache_ra_unbounded"};
 
-// What this kernel's BTF names: the four readahead tracepoints and
-// functions, and the page cache's filemap tracepoints.
-struct KernelHooks
-{
-    bool tracepoints = true; ///< all four readahead tracepoints
-    bool functions = true;   ///< page_cache_sync_ra and page_cache_async_ra at least
-    QStringList missingTracepoints;
-    QStringList missingPageTracepoints; ///< add, delete, get_pages
-    bool fault = false;
-    bool mapPages = false;
-};
+using readahead_detail::KernelHooks;
 
 KernelHooks kernelHooks()
 {
@@ -79,30 +70,6 @@ KernelHooks kernelHooks()
     k.mapPages = tracepoint("mm_filemap_map_pages");
     btf__free(vmlinux);
     return k;
-}
-
-// Which hooks to load: the caller's, BLOCKTUNE_READAHEAD_HOOKS, or the
-// tracepoints where the kernel has them. True for fentry.
-Result<bool> chooseFentry(ReadaheadProbe::Hooks hooks, const KernelHooks &k)
-{
-    const QByteArray forced = qgetenv("BLOCKTUNE_READAHEAD_HOOKS");
-    if (hooks == ReadaheadProbe::Hooks::Automatic && forced == "tracepoints")
-        hooks = ReadaheadProbe::Hooks::Tracepoints;
-    else if (hooks == ReadaheadProbe::Hooks::Automatic && forced == "fentry")
-        hooks = ReadaheadProbe::Hooks::Fentry;
-    const bool wantFentry = hooks == ReadaheadProbe::Hooks::Fentry
-                            || (hooks == ReadaheadProbe::Hooks::Automatic && !k.tracepoints);
-    if (!wantFentry && k.tracepoints)
-        return false;
-    if (wantFentry && k.functions)
-        return true;
-    if (hooks == ReadaheadProbe::Hooks::Tracepoints)
-        return makeError(NotSupported, prefix() + ReadaheadText::tr("this kernel has no tracepoint %1")
-                                                      .arg(k.missingTracepoints.join(u", ")));
-    return makeError(NotSupported, prefix() + ReadaheadText::tr(
-        "this kernel has neither the readahead tracepoints (%1) nor the functions page_cache_sync_ra and "
-        "page_cache_async_ra to attach to; everything else in blocktune works without them")
-                                                  .arg(k.missingTracepoints.join(u", ")));
 }
 
 // Which restriction refused the program: lockdown, missing privilege, a
@@ -139,6 +106,34 @@ Error refusedBecause(int err, const char *step, bool fentry, const KernelHooks &
 #endif
 
 } // namespace
+
+// ---- Which hooks: the tracepoints, else fentry, else what is missing ----------------
+
+Result<bool> readahead_detail::chooseFentry(ReadaheadProbe::Hooks hooks, const KernelHooks &k,
+                                            const QByteArray &forced)
+{
+    if (hooks == ReadaheadProbe::Hooks::Automatic && forced == "tracepoints")
+        hooks = ReadaheadProbe::Hooks::Tracepoints;
+    else if (hooks == ReadaheadProbe::Hooks::Automatic && forced == "fentry")
+        hooks = ReadaheadProbe::Hooks::Fentry;
+    const bool wantFentry = hooks == ReadaheadProbe::Hooks::Fentry
+                            || (hooks == ReadaheadProbe::Hooks::Automatic && !k.tracepoints);
+    if (!wantFentry && k.tracepoints)
+        return false;
+    if (wantFentry && k.functions)
+        return true;
+    if (hooks == ReadaheadProbe::Hooks::Tracepoints)
+        return makeError(NotSupported, prefix() + ReadaheadText::tr("this kernel has no tracepoint %1")
+                                                      .arg(k.missingTracepoints.join(u", ")));
+    if (hooks == ReadaheadProbe::Hooks::Fentry)
+        return makeError(NotSupported, prefix() + ReadaheadText::tr(
+            "this kernel has no function page_cache_sync_ra and page_cache_async_ra to attach fentry "
+            "programs to"));
+    return makeError(NotSupported, prefix() + ReadaheadText::tr(
+        "this kernel has neither the readahead tracepoints (missing: %1) nor the functions page_cache_sync_ra "
+        "and page_cache_async_ra to attach to; everything else in blocktune works without them")
+                                                  .arg(k.missingTracepoints.join(u", ")));
+}
 
 #if BLOCKTUNE_HAVE_BPF
 
@@ -223,7 +218,7 @@ Result<std::unique_ptr<ReadaheadProbe>> ReadaheadProbe::load(Hooks hooks)
             "CONFIG_DEBUG_INFO_BTF=y"));
     bpfload::captureLibbpfMessages();
     const KernelHooks k = kernelHooks();
-    const auto fentry = chooseFentry(hooks, k);
+    const auto fentry = readahead_detail::chooseFentry(hooks, k, qgetenv("BLOCKTUNE_READAHEAD_HOOKS"));
     if (!fentry)
         return fentry.error();
     auto impl = std::make_unique<Impl>();
