@@ -78,15 +78,19 @@ int parseReadaheadArgs(CliContext &ctx, const QStringList &args, ReadaheadOption
         return r;
     if (const int r = readTime(ctx, parser, QStringLiteral("duration"), kMinIntervalMs, kMaxMs, &o->durationMs); r >= 0)
         return r;
-    if (const int r = readTime(ctx, parser, QStringLiteral("interval"), kMinIntervalMs, o->durationMs, &o->intervalMs);
-        r >= 0)
-        return r;
     o->watch = parser.isSet(QStringLiteral("watch"));
     o->json = parser.isSet(QStringLiteral("json"));
     if (parser.isSet(QStringLiteral("interval")) && !o->watch)
         return fail(ctx, QStringLiteral("--interval goes with --watch (without it the table is printed once, "
                                         "at the end)"),
                     ExitUsage);
+    // Only --watch reads the interval (its default of 1 s may exceed a short --duration).
+    if (o->watch) {
+        if (const int r = readTime(ctx, parser, QStringLiteral("interval"), kMinIntervalMs, o->durationMs,
+                                   &o->intervalMs);
+            r >= 0)
+            return r;
+    }
     o->devices = parser.positionalArguments();
     return -1;
 }

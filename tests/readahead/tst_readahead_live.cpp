@@ -98,6 +98,8 @@ private:
                 return;
             original = queueAttr(device.name(), "read_ahead_kb");
             setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
+            // udev's probe of the new device reads it too: done before we count.
+            run(QStringLiteral("udevadm"), {u"settle"_qs, u"--timeout=10"_qs});
         }
         ~Loop()
         {
@@ -153,19 +155,27 @@ private slots:
         Loop loop;
         QVERIFY(loop.device.isValid());
         QVERIFY(dropCache(loop.device.path()));
+        // --watch: its first line says the probe is loaded and counting, so
+        // dd starts after that (a fixed sleep lost the race on a loaded machine).
         QProcess cli;
-        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"4s"_qs,
-                                            u"--json"_qs});
+        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"10s"_qs,
+                                            u"--watch"_qs, u"--interval"_qs, u"500ms"_qs, u"--json"_qs});
         QVERIFY(cli.waitForStarted());
         auto stop = qScopeGuard([&cli] {
             cli.kill();
             cli.waitForFinished();
         });
-        QThread::msleep(1500); // the probe is loaded (a few hundred ms here)
+        for (int i = 0; i < 100 && !cli.canReadLine(); ++i)
+            cli.waitForReadyRead(100);
+        QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
         QVERIFY(ddWhole(loop.device.path()));
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 0);
-        const QJsonObject o = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        // The last line is the whole run's.
+        const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
+        QVERIFY(lines.size() >= 2);
+        const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
+        QVERIFY2(o[u"duration_s"_qs].toDouble() >= 9.9, lines.last().constData());
         QCOMPARE(o[u"schema"_qs].toInt(), 1);
         const QJsonObject dev = o[u"devices"_qs][loop.device.name()].toObject();
         QCOMPARE(quint64(dev[u"read_ahead_kb"_qs].toInteger()), kReadAheadKiB);
@@ -242,6 +252,8 @@ private slots:
         QTest::newRow("interval longer than duration")
             << QStringList{u"--duration"_qs, u"1s"_qs, u"--watch"_qs, u"--interval"_qs, u"2s"_qs} << u"--interval 2s"_qs;
         QTest::newRow("interval without watch") << QStringList{u"--interval"_qs, u"1s"_qs} << u"--watch"_qs;
+        QTest::newRow("watch, default interval longer than duration")
+            << QStringList{u"--duration"_qs, u"500ms"_qs, u"--watch"_qs} << u"--interval 1s"_qs;
         QTest::newRow("unknown option") << QStringList{u"--durration"_qs, u"1s"_qs} << u"--duration"_qs;
     }
 
