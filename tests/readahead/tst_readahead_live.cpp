@@ -98,8 +98,6 @@ private:
                 return;
             original = queueAttr(device.name(), "read_ahead_kb");
             setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
-            // udev's probe of the new device reads it too: done before we count.
-            run(QStringLiteral("udevadm"), {u"settle"_qs, u"--timeout=10"_qs});
         }
         ~Loop()
         {
