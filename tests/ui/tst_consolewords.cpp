@@ -69,16 +69,22 @@ class TestConsoleWords : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_home;
+    // One settings folder for the whole case: QSettings keeps the folder
+    // it first found, so a folder per test was written again after its
+    // removal and left in /tmp.
+    QTemporaryDir m_home;
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        keepConsoleStateIn(m_home);
+    }
+
     void init()
     {
-        // A fresh settings folder each time: no last device remembered.
-        m_home = std::make_unique<QTemporaryDir>();
-        keepConsoleStateIn(*m_home);
-        // QSettings keeps the folder it first found: forget the device an
-        // earlier test left selected.
+        // No last device remembered: forget the one an earlier test left
+        // selected.
         QSettings().clear();
     }
 
