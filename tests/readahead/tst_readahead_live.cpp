@@ -32,6 +32,33 @@ namespace {
 
 const char *const kBpftrace = "/usr/bin/bpftrace";
 
+/// bpftrace's tracepoint probes read their format from tracefs, which a
+/// machine without systemd (as this kind of VM) has not mounted; blocktune's
+/// probe does not need it (BTF). Mounted for the referee where it is not
+/// (root), and unmounted again when the test ends; `error` says what failed.
+struct Tracefs
+{
+    QString error;
+    bool mountedHere = false;
+    Tracefs()
+    {
+        if (QFileInfo::exists(u"/sys/kernel/tracing/events"_qs))
+            return;
+        QProcess mount;
+        mount.start(u"mount"_qs, {u"-t"_qs, u"tracefs"_qs, u"nodev"_qs, u"/sys/kernel/tracing"_qs});
+        if (!mount.waitForFinished(10000) || mount.exitCode() != 0)
+            error = u"precondition: bpftrace needs tracefs at /sys/kernel/tracing, and mounting it failed: "_qs
+                    + QString::fromLocal8Bit(mount.readAllStandardError()).trimmed();
+        else
+            mountedHere = true;
+    }
+    ~Tracefs()
+    {
+        if (mountedHere)
+            QProcess::execute(u"umount"_qs, {u"/sys/kernel/tracing"_qs});
+    }
+};
+
 constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr quint64 kReadAheadKiB = 1024;
 
@@ -195,6 +222,8 @@ private slots:
                 QFAIL(why);
             QSKIP(why);
         }
+        const Tracefs tracefs;
+        QVERIFY2(tracefs.error.isEmpty(), qPrintable(tracefs.error));
         Loop loop;
         QVERIFY(loop.device.isValid());
         const quint64 number = loopNumber(loop.device.name());
