@@ -28,6 +28,7 @@ packages=(
     # compiles it
     libbpf-dev bpftool
     libbpf-tools  # tests/monitor: biolatency is the referee of the probe's device-time histogram
+    bpftrace  # tests/readahead: counts the readahead tracepoints beside the readahead probe (its referee)
     # build time: a compiler cache for the next build, a faster linker
     ccache lld
     # fleets (docs/fleets.md): promtool checks `metrics`, a real node_exporter

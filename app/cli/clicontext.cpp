@@ -1,5 +1,7 @@
 #include "clicontext.h"
 
+#include "devices/devicemodel.h"
+
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QJsonDocument>
@@ -192,6 +194,17 @@ QString historyHere(CliContext &ctx)
     if (!error.isEmpty())
         ctx.err << "blocktune-cli: " << error << Qt::endl;
     return ctx.machine->historyPath();
+}
+
+QString knownDevices(const DeviceModel &model)
+{
+    QStringList names;
+    for (const BlockDevice &d : model.devices())
+        names << d.name;
+    if (names.size() > 12)
+        return names.mid(0, 12).join(u", ") + QStringLiteral(", ... (%1 in all; see blocktune-cli list)")
+                                                  .arg(names.size());
+    return names.join(u", ");
 }
 
 } // namespace blocktune::cli

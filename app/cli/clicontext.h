@@ -100,6 +100,9 @@ QString closestOption(const QString &unknown, const QStringList &known);
 /// the exit code (help printed, or a usage error reported). `name` is how
 /// the command is called: "profile apply".
 int parseCommandArgs(CliContext &ctx, QCommandLineParser &parser, const QString &name, const QStringList &args);
+/// The devices of `model` by name for an error message (the first 12, then
+/// how many in all).
+QString knownDevices(const DeviceModel &model);
 /// Prints `o` as indented JSON on stdout.
 void printJsonObject(CliContext &ctx, const QJsonObject &o);
 
@@ -139,6 +142,7 @@ int runProfile(CliContext &ctx, const QStringList &args); // cmd_profile.cpp
 int runAgent(CliContext &ctx, const QStringList &args);   // cmd_agent.cpp
 int runRecord(CliContext &ctx, const QStringList &args);  // cmd_record.cpp
 int runMetrics(CliContext &ctx, const QStringList &args); // cmd_metrics.cpp
+int runReadahead(CliContext &ctx, const QStringList &args); // cmd_readahead.cpp
 /// record's parts, shared with --host (cmd_record.cpp): its arguments
 /// parsed into the tarball's name (-1 to go on, else the exit code: help
 /// printed or a usage error reported), and the summary line it prints.

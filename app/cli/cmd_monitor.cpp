@@ -162,17 +162,6 @@ QStringList tableLines(const Sample &s)
     return lines;
 }
 
-QString knownDevices(const DeviceModel &model)
-{
-    QStringList names;
-    for (const BlockDevice &d : model.devices())
-        names << d.name;
-    if (names.size() > 12)
-        return names.mid(0, 12).join(u", ") + QStringLiteral(", ... (%1 in all; see blocktune-cli list)")
-                                                  .arg(names.size());
-    return names.join(u", ");
-}
-
 /// The iostat -x look on a terminal (refreshed in place), the same appended
 /// to a pipe or file, or one JSON line per tick.
 class TickPrinter final

@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"test", "measure streaming reads: seq, concurrent, server, mixed", &runTest},
     {"sweep", "run a read test at several readahead values, then restore", &runSweep},
     {"monitor", "live throughput, request size, queue depth, interrupts, md balance", &runMonitor},
+    {"readahead", "what the kernel's readahead does for the running workload, per device (BPF, root)", &runReadahead},
     {"history", "the read tests and sweeps kept so far (--json, --device D, --limit N)", &runHistory},
     {"advise", "the smallest readahead that reaches the plateau, and how far from raw", &runAdvise},
     {"diagnose", "findings with their cause, evidence and fix (static, then measured)", &runDiagnose},

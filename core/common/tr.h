@@ -31,6 +31,10 @@ struct MonitorText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Monitor)
 };
+struct ReadaheadText
+{
+    Q_DECLARE_TR_FUNCTIONS(blocktune::Readahead)
+};
 struct PrivilegeText
 {
     Q_DECLARE_TR_FUNCTIONS(blocktune::Privilege)

@@ -5,6 +5,7 @@
 // without BPF (BLOCKTUNE_BPF off), load() says so.
 #include "monitor.h"
 
+#include "common/bpfload.h"
 #include "common/sysroot.h"
 #include "common/tr.h"
 
@@ -19,9 +20,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include <cstdarg>
-#include <cstdio>
-#include <mutex>
 #include <vector>
 #endif
 
@@ -35,32 +33,6 @@ QString prefix()
 }
 
 #if BLOCKTUNE_HAVE_BPF
-// libbpf writes its warnings to stderr by default; the monitor's stderr is
-// for its own one line. Keep libbpf's last line for the error message.
-QByteArray &lastLibbpfLine()
-{
-    static QByteArray line;
-    return line;
-}
-std::mutex &libbpfLineMutex()
-{
-    static std::mutex m;
-    return m;
-}
-
-// The format is libbpf's own: say so, for -Wformat-nonliteral.
-__attribute__((format(printf, 2, 0))) int keepLibbpfLine(enum libbpf_print_level level, const char *format,
-                                                          va_list args)
-{
-    if (level == LIBBPF_DEBUG)
-        return 0;
-    char text[512];
-    const int n = std::vsnprintf(text, sizeof text, format, args);
-    const std::lock_guard lock(libbpfLineMutex());
-    lastLibbpfLine() = QByteArray(text, std::clamp(n, 0, int(sizeof text) - 1)).trimmed();
-    return 0;
-}
-
 // Which restriction refused the program: lockdown, missing privilege, or
 // something else (then libbpf's own words).
 Error refusedBecause(int err, const char *step)
@@ -76,11 +48,7 @@ Error refusedBecause(int err, const char *step)
             return makeError(err, prefix() + MonitorText::tr(
                 "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
     }
-    QByteArray detail;
-    {
-        const std::lock_guard lock(libbpfLineMutex());
-        detail = lastLibbpfLine();
-    }
+    const QByteArray detail = bpfload::lastLibbpfLine();
     return makeError(err, prefix() + MonitorText::tr("the BPF program failed at libbpf's %1 step: %2%3")
                               .arg(QString::fromLatin1(step), errnoDetail(err),
                                    detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
@@ -148,8 +116,7 @@ Result<std::unique_ptr<BlockLatencyProbe>> BlockLatencyProbe::load()
         return makeError(NotSupported, prefix() + MonitorText::tr(
             "the kernel has no BTF type information (/sys/kernel/btf/vmlinux is missing): it needs "
             "CONFIG_DEBUG_INFO_BTF=y"));
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { libbpf_set_print(keepLibbpfLine); });
+    bpfload::captureLibbpfMessages();
     auto impl = std::make_unique<Impl>();
     impl->skel = blocklatency__open();
     if (!impl->skel)

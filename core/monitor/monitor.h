@@ -15,6 +15,7 @@
 // Clock and CounterSource are the seams tests replace: they advance time
 // and counters without sleeping.
 
+#include "common/counts.h"
 #include "common/result.h"
 #include "common/sysroot.h"
 #include "stats/diskstats.h"
@@ -236,18 +237,6 @@ BalanceFigures balanceOf(const std::vector<double> &load);
 
 // ---- Block request latency (BPF) ----------------------------------------------
 
-/// Log2 latency histogram: counts[i] holds waits in [2^i, 2^(i+1)) us; counts[0] also < 1 us.
-struct Log2Histogram {
-    std::array<quint64, 32> counts{};
-    quint64 total() const;
-    /// fio-style rank percentile (ceil(p*n/100)-th wait), reported as the bucket's upper bound in us; nullopt when empty
-    std::optional<double> percentileUs(double p) const;
-};
-/// `after - before`, bucket by bucket (a bucket that went down counts 0).
-Log2Histogram histogramDelta(const Log2Histogram &before, const Log2Histogram &after);
-/// Bucket i's upper bound in us: 2^(i+1).
-double log2BucketUpperUs(int bucket);
-
 struct DeviceLatency {
     Log2Histogram readQueue, readDevice, writeQueue, writeDevice; // counts of this interval only
 };
@@ -268,17 +257,10 @@ struct DeviceLatencyTotals
     LatencyTotals read, write;
 };
 
-/// A device number as /proc/diskstats prints it, packed for a hash key.
-constexpr quint64 deviceNumber(quint32 major, quint32 minor)
-{
-    return (quint64(major) << 32) | minor;
-}
 using LatencyTotalsMap = QHash<quint64, DeviceLatencyTotals>; ///< by deviceNumber()
 /// The histograms between two readings of one device's totals.
 DeviceLatency latencyDelta(const DeviceLatencyTotals &before, const DeviceLatencyTotals &after);
 
-/// "MAJ:MIN" (as sysfs' dev files have it) as a deviceNumber(); nullopt otherwise.
-std::optional<quint64> parseDeviceNumber(const QString &text);
 /// The wire form of one device's cumulative totals (blocktune-helper's
 /// latency ticks, the agent's latency op): {"dev":"MAJ:MIN","read":{
 /// "requests","queue_ns","device_ns","queue":[[upper_us,count],...],

@@ -1,0 +1,68 @@
+// libbpf's messages, kept for the BPF loaders' errors (bpfload.h).
+#include "bpfload.h"
+
+#if BLOCKTUNE_HAVE_BPF
+#include <bpf/libbpf.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#endif
+
+namespace blocktune::bpfload {
+
+#if BLOCKTUNE_HAVE_BPF
+
+namespace {
+
+QByteArray &lastLine()
+{
+    static QByteArray line;
+    return line;
+}
+
+std::mutex &lineMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+// The format is libbpf's own: say so, for -Wformat-nonliteral.
+__attribute__((format(printf, 2, 0))) int keepLine(enum libbpf_print_level level, const char *format, va_list args)
+{
+    if (level == LIBBPF_DEBUG)
+        return 0;
+    char text[512];
+    const int n = std::vsnprintf(text, sizeof text, format, args);
+    const std::lock_guard lock(lineMutex());
+    lastLine() = QByteArray(text, std::clamp(n, 0, int(sizeof text) - 1)).trimmed();
+    return 0;
+}
+
+} // namespace
+
+void captureLibbpfMessages()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { libbpf_set_print(keepLine); });
+}
+
+QByteArray lastLibbpfLine()
+{
+    const std::lock_guard lock(lineMutex());
+    return lastLine();
+}
+
+#else
+
+void captureLibbpfMessages() {}
+
+QByteArray lastLibbpfLine()
+{
+    return {};
+}
+
+#endif
+
+} // namespace blocktune::bpfload

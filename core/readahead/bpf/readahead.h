@@ -1,0 +1,56 @@
+/* The layout the readahead probe (readahead.bpf.c) and its loader
+ * (core/readahead/readaheadprobe.cpp) share: plain C, no kernel or Qt types. */
+#pragma once
+
+/* Who started a window. The founding thread's table had a row per pattern;
+ * these are the ones the kernel's readahead tells apart today. */
+enum readahead_kind {
+    READAHEAD_SYNC = 0,   /* page_cache_sync_ra: a miss starts or restarts a window */
+    READAHEAD_ASYNC = 1,  /* page_cache_async_ra: the reader hit the PG_readahead marker */
+    READAHEAD_MMAP = 2,   /* a page fault: read-around, or sync/async from filemap_fault */
+    READAHEAD_FORCED = 3, /* page_cache_ra_unbounded outside a window: fadvise WILLNEED, readahead(2) */
+};
+#define READAHEAD_KINDS 4
+
+#define READAHEAD_WAIT_BUCKETS 32
+/* Devices x kinds that saw an event. */
+#define READAHEAD_MAX_KEYS 16384
+/* Distinct window sizes per device, kind and field. */
+#define READAHEAD_MAX_SIZES 16384
+/* Pages read ahead and not yet used nor removed are remembered in chunks of
+ * READAHEAD_CHUNK_PAGES consecutive pages of one file, one bit a page. A
+ * full table leaves further pages untracked (counted as such). */
+#define READAHEAD_CHUNK_PAGES 64
+#define READAHEAD_MAX_CHUNKS 131072
+/* Files (inodes) whose last reader the interleaving check remembers. */
+#define READAHEAD_MAX_FILES 16384
+
+struct readahead_key {
+    unsigned int dev;  /* the kernel's dev_t of the governing device: major << 20 | minor */
+    unsigned int kind; /* enum readahead_kind */
+};
+
+/* Since the program was loaded, per CPU (the reader adds them up). */
+struct readahead_value {
+    unsigned long long windows;      /* windows this kind started */
+    unsigned long long miss_windows; /* of them started by a miss (the founding table's sync_count) */
+    unsigned long long at_cap;       /* windows whose size reached the descriptor's ra_pages */
+    unsigned long long pages;        /* pages read ahead */
+    unsigned long long used;         /* of them read (read(2), splice) or mapped (mmap) */
+    unsigned long long wasted;       /* of them removed from the page cache unused */
+    unsigned long long untracked;    /* of them not followed: the chunk table was full */
+    unsigned long long interleaved;  /* sync windows of a stream other descriptors read nearby */
+    /* Used pages by how long they waited in the cache before their first
+     * use: bucket i [2^i, 2^(i+1)) us, bucket 0 also below 1 us, the last
+     * also everything longer. */
+    unsigned long long wait[READAHEAD_WAIT_BUCKETS];
+};
+
+/* Window sizes: one key per device, kind, field and size in pages. */
+struct readahead_size_key {
+    unsigned int dev;
+    unsigned short kind;
+    unsigned short async; /* 0: the window's size, 1: its async_size */
+    unsigned int pages;
+    unsigned int pad;
+};

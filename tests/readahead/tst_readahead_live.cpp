@@ -1,0 +1,299 @@
+// The readahead probe on the live kernel, on a buffered loop device of our
+// own: a sequential dd of it is counted for that loop (async windows, no
+// window larger than its read_ahead_kb, the windows at the cap at the cap's
+// size), nothing of it for the bdev pseudo-filesystem 0:3, and nothing for
+// the loop while it is idle. The CLI prints the same in its JSON, and
+// refuses an unknown device or a bad duration with exit status 2. The
+// referee: bpftrace (Debian's package) counts page_cache_async_ra events of
+// the loop during the same dd, and the probe's async windows are that count.
+#include "common/counts.h"
+#include "devices/devicemodel.h"
+#include "readahead/readahead.h"
+#include "testloop.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTest>
+#include <QThread>
+
+#include <QRegularExpression>
+
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+const char *const kBpftrace = "/usr/bin/bpftrace";
+
+/// bpftrace's tracepoint probes read their format from tracefs, which a
+/// machine without systemd (as this kind of VM) has not mounted; blocktune's
+/// probe does not need it (BTF). Mounted for the referee where it is not
+/// (root), and unmounted again when the test ends; `error` says what failed.
+struct Tracefs
+{
+    QString error;
+    bool mountedHere = false;
+    Tracefs()
+    {
+        if (QFileInfo::exists(u"/sys/kernel/tracing/events"_qs))
+            return;
+        QProcess mount;
+        mount.start(u"mount"_qs, {u"-t"_qs, u"tracefs"_qs, u"nodev"_qs, u"/sys/kernel/tracing"_qs});
+        if (!mount.waitForFinished(10000) || mount.exitCode() != 0)
+            error = u"precondition: bpftrace needs tracefs at /sys/kernel/tracing, and mounting it failed: "_qs
+                    + QString::fromLocal8Bit(mount.readAllStandardError()).trimmed();
+        else
+            mountedHere = true;
+    }
+    ~Tracefs()
+    {
+        if (mountedHere)
+            QProcess::execute(u"umount"_qs, {u"/sys/kernel/tracing"_qs});
+    }
+};
+
+constexpr qint64 kDeviceBytes = 64 << 20;
+constexpr quint64 kReadAheadKiB = 1024;
+
+// Drops the loop's clean cached pages, so dd reads it (and reads ahead) again.
+bool dropCache(const QString &path)
+{
+    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// dd of the whole device, buffered, as the founding thread's seeds read.
+bool ddWhole(const QString &path)
+{
+    const ProcessResult r = run(QStringLiteral("dd"), {u"if="_qs + path, u"of=/dev/null"_qs, u"bs=64K"_qs,
+                                                        u"status=none"_qs});
+    return r.exitCode == 0;
+}
+
+quint64 loopNumber(const QString &name)
+{
+    auto model = DeviceModel::scan(SysRoot());
+    if (!model)
+        return 0;
+    const BlockDevice *bd = model->find(name);
+    return bd ? deviceNumber(quint32(bd->major), quint32(bd->minor)) : 0;
+}
+
+// Skips (or fails under BLOCKTUNE_REQUIRE_ROOT=1) a build without BPF.
+bool bpfBuiltIn()
+{
+    return ReadaheadProbe::builtIn();
+}
+
+} // namespace
+
+#define REQUIRE_ROOT_AND_BPF()                                                                       \
+    do {                                                                                             \
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();                                                            \
+        if (!bpfBuiltIn()) {                                                                         \
+            if (rootRequired())                                                                      \
+                QFAIL("built without BPF support, and BLOCKTUNE_REQUIRE_ROOT=1 asks for every root test"); \
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");                                  \
+        }                                                                                            \
+    } while (false)
+
+class TestReadaheadLive : public QObject
+{
+    Q_OBJECT
+
+private:
+    // A buffered loop device of this test at kReadAheadKiB, its readahead
+    // put back before it is detached (loop devices keep it across attaches).
+    struct Loop
+    {
+        LoopDevice device{kDeviceBytes, false, knownContents()};
+        QString original;
+        Loop()
+        {
+            if (!device.isValid())
+                return;
+            original = queueAttr(device.name(), "read_ahead_kb");
+            setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
+        }
+        ~Loop()
+        {
+            if (device.isAttached() && !original.isEmpty())
+                setQueueAttr(device.name(), "read_ahead_kb", original);
+        }
+    };
+
+private slots:
+    void sequentialDdIsCountedForItsLoopAndNothingWhenIdle()
+    {
+        REQUIRE_ROOT_AND_BPF();
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        QCOMPARE(readAhead(loop.device.name()), kReadAheadKiB);
+        const quint64 number = loopNumber(loop.device.name());
+        QVERIFY(number != 0);
+        auto probe = ReadaheadProbe::load();
+        QVERIFY2(probe, probe ? "" : qPrintable(probe.error().message));
+        QVERIFY(dropCache(loop.device.path()));
+
+        auto before = (*probe)->snapshot();
+        QVERIFY(before);
+        QVERIFY(ddWhole(loop.device.path()));
+        auto after = (*probe)->snapshot();
+        QVERIFY(after);
+        const ReadaheadCountersMap read = readaheadDelta(before->devices, after->devices);
+        const DeviceReadaheadCounters c = read.value(number);
+        const ReadaheadKindCounters &async = c.of(ReadaheadKind::Async);
+        // 64 MiB in 1 MiB windows once the window has grown: about 64 (this
+        // kernel: 132 for 128 MiB).
+        QVERIFY2(async.windows >= 48 && async.windows <= 80, qPrintable(QString::number(async.windows)));
+        QVERIFY(c.of(ReadaheadKind::Sync).windows >= 1); // the first read missed
+        const ReadaheadFigures all = readaheadFigures(c);
+        QVERIFY(all.sizeMaxKiB && all.sizeP50KiB);
+        QVERIFY2(*all.sizeMaxKiB <= kReadAheadKiB, qPrintable(QString::number(*all.sizeMaxKiB)));
+        QCOMPARE(*all.sizeP50KiB, kReadAheadKiB);
+        QVERIFY2(all.atCap >= async.windows / 2, qPrintable(QStringLiteral("%1 of %2").arg(all.atCap).arg(async.windows)));
+        // The raw device is its own, not the bdev pseudo-filesystem's.
+        QCOMPARE(readaheadFigures(read.value(deviceNumber(0, 3))).windows, quint64(0));
+
+        // Idle: nobody reads it, nothing is counted for it.
+        QThread::msleep(1000);
+        auto idle = (*probe)->snapshot();
+        QVERIFY(idle);
+        const ReadaheadCountersMap quiet = readaheadDelta(after->devices, idle->devices);
+        QCOMPARE(readaheadFigures(quiet.value(number)).windows, quint64(0));
+    }
+
+    void cliPrintsTheLoopsWindowsAsJson()
+    {
+        REQUIRE_ROOT_AND_BPF();
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        QVERIFY(dropCache(loop.device.path()));
+        // --watch: its first line says the probe is loaded and counting, so
+        // dd starts after that (a fixed sleep lost the race on a loaded machine).
+        QProcess cli;
+        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"10s"_qs,
+                                            u"--watch"_qs, u"--interval"_qs, u"500ms"_qs, u"--json"_qs});
+        QVERIFY(cli.waitForStarted());
+        auto stop = qScopeGuard([&cli] {
+            cli.kill();
+            cli.waitForFinished();
+        });
+        for (int i = 0; i < 100 && !cli.canReadLine(); ++i)
+            cli.waitForReadyRead(100);
+        QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
+        QVERIFY(ddWhole(loop.device.path()));
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        // The last line is the whole run's.
+        const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
+        QVERIFY(lines.size() >= 2);
+        const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
+        QVERIFY2(o[u"duration_s"_qs].toDouble() >= 9.9, lines.last().constData());
+        QCOMPARE(o[u"schema"_qs].toInt(), 1);
+        const QJsonObject dev = o[u"devices"_qs][loop.device.name()].toObject();
+        QCOMPARE(quint64(dev[u"read_ahead_kb"_qs].toInteger()), kReadAheadKiB);
+        QVERIFY2(dev[u"windows"_qs][u"async"_qs].toInteger() >= 48, QJsonDocument(dev).toJson().constData());
+        QCOMPARE(quint64(dev[u"window_kib"_qs][u"p50"_qs].toInteger()), kReadAheadKiB);
+        QVERIFY(quint64(dev[u"window_kib"_qs][u"max"_qs].toInteger()) <= kReadAheadKiB);
+        QVERIFY(dev[u"at_cap"_qs].toInteger() > 0);
+    }
+
+    // bpftrace on the same tracepoint, filtered to the loop's inode on the
+    // bdev pseudo-filesystem (s_dev 0:3, i_ino = the loop's dev_t), counts
+    // the async windows the probe counts during the same dd.
+    void asyncWindowsEqualBpftracesCount()
+    {
+        REQUIRE_ROOT_AND_BPF();
+        if (!QFileInfo(QString::fromLatin1(kBpftrace)).isExecutable()) {
+            const char *why = "no /usr/bin/bpftrace: install Debian's bpftrace (scripts/bootstrap.sh does)";
+            if (rootRequired())
+                QFAIL(why);
+            QSKIP(why);
+        }
+        const Tracefs tracefs;
+        QVERIFY2(tracefs.error.isEmpty(), qPrintable(tracefs.error));
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        const quint64 number = loopNumber(loop.device.name());
+        QVERIFY(number != 0);
+        const quint64 kernelDev = (quint64(majorOf(number)) << 20) | minorOf(number);
+        auto probe = ReadaheadProbe::load();
+        QVERIFY2(probe, probe ? "" : qPrintable(probe.error().message));
+        QVERIFY(dropCache(loop.device.path()));
+        QProcess bt;
+        bt.setProcessChannelMode(QProcess::MergedChannels);
+        bt.start(QString::fromLatin1(kBpftrace),
+                 {u"-e"_qs, QStringLiteral("tracepoint:readahead:page_cache_async_ra /args->s_dev == 3 && "
+                                           "args->i_ino == %1/ { @async = count(); }")
+                                .arg(kernelDev)});
+        QVERIFY(bt.waitForStarted());
+        auto stop = qScopeGuard([&bt] {
+            bt.kill();
+            bt.waitForFinished();
+        });
+        QByteArray said;
+        for (int i = 0; i < 300 && !said.contains("Attaching"); ++i) {
+            bt.waitForReadyRead(100);
+            said += bt.readAll();
+        }
+        QVERIFY2(said.contains("Attaching"), said.constData());
+        QThread::msleep(500); // attached once it says so; a margin all the same
+        auto before = (*probe)->snapshot();
+        QVERIFY(before);
+        QVERIFY(ddWhole(loop.device.path()));
+        auto after = (*probe)->snapshot();
+        QVERIFY(after);
+        QThread::msleep(200);
+        ::kill(pid_t(bt.processId()), SIGINT); // bpftrace prints its maps (@async: N) and leaves
+        QVERIFY(bt.waitForFinished(20000));
+        said += bt.readAll();
+        const QRegularExpressionMatch m = QRegularExpression(u"@async: (\\d+)"_qs).match(QString::fromUtf8(said));
+        QVERIFY2(m.hasMatch(), said.constData());
+        const quint64 refereeCount = m.captured(1).toULongLong();
+        const quint64 ours =
+            readaheadDelta(before->devices, after->devices).value(number).of(ReadaheadKind::Async).windows;
+        qInfo("async windows of %s: probe %llu, bpftrace %llu", qPrintable(loop.device.name()), ours, refereeCount);
+        QVERIFY(refereeCount > 0);
+        QCOMPARE(ours, refereeCount);
+    }
+
+    void cliRefusesAnUnknownDeviceAndABadDuration_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unknown device") << QStringList{u"nosuchdisk9"_qs} << u"no block device named 'nosuchdisk9'"_qs;
+        QTest::newRow("duration not a time") << QStringList{u"--duration"_qs, u"soon"_qs} << u"--duration"_qs;
+        QTest::newRow("duration zero") << QStringList{u"--duration"_qs, u"0s"_qs} << u"must be between"_qs;
+        QTest::newRow("interval longer than duration")
+            << QStringList{u"--duration"_qs, u"1s"_qs, u"--watch"_qs, u"--interval"_qs, u"2s"_qs} << u"--interval 2s"_qs;
+        QTest::newRow("interval without watch") << QStringList{u"--interval"_qs, u"1s"_qs} << u"--watch"_qs;
+        QTest::newRow("watch, default interval longer than duration")
+            << QStringList{u"--duration"_qs, u"500ms"_qs, u"--watch"_qs} << u"--interval 1s"_qs;
+        QTest::newRow("unknown option") << QStringList{u"--durration"_qs, u"1s"_qs} << u"--duration"_qs;
+    }
+
+    void cliRefusesAnUnknownDeviceAndABadDuration()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const ProcessResult r = run(binary("blocktune-cli"), QStringList{u"readahead"_qs} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReadaheadLive)
+#include "tst_readahead_live.moc"
