@@ -46,12 +46,12 @@ void printUsage(QTextStream &out)
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
            "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  Every command but profile runs here on HOST's devices (its\n"
-           "                  agent's typed ops); profile runs there and what it prints\n"
-           "                  is printed here. Ctrl-C stops it and what it changed is\n"
-           "                  restored. Paths in profile's arguments (files, --file,\n"
-           "                  --output) are files on HOST; metrics --textfile-dir DIR\n"
-           "                  and record FILE.tar.gz write here\n"
+           "                  Every command runs here on HOST's devices (its agent's\n"
+           "                  typed ops); Ctrl-C stops it and what it changed is\n"
+           "                  restored. Profile names and udev rules are HOST's; files\n"
+           "                  named in arguments (profile files, --file, --output, a\n"
+           "                  tuned.conf, metrics --textfile-dir, record's FILE.tar.gz)\n"
+           "                  are read and written here\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
            "  --ssh-option OPT     passed to ssh as -o OPT (repeatable)\n"
            "  --remote-command CMD the agent command on HOST (default: blocktune-cli agent)\n"
@@ -202,18 +202,19 @@ bool runsOnHostMachine(const QString &command)
     static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
                                        QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
                                        QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
-                                       QStringLiteral("restore"), QStringLiteral("metrics")};
+                                       QStringLiteral("restore"), QStringLiteral("metrics"), QStringLiteral("profile")};
     return converted.contains(command);
 }
 
 /// The commands that bring into the host's mirror only the devices they
 /// name (sessionFor(ctx, local, devices), needDevices()), or need none of
-/// them (history reads the host's history): a whole host's mirror is a
+/// them (history reads the host's history), or ask for all of them when
+/// they do (profile: list and show need none): a whole host's mirror is a
 /// snapshot of every device, a second or more, which `get` does not need.
 bool namesItsDevices(const QString &command)
 {
     static const QStringList naming{QStringLiteral("get"), QStringLiteral("set"), QStringLiteral("test"),
-                                    QStringLiteral("sweep"), QStringLiteral("history")};
+                                    QStringLiteral("sweep"), QStringLiteral("history"), QStringLiteral("profile")};
     return naming.contains(command);
 }
 
