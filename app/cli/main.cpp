@@ -194,18 +194,6 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
     return -1;
 }
 
-/// The commands that run here on --host HOST's Machine (its agent's typed
-/// ops); the others still run there whole, through the agent's op "run"
-/// (cmd_remote.cpp).
-bool runsOnHostMachine(const QString &command)
-{
-    static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
-                                       QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
-                                       QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
-                                       QStringLiteral("restore"), QStringLiteral("metrics"), QStringLiteral("profile")};
-    return converted.contains(command);
-}
-
 /// The commands that bring into the host's mirror only the devices they
 /// name (sessionFor(ctx, local, devices), needDevices()), or need none of
 /// them (history reads the host's history), or ask for all of them when
@@ -238,7 +226,7 @@ int openHostMachine(CliContext &ctx, const RemoteTarget &target, const QString &
 }
 
 /// Runs the command here (on this machine, a recorded tree or HOST's
-/// Machine), or whole on --host HOST.
+/// Machine; record: recorded there, written here).
 int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const QStringList &args)
 {
     const RemoteTarget &remote = g.remote;
@@ -249,8 +237,15 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
             return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
                                             "--remote-command 'blocktune-cli --sysroot DIR agent')"),
                         ExitUsage);
-        if (!runsOnHostMachine(name))
-            return runRemote(ctx, remote, name, args);
+        // Every command runs here on HOST's Machine (its agent's typed ops)
+        // but these two: record is recorded there and written here, and the
+        // agent is the host's own end.
+        if (name == u"record")
+            return recordRemote(ctx, remote, args);
+        if (name == u"agent")
+            return fail(ctx, QStringLiteral("agent is the host's end of --host, started there by ssh (ssh HOST "
+                                            "blocktune-cli agent); it does not run through --host"),
+                        ExitUsage);
     }
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {

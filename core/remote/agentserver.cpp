@@ -1127,6 +1127,15 @@ void AgentServer::handleLine(const JsonLineReader::Line &line)
         handleStop(request);
         return;
     }
+    if (op == u"run") {
+        // Protocol 3 ran a whole blocktune-cli command line here; a client
+        // of this protocol never sends it.
+        refuse(request, makeError(NotSupported, QStringLiteral("op 'run' is gone since protocol 4: this agent runs no "
+                                                               "command lines; blocktune-cli --host runs each command "
+                                                               "on the client through these ops: %1")
+                                                    .arg(ops().join(u", "))));
+        return;
+    }
     if (!m_ops.count(op)) {
         refuse(request, invalid(QStringLiteral("unknown op '%1' (ops: %2)").arg(op.left(64), ops().join(u", "))));
         return;

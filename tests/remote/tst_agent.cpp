@@ -283,36 +283,33 @@ private Q_SLOTS:
         QCOMPARE(next.value(u"ok").toBool(), true);
     }
 
-    // Issue 36, attack 4 through the agent: `profile import` of a 10,000
-    // deep include= chain overflowed the stack and killed the agent (rc
-    // -11), leaving a temporary readahead on the host. Now it is an answer
-    // and the agent goes on.
-    void deepIncludeChainThroughTheAgentIsAnAnswer()
+    // Protocol 4 has no op "run" (protocol 3 ran a whole blocktune-cli
+    // command line there as the ssh user, which could write files with
+    // `profile save --file`): refused, naming the ops there are, and
+    // nothing of it ran (no output events, the file it names not made).
+    void runOpIsRefusedNamingTheOpsAndRunsNothing()
     {
         QTemporaryDir dir;
-        constexpr int kProfiles = 10000;
-        for (int i = 0; i < kProfiles; ++i) {
-            QVERIFY(QDir().mkpath(dir.filePath(u"p%1"_qs.arg(i))));
-            QFile f(dir.filePath(u"p%1/tuned.conf"_qs.arg(i)));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            if (i + 1 < kProfiles)
-                f.write("[main]\ninclude=p" + QByteArray::number(i + 1) + '\n');
-            f.write("[disk]\nreadahead=4096\n");
-        }
-        Agent agent;
+        const QString file = dir.filePath(u"written-by-run.json"_qs);
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
         agent.send(hello());
-        QCOMPARE(agent.next().value(u"ok").toBool(), true);
-        agent.send({{QStringLiteral("op"), QStringLiteral("run")}, {QStringLiteral("id"), 9},
-                    {QStringLiteral("command"), QStringLiteral("profile")},
-                    {QStringLiteral("args"), QJsonArray{QStringLiteral("import"), dir.filePath(u"p0/tuned.conf"_qs)}}});
+        const QJsonObject greeted = agent.next();
+        QCOMPARE(greeted.value(u"ok").toBool(), true);
+        QVERIFY(!greeted.value(u"ops").toArray().contains(u"run"_qs));
+        QVERIFY(!greeted.contains(u"commands"));
+        agent.send({{u"op"_qs, u"run"_qs}, {u"id"_qs, 9}, {u"command"_qs, u"profile"_qs},
+                    {u"args"_qs, QJsonArray{u"save"_qs, u"--name"_qs, u"x"_qs, u"--file"_qs, file}}});
         const QList<QJsonObject> lines = agent.until(9);
-        QVERIFY(!lines.isEmpty());
-        QCOMPARE(lines.constLast().value(u"id").toInt(), 9);
-        QByteArray all;
-        for (const QJsonObject &o : lines)
-            all += line(o);
-        QVERIFY2(all.contains("include chain longer than 8 profiles"), all.constData());
-        agent.send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), 10}});
+        QCOMPARE(lines.size(), 1); // the answer alone: no "out" or "err" of a command
+        const QJsonObject a = lines.constFirst();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QCOMPARE(a.value(u"code").toString(), u"not_supported"_qs);
+        const QString error = a.value(u"error").toString();
+        QVERIFY2(error.startsWith(u"op 'run' is gone since protocol 4: this agent runs no command lines"_qs), qPrintable(error));
+        for (const QJsonValue &op : greeted.value(u"ops").toArray())
+            QVERIFY2(error.contains(op.toString()), qPrintable(op.toString() + u" not named in: "_qs + error));
+        QVERIFY(!QFileInfo::exists(file));
+        agent.send({{u"op"_qs, u"list"_qs}, {u"id"_qs, 10}});
         QCOMPARE(agent.until(10).constLast().value(u"ok").toBool(), true);
         QCOMPARE(agent.process().state(), QProcess::Running);
     }
