@@ -16,8 +16,6 @@ namespace blocktune::cli {
 
 TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, const QStringList &devices)
 {
-    if (ctx.session)
-        return *ctx.session;
     if (!devices.isEmpty())
         needDevices(ctx, devices);
     local.emplace(ctx.root, ctx.machine->sessionOptions());
@@ -26,38 +24,26 @@ TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, 
 
 void needDevices(CliContext &ctx, const QStringList &devices)
 {
-    if (devices.isEmpty() || ctx.session)
+    if (devices.isEmpty())
         return;
     if (Status recorded = ctx.machine->recordDevices(devices); !recorded)
         ctx.err << "blocktune-cli: cannot record " << devices.join(u", ") << " of " << ctx.machine->displayName()
                 << ": " << recorded.error().message << Qt::endl;
 }
 
-CommandCancel::CommandCancel(const CliContext &ctx) : m_agent(ctx.cancel)
-{
-    if (!m_agent)
-        m_signals.emplace();
-}
-
 const std::atomic_bool *CommandCancel::flag() const
 {
-    return m_agent ? m_agent : &m_signals->cancel;
+    return &m_signals.cancel;
 }
 
 int CommandCancel::signal() const
 {
-    if (m_agent)
-        return m_agent->load() ? SIGINT : 0;
-    return m_signals->signal();
+    return m_signals.signal();
 }
 
 void writeRawOut(CliContext &ctx, QByteArrayView bytes)
 {
     ctx.out.flush();
-    if (ctx.rawOut) {
-        ctx.rawOut->write(bytes.data(), bytes.size());
-        return;
-    }
     std::fwrite(bytes.data(), 1, size_t(bytes.size()), stdout);
     std::fflush(stdout);
 }

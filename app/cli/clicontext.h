@@ -24,11 +24,6 @@ namespace blocktune::cli {
 /// the two streams. A command makes its session from the machine's root and
 /// session options (sessionFor()), measures through machine->measurer() and
 /// keeps what it measured where the machine says (keepInHistory()).
-/// Run by the agent (cmd_agent.cpp, op "run": the commands not yet on the
-/// host's Machine), a command also gets the agent's one session, the
-/// agent's cancel flag (set when the client stops it or the connection
-/// ends; else signals cancel), and the device behind `out` for raw bytes
-/// (else stdout).
 struct CliContext
 {
     /// Always the machine's root(): on a host, the mirror of its devices.
@@ -36,13 +31,9 @@ struct CliContext
     QTextStream &out;
     QTextStream &err;
     std::shared_ptr<Machine> machine;
-    TuningSession *session = nullptr;
-    const std::atomic_bool *cancel = nullptr;
-    QIODevice *rawOut = nullptr;
 };
 
-/// The agent's session when there is one, else `local`, made on the spot
-/// on the machine's root with its session options (a host's: its agent).
+/// `local`, made on the spot on the machine's root with its session options (a host's: its agent).
 /// `devices`: the ones the command names (as the user wrote them), which a
 /// host's mirror records with their stack first (needDevices()); empty:
 /// the mirror holds every device already (main() recorded it).
@@ -54,29 +45,25 @@ TuningSession &sessionFor(CliContext &ctx, std::optional<TuningSession> &local, 
 void needDevices(CliContext &ctx, const QStringList &devices);
 
 /// What stops a command's long work (a read test, a sweep, advise,
-/// diagnose, monitor): run by the agent, its cancel flag (the client's
-/// Ctrl-C, its stop, or the connection ending); else SIGINT, SIGTERM or
-/// SIGHUP, through a SignalCancel while this exists.
+/// diagnose): SIGINT, SIGTERM or SIGHUP, through a SignalCancel while this
+/// exists.
 class CommandCancel final
 {
 public:
-    explicit CommandCancel(const CliContext &ctx);
+    CommandCancel() = default;
     Q_DISABLE_COPY_MOVE(CommandCancel)
 
     /// The flag long work checks after every block.
     const std::atomic_bool *flag() const;
     bool stopped() const { return flag()->load(); }
-    /// The signal that stopped it, or 0. Stopped through the agent, SIGINT:
-    /// the client is stopped with Ctrl-C, and says what a local Ctrl-C says.
+    /// The signal that stopped it, or 0.
     int signal() const;
 
 private:
-    const std::atomic_bool *m_agent = nullptr;
-    std::optional<SignalCancel> m_signals;
+    SignalCancel m_signals;
 };
 
-/// Raw bytes on stdout: the agent's "out" events when run by it (rawOut),
-/// else stdout itself, flushed.
+/// Raw bytes on stdout, flushed after what `out` holds.
 void writeRawOut(CliContext &ctx, QByteArrayView bytes);
 
 /// Exit codes: 0 success, 1 the operation failed, 2 bad usage or input,
@@ -149,8 +136,8 @@ int runReadahead(CliContext &ctx, const QStringList &args); // cmd_readahead.cpp
 int recordArgument(CliContext &ctx, const QStringList &args, QString *tarball);
 void printRecordSummary(CliContext &ctx, const QString &tarball, const SnapshotReport &report);
 
-/// `blocktune-cli --host HOST ... COMMAND ARGS` (cmd_remote.cpp): `globalArgs`
-/// are the --host/--ssh-* options main() took.
-int runRemote(CliContext &ctx, const RemoteTarget &target, const QString &command, const QStringList &args);
+/// `blocktune-cli --host HOST record ARGS` (cmd_remote.cpp): HOST recorded
+/// there (op snapshot), the tarball written here.
+int recordRemote(CliContext &ctx, const RemoteTarget &target, const QStringList &args);
 
 } // namespace blocktune::cli

@@ -229,7 +229,7 @@ int runAdvise(CliContext &ctx, const QStringList &args)
     Result<Advice> advice = makeError(Interrupted, QString());
     int sig = 0;
     {
-        const CommandCancel watch(ctx);
+        const CommandCancel watch;
         advice = advise(session, engine, spec,
                         [&](const CurvePoint &pt) {
                             if (!asJson)
@@ -340,7 +340,7 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
     Result<Diagnosis> result = makeError(Interrupted, QString());
     int sig = 0;
     {
-        const CommandCancel watch(ctx);
+        const CommandCancel watch;
         result = diagnose(session, spec.measure ? &engine : nullptr, spec, watch.flag());
         sig = watch.signal();
     }

@@ -1,7 +1,7 @@
 // `blocktune-cli agent`: this host's end of a remote session (core/remote).
 // It serves one TuningSession over JSON lines on stdin/stdout; ssh carries
-// them. The CLI's own commands run in that session for `blocktune-cli
-// --host` (op "run"), so what they print there is what they print here.
+// them. It runs no command lines: `blocktune-cli --host` runs each command
+// on the client, against this host's Machine, through the typed ops.
 #include "clicontext.h"
 
 #include "common/termination.h"
@@ -12,7 +12,6 @@
 #include "tuning/tuning.h"
 
 #include <QCommandLineParser>
-#include <QIODevice>
 #include <QJsonArray>
 #include <QSysInfo>
 
@@ -22,83 +21,6 @@
 namespace blocktune::cli {
 
 namespace {
-
-/// What a command writes to one of its streams, sent on as events
-/// {"event":"out"|"err","text":...} whenever the command flushes.
-class EventDevice final : public QIODevice
-{
-public:
-    EventDevice(AgentCall &call, QString name) : m_call(call), m_name(std::move(name)) { open(QIODevice::WriteOnly); }
-
-protected:
-    qint64 readData(char *, qint64) override { return -1; }
-    qint64 writeData(const char *data, qint64 size) override
-    {
-        if (size > 0)
-            m_call.event(m_name, {{QStringLiteral("text"), QString::fromUtf8(data, size)}});
-        return size; // a lost connection is the server's to notice
-    }
-
-private:
-    AgentCall &m_call;
-    QString m_name;
-};
-
-struct RunnableCommand
-{
-    const char *name;
-    int (*run)(CliContext &, const QStringList &);
-    bool rescan; ///< looks devices up: scan again first (one may have appeared)
-};
-
-// What `--host` runs on the agent: every command that reads or tunes this
-// host. They write only through the context's streams and stop on its
-// cancel flag, so what they print here is printed there and stopping the
-// client stops them. Paths in their arguments (profile files, --file,
-// --output, a tuned.conf) name files on this host. Not here: record (the
-// client fetches the tarball through op "snapshot"), agent.
-const RunnableCommand kRunnable[] = {
-    {"list", &runList, false},         {"get", &runGet, true},           {"set", &runSet, true},
-    {"restore", &runRestore, false},   {"test", &runTest, false},        {"sweep", &runSweep, true},
-    {"monitor", &runMonitor, false},   {"history", &runHistory, false},  {"advise", &runAdvise, true},
-    {"diagnose", &runDiagnose, true},  {"profile", &runProfile, true},  {"metrics", &runMetrics, true},
-};
-
-QJsonObject runCommand(const SysRoot &root, AgentCall &call)
-{
-    const QString name = call.request.value(u"command").toString();
-    const RunnableCommand *command = nullptr;
-    QStringList names;
-    for (const RunnableCommand &c : kRunnable) {
-        names << QString::fromLatin1(c.name);
-        if (name == QLatin1StringView(c.name))
-            command = &c;
-    }
-    if (!command)
-        return agentError(makeError(InvalidArgument, QStringLiteral("'%1' cannot run through the agent (commands: %2)")
-                                                         .arg(name.left(64), names.join(u", "))));
-    QStringList args;
-    for (const QJsonValue &v : call.request.value(u"args").toArray()) {
-        if (!v.isString())
-            return agentError(makeError(InvalidArgument, QStringLiteral("'args' must be an array of strings")));
-        args << v.toString();
-    }
-    if (command->rescan)
-        (void)call.session.rescan();
-    EventDevice outDevice(call, QStringLiteral("out"));
-    EventDevice errDevice(call, QStringLiteral("err"));
-    QTextStream out(&outDevice);
-    QTextStream err(&errDevice);
-    // Measured here, kept in this host's history: the agent's own machine.
-    CliContext ctx{root, out, err, openMachine(root)};
-    ctx.session = &call.session;
-    ctx.cancel = call.cancel;
-    ctx.rawOut = &outDevice;
-    const int status = command->run(ctx, args);
-    out.flush();
-    err.flush();
-    return {{QStringLiteral("ok"), status == ExitOk}, {QStringLiteral("exit"), status}};
-}
 
 QJsonObject listDevices(const SysRoot &root, AgentCall &call)
 {
@@ -154,16 +76,9 @@ int runAgent(CliContext &ctx, const QStringList &args)
     hello.insert(u"sysroot", !ctx.root.isLive());
     if (const QJsonObject previous = takePreviousAgentEnd(); !previous.isEmpty())
         hello.insert(u"previous_end", previous);
-    hello.insert(u"commands", [] {
-        QJsonArray names;
-        for (const RunnableCommand &c : kRunnable)
-            names.append(QString::fromLatin1(c.name));
-        return names;
-    }());
 
     AgentServer server(session, hello);
     const SysRoot root = ctx.root;
-    server.addOp(QStringLiteral("run"), [root](AgentCall &call) { return runCommand(root, call); });
     server.addOp(QStringLiteral("list"), [root](AgentCall &call) { return listDevices(root, call); });
     const AgentServer::Outcome outcome = server.serve(STDIN_FILENO, STDOUT_FILENO);
     recordAgentEnd(outcome); // for the hello of the client that reconnects

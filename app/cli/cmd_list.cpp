@@ -144,28 +144,13 @@ int runList(CliContext &ctx, const QStringList &args)
 
     ScanOptions options;
     options.probeFilesystems = !parser.isSet(noProbe);
-    if (parser.isSet(json) && !ctx.session)
-        return printListing(ctx, options.probeFilesystems);
-    // In the agent without probing: a fresh scan through its session (which
-    // never probes), so the session's model is what was just shown.
-    std::shared_ptr<const DeviceModel> scanned;
-    if (ctx.session && !options.probeFilesystems) {
-        auto fresh = ctx.session->rescan();
-        if (!fresh)
-            return fail(ctx, fresh.error().message);
-        scanned = *fresh;
-    } else {
-        auto fresh = DeviceModel::scan(ctx.root, options);
-        if (!fresh)
-            return fail(ctx, fresh.error().message);
-        scanned = std::make_shared<const DeviceModel>(std::move(*fresh));
-    }
-    const DeviceModel *model = scanned.get();
-    printWarnings(ctx, model->warnings());
     if (parser.isSet(json))
-        writeRawOut(ctx, QJsonDocument(modelToJson(*model)).toJson(QJsonDocument::Indented));
-    else
-        printTree(*model, ctx.out);
+        return printListing(ctx, options.probeFilesystems);
+    auto model = DeviceModel::scan(ctx.root, options);
+    if (!model)
+        return fail(ctx, model.error().message);
+    printWarnings(ctx, model->warnings());
+    printTree(*model, ctx.out);
     return ExitOk;
 }
 

@@ -169,8 +169,7 @@ class TickPrinter final
 public:
     TickPrinter(CliContext &ctx, bool json) : m_ctx(ctx), m_json(json)
     {
-        // Through the agent the table is appended: the terminal is the client's.
-        m_inPlace = !json && !ctx.rawOut && ::isatty(STDOUT_FILENO);
+        m_inPlace = !json && ::isatty(STDOUT_FILENO);
     }
     Q_DISABLE_COPY_MOVE(TickPrinter)
 
@@ -455,9 +454,9 @@ int runMonitor(CliContext &ctx, const QStringList &args)
 
     TickPrinter printer(ctx, o.json);
     ctx.out.flush();
-    if (o.json && !ctx.rawOut)
+    if (o.json)
         enlargeStdoutPipe();
-    TerminationWaiter waiter(loop.clock(), ctx.cancel);
+    TerminationWaiter waiter(loop.clock(), nullptr);
     const double cpuAtStart = cpuSeconds();
     if (auto baseline = loop.tick(); !baseline)
         return fail(ctx, baseline.error().message);

@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSysInfo>
 
 #include <cstdio>
 
@@ -30,6 +29,16 @@ Result<std::shared_ptr<const DeviceModel>> scanDevices(TuningSession &session)
     return session.model();
 }
 
+/// A profile's rules may match any device: the machine's root holds every
+/// one first (a host's mirror records them all; here they are all there).
+/// -1 to go on, else the exit code.
+int needEveryDevice(CliContext &ctx)
+{
+    if (Status recorded = ctx.machine->recordDevices({}); !recorded)
+        return fail(ctx, recorded.error().message);
+    return -1;
+}
+
 // One positional argument (a profile name or file) and nothing else.
 Result<QString> onePositional(const QCommandLineParser &parser, const QString &what)
 {
@@ -44,10 +53,15 @@ int usageError(CliContext &ctx, const Error &e)
     return fail(ctx, e.message, ExitUsage);
 }
 
-// A profile by name or file; an unreadable or invalid one is bad input.
+// A profile by name, from the machine's library (a host's is there), or a
+// file, read here on the user's machine (a path with '/', or NAME.json);
+// an unreadable or invalid one is bad input.
 Result<Profile> loadProfile(CliContext &ctx, const QString &nameOrFile)
 {
-    return ProfileStore::standard(ctx.root).load(nameOrFile);
+    const bool isFile = nameOrFile.contains(u'/') || nameOrFile.endsWith(QStringLiteral(".json"));
+    if (isFile || !isValidProfileName(nameOrFile))
+        return ProfileStore::standard(SysRoot()).load(nameOrFile); // a file, or the store's refusal
+    return ctx.machine->profiles()->load(nameOrFile);
 }
 
 // The start every command on one profile shares: its options parsed, one
@@ -94,6 +108,23 @@ Status writeOutput(CliContext &ctx, const QString &file, const QByteArray &data,
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size())
         return makeError(Refused, QStringLiteral("cannot write %1: %2").arg(file, f.errorString()));
     return {};
+}
+
+/// A profile made here (save, import) kept: in `file` here ("-": printed),
+/// or, with no file, in the machine's library as the user's NAME.json
+/// there. The file written, as the output names it (HOST:PATH on a host).
+Result<QString> keepProfile(CliContext &ctx, const Profile &profile, const QString &file, bool force)
+{
+    if (file == u"-") {
+        if (Status st = writeOutput(ctx, file, profileToJson(profile), true); !st)
+            return st.error();
+        return file;
+    }
+    if (file.isEmpty())
+        return ctx.machine->profiles()->save(profile, force);
+    if (Status st = writeProfileFile(profile, file, force); !st)
+        return st.error();
+    return file;
 }
 
 void printTable(QTextStream &out, const QList<QStringList> &rows)
@@ -205,8 +236,12 @@ int runList(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile list takes no arguments"), ExitUsage);
-    const ProfileStore store = ProfileStore::standard(ctx.root);
-    const QList<ProfileEntry> entries = store.list();
+    const std::shared_ptr<ProfileLibrary> library = ctx.machine->profiles();
+    auto listed = library->list();
+    auto folders = listed ? library->folders() : Result<ProfileFolders>(listed.error());
+    if (!folders)
+        return fail(ctx, folders.error().message);
+    const QList<ProfileEntry> &entries = *listed;
     if (parser.isSet(json)) {
         QJsonArray list;
         for (const ProfileEntry &e : entries)
@@ -216,8 +251,8 @@ int runList(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
                                     {QStringLiteral("description"), e.description},
                                     {QStringLiteral("error"), e.error.isEmpty() ? QJsonValue() : QJsonValue(e.error)},
                                     {QStringLiteral("shadows"), QJsonArray::fromStringList(e.shadows)}});
-        printJsonObject(ctx, QJsonObject{{QStringLiteral("user_dir"), store.userDir()},
-                                         {QStringLiteral("system_dir"), store.systemDir()},
+        printJsonObject(ctx, QJsonObject{{QStringLiteral("user_dir"), folders->user},
+                                         {QStringLiteral("system_dir"), folders->system},
                                          {QStringLiteral("profiles"), list}});
         return ExitOk;
     }
@@ -226,7 +261,7 @@ int runList(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
         rows << QStringList{e.name, profileOriginName(e.origin),
                             e.error.isEmpty() ? firstSentence(e.description) : QStringLiteral("(unreadable: see profile show)")};
     printTable(ctx.out, rows);
-    ctx.out << "yours: " << store.userDir() << ", the machine's: " << store.systemDir() << '\n';
+    ctx.out << "yours: " << folders->user << ", the machine's: " << folders->system << '\n';
     ctx.out.flush();
     return ExitOk;
 }
@@ -287,6 +322,8 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
     options.name = parser.value(name);
     options.description = parser.value(description);
     options.changedOnly = parser.isSet(changed);
+    const QString host = ctx.machine->hostName();
+    options.machine = host.isEmpty() ? ctx.machine->placeName() : host;
     if (parser.isSet(devices))
         options.devices = parser.value(devices).split(u',', Qt::SkipEmptyParts);
     if (parser.isSet(devices) && options.devices.isEmpty())
@@ -294,6 +331,8 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
     if (!isValidProfileName(options.name))
         return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -, starting with a letter or "
                                         "digit, at most 64)").arg(options.name.left(64)), ExitUsage);
+    if (const int r = needEveryDevice(ctx); r >= 0)
+        return r;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     auto model = scanDevices(session);
@@ -305,16 +344,12 @@ int runSave(CliContext &ctx, QCommandLineParser &parser, const QStringList &args
     for (const QString &n : saved->notes)
         ctx.err << "note: " << n << '\n';
     ctx.err.flush();
-    const ProfileStore store = ProfileStore::standard(ctx.root);
-    const QString target = parser.isSet(file) ? parser.value(file) : store.userPath(options.name);
-    const QByteArray data = profileToJson(saved->profile);
-    const Status st = target == u"-" ? writeOutput(ctx, target, data, true)
-                                     : writeProfileFile(saved->profile, target, parser.isSet(force));
-    if (!st)
-        return fail(ctx, st.error().message);
-    if (target != u"-")
+    const auto target = keepProfile(ctx, saved->profile, parser.value(file), parser.isSet(force));
+    if (!target)
+        return fail(ctx, target.error().message);
+    if (*target != u"-")
         ctx.out << "saved " << saved->profile.rules.size() << (saved->profile.rules.size() == 1 ? " rule" : " rules")
-                << " as " << target << Qt::endl;
+                << " as " << *target << Qt::endl;
     return ExitOk;
 }
 
@@ -333,6 +368,8 @@ int runApply(CliContext &ctx, QCommandLineParser &parser, const QStringList &arg
     const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile apply"), args, &exitCode, QStringLiteral("refused: nothing was changed"));
     if (!profile)
         return exitCode;
+    if (const int r = needEveryDevice(ctx); r >= 0)
+        return r;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     if (auto model = scanDevices(session); !model)
@@ -421,6 +458,8 @@ int runRevert(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
         return r;
     if (!parser.positionalArguments().isEmpty())
         return fail(ctx, QStringLiteral("profile revert takes no arguments"), ExitUsage);
+    if (const int r = needEveryDevice(ctx); r >= 0)
+        return r;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     const bool dry = parser.isSet(dryRun);
@@ -455,6 +494,8 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     const std::optional<Profile> profile = profileArgument(ctx, parser, QStringLiteral("profile verify"), args, &exitCode);
     if (!profile)
         return exitCode;
+    if (const int r = needEveryDevice(ctx); r >= 0)
+        return r;
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     auto model = scanDevices(session);
@@ -486,18 +527,18 @@ int runVerify(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     return report.drifts.isEmpty() ? ExitOk : ExitFailed;
 }
 
-// The profile resolved against this host's devices (kernel-settings: the
+// The profile resolved against the machine's devices (kernel-settings: the
 // paths carry its kernel names).
 Result<ExportedText> exportForHost(CliContext &ctx, const Profile &profile)
 {
+    if (Status recorded = ctx.machine->recordDevices({}); !recorded)
+        return recorded.error();
     std::optional<TuningSession> local;
     TuningSession &session = sessionFor(ctx, local);
     auto model = scanDevices(session);
     if (!model)
         return model.error();
-    const QString where = ctx.root.isLive() ? QStringLiteral("host %1").arg(QSysInfo::machineHostName())
-                                            : QStringLiteral("the recorded tree %1").arg(ctx.root.root());
-    return exportKernelSettings(profile, resolveProfile(profile, ctx.root, **model), where);
+    return exportKernelSettings(profile, resolveProfile(profile, ctx.root, **model), ctx.machine->placeName());
 }
 
 int runExport(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
@@ -554,6 +595,10 @@ int runImport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     auto which = onePositional(parser, QStringLiteral("tuned.conf"));
     if (!which)
         return usageError(ctx, which.error());
+    // The tuned.conf is read here; its virt_check is decided for the
+    // machine it is imported for (a host's /proc, in its mirror).
+    if (const int r = needEveryDevice(ctx); r >= 0)
+        return r;
     auto imported = importTunedProfile(*which, parser.value(name), ctx.root);
     if (!imported)
         return usageError(ctx, imported.error());
@@ -562,27 +607,23 @@ int runImport(CliContext &ctx, QCommandLineParser &parser, const QStringList &ar
     for (const QString &n : imported->notes)
         ctx.err << "note: " << n << '\n';
     ctx.err.flush();
-    const QString target = parser.isSet(file) ? parser.value(file)
-                                              : ProfileStore::standard(ctx.root).userPath(imported->profile.name);
-    const Status st = target == u"-" ? writeOutput(ctx, target, profileToJson(imported->profile), true)
-                                     : writeProfileFile(imported->profile, target, parser.isSet(force));
-    if (!st)
-        return fail(ctx, st.error().message);
-    if (target != u"-")
+    const auto target = keepProfile(ctx, imported->profile, parser.value(file), parser.isSet(force));
+    if (!target)
+        return fail(ctx, target.error().message);
+    if (*target != u"-")
         ctx.out << "imported " << imported->profile.rules.size() << " rule(s) from " << imported->files.join(QStringLiteral(", "))
-                << " as " << target << Qt::endl;
+                << " as " << *target << Qt::endl;
     return ExitOk;
 }
 
-// Through the agent, the session's writer installs the rules (root, or the
-// helper with sudo -n; a read-only session refuses with its reason); here,
-// root writes them and a user asks the helper (pkexec).
+// The session's writer installs the rules: here, root writes them and a
+// user asks the helper (pkexec); on a host, its agent's writer (root, or
+// the helper with sudo -n; a read-only session refuses with its reason).
 Result<UdevRulesResult> changeRules(CliContext &ctx, RulesChange change, const QString &fileName,
                                     const QByteArray &content = {})
 {
-    if (ctx.session)
-        return ctx.session->changeUdevRules(change, fileName, content);
-    return changeUdevRules(ctx.root, change, fileName, content);
+    std::optional<TuningSession> local;
+    return sessionFor(ctx, local).changeUdevRules(change, fileName, content);
 }
 
 void printRulesResult(CliContext &ctx, const UdevRulesResult &r, const QString &did)
@@ -635,17 +676,6 @@ void addRulesResult(QJsonObject &o, const UdevRulesResult &r)
     o.insert(u"message", r.message.isEmpty() ? QJsonValue() : QJsonValue(r.message));
 }
 
-/// --dry-run reads this machine's (or the tree's) rules folder; through
-/// --host it would read the wrong one.
-bool dryRunHere(CliContext &ctx, const QString &command)
-{
-    if (!ctx.session)
-        return true;
-    fail(ctx, QStringLiteral("%1 --dry-run is not available with --host: run it on the host (ssh HOST "
-                             "blocktune-cli %1 ... --dry-run)").arg(command), ExitUsage);
-    return false;
-}
-
 int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &args)
 {
     parser.setApplicationDescription(QStringLiteral(
@@ -662,8 +692,6 @@ int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &a
         return exitCode;
     const bool dry = parser.isSet(dryRun);
     const bool asJson = parser.isSet(json);
-    if (dry && !dryRunHere(ctx, QStringLiteral("profile install")))
-        return ExitUsage;
     auto text = exportUdevRules(*profile);
     if (!text)
         return usageError(ctx, text.error());
@@ -675,7 +703,7 @@ int runInstall(CliContext &ctx, QCommandLineParser &parser, const QStringList &a
     const QString fileName = udevRulesFileName(profile->name);
     QJsonObject o = rulesJson(profile->name, dry, {}, text->warnings);
     if (dry) {
-        auto preview = previewUdevRules(ctx.root, RulesChange::Install, fileName, text->text);
+        auto preview = ctx.machine->previewUdevRules(RulesChange::Install, fileName, text->text);
         if (!preview)
             return rulesFailure(ctx, asJson, o, preview.error().message);
         const QString action = !preview->current                ? QStringLiteral("install")
@@ -727,17 +755,17 @@ int runUninstall(CliContext &ctx, QCommandLineParser &parser, const QStringList 
         return fail(ctx, QStringLiteral("'%1' is not a profile name (letters, digits, _ . -)").arg(which->left(64)), ExitUsage);
     const bool dry = parser.isSet(dryRun);
     const bool asJson = parser.isSet(json);
-    if (dry && !dryRunHere(ctx, QStringLiteral("profile uninstall")))
-        return ExitUsage;
     QJsonObject o = rulesJson(*which, dry, {}, {});
-    const QStringList files = installedUdevRules(ctx.root, *which);
-    if (files.isEmpty())
-        return rulesFailure(ctx, asJson, o, QStringLiteral("no udev rules of profile %1 are installed in %2/etc/udev/rules.d")
-                                                .arg(*which, ctx.root.root()));
+    const auto installed = ctx.machine->installedUdevRules(*which);
+    if (!installed)
+        return rulesFailure(ctx, asJson, o, installed.error().message);
+    if (installed->files.isEmpty())
+        return rulesFailure(ctx, asJson, o, QStringLiteral("no udev rules of profile %1 are installed in %2")
+                                                .arg(*which, installed->dir));
     QJsonArray entries;
-    for (const QString &f : files) {
+    for (const QString &f : installed->files) {
         if (dry) {
-            auto preview = previewUdevRules(ctx.root, RulesChange::Remove, f);
+            auto preview = ctx.machine->previewUdevRules(RulesChange::Remove, f);
             if (!preview)
                 return rulesFailure(ctx, asJson, o, preview.error().message);
             entries.append(rulesFileJson(preview->path, QStringLiteral("remove"), preview->current, std::nullopt));

@@ -489,7 +489,7 @@ int runTestKind(CliContext &ctx, ReadTestKind kind, const QStringList &args)
     ReadTestResult result;
     int sig = 0;
     {
-        const CommandCancel stop(ctx);
+        const CommandCancel stop;
         result = ctx.machine->measurer()->runReadTest(*test, observer, stop.flag());
         sig = stop.signal();
     }
@@ -631,7 +631,7 @@ int runSweep(CliContext &ctx, const QStringList &args)
     SweepResult result;
     int sig = 0;
     {
-        const CommandCancel stop(ctx);
+        const CommandCancel stop;
         result = ctx.machine->measurer()->runSweep(session, *prepared, observer, stop.flag());
         sig = stop.signal();
     }

@@ -10,7 +10,6 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -272,20 +271,6 @@ int applyFailure(CliContext &ctx, const ChangeReport &report, bool asJson)
     return -1;
 }
 
-/// Sleeps out --hold; the signal that cut it short, or 0.
-int waitOutHold(CliContext &ctx, qint64 holdMs)
-{
-    if (!ctx.cancel)
-        return TerminationSignals::waitMs(holdMs);
-    // In the agent: the connection ending (or a stop) ends the hold too.
-    int sig = 0;
-    QElapsedTimer held;
-    held.start();
-    while (!ctx.cancel->load() && !sig && held.elapsed() < holdMs)
-        sig = TerminationSignals::waitMs(std::min<qint64>(100, holdMs - held.elapsed()));
-    return sig;
-}
-
 /// --hold after a good apply: keep, restore, report.
 int holdThenRestore(CliContext &ctx, TuningSession &session, const ChangeReport &report, qint64 holdMs,
                     bool asJson)
@@ -296,7 +281,7 @@ int holdThenRestore(CliContext &ctx, TuningSession &session, const ChangeReport 
         ctx.out << "holding until " << until.toString(u"HH:mm:ss") << " (journal " << session.journalPath()
                 << "); Ctrl-C restores now" << Qt::endl;
     }
-    const int sig = waitOutHold(ctx, holdMs);
+    const int sig = TerminationSignals::waitMs(holdMs); // the signal that cut it short, or 0
     const RestoreReport back = session.restoreTemporary();
     if (asJson) {
         QJsonObject o = changeReportToJson(report, false);

@@ -47,12 +47,12 @@ void printUsage(QTextStream &out)
            "                  blocktune-cli record is unpacked into a temporary directory)\n"
            "  --host HOST     work on HOST (anything ssh takes) through ssh HOST\n"
            "                  blocktune-cli agent; ssh does authentication and host keys.\n"
-           "                  Every command but profile runs here on HOST's devices (its\n"
-           "                  agent's typed ops); profile runs there and what it prints\n"
-           "                  is printed here. Ctrl-C stops it and what it changed is\n"
-           "                  restored. Paths in profile's arguments (files, --file,\n"
-           "                  --output) are files on HOST; metrics --textfile-dir DIR\n"
-           "                  and record FILE.tar.gz write here\n"
+           "                  Every command runs here on HOST's devices (its agent's\n"
+           "                  typed ops); Ctrl-C stops it and what it changed is\n"
+           "                  restored. Profile names and udev rules are HOST's; files\n"
+           "                  named in arguments (profile files, --file, --output, a\n"
+           "                  tuned.conf, metrics --textfile-dir, record's FILE.tar.gz)\n"
+           "                  are read and written here\n"
            "  --ssh-config FILE    passed to ssh as -F FILE\n"
            "  --ssh-option OPT     passed to ssh as -o OPT (repeatable)\n"
            "  --remote-command CMD the agent command on HOST (default: blocktune-cli agent)\n"
@@ -195,26 +195,15 @@ int takeGlobalOptions(QStringList &args, QTextStream &out, QTextStream &err, Glo
     return -1;
 }
 
-/// The commands that run here on --host HOST's Machine (its agent's typed
-/// ops); the others still run there whole, through the agent's op "run"
-/// (cmd_remote.cpp).
-bool runsOnHostMachine(const QString &command)
-{
-    static const QStringList converted{QStringLiteral("list"),  QStringLiteral("get"),     QStringLiteral("set"),
-                                       QStringLiteral("test"),  QStringLiteral("sweep"),   QStringLiteral("history"),
-                                       QStringLiteral("diagnose"), QStringLiteral("monitor"), QStringLiteral("advise"),
-                                       QStringLiteral("restore"), QStringLiteral("metrics")};
-    return converted.contains(command);
-}
-
 /// The commands that bring into the host's mirror only the devices they
 /// name (sessionFor(ctx, local, devices), needDevices()), or need none of
-/// them (history reads the host's history): a whole host's mirror is a
+/// them (history reads the host's history), or ask for all of them when
+/// they do (profile: list and show need none): a whole host's mirror is a
 /// snapshot of every device, a second or more, which `get` does not need.
 bool namesItsDevices(const QString &command)
 {
     static const QStringList naming{QStringLiteral("get"), QStringLiteral("set"), QStringLiteral("test"),
-                                    QStringLiteral("sweep"), QStringLiteral("history")};
+                                    QStringLiteral("sweep"), QStringLiteral("history"), QStringLiteral("profile")};
     return naming.contains(command);
 }
 
@@ -238,7 +227,7 @@ int openHostMachine(CliContext &ctx, const RemoteTarget &target, const QString &
 }
 
 /// Runs the command here (on this machine, a recorded tree or HOST's
-/// Machine), or whole on --host HOST.
+/// Machine; record: recorded there, written here).
 int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const QStringList &args)
 {
     const RemoteTarget &remote = g.remote;
@@ -249,8 +238,15 @@ int dispatch(CliContext &ctx, const GlobalOptions &g, const QString &name, const
             return fail(ctx, QStringLiteral("--sysroot and --host exclude each other (for a tree on HOST: "
                                             "--remote-command 'blocktune-cli --sysroot DIR agent')"),
                         ExitUsage);
-        if (!runsOnHostMachine(name))
-            return runRemote(ctx, remote, name, args);
+        // Every command runs here on HOST's Machine (its agent's typed ops)
+        // but these two: record is recorded there and written here, and the
+        // agent is the host's own end.
+        if (name == u"record")
+            return recordRemote(ctx, remote, args);
+        if (name == u"agent")
+            return fail(ctx, QStringLiteral("agent is the host's end of --host, started there by ssh (ssh HOST "
+                                            "blocktune-cli agent); it does not run through --host"),
+                        ExitUsage);
     }
     for (const Command &c : kCommands) {
         if (name == QLatin1StringView(c.name)) {

@@ -483,15 +483,6 @@ quint64 ConsoleSession::restoreJournals(const QList<Journal> &journals)
     return post([journals](SessionWorker *w, quint64 t) { w->restoreJournals(t, journals); });
 }
 
-std::unique_ptr<CounterSource> ConsoleSession::counterSource() const
-{
-    return m_measurer->counterSource();
-}
-
-Measurer::LatencyLoader ConsoleSession::latencyLoader() const
-{
-    return m_measurer->latencyLoader();
-}
 
 quint64 ConsoleSession::findDeadJournals()
 {

@@ -128,14 +128,8 @@ public:
     bool isRecorded() const { return m_session->isRecorded(); }
     /// Where the session works and what it can do there.
     SessionCapabilities capabilities() const { return m_session->capabilities(); }
-    /// The host a remote session works on (the root is its mirror), or empty.
-    QString remoteHost() const { return m_session->remoteHost(); }
     /// Why writes are refused (shown where Apply would be), or empty.
     const QString &readOnlyReason() const { return m_session->readOnlyReason(); }
-    /// Where the monitor takes its counters (this machine's, or the host's).
-    std::unique_ptr<CounterSource> counterSource() const;
-    /// The measurer's latency loader (a host's agent), empty for this machine.
-    Measurer::LatencyLoader latencyLoader() const;
     SessionWorker *worker() const { return m_worker; }
 
     /// The newest model the worker published (nullptr before the first scan).

@@ -62,6 +62,8 @@ public:
     }
 
     QString displayName() const override { return m_target.host; }
+    QString hostName() const override;
+    QString placeName() const override;
     const SysRoot &root() const override { return m_root; }
     SessionOptions sessionOptions() const override { return m_options; }
     MachineCapabilities capabilities() const override
@@ -80,6 +82,9 @@ public:
     Result<DeviceListing> listDevices(bool probe) const override;
     Status recordDevices(const QStringList &devices) override;
     Result<JournalFolder> journals() const override;
+    Result<UdevRulesPreview> previewUdevRules(RulesChange change, const QString &fileName,
+                                              const QByteArray &content) const override;
+    Result<InstalledUdevRules> installedUdevRules(const QString &profileName) const override;
     std::shared_ptr<Measurer> measurer() const override { return m_connection.measurer; }
     QString historyPath() const override { return m_connection.mirror + QStringLiteral("/history.sqlite"); }
     bool refreshHistory(QObject *context, std::function<void(const QString &)> done) override;
@@ -156,6 +161,62 @@ Result<JournalFolder> HostMachine::journals() const
         folder.journals << p;
     }
     return folder;
+}
+
+QString HostMachine::hostName() const
+{
+    const QJsonObject hello = m_connection.link->hello().raw;
+    return hello.value(u"sysroot").toBool() ? QString() : hello.value(u"host").toString(m_target.host);
+}
+
+QString HostMachine::placeName() const
+{
+    // As the host names itself (its agent's hello), which is what a file
+    // made there by blocktune-cli said.
+    const QJsonObject hello = m_connection.link->hello().raw;
+    const QString name = hello.value(u"host").toString(m_target.host);
+    return hello.value(u"sysroot").toBool() ? QStringLiteral("a recorded tree on host %1").arg(name)
+                                            : QStringLiteral("host %1").arg(name);
+}
+
+/// An agent's answer, or its refusal with the agent's code and words.
+static Result<QJsonObject> askAgent(const RemoteConnection &connection, const QJsonObject &request)
+{
+    auto answer = connection.link->call(request);
+    if (!answer)
+        return answer.error();
+    if (!answer->value(u"ok").toBool())
+        return makeError(errorCodeFromName(answer->value(u"code").toString()), answer->value(u"error").toString());
+    return answer;
+}
+
+Result<UdevRulesPreview> HostMachine::previewUdevRules(RulesChange change, const QString &fileName,
+                                                       const QByteArray &content) const
+{
+    auto answer = askAgent(m_connection, {{QStringLiteral("op"), QStringLiteral("preview_rules")},
+                                          {QStringLiteral("change"), change == RulesChange::Install ? QStringLiteral("install")
+                                                                                                     : QStringLiteral("remove")},
+                                          {QStringLiteral("file"), fileName},
+                                          {QStringLiteral("content"), QString::fromUtf8(content)}});
+    if (!answer)
+        return answer.error();
+    UdevRulesPreview preview;
+    preview.path = m_target.host + u':' + answer->value(u"path").toString();
+    if (const QJsonValue current = answer->value(u"current"); current.isString())
+        preview.current = current.toString().toUtf8();
+    return preview;
+}
+
+Result<InstalledUdevRules> HostMachine::installedUdevRules(const QString &profileName) const
+{
+    auto answer = askAgent(m_connection, {{QStringLiteral("op"), QStringLiteral("installed_rules")},
+                                          {QStringLiteral("profile"), profileName}});
+    if (!answer)
+        return answer.error();
+    InstalledUdevRules rules{m_target.host + u':' + answer->value(u"dir").toString(), {}};
+    for (const QJsonValue &f : answer->value(u"files").toArray())
+        rules.files << f.toString();
+    return rules;
 }
 
 Status HostMachine::keepAdvice(const HistoryRecord &record)

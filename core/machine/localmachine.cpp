@@ -5,6 +5,7 @@
 #include "devices/devicewatcher.h"
 #include "history/history.h"
 
+#include <QSysInfo>
 #include <QTimer>
 
 namespace blocktune {
@@ -98,6 +99,29 @@ Result<JournalFolder> Machine::journals() const
     if (!dir)
         return dir.error();
     return JournalFolder{*dir, findJournals(root())};
+}
+
+QString Machine::hostName() const
+{
+    return root().isLive() ? QSysInfo::machineHostName() : QString();
+}
+
+QString Machine::placeName() const
+{
+    return root().isLive() ? QStringLiteral("host %1").arg(QSysInfo::machineHostName())
+                           : QStringLiteral("the recorded tree %1").arg(root().root());
+}
+
+Result<UdevRulesPreview> Machine::previewUdevRules(RulesChange change, const QString &fileName,
+                                                   const QByteArray &content) const
+{
+    return blocktune::previewUdevRules(root(), change, fileName, content);
+}
+
+Result<InstalledUdevRules> Machine::installedUdevRules(const QString &profileName) const
+{
+    return InstalledUdevRules{root().root() + QStringLiteral("/etc/udev/rules.d"),
+                              blocktune::installedUdevRules(root(), profileName)};
 }
 
 std::shared_ptr<Machine> openMachine(const SysRoot &root, SessionOptions options)

@@ -97,6 +97,14 @@ struct DeviceListing
     QStringList warnings;
 };
 
+/// The udev rules files one profile has installed on a machine (`profile
+/// uninstall`): the folder looked in and the files' names there.
+struct InstalledUdevRules
+{
+    QString dir;
+    QStringList files;
+};
+
 class Machine : public QObject
 {
     Q_OBJECT
@@ -108,6 +116,13 @@ public:
     /// What the title and the messages call it: the host, the recorded
     /// tree's folder, or empty for this machine as it runs.
     virtual QString displayName() const = 0;
+    /// The name the machine gives itself (here QSysInfo::machineHostName(),
+    /// a host's as its agent says); empty for a recorded tree.
+    virtual QString hostName() const;
+    /// What a file made for it says it was made on: "host NAME" or "the
+    /// recorded tree DIR" (a host's agent serving one: "a recorded tree on
+    /// host NAME").
+    virtual QString placeName() const;
     /// What the session scans: this machine, the recorded tree, or a host's
     /// mirror here (a recorded tree of the host).
     virtual const SysRoot &root() const = 0;
@@ -159,6 +174,15 @@ public:
         Q_UNUSED(record);
         return makeError(NotSupported, QStringLiteral("this machine's history is %1").arg(historyPath()));
     }
+
+    /// What installing (or removing) a profile's udev rules file there would
+    /// find, changing nothing (previewUdevRules() there; a host's: op
+    /// preview_rules, its path named HOST:PATH).
+    virtual Result<UdevRulesPreview> previewUdevRules(RulesChange change, const QString &fileName,
+                                                      const QByteArray &content = {}) const;
+    /// The rules files profile `profileName` has installed there
+    /// (installedUdevRules(); a host's: op installed_rules).
+    virtual Result<InstalledUdevRules> installedUdevRules(const QString &profileName) const;
 
     /// Its profiles (listed, loaded, saved and watched there).
     virtual std::shared_ptr<ProfileLibrary> profiles() const = 0;

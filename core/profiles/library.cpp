@@ -129,6 +129,7 @@ public:
         return path;
     }
     Result<QString> userPath(const QString &name) override { return m_store.userPath(name); }
+    Result<ProfileFolders> folders() override { return ProfileFolders{m_store.userDir(), m_store.systemDir()}; }
     ProfileWatch *watch(QObject *parent) override
     {
         return new LocalProfileWatch({m_store.userDir(), m_store.systemDir()}, parent);

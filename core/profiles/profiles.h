@@ -197,6 +197,14 @@ Q_SIGNALS:
 /// One interface, chosen where the window is made; the page never asks
 /// which. list(), load() and save() block (a host answers over ssh): call
 /// them off the GUI thread. watch() is made on the thread that keeps it.
+/// Where a library's profiles live: the user's folder (save() writes
+/// there) and the machine's (HOST:PATH for a host).
+struct ProfileFolders
+{
+    QString user;
+    QString system;
+};
+
 class ProfileLibrary
 {
 public:
@@ -211,6 +219,8 @@ public:
     virtual Result<QString> save(const Profile &profile, bool overwrite) = 0;
     /// Where save() would write NAME (HOST:PATH for a host): what a preview names.
     virtual Result<QString> userPath(const QString &name) = 0;
+    /// The user's and the machine's folders, as `profile list` names them.
+    virtual Result<ProfileFolders> folders() = 0;
     /// Follows the folders from now on; owned by `parent`.
     virtual ProfileWatch *watch(QObject *parent) = 0;
 };
@@ -328,6 +338,9 @@ struct SaveOptions
     QStringList devices;
     /// Only what differs from what the kernel sets by itself (kernelDefaults()).
     bool changedOnly = false;
+    /// What the description says the settings are of: a host name, or
+    /// "the recorded tree DIR"; empty: as `root` says (this machine's name).
+    QString machine;
 };
 
 struct SavedProfile

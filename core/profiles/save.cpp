@@ -332,8 +332,9 @@ QList<ProfileSetting> withoutKernelDefaults(const QList<ProfileSetting> &setting
 
 QString savedDescription(const SysRoot &root, const SaveOptions &options)
 {
-    const QString where = root.isLive() ? QSysInfo::machineHostName()
-                                        : QStringLiteral("the recorded tree %1").arg(root.root());
+    const QString where = !options.machine.isEmpty() ? options.machine
+                          : root.isLive()            ? QSysInfo::machineHostName()
+                                                     : QStringLiteral("the recorded tree %1").arg(root.root());
     return QStringLiteral("The %1settings of %2 on %3, saved by blocktune.")
         .arg(options.changedOnly ? QStringLiteral("changed ") : QString(), where,
              QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd")));

@@ -378,15 +378,30 @@ QJsonObject opHistoryDb(AgentCall &call)
     return {{QStringLiteral("bytes"), double(*bytes)}};
 }
 
+/// 'change' and 'file' of a udev_rules or preview_rules request; an
+/// error names what is wrong (the file name itself is checked where it is
+/// used, checkUdevRulesName()).
+Result<RulesChange> rulesChangeFrom(const QJsonObject &request)
+{
+    const QJsonValue change = request.value(u"change");
+    if (change != QJsonValue(QStringLiteral("install")) && change != QJsonValue(QStringLiteral("remove")))
+        return invalid(QStringLiteral("'change' must be install or remove (got '%1')").arg(change.toString().left(32)));
+    if (!request.value(u"file").isString())
+        return invalid(QStringLiteral("'file' must be a rules file's name (NN-blocktune-NAME.rules)"));
+    const QJsonValue content = request.value(u"content");
+    if (!content.isUndefined() && !content.isString())
+        return invalid(QStringLiteral("'content' must be the rules file's text"));
+    return change.toString() == u"install" ? RulesChange::Install : RulesChange::Remove;
+}
+
 /// {"op":"udev_rules","change":"install"|"remove","file":NAME,"content":TEXT}:
 /// a profile's udev rules installed at boot through this session's writer.
 QJsonObject opUdevRules(AgentCall &call)
 {
-    const QString change = call.request.value(u"change").toString();
-    if (change != u"install" && change != u"remove")
-        return agentError(invalid(QStringLiteral("'change' must be install or remove (got '%1')").arg(change.left(32))));
-    auto done = call.session.changeUdevRules(change == u"install" ? RulesChange::Install : RulesChange::Remove,
-                                             call.request.value(u"file").toString(),
+    auto change = rulesChangeFrom(call.request);
+    if (!change)
+        return agentError(change.error());
+    auto done = call.session.changeUdevRules(*change, call.request.value(u"file").toString(),
                                              call.request.value(u"content").toString().toUtf8());
     if (!done)
         return agentError(done.error());
@@ -395,6 +410,36 @@ QJsonObject opUdevRules(AgentCall &call)
             {QStringLiteral("udevd_running"), done->udevdRunning},
             {QStringLiteral("commands"), QJsonArray::fromStringList(done->commands)},
             {QStringLiteral("message"), done->message}};
+}
+
+/// {"op":"preview_rules","change":"install"|"remove","file":NAME,
+/// "content":TEXT}: what udev_rules would find, changing nothing
+/// (previewUdevRules(): the same checks): {"path", "current": the file's
+/// text now, or null}.
+QJsonObject opPreviewRules(AgentCall &call)
+{
+    auto change = rulesChangeFrom(call.request);
+    if (!change)
+        return agentError(change.error());
+    auto preview = previewUdevRules(call.session.root(), *change, call.request.value(u"file").toString(),
+                                    call.request.value(u"content").toString().toUtf8());
+    if (!preview)
+        return agentError(preview.error());
+    return {{QStringLiteral("path"), preview->path},
+            {QStringLiteral("current"), preview->current ? QJsonValue(QString::fromUtf8(*preview->current)) : QJsonValue()}};
+}
+
+/// {"op":"installed_rules","profile":NAME}: the rules files `profile
+/// install` wrote for NAME here ({"dir", "files": [file names]}).
+QJsonObject opInstalledRules(AgentCall &call)
+{
+    const QJsonValue name = call.request.value(u"profile");
+    if (!name.isString() || !isValidProfileName(name.toString()))
+        return agentError(invalid(QStringLiteral("'profile' must be a profile name (letters, digits, _ . -), got '%1'")
+                                      .arg(name.toString().left(64))));
+    const SysRoot &root = call.session.root();
+    return {{QStringLiteral("dir"), QString(root.root() + QStringLiteral("/etc/udev/rules.d"))},
+            {QStringLiteral("files"), QJsonArray::fromStringList(installedUdevRules(root, name.toString()))}};
 }
 
 /// {"op":"snapshot"}: recordSnapshotTarball() of this host, sent as
@@ -524,7 +569,7 @@ QJsonObject opLatency(AgentCall &call)
 
 /// {"op":"profiles"}: this host's profiles (the agent user's folder, the
 /// machine's, the presets: what `profile list` shows there) as
-/// {"profiles":[{"name","origin","path","description","error"}],
+/// {"profiles":[{"name","origin","path","description","error","shadows"}],
 /// "user_dir","system_dir","digest"}; with "digest_only": true only the
 /// digest, which a console polls to follow the folders.
 QJsonObject opProfiles(AgentCall &call)
@@ -539,7 +584,8 @@ QJsonObject opProfiles(AgentCall &call)
                                 {QStringLiteral("origin"), profileOriginName(e.origin)},
                                 {QStringLiteral("path"), e.path},
                                 {QStringLiteral("description"), e.description},
-                                {QStringLiteral("error"), e.error}});
+                                {QStringLiteral("error"), e.error},
+                                {QStringLiteral("shadows"), QJsonArray::fromStringList(e.shadows)}});
     o.insert(u"profiles", list);
     o.insert(u"user_dir", store.userDir());
     o.insert(u"system_dir", store.systemDir());
@@ -911,6 +957,8 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("readtest"), &opReadTest);
     addOp(QStringLiteral("history_db"), &opHistoryDb);
     addOp(QStringLiteral("udev_rules"), &opUdevRules);
+    addOp(QStringLiteral("preview_rules"), &opPreviewRules);
+    addOp(QStringLiteral("installed_rules"), &opInstalledRules);
     addOp(QStringLiteral("sweep"), &opSweep);
     addOp(QStringLiteral("history"), &opHistory);
     addOp(QStringLiteral("monitor"), &opMonitor);
@@ -1077,6 +1125,15 @@ void AgentServer::handleLine(const JsonLineReader::Line &line)
     }
     if (op == u"stop") {
         handleStop(request);
+        return;
+    }
+    if (op == u"run") {
+        // Protocol 3 ran a whole blocktune-cli command line here; a client
+        // of this protocol never sends it.
+        refuse(request, makeError(NotSupported, QStringLiteral("op 'run' is gone since protocol 4: this agent runs no "
+                                                               "command lines; blocktune-cli --host runs each command "
+                                                               "on the client through these ops: %1")
+                                                    .arg(ops().join(u", "))));
         return;
     }
     if (!m_ops.count(op)) {

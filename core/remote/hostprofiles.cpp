@@ -35,9 +35,11 @@ public:
             if (!isValidProfileName(e.name))
                 continue; // not one a later load could name
             e.origin = parseProfileOrigin(o.value(u"origin").toString()).value_or(ProfileOrigin::File);
-            e.path = host() + u':' + o.value(u"path").toString();
+            e.path = there(o.value(u"path").toString());
             e.description = o.value(u"description").toString();
             e.error = o.value(u"error").toString();
+            for (const QJsonValue &s : o.value(u"shadows").toArray())
+                e.shadows << there(s.toString());
             out << e;
         }
         return out;
@@ -48,7 +50,7 @@ public:
         auto answer = ask({{QStringLiteral("op"), QStringLiteral("profile")}, {QStringLiteral("name"), name}});
         if (!answer)
             return answer.error();
-        const QString source = host() + u':' + answer->value(u"source").toString();
+        const QString source = there(answer->value(u"source").toString());
         auto profile = parseProfile(answer->value(u"text").toString().toUtf8(), source);
         if (profile)
             profile->source = source;
@@ -62,7 +64,7 @@ public:
                            {QStringLiteral("overwrite"), overwrite}});
         if (!answer)
             return answer.error();
-        return QString(host() + u':' + answer->value(u"path").toString());
+        return there(answer->value(u"path").toString());
     }
 
     Result<QString> userPath(const QString &name) override
@@ -70,12 +72,28 @@ public:
         auto answer = ask({{QStringLiteral("op"), QStringLiteral("profiles")}});
         if (!answer)
             return answer.error();
-        return QString(host() + u':' + answer->value(u"user_dir").toString() + u'/' + name + u".json");
+        return there(answer->value(u"user_dir").toString() + u'/' + name + u".json");
+    }
+
+    Result<ProfileFolders> folders() override
+    {
+        auto answer = ask({{QStringLiteral("op"), QStringLiteral("profiles")}});
+        if (!answer)
+            return answer.error();
+        return ProfileFolders{there(answer->value(u"user_dir").toString()),
+                              there(answer->value(u"system_dir").toString())};
     }
 
     ProfileWatch *watch(QObject *parent) override { return new HostProfileWatch(m_link, m_watchIntervalMs, parent); }
 
 private:
+    /// A path on the host as HOST:PATH; a preset ("preset NAME", or the
+    /// presets' resource path) is the same everywhere and stays as it is.
+    QString there(const QString &path) const
+    {
+        return path.startsWith(u'/') ? host() + u':' + path : path;
+    }
+
     /// The agent's answer, or its refusal as an error naming the host.
     Result<QJsonObject> ask(const QJsonObject &request)
     {

@@ -48,7 +48,9 @@ namespace blocktune {
 /// queues' files ("queues"), profiles apply and revert on the host.
 /// 3: plans, reports, read tests and sweeps in the names of `--json`
 /// (docs/json.md, "One vocabulary").
-inline constexpr int kAgentProtocolVersion = 3;
+/// 4: no op "run" (the client runs every command against the host's
+/// Machine); ops preview_rules and installed_rules; shadows in profiles.
+inline constexpr int kAgentProtocolVersion = 4;
 /// Longest request line the agent takes (bytes, newline excluded).
 inline constexpr qsizetype kAgentMaxRequest = 64 * 1024;
 /// Longest answer line the client takes: a list of thousands of devices.

@@ -276,7 +276,8 @@ class AgentBackend final : public SessionBackend, public Measurer
 public:
     AgentBackend(std::shared_ptr<RemoteLink> link, QString mirror) : m_link(std::move(link)), m_mirror(std::move(mirror)) {}
 
-    QString host() const override { return m_link->target().host; }
+    /// The host as the user named it: what the paths there are prefixed with.
+    QString host() const { return m_link->target().host; }
     bool canMeasure() const override { return true; }
     QString writerDescription() const override
     {

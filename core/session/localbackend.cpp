@@ -74,7 +74,6 @@ public:
     }
     Q_DISABLE_COPY_MOVE(LocalBackend)
 
-    QString host() const override { return {}; }
     bool canMeasure() const override { return m_root.isLive(); }
     QString writerDescription() const override { return m_writer.describe(); }
     bool writerStarted() const override { return m_writer.started(); }

@@ -54,10 +54,8 @@ TuningSession::~TuningSession()
 SessionCapabilities TuningSession::capabilities() const
 {
     SessionCapabilities c;
-    c.host = m_backend->host();
     c.canMeasure = m_backend->canMeasure();
     c.canWrite = m_options.readOnlyReason.isEmpty();
-    c.filesHere = c.host.isEmpty();
     return c;
 }
 

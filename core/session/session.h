@@ -22,7 +22,7 @@
 // never freezes the window; its jobs reach the session through a
 // SessionPort whose calls run on that thread). What may be read from any
 // thread is fixed at construction (root(), readOnlyReason(),
-// capabilities(), remoteHost()), plus cancelPendingWrite(), which is
+// capabilities()), plus cancelPendingWrite(), which is
 // meant to be called from another thread while a write waits. The plain
 // lock each public call takes once only serializes a caller that breaks
 // the rule; no call takes it twice (the *Locked helpers), so the session
@@ -48,10 +48,8 @@ namespace blocktune {
 /// combining "recorded" and "remote".
 struct SessionCapabilities
 {
-    QString host;          ///< the host changes go to; empty: this machine
     bool canMeasure = false; ///< read tests, sweeps, advice and measured diagnosis run
     bool canWrite = false;   ///< changes are allowed (else readOnlyReason says why)
-    bool filesHere = true;   ///< journals and the history are this machine's (false: the host's)
 };
 
 /// Something a session did to the devices (wrote, tried, restored,
@@ -160,8 +158,6 @@ public:
     bool isRecorded() const { return !m_root.isLive(); }
     /// Where the session works and what it can do there.
     SessionCapabilities capabilities() const override;
-    /// The host this session's changes go to, or empty for this machine.
-    QString remoteHost() const { return m_backend->host(); }
     /// Why this session refuses to write, or empty when it may.
     const QString &readOnlyReason() const override { return m_options.readOnlyReason; }
 

@@ -42,8 +42,6 @@ class SessionBackend
 public:
     virtual ~SessionBackend() = default;
 
-    /// The host the changes go to (as the user named it), empty for this machine.
-    virtual QString host() const = 0;
     /// Read tests, sweeps and advice can measure the machine behind this
     /// backend (a live machine here, or the host's agent).
     virtual bool canMeasure() const = 0;

@@ -44,7 +44,6 @@ public:
     void holdWrites() { m_hold = true; }
     bool waitingForWrite() const { return m_waiting.load(); }
 
-    QString host() const override { return m_inner->host(); }
     bool canMeasure() const override { return m_inner->canMeasure(); }
     QString writerDescription() const override { return m_inner->writerDescription(); }
     bool writerStarted() const override { return m_inner->writerStarted(); }

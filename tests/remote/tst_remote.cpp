@@ -303,6 +303,34 @@ private Q_SLOTS:
         row("metrics of no profile", QStringLiteral("metrics --profile nosuchprofile0"));
         row("restore, nothing to", QStringLiteral("restore"));
         row("restore --json, nothing to", QStringLiteral("restore --json"));
+        // profile: the library and the udev rules are HOST's (paths named
+        // HOST:PATH); PROFILE (saved from DEV at 768 before the row) and
+        // TUNED are files here, read by this process.
+        row("profile list", QStringLiteral("profile list"));
+        row("profile list --json", QStringLiteral("profile list --json"));
+        row("profile show", QStringLiteral("profile show database"));
+        row("profile show --json", QStringLiteral("profile show database --json"));
+        row("profile show of no profile", QStringLiteral("profile show nosuchprofile0"));
+        row("profile show of a bad name", QStringLiteral("profile show ../x"));
+        row("profile show FILE", QStringLiteral("profile show PROFILE"));
+        row("profile save --file -", QStringLiteral("profile save --name rowtest --devices DEV --file -"));
+        row("profile save", QStringLiteral("profile save --name rowsaved --devices DEV --force"));
+        row("profile save, exists", QStringLiteral("profile save --name database --devices DEV --file PROFILE"));
+        row("profile verify", QStringLiteral("profile verify PROFILE"));
+        row("profile verify --json", QStringLiteral("profile verify PROFILE --json"));
+        row("profile apply --dry-run", QStringLiteral("profile apply PROFILE --dry-run"));
+        row("profile apply --dry-run --json", QStringLiteral("profile apply PROFILE --dry-run --json"));
+        row("profile apply", QStringLiteral("profile apply PROFILE")); // reverted after each side
+        row("profile revert, nothing to", QStringLiteral("profile revert --json"));
+        row("profile revert --dry-run", QStringLiteral("profile revert --dry-run"));
+        row("profile export udev", QStringLiteral("profile export PROFILE --format udev"));
+        row("profile export tuned", QStringLiteral("profile export PROFILE --format tuned"));
+        row("profile export kernel-settings", QStringLiteral("profile export PROFILE --format kernel-settings"));
+        row("profile import", QStringLiteral("profile import TUNED --file -"));
+        row("profile install --dry-run", QStringLiteral("profile install PROFILE --dry-run"));
+        row("profile install --dry-run --json", QStringLiteral("profile install PROFILE --dry-run --json"));
+        row("profile uninstall, none", QStringLiteral("profile uninstall nosuchprofile0"));
+        row("profile uninstall --dry-run --json, none", QStringLiteral("profile uninstall nosuchprofile0 --dry-run --json"));
     }
 
     void hostCommandsPrintAsLocallyWithoutRun()
@@ -313,6 +341,24 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         const QString dev = loop.name();
         args.replaceInStrings(QStringLiteral("DEV"), dev);
+        const QString profileFile = path("row-profile.json");
+        if (args.contains(u"PROFILE"_qs)) {
+            QFile::remove(profileFile);
+            QVERIFY(setQueue(dev, QStringLiteral("768")));
+            const ProcessResult saved = cli({u"profile"_qs, u"save"_qs, u"--name"_qs, u"rowtest"_qs, u"--devices"_qs, dev,
+                                             u"--file"_qs, profileFile});
+            QVERIFY2(saved.exitCode == 0, saved.err.constData());
+            args.replaceInStrings(QStringLiteral("PROFILE"), profileFile);
+        }
+        if (args.contains(u"TUNED"_qs)) {
+            QVERIFY(QDir().mkpath(path("tuned/rowtuned")));
+            QFile conf(path("tuned/rowtuned/tuned.conf"));
+            QVERIFY(conf.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            conf.write("[main]\nsummary=a row's tuned profile\n[disk]\nreadahead=4096\nelevator=mq-deadline\n");
+            conf.close();
+            args.replaceInStrings(QStringLiteral("TUNED"), conf.fileName());
+        }
+        const bool applies = args.mid(0, 2) == QStringList{u"profile"_qs, u"apply"_qs} && !args.contains(u"--dry-run"_qs);
         const QString log = path("agent-requests.log");
         QFile::remove(log);
         const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
@@ -322,9 +368,19 @@ private Q_SLOTS:
         auto both = [&](const QStringList &a) {
             QVERIFY(setQueue(dev, QStringLiteral("256")));
             const ProcessResult local = cli(a);
+            if (applies)
+                QCOMPARE(cli({u"profile"_qs, u"revert"_qs}).exitCode, 0);
             QVERIFY(setQueue(dev, QStringLiteral("256")));
             ProcessResult remote = cli(hostArgs({}, logged) + a);
+            if (applies) {
+                QCOMPARE(readAheadOf(dev), QStringLiteral("768")); // applied there
+                QCOMPARE(cli({u"profile"_qs, u"revert"_qs}).exitCode, 0);
+            }
             remote.out.replace(" (journal testhost:", " (journal ");
+            // HOST's files (profiles, udev rules, a profile's state) are
+            // named HOST:PATH; the agent here shares this machine's folders.
+            remote.out.replace("testhost:/", "/");
+            remote.err.replace("testhost:/", "/");
             // A host's profile library names the host in its refusals
             // (metrics --profile NAME): the rest is the same words.
             remote.err.replace("blocktune-cli: testhost: ", "blocktune-cli: ");
@@ -698,26 +754,41 @@ private Q_SLOTS:
         QCOMPARE(profile.out, cli(show).out);
     }
 
-    // A path in a command's arguments names a file on HOST (here the same
-    // machine): profile save --file writes it there, as the local one prints it.
-    void profilePathIsAFileOnTheHost()
+    // A file named in profile's arguments is one here, on the user's
+    // machine (the host is this machine too, so the agent's request log
+    // says who wrote it): profile save --file writes it in this process,
+    // as the local one prints it, and the agent is asked for no file.
+    void profileFileIsAFileHere()
     {
         LoopDevice loop(16 << 20, true);
         QVERIFY(loop.isValid());
         const QString file = path("remote-profile.json");
+        QFile::remove(file);
+        const QString log = path("profile-file-requests.log");
+        QFile::remove(log);
+        const QString logged = u"tee -a "_qs + PrivateSshd::quote(log) + u" | "_qs + agentCommand();
         const QStringList save{QStringLiteral("profile"), QStringLiteral("save"), QStringLiteral("--name"),
                                QStringLiteral("remote-test"), QStringLiteral("--devices"), loop.name(), QStringLiteral("--file")};
-        const ProcessResult remote = cli(hostArgs() + save + QStringList{file});
+        const ProcessResult remote = cli(hostArgs({}, logged) + save + QStringList{file});
         QVERIFY2(remote.exitCode == 0, remote.err.constData());
         QCOMPARE(remote.out, QByteArray("saved 1 rule as " + file.toUtf8() + '\n'));
         const ProcessResult local = cli(save + QStringList{QStringLiteral("-")});
         QCOMPARE(local.exitCode, 0);
         QVERIFY(local.out.contains("\"remote-test\""));
         QCOMPARE(readFile(file), local.out);
-        // It exists there now: saving again is refused there, with the local message.
-        const ProcessResult again = cli(hostArgs() + save + QStringList{file});
+        // It exists now: saving again is refused, with the local message.
+        const ProcessResult again = cli(hostArgs({}, logged) + save + QStringList{file});
         QCOMPARE(again.exitCode, cli(save + QStringList{file}).exitCode);
         QVERIFY2(again.err.contains("exists already"), again.err.constData());
+        // The file shown, exported and applied is read here too.
+        const ProcessResult exported = cli(hostArgs({}, logged) + QStringList{u"profile"_qs, u"export"_qs, file, u"--format"_qs,
+                                                                            u"udev"_qs, u"--output"_qs, path("remote.rules")});
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        QVERIFY(readFile(path("remote.rules")).contains(loop.name().toUtf8()));
+        const QByteArray requests = readFile(log);
+        QVERIFY2(requests.contains("\"op\":\"hello\""), requests.constData());
+        for (const char *op : {"\"op\":\"run\"", "\"op\":\"save_profile\"", "\"op\":\"profile\""})
+            QVERIFY2(!requests.contains(op), requests.constData());
     }
 
     // metrics runs here on the host's Machine (no op run): HOST's settings,
