@@ -144,9 +144,9 @@ int runReadahead(CliContext &ctx, const QStringList &args)
     ReadaheadOptions o;
     if (const int r = parseReadaheadArgs(ctx, args, &o); r >= 0)
         return r;
-    if (!ctx.root.isLive())
-        return fail(ctx, QStringLiteral("readahead watches this machine's kernel as it runs; a recorded tree "
-                                        "(--sysroot) has no workload to watch"),
+    // It loads a program into the kernel it watches: this machine's, as it runs.
+    if (const MachineCapabilities can = ctx.machine->capabilities(); !can.readaheadProbe)
+        return fail(ctx, QStringLiteral("readahead watches the kernel of the machine it runs on, and %1").arg(can.noReadaheadProbe),
                     ExitUsage);
     ScanOptions scanOptions;
     scanOptions.probeFilesystems = false;

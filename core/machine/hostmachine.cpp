@@ -75,6 +75,9 @@ public:
         const bool recorded = m_connection.link->hello().raw.value(u"sysroot").toBool();
         c.measure = !recorded;
         c.latencyProbe = !recorded;
+        c.noReadaheadProbe = QStringLiteral("%1's agent does not serve the readahead probe yet: run it on the host "
+                                            "(ssh %1 blocktune-cli readahead)")
+                                 .arg(displayName());
         c.keepsItsOwnHistory = true;
         c.changesHeldThere = true;
         return c;

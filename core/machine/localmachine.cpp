@@ -58,6 +58,9 @@ public:
         c.write = m_options.readOnlyReason.isEmpty();
         c.measure = m_root.isLive();
         c.latencyProbe = m_root.isLive();
+        c.readaheadProbe = m_root.isLive();
+        if (!c.readaheadProbe)
+            c.noReadaheadProbe = QStringLiteral("a recorded tree (--sysroot) has no running kernel or workload to watch");
         c.frozenCounters = !m_root.isLive();
         return c;
     }

@@ -37,6 +37,10 @@ struct MachineCapabilities
     bool write = false;          ///< changes are allowed (else readOnlyReason() says why)
     bool measure = false;        ///< read tests, sweeps, advice and a measured diagnosis run
     bool latencyProbe = false;   ///< the monitor can ask for latency histograms
+    /// The kernel's readahead windows can be watched there (readahead
+    /// probe); when not, noReadaheadProbe says why, in words.
+    bool readaheadProbe = false;
+    QString noReadaheadProbe;
     bool frozenCounters = false; ///< the counters are a recording's files: one reading that never moves
     /// The machine keeps what it measures in its own history (a host's agent
     /// writes it there); false: the console keeps it in this machine's store.

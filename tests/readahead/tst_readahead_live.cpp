@@ -269,6 +269,15 @@ private slots:
         QCOMPARE(ours, refereeCount);
     }
 
+    // A recorded tree has no kernel to load the probe into, nor a workload.
+    void cliRefusesARecordedTree()
+    {
+        const ProcessResult r = run(binary("blocktune-cli"), {u"--sysroot"_qs, recordedTree("md-raid10-f2"), u"readahead"_qs});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(u"a recorded tree (--sysroot) has no running kernel"_qs), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
     void cliRefusesAnUnknownDeviceAndABadDuration_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -731,6 +731,19 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(path("x.zip")));
     }
 
+    // The agent does not serve the readahead probe (yet): the command says
+    // so and where to run it, instead of probing this machine's kernel or
+    // the host's mirror here.
+    void readaheadThroughAHostSaysWhereToRunIt()
+    {
+        const ProcessResult r = cli(hostArgs() + QStringList{u"readahead"_qs, u"--duration"_qs, u"1s"_qs});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("testhost's agent does not serve the readahead probe yet")
+                     && r.err.contains("ssh testhost blocktune-cli readahead"),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
     void diagnoseStaticThroughAgent()
     {
         LoopDevice loop(32 << 20, true);
