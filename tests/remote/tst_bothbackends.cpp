@@ -1,11 +1,15 @@
 // Every session operation has the same effect through both backends: this
 // machine's (the Tuner, the journal, the writer) and a host's agent over a
 // private sshd on 127.0.0.1 (tests/support/privatesshd.h), the host being
-// this machine. Each row runs one operation on the test's own loop device
-// and checks the device's sysfs values and the journals afterwards.
+// this machine. Both are the product's Machine (core/machine/machine.h),
+// opened as a window opens one; each operation makes its session from the
+// machine (root() + sessionOptions()) and measures through its measurer().
+// Each row runs one operation on the test's own loop device and checks the
+// device's sysfs values and the journals afterwards.
 #include "advisor/advisor.h"
 #include "devices/devicemodel.h"
 #include "devices/snapshot.h"
+#include "machine/machine.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
@@ -44,15 +48,13 @@ enum class Op {
     DeadJournalRestored,
 };
 
-/// One session on this machine or on "the host": for a host, the mirror
-/// and the connection outlive the session (declared first, gone last).
-struct Machine
+/// A session on `machine`, as a window makes its own: on its root (a
+/// host's: the mirror here) with its options (a host's: its agent as the
+/// backend). The machine outlives it.
+std::unique_ptr<TuningSession> sessionOn(const Machine &machine)
 {
-    QTemporaryDir mirror;
-    std::optional<RemoteConnection> connection;
-    std::unique_ptr<TuningSession> session;
-    std::shared_ptr<Measurer> measurer; ///< beside the session: here, or the host's agent
-};
+    return std::make_unique<TuningSession>(machine.root(), machine.sessionOptions());
+}
 
 QStringList sessionJournals(const QString &dir)
 {
@@ -138,8 +140,10 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         m_dev = loop.name();
         QCOMPARE(readAhead(m_dev), quint64(128));
-        std::unique_ptr<Machine> m = open(host);
-        QVERIFY(m && m->session);
+        // These two open their own: on a recorded tree, and after a killed CLI.
+        const bool opensItsOwn = Op(op) == Op::InstallUninstallAtBoot || Op(op) == Op::DeadJournalRestored;
+        std::shared_ptr<Machine> m = opensItsOwn ? nullptr : open(host);
+        QVERIFY(m || opensItsOwn);
         switch (Op(op)) {
         case Op::Apply: apply(*m); break;
         case Op::TrialExpires: trialExpires(*m); break;
@@ -176,14 +180,16 @@ private Q_SLOTS:
         TestLoop loop(32 << 20, knownContents());
         QVERIFY(loop.isValid());
         m_dev = loop.name();
-        std::unique_ptr<Machine> first = open(host);
-        QVERIFY(first && first->session);
-        QVERIFY(first->session->applyTemporary(planReadAhead(*first->session, 2048)).ok());
+        const std::shared_ptr<Machine> first = open(host);
+        QVERIFY(first);
+        const std::unique_ptr<TuningSession> firstSession = sessionOn(*first);
+        QVERIFY(firstSession->applyTemporary(planReadAhead(*firstSession, 2048)).ok());
         QString refusal;
         if (host) {
-            std::unique_ptr<Machine> second = open(true);
-            QVERIFY(second && second->session);
-            const ChangeReport refused = second->session->apply(planReadAhead(*second->session, 512));
+            const std::shared_ptr<Machine> second = open(true);
+            QVERIFY(second);
+            const std::unique_ptr<TuningSession> secondSession = sessionOn(*second);
+            const ChangeReport refused = secondSession->apply(planReadAhead(*secondSession, 512));
             QVERIFY(!refused.ok());
             refusal = refused.error->message;
         } else {
@@ -196,7 +202,7 @@ private Q_SLOTS:
         if (!host)
             QVERIFY2(refusal.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(refusal));
         QCOMPARE(readAhead(m_dev), quint64(2048)); // the holder's value, not half of each
-        QVERIFY(first->session->restoreTemporary().ok());
+        QVERIFY(firstSession->restoreTemporary().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
@@ -226,32 +232,35 @@ private Q_SLOTS:
         };
 
         // Slow, not lost: a change and its revert complete.
-        std::unique_ptr<Machine> m = open(true, config);
-        QVERIFY(m && m->session);
-        QVERIFY(m->session->apply(both(*m->session)).ok());
+        std::shared_ptr<Machine> m = open(true, config);
+        QVERIFY(m);
+        std::unique_ptr<TuningSession> session = sessionOn(*m);
+        QVERIFY(session->apply(both(*session)).ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), u"1024"_qs);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
-        QVERIFY(m->session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
 
         // Cut while a trial is held: the client says the link is gone, the
         // agent puts both values back from its journal.
-        QVERIFY(m->session->applyTemporary(both(*m->session)).ok());
+        QVERIFY(session->applyTemporary(both(*session)).ok());
         cut();
-        const RestoreReport late = m->session->restoreTemporary();
+        const RestoreReport late = session->restoreTemporary();
         QVERIFY2(late.messages.join(u' ').contains(u"lost"_qs), qPrintable(late.messages.join(u' ')));
         QTRY_COMPARE_WITH_TIMEOUT(queueAttr(m_dev, "read_ahead_kb"), ra0, 10000);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
         QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        session.reset();
         m.reset();
 
         // Cut while a change set travels: it arrived whole or not at all.
         m = open(true, config);
-        QVERIFY(m && m->session);
-        const ChangePlan plan = both(*m->session);
+        QVERIFY(m);
+        session = sessionOn(*m);
+        const ChangePlan plan = both(*session);
         std::optional<ChangeReport> report;
-        std::thread applying([&] { report = m->session->apply(plan); });
+        std::thread applying([&] { report = session->apply(plan); });
         QThread::msleep(120);
         cut();
         applying.join();
@@ -262,6 +271,7 @@ private Q_SLOTS:
         const QString ra = queueAttr(m_dev, "read_ahead_kb"), ms = queueAttr(m_dev, "max_sectors_kb");
         QVERIFY2((ra == u"1024"_qs && ms == u"64"_qs) || (ra == ra0 && ms == ms0),
                  qPrintable(QStringLiteral("half a change: read_ahead_kb %1, max_sectors_kb %2").arg(ra, ms)));
+        session.reset();
         m.reset();
         setQueueAttr(m_dev, "read_ahead_kb", ra0);
         setQueueAttr(m_dev, "max_sectors_kb", ms0);
@@ -287,31 +297,26 @@ private:
         return true;
     }
 
-    /// This machine, or the host's agent on it; on the tree `sysroot`
-    /// instead of the live machine when one is given (the agent's --sysroot).
-    std::unique_ptr<Machine> open(bool host, const QString &sshConfig = {}, const QString &sysroot = {})
+    /// This machine, or the host (its agent on this machine through the
+    /// private sshd), opened as a window opens it (the host's whole mirror
+    /// recorded at connect); on the tree `sysroot` instead of the live
+    /// machine when one is given (the agent's --sysroot).
+    std::shared_ptr<Machine> open(bool host, const QString &sshConfig = {}, const QString &sysroot = {})
     {
-        auto m = std::make_unique<Machine>();
-        if (!host) {
-            m->session = std::make_unique<TuningSession>(sysroot.isEmpty() ? SysRoot() : SysRoot(sysroot));
-            m->measurer = makeLocalMeasurer(m->session->root());
-            return m;
-        }
+        if (!host)
+            return openMachine(sysroot.isEmpty() ? SysRoot() : SysRoot(sysroot));
         RemoteTarget target;
         target.host = PrivateSshd::host();
         target.sshConfig = sshConfig.isEmpty() ? m_sshd->sshConfig() : sshConfig;
         target.remoteCommand = sysroot.isEmpty()
                                    ? PrivateSshd::agentCommand()
                                    : PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(sysroot) + u" agent"_qs);
-        auto connection = connectToHost(target, m->mirror.path());
-        if (!connection) {
-            qWarning("%s", qPrintable(connection.error().message));
+        auto machine = openMachine(target);
+        if (!machine) {
+            qWarning("%s", qPrintable(machine.error().message));
             return nullptr;
         }
-        m->connection = *connection;
-        m->session = std::make_unique<TuningSession>(SysRoot(m->mirror.path()), hostSessionOptions(*connection));
-        m->measurer = connection->measurer;
-        return m;
+        return *machine;
     }
 
     ChangePlan planReadAhead(TuningSession &session, quint64 kib)
@@ -329,80 +334,87 @@ private:
 
     void apply(Machine &m)
     {
-        const ChangeReport done = m.session->apply(planReadAhead(*m.session, 1024));
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const ChangeReport done = session->apply(planReadAhead(*session, 1024));
         QVERIFY2(done.ok(), qPrintable(done.error ? done.error->message : QString()));
         QCOMPARE(readAhead(m_dev), quint64(1024));
-        QCOMPARE(modelReadAhead(*m.session), quint64(1024));
-        QCOMPARE(m.session->persistentCount(), 1);
-        QVERIFY(m.session->revertAll().ok());
+        QCOMPARE(modelReadAhead(*session), quint64(1024));
+        QCOMPARE(session->persistentCount(), 1);
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+        QCOMPARE(modelReadAhead(*session), quint64(128));
     }
 
     void trialExpires(Machine &m)
     {
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 2048)).ok());
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 2048)).ok());
         QCOMPARE(readAhead(m_dev), quint64(2048));
-        QCOMPARE(m.session->temporaryCount(), 1);
+        QCOMPARE(session->temporaryCount(), 1);
         QCOMPARE(sessionJournals(m_journals).size(), 1); // the crash cover, wherever the writes are
-        QVERIFY(m.session->restoreTemporary().ok());
+        QVERIFY(session->restoreTemporary().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(modelReadAhead(*session), quint64(128));
     }
 
     void trialKept(Machine &m)
     {
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 512)).ok());
-        m.session->keepTemporary();
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(m.session->persistentCount(), 1);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 512)).ok());
+        session->keepTemporary();
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(session->persistentCount(), 1);
         QCOMPARE(readAhead(m_dev), quint64(512));
-        QVERIFY(m.session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
     void revertSession(Machine &m)
     {
-        QVERIFY(m.session->apply(planReadAhead(*m.session, 4096)).ok());
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 8192)).ok());
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->apply(planReadAhead(*session, 4096)).ok());
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 8192)).ok());
         QCOMPARE(readAhead(m_dev), quint64(8192));
-        const RestoreReport back = m.session->revertAll();
+        const RestoreReport back = session->revertAll();
         QVERIFY(back.ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(m.session->persistentCount(), 0);
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(session->persistentCount(), 0);
     }
 
-    void profileApplyVerifyRevert(std::unique_ptr<Machine> m, bool host)
+    void profileApplyVerifyRevert(std::shared_ptr<Machine> m, bool host)
     {
+        std::unique_ptr<TuningSession> session = sessionOn(*m);
         const Profile profile = profileOf(m_dev, 1024);
         QVERIFY(!profile.name.isEmpty());
-        const ProfileApplyReport done = applyProfile(profile, *m->session);
+        const ProfileApplyReport done = applyProfile(profile, *session);
         QVERIFY2(done.ok(), qPrintable(done.report.error ? done.report.error->message : QString()));
         QCOMPARE(readAhead(m_dev), quint64(1024));
         QVERIFY2(done.statePath.startsWith(host ? u"testhost:"_qs : m_journals), qPrintable(done.statePath));
         // Verify on the session's model: a host's mirror followed the change.
-        auto model = m->session->model();
+        auto model = session->model();
         QVERIFY(model.ok());
-        const VerifyReport verified = verifyProfile(profile, m->session->root(), **model);
+        const VerifyReport verified = verifyProfile(profile, session->root(), **model);
         QVERIFY2(verified.drifts.isEmpty(), "the model still shows the value from before the apply");
-        auto state = m->session->appliedState();
+        auto state = session->appliedState();
         QVERIFY(state.ok() && state->has_value());
         QCOMPARE((*state)->profiles, QStringList{u"both"_qs});
         // The revert comes from another process, as `profile revert` does.
+        session.reset();
         m.reset();
-        std::unique_ptr<Machine> later = open(host);
-        QVERIFY(later && later->session);
-        const ProfileRevertReport back = revertProfile(*later->session);
+        const std::shared_ptr<Machine> later = open(host);
+        QVERIFY(later);
+        const std::unique_ptr<TuningSession> laterSession = sessionOn(*later);
+        const ProfileRevertReport back = revertProfile(*laterSession);
         QVERIFY2(back.ok(), qPrintable(back.restore.messages.join(u"; ")));
         QVERIFY(back.state);
         QCOMPARE(back.state->profiles, QStringList{u"both"_qs});
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*later->session), quint64(128));
+        QCOMPARE(modelReadAhead(*laterSession), quint64(128));
         QVERIFY(!QFileInfo::exists(m_journals + u"/profile-state.json"));
         // Nothing is left to revert.
-        const ProfileRevertReport again = revertProfile(*later->session);
+        const ProfileRevertReport again = revertProfile(*laterSession);
         QVERIFY(!again.state);
         QVERIFY2(again.restore.messages.join(u' ').contains(u"no profile was applied here"),
                  qPrintable(again.restore.messages.join(u' ')));
@@ -410,11 +422,12 @@ private:
 
     void stalePlanRefused(Machine &m)
     {
-        const ChangePlan plan = planReadAhead(*m.session, 1024);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const ChangePlan plan = planReadAhead(*session, 1024);
         QVERIFY(plan.ok());
         // Someone else changes the device after the plan was made.
         QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
-        const ChangeReport refused = m.session->apply(plan);
+        const ChangeReport refused = session->apply(plan);
         QVERIFY(!refused.ok());
         const QString why = refused.error->message;
         QVERIFY2(why.contains(u"read_ahead_kb on "_qs + m_dev) && why.contains(u"256"), qPrintable(why));
@@ -424,6 +437,7 @@ private:
 
     void sweepRestores(Machine &m)
     {
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
         SweepSpec spec;
         spec.device = m_dev;
         spec.readAheadKiB = {64, 1024};
@@ -432,11 +446,11 @@ private:
         spec.test.sizeBytes = 4 << 20;
         spec.test.repeat = 1;
         // Prepared on the model (a host's: its mirror), run where the machine's measurer reads.
-        auto model = m.session->model();
+        auto model = session->model();
         QVERIFY(model.ok());
-        auto sweep = ReadaheadSweep::prepare(m.session->root(), **model, spec);
+        auto sweep = ReadaheadSweep::prepare(session->root(), **model, spec);
         QVERIFY2(sweep.ok(), qPrintable(sweep.ok() ? QString() : sweep.error().message));
-        const SweepResult result = m.measurer->runSweep(*m.session, *sweep, {}, nullptr);
+        const SweepResult result = m.measurer()->runSweep(*session, *sweep, {}, nullptr);
         QVERIFY2(!result.failed, qPrintable(result.errors.join(u"; ")));
         QCOMPARE(result.points.size(), 2);
         QCOMPARE(result.points.at(1).readAheadKiB, quint64(1024));
@@ -447,12 +461,13 @@ private:
     // readahead to 2 x max_sectors_kb (6.18) when readahead came back first.
     void revertReadaheadWithLimits(Machine &m)
     {
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
         const QString ra0 = queueAttr(m_dev, "read_ahead_kb"), ms0 = queueAttr(m_dev, "max_sectors_kb");
-        const ChangePlan plan = m.session->plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
+        const ChangePlan plan = session->plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
                                                  SettingChange{m_dev, QStringLiteral("max_sectors_kb"), SettingValue(quint64(64))}});
-        QVERIFY(m.session->apply(plan).ok());
+        QVERIFY(session->apply(plan).ok());
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
-        QVERIFY(m.session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
     }
@@ -472,8 +487,9 @@ private:
         QVERIFY2(recorded.ok(), qPrintable(recorded.ok() ? QString() : recorded.error().message));
         QVERIFY(QDir(tree.path()).mkpath(u"etc/udev/rules.d"_qs)); // a machine with udev
         const QString rulesDir = tree.filePath(u"etc/udev/rules.d"_qs);
-        std::unique_ptr<Machine> m = open(host, {}, tree.path());
-        QVERIFY(m && m->session);
+        const std::shared_ptr<Machine> m = open(host, {}, tree.path());
+        QVERIFY(m);
+        const std::unique_ptr<TuningSession> session = sessionOn(*m);
 
         const Profile profile = profileOf(m_dev, 4096, QStringLiteral("both-%1").arg(QCoreApplication::applicationPid()));
         QVERIFY(!profile.name.isEmpty());
@@ -485,7 +501,7 @@ private:
         const QString name = udevRulesFileName(profile.name);
         const QString file = rulesDir + u'/' + name;
 
-        const auto installed = m->session->changeUdevRules(RulesChange::Install, name, rules->text);
+        const auto installed = session->changeUdevRules(RulesChange::Install, name, rules->text);
         QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
         QVERIFY2(installed->path.startsWith(host ? u"testhost:"_qs : QString()), qPrintable(installed->path));
         QVERIFY2(installed->path.endsWith(u"/etc/udev/rules.d/"_qs + name), qPrintable(installed->path));
@@ -496,11 +512,11 @@ private:
         QVERIFY(installed->commands.isEmpty()); // no udevadm on a tree
         QCOMPARE(readAhead(m_dev), quint64(128)); // installed for the next boot, not applied now
 
-        const auto removed = m->session->changeUdevRules(RulesChange::Remove, name);
+        const auto removed = session->changeUdevRules(RulesChange::Remove, name);
         QVERIFY2(removed.ok(), qPrintable(removed.ok() ? QString() : removed.error().message));
         QCOMPARE(QDir(rulesDir).entryList(QDir::Files | QDir::Hidden), QStringList());
         // Uninstalled twice: the second says there is nothing to remove.
-        const auto again = m->session->changeUdevRules(RulesChange::Remove, name);
+        const auto again = session->changeUdevRules(RulesChange::Remove, name);
         QVERIFY(!again.ok());
         QVERIFY2(again.error().message.contains(name + u" is not installed"_qs), qPrintable(again.error().message));
     }
@@ -509,12 +525,14 @@ private:
     // the session (a host's through its agent) and puts the device back.
     void adviseRestores(Machine &m)
     {
-        ReadTestEngine engine(*m.session, *m.measurer, m_dev);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const std::shared_ptr<Measurer> measurer = m.measurer();
+        ReadTestEngine engine(*session, *measurer, m_dev);
         AdviseSpec spec;
         spec.device = m_dev;
         spec.budgetMs = 7000; // the least for a 32 MiB device (12 points, 53 runs) is 5.9 s
         QList<std::pair<quint64, quint64>> measuredAt; // the point's readahead, the device's then
-        const auto advice = advise(*m.session, engine, spec, [&](const CurvePoint &p) {
+        const auto advice = advise(*session, engine, spec, [&](const CurvePoint &p) {
             measuredAt.append({p.readAheadKiB, readAhead(m_dev)});
         });
         QVERIFY2(advice.ok(), qPrintable(advice.ok() ? QString() : advice.error().message));
@@ -532,8 +550,8 @@ private:
         QVERIFY2(advice->restored, qPrintable(advice->restoreMessage));
         QCOMPARE(advice->originalKiB.value_or(0), quint64(128));
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
+        QCOMPARE(modelReadAhead(*session), quint64(128));
+        QCOMPARE(session->temporaryCount(), 0);
     }
 
     // A session killed (kill -9) while it held a trial leaves its journal;
@@ -551,10 +569,11 @@ private:
         const QStringList left = sessionJournals(m_journals);
         QCOMPARE(left.size(), 1);
 
-        std::unique_ptr<Machine> next = open(host);
-        QVERIFY(next && next->session);
-        QCOMPARE(modelReadAhead(*next->session), quint64(4096));
-        const QList<PendingJournal> dead = next->session->deadJournals();
+        const std::shared_ptr<Machine> next = open(host);
+        QVERIFY(next);
+        const std::unique_ptr<TuningSession> session = sessionOn(*next);
+        QCOMPARE(modelReadAhead(*session), quint64(4096));
+        const QList<PendingJournal> dead = session->deadJournals();
         QCOMPARE(dead.size(), 1);
         QCOMPARE(dead.at(0).path, (host ? u"testhost:"_qs : QString()) + m_journals + u'/' + left.at(0));
         QVERIFY2(dead.at(0).journal, qPrintable(dead.at(0).error));
@@ -565,14 +584,14 @@ private:
         QCOMPARE(journal.entries.at(0).attribute, QString(attribute::ReadAheadKb));
         QCOMPARE(journal.entries.at(0).original, u"128"_qs);
 
-        const RestoreReport back = next->session->restoreJournal(journal);
+        const RestoreReport back = session->restoreJournal(journal);
         QVERIFY2(back.ok(), qPrintable(back.messages.join(u"; ")));
         QCOMPARE(back.items.size(), 1);
         QCOMPARE(restoreStatusName(back.items.at(0).status), restoreStatusName(RestoreStatus::Restored));
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*next->session), quint64(128)); // a host's mirror followed
+        QCOMPARE(modelReadAhead(*session), quint64(128)); // a host's mirror followed
         QCOMPARE(sessionJournals(m_journals), QStringList());
-        QVERIFY(next->session->deadJournals().isEmpty());
+        QVERIFY(session->deadJournals().isEmpty());
     }
 
     QTemporaryDir m_home;
