@@ -10,6 +10,7 @@
 #include "devices/devicemodel.h"
 #include "devices/snapshot.h"
 #include "machine/machine.h"
+#include "outputshape.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
@@ -21,6 +22,11 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QRegularExpression>
 #include <QTest>
@@ -46,6 +52,15 @@ enum class Op {
     InstallUninstallAtBoot,
     AdviseRestores,
     DeadJournalRestored,
+};
+
+/// What a row of cliCommandsHaveTheSameEffect runs through both roads.
+enum class CliOp {
+    SetThenGet,
+    Hold,
+    RestoreKilledHold,
+    TestKeptInHistory,
+    SweepRestores,
 };
 
 /// A session on `machine`, as a window makes its own: on its root (a
@@ -104,6 +119,7 @@ private Q_SLOTS:
         m_journals = m_home.filePath(QStringLiteral("journals"));
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.toLocal8Bit());
         qputenv("BLOCKTUNE_HISTORY_DB", m_home.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+        m_hereHistory = m_home.filePath(QStringLiteral("here.sqlite"));
     }
 
     void everyOperationHasTheSameEffect_data()
@@ -277,7 +293,196 @@ private Q_SLOTS:
         setQueueAttr(m_dev, "max_sectors_kb", ms0);
     }
 
+    // The CLI's commands through both roads on the test's own loop device:
+    // `blocktune-cli CMD` here, then `blocktune-cli --host testhost ... CMD`
+    // (the host's Machine, its agent's typed ops). Each has the same effect
+    // on the device and prints the same (measured: the same shape; a host's
+    // paths, HOST:PATH, read as here's). The device is put back to 128 KiB
+    // readahead after each road, on every path.
+    void cliCommandsHaveTheSameEffect_data()
+    {
+        QTest::addColumn<int>("op");
+        QTest::newRow("set, then get --json") << int(CliOp::SetThenGet);
+        QTest::newRow("set --hold, restored when it ends") << int(CliOp::Hold);
+        QTest::newRow("restore of a killed hold's journal") << int(CliOp::RestoreKilledHold);
+        QTest::newRow("test seq, kept in the history") << int(CliOp::TestKeptInHistory);
+        QTest::newRow("sweep restores") << int(CliOp::SweepRestores);
+    }
+    void cliCommandsHaveTheSameEffect()
+    {
+        QFETCH(int, op);
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (!startSshd())
+            return;
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        m_dev = loop.name();
+        const JournalSweeper sweeper(m_journals);
+        QStringList printed[2]; // here, through the host
+        for (const bool host : {false, true}) {
+            qInfo("%s", host ? "through the host (--host testhost)" : "here");
+            const auto back = qScopeGuard([this] { setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("128")); });
+            QCOMPARE(readAhead(m_dev), quint64(128));
+            QStringList &out = printed[host ? 1 : 0];
+            switch (CliOp(op)) {
+            case CliOp::SetThenGet: cliSetThenGet(host, out); break;
+            case CliOp::Hold: cliHold(host, out); break;
+            case CliOp::RestoreKilledHold: cliRestoreKilledHold(host, out); break;
+            case CliOp::TestKeptInHistory: cliTestKeptInHistory(host, out); break;
+            case CliOp::SweepRestores: cliSweepRestores(host, out); break;
+            }
+            if (QTest::currentTestFailed())
+                return;
+            // No command leaves a session journal behind once it is done.
+            QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        }
+        QCOMPARE(printed[1].size(), printed[0].size());
+        for (qsizetype i = 0; i < printed[0].size(); ++i)
+            QCOMPARE(printed[1].at(i), printed[0].at(i));
+    }
+
 private:
+    QStringList hostArgs() const
+    {
+        return {QStringLiteral("--host"), PrivateSshd::host(), QStringLiteral("--ssh-config"), m_sshd->sshConfig(),
+                QStringLiteral("--remote-command"), PrivateSshd::agentCommand()};
+    }
+
+    /// blocktune-cli ARGS here, or through the host. The host's client has
+    /// a history of its own (m_hereHistory), not the one the host's agent
+    /// keeps (BLOCKTUNE_HISTORY_DB, as the local road's): what the host
+    /// measured is seen kept there, not here.
+    ProcessResult cli(bool host, const QStringList &args) const
+    {
+        if (!host)
+            return run(binary("blocktune-cli"), args);
+        return run(QStringLiteral("env"),
+                   QStringList{u"BLOCKTUNE_HISTORY_DB="_qs + m_hereHistory, binary("blocktune-cli")} + hostArgs() + args);
+    }
+
+    static QJsonObject jsonOf(const QByteArray &out) { return QJsonDocument::fromJson(out).object(); }
+    /// What a road printed, a host's paths (HOST:PATH) read as this machine's
+    /// (the agent here shares its folders).
+    static QString asHere(QByteArray text) { return QString::fromUtf8(text.replace("testhost:/", "/")); }
+
+    /// The records of the row's device, newest first: in the history `db`
+    /// read here, or through a road (`history --json --device DEV`: a host's
+    /// copied from it).
+    QJsonArray recordsIn(const QString &db) const
+    {
+        const ProcessResult r = run(QStringLiteral("env"), {u"BLOCKTUNE_HISTORY_DB="_qs + db, binary("blocktune-cli"),
+                                                            u"history"_qs, u"--json"_qs, u"--device"_qs, m_dev});
+        return jsonOf(r.out).value(u"records").toArray();
+    }
+    QJsonArray recordsThrough(bool host) const
+    {
+        const ProcessResult r = cli(host, {u"history"_qs, u"--json"_qs, u"--device"_qs, m_dev, u"--limit"_qs, u"5"_qs});
+        if (r.exitCode != 0)
+            qWarning("history: %s", r.err.constData());
+        return jsonOf(r.out).value(u"records").toArray();
+    }
+
+    void cliSetThenGet(bool host, QStringList &printed)
+    {
+        const ProcessResult set = cli(host, {u"set"_qs, m_dev, u"read_ahead_kb=1024"_qs});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(1024)); // the device changed
+        const ProcessResult got = cli(host, {u"get"_qs, m_dev, u"--json"_qs});
+        QVERIFY2(got.exitCode == 0, got.err.constData());
+        const QJsonObject seen = jsonOf(got.out);
+        QCOMPARE(seen.value(u"name").toString(), m_dev);
+        QCOMPARE(seen.value(u"read_ahead_kb").toInteger(), qint64(1024)); // and get sees it
+        printed << asHere(set.out) << asHere(set.err) << asHere(got.out);
+    }
+
+    void cliHold(bool host, QStringList &printed)
+    {
+        QProcess held;
+        QVERIFY(startHold(held, (host ? hostArgs() : QStringList())
+                                    + QStringList{u"set"_qs, m_dev, u"read_ahead_kb=2048"_qs, u"--hold"_qs, u"3s"_qs}));
+        QCOMPARE(readAhead(m_dev), quint64(2048)); // held
+        QCOMPARE(sessionJournals(m_journals).size(), 1); // the crash cover: here, or the host's agent's
+        QVERIFY(held.waitForFinished(30000));
+        QCOMPARE(held.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(held.exitCode(), 0);
+        QCOMPARE(readAhead(m_dev), quint64(128)); // restored when the hold ended
+        printed << withoutFigures(held.readAllStandardOutput()) << asHere(held.readAllStandardError());
+    }
+
+    // A hold killed here (kill -9) leaves its journal; `restore` through
+    // the road finds it (the host's agent: in its journal folder, this one)
+    // and puts the device back.
+    void cliRestoreKilledHold(bool host, QStringList &printed)
+    {
+        QProcess held;
+        QVERIFY(startHold(held, {u"set"_qs, m_dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"120"_qs}));
+        held.kill();
+        QVERIFY(held.waitForFinished(10000));
+        QCOMPARE(readAhead(m_dev), quint64(4096));
+        QCOMPARE(sessionJournals(m_journals).size(), 1);
+        const ProcessResult restored = cli(host, {u"restore"_qs, u"--json"_qs});
+        QVERIFY2(restored.exitCode == 0, restored.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(sessionJournals(m_journals), QStringList());
+        const QJsonObject report = jsonOf(restored.out);
+        QCOMPARE(report.value(u"journals").toArray().size(), 1);
+        QVERIFY2(report.value(u"ok").toBool(), restored.out.constData());
+        printed << jsonShape(report);
+    }
+
+    // A read test leaves readahead as it was and is kept in the machine's
+    // history, which `history` through the same road shows: here, this
+    // machine's; through the host, the host's agent keeps it there (its
+    // BLOCKTUNE_HISTORY_DB, this machine's here) and the client keeps
+    // nothing in its own.
+    void cliTestKeptInHistory(bool host, QStringList &printed)
+    {
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
+        const QJsonArray before = recordsThrough(host);
+        const qint64 newestBefore = before.isEmpty() ? 0 : before.first()[u"id"].toInteger();
+        const ProcessResult tested = cli(host, {u"test"_qs, u"seq"_qs, m_dev, u"--size"_qs, u"8M"_qs, u"--repeat"_qs,
+                                                u"1"_qs, u"--json"_qs});
+        QVERIFY2(tested.exitCode == 0, tested.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(256)); // as it was
+        const QJsonObject result = jsonOf(tested.out);
+        QVERIFY2(!result.isEmpty(), tested.out.constData());
+
+        const QJsonArray kept = recordsThrough(host);
+        QVERIFY(!kept.isEmpty());
+        const QJsonObject newest = kept.first().toObject();
+        QVERIFY2(newest[u"id"].toInteger() > newestBefore, "the test just made is not in the history");
+        QCOMPARE(newest[u"kind"].toString(), u"test"_qs);
+        QCOMPARE(newest[u"test"].toString(), u"seq"_qs);
+        QCOMPARE(newest[u"device"].toString(), m_dev);
+        QCOMPARE(newest[u"source"].toString(), u"cli"_qs); // the CLI's, through the host too
+        QCOMPARE(newest[u"devices"][0][u"read_ahead_kb"].toInteger(), qint64(256)); // what was in force
+        if (host) {
+            // Kept there: in the history the host's agent writes...
+            const QJsonArray there = recordsIn(m_home.filePath(u"history.sqlite"_qs));
+            QVERIFY(!there.isEmpty());
+            QCOMPARE(there.first()[u"id"].toInteger(), newest[u"id"].toInteger());
+            // ...and not in the client's own.
+            QCOMPARE(recordsIn(m_hereHistory).size(), 0);
+        }
+        printed << jsonShape(result) << jsonShape(newest);
+    }
+
+    void cliSweepRestores(bool host, QStringList &printed)
+    {
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
+        const ProcessResult swept = cli(host, {u"sweep"_qs, m_dev, u"--ra"_qs, u"64,1024"_qs, u"--size"_qs, u"8M"_qs,
+                                               u"--repeat"_qs, u"1"_qs, u"--json"_qs});
+        QVERIFY2(swept.exitCode == 0, swept.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(256)); // put back
+        const QJsonObject result = jsonOf(swept.out);
+        const QJsonArray points = result[u"points"].toArray();
+        QCOMPARE(points.size(), 2);
+        QCOMPARE(points.at(1)[u"read_ahead_kb"].toInteger(), qint64(1024));
+        QCOMPARE(result[u"original_read_ahead_kb"].toInteger(), qint64(256));
+        QVERIFY(result[u"restored"].toBool());
+        printed << jsonShape(result);
+    }
+
     bool startSshd()
     {
         if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
@@ -596,6 +801,7 @@ private:
 
     QTemporaryDir m_home;
     QString m_journals;
+    QString m_hereHistory; ///< the host's client's own history (cli())
     std::unique_ptr<PrivateSshd> m_sshd;
     QString m_dev;
 };
