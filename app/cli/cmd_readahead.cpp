@@ -158,7 +158,7 @@ int runReadahead(CliContext &ctx, const QStringList &args)
     auto probe = ReadaheadProbe::load();
     if (!probe)
         return fail(ctx, probe.error().message);
-    const CommandCancel cancel(ctx);
+    const CommandCancel cancel;
     auto start = (*probe)->snapshot();
     if (!start)
         return fail(ctx, start.error().message);
