@@ -3995,6 +3995,77 @@ KiB</translation>
     </message>
 </context>
 <context>
+    <name>blocktune::Readahead</name>
+    <message>
+        <source>readahead counters: &quot;%1&quot; is missing or malformed</source>
+        <translation>Readahead-Zähler: &quot;%1&quot; fehlt oder ist fehlerhaft</translation>
+    </message>
+    <message>
+        <source>readahead counters: device %1 is given twice</source>
+        <translation>Readahead-Zähler: Gerät %1 ist doppelt angegeben</translation>
+    </message>
+    <message>
+        <source>readahead cannot be observed: </source>
+        <translation>Readahead lässt sich nicht beobachten: </translation>
+    </message>
+    <message>
+        <source>kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; boot with lockdown=integrity or none to use them</source>
+        <translation>der Kernel-Lockdown (confidentiality) verbietet BPF-Programme, die Kernelspeicher lesen; zum Verwenden mit lockdown=integrity oder none booten</translation>
+    </message>
+    <message>
+        <source>loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root</source>
+        <translation>das BPF-Programm zu laden braucht root (oder CAP_BPF und CAP_PERFMON): als root ausführen</translation>
+    </message>
+    <message>
+        <source>the kernel refused fentry programs on the readahead functions although this is root (a security policy, such as a BPF LSM program, forbids attaching to kernel functions here); %1</source>
+        <translation>der Kernel hat fentry-Programme an den Readahead-Funktionen abgelehnt, obwohl dies root ist (eine Sicherheitsrichtlinie, etwa ein BPF-LSM-Programm, verbietet hier das Anhängen an Kernelfunktionen); %1</translation>
+    </message>
+    <message>
+        <source>this kernel has the readahead tracepoints: unset BLOCKTUNE_READAHEAD_HOOKS to use them</source>
+        <translation>dieser Kernel hat die Readahead-Tracepoints: BLOCKTUNE_READAHEAD_HOOKS entfernen, um sie zu nutzen</translation>
+    </message>
+    <message>
+        <source>and it has no tracepoint %1</source>
+        <translation>und er hat keinen Tracepoint %1</translation>
+    </message>
+    <message>
+        <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
+        <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
+    </message>
+    <message>
+        <source>this kernel has no tracepoint %1</source>
+        <translation>dieser Kernel hat keinen Tracepoint %1</translation>
+    </message>
+    <message>
+        <source>this kernel has no function page_cache_sync_ra and page_cache_async_ra to attach fentry programs to</source>
+        <translation>dieser Kernel hat keine Funktionen page_cache_sync_ra und page_cache_async_ra, an die sich fentry-Programme hängen ließen</translation>
+    </message>
+    <message>
+        <source>this kernel has neither the readahead tracepoints (missing: %1) nor the functions page_cache_sync_ra and page_cache_async_ra to attach to; everything else in blocktune works without them</source>
+        <translation>dieser Kernel hat weder die Readahead-Tracepoints (es fehlen: %1) noch die Funktionen page_cache_sync_ra und page_cache_async_ra zum Anhängen; alles andere in blocktune funktioniert ohne sie</translation>
+    </message>
+    <message>
+        <source>pages not counted: this kernel has no tracepoint %1</source>
+        <translation>Seiten nicht gezählt: dieser Kernel hat keinen Tracepoint %1</translation>
+    </message>
+    <message>
+        <source>BLOCKTUNE_BPF_REFUSE=1 is set, so the BPF program was not loaded (unset it to load it)</source>
+        <translation>BLOCKTUNE_BPF_REFUSE=1 ist gesetzt, daher wurde das BPF-Programm nicht geladen (zum Laden die Variable entfernen)</translation>
+    </message>
+    <message>
+        <source>blocktune was built without BPF support (install clang, bpftool and libbpf-dev, then configure with -DBLOCKTUNE_BPF=ON)</source>
+        <translation>blocktune wurde ohne BPF-Unterstützung gebaut (clang, bpftool und libbpf-dev installieren, dann mit -DBLOCKTUNE_BPF=ON konfigurieren)</translation>
+    </message>
+    <message>
+        <source>the kernel has no BTF type information (/sys/kernel/btf/vmlinux is missing): it needs CONFIG_DEBUG_INFO_BTF=y</source>
+        <translation>der Kernel hat keine BTF-Typinformation (/sys/kernel/btf/vmlinux fehlt): er braucht CONFIG_DEBUG_INFO_BTF=y</translation>
+    </message>
+    <message>
+        <source>reading the BPF map %1 failed: %2</source>
+        <translation>das Lesen der BPF-Map %1 schlug fehl: %2</translation>
+    </message>
+</context>
+<context>
     <name>blocktune::Remote</name>
     <message>
         <source>connection to %1 lost</source>
