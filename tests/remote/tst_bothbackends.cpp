@@ -1,11 +1,16 @@
 // Every session operation has the same effect through both backends: this
 // machine's (the Tuner, the journal, the writer) and a host's agent over a
 // private sshd on 127.0.0.1 (tests/support/privatesshd.h), the host being
-// this machine. Each row runs one operation on the test's own loop device
-// and checks the device's sysfs values and the journals afterwards.
+// this machine. Both are the product's Machine (core/machine/machine.h),
+// opened as a window opens one; each operation makes its session from the
+// machine (root() + sessionOptions()) and measures through its measurer().
+// Each row runs one operation on the test's own loop device and checks the
+// device's sysfs values and the journals afterwards.
 #include "advisor/advisor.h"
 #include "devices/devicemodel.h"
 #include "devices/snapshot.h"
+#include "machine/machine.h"
+#include "outputshape.h"
 #include "privatesshd.h"
 #include "profiles/profiles.h"
 #include "readtest/measurer.h"
@@ -17,6 +22,11 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QRegularExpression>
 #include <QTest>
@@ -44,15 +54,22 @@ enum class Op {
     DeadJournalRestored,
 };
 
-/// One session on this machine or on "the host": for a host, the mirror
-/// and the connection outlive the session (declared first, gone last).
-struct Machine
-{
-    QTemporaryDir mirror;
-    std::optional<RemoteConnection> connection;
-    std::unique_ptr<TuningSession> session;
-    std::shared_ptr<Measurer> measurer; ///< beside the session: here, or the host's agent
+/// What a row of cliCommandsHaveTheSameEffect runs through both roads.
+enum class CliOp {
+    SetThenGet,
+    Hold,
+    RestoreKilledHold,
+    TestKeptInHistory,
+    SweepRestores,
 };
+
+/// A session on `machine`, as a window makes its own: on its root (a
+/// host's: the mirror here) with its options (a host's: its agent as the
+/// backend). The machine outlives it.
+std::unique_ptr<TuningSession> sessionOn(const Machine &machine)
+{
+    return std::make_unique<TuningSession>(machine.root(), machine.sessionOptions());
+}
 
 QStringList sessionJournals(const QString &dir)
 {
@@ -102,6 +119,7 @@ private Q_SLOTS:
         m_journals = m_home.filePath(QStringLiteral("journals"));
         qputenv("BLOCKTUNE_JOURNAL_DIR", m_journals.toLocal8Bit());
         qputenv("BLOCKTUNE_HISTORY_DB", m_home.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+        m_hereHistory = m_home.filePath(QStringLiteral("here.sqlite"));
     }
 
     void everyOperationHasTheSameEffect_data()
@@ -138,8 +156,10 @@ private Q_SLOTS:
         QVERIFY(loop.isValid());
         m_dev = loop.name();
         QCOMPARE(readAhead(m_dev), quint64(128));
-        std::unique_ptr<Machine> m = open(host);
-        QVERIFY(m && m->session);
+        // These two open their own: on a recorded tree, and after a killed CLI.
+        const bool opensItsOwn = Op(op) == Op::InstallUninstallAtBoot || Op(op) == Op::DeadJournalRestored;
+        std::shared_ptr<Machine> m = opensItsOwn ? nullptr : open(host);
+        QVERIFY(m || opensItsOwn);
         switch (Op(op)) {
         case Op::Apply: apply(*m); break;
         case Op::TrialExpires: trialExpires(*m); break;
@@ -176,14 +196,16 @@ private Q_SLOTS:
         TestLoop loop(32 << 20, knownContents());
         QVERIFY(loop.isValid());
         m_dev = loop.name();
-        std::unique_ptr<Machine> first = open(host);
-        QVERIFY(first && first->session);
-        QVERIFY(first->session->applyTemporary(planReadAhead(*first->session, 2048)).ok());
+        const std::shared_ptr<Machine> first = open(host);
+        QVERIFY(first);
+        const std::unique_ptr<TuningSession> firstSession = sessionOn(*first);
+        QVERIFY(firstSession->applyTemporary(planReadAhead(*firstSession, 2048)).ok());
         QString refusal;
         if (host) {
-            std::unique_ptr<Machine> second = open(true);
-            QVERIFY(second && second->session);
-            const ChangeReport refused = second->session->apply(planReadAhead(*second->session, 512));
+            const std::shared_ptr<Machine> second = open(true);
+            QVERIFY(second);
+            const std::unique_ptr<TuningSession> secondSession = sessionOn(*second);
+            const ChangeReport refused = secondSession->apply(planReadAhead(*secondSession, 512));
             QVERIFY(!refused.ok());
             refusal = refused.error->message;
         } else {
@@ -196,7 +218,7 @@ private Q_SLOTS:
         if (!host)
             QVERIFY2(refusal.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(refusal));
         QCOMPARE(readAhead(m_dev), quint64(2048)); // the holder's value, not half of each
-        QVERIFY(first->session->restoreTemporary().ok());
+        QVERIFY(firstSession->restoreTemporary().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
@@ -226,32 +248,35 @@ private Q_SLOTS:
         };
 
         // Slow, not lost: a change and its revert complete.
-        std::unique_ptr<Machine> m = open(true, config);
-        QVERIFY(m && m->session);
-        QVERIFY(m->session->apply(both(*m->session)).ok());
+        std::shared_ptr<Machine> m = open(true, config);
+        QVERIFY(m);
+        std::unique_ptr<TuningSession> session = sessionOn(*m);
+        QVERIFY(session->apply(both(*session)).ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), u"1024"_qs);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
-        QVERIFY(m->session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
 
         // Cut while a trial is held: the client says the link is gone, the
         // agent puts both values back from its journal.
-        QVERIFY(m->session->applyTemporary(both(*m->session)).ok());
+        QVERIFY(session->applyTemporary(both(*session)).ok());
         cut();
-        const RestoreReport late = m->session->restoreTemporary();
+        const RestoreReport late = session->restoreTemporary();
         QVERIFY2(late.messages.join(u' ').contains(u"lost"_qs), qPrintable(late.messages.join(u' ')));
         QTRY_COMPARE_WITH_TIMEOUT(queueAttr(m_dev, "read_ahead_kb"), ra0, 10000);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
         QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        session.reset();
         m.reset();
 
         // Cut while a change set travels: it arrived whole or not at all.
         m = open(true, config);
-        QVERIFY(m && m->session);
-        const ChangePlan plan = both(*m->session);
+        QVERIFY(m);
+        session = sessionOn(*m);
+        const ChangePlan plan = both(*session);
         std::optional<ChangeReport> report;
-        std::thread applying([&] { report = m->session->apply(plan); });
+        std::thread applying([&] { report = session->apply(plan); });
         QThread::msleep(120);
         cut();
         applying.join();
@@ -262,12 +287,202 @@ private Q_SLOTS:
         const QString ra = queueAttr(m_dev, "read_ahead_kb"), ms = queueAttr(m_dev, "max_sectors_kb");
         QVERIFY2((ra == u"1024"_qs && ms == u"64"_qs) || (ra == ra0 && ms == ms0),
                  qPrintable(QStringLiteral("half a change: read_ahead_kb %1, max_sectors_kb %2").arg(ra, ms)));
+        session.reset();
         m.reset();
         setQueueAttr(m_dev, "read_ahead_kb", ra0);
         setQueueAttr(m_dev, "max_sectors_kb", ms0);
     }
 
+    // The CLI's commands through both roads on the test's own loop device:
+    // `blocktune-cli CMD` here, then `blocktune-cli --host testhost ... CMD`
+    // (the host's Machine, its agent's typed ops). Each has the same effect
+    // on the device and prints the same (measured: the same shape; a host's
+    // paths, HOST:PATH, read as here's). The device is put back to 128 KiB
+    // readahead after each road, on every path.
+    void cliCommandsHaveTheSameEffect_data()
+    {
+        QTest::addColumn<int>("op");
+        QTest::newRow("set, then get --json") << int(CliOp::SetThenGet);
+        QTest::newRow("set --hold, restored when it ends") << int(CliOp::Hold);
+        QTest::newRow("restore of a killed hold's journal") << int(CliOp::RestoreKilledHold);
+        QTest::newRow("test seq, kept in the history") << int(CliOp::TestKeptInHistory);
+        QTest::newRow("sweep restores") << int(CliOp::SweepRestores);
+    }
+    void cliCommandsHaveTheSameEffect()
+    {
+        QFETCH(int, op);
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (!startSshd())
+            return;
+        TestLoop loop(32 << 20, knownContents());
+        QVERIFY(loop.isValid());
+        m_dev = loop.name();
+        const JournalSweeper sweeper(m_journals);
+        QStringList printed[2]; // here, through the host
+        for (const bool host : {false, true}) {
+            qInfo("%s", host ? "through the host (--host testhost)" : "here");
+            const auto back = qScopeGuard([this] { setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("128")); });
+            QCOMPARE(readAhead(m_dev), quint64(128));
+            QStringList &out = printed[host ? 1 : 0];
+            switch (CliOp(op)) {
+            case CliOp::SetThenGet: cliSetThenGet(host, out); break;
+            case CliOp::Hold: cliHold(host, out); break;
+            case CliOp::RestoreKilledHold: cliRestoreKilledHold(host, out); break;
+            case CliOp::TestKeptInHistory: cliTestKeptInHistory(host, out); break;
+            case CliOp::SweepRestores: cliSweepRestores(host, out); break;
+            }
+            if (QTest::currentTestFailed())
+                return;
+            // No command leaves a session journal behind once it is done.
+            QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        }
+        QCOMPARE(printed[1].size(), printed[0].size());
+        for (qsizetype i = 0; i < printed[0].size(); ++i)
+            QCOMPARE(printed[1].at(i), printed[0].at(i));
+    }
+
 private:
+    QStringList hostArgs() const
+    {
+        return {QStringLiteral("--host"), PrivateSshd::host(), QStringLiteral("--ssh-config"), m_sshd->sshConfig(),
+                QStringLiteral("--remote-command"), PrivateSshd::agentCommand()};
+    }
+
+    /// blocktune-cli ARGS here, or through the host. The host's client has
+    /// a history of its own (m_hereHistory), not the one the host's agent
+    /// keeps (BLOCKTUNE_HISTORY_DB, as the local road's): what the host
+    /// measured is seen kept there, not here.
+    ProcessResult cli(bool host, const QStringList &args) const
+    {
+        if (!host)
+            return run(binary("blocktune-cli"), args);
+        return run(QStringLiteral("env"),
+                   QStringList{u"BLOCKTUNE_HISTORY_DB="_qs + m_hereHistory, binary("blocktune-cli")} + hostArgs() + args);
+    }
+
+    static QJsonObject jsonOf(const QByteArray &out) { return QJsonDocument::fromJson(out).object(); }
+    /// What a road printed, a host's paths (HOST:PATH) read as this machine's
+    /// (the agent here shares its folders).
+    static QString asHere(QByteArray text) { return QString::fromUtf8(text.replace("testhost:/", "/")); }
+
+    /// The records of the row's device, newest first: in the history `db`
+    /// read here, or through a road (`history --json --device DEV`: a host's
+    /// copied from it).
+    QJsonArray recordsIn(const QString &db) const
+    {
+        const ProcessResult r = run(QStringLiteral("env"), {u"BLOCKTUNE_HISTORY_DB="_qs + db, binary("blocktune-cli"),
+                                                            u"history"_qs, u"--json"_qs, u"--device"_qs, m_dev});
+        return jsonOf(r.out).value(u"records").toArray();
+    }
+    QJsonArray recordsThrough(bool host) const
+    {
+        const ProcessResult r = cli(host, {u"history"_qs, u"--json"_qs, u"--device"_qs, m_dev, u"--limit"_qs, u"5"_qs});
+        if (r.exitCode != 0)
+            qWarning("history: %s", r.err.constData());
+        return jsonOf(r.out).value(u"records").toArray();
+    }
+
+    void cliSetThenGet(bool host, QStringList &printed)
+    {
+        const ProcessResult set = cli(host, {u"set"_qs, m_dev, u"read_ahead_kb=1024"_qs});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(1024)); // the device changed
+        const ProcessResult got = cli(host, {u"get"_qs, m_dev, u"--json"_qs});
+        QVERIFY2(got.exitCode == 0, got.err.constData());
+        const QJsonObject seen = jsonOf(got.out);
+        QCOMPARE(seen.value(u"name").toString(), m_dev);
+        QCOMPARE(seen.value(u"read_ahead_kb").toInteger(), qint64(1024)); // and get sees it
+        printed << asHere(set.out) << asHere(set.err) << asHere(got.out);
+    }
+
+    void cliHold(bool host, QStringList &printed)
+    {
+        QProcess held;
+        QVERIFY(startHold(held, (host ? hostArgs() : QStringList())
+                                    + QStringList{u"set"_qs, m_dev, u"read_ahead_kb=2048"_qs, u"--hold"_qs, u"3s"_qs}));
+        QCOMPARE(readAhead(m_dev), quint64(2048)); // held
+        QCOMPARE(sessionJournals(m_journals).size(), 1); // the crash cover: here, or the host's agent's
+        QVERIFY(held.waitForFinished(30000));
+        QCOMPARE(held.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(held.exitCode(), 0);
+        QCOMPARE(readAhead(m_dev), quint64(128)); // restored when the hold ended
+        printed << withoutFigures(held.readAllStandardOutput()) << asHere(held.readAllStandardError());
+    }
+
+    // A hold killed here (kill -9) leaves its journal; `restore` through
+    // the road finds it (the host's agent: in its journal folder, this one)
+    // and puts the device back.
+    void cliRestoreKilledHold(bool host, QStringList &printed)
+    {
+        QProcess held;
+        QVERIFY(startHold(held, {u"set"_qs, m_dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"120"_qs}));
+        held.kill();
+        QVERIFY(held.waitForFinished(10000));
+        QCOMPARE(readAhead(m_dev), quint64(4096));
+        QCOMPARE(sessionJournals(m_journals).size(), 1);
+        const ProcessResult restored = cli(host, {u"restore"_qs, u"--json"_qs});
+        QVERIFY2(restored.exitCode == 0, restored.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(128));
+        QCOMPARE(sessionJournals(m_journals), QStringList());
+        const QJsonObject report = jsonOf(restored.out);
+        QCOMPARE(report.value(u"journals").toArray().size(), 1);
+        QVERIFY2(report.value(u"ok").toBool(), restored.out.constData());
+        printed << jsonShape(report);
+    }
+
+    // A read test leaves readahead as it was and is kept in the machine's
+    // history, which `history` through the same road shows: here, this
+    // machine's; through the host, the host's agent keeps it there (its
+    // BLOCKTUNE_HISTORY_DB, this machine's here) and the client keeps
+    // nothing in its own.
+    void cliTestKeptInHistory(bool host, QStringList &printed)
+    {
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
+        const QJsonArray before = recordsThrough(host);
+        const qint64 newestBefore = before.isEmpty() ? 0 : before.first()[u"id"].toInteger();
+        const ProcessResult tested = cli(host, {u"test"_qs, u"seq"_qs, m_dev, u"--size"_qs, u"8M"_qs, u"--repeat"_qs,
+                                                u"1"_qs, u"--json"_qs});
+        QVERIFY2(tested.exitCode == 0, tested.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(256)); // as it was
+        const QJsonObject result = jsonOf(tested.out);
+        QVERIFY2(!result.isEmpty(), tested.out.constData());
+
+        const QJsonArray kept = recordsThrough(host);
+        QVERIFY(!kept.isEmpty());
+        const QJsonObject newest = kept.first().toObject();
+        QVERIFY2(newest[u"id"].toInteger() > newestBefore, "the test just made is not in the history");
+        QCOMPARE(newest[u"kind"].toString(), u"test"_qs);
+        QCOMPARE(newest[u"test"].toString(), u"seq"_qs);
+        QCOMPARE(newest[u"device"].toString(), m_dev);
+        QCOMPARE(newest[u"source"].toString(), u"cli"_qs); // the CLI's, through the host too
+        QCOMPARE(newest[u"devices"][0][u"read_ahead_kb"].toInteger(), qint64(256)); // what was in force
+        if (host) {
+            // Kept there: in the history the host's agent writes...
+            const QJsonArray there = recordsIn(m_home.filePath(u"history.sqlite"_qs));
+            QVERIFY(!there.isEmpty());
+            QCOMPARE(there.first()[u"id"].toInteger(), newest[u"id"].toInteger());
+            // ...and not in the client's own.
+            QCOMPARE(recordsIn(m_hereHistory).size(), 0);
+        }
+        printed << jsonShape(result) << jsonShape(newest);
+    }
+
+    void cliSweepRestores(bool host, QStringList &printed)
+    {
+        QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
+        const ProcessResult swept = cli(host, {u"sweep"_qs, m_dev, u"--ra"_qs, u"64,1024"_qs, u"--size"_qs, u"8M"_qs,
+                                               u"--repeat"_qs, u"1"_qs, u"--json"_qs});
+        QVERIFY2(swept.exitCode == 0, swept.err.constData());
+        QCOMPARE(readAhead(m_dev), quint64(256)); // put back
+        const QJsonObject result = jsonOf(swept.out);
+        const QJsonArray points = result[u"points"].toArray();
+        QCOMPARE(points.size(), 2);
+        QCOMPARE(points.at(1)[u"read_ahead_kb"].toInteger(), qint64(1024));
+        QCOMPARE(result[u"original_read_ahead_kb"].toInteger(), qint64(256));
+        QVERIFY(result[u"restored"].toBool());
+        printed << jsonShape(result);
+    }
+
     bool startSshd()
     {
         if (const QString why = PrivateSshd::unavailable(); !why.isEmpty()) {
@@ -287,31 +502,26 @@ private:
         return true;
     }
 
-    /// This machine, or the host's agent on it; on the tree `sysroot`
-    /// instead of the live machine when one is given (the agent's --sysroot).
-    std::unique_ptr<Machine> open(bool host, const QString &sshConfig = {}, const QString &sysroot = {})
+    /// This machine, or the host (its agent on this machine through the
+    /// private sshd), opened as a window opens it (the host's whole mirror
+    /// recorded at connect); on the tree `sysroot` instead of the live
+    /// machine when one is given (the agent's --sysroot).
+    std::shared_ptr<Machine> open(bool host, const QString &sshConfig = {}, const QString &sysroot = {})
     {
-        auto m = std::make_unique<Machine>();
-        if (!host) {
-            m->session = std::make_unique<TuningSession>(sysroot.isEmpty() ? SysRoot() : SysRoot(sysroot));
-            m->measurer = makeLocalMeasurer(m->session->root());
-            return m;
-        }
+        if (!host)
+            return openMachine(sysroot.isEmpty() ? SysRoot() : SysRoot(sysroot));
         RemoteTarget target;
         target.host = PrivateSshd::host();
         target.sshConfig = sshConfig.isEmpty() ? m_sshd->sshConfig() : sshConfig;
         target.remoteCommand = sysroot.isEmpty()
                                    ? PrivateSshd::agentCommand()
                                    : PrivateSshd::agentCommand(u"--sysroot "_qs + PrivateSshd::quote(sysroot) + u" agent"_qs);
-        auto connection = connectToHost(target, m->mirror.path());
-        if (!connection) {
-            qWarning("%s", qPrintable(connection.error().message));
+        auto machine = openMachine(target);
+        if (!machine) {
+            qWarning("%s", qPrintable(machine.error().message));
             return nullptr;
         }
-        m->connection = *connection;
-        m->session = std::make_unique<TuningSession>(SysRoot(m->mirror.path()), hostSessionOptions(*connection));
-        m->measurer = connection->measurer;
-        return m;
+        return *machine;
     }
 
     ChangePlan planReadAhead(TuningSession &session, quint64 kib)
@@ -329,80 +539,87 @@ private:
 
     void apply(Machine &m)
     {
-        const ChangeReport done = m.session->apply(planReadAhead(*m.session, 1024));
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const ChangeReport done = session->apply(planReadAhead(*session, 1024));
         QVERIFY2(done.ok(), qPrintable(done.error ? done.error->message : QString()));
         QCOMPARE(readAhead(m_dev), quint64(1024));
-        QCOMPARE(modelReadAhead(*m.session), quint64(1024));
-        QCOMPARE(m.session->persistentCount(), 1);
-        QVERIFY(m.session->revertAll().ok());
+        QCOMPARE(modelReadAhead(*session), quint64(1024));
+        QCOMPARE(session->persistentCount(), 1);
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+        QCOMPARE(modelReadAhead(*session), quint64(128));
     }
 
     void trialExpires(Machine &m)
     {
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 2048)).ok());
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 2048)).ok());
         QCOMPARE(readAhead(m_dev), quint64(2048));
-        QCOMPARE(m.session->temporaryCount(), 1);
+        QCOMPARE(session->temporaryCount(), 1);
         QCOMPARE(sessionJournals(m_journals).size(), 1); // the crash cover, wherever the writes are
-        QVERIFY(m.session->restoreTemporary().ok());
+        QVERIFY(session->restoreTemporary().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(modelReadAhead(*session), quint64(128));
     }
 
     void trialKept(Machine &m)
     {
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 512)).ok());
-        m.session->keepTemporary();
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(m.session->persistentCount(), 1);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 512)).ok());
+        session->keepTemporary();
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(session->persistentCount(), 1);
         QCOMPARE(readAhead(m_dev), quint64(512));
-        QVERIFY(m.session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
     }
 
     void revertSession(Machine &m)
     {
-        QVERIFY(m.session->apply(planReadAhead(*m.session, 4096)).ok());
-        QVERIFY(m.session->applyTemporary(planReadAhead(*m.session, 8192)).ok());
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        QVERIFY(session->apply(planReadAhead(*session, 4096)).ok());
+        QVERIFY(session->applyTemporary(planReadAhead(*session, 8192)).ok());
         QCOMPARE(readAhead(m_dev), quint64(8192));
-        const RestoreReport back = m.session->revertAll();
+        const RestoreReport back = session->revertAll();
         QVERIFY(back.ok());
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
-        QCOMPARE(m.session->persistentCount(), 0);
+        QCOMPARE(session->temporaryCount(), 0);
+        QCOMPARE(session->persistentCount(), 0);
     }
 
-    void profileApplyVerifyRevert(std::unique_ptr<Machine> m, bool host)
+    void profileApplyVerifyRevert(std::shared_ptr<Machine> m, bool host)
     {
+        std::unique_ptr<TuningSession> session = sessionOn(*m);
         const Profile profile = profileOf(m_dev, 1024);
         QVERIFY(!profile.name.isEmpty());
-        const ProfileApplyReport done = applyProfile(profile, *m->session);
+        const ProfileApplyReport done = applyProfile(profile, *session);
         QVERIFY2(done.ok(), qPrintable(done.report.error ? done.report.error->message : QString()));
         QCOMPARE(readAhead(m_dev), quint64(1024));
         QVERIFY2(done.statePath.startsWith(host ? u"testhost:"_qs : m_journals), qPrintable(done.statePath));
         // Verify on the session's model: a host's mirror followed the change.
-        auto model = m->session->model();
+        auto model = session->model();
         QVERIFY(model.ok());
-        const VerifyReport verified = verifyProfile(profile, m->session->root(), **model);
+        const VerifyReport verified = verifyProfile(profile, session->root(), **model);
         QVERIFY2(verified.drifts.isEmpty(), "the model still shows the value from before the apply");
-        auto state = m->session->appliedState();
+        auto state = session->appliedState();
         QVERIFY(state.ok() && state->has_value());
         QCOMPARE((*state)->profiles, QStringList{u"both"_qs});
         // The revert comes from another process, as `profile revert` does.
+        session.reset();
         m.reset();
-        std::unique_ptr<Machine> later = open(host);
-        QVERIFY(later && later->session);
-        const ProfileRevertReport back = revertProfile(*later->session);
+        const std::shared_ptr<Machine> later = open(host);
+        QVERIFY(later);
+        const std::unique_ptr<TuningSession> laterSession = sessionOn(*later);
+        const ProfileRevertReport back = revertProfile(*laterSession);
         QVERIFY2(back.ok(), qPrintable(back.restore.messages.join(u"; ")));
         QVERIFY(back.state);
         QCOMPARE(back.state->profiles, QStringList{u"both"_qs});
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*later->session), quint64(128));
+        QCOMPARE(modelReadAhead(*laterSession), quint64(128));
         QVERIFY(!QFileInfo::exists(m_journals + u"/profile-state.json"));
         // Nothing is left to revert.
-        const ProfileRevertReport again = revertProfile(*later->session);
+        const ProfileRevertReport again = revertProfile(*laterSession);
         QVERIFY(!again.state);
         QVERIFY2(again.restore.messages.join(u' ').contains(u"no profile was applied here"),
                  qPrintable(again.restore.messages.join(u' ')));
@@ -410,11 +627,12 @@ private:
 
     void stalePlanRefused(Machine &m)
     {
-        const ChangePlan plan = planReadAhead(*m.session, 1024);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const ChangePlan plan = planReadAhead(*session, 1024);
         QVERIFY(plan.ok());
         // Someone else changes the device after the plan was made.
         QVERIFY(setQueueAttr(m_dev, "read_ahead_kb", QStringLiteral("256")));
-        const ChangeReport refused = m.session->apply(plan);
+        const ChangeReport refused = session->apply(plan);
         QVERIFY(!refused.ok());
         const QString why = refused.error->message;
         QVERIFY2(why.contains(u"read_ahead_kb on "_qs + m_dev) && why.contains(u"256"), qPrintable(why));
@@ -424,6 +642,7 @@ private:
 
     void sweepRestores(Machine &m)
     {
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
         SweepSpec spec;
         spec.device = m_dev;
         spec.readAheadKiB = {64, 1024};
@@ -432,11 +651,11 @@ private:
         spec.test.sizeBytes = 4 << 20;
         spec.test.repeat = 1;
         // Prepared on the model (a host's: its mirror), run where the machine's measurer reads.
-        auto model = m.session->model();
+        auto model = session->model();
         QVERIFY(model.ok());
-        auto sweep = ReadaheadSweep::prepare(m.session->root(), **model, spec);
+        auto sweep = ReadaheadSweep::prepare(session->root(), **model, spec);
         QVERIFY2(sweep.ok(), qPrintable(sweep.ok() ? QString() : sweep.error().message));
-        const SweepResult result = m.measurer->runSweep(*m.session, *sweep, {}, nullptr);
+        const SweepResult result = m.measurer()->runSweep(*session, *sweep, {}, nullptr);
         QVERIFY2(!result.failed, qPrintable(result.errors.join(u"; ")));
         QCOMPARE(result.points.size(), 2);
         QCOMPARE(result.points.at(1).readAheadKiB, quint64(1024));
@@ -447,12 +666,13 @@ private:
     // readahead to 2 x max_sectors_kb (6.18) when readahead came back first.
     void revertReadaheadWithLimits(Machine &m)
     {
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
         const QString ra0 = queueAttr(m_dev, "read_ahead_kb"), ms0 = queueAttr(m_dev, "max_sectors_kb");
-        const ChangePlan plan = m.session->plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
+        const ChangePlan plan = session->plan({SettingChange{m_dev, QStringLiteral("read_ahead_kb"), SettingValue(quint64(1024))},
                                                  SettingChange{m_dev, QStringLiteral("max_sectors_kb"), SettingValue(quint64(64))}});
-        QVERIFY(m.session->apply(plan).ok());
+        QVERIFY(session->apply(plan).ok());
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), u"64"_qs);
-        QVERIFY(m.session->revertAll().ok());
+        QVERIFY(session->revertAll().ok());
         QCOMPARE(queueAttr(m_dev, "read_ahead_kb"), ra0);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
     }
@@ -472,8 +692,9 @@ private:
         QVERIFY2(recorded.ok(), qPrintable(recorded.ok() ? QString() : recorded.error().message));
         QVERIFY(QDir(tree.path()).mkpath(u"etc/udev/rules.d"_qs)); // a machine with udev
         const QString rulesDir = tree.filePath(u"etc/udev/rules.d"_qs);
-        std::unique_ptr<Machine> m = open(host, {}, tree.path());
-        QVERIFY(m && m->session);
+        const std::shared_ptr<Machine> m = open(host, {}, tree.path());
+        QVERIFY(m);
+        const std::unique_ptr<TuningSession> session = sessionOn(*m);
 
         const Profile profile = profileOf(m_dev, 4096, QStringLiteral("both-%1").arg(QCoreApplication::applicationPid()));
         QVERIFY(!profile.name.isEmpty());
@@ -485,7 +706,7 @@ private:
         const QString name = udevRulesFileName(profile.name);
         const QString file = rulesDir + u'/' + name;
 
-        const auto installed = m->session->changeUdevRules(RulesChange::Install, name, rules->text);
+        const auto installed = session->changeUdevRules(RulesChange::Install, name, rules->text);
         QVERIFY2(installed.ok(), qPrintable(installed.ok() ? QString() : installed.error().message));
         QVERIFY2(installed->path.startsWith(host ? u"testhost:"_qs : QString()), qPrintable(installed->path));
         QVERIFY2(installed->path.endsWith(u"/etc/udev/rules.d/"_qs + name), qPrintable(installed->path));
@@ -496,11 +717,11 @@ private:
         QVERIFY(installed->commands.isEmpty()); // no udevadm on a tree
         QCOMPARE(readAhead(m_dev), quint64(128)); // installed for the next boot, not applied now
 
-        const auto removed = m->session->changeUdevRules(RulesChange::Remove, name);
+        const auto removed = session->changeUdevRules(RulesChange::Remove, name);
         QVERIFY2(removed.ok(), qPrintable(removed.ok() ? QString() : removed.error().message));
         QCOMPARE(QDir(rulesDir).entryList(QDir::Files | QDir::Hidden), QStringList());
         // Uninstalled twice: the second says there is nothing to remove.
-        const auto again = m->session->changeUdevRules(RulesChange::Remove, name);
+        const auto again = session->changeUdevRules(RulesChange::Remove, name);
         QVERIFY(!again.ok());
         QVERIFY2(again.error().message.contains(name + u" is not installed"_qs), qPrintable(again.error().message));
     }
@@ -509,12 +730,14 @@ private:
     // the session (a host's through its agent) and puts the device back.
     void adviseRestores(Machine &m)
     {
-        ReadTestEngine engine(*m.session, *m.measurer, m_dev);
+        const std::unique_ptr<TuningSession> session = sessionOn(m);
+        const std::shared_ptr<Measurer> measurer = m.measurer();
+        ReadTestEngine engine(*session, *measurer, m_dev);
         AdviseSpec spec;
         spec.device = m_dev;
         spec.budgetMs = 7000; // the least for a 32 MiB device (12 points, 53 runs) is 5.9 s
         QList<std::pair<quint64, quint64>> measuredAt; // the point's readahead, the device's then
-        const auto advice = advise(*m.session, engine, spec, [&](const CurvePoint &p) {
+        const auto advice = advise(*session, engine, spec, [&](const CurvePoint &p) {
             measuredAt.append({p.readAheadKiB, readAhead(m_dev)});
         });
         QVERIFY2(advice.ok(), qPrintable(advice.ok() ? QString() : advice.error().message));
@@ -532,8 +755,8 @@ private:
         QVERIFY2(advice->restored, qPrintable(advice->restoreMessage));
         QCOMPARE(advice->originalKiB.value_or(0), quint64(128));
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*m.session), quint64(128));
-        QCOMPARE(m.session->temporaryCount(), 0);
+        QCOMPARE(modelReadAhead(*session), quint64(128));
+        QCOMPARE(session->temporaryCount(), 0);
     }
 
     // A session killed (kill -9) while it held a trial leaves its journal;
@@ -551,10 +774,11 @@ private:
         const QStringList left = sessionJournals(m_journals);
         QCOMPARE(left.size(), 1);
 
-        std::unique_ptr<Machine> next = open(host);
-        QVERIFY(next && next->session);
-        QCOMPARE(modelReadAhead(*next->session), quint64(4096));
-        const QList<PendingJournal> dead = next->session->deadJournals();
+        const std::shared_ptr<Machine> next = open(host);
+        QVERIFY(next);
+        const std::unique_ptr<TuningSession> session = sessionOn(*next);
+        QCOMPARE(modelReadAhead(*session), quint64(4096));
+        const QList<PendingJournal> dead = session->deadJournals();
         QCOMPARE(dead.size(), 1);
         QCOMPARE(dead.at(0).path, (host ? u"testhost:"_qs : QString()) + m_journals + u'/' + left.at(0));
         QVERIFY2(dead.at(0).journal, qPrintable(dead.at(0).error));
@@ -565,18 +789,19 @@ private:
         QCOMPARE(journal.entries.at(0).attribute, QString(attribute::ReadAheadKb));
         QCOMPARE(journal.entries.at(0).original, u"128"_qs);
 
-        const RestoreReport back = next->session->restoreJournal(journal);
+        const RestoreReport back = session->restoreJournal(journal);
         QVERIFY2(back.ok(), qPrintable(back.messages.join(u"; ")));
         QCOMPARE(back.items.size(), 1);
         QCOMPARE(restoreStatusName(back.items.at(0).status), restoreStatusName(RestoreStatus::Restored));
         QCOMPARE(readAhead(m_dev), quint64(128));
-        QCOMPARE(modelReadAhead(*next->session), quint64(128)); // a host's mirror followed
+        QCOMPARE(modelReadAhead(*session), quint64(128)); // a host's mirror followed
         QCOMPARE(sessionJournals(m_journals), QStringList());
-        QVERIFY(next->session->deadJournals().isEmpty());
+        QVERIFY(session->deadJournals().isEmpty());
     }
 
     QTemporaryDir m_home;
     QString m_journals;
+    QString m_hereHistory; ///< the host's client's own history (cli())
     std::unique_ptr<PrivateSshd> m_sshd;
     QString m_dev;
 };
