@@ -30,7 +30,7 @@ def main():
         agent.stdin.write((json.dumps(o) + "\n").encode())
         agent.stdin.flush()
 
-    send({"op": "hello", "id": 1, "version": 2})
+    send({"op": "hello", "id": 1, "version": 4})  # the protocol this client speaks (core/remote)
     hello = json.loads(agent.stdout.readline())
     if not hello.get("ok"):
         sys.exit("agent refused hello: %s" % hello.get("error"))
