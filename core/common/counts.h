@@ -35,6 +35,7 @@ QString deviceNumberText(quint64 number);
 struct Log2Histogram {
     std::array<quint64, 32> counts{};
     quint64 total() const;
+    friend bool operator==(const Log2Histogram &, const Log2Histogram &) = default;
     /// fio-style rank percentile (ceil(p*n/100)-th value), reported as the bucket's upper bound in us; nullopt when empty
     std::optional<double> percentileUs(double p) const;
 };

@@ -56,6 +56,18 @@ const char *const kProcFiles[] = {"diskstats", "uptime", "partitions", "stat", "
 
 constexpr qsizetype kMaxAttrBytes = 1 << 20; // /proc/interrupts of a big box; an attribute is a page
 
+/// A recording kept in memory: {"files", "links", "dirs"}, and how many
+/// bytes its files hold. (At namespace scope: nested in Recorder, clang
+/// finds it not default-constructible inside Recorder's definition, where
+/// std::optional asks, because of the member initializer.)
+struct SnapshotInMemory
+{
+    QJsonObject files;
+    QJsonObject links;
+    QStringList dirs;
+    qint64 bytes = 0;
+};
+
 class Recorder
 {
 public:
@@ -114,15 +126,8 @@ public:
         return real.startsWith(m_base) ? real.mid(m_base.size()) : QByteArray();
     }
 
-    /// Where the recording goes instead of a folder (recordSnapshotJson()):
-    /// {"files", "links", "dirs"}, and how many bytes its files hold.
-    struct InMemory
-    {
-        QJsonObject files;
-        QJsonObject links;
-        QStringList dirs;
-        qint64 bytes = 0;
-    };
+    /// Where the recording goes instead of a folder (recordSnapshotJson()).
+    using InMemory = SnapshotInMemory;
     std::optional<InMemory> m_memory;
 
     void mkdir(const QByteArray &rel)
