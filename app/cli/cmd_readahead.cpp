@@ -155,7 +155,7 @@ int runReadahead(CliContext &ctx, const QStringList &args)
         return fail(ctx, model.error().message);
     if (const int r = resolveDevices(ctx, *model, &o.devices); r >= 0)
         return r;
-    auto probe = ReadaheadProbe::load();
+    auto probe = ctx.machine->openReadaheadSource();
     if (!probe)
         return fail(ctx, probe.error().message);
     const CommandCancel cancel;

@@ -96,6 +96,16 @@ Result<DeviceListing> Machine::listDevices(bool probe) const
     return DeviceListing{modelToJson(*model), model->warnings()};
 }
 
+Result<std::unique_ptr<ReadaheadSource>> Machine::openReadaheadSource() const
+{
+    if (const MachineCapabilities can = capabilities(); !can.readaheadProbe)
+        return makeError(NotSupported, can.noReadaheadProbe);
+    auto probe = ReadaheadProbe::load();
+    if (!probe)
+        return probe.error();
+    return std::unique_ptr<ReadaheadSource>(std::move(*probe));
+}
+
 Result<JournalFolder> Machine::journals() const
 {
     auto dir = journalDirectory();

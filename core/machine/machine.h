@@ -17,6 +17,7 @@
 #include "common/sysroot.h"
 #include "history/history.h"
 #include "profiles/profiles.h"
+#include "readahead/readahead.h"
 #include "readtest/measurer.h"
 #include "remote/remote.h"
 #include "session/session.h"
@@ -187,6 +188,14 @@ public:
     /// The rules files profile `profileName` has installed there
     /// (installedUdevRules(); a host's: op installed_rules).
     virtual Result<InstalledUdevRules> installedUdevRules(const QString &profileName) const;
+
+    /// Starts watching the kernel's readahead there (the readahead probe,
+    /// core/readahead): this machine's probe loaded by this process; fails
+    /// with capabilities().noReadaheadProbe where the machine cannot be
+    /// watched, else with why the probe did not load. Nothing stays loaded
+    /// once the source is destroyed. Blocks while the program loads (about
+    /// a second or two): call it off the GUI thread.
+    virtual Result<std::unique_ptr<ReadaheadSource>> openReadaheadSource() const;
 
     /// Its profiles (listed, loaded, saved and watched there).
     virtual std::shared_ptr<ProfileLibrary> profiles() const = 0;
