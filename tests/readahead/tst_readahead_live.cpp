@@ -11,6 +11,7 @@
 #include "readahead/readahead.h"
 #include "testloop.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -181,26 +182,35 @@ private slots:
         QVERIFY(loop.device.isValid());
         QVERIFY(dropCache(loop.device.path()));
         // --watch: its first line says the probe is loaded and counting, so
-        // dd starts after that (a fixed sleep lost the race on a loaded machine).
+        // dd starts after that (a fixed sleep lost the race on a loaded
+        // machine). Ctrl-C ends the run when dd is done, however long
+        // loading and dd took (a fixed --duration lost that race too), and
+        // the last line covers the whole run.
         QProcess cli;
-        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"10s"_qs,
+        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"10m"_qs,
                                             u"--watch"_qs, u"--interval"_qs, u"500ms"_qs, u"--json"_qs});
         QVERIFY(cli.waitForStarted());
         auto stop = qScopeGuard([&cli] {
             cli.kill();
             cli.waitForFinished();
         });
-        for (int i = 0; i < 100 && !cli.canReadLine(); ++i)
-            cli.waitForReadyRead(100);
+        QVERIFY2(QTest::qWaitFor([&cli] { return cli.canReadLine() || cli.state() != QProcess::Running; }, 180000),
+                 "no line from blocktune-cli readahead --watch in 3 minutes");
         QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
+        QElapsedTimer counting;
+        counting.start();
         QVERIFY(ddWhole(loop.device.path()));
-        QVERIFY(cli.waitForFinished(30000));
+        const qint64 countedMs = counting.elapsed();
+        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY2(cli.waitForFinished(180000), "blocktune-cli readahead did not end in 3 minutes after Ctrl-C");
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 0);
-        // The last line is the whole run's.
+        // The last line is the whole run's: from the probe's first snapshot,
+        // before the first line, to Ctrl-C after dd.
         const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
         QVERIFY(lines.size() >= 2);
         const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
-        QVERIFY2(o[u"duration_s"_qs].toDouble() >= 9.9, lines.last().constData());
+        QVERIFY2(o[u"duration_s"_qs].toDouble() * 1000 >= double(countedMs), lines.last().constData());
         QCOMPARE(o[u"schema"_qs].toInt(), 1);
         const QJsonObject dev = o[u"devices"_qs][loop.device.name()].toObject();
         QCOMPARE(quint64(dev[u"read_ahead_kb"_qs].toInteger()), kReadAheadKiB);
@@ -244,10 +254,15 @@ private slots:
             bt.waitForFinished();
         });
         QByteArray said;
-        for (int i = 0; i < 300 && !said.contains("Attaching"); ++i) {
-            bt.waitForReadyRead(100);
-            said += bt.readAll();
-        }
+        // Waits for ends, not speeds: loading and detaching a program take
+        // seconds on a busy machine (more while other probes load).
+        (void)QTest::qWaitFor(
+            [&] {
+                bt.waitForReadyRead(100);
+                said += bt.readAll();
+                return said.contains("Attaching") || bt.state() != QProcess::Running;
+            },
+            180000);
         QVERIFY2(said.contains("Attaching"), said.constData());
         QThread::msleep(500); // attached once it says so; a margin all the same
         auto before = (*probe)->snapshot();
@@ -257,7 +272,7 @@ private slots:
         QVERIFY(after);
         QThread::msleep(200);
         ::kill(pid_t(bt.processId()), SIGINT); // bpftrace prints its maps (@async: N) and leaves
-        QVERIFY(bt.waitForFinished(20000));
+        QVERIFY2(bt.waitForFinished(180000), "bpftrace did not end in 3 minutes after SIGINT");
         said += bt.readAll();
         const QRegularExpressionMatch m = QRegularExpression(u"@async: (\\d+)"_qs).match(QString::fromUtf8(said));
         QVERIFY2(m.hasMatch(), said.constData());
