@@ -351,7 +351,7 @@ private Q_SLOTS:
         QVERIFY(startHold(p, {u"--sysroot"_qs, tree.path(), u"set"_qs, u"sdc"_qs, u"read_ahead_kb=64"_qs,
                               u"--hold"_qs, u"60"_qs}));
         p.kill();
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QFile bad(m_journals.filePath(u"blocktune-1-1.json"_qs));
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("{\"blocktune_journal\":1,\"pid\":"); // a crash mid-write would never look like this (rename), a disk error might
@@ -407,7 +407,7 @@ private Q_SLOTS:
         QVERIFY(cliOn(tree.path(), {u"set"_qs, u"sdc"_qs, u"read_ahead_kb=128"_qs}).exitCode == 0);
 
         holder.terminate();
-        QVERIFY(holder.waitForFinished(10000));
+        QVERIFY(holder.waitForFinished(30000));
         QCOMPARE(holder.exitCode(), 128 + 15);
         QCOMPARE(tree.snapshot(), before);
     }
@@ -421,7 +421,7 @@ private Q_SLOTS:
                               u"read_ahead_kb=64"_qs, u"--hold"_qs, u"60"_qs}));
         QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), u"64"_qs);
         p.kill();
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(journals().size(), 1);
         // Another root's restore does not touch it.
         TreeCopy other(u"md-raid10-f2"_qs);
@@ -601,7 +601,7 @@ private Q_SLOTS:
         QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"8192"_qs);
 
         p.kill(); // SIGKILL: no chance to restore
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(liveValue(dev, u"queue/read_ahead_kb"_qs), u"8192"_qs);
         QCOMPARE(journals().size(), 1);
 
@@ -627,7 +627,7 @@ private Q_SLOTS:
         QElapsedTimer t;
         t.start();
         p.terminate(); // SIGTERM
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QVERIFY2(t.elapsed() < 5000, "SIGTERM must end the hold at once");
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 128 + 15);
@@ -677,7 +677,7 @@ private Q_SLOTS:
         QVERIFY(startHold(first, {u"set"_qs, dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"1500ms"_qs}));
         const qint64 firstPid = first.processId();
         second.start(binary("blocktune-cli"), {u"set"_qs, dev, u"read_ahead_kb=8192"_qs, u"--hold"_qs, u"500ms"_qs});
-        QVERIFY(second.waitForStarted(10000));
+        QVERIFY(second.waitForStarted(30000));
         QStringList seen{liveValue(dev, u"queue/read_ahead_kb"_qs)};
         QElapsedTimer t;
         t.start();
@@ -729,19 +729,22 @@ private Q_SLOTS:
         const QStringList locks = QDir(m_journals.filePath(u"locks"_qs)).entryList({u"*-sdb.lock"_qs}, QDir::Files);
         QCOMPARE(locks.size(), 1);
         const QString lockFile = m_journals.filePath(u"locks/"_qs + locks[0]);
-        QString script = u"sleep 1.5"_qs;
+        // flock(1) runs the script once it holds the lock: "held" says so
+        // (a fixed wait for it lost the race on a busy machine).
+        QString script = u"echo held; sleep 1.5"_qs;
         if (!holderWrites.isEmpty())
             script += u"; printf %1 > '%2'"_qs.arg(holderWrites, tree.attr(u"sdb"_qs, u"queue/read_ahead_kb"_qs));
         QProcess holder;
         holder.start(u"flock"_qs, {u"-x"_qs, lockFile, u"sh"_qs, u"-c"_qs, script});
-        QVERIFY(holder.waitForStarted(10000));
-        QTest::qWait(300); // flock(1) has the lock
-        QElapsedTimer t;
-        t.start();
+        QVERIFY(holder.waitForStarted(60000));
+        QVERIFY2(QTest::qWaitFor([&holder] { return holder.canReadLine() || holder.state() != QProcess::Running; },
+                                 60000),
+                 "flock(1) did not take the lock in a minute");
+        QCOMPARE(holder.readLine().trimmed(), QByteArray("held"));
         const ProcessResult r = cliOn(tree.path(), {u"set"_qs, u"sdb"_qs, u"read_ahead_kb=512"_qs});
-        QVERIFY(holder.waitForFinished(10000));
+        QVERIFY(holder.waitForFinished(60000));
         QCOMPARE(r.exitCode, exitCode);
-        QVERIFY(t.elapsed() >= 900);
+        // It waited for the holder: it says so, or it saw the holder's value.
         QVERIFY2(r.err.contains(message.toUtf8()), r.err);
         QCOMPARE(tree.read(u"sdb"_qs, u"queue/read_ahead_kb"_qs), exitCode == 0 ? u"512"_qs : holderWrites);
     }
