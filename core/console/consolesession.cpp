@@ -444,7 +444,23 @@ void ConsoleSession::announce(const SessionEvent &event)
 
 quint64 ConsoleSession::rescan()
 {
-    return post([](SessionWorker *w, quint64 t) { w->rescan(t); });
+    // A rescan asked while one waits in the queue is that one: it reads the
+    // devices as they are when it starts, after this call. Without this, a
+    // host whose hotplug is asked every few seconds and whose scan takes
+    // longer on a busy machine queued scans without end, and every other
+    // request (a profile's preview, a plan) behind them.
+    if (const quint64 queued = m_queuedRescan->load(); queued != 0)
+        return queued;
+    const quint64 ticket = m_nextTicket++;
+    m_queuedRescan->store(ticket);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, ticket, queued = m_queuedRescan] {
+            queued->store(0); // started: what changes from now on needs a scan of its own
+            w->rescan(ticket);
+        },
+        Qt::QueuedConnection);
+    return ticket;
 }
 
 quint64 ConsoleSession::readSettings(const QString &device)

@@ -19,6 +19,7 @@
 #include <QThread>
 
 #include <functional>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -192,6 +193,9 @@ private:
     SessionState m_state;
     std::optional<SessionEvent> m_lastEvent;
     quint64 m_nextTicket = 1;
+    /// The ticket of the rescan queued and not started yet (0: none): a
+    /// rescan asked meanwhile is that one.
+    std::shared_ptr<std::atomic<quint64>> m_queuedRescan = std::make_shared<std::atomic<quint64>>(0);
 };
 
 } // namespace blocktune
