@@ -175,7 +175,7 @@ private Q_SLOTS:
 
         const QString partName = name + QStringLiteral("p1");
         QVERIFY(addPartition(dev, 2048, sectors - 2048));
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QStringLiteral("/sys/class/block/") + partName), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QStringLiteral("/sys/class/block/") + partName), 30000);
         const auto model = DeviceModel::scan(SysRoot());
         QVERIFY(model.ok());
         const BlockDevice *part = model->find(partName);
@@ -225,11 +225,11 @@ private Q_SLOTS:
                     return true;
             return false;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(seen(changed, name), 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(seen(added, name + QStringLiteral("p1")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(seen(changed, name), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(seen(added, name + QStringLiteral("p1")), 30000);
         detach.dismiss();
         QCOMPARE(run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev}).exitCode, 0);
-        QTRY_VERIFY_WITH_TIMEOUT(seen(removed, name + QStringLiteral("p1")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(seen(removed, name + QStringLiteral("p1")), 30000);
         QVERIFY2(detachAndWait(dev, image), qPrintable(dev + u" still attached"_qs));
     }
 };

@@ -26,22 +26,22 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("history.sqlite"));
         auto view = std::make_unique<HistoryView>(path);
         QSignalSpy loaded(view.get(), &HistoryView::loaded);
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(30000));
         QCOMPARE(view->recordCount(), 0);
         QVERIFY(HistoryStore(path).add(historyRecord(seqResult(128, {200}), QStringLiteral("console"), {})));
         QVERIFY(HistoryStore(path).add(historyRecord(seqResult(1024, {260}), QStringLiteral("cli"), {})));
         view->reload();
-        QVERIFY(loaded.wait(5000));
+        QVERIFY(loaded.wait(30000));
         QCOMPARE(view->recordCount(), 2);
 
         view = std::make_unique<HistoryView>(path); // the console started again
         QSignalSpy again(view.get(), &HistoryView::loaded);
-        QVERIFY(again.wait(5000));
+        QVERIFY(again.wait(30000));
         QCOMPARE(view->recordCount(), 2);
 
         QSignalSpy compared(view.get(), &HistoryView::compared);
         view->compare(view->recordId(1), view->recordId(0)); // older as A
-        QVERIFY(compared.wait(5000));
+        QVERIFY(compared.wait(30000));
         QAbstractItemModel *m = view->findChild<QTableView *>(QStringLiteral("historyCompare"))->model();
         QString readahead, mean;
         for (int row = 0; row < m->rowCount(); ++row) {

@@ -153,7 +153,7 @@ private Q_SLOTS:
     {
         const QString tree = recordedTree("md-raid10-f2");
         MainWindow window(tree, u"md0"_qs);
-        QTRY_VERIFY_WITH_TIMEOUT(window.isReady(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isReady(), 30000);
         QCOMPARE(window.machine()->displayName(), tree);
         QCOMPARE(window.session()->root().root(), tree);
         QCOMPARE(window.windowTitle(), u"blocktune — %1"_qs.arg(tree));
@@ -217,7 +217,7 @@ private Q_SLOTS:
         QVERIFY(!ssh.isEmpty());
         for (qint64 pid : ssh)
             ::kill(pid_t(pid), SIGKILL);
-        QVERIFY(lost.wait(10000));
+        QVERIFY(lost.wait(30000));
         QVERIFY(machine->isConnectionLost());
         QVERIFY(!machine->refreshHistory(&context, [](const QString &) {}));
         QTest::qWait(200);

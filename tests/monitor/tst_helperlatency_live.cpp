@@ -235,7 +235,7 @@ private Q_SLOTS:
         QCOMPARE(hello.value(u"id").toInt(), 8);
         QCOMPARE(hello.value(u"program").toString(), u"blocktune-helper"_qs);
         p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAll().isEmpty()); // nothing streams after the end
     }

@@ -282,7 +282,7 @@ private Q_SLOTS:
         cli.start(binary("blocktune-cli"),
                   {u"monitor"_qs, loop.name(), u"--interval"_qs, u"100ms"_qs, u"--json"_qs, u"--latency"_qs});
         QVERIFY(cli.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 20).contains('\n')), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 20).contains('\n')), 30000);
         QVERIFY(directReads(loop.path()));
         // The lines written while we read are still in the pipe: take them
         // first, so the two lines waited for are ticks after the reads.
@@ -292,7 +292,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 24).count('\n') >= linesAfterReads + 2),
                                  10000);
         QCOMPARE(::kill(pid_t(cli.processId()), SIGINT), 0);
-        QVERIFY(cli.waitForFinished(5000));
+        QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(cli.readAllStandardError(), QByteArray());
 
@@ -361,7 +361,7 @@ private Q_SLOTS:
 
         // SIGINT: biolatency prints its histogram and leaves.
         QCOMPARE(::kill(pid_t(bio.processId()), SIGINT), 0);
-        QVERIFY(bio.waitForFinished(10000));
+        QVERIFY(bio.waitForFinished(30000));
         const QByteArray out = bio.readAllStandardOutput();
         QCOMPARE(bio.exitCode(), 0);
         const auto theirs = parseBiolatency(out);

@@ -198,9 +198,9 @@ private Q_SLOTS:
         p.start(binary("blocktune-cli"), {u"--sysroot"_qs, recordedTree("live-loop"), u"monitor"_qs,
                                           u"--interval"_qs, u"20ms"_qs, u"--json"_qs});
         QVERIFY(p.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT((p.waitForReadyRead(50), p.peek(1 << 20).count('\n') >= 2), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT((p.waitForReadyRead(50), p.peek(1 << 20).count('\n') >= 2), 30000);
         QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
         const QByteArray out = p.readAllStandardOutput();

@@ -487,7 +487,7 @@ private Q_SLOTS:
         MonitorView view(dir.path());
         QSignalSpy failed(&view, &MonitorView::failed);
         view.setDevices({u"sda"_qs});
-        QVERIFY(failed.wait(5000));
+        QVERIFY(failed.wait(30000));
         QVERIFY2(!view.statusText().isEmpty(), "the error is shown");
     }
 
@@ -500,7 +500,7 @@ private Q_SLOTS:
         view->setIntervalMs(10);
         view->setDevices({u"vda"_qs, u"loop0"_qs});
         QSignalSpy plotted(view, &MonitorView::plotted);
-        QVERIFY(plotted.wait(5000));
+        QVERIFY(plotted.wait(30000));
         delete view; // joins the sampling thread; must not hang or crash
     }
 

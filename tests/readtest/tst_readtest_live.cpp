@@ -589,7 +589,7 @@ private Q_SLOTS:
         QCOMPARE(readAhead(dev), quint64(8));
         QTest::qWait(300);
         p.terminate(); // SIGTERM
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 128 + SIGTERM);
         const QString out = QString::fromUtf8(p.readAllStandardOutput());
@@ -637,7 +637,7 @@ private Q_SLOTS:
         QElapsedTimer t;
         t.start();
         ::kill(pid_t(p.processId()), signal);
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(30000));
         QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 128 + signal);
@@ -663,7 +663,7 @@ private Q_SLOTS:
             QTest::qWait(10);
         QCOMPARE(readAhead(dev), quint64(12));
         p.kill(); // SIGKILL
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(readAhead(dev), quint64(12));
         QCOMPARE(QDir(m_journals.path()).entryList(QDir::Files).size(), 1);
         const ProcessResult restore = run(binary("blocktune-cli"), {QStringLiteral("restore")});

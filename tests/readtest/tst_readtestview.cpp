@@ -261,7 +261,7 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(json.readAll()).object();
         QCOMPARE(o.value(QStringLiteral("runs")).toArray().size(), 3);
 
-        QVERIFY(kept.wait(10000));
+        QVERIFY(kept.wait(30000));
         QVERIFY(kept.at(0).at(0).toLongLong() > 0);
         const auto records = HistoryStore().list();
         QVERIFY(records);
@@ -298,7 +298,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         QVERIFY2(view.reportText().contains(QStringLiteral("4194304 bytes (4.2 MB, 4.0 MiB) copied, ")), qPrintable(view.reportText()));
-        QVERIFY(kept.wait(10000));
+        QVERIFY(kept.wait(30000));
         QVERIFY2(kept.at(0).at(1).toString().contains(QStringLiteral("set aside")), qPrintable(kept.at(0).at(1).toString()));
         QVERIFY(kept.at(0).at(0).toLongLong() > 0); // kept in a new database
         QVERIFY(!messages.isEmpty());
@@ -402,19 +402,19 @@ private Q_SLOTS:
         QSignalSpy finished(view.get(), &ReadTestView::finished);
         QSignalSpy progressed(view.get(), &ReadTestView::progressed);
         QVERIFY(view->start());
-        QVERIFY(progressed.wait(10000));
+        QVERIFY(progressed.wait(30000));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("4"));
         QElapsedTimer t;
         t.start();
         view->stop();
-        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.wait(30000));
         QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         QVERIFY2(view->reportText().contains(QStringLiteral("(interrupted)")), qPrintable(view->reportText()));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("128"));
 
         QVERIFY(view->start());
-        QVERIFY(progressed.wait(10000));
+        QVERIFY(progressed.wait(30000));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("4"));
         view.reset(); // closing the console mid-sweep
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QStringLiteral("128"));

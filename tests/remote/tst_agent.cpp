@@ -771,7 +771,7 @@ private Q_SLOTS:
                 answers << QJsonDocument::fromJson(p.readLine()).object();
         }
         p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(answers.size(), 2);
         QCOMPARE(answers[0].value(u"writer").toString(), QStringLiteral("blocktune-helper (sudo -n)"));
         QVERIFY(answers[0].value(u"read_only").isNull());

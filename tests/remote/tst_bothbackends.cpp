@@ -176,7 +176,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         // No operation leaves a session journal behind once it is done.
-        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 30000);
     }
 
     // Two windows (or a window and a CLI) changing one device: the host's
@@ -264,9 +264,9 @@ private Q_SLOTS:
         cut();
         const RestoreReport late = session->restoreTemporary();
         QVERIFY2(late.messages.join(u' ').contains(u"lost"_qs), qPrintable(late.messages.join(u' ')));
-        QTRY_COMPARE_WITH_TIMEOUT(queueAttr(m_dev, "read_ahead_kb"), ra0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(queueAttr(m_dev, "read_ahead_kb"), ra0, 30000);
         QCOMPARE(queueAttr(m_dev, "max_sectors_kb"), ms0);
-        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 30000);
         session.reset();
         m.reset();
 
@@ -283,7 +283,7 @@ private Q_SLOTS:
         QVERIFY(report);
         if (!report->ok())
             QVERIFY2(!report->error->message.isEmpty(), "a failed change says why");
-        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 30000);
         const QString ra = queueAttr(m_dev, "read_ahead_kb"), ms = queueAttr(m_dev, "max_sectors_kb");
         QVERIFY2((ra == u"1024"_qs && ms == u"64"_qs) || (ra == ra0 && ms == ms0),
                  qPrintable(QStringLiteral("half a change: read_ahead_kb %1, max_sectors_kb %2").arg(ra, ms)));
@@ -334,7 +334,7 @@ private Q_SLOTS:
             if (QTest::currentTestFailed())
                 return;
             // No command leaves a session journal behind once it is done.
-            QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 5000);
+            QTRY_COMPARE_WITH_TIMEOUT(sessionJournals(m_journals), QStringList(), 30000);
         }
         QCOMPARE(printed[1].size(), printed[0].size());
         for (qsizetype i = 0; i < printed[0].size(); ++i)
@@ -417,7 +417,7 @@ private:
         QProcess held;
         QVERIFY(startHold(held, {u"set"_qs, m_dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"120"_qs}));
         held.kill();
-        QVERIFY(held.waitForFinished(10000));
+        QVERIFY(held.waitForFinished(30000));
         QCOMPARE(readAhead(m_dev), quint64(4096));
         QCOMPARE(sessionJournals(m_journals).size(), 1);
         const ProcessResult restored = cli(host, {u"restore"_qs, u"--json"_qs});
@@ -769,7 +769,7 @@ private:
         QVERIFY(startHold(held, {u"set"_qs, m_dev, u"read_ahead_kb=4096"_qs, u"--hold"_qs, u"120"_qs}));
         const qint64 pid = held.processId();
         held.kill(); // SIGKILL: no chance to restore
-        QVERIFY(held.waitForFinished(10000));
+        QVERIFY(held.waitForFinished(30000));
         QCOMPARE(readAhead(m_dev), quint64(4096));
         const QStringList left = sessionJournals(m_journals);
         QCOMPARE(left.size(), 1);

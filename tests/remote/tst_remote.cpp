@@ -514,7 +514,7 @@ private Q_SLOTS:
             QThread::msleep(10);
         const qint64 restoredAfter = t.elapsed();
         qInfo("read_ahead_kb restored %lld ms after ssh was killed", restoredAfter);
-        QVERIFY(client.waitForFinished(10000));
+        QVERIFY(client.waitForFinished(30000));
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
         QVERIFY2(restoredAfter < 2000, qPrintable(QStringLiteral("restored after %1 ms").arg(restoredAfter)));
         QVERIFY(client.exitCode() != 0);
@@ -549,7 +549,7 @@ private Q_SLOTS:
         const quint64 id = session.submit({{QStringLiteral("op"), QStringLiteral("monitor")},
                                            {QStringLiteral("interval_ms"), 50},
                                            {QStringLiteral("count"), 3}});
-        QTRY_COMPARE_WITH_TIMEOUT(answers.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(answers.size(), 1, 30000);
         QCOMPARE(answers.at(0).at(0).toULongLong(), id);
         QCOMPARE(answers.at(0).at(1).toJsonObject().value(u"ticks").toInt(), 3);
         QCOMPARE(events.size(), 3);
@@ -633,7 +633,7 @@ private Q_SLOTS:
         ::kill(pid_t(client.processId()), SIGINT);
         QElapsedTimer t;
         t.start();
-        QVERIFY(client.waitForFinished(10000));
+        QVERIFY(client.waitForFinished(30000));
         qInfo("the client ended %lld ms after SIGINT", t.elapsed());
         QCOMPARE(readAheadOf(dev), QStringLiteral("256"));
         QCOMPARE(client.exitStatus(), QProcess::NormalExit);
@@ -679,7 +679,7 @@ private Q_SLOTS:
         const QList<qint64> ssh = childrenOf(client.processId());
         QCOMPARE(ssh.size(), 1);
         ::kill(pid_t(client.processId()), SIGINT);
-        QVERIFY(client.waitForFinished(5000));
+        QVERIFY(client.waitForFinished(30000));
         QCOMPARE(client.exitStatus(), QProcess::NormalExit);
         QCOMPARE(client.exitCode(), 0);
         QVERIFY2(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(ssh.constFirst())), "ssh ended with the client");

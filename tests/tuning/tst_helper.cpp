@@ -559,7 +559,7 @@ private Q_SLOTS:
         p.setProcessEnvironment(env);
 #endif
         p.start(binary("blocktune-helper"), {u"--sysroot"_qs, m_tree->path()});
-        QVERIFY(p.waitForStarted(10000));
+        QVERIFY(p.waitForStarted(30000));
         const qint64 pid = p.processId();
         QElapsedTimer t;
         t.start();
@@ -859,7 +859,7 @@ private Q_SLOTS:
         p.start(binary("blocktune-helper"), args);
         QVERIFY(p.waitForStarted());
         p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), exitCode);
         const QString err = QString::fromLocal8Bit(p.readAllStandardError());
         QVERIFY2(err.contains(stderrText), qPrintable(err));
@@ -933,7 +933,7 @@ private Q_SLOTS:
         const quint64 b = client.submit({{u"op"_qs, u"get"_qs}, {u"device"_qs, u"nosuch"_qs}, {u"attribute"_qs, u"scheduler"_qs}});
         const quint64 c = client.submit({{u"op"_qs, u"set"_qs}, {u"device"_qs, u"sdc"_qs}, {u"attribute"_qs, u"read_ahead_kb"_qs},
                                          {u"value"_qs, u"512"_qs}});
-        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 3, 30000);
         const auto reply = [&](int i) { return spy.at(i).at(0).value<HelperReply>(); };
         QCOMPARE(reply(0).id, a);
         QVERIFY(reply(0).ok);

@@ -174,16 +174,16 @@ private Q_SLOTS:
         QCOMPARE(preview->rows().at(0).next, QString::number(rec));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs); // not before it is accepted
         preview->accept();
-        QVERIFY(changed.wait(10000));
+        QVERIFY(changed.wait(30000));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), QString::number(rec));
         view.endTrial();
-        QVERIFY(changed.wait(10000));
+        QVERIFY(changed.wait(30000));
         QCOMPARE(queueAttr(loop.name(), "read_ahead_kb"), u"4"_qs);
 
         // Save as profile: the advice's rule in the profile folder.
         QSignalSpy profileSaved(&view, &AdviseView::profileSaved);
         view.saveAsProfile(u"loop-advice"_qs);
-        QVERIFY(profileSaved.wait(10000));
+        QVERIFY(profileSaved.wait(30000));
         QFile file(profiles.filePath(u"loop-advice.json"_qs));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject profile = QJsonDocument::fromJson(file.readAll()).object();
@@ -297,7 +297,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         view.cancel();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(30000));
         QVERIFY(clock.elapsed() < 5000);
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
         QVERIFY(!view.recommendedKiB());

@@ -77,7 +77,7 @@ private Q_SLOTS:
         QVERIFY2(backing.endsWith(QStringLiteral("(deleted)")), qPrintable(backing));
 
         ::kill(pid_t(console.processId()), signal);
-        QVERIFY(console.waitForFinished(10000));
+        QVERIFY(console.waitForFinished(30000));
         if (signal == SIGTERM) {
             QCOMPARE(console.exitStatus(), QProcess::NormalExit); // closed as the window's button would
         }

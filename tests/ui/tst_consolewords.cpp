@@ -227,7 +227,7 @@ private Q_SLOTS:
         QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
         diagnose->setDevice(u"md0"_qs);
         QVERIFY(diagnose->run(false));
-        QVERIFY(diagnosed.wait(20000));
+        QVERIFY(diagnosed.wait(30000));
         const QList<QFrame *> cards = diagnose->findChildren<QFrame *>(u"below_md_floor"_qs);
         QCOMPARE(cards.size(), 1);
         auto *summary = cards.first()->findChild<QLabel *>(u"summary"_qs);
@@ -336,7 +336,7 @@ private Q_SLOTS:
         QVERIFY(openOn(window));
         window.tabs()->setCurrentWidget(window.monitorView());
         // 104857600 bytes in 2 s: 52.4 MB/s (decimal, as dd prints).
-        QTRY_VERIFY_WITH_TIMEOUT(window.monitorView()->statusText().contains(u"md0 52.4 MB/s"_qs), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitorView()->statusText().contains(u"md0 52.4 MB/s"_qs), 30000);
         auto *note = window.monitorView()->findChild<QLabel *>(u"recordingNote"_qs);
         QVERIFY(note && note->isVisible());
         QVERIFY2(note->text().contains(u"2.0 s"_qs), qPrintable(note->text()));

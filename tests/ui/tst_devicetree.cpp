@@ -195,7 +195,7 @@ private Q_SLOTS:
         QVERIFY(sda1Before != u"1024"_qs);
         // The tree's own timer does the same.
         QVERIFY(writeFile(dir.path() + u"/sys/block/sdc/queue/read_ahead_kb"_qs, "2048\n"));
-        QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(u"sdc"_qs).first()->text(DeviceTree::Readahead), u"2048"_qs, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(u"sdc"_qs).first()->text(DeviceTree::Readahead), u"2048"_qs, 30000);
     }
 };
 

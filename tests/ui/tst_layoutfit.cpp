@@ -299,7 +299,7 @@ private Q_SLOTS:
         child.setProcessEnvironment(env);
         child.setProcessChannelMode(QProcess::MergedChannels);
         child.start(QCoreApplication::applicationFilePath(), {});
-        QVERIFY(child.waitForStarted(10000));
+        QVERIFY(child.waitForStarted(30000));
         QVERIFY(child.waitForFinished(180000));
         const QByteArray out = child.readAll();
         QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, out.constData());

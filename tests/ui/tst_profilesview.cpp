@@ -174,7 +174,7 @@ private Q_SLOTS:
         // (none is selected here): nothing can be applied until one is.
         view.apply();
         QVERIFY(view.isBusy());
-        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 30000);
         ChangePreviewDialog *preview = view.changePreview();
         QVERIFY(preview->chosenDevices().isEmpty());
         QVERIFY(!preview->canAccept());
@@ -252,7 +252,7 @@ private Q_SLOTS:
         view.saveCurrent(u"nas"_qs, true);
         // No device is selected: the preview ticks none, so nothing can be
         // saved until a person ticks them (here: all of them).
-        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 30000);
         QVERIFY(!view.changePreview()->canAccept());
         auto *devices = view.changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
         QVERIFY(devices->count() >= 5); // md0, sda..sde
@@ -268,7 +268,7 @@ private Q_SLOTS:
         QVERIFY(r.names.contains(u"nas"_qs));
         QCOMPARE(next(done).kind, ProfileResult::Preview); // of what stays selected
         view.saveCurrent(u"nas"_qs, true); // taken: refused, said so
-        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 30000);
         devices = view.changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
         for (int i = 0; i < devices->count(); ++i)
             devices->item(i)->setCheckState(Qt::Checked);
@@ -327,7 +327,7 @@ private Q_SLOTS:
         QVERIFY(cli.waitForFinished(60000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QVERIFY(QFileInfo::exists(userDir + u"/fleet-a.json"_qs));
-        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"fleet-a"_qs), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"fleet-a"_qs), 30000);
         QCOMPARE(descriptionOf(list, u"fleet-a"_qs), u"Saved by the CLI."_qs);
         view.select(u"fleet-a"_qs);
         QVERIFY(nextOf(done, ProfileResult::Preview, u"fleet-a"_qs).ok);
@@ -340,18 +340,18 @@ private Q_SLOTS:
         text.replace("Saved by the CLI.", "Edited by hand.");
         QVERIFY(writeFile(userDir + u"/.fleet-a.json.swp"_qs, text));
         QVERIFY(::rename(qPrintable(userDir + u"/.fleet-a.json.swp"_qs), qPrintable(userDir + u"/fleet-a.json"_qs)) == 0);
-        QTRY_COMPARE_WITH_TIMEOUT(descriptionOf(list, u"fleet-a"_qs), u"Edited by hand."_qs, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(descriptionOf(list, u"fleet-a"_qs), u"Edited by hand."_qs, 30000);
         QCOMPARE(view.selectedProfile(), u"fleet-a"_qs); // what the user chose stays chosen
 
         // The machine's folder, made after the page opened.
         QVERIFY(QDir().mkpath(systemDir));
         QVERIFY(writeFile(systemDir + u"/machine-wide.json"_qs,
                           R"({"schema":1,"name":"machine-wide","rules":[{"match":{"type":"md"},"set":{"read_ahead_kb":4096}}]})"));
-        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"machine-wide"_qs), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.profileNames().contains(u"machine-wide"_qs), 30000);
 
         // Removed: it goes, and the page says the one on screen went.
         QVERIFY(QFile::remove(userDir + u"/fleet-a.json"_qs));
-        QTRY_VERIFY_WITH_TIMEOUT(!view.profileNames().contains(u"fleet-a"_qs), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.profileNames().contains(u"fleet-a"_qs), 30000);
         QVERIFY2(view.statusText().contains(u"fleet-a is gone"_qs), qPrintable(view.statusText()));
         QVERIFY(view.selectedProfile() != u"fleet-a"_qs);
     }
@@ -379,14 +379,14 @@ private Q_SLOTS:
         QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"change"_qs);
 
         view.apply(); // through the change preview: md0 ticked (a preset ticks none by itself)
-        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.changePreview() && !view.isBusy(), 30000);
         QVERIFY(tickDevice(view.changePreview(), u"md0"_qs, true));
         QVERIFY(acceptPreview());
         ProfileResult r = next(done);
         QCOMPARE(r.kind, ProfileResult::Apply);
         QVERIFY2(r.ok, qPrintable(r.message));
         QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"32768"_qs);
-        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"32768"_qs, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"32768"_qs, 30000);
         // The rule asks for at least 32768: nothing left to change (it said "change" before).
         QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"kept: 32768 is already at least 32768"_qs);
         QVERIFY2(view.statusText().contains(u"Applied profile streaming-md"_qs), qPrintable(view.statusText()));
@@ -399,17 +399,17 @@ private Q_SLOTS:
         QCOMPARE(r.kind, ProfileResult::Revert);
         QVERIFY2(r.ok, qPrintable(r.notes.join(u'\n')));
         QCOMPARE(readAttr(tree.path(), u"md0/queue/read_ahead_kb"_qs), u"8192"_qs);
-        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"drift"_qs, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 5), u"drift"_qs, 30000);
         QCOMPARE(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"8192"_qs);
         QVERIFY2(view.statusText().startsWith(u"Reverted streaming-md"_qs), qPrintable(view.statusText()));
 
         // Another view writes through the same session.
         QSignalSpy planned(session.worker(), &SessionWorker::planned);
         const quint64 ticket = session.plan({{u"md0"_qs, u"read_ahead_kb"_qs, SettingValue(quint64(1024))}});
-        QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty(), 10000); // (wait() would miss an answer that came first)
+        QTRY_VERIFY_WITH_TIMEOUT(!planned.isEmpty(), 30000); // (wait() would miss an answer that came first)
         QCOMPARE(planned.at(0).at(0).toULongLong(), ticket);
         session.apply(planned.at(0).at(1).value<ChangePlan>());
-        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"1024"_qs, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, u"md0"_qs, u"read_ahead_kb"_qs, 2), u"1024"_qs, 30000);
         QVERIFY2(view.statusText().contains(u"md0 read_ahead_kb: 8192 → 1024"_qs), qPrintable(view.statusText()));
     }
 

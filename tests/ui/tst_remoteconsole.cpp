@@ -130,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(status->text().contains(u"starts with '-'"));
         dialog.hostBox()->setCurrentText(QStringLiteral("nosuchhost.invalid"));
         connectButton->click();
-        QTRY_VERIFY_WITH_TIMEOUT(connectButton->isEnabled(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(connectButton->isEnabled(), 120000);
         QVERIFY2(status->text().contains(u"nosuchhost.invalid"), qPrintable(status->text()));
         QVERIFY2(status->text().contains(u"resolve", Qt::CaseInsensitive), qPrintable(status->text()));
     }
@@ -162,17 +162,17 @@ private Q_SLOTS:
         QPointer<MainWindow> window = MainWindow::openWindow(**answer);
         window->resize(1200, 800);
         window->show();
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
         QVERIFY(window->windowTitle().contains(u"testhost"));
         QCOMPARE(window->machine()->displayName(), u"testhost"_qs);
-        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: writes directly as root"), qPrintable(statusTexts(*window)), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: writes directly as root"), qPrintable(statusTexts(*window)), 120000);
         DeviceTree *tree = window->deviceTree();
         QCOMPARE(tree->itemsFor(dev).size(), 1);
 
         // A change in the settings panel lands on the host's device.
         tree->selectDevice(dev);
         TuningPanel *panel = window->tuningPanel();
-        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 120000);
         auto *spin = child<QSpinBox>(panel, u"Readahead in KiB"_qs);
         QVERIFY(spin);
         QCOMPARE(spin->value(), 128);
@@ -183,14 +183,14 @@ private Q_SLOTS:
         QVERIFY2(applied.at(0).at(0).toBool(), qPrintable(panel->lastMessage()));
         QCOMPARE(readAhead(dev), quint64(2048));
         // Read back from the host (the mirror was recorded again).
-        QTRY_COMPARE_WITH_TIMEOUT(spin->value(), 2048, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(spin->value(), 2048, 120000);
 
         // The monitor samples the host's counters.
         MonitorView *monitor = window->monitorView();
         QSignalSpy plotted(monitor, &MonitorView::plotted);
         window->tabs()->setCurrentWidget(monitor);
-        QTRY_COMPARE_WITH_TIMEOUT(monitor->devices(), QStringList{dev}, 5000);
-        QVERIFY(plotted.wait(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->devices(), QStringList{dev}, 120000);
+        QVERIFY(plotted.wait(30000));
         window->tabs()->setCurrentWidget(panel);
 
         // A read test runs on the host: its intervals are plotted as they
@@ -230,14 +230,14 @@ private Q_SLOTS:
         finished.clear();
         progressed.clear();
         QVERIFY(test->start());
-        QVERIFY(progressed.wait(20000));
-        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(4), 10000);
+        QVERIFY(progressed.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(4), 120000);
         QSignalSpy reloaded(panel, &TuningPanel::settingsLoaded); // the console reloads it after a test
         test->stop();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(30000));
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         QCOMPARE(readAhead(dev), quint64(2048));
-        QTRY_VERIFY_WITH_TIMEOUT(!reloaded.isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!reloaded.isEmpty(), 120000);
         QCOMPARE(spin->value(), 2048);
         test->findChild<QCheckBox *>(QStringLiteral("sweep"))->setChecked(false);
         window->tabs()->setCurrentWidget(panel);
@@ -248,7 +248,7 @@ private Q_SLOTS:
         QSignalSpy historyLoaded(history, &HistoryView::loaded);
         window->tabs()->setCurrentWidget(history);
         QVERIFY(window->tabs()->isTabEnabled(window->tabs()->indexOf(history)));
-        QVERIFY(historyLoaded.wait(20000));
+        QVERIFY(historyLoaded.wait(30000));
         QCOMPARE(history->recordCount(), 2);
 
         // Advise measures the host's device (every point's readahead set
@@ -282,10 +282,10 @@ private Q_SLOTS:
         QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
         QSignalSpy reloadedAfterDiagnosis(panel, &TuningPanel::settingsLoaded); // a measured diagnosis restored
         QVERIFY(diagnose->run(true));
-        QVERIFY(diagnosed.wait(120000));
+        QVERIFY(diagnosed.wait(600000));
         QVERIFY(diagnosed.at(0).at(0).toBool());
         QCOMPARE(readAhead(dev), quint64(2048));
-        QTRY_VERIFY_WITH_TIMEOUT(!reloadedAfterDiagnosis.isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!reloadedAfterDiagnosis.isEmpty(), 120000);
         window->tabs()->setCurrentWidget(panel);
 
         // A trial (temporary) through the agent, then ssh dies.
@@ -298,25 +298,27 @@ private Q_SLOTS:
             spin->setValue(512);
             return panel->tryChanges(false); // as confirmed in its preview
         }, 15000));
-        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(512), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(512), 120000);
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(QRegularExpression(u"1 temporary change(\\(s\\))? held there"_qs)),
-                                  qPrintable(statusTexts(*window)), 10000);
+                                  qPrintable(statusTexts(*window)), 120000);
         const QList<qint64> ssh = sshChildren();
         QVERIFY(!ssh.isEmpty());
         for (qint64 pid : ssh)
             ::kill(pid_t(pid), SIGKILL);
         QElapsedTimer since;
         since.start();
-        QTRY_VERIFY_WITH_TIMEOUT(window->isConnectionLost(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isConnectionLost(), 120000);
         QMessageBox *box = window->findChild<QMessageBox *>(QStringLiteral("connectionLost"));
         QVERIFY(box);
         QVERIFY2(box->text().contains(QRegularExpression(u"connection to testhost lost; 1 temporary change(\\(s\\))? restored there"_qs)),
                  qPrintable(box->text()));
-        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(2048), 2000);
-        QVERIFY2(since.elapsed() < 2000, qPrintable(QString::number(since.elapsed())));
+        QTRY_COMPARE_WITH_TIMEOUT(readAhead(dev), quint64(2048), 120000);
+        // Restored as the agent sees its input end (ssh gone), not after a
+        // timeout: a bound far above that, on a busy machine too.
+        QVERIFY2(since.elapsed() < 30000, qPrintable(QString::number(since.elapsed())));
         // The status line follows the same event on the window's next turn.
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: disconnected"),
-                                  qPrintable(statusTexts(*window)), 5000);
+                                  qPrintable(statusTexts(*window)), 120000);
 
         // Reconnect opens a new window on the host; this one closes.
         QPushButton *again = nullptr;
@@ -325,7 +327,7 @@ private Q_SLOTS:
                 again = qobject_cast<QPushButton *>(b);
         QVERIFY(again);
         again->click();
-        QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 120000);
         MainWindow *fresh = nullptr;
         for (QWidget *w : QApplication::topLevelWidgets())
             if (auto *m = qobject_cast<MainWindow *>(w); m && m->machine()->displayName() == u"testhost")
@@ -335,7 +337,7 @@ private Q_SLOTS:
         QVERIFY2(fresh->statusBar()->currentMessage().contains(
                      QRegularExpression(u"the agent there restored 1 temporary change(\\(s\\))?"_qs)),
                  qPrintable(fresh->statusBar()->currentMessage()));
-        QTRY_VERIFY_WITH_TIMEOUT(fresh->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(fresh->isReady(), 120000);
         QCOMPARE(fresh->deviceTree()->itemsFor(dev).size(), 1);
         delete fresh;
         setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
@@ -378,7 +380,7 @@ private Q_SLOTS:
         ProfilesView *view = window->profilesView();
         // Before any event: the page previews the first profile (this one) on its own.
         QSignalSpy done(view, &ProfilesView::finished);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
         window->tabs()->setCurrentWidget(view);
         const auto waitFor = [&](ProfileResult::Kind kind) {
             for (int i = 0; i < 10; ++i) {
@@ -462,26 +464,26 @@ private Q_SLOTS:
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
         std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
         ProfilesView *view = window->profilesView();
         window->tabs()->setCurrentWidget(view);
-        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-h1"_qs), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-h1"_qs), 120000);
         QVERIFY(view->profileNames().contains(u"fleet-r"_qs));
         QVERIFY(!view->profileNames().contains(u"only-here"_qs));
 
         // Saved on the host later: it appears (the window asks every few
         // seconds); removed there: it goes.
         QVERIFY(put(hostProfiles, u"fleet-new"_qs));
-        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-new"_qs), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"fleet-new"_qs), 120000);
         QVERIFY(QFile::remove(hostProfiles + u"/fleet-r.json"_qs));
-        QTRY_VERIFY_WITH_TIMEOUT(!view->profileNames().contains(u"fleet-r"_qs), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->profileNames().contains(u"fleet-r"_qs), 120000);
 
         // "Save current" saves into the host's folder.
         QSignalSpy done(view, &ProfilesView::finished);
-        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 120000);
         view->saveCurrent(u"saved-there"_qs, false); // all settings: a host at its defaults has no changed ones
         // Its preview: the host's devices, every one ticked here by hand.
-        QTRY_VERIFY_WITH_TIMEOUT(view->changePreview() && !view->isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->changePreview() && !view->isBusy(), 120000);
         auto *devices = view->changePreview()->findChild<QListWidget *>(u"previewDevices"_qs);
         QVERIFY(devices && devices->count() > 0);
         for (int i = 0; i < devices->count(); ++i)
@@ -497,7 +499,7 @@ private Q_SLOTS:
         QVERIFY2(r.message.contains(u"testhost:"_qs + hostProfiles), qPrintable(r.message));
         QVERIFY(QFileInfo::exists(hostProfiles + u"/saved-there.json"_qs));
         QVERIFY(!QFileInfo::exists(localProfiles + u"/saved-there.json"_qs));
-        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"saved-there"_qs), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->profileNames().contains(u"saved-there"_qs), 120000);
     }
 
     // A user who may not write there (not root, no sudoers line for the
@@ -530,12 +532,12 @@ private Q_SLOTS:
         std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         window->show();
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
-        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: read-only"_qs), qPrintable(statusTexts(*window)), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
+        QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"testhost: read-only"_qs), qPrintable(statusTexts(*window)), 120000);
 
         window->deviceTree()->selectDevice(dev);
         TuningPanel *panel = window->tuningPanel();
-        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), dev, 120000);
         auto *spin = child<QSpinBox>(panel, u"Readahead in KiB"_qs);
         QVERIFY(spin);
         spin->setValue(2048);
@@ -582,13 +584,13 @@ private Q_SLOTS:
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
         std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
         QTRY_VERIFY2_WITH_TIMEOUT(statusTexts(*window).contains(u"following testhost's hotplug"),
-                                  qPrintable(statusTexts(*window)), 5000);
+                                  qPrintable(statusTexts(*window)), 120000);
         DeviceTree *tree = window->deviceTree();
         auto *watcher = window->findChild<HostDeviceWatcher *>();
         QVERIFY(watcher);
-        QTRY_VERIFY_WITH_TIMEOUT(watcher->hasBaseline(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(watcher->hasBaseline(), 120000);
 
         // The name the window's model gives the device over `file` ("" when
         // none), and whether the tree shows that model's device `name`
@@ -611,17 +613,17 @@ private Q_SLOTS:
             QVERIFY(loop.isValid());
             dev = loop.name();
             file = loop.backingFile();
-            QTRY_COMPARE_WITH_TIMEOUT(nameOf(file), dev, 30000);
+            QTRY_COMPARE_WITH_TIMEOUT(nameOf(file), dev, 120000);
             // The model may have caught the loop between its file and its
             // size (0 bytes: hidden as detached); the host is asked again
             // every 5 s, so its size shows at the next answer at the latest.
-            QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 30000);
+            QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 120000);
         }
         // Gone from the model; and where the tree still shows loopN, it is
         // another device that took the name, over another file.
-        QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(), qPrintable(u"still shown as "_qs + nameOf(file)), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(), qPrintable(u"still shown as "_qs + nameOf(file)), 120000);
         QTRY_VERIFY2_WITH_TIMEOUT(tree->itemsFor(dev).isEmpty() || (!holderOf(dev).isEmpty() && holderOf(dev) != file),
-                                  qPrintable(dev + u" shown over "_qs + holderOf(dev)), 5000);
+                                  qPrintable(dev + u" shown over "_qs + holderOf(dev)), 120000);
     }
 
     void profileInstalledAtBootOnTheHost()
@@ -649,7 +651,7 @@ private Q_SLOTS:
         QVERIFY2(answer->ok(), qPrintable(answer->ok() ? QString() : answer->error().message));
         std::unique_ptr<MainWindow> window(MainWindow::openWindow(**answer));
         window->setAttribute(Qt::WA_DeleteOnClose, false);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isReady(), 120000);
 
         auto profile = parseProfile(R"({"schema":1,"name":"array","rules":[{"match":{"name":"sdb"},"set":{"read_ahead_kb":4096}}]})",
                                     u"test"_qs);

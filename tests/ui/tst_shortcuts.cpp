@@ -52,13 +52,13 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
         for (int i = 8; i >= 1; --i) {
             QTest::keyClick(&window, Qt::Key(Qt::Key_0 + i), Qt::AltModifier);
-            QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), i - 1, 2000);
+            QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), i - 1, 30000);
         }
         // Ctrl+Tab and Ctrl+Shift+Tab from anywhere.
         QTest::keyClick(&window, Qt::Key_Tab, Qt::ControlModifier);
-        QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), 1, 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), 1, 30000);
         QTest::keyClick(&window, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
-        QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), 0, 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), 0, 30000);
     }
 
     void altDAndCtrlLGoToTheDeviceList()
@@ -75,7 +75,7 @@ private Q_SLOTS:
             QTest::keyClick(&window, keys.key(), keys.keyboardModifiers());
             QTRY_VERIFY2_WITH_TIMEOUT(QApplication::focusWidget() == window.deviceTree()
                                           || window.deviceTree()->isAncestorOf(QApplication::focusWidget()),
-                                      qPrintable(QKeySequence(keys).toString()), 2000);
+                                      qPrintable(QKeySequence(keys).toString()), 30000);
         }
     }
 };

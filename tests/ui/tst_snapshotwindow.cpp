@@ -59,7 +59,7 @@ private Q_SLOTS:
         QVERIFY(window->session()->readOnlyReason().contains(QStringLiteral("raid10.tar.gz is a snapshot")));
 
         window->close(); // deleted on close, its unpacked folder with it
-        QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 30000);
         QCOMPARE(unpackedSnapshots(), before);
     }
 

@@ -202,7 +202,7 @@ private Q_SLOTS:
         QSignalSpy diagnosed(diagnose, &DiagnoseView::finished);
         diagnose->setDevice(u"md0"_qs);
         QVERIFY(diagnose->run(false));
-        QVERIFY(diagnosed.wait(20000));
+        QVERIFY(diagnosed.wait(30000));
 
         if (shown != opened) {
             QApplication::setPalette(shown);
@@ -278,10 +278,10 @@ private Q_SLOTS:
         HistoryView view(path);
         QSignalSpy loaded(&view, &HistoryView::loaded);
         view.show();
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(30000));
         QSignalSpy compared(&view, &HistoryView::compared);
         view.compare(view.recordId(1), view.recordId(0));
-        QVERIFY(compared.wait(10000));
+        QVERIFY(compared.wait(30000));
         if (shown != opened) {
             QApplication::setPalette(shown);
             QTest::qWait(50);
