@@ -602,6 +602,34 @@
         <source>%1 is the slow member of %2: its reads took %3 on the device (p99) where the other members&apos; median is %4 (%5x); the array waits for it</source>
         <translation>%1 ist das langsame Mitglied von %2: Seine Lesevorgänge brauchten auf dem Gerät %3 (p99), der Median der anderen Mitglieder ist %4 (%5-fach); das Array wartet darauf</translation>
     </message>
+    <message>
+        <source>readahead caps the streams on %1: %2 of %3 async windows (%4%) reached read_ahead_kb %5, %6% of the %7 pages read ahead were used, and used pages waited %8 ms (p50) in the page cache: the readers take each window as it arrives, so a larger readahead serves them larger requests (descriptors keep the value they were opened with: reopen them)</source>
+        <translation>Der Readahead begrenzt die Datenströme auf %1: %2 von %3 asynchronen Fenstern (%4 %) erreichten read_ahead_kb %5, %6 % der %7 vorausgelesenen Seiten wurden genutzt, und genutzte Seiten warteten %8 ms (p50) im Page-Cache: Die Leser nehmen jedes Fenster, sobald es ankommt, daher bedient ein größerer Readahead sie mit größeren Anfragen (Deskriptoren behalten den Wert, mit dem sie geöffnet wurden: neu öffnen)</translation>
+    </message>
+    <message>
+        <source>readahead is wasted on %1: %2% of the %3 pages read ahead left the page cache unused (%4 still cached unused); its streams used about %5 KiB each (used pages per sync window), far less than read_ahead_kb %6</source>
+        <translation>Der Readahead ist auf %1 verschwendet: %2 % der %3 vorausgelesenen Seiten verließen den Page-Cache ungenutzt (%4 noch ungenutzt im Cache); seine Datenströme nutzten je etwa %5 KiB (genutzte Seiten pro synchronem Fenster), weit weniger als read_ahead_kb %6</translation>
+    </message>
+    <message>
+        <source>: %1 KiB serves them and reads less for nobody</source>
+        <translation>: %1 KiB bedienen sie und lesen weniger für niemanden</translation>
+    </message>
+    <message>
+        <source>: the reads are too short for readahead to help</source>
+        <translation>: Die Lesevorgänge sind zu kurz, als dass Readahead helfen könnte</translation>
+    </message>
+    <message>
+        <source>streams on %1 are read by several tasks through separate descriptors: %2 of %3 sync windows (%4%) restarted a stream another task&apos;s descriptor read nearby just before, so each descriptor&apos;s readahead starts over instead of growing; read each stream through one descriptor, or group the server&apos;s I/O threads (one I/O context), as the SCST thread found</source>
+        <translation>Datenströme auf %1 werden von mehreren Tasks über getrennte Deskriptoren gelesen: %2 von %3 synchronen Fenstern (%4 %) starteten einen Datenstrom neu, den der Deskriptor eines anderen Tasks kurz zuvor in der Nähe gelesen hatte, daher beginnt der Readahead jedes Deskriptors von vorn, statt zu wachsen; jeden Datenstrom über einen Deskriptor lesen oder die I/O-Threads des Servers gruppieren (ein I/O-Kontext), wie der SCST-Thread herausfand</translation>
+    </message>
+    <message>
+        <source>reads of %1 are random: %2 sync windows of %3 KiB (p50; p90 %4 KiB) and %5 async windows: the kernel reads what each read asks and no more, whatever read_ahead_kb is, so readahead does nothing here; keep it small (a large value serves only streams, and wastes on short ones)</source>
+        <translation>Lesevorgänge auf %1 sind zufällig: %2 synchrone Fenster von %3 KiB (p50; p90 %4 KiB) und %5 asynchrone Fenster: Der Kernel liest, was jeder Lesevorgang verlangt, und nicht mehr, was auch immer read_ahead_kb ist, daher bewirkt Readahead hier nichts; klein halten (ein großer Wert dient nur Datenströmen und verschwendet bei kurzen)</translation>
+    </message>
+    <message>
+        <source>%1 has no device number: the kernel&apos;s readahead cannot be counted for it</source>
+        <translation>%1 hat keine Gerätenummer: Der Readahead des Kernels lässt sich dafür nicht zählen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ChangePreviewDialog</name>
