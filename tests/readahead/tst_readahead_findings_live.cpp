@@ -299,6 +299,40 @@ private slots:
         QVERIFY2(named >= qint64(kWastedMinKiB) && named < 2048, out.constData());
     }
 
+    // blocktune-cli readahead adds the findings to its JSON (each line's of
+    // its interval with --watch; the last line the whole run's).
+    void readaheadPrintsTheFindingsInItsJson()
+    {
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        QVERIFY(setQueueAttr(loop.device.name(), "read_ahead_kb", u"2048"_qs));
+        QVERIFY(dropCache(loop.device.path()));
+        QProcess cli;
+        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"8s"_qs,
+                                            u"--watch"_qs, u"--interval"_qs, u"500ms"_qs, u"--json"_qs});
+        QVERIFY(cli.waitForStarted());
+        auto stop = qScopeGuard([&cli] {
+            cli.kill();
+            cli.waitForFinished();
+        });
+        for (int i = 0; i < 300 && !cli.canReadLine(); ++i)
+            cli.waitForReadyRead(100);
+        QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
+        QVERIFY(readRuns(loop.device.path(), 2000, 1, 40));
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QList<QByteArray> lines = cli.readAllStandardOutput().trimmed().split('\n');
+        const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
+        QVERIFY2(o[u"findings"_qs].isArray(), lines.last().constData());
+        QStringList found;
+        for (const QJsonValue f : o[u"findings"_qs].toArray()) {
+            QCOMPARE(f[u"device"_qs].toString(), loop.device.name());
+            found << f[u"code"_qs].toString();
+        }
+        QVERIFY2(found.contains(u"random_reads"_qs), lines.last().constData());
+        QVERIFY2(!found.contains(u"readahead_wasted"_qs), lines.last().constData());
+    }
+
     // diagnose --live reads nothing: the loop's diskstats do not move while
     // it watches, and it refuses what it cannot do.
     void diagnoseLiveReadsNothing()
