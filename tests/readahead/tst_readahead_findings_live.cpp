@@ -6,6 +6,7 @@
 // - 500 bursts of 16 sequential 4 KiB reads at random offsets at 2048 KiB:
 //   most pages read ahead wasted, readahead_wasted naming a smaller value;
 //   the same bursts at 64 KiB waste at most two thirds of that share;
+// - dd of the whole device at 128 KiB: readahead_capped naming 256 KiB;
 // - `blocktune-cli test server --threads 4` (a descriptor each) against
 //   `--shared-fd`: more interleaved restarts and streams_interleaved, the
 //   shared descriptor none.
@@ -197,6 +198,26 @@ private slots:
         QVERIFY(d.of(ReadaheadKind::Sync).windows >= kRandomMinWindows);
         QVERIFY2(codes(findings).contains(u"random_reads"_qs), qPrintable(describe(d, findings)));
         QVERIFY2(!codes(findings).contains(u"readahead_wasted"_qs), qPrintable(describe(d, findings)));
+    }
+
+    // dd of the whole device at 128 KiB: every window at the cap, every page
+    // used as soon as it arrived: readahead_capped names twice the value.
+    void ddAtASmallReadaheadIsCapped()
+    {
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        QVERIFY(setQueueAttr(loop.device.name(), "read_ahead_kb", u"128"_qs));
+        const auto seen = observe(loop, [&] {
+            return run(u"dd"_qs, {u"if="_qs + loop.device.path(), u"of=/dev/null"_qs, u"bs=64K"_qs, u"status=none"_qs})
+                       .exitCode == 0;
+        });
+        QVERIFY(seen);
+        const auto &[d, findings] = *seen;
+        qInfo("dd, 128 KiB: %s; wait p50 %.3f ms", qPrintable(describe(d, findings)), d.all.waitP50Ms.value_or(-1));
+        const Finding *capped = findingOf(findings, u"readahead_capped"_qs);
+        QVERIFY2(capped, qPrintable(describe(d, findings)));
+        QCOMPARE(capped->fix[u"read_ahead_kb"_qs].toInteger(), 256);
+        QVERIFY(!findingOf(findings, u"random_reads"_qs) && !findingOf(findings, u"readahead_wasted"_qs));
     }
 
     // A database's short range scans: readahead grows a window each burst
