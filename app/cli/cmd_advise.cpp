@@ -301,8 +301,8 @@ int diagnoseLiveCommand(CliContext &ctx, const QString &device, qint64 liveMs, b
         return fail(ctx, source.error().message);
     // On stderr also with --json: the probe took a second or two to load,
     // and the workload counts from here.
-    ctx.err << "watching " << device << "'s readahead for " << QString::number(double(liveMs) / 1000.0) << " s (nothing is read)"
-                << Qt::endl;
+    ctx.err << "watching " << device << "'s readahead for " << QString::number(double(liveMs) / 1000.0)
+            << " s (nothing is read)" << Qt::endl;
     Result<Diagnosis> result = makeError(Interrupted, QString());
     int sig = 0;
     {
