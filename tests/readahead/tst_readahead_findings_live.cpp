@@ -142,8 +142,13 @@ class TestReadaheadFindingsLive : public QObject
         if (!dropCache(loop.device.path()))
             return std::nullopt;
         auto start = m_probe->snapshot();
+        const DiskCounters diskBefore = diskCountersOf(loop.device.name());
         if (!start || !workload())
             return std::nullopt;
+        // For the log: what the device read (diskstats), beside what the probe saw.
+        const quint64 sectors = diskCountersOf(loop.device.name())[DiskCounters::SectorsRead]
+                                - diskBefore[DiskCounters::SectorsRead];
+        qInfo("%s read %llu pages (diskstats)", qPrintable(loop.device.name()), sectors / 8);
         QThread::msleep(200); // readahead still in flight settles
         if (!dropCache(loop.device.path()))
             return std::nullopt;
