@@ -602,6 +602,34 @@
         <source>%1 is the slow member of %2: its reads took %3 on the device (p99) where the other members&apos; median is %4 (%5x); the array waits for it</source>
         <translation>%1 ist das langsame Mitglied von %2: Seine Lesevorgänge brauchten auf dem Gerät %3 (p99), der Median der anderen Mitglieder ist %4 (%5-fach); das Array wartet darauf</translation>
     </message>
+    <message>
+        <source>readahead caps the streams on %1: %2 of %3 async windows (%4%) reached read_ahead_kb %5, %6% of the %7 pages read ahead were used, and used pages waited %8 ms (p50) in the page cache: the readers take each window as it arrives, so a larger readahead serves them larger requests (descriptors keep the value they were opened with: reopen them)</source>
+        <translation>Der Readahead begrenzt die Datenströme auf %1: %2 von %3 asynchronen Fenstern (%4 %) erreichten read_ahead_kb %5, %6 % der %7 vorausgelesenen Seiten wurden genutzt, und genutzte Seiten warteten %8 ms (p50) im Page-Cache: Die Leser nehmen jedes Fenster, sobald es ankommt, daher bedient ein größerer Readahead sie mit größeren Anfragen (Deskriptoren behalten den Wert, mit dem sie geöffnet wurden: neu öffnen)</translation>
+    </message>
+    <message>
+        <source>readahead is wasted on %1: %2% of the %3 pages read ahead left the page cache unused (%4 still cached unused); its streams used about %5 KiB each (used pages per sync window), far less than read_ahead_kb %6</source>
+        <translation>Der Readahead ist auf %1 verschwendet: %2 % der %3 vorausgelesenen Seiten verließen den Page-Cache ungenutzt (%4 noch ungenutzt im Cache); seine Datenströme nutzten je etwa %5 KiB (genutzte Seiten pro synchronem Fenster), weit weniger als read_ahead_kb %6</translation>
+    </message>
+    <message>
+        <source>: %1 KiB serves them and reads less for nobody</source>
+        <translation>: %1 KiB bedienen sie und lesen weniger für niemanden</translation>
+    </message>
+    <message>
+        <source>: the reads are too short for readahead to help</source>
+        <translation>: Die Lesevorgänge sind zu kurz, als dass Readahead helfen könnte</translation>
+    </message>
+    <message>
+        <source>streams on %1 are read by several tasks through separate descriptors: %2 of %3 sync windows (%4%) restarted a stream another task&apos;s descriptor read nearby just before, so each descriptor&apos;s readahead starts over instead of growing; read each stream through one descriptor, or group the server&apos;s I/O threads (one I/O context), as the SCST thread found</source>
+        <translation>Datenströme auf %1 werden von mehreren Tasks über getrennte Deskriptoren gelesen: %2 von %3 synchronen Fenstern (%4 %) starteten einen Datenstrom neu, den der Deskriptor eines anderen Tasks kurz zuvor in der Nähe gelesen hatte, daher beginnt der Readahead jedes Deskriptors von vorn, statt zu wachsen; jeden Datenstrom über einen Deskriptor lesen oder die I/O-Threads des Servers gruppieren (ein I/O-Kontext), wie der SCST-Thread herausfand</translation>
+    </message>
+    <message>
+        <source>reads of %1 are random: %2 sync windows of %3 KiB (p50; p90 %4 KiB) and %5 async windows: the kernel reads what each read asks and no more, whatever read_ahead_kb is, so readahead does nothing here; keep it small (a large value serves only streams, and wastes on short ones)</source>
+        <translation>Lesevorgänge auf %1 sind zufällig: %2 synchrone Fenster von %3 KiB (p50; p90 %4 KiB) und %5 asynchrone Fenster: Der Kernel liest, was jeder Lesevorgang verlangt, und nicht mehr, was auch immer read_ahead_kb ist, daher bewirkt Readahead hier nichts; klein halten (ein großer Wert dient nur Datenströmen und verschwendet bei kurzen)</translation>
+    </message>
+    <message>
+        <source>%1 has no device number: the kernel&apos;s readahead cannot be counted for it</source>
+        <translation>%1 hat keine Gerätenummer: Der Readahead des Kernels lässt sich dafür nicht zählen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ChangePreviewDialog</name>
@@ -1951,6 +1979,193 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>Planning %1…</source>
         <translation>Plane %1 …</translation>
+    </message>
+    <message>
+        <source>Readahead windows</source>
+        <translation>Readahead-Fenster</translation>
+    </message>
+    <message>
+        <source>Sync windows (a miss)</source>
+        <translation>Sync-Fenster (ein Fehlzugriff)</translation>
+    </message>
+    <message>
+        <source>Async windows (a stream)</source>
+        <translation>Async-Fenster (ein Datenstrom)</translation>
+    </message>
+    <message>
+        <source>Async windows at the cap</source>
+        <translation>Async-Fenster an der Obergrenze</translation>
+    </message>
+    <message>
+        <source>Share at the cap</source>
+        <translation>Anteil an der Obergrenze</translation>
+    </message>
+    <message>
+        <source>Pages read ahead</source>
+        <translation>Vorausgelesene Seiten</translation>
+    </message>
+    <message>
+        <source>Pages used</source>
+        <translation>Genutzte Seiten</translation>
+    </message>
+    <message>
+        <source>Pages evicted unused</source>
+        <translation>Ungenutzt verdrängte Seiten</translation>
+    </message>
+    <message>
+        <source>Pages still cached, unused</source>
+        <translation>Seiten noch im Cache, ungenutzt</translation>
+    </message>
+    <message>
+        <source>Share used</source>
+        <translation>Genutzter Anteil</translation>
+    </message>
+    <message>
+        <source>Share wasted</source>
+        <translation>Verschwendeter Anteil</translation>
+    </message>
+    <message>
+        <source>Wait of used pages, p50</source>
+        <translation>Wartezeit genutzter Seiten, p50</translation>
+    </message>
+    <message>
+        <source>Used per stream</source>
+        <translation>Genutzt je Datenstrom</translation>
+    </message>
+    <message>
+        <source>Window size, p50</source>
+        <translation>Fenstergröße, p50</translation>
+    </message>
+    <message>
+        <source>Sync window size, p50</source>
+        <translation>Größe der Sync-Fenster, p50</translation>
+    </message>
+    <message>
+        <source>Sync window size, p90</source>
+        <translation>Größe der Sync-Fenster, p90</translation>
+    </message>
+    <message>
+        <source>Interleaved restarts</source>
+        <translation>Verschränkte Neustarts</translation>
+    </message>
+    <message>
+        <source>Share of the sync windows</source>
+        <translation>Anteil an den Sync-Fenstern</translation>
+    </message>
+    <message>
+        <source>Threshold at the cap</source>
+        <translation>Schwelle an der Obergrenze</translation>
+    </message>
+    <message>
+        <source>Threshold used</source>
+        <translation>Schwelle genutzt</translation>
+    </message>
+    <message>
+        <source>Threshold wait</source>
+        <translation>Schwelle Wartezeit</translation>
+    </message>
+    <message>
+        <source>Threshold wasted</source>
+        <translation>Schwelle verschwendet</translation>
+    </message>
+    <message>
+        <source>Threshold restarts</source>
+        <translation>Schwelle Neustarts</translation>
+    </message>
+    <message>
+        <source>Threshold window size</source>
+        <translation>Schwelle Fenstergröße</translation>
+    </message>
+    <message>
+        <source>Threshold async</source>
+        <translation>Schwelle async</translation>
+    </message>
+    <message>
+        <source>this machine&apos;s readahead cannot be watched</source>
+        <translation>der Readahead dieser Maschine kann nicht beobachtet werden</translation>
+    </message>
+    <message>
+        <source>Watching is not possible here: %1</source>
+        <translation>Beobachten ist hier nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Watch the running workload for</source>
+        <translation>Die laufende Last beobachten für</translation>
+    </message>
+    <message>
+        <source>Counts what the kernel&apos;s readahead does for the reads that run now, instead of measuring: Diagnose reads nothing itself</source>
+        <translation>Zählt, was der Readahead des Kernels für die jetzt laufenden Lesevorgänge tut, statt zu messen: die Diagnose liest selbst nichts</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Seconds to watch</source>
+        <translation>Sekunden der Beobachtung</translation>
+    </message>
+    <message>
+        <source>How to read this</source>
+        <translation>Wie man das liest</translation>
+    </message>
+    <message>
+        <source>Or tick &quot;Watch the running workload&quot;: Diagnose then loads the kernel&apos;s readahead probe (a second or two), counts for the time chosen what readahead does for the reads that run now, and states the findings from that workload (readahead capped, wasted, streams interleaved, random reads) with the readahead to set. It makes no read of its own then.</source>
+        <translation>Oder kreuzen Sie „Die laufende Last beobachten“ an: Die Diagnose lädt dann die Readahead-Sonde des Kernels (ein, zwei Sekunden), zählt für die gewählte Zeit, was der Readahead für die jetzt laufenden Lesevorgänge tut, und nennt die Befunde aus dieser Last (Readahead begrenzt, verschwendet, verschränkte Datenströme, zufällige Lesevorgänge) mit dem einzustellenden Readahead. Sie liest dann selbst nichts.</translation>
+    </message>
+    <message>
+        <source>Watching the running workload is not possible here: %1.</source>
+        <translation>Die laufende Last zu beobachten ist hier nicht möglich: %1.</translation>
+    </message>
+    <message>
+        <source>on %1</source>
+        <translation>auf %1</translation>
+    </message>
+    <message>
+        <source>Stopped watching %1 after %2 s: no findings stated; nothing was read or changed.</source>
+        <translation>Beobachtung von %1 nach %2 s beendet: keine Befunde genannt; nichts wurde gelesen oder geändert.</translation>
+    </message>
+    <message>
+        <source> (static checks and the running workload, watched; no reads of ours)</source>
+        <translation> (statische Prüfungen und die laufende Last, beobachtet; keine eigenen Lesevorgänge)</translation>
+    </message>
+    <message>
+        <source>Loading the readahead probe to watch %1 (a second or two)…</source>
+        <translation>Lade die Readahead-Sonde, um %1 zu beobachten (ein, zwei Sekunden)…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Beende…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Watching the workload on %1: %n s left (blocktune reads nothing; start or keep the workload running)</source>
+        <translation>
+            <numerusform>Beobachte die Last auf %1: noch %n s (blocktune liest nichts; starten Sie die Last oder lassen Sie sie laufen)</numerusform>
+            <numerusform>Beobachte die Last auf %1: noch %n s (blocktune liest nichts; starten Sie die Last oder lassen Sie sie laufen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Watched %1 for %2 s: the kernel read nothing ahead for it (no buffered reads of it ran). Diagnose read nothing itself.</source>
+        <translation>%1 für %2 s beobachtet: der Kernel hat dafür nichts vorausgelesen (es liefen keine gepufferten Lesevorgänge darauf). Die Diagnose hat selbst nichts gelesen.</translation>
+    </message>
+    <message>
+        <source>Watched %1 for %2 s (Diagnose read nothing itself). Readahead windows: %3 sync (a miss starts one), %4 async (a stream recognised), %5 mmap, %6 forced; window size %7 (p50), %8 windows at the cap; read_ahead_kb %9.</source>
+        <translation>%1 für %2 s beobachtet (die Diagnose hat selbst nichts gelesen). Readahead-Fenster: %3 sync (ein Fehlzugriff beginnt eines), %4 async (ein Datenstrom erkannt), %5 mmap, %6 erzwungen; Fenstergröße %7 (p50), %8 Fenster an der Obergrenze; read_ahead_kb %9.</translation>
+    </message>
+    <message>
+        <source>Pages read ahead: %1; used %2, evicted unused %3, still cached unused %4; used pages waited %5 (p50).</source>
+        <translation>Vorausgelesene Seiten: %1; genutzt %2, ungenutzt verdrängt %3, noch ungenutzt im Cache %4; genutzte Seiten warteten %5 (p50).</translation>
+    </message>
+    <message>
+        <source>Pages are not counted on this kernel: %1</source>
+        <translation>Seiten werden auf diesem Kernel nicht gezählt: %1</translation>
+    </message>
+    <message>
+        <source>%1 sync windows restarted a stream another task read nearby.</source>
+        <translation>%1 Sync-Fenster starteten einen Datenstrom neu, den eine andere Task in der Nähe las.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Measure&lt;/b&gt; (the default) reads the device itself for a few seconds: the stream at its readahead and at a larger one, raw reads, two streams side by side. Every setting it changes is put back.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Watch the running workload&lt;/b&gt; reads nothing: it counts, for the time chosen, what the kernel&apos;s readahead does for the reads that run now (the kernel&apos;s readahead tracepoints). Start the workload first, or keep it running: an idle device gives no findings.&lt;/p&gt;&lt;p&gt;A &lt;b&gt;sync window&lt;/b&gt; starts when a read misses the page cache; an &lt;b&gt;async window&lt;/b&gt; when a reader reaches the marker of the last one, so the kernel has recognised a stream. A window &lt;b&gt;at the cap&lt;/b&gt; is as large as read_ahead_kb allows. Pages read ahead are &lt;b&gt;used&lt;/b&gt; when someone read them, &lt;b&gt;evicted unused&lt;/b&gt; when they left the cache unread (wasted reads), and the &lt;b&gt;wait&lt;/b&gt; is how long used pages lay in the cache before they were read.&lt;/p&gt;&lt;p&gt;The findings: &lt;b&gt;readahead_capped&lt;/b&gt; (most async windows at the cap, nearly all used, read soon: a larger readahead serves larger requests), &lt;b&gt;readahead_wasted&lt;/b&gt; (most pages read ahead evicted unused: the smaller value named reads less for nobody), &lt;b&gt;streams_interleaved&lt;/b&gt; (several tasks read one stream through separate descriptors and keep restarting its window), &lt;b&gt;random_reads&lt;/b&gt; (only small sync windows: readahead does nothing here). A finding is stated only with enough events to tell (at least %1 windows and %2 pages read ahead).&lt;/p&gt;&lt;p&gt;Each card shows its evidence and, where a value helps, the read_ahead_kb to set; &lt;b&gt;Apply&lt;/b&gt; shows the change first and writes only what the preview showed. Programs keep the readahead of the descriptors they opened before: reopen them to see the new value.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Messen&lt;/b&gt; (die Voreinstellung) liest das Gerät selbst einige Sekunden lang: den Datenstrom beim eingestellten und bei einem größeren Readahead, rohe Lesevorgänge, zwei Datenströme nebeneinander. Jede Einstellung, die es ändert, wird zurückgestellt.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Die laufende Last beobachten&lt;/b&gt; liest nichts: es zählt für die gewählte Zeit, was der Readahead des Kernels für die jetzt laufenden Lesevorgänge tut (die Readahead-Tracepoints des Kernels). Starten Sie die Last vorher oder lassen Sie sie laufen: ein untätiges Gerät ergibt keine Befunde.&lt;/p&gt;&lt;p&gt;Ein &lt;b&gt;Sync-Fenster&lt;/b&gt; beginnt, wenn ein Lesevorgang den Seitencache verfehlt; ein &lt;b&gt;Async-Fenster&lt;/b&gt;, wenn ein Leser die Markierung des letzten erreicht, der Kernel also einen Datenstrom erkannt hat. Ein Fenster &lt;b&gt;an der Obergrenze&lt;/b&gt; ist so groß, wie read_ahead_kb erlaubt. Vorausgelesene Seiten sind &lt;b&gt;genutzt&lt;/b&gt;, wenn jemand sie gelesen hat, &lt;b&gt;ungenutzt verdrängt&lt;/b&gt;, wenn sie den Cache ungelesen verließen (verschwendete Lesevorgänge), und die &lt;b&gt;Wartezeit&lt;/b&gt; ist, wie lange genutzte Seiten im Cache lagen, bevor sie gelesen wurden.&lt;/p&gt;&lt;p&gt;Die Befunde: &lt;b&gt;readahead_capped&lt;/b&gt; (die meisten Async-Fenster an der Obergrenze, fast alle genutzt, bald gelesen: ein größerer Readahead bedient größere Anfragen), &lt;b&gt;readahead_wasted&lt;/b&gt; (die meisten vorausgelesenen Seiten ungenutzt verdrängt: der genannte kleinere Wert liest weniger für niemanden), &lt;b&gt;streams_interleaved&lt;/b&gt; (mehrere Tasks lesen einen Datenstrom über getrennte Deskriptoren und starten sein Fenster immer wieder neu), &lt;b&gt;random_reads&lt;/b&gt; (nur kleine Sync-Fenster: Readahead bewirkt hier nichts). Ein Befund wird nur mit genug Ereignissen genannt (mindestens %1 Fenster und %2 vorausgelesene Seiten).&lt;/p&gt;&lt;p&gt;Jede Karte zeigt ihre Belege und, wo ein Wert hilft, das einzustellende read_ahead_kb; &lt;b&gt;Anwenden&lt;/b&gt; zeigt die Änderung zuerst und schreibt nur, was die Vorschau zeigte. Programme behalten den Readahead der Deskriptoren, die sie vorher geöffnet haben: öffnen Sie sie neu, um den neuen Wert zu sehen.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -117,6 +117,13 @@
             <numerusform>Diagnose checks the device&apos;s settings against its stack (readahead against md&apos;s and dm&apos;s floor, the scheduler, request sizes, the members of an array) and names what holds streaming reads back, with the fix for each finding. The static checks read nothing and take under a second; unless &quot;Static checks only&quot; is ticked, it then reads for about %n seconds (the stream at its readahead and at a larger one, raw O_DIRECT reads, two streams side by side, each three times in turn, so a finding is stated only when it is larger than the noise) and puts every setting back.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Watching the workload on %1: %n s left (blocktune reads nothing; start or keep the workload running)</source>
+        <translation>
+            <numerusform>Watching the workload on %1: %n second left (blocktune reads nothing; start or keep the workload running)</numerusform>
+            <numerusform>Watching the workload on %1: %n seconds left (blocktune reads nothing; start or keep the workload running)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::HistoryView</name>

@@ -126,7 +126,7 @@ void MainWindow::buildViews()
     m_history = new HistoryView(m_machine->historyPath(), m_tabs);
     m_profiles = new ProfilesView(m_session, m_machine->profiles(), m_tabs);
     m_advise = new AdviseView(m_session, *m_machine, m_machine->profileUserDir(), m_tabs);
-    m_diagnose = new DiagnoseView(m_session, m_tabs);
+    m_diagnose = new DiagnoseView(m_session, *m_machine, m_tabs);
     m_status = new QLabel(this);
     m_privilege = new QLabel(this);
     m_lastError = new QLabel(this);

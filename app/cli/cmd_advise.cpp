@@ -273,6 +273,53 @@ Result<std::unique_ptr<LatencySource>> loadLatencyProbe(Measurer &measurer)
     return std::unique_ptr<LatencySource>(std::move(*here));
 }
 
+/// --live TIME: 1 s to 24 h; -1 to go on, else the exit code.
+int liveOption(CliContext &ctx, const QString &text, qint64 *ms)
+{
+    auto v = parseDurationMs(text, QStringLiteral("--live"));
+    if (!v)
+        return fail(ctx, v.error().message, ExitUsage);
+    if (*v < 1000 || *v > 24LL * 3600 * 1000)
+        return fail(ctx, QStringLiteral("--live %1: must be between 1s and 24h").arg(text), ExitUsage);
+    *ms = *v;
+    return -1;
+}
+
+/// diagnose DEVICE --live TIME: the readahead probe where the machine
+/// offers it, the workload that runs watched, nothing read.
+int diagnoseLiveCommand(CliContext &ctx, const QString &device, qint64 liveMs, bool asJson)
+{
+    if (const MachineCapabilities can = ctx.machine->capabilities(); !can.readaheadProbe)
+        return fail(ctx, QStringLiteral("diagnose --live watches the kernel's readahead, and %1").arg(can.noReadaheadProbe),
+                    ExitUsage);
+    std::optional<TuningSession> local;
+    TuningSession &session = sessionFor(ctx, local);
+    if (auto found = session.settings(device); !found)
+        return fail(ctx, found.error().message, exitCodeFor(found.error()));
+    auto source = ctx.machine->openReadaheadSource();
+    if (!source)
+        return fail(ctx, source.error().message);
+    // On stderr also with --json: the probe took a second or two to load,
+    // and the workload counts from here.
+    ctx.err << "watching " << device << "'s readahead for " << QString::number(double(liveMs) / 1000.0)
+            << " s (nothing is read)" << Qt::endl;
+    Result<Diagnosis> result = makeError(Interrupted, QString());
+    int sig = 0;
+    {
+        const CommandCancel watch;
+        result = diagnoseLive(session, **source, device, liveMs, watch.flag());
+        sig = watch.signal();
+    }
+    if (!result)
+        return fail(ctx, result.error().message, exitCodeFor(result.error()));
+    if (asJson)
+        ctx.out << QJsonDocument(diagnosisToJson(*result)).toJson(QJsonDocument::Indented);
+    else
+        ctx.out << formatDiagnosis(*result);
+    ctx.out.flush();
+    return sig ? 128 + sig : ExitOk;
+}
+
 } // namespace
 
 int runDiagnose(CliContext &ctx, const QStringList &args)
@@ -284,7 +331,9 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
         "alone and beside a second, the workload), each comparison three times interleaved, every setting "
         "restored. A finding is stated only when its effect is larger than the measured noise. Each finding: "
         "code, severity, the cause in one sentence, evidence and a fix as settings (docs/cli.md lists the "
-        "codes).\n"
+        "codes). --live TIME reads nothing: it watches the kernel's readahead for the workload that runs "
+        "(root; the readahead probe) and prints its table and the findings from it (readahead_capped, "
+        "readahead_wasted, streams_interleaved, random_reads).\n"
         "Exit status: 0 diagnosed (findings or none), 1 failure, 2 invalid usage, 128+N when stopped by signal N."));
     p.addPositionalArgument(QStringLiteral("DEVICE"), QStringLiteral("the device to diagnose"));
     const QCommandLineOption staticOnly{QStringLiteral("static"), QStringLiteral("static checks only: read nothing")};
@@ -294,8 +343,12 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
                                       QStringLiteral("the workload readahead_wasted checks the overshoot of: seq "
                                                      "(default), concurrent:N, server:N or mixed:K+R"),
                                       QStringLiteral("W")};
+    const QCommandLineOption live{QStringLiteral("live"),
+                                  QStringLiteral("read nothing: watch the workload that runs for TIME (1s to 24h) "
+                                                 "and diagnose from the kernel's readahead"),
+                                  QStringLiteral("TIME")};
     const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("print JSON (see docs/json.md)")};
-    p.addOptions({staticOnly, bs, workload, json});
+    p.addOptions({staticOnly, live, bs, workload, json});
     p.addHelpOption();
     bool done = false;
     if (const int rc = parseArgs(ctx, p, QStringLiteral("diagnose"), args, done); done)
@@ -303,6 +356,17 @@ int runDiagnose(CliContext &ctx, const QStringList &args)
 
     DiagnoseSpec spec;
     spec.device = p.positionalArguments().constFirst();
+    if (p.isSet(live)) {
+        for (const QCommandLineOption *o : {&staticOnly, &bs, &workload})
+            if (p.isSet(*o))
+                return fail(ctx, QStringLiteral("--live reads nothing, and --%1 is about what diagnose reads (leave "
+                                                "it out)").arg(o->names().constFirst()),
+                            ExitUsage);
+        qint64 ms = 0;
+        if (const int r = liveOption(ctx, p.value(live), &ms); r >= 0)
+            return r;
+        return diagnoseLiveCommand(ctx, spec.device, ms, p.isSet(json));
+    }
     auto size = blockSizeOption(p, bs);
     if (!size)
         return fail(ctx, size.error().message, ExitUsage);

@@ -2,6 +2,7 @@
 // workload that runs now, per block device (core/readahead).
 #include "clicontext.h"
 
+#include "advisor/advisor.h"
 #include "common/units.h"
 #include "devices/devicemodel.h"
 #include "readahead/readahead.h"
@@ -38,8 +39,10 @@ void describeReadahead(QCommandLineParser &parser)
         "many reached the cap (read_ahead_kb). Reads are counted for the device whose "
         "read_ahead_kb governs them: a block device read itself, or the filesystem's device of "
         "a file. Reads nothing itself. Prints the table at the end of --duration (or at Ctrl-C), "
-        "with --watch also every --interval; --json prints the same as JSON (schema in "
-        "docs/json.md), one line per interval with --watch."));
+        "with --watch also every --interval, then the findings (readahead_capped, readahead_wasted, "
+        "streams_interleaved, random_reads: each stated only with enough events to tell, with its "
+        "evidence and the read_ahead_kb to set; docs/cli.md has the thresholds); --json prints the "
+        "same as JSON (schema in docs/json.md), one line per interval with --watch."));
     parser.addPositionalArgument(QStringLiteral("DEVICE"),
                                  QStringLiteral("kernel name (sda, loop0) or /dev path; none = every device "
                                                 "that read ahead"),
@@ -111,16 +114,22 @@ int resolveDevices(CliContext &ctx, const DeviceModel &model, QStringList *devic
     return -1;
 }
 
+/// The table and its findings (core/advisor), or the JSON with "findings".
 void printReport(CliContext &ctx, const ReadaheadReport &report, bool json, bool oneLine)
 {
+    const QList<Finding> findings = readaheadFindings(report);
     if (!json) {
-        ctx.out << formatReadaheadReport(report);
+        ctx.out << formatReadaheadReport(report) << formatReadaheadFindings(findings);
         ctx.out.flush();
-    } else if (oneLine) {
-        ctx.out << QJsonDocument(readaheadReportToJson(report)).toJson(QJsonDocument::Compact) << '\n';
+        return;
+    }
+    QJsonObject o = readaheadReportToJson(report);
+    o.insert(QStringLiteral("findings"), readaheadFindingsToJson(findings));
+    if (oneLine) {
+        ctx.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
         ctx.out.flush();
     } else {
-        printJsonObject(ctx, readaheadReportToJson(report));
+        printJsonObject(ctx, o);
     }
 }
 

@@ -15,8 +15,10 @@
 
 #include "common/result.h"
 #include "monitor/monitor.h"
+#include "readahead/readahead.h"
 #include "readtest/readtest.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -445,6 +447,9 @@ QString severityName(Severity severity); ///< "note", "warning", "problem"
 struct Finding
 {
     QString code;
+    /// The device it is about: the diagnosed one, or (findings from the
+    /// live workload) the device whose read_ahead_kb governs the reads.
+    QString device;
     Severity severity = Severity::Note;
     QString summary;       ///< the cause, one sentence
     QJsonObject evidence;  ///< numbers
@@ -469,6 +474,10 @@ struct Diagnosis
     Workload workload;      ///< the spec's
     QList<Finding> findings;
     bool measured = false;
+    /// diagnose --live: what the kernel's readahead did for the workload
+    /// that ran (the device alone; its partitions' reads counted for a whole
+    /// disk, whose read_ahead_kb governs them); nullopt otherwise.
+    std::optional<ReadaheadReport> live;
     /// Why queue_wait_dominates and slow_member were not looked for (the
     /// BPF probe did not load); empty when they were, or nothing was measured.
     QString latencyUnavailable;
@@ -525,5 +534,69 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
                            const std::atomic_bool *cancel = nullptr);
 QJsonObject diagnosisToJson(const Diagnosis &diagnosis);
 QString formatDiagnosis(const Diagnosis &diagnosis);
+/// {"code","device","severity","summary","evidence","fix"}: a finding in
+/// diagnose's JSON and in readahead's.
+QJsonObject findingToJson(const Finding &finding);
+
+// ---- Findings from the live workload ----------------------------------------------
+//
+// From what the kernel's readahead did for the workload that ran
+// (core/readahead's report), without a single read of ours: `blocktune-cli
+// readahead` and `diagnose DEV --live 60s`. Thresholds, named so the docs
+// (docs/cli.md, "Findings from the live workload") and the tests say the same.
+// A finding is stated only with enough events to tell: below its minimum
+// counts it is not stated either way.
+
+/// readahead_capped: at least kLiveMinWindows async windows and
+/// kLiveMinPages pages read ahead; at least kCappedShare of the async windows
+/// reached the cap (read_ahead_kb), at least kCappedUsedShare of the pages
+/// read ahead were used, and used pages waited at most kCappedMaxWaitMs
+/// (p50) in the page cache, counted over at least kLiveMinPages pages: the
+/// readers take each window as it arrives, so the cap is what they wait for.
+/// Fix: twice read_ahead_kb, at most kCappedMaxKiB (none when already there).
+inline constexpr quint64 kLiveMinWindows = 50;
+inline constexpr quint64 kLiveMinPages = 1024;
+inline constexpr double kCappedShare = 0.8;
+inline constexpr double kCappedUsedShare = 0.95;
+inline constexpr double kCappedMaxWaitMs = 10;
+inline constexpr quint64 kCappedMaxKiB = 65536;
+/// readahead_wasted: at least kLiveMinWindows windows and kLiveMinPages
+/// pages read ahead, of which at least kLiveWastedShare left the page cache
+/// unused (pages still cached unused are not counted: they may still be
+/// read). Fix: what a stream used (the used pages per sync window: each
+/// stream starts with one), rounded up to a power of two, at least
+/// kWastedMinKiB, at most half of read_ahead_kb (none below 2 x kWastedMinKiB).
+inline constexpr double kLiveWastedShare = 0.5;
+inline constexpr quint64 kWastedMinKiB = 16;
+/// streams_interleaved: at least kInterleavedMin interleaved restarts (sync
+/// windows of a file another task's descriptor read nearby just before),
+/// and at least kInterleavedShare of the sync windows.
+inline constexpr quint64 kInterleavedMin = 20;
+inline constexpr double kInterleavedShare = 0.25;
+/// random_reads: at least kRandomMinWindows sync windows; async windows at
+/// most kRandomAsyncShare of them; sync windows of at most
+/// kRandomMaxWindowKiB (p90): the kernel reads what each read asks and no more.
+inline constexpr quint64 kRandomMinWindows = 100;
+inline constexpr double kRandomAsyncShare = 0.01;
+inline constexpr quint64 kRandomMaxWindowKiB = 16;
+
+/// The findings of one device of a report: readahead_capped,
+/// readahead_wasted, streams_interleaved, random_reads; each with the device,
+/// its evidence (the figures and the thresholds) and, where it recommends
+/// one, the read_ahead_kb to set (`fix`).
+QList<Finding> readaheadFindings(const DeviceReadahead &device);
+/// Of every device of the report, in its order.
+QList<Finding> readaheadFindings(const ReadaheadReport &report);
+/// The "findings" array readahead --json adds: findingToJson() of each.
+QJsonArray readaheadFindingsToJson(const QList<Finding> &findings);
+/// "findings:" and one entry per finding (as diagnose prints them), or
+/// "no findings" with what was too few to tell.
+QString formatReadaheadFindings(const QList<Finding> &findings);
+
+/// diagnose DEV --live: the static checks, then `source` watched for
+/// `liveMs` (until `cancel` is set, if sooner), the device's readahead report
+/// and its findings. Reads nothing, changes nothing.
+Result<Diagnosis> diagnoseLive(SessionPort &session, ReadaheadSource &source, const QString &device, qint64 liveMs,
+                               const std::atomic_bool *cancel = nullptr);
 
 } // namespace blocktune

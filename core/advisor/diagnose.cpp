@@ -39,7 +39,9 @@ double round1(double v)
     return std::round(v * 10.0) / 10.0;
 }
 
-void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
+} // namespace
+
+void advisor_detail::staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding> &out)
 {
     if (s.readaheadFloorKiB && s.readAheadKiB && *s.readAheadKiB < *s.readaheadFloorKiB) {
         Finding f;
@@ -75,6 +77,8 @@ void staticChecks(const DeviceSettings &s, const BlockDevice &bd, QList<Finding>
         out << f;
     }
 }
+
+namespace {
 
 // Runs at one setting: their medians and spread (the advisor's CurvePoint:
 // median, MAD as spreadPct) and each run's counters.
@@ -673,7 +677,7 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
     Diagnosis d;
     d.device = bd->name;
     d.workload = spec.workload;
-    staticChecks(s, *bd, d.findings);
+    advisor_detail::staticChecks(s, *bd, d.findings);
     if (!spec.measure || !engine || !s.readAheadKiB)
         return d;
 
@@ -691,15 +695,23 @@ Result<Diagnosis> diagnose(SessionPort &session, ReadEngine *engine, const Diagn
     return d;
 }
 
+QJsonObject findingToJson(const Finding &f)
+{
+    QJsonObject o{{QStringLiteral("code"), f.code},
+                  {QStringLiteral("severity"), severityName(f.severity)},
+                  {QStringLiteral("summary"), f.summary},
+                  {QStringLiteral("evidence"), f.evidence},
+                  {QStringLiteral("fix"), f.fix}};
+    if (!f.device.isEmpty())
+        o.insert(QStringLiteral("device"), f.device);
+    return o;
+}
+
 QJsonObject diagnosisToJson(const Diagnosis &d)
 {
     QJsonArray findings;
     for (const Finding &f : d.findings)
-        findings.append(QJsonObject{{QStringLiteral("code"), f.code},
-                                    {QStringLiteral("severity"), severityName(f.severity)},
-                                    {QStringLiteral("summary"), f.summary},
-                                    {QStringLiteral("evidence"), f.evidence},
-                                    {QStringLiteral("fix"), f.fix}});
+        findings.append(findingToJson(f));
     QJsonObject out{{QStringLiteral("device"), d.device},
                     {QStringLiteral("findings"), findings},
                     {QStringLiteral("measured"), d.measured},
@@ -709,7 +721,25 @@ QJsonObject diagnosisToJson(const Diagnosis &d)
         out.insert(QStringLiteral("workload"), workloadName(d.workload));
         out.insert(QStringLiteral("runs_per_comparison"), kDiagnoseRuns);
     }
+    if (d.live)
+        out.insert(QStringLiteral("live"), readaheadReportToJson(*d.live));
     return out;
+}
+
+void advisor_detail::appendFinding(QTextStream &s, const Finding &f, const QString &device)
+{
+    s << "  [" << severityName(f.severity) << "] " << f.code << ": " << f.summary << '\n';
+    QStringList ev;
+    for (auto it = f.evidence.constBegin(); it != f.evidence.constEnd(); ++it)
+        ev << it.key() + u'=' + (it->isObject() ? QString::fromUtf8(QJsonDocument(it->toObject()).toJson(QJsonDocument::Compact))
+                                                : it->toVariant().toString());
+    s << "      evidence: " << ev.join(u' ') << '\n';
+    if (!f.fix.isEmpty()) {
+        QStringList fix;
+        for (auto it = f.fix.constBegin(); it != f.fix.constEnd(); ++it)
+            fix << it.key() + u'=' + it->toVariant().toString();
+        s << "      fix: blocktune-cli set " << (f.device.isEmpty() ? device : f.device) << ' ' << fix.join(u' ') << '\n';
+    }
 }
 
 QString formatDiagnosis(const Diagnosis &d)
@@ -720,24 +750,17 @@ QString formatDiagnosis(const Diagnosis &d)
     if (d.measured)
         s << " (static checks and measured reads, each comparison " << kDiagnoseRuns << " times interleaved; workload "
           << workloadName(d.workload) << ")\n";
+    else if (d.live)
+        s << " (static checks and the live workload over " << QString::number(d.live->durationS, 'f', 1)
+          << " s: nothing read, nothing changed)\n";
     else
         s << " (static checks)\n";
+    if (d.live)
+        s << formatReadaheadReport(*d.live) << '\n';
     if (d.findings.isEmpty())
         s << "  no findings\n";
-    for (const Finding &f : d.findings) {
-        s << "  [" << severityName(f.severity) << "] " << f.code << ": " << f.summary << '\n';
-        QStringList ev;
-        for (auto it = f.evidence.constBegin(); it != f.evidence.constEnd(); ++it)
-            ev << it.key() + u'=' + (it->isObject() ? QString::fromUtf8(QJsonDocument(it->toObject()).toJson(QJsonDocument::Compact))
-                                                    : it->toVariant().toString());
-        s << "      evidence: " << ev.join(u' ') << '\n';
-        if (!f.fix.isEmpty()) {
-            QStringList fix;
-            for (auto it = f.fix.constBegin(); it != f.fix.constEnd(); ++it)
-                fix << it.key() + u'=' + it->toVariant().toString();
-            s << "      fix: blocktune-cli set " << d.device << ' ' << fix.join(u' ') << '\n';
-        }
-    }
+    for (const Finding &f : d.findings)
+        advisor_detail::appendFinding(s, f, d.device);
     if (d.measured && !d.latencyUnavailable.isEmpty())
         s << "  queue and device time not measured (queue_wait_dominates, slow_member): " << d.latencyUnavailable << '\n';
     if (d.measured && !d.restored)

@@ -1,6 +1,7 @@
 #include "advisorworker.h"
 
 #include "console/consolesession.h"
+#include "machine/machine.h"
 #include "profiles/profiles.h"
 
 #include <QJsonDocument>
@@ -44,6 +45,31 @@ void AdvisorWorker::diagnose(const SessionJobContext &job, const DiagnoseSpec &s
         else
             reply.error = done.error().message;
     }
+    Q_EMIT diagnosed(reply);
+}
+
+void AdvisorWorker::diagnoseLive(const SessionJobContext &job, const Machine &machine, const QString &device, qint64 ms)
+{
+    DiagnoseReply reply;
+    if (auto model = job.session.rescan(); !model) {
+        reply.error = model.error().message;
+        Q_EMIT diagnosed(reply);
+        return;
+    }
+    {
+        auto source = machine.openReadaheadSource();
+        if (!source) {
+            reply.error = source.error().message;
+            Q_EMIT diagnosed(reply);
+            return;
+        }
+        Q_EMIT watching(ms);
+        auto done = blocktune::diagnoseLive(job.session, **source, device, ms, m_cancel);
+        if (done)
+            reply.diagnosis = std::move(*done);
+        else
+            reply.error = done.error().message;
+    } // the probe unloads here, before the answer leaves
     Q_EMIT diagnosed(reply);
 }
 

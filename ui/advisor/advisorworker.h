@@ -19,6 +19,7 @@
 namespace blocktune {
 
 struct SessionJobContext; // core/console/consolesession.h
+class Machine;            // core/machine/machine.h
 
 struct AdviseReply
 {
@@ -52,6 +53,12 @@ public:
     void advise(const blocktune::SessionJobContext &job, const blocktune::AdviseSpec &spec);
     /// Static checks only when !spec.measure (any tree); else measured too.
     void diagnose(const blocktune::SessionJobContext &job, const blocktune::DiagnoseSpec &spec);
+    /// diagnose --live: the static checks, then the machine's readahead
+    /// source (opened here: loading the probe blocks a second or two)
+    /// watched for `ms`, or until the view's flag is set. Reads nothing,
+    /// writes nothing; the source is unloaded before diagnosed() is sent.
+    void diagnoseLive(const blocktune::SessionJobContext &job, const blocktune::Machine &machine, const QString &device,
+                      qint64 ms);
     /// Writes the advice's profile (issue 10's JSON) to `path`, named `name`.
     void saveProfile(const QJsonObject &profile, const QString &name, const QString &path);
 
@@ -59,6 +66,8 @@ Q_SIGNALS:
     void pointDone(const blocktune::CurvePoint &point);
     void advised(const blocktune::AdviseReply &reply);
     void diagnosed(const blocktune::DiagnoseReply &reply);
+    /// The readahead source is open: watching for `ms` starts now.
+    void watching(qint64 ms);
     void saved(const blocktune::SaveReply &reply);
 
 private:

@@ -7,22 +7,27 @@
 #include "theme.h"
 
 #include "console/consolesession.h"
+#include "machine/machine.h"
 
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPointer>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QPushButton>
 #include <QSet>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <atomic>
@@ -81,7 +86,7 @@ QString severityText(Severity s)
 
 // The units a finding's evidence comes in (core/advisor/diagnose.cpp
 // names them in the key: _mb_per_s, _kb, _pct, _us).
-enum class Unit { None, Rate, KiB, Percent, Spread, Latency, Ratio, PerMb, Count };
+enum class Unit { None, Rate, KiB, Percent, Spread, Latency, Millis, Ratio, PerMb, Count };
 
 struct EvidenceLabel
 {
@@ -150,6 +155,32 @@ const EvidenceLabel kEvidenceLabels[] = {
     {"factor", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Times the others' median"), Unit::Ratio},
     {"members", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Members"), Unit::None},
     {"bytes_share_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of the bytes"), Unit::Percent},
+    // The findings from the live workload (core/advisor/live.cpp).
+    {"windows", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Readahead windows"), Unit::Count},
+    {"sync_windows", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Sync windows (a miss)"), Unit::Count},
+    {"async_windows", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Async windows (a stream)"), Unit::Count},
+    {"at_cap", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Async windows at the cap"), Unit::Count},
+    {"at_cap_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share at the cap"), Unit::Percent},
+    {"pages_read_ahead", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Pages read ahead"), Unit::Count},
+    {"pages_used", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Pages used"), Unit::Count},
+    {"pages_wasted", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Pages evicted unused"), Unit::Count},
+    {"pages_unused_cached", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Pages still cached, unused"), Unit::Count},
+    {"used_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share used"), Unit::Percent},
+    {"wasted_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share wasted"), Unit::Percent},
+    {"wait_p50_ms", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Wait of used pages, p50"), Unit::Millis},
+    {"used_kib_per_stream", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Used per stream"), Unit::KiB},
+    {"window_p50_kib", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Window size, p50"), Unit::KiB},
+    {"sync_window_p50_kib", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Sync window size, p50"), Unit::KiB},
+    {"sync_window_p90_kib", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Sync window size, p90"), Unit::KiB},
+    {"interleaved_restarts", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Interleaved restarts"), Unit::Count},
+    {"interleaved_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Share of the sync windows"), Unit::Percent},
+    {"threshold_at_cap_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold at the cap"), Unit::Percent},
+    {"threshold_used_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold used"), Unit::Percent},
+    {"threshold_wait_ms", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold wait"), Unit::Millis},
+    {"threshold_wasted_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold wasted"), Unit::Percent},
+    {"threshold_restarts", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold restarts"), Unit::Count},
+    {"threshold_window_kib", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold window size"), Unit::KiB},
+    {"threshold_async_pct", QT_TRANSLATE_NOOP("blocktune::DiagnoseView", "Threshold async"), Unit::Percent},
 };
 
 // What a key is and its unit: from the table, else its unit from its
@@ -161,7 +192,8 @@ std::pair<QString, Unit> labelFor(const QString &key)
             return {DiagnoseView::tr(known.label), known.unit};
     static const std::pair<const char *, Unit> suffixes[] = {
         {"_mb_per_s", Unit::Rate}, {"_spread_pct", Unit::Spread}, {"_pct", Unit::Percent},
-        {"_kb", Unit::KiB},        {"_us", Unit::Latency},        {"_per_mb", Unit::PerMb}};
+        {"_kb", Unit::KiB},        {"_kib", Unit::KiB},           {"_us", Unit::Latency},
+        {"_ms", Unit::Millis},     {"_per_mb", Unit::PerMb}};
     QString words = key;
     Unit unit = Unit::None;
     for (const auto &[suffix, u] : suffixes)
@@ -186,6 +218,7 @@ QString withUnit(double x, Unit unit)
     case Unit::Latency:
         return x < 1000 ? DiagnoseView::tr("%1 µs").arg(format::number(x, x < 10 ? 1 : 0))
                         : DiagnoseView::tr("%1 ms").arg(format::number(x / 1000.0, x < 10000 ? 2 : 1));
+    case Unit::Millis: return DiagnoseView::tr("%1 ms").arg(format::number(x, x < 10 ? 3 : 1));
     case Unit::Ratio: return DiagnoseView::tr("%1 ×").arg(format::number(x, 2));
     case Unit::PerMb: return DiagnoseView::tr("%1 per MB").arg(format::number(x, 1));
     case Unit::Count:
@@ -296,12 +329,19 @@ QString asSentence(QString text, const std::function<bool(const QString &)> &isN
 struct DiagnoseView::Private
 {
     ConsoleSession *session = nullptr;
+    const Machine *machine = nullptr;
+    QString noWatch; ///< the machine's noReadaheadProbe, where it cannot be watched
     QString device;
     QThread thread;
     AdvisorWorker *worker = nullptr;
     std::atomic_bool cancel{false};
     bool running = false;
     bool lastMeasured = false;
+    bool lastLive = false;
+    bool watching = false;  ///< the source is open and counting
+    qint64 watchMs = 0;
+    QElapsedTimer watched;
+    QTimer countdown;
     QList<Finding> findings;
     QString fixing;          ///< the code whose fix is on its way
     quint64 planTicket = 0;
@@ -313,6 +353,10 @@ struct DiagnoseView::Private
 
     PageHeader *header = nullptr; ///< the title and why measuring is not offered
     QCheckBox *staticOnly = nullptr;
+    QCheckBox *watchLive = nullptr;  ///< watch the running workload instead of measuring
+    QSpinBox *watchSeconds = nullptr;
+    QPushButton *howToRead = nullptr;
+    QLabel *liveSummary = nullptr;   ///< what the kernel's readahead did while watched
     QPushButton *runButton = nullptr;
     QPushButton *cancelButton = nullptr;
     QProgressBar *progress = nullptr;
@@ -324,10 +368,15 @@ struct DiagnoseView::Private
     QLabel *status = nullptr;
 };
 
-DiagnoseView::DiagnoseView(ConsoleSession *session, QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+DiagnoseView::DiagnoseView(ConsoleSession *session, const Machine &machine, QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<blocktune::DiagnoseReply>();
     d->session = session;
+    d->machine = &machine;
+    if (const MachineCapabilities can = machine.capabilities(); !can.readaheadProbe)
+        d->noWatch = can.noReadaheadProbe.isEmpty() ? tr("this machine's readahead cannot be watched")
+                                                    : can.noReadaheadProbe;
     buildWidgets();
     layOut();
     if (!session->capabilities().canMeasure) {
@@ -335,6 +384,12 @@ DiagnoseView::DiagnoseView(ConsoleSession *session, QWidget *parent) : QWidget(p
         d->staticOnly->setChecked(true);
         d->staticOnly->setEnabled(false);
         d->staticOnly->setToolTip(d->header->disabledReason());
+    }
+    // Offered where it cannot run too, disabled, saying why.
+    if (!d->noWatch.isEmpty()) {
+        const QString why = tr("Watching is not possible here: %1").arg(d->noWatch);
+        d->watchLive->setToolTip(why);
+        d->watchSeconds->setToolTip(why);
     }
     connectSignals(session);
     setRunning(false);
@@ -346,6 +401,26 @@ void DiagnoseView::buildWidgets()
     d->header->setTitle(tr("Select a device"));
     d->staticOnly = new QCheckBox(tr("Static checks only (no reads)"), this);
     d->staticOnly->setObjectName(QStringLiteral("staticOnly"));
+    d->watchLive = new QCheckBox(tr("Watch the running workload for"), this);
+    d->watchLive->setObjectName(QStringLiteral("watchLive"));
+    d->watchLive->setToolTip(tr("Counts what the kernel's readahead does for the reads that run now, instead of "
+                                "measuring: Diagnose reads nothing itself"));
+    d->watchSeconds = new QSpinBox(this);
+    d->watchSeconds->setObjectName(QStringLiteral("watchSeconds"));
+    d->watchSeconds->setRange(5, 3600);
+    d->watchSeconds->setValue(60);
+    d->watchSeconds->setSuffix(tr(" s"));
+    d->watchSeconds->setAccessibleName(tr("Seconds to watch"));
+    d->howToRead = new QPushButton(tr("How to read this"), this);
+    d->howToRead->setObjectName(QStringLiteral("howToRead"));
+    d->howToRead->setFlat(true);
+    d->liveSummary = new QLabel(this);
+    d->liveSummary->setObjectName(QStringLiteral("liveSummary"));
+    d->liveSummary->setWordWrap(true);
+    d->liveSummary->setMargin(8);
+    d->liveSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->liveSummary->hide();
+    d->countdown.setInterval(250);
     d->runButton = new QPushButton(tr("Diagnose"), this);
     d->cancelButton = new QPushButton(tr("Cancel"), this);
     d->cancelButton->setEnabled(false);
@@ -374,7 +449,11 @@ void DiagnoseView::layOut()
 {
     auto *controls = new QHBoxLayout;
     controls->addWidget(d->staticOnly);
+    controls->addSpacing(12);
+    controls->addWidget(d->watchLive);
+    controls->addWidget(d->watchSeconds);
     controls->addStretch();
+    controls->addWidget(d->howToRead);
     controls->addWidget(d->runButton);
     controls->addWidget(d->cancelButton);
 
@@ -388,6 +467,7 @@ void DiagnoseView::layOut()
     layout->addLayout(controls);
     layout->addWidget(d->progress);
     layout->addWidget(d->intro);
+    layout->addWidget(d->liveSummary);
     layout->addWidget(scroll, 1);
     layout->addWidget(d->status);
 }
@@ -406,8 +486,14 @@ QString DiagnoseView::introText() const
         : tr("Diagnose checks the device's settings against its stack (readahead against md's and dm's floor, "
              "the scheduler, request sizes, the members of an array) and names what holds streaming reads "
              "back, with the fix for each finding. The checks read nothing and take under a second.");
-    return d->device.isEmpty() ? QString(tr("Select a device in the tree.") + u' ' + what)
-                               : QString(tr("Diagnose %1: ").arg(d->device) + what);
+    QString live = tr("Or tick \"Watch the running workload\": Diagnose then loads the kernel's readahead probe (a "
+                      "second or two), counts for the time chosen what readahead does for the reads that run now, "
+                      "and states the findings from that workload (readahead capped, wasted, streams interleaved, "
+                      "random reads) with the readahead to set. It makes no read of its own then.");
+    if (!d->noWatch.isEmpty())
+        live = tr("Watching the running workload is not possible here: %1.").arg(d->noWatch);
+    return d->device.isEmpty() ? QString(tr("Select a device in the tree.") + u' ' + what + u' ' + live)
+                               : QString(tr("Diagnose %1: ").arg(d->device) + what + u' ' + live);
 }
 
 void DiagnoseView::connectSignals(ConsoleSession *session)
@@ -417,13 +503,22 @@ void DiagnoseView::connectSignals(ConsoleSession *session)
         if (!d->ownTickets.remove(event.ticket))
             d->status->setText(event.text);
     });
-    connect(d->runButton, &QPushButton::clicked, this, [this] { run(!d->staticOnly->isChecked()); });
+    connect(d->runButton, &QPushButton::clicked, this, [this] {
+        if (d->watchLive->isChecked())
+            runLive(d->watchSeconds->value());
+        else
+            run(!d->staticOnly->isChecked());
+    });
+    connect(d->watchLive, &QCheckBox::toggled, this, [this] { setRunning(d->running); });
+    connect(d->howToRead, &QPushButton::clicked, this, &DiagnoseView::showHelp);
+    connect(&d->countdown, &QTimer::timeout, this, &DiagnoseView::tick);
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
 
     d->worker = new AdvisorWorker(&d->cancel);
     d->worker->moveToThread(&d->thread);
     connect(&d->thread, &QThread::finished, d->worker, &QObject::deleteLater);
     connect(d->worker, &AdvisorWorker::diagnosed, this, &DiagnoseView::showDiagnosis);
+    connect(d->worker, &AdvisorWorker::watching, this, &DiagnoseView::startCountdown);
     d->thread.setObjectName(QStringLiteral("diagnose"));
     d->thread.start();
 
@@ -459,7 +554,7 @@ void DiagnoseView::showPreview(const ChangePlan &plan)
     QString fix;
     for (const Finding &f : std::as_const(d->findings))
         if (f.code == d->fixing)
-            fix = fixText(f.fix);
+            fix = fixText(f.fix) + u' ' + tr("on %1").arg(f.device.isEmpty() ? d->device : f.device);
     d->preview = new ChangePreviewDialog(tr("Apply the fix for %1 (%2)?").arg(d->fixing, fix), tr("Apply"), this);
     d->preview->setAttribute(Qt::WA_DeleteOnClose);
     d->preview->setScope(ChangePreviewDialog::lastingScope());
@@ -482,16 +577,33 @@ void DiagnoseView::showPreview(const ChangePlan &plan)
 void DiagnoseView::showDiagnosis(const DiagnoseReply &reply)
 {
     // It scanned again; the job publishes that model for the tree and the panel.
-    if (d->lastMeasured)
+    if (d->lastMeasured || d->lastLive)
         Q_EMIT settingsChanged();
+    const bool stopped = d->lastLive && d->cancel;
+    const qint64 watchedMs = d->watching ? d->watched.elapsed() : 0;
+    d->countdown.stop();
+    d->watching = false;
     setRunning(false);
     clearCards();
+    d->liveSummary->hide();
+    if (stopped) {
+        // A shortened watch says less than the user asked for: no findings from it.
+        d->findings.clear();
+        setMessage(tr("Stopped watching %1 after %2 s: no findings stated; nothing was read or changed.")
+                       .arg(d->device).arg(watchedMs / 1000));
+        Q_EMIT finished(false);
+        return;
+    }
     if (!reply.diagnosis) {
         setMessage(reply.error);
         Q_EMIT finished(false);
         return;
     }
     const Diagnosis &dx = *reply.diagnosis;
+    if (dx.live) {
+        d->liveSummary->setText(liveSummary(dx));
+        d->liveSummary->show();
+    }
     d->findings = dx.findings;
     const bool writable = d->session->readOnlyReason().isEmpty();
     int at = 0;
@@ -499,7 +611,9 @@ void DiagnoseView::showDiagnosis(const DiagnoseReply &reply)
         d->cardsLayout->insertWidget(at++, makeCard(f, dx.device, writable));
     QString text = dx.findings.isEmpty() ? tr("No findings for %1").arg(dx.device)
                                          : tr("%n finding(s) for %1", nullptr, int(dx.findings.size())).arg(dx.device);
-    text += dx.measured ? tr(" (static checks and measured reads)") : tr(" (static checks)");
+    text += dx.live       ? tr(" (static checks and the running workload, watched; no reads of ours)")
+            : dx.measured ? tr(" (static checks and measured reads)")
+                          : tr(" (static checks)");
     if (!dx.restored)
         text += u'\n' + tr("read_ahead_kb NOT restored: %1").arg(dx.restoreMessage);
     setMessage(text);
@@ -540,7 +654,8 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
         auto *apply = new QPushButton(tr("Apply"), card);
         apply->setObjectName(QStringLiteral("applyFix"));
         apply->setEnabled(writable);
-        apply->setToolTip(writable ? tr("Set %1 on %2").arg(fixText(f.fix), device) : d->session->readOnlyReason());
+        apply->setToolTip(writable ? tr("Set %1 on %2").arg(fixText(f.fix), f.device.isEmpty() ? device : f.device)
+                                   : d->session->readOnlyReason());
         const QString c = f.code;
         connect(apply, &QPushButton::clicked, this, [this, c] { applyFix(c); });
         d->fixButtons << apply;
@@ -582,6 +697,16 @@ QString DiagnoseView::measureDisabledReason() const
     return d->header->disabledReason();
 }
 
+QString DiagnoseView::liveDisabledReason() const
+{
+    return d->noWatch;
+}
+
+bool DiagnoseView::isWatching() const
+{
+    return d->watching;
+}
+
 void DiagnoseView::setDevice(const QString &name)
 {
     // The tree selects the same device again after every rescan (ours
@@ -594,6 +719,7 @@ void DiagnoseView::setDevice(const QString &name)
     clearCards();
     d->findings.clear();
     d->status->clear();
+    d->liveSummary->hide();
     setRunning(false);
 }
 
@@ -610,6 +736,7 @@ bool DiagnoseView::run(bool measure)
     spec.measure = measure;
     d->cancel = false;
     d->lastMeasured = measure;
+    d->lastLive = false;
     setRunning(true);
     setMessage(measure ? tr("Checking %1, then a few seconds of reads…").arg(d->device)
                        : tr("Checking %1…").arg(d->device));
@@ -619,10 +746,129 @@ bool DiagnoseView::run(bool measure)
     return true;
 }
 
+bool DiagnoseView::runLive(int seconds)
+{
+    if (d->running || d->device.isEmpty() || seconds <= 0)
+        return false;
+    if (!d->noWatch.isEmpty()) {
+        setMessage(tr("Watching is not possible here: %1").arg(d->noWatch));
+        return false;
+    }
+    d->cancel = false;
+    d->lastMeasured = false;
+    d->lastLive = true;
+    d->watchMs = qint64(seconds) * 1000;
+    setRunning(true);
+    setMessage(tr("Loading the readahead probe to watch %1 (a second or two)…").arg(d->device));
+    AdvisorWorker *worker = d->worker;
+    const Machine *machine = d->machine;
+    const QString device = d->device;
+    const qint64 ms = d->watchMs;
+    d->ownTickets.insert(d->session->runJob(worker, [worker, machine, device, ms](const SessionJobContext &job) {
+        worker->diagnoseLive(job, *machine, device, ms);
+    }));
+    return true;
+}
+
+// The probe is loaded: the countdown of the watch, on the progress bar and the status line.
+void DiagnoseView::startCountdown(qint64 ms)
+{
+    if (!d->running || !d->lastLive)
+        return;
+    d->watching = true;
+    d->watchMs = ms;
+    d->watched.start();
+    d->progress->setRange(0, int(std::max<qint64>(1, ms / 100)));
+    d->progress->setValue(0);
+    d->countdown.start();
+    tick();
+}
+
+void DiagnoseView::tick()
+{
+    if (!d->watching)
+        return;
+    const qint64 elapsed = std::min(d->watched.elapsed(), d->watchMs);
+    d->progress->setValue(int(elapsed / 100));
+    const qint64 left = (d->watchMs - elapsed + 999) / 1000;
+    if (d->cancel)
+        setMessage(tr("Stopping…"));
+    else
+        setMessage(tr("Watching the workload on %1: %n s left (blocktune reads nothing; start or keep the "
+                      "workload running)", nullptr, int(left)).arg(d->device));
+}
+
+QString DiagnoseView::liveSummary(const Diagnosis &dx) const
+{
+    const double s = dx.live->durationS;
+    const QString secs = format::number(s, s < 10 ? 1 : 0);
+    const DeviceReadahead *r = dx.live->find(dx.device);
+    if (!r || (r->all.windows == 0 && r->all.pagesReadAhead == 0))
+        return tr("Watched %1 for %2 s: the kernel read nothing ahead for it (no buffered reads of it ran). "
+                  "Diagnose read nothing itself.").arg(dx.device, secs);
+    const ReadaheadFigures &all = r->all;
+    QString text = tr("Watched %1 for %2 s (Diagnose read nothing itself). Readahead windows: %3 sync (a miss "
+                      "starts one), %4 async (a stream recognised), %5 mmap, %6 forced; window size %7 (p50), "
+                      "%8 windows at the cap; read_ahead_kb %9.")
+                       .arg(dx.device, secs, format::count(r->of(ReadaheadKind::Sync).windows),
+                            format::count(r->of(ReadaheadKind::Async).windows),
+                            format::count(r->of(ReadaheadKind::Mmap).windows),
+                            format::count(r->of(ReadaheadKind::Forced).windows),
+                            all.sizeP50KiB ? format::kib(double(*all.sizeP50KiB)) : tr("unknown"),
+                            format::count(all.atCap),
+                            r->readAheadKiB ? format::kib(double(*r->readAheadKiB)) : tr("unknown"));
+    if (dx.live->coverage.pages)
+        text += u' '
+            + tr("Pages read ahead: %1; used %2, evicted unused %3, still cached unused %4; used pages waited %5 "
+                 "(p50).")
+                  .arg(format::count(all.pagesReadAhead), format::count(all.pagesUsed), format::count(all.pagesWasted),
+                       format::count(all.pagesUnusedCached),
+                       all.waitP50Ms ? tr("%1 ms").arg(format::number(*all.waitP50Ms, 3)) : tr("unknown"));
+    else
+        text += u' ' + tr("Pages are not counted on this kernel: %1").arg(dx.live->coverage.pagesUnavailable);
+    if (all.interleavedRestarts > 0)
+        text += u' ' + tr("%1 sync windows restarted a stream another task read nearby.")
+                           .arg(format::count(all.interleavedRestarts));
+    return text;
+}
+
+void DiagnoseView::showHelp()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("How to read this"),
+        tr("<p><b>Measure</b> (the default) reads the device itself for a few seconds: the stream at its "
+           "readahead and at a larger one, raw reads, two streams side by side. Every setting it changes is "
+           "put back.</p>"
+           "<p><b>Watch the running workload</b> reads nothing: it counts, for the time chosen, what the "
+           "kernel's readahead does for the reads that run now (the kernel's readahead tracepoints). Start the "
+           "workload first, or keep it running: an idle device gives no findings.</p>"
+           "<p>A <b>sync window</b> starts when a read misses the page cache; an <b>async window</b> when a "
+           "reader reaches the marker of the last one, so the kernel has recognised a stream. A window <b>at "
+           "the cap</b> is as large as read_ahead_kb allows. Pages read ahead are <b>used</b> when someone "
+           "read them, <b>evicted unused</b> when they left the cache unread (wasted reads), and the "
+           "<b>wait</b> is how long used pages lay in the cache before they were read.</p>"
+           "<p>The findings: <b>readahead_capped</b> (most async windows at the cap, nearly all used, read "
+           "soon: a larger readahead serves larger requests), <b>readahead_wasted</b> (most pages read ahead "
+           "evicted unused: the smaller value named reads less for nobody), <b>streams_interleaved</b> "
+           "(several tasks read one stream through separate descriptors and keep restarting its window), "
+           "<b>random_reads</b> (only small sync windows: readahead does nothing here). A finding is stated "
+           "only with enough events to tell (at least %1 windows and %2 pages read ahead).</p>"
+           "<p>Each card shows its evidence and, where a value helps, the read_ahead_kb to set; "
+           "<b>Apply</b> shows the change first and writes only what the preview showed. Programs keep "
+           "the readahead of the descriptors they opened before: reopen them to see the new value.</p>")
+            .arg(format::count(kLiveMinWindows), format::count(kLiveMinPages)),
+        QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("diagnoseHelp"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
 void DiagnoseView::cancel()
 {
-    if (d->running)
-        d->cancel = true;
+    if (!d->running)
+        return;
+    d->cancel = true;
+    if (d->lastLive)
+        setMessage(tr("Stopping…"));
 }
 
 bool DiagnoseView::applyFix(const QString &code)
@@ -633,7 +879,8 @@ bool DiagnoseView::applyFix(const QString &code)
         if (f.code != code || f.fix.isEmpty())
             continue;
         d->fixing = code;
-        d->planTicket = d->session->plan(fixChanges(d->device, f.fix));
+        // A finding from the live workload names the device whose read_ahead_kb governs the reads.
+        d->planTicket = d->session->plan(fixChanges(f.device.isEmpty() ? d->device : f.device, f.fix));
         setMessage(tr("Planning %1…").arg(fixText(f.fix)));
         return true;
     }
@@ -653,6 +900,13 @@ void DiagnoseView::setRunning(bool running)
     d->intro->setText(introText());
     d->intro->setVisible(!d->ran);
     d->runButton->setEnabled(!running && !d->device.isEmpty());
+    const bool canWatch = d->noWatch.isEmpty();
+    d->watchLive->setEnabled(!running && canWatch);
+    d->watchSeconds->setEnabled(!running && canWatch);
+    if (!canWatch)
+        d->watchLive->setChecked(false);
+    // Watching makes no reads: "static checks only" says nothing then.
+    d->staticOnly->setEnabled(!running && d->session->capabilities().canMeasure && !d->watchLive->isChecked());
     d->cancelButton->setEnabled(running);
     for (QPushButton *b : std::as_const(d->fixButtons))
         b->setEnabled(!running && d->session->readOnlyReason().isEmpty());

@@ -11,8 +11,10 @@ class QFrame;
 namespace blocktune {
 
 class ConsoleSession;
+class Machine;
 struct ChangePlan;
 struct DiagnoseReply;
+struct Diagnosis;
 struct Finding;
 
 /// The console's Diagnose view (core/advisor's diagnose()): the selected
@@ -22,13 +24,19 @@ struct Finding;
 /// console's one session). Static checks look at the device model only and
 /// work on recorded trees too; the measured part (a few seconds of reads,
 /// readahead restored) runs on the view's own thread, live machine only.
+/// Or, instead of measuring, it watches the workload that runs for a while
+/// (the machine's readahead source, core/readahead) and states the findings
+/// from the live workload (readahead_capped, readahead_wasted,
+/// streams_interleaved, random_reads), without a read of its own.
 class DiagnoseView final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DiagnoseView)
 
 public:
-    explicit DiagnoseView(ConsoleSession *session, QWidget *parent = nullptr);
+    /// `machine` (the session's, outliving the view) opens the readahead
+    /// source for watching the running workload.
+    DiagnoseView(ConsoleSession *session, const Machine &machine, QWidget *parent = nullptr);
     /// Cancels a running diagnosis and waits for it (and its restore).
     ~DiagnoseView() override;
 
@@ -38,11 +46,19 @@ public:
     QStringList findingCodes() const;
     /// Why measuring is not offered (a recorded tree), or empty.
     QString measureDisabledReason() const;
+    /// Why watching the running workload is not offered (the machine's
+    /// capabilities().noReadaheadProbe), or empty.
+    QString liveDisabledReason() const;
+    /// Watching the workload now (the probe loaded, the countdown running).
+    bool isWatching() const;
 
 public Q_SLOTS:
     void setDevice(const QString &name);
     /// `measure` false: static checks only.
     bool run(bool measure);
+    /// Watches the running workload of the device for `seconds`, then
+    /// states the findings from it; false when it cannot start.
+    bool runLive(int seconds);
     void cancel();
     /// Plans the fix of the card with this code and shows it in the change
     /// preview; once accepted, writes that plan and checks again.
@@ -60,6 +76,11 @@ private:
     void connectSignals(ConsoleSession *session);
 
     void showDiagnosis(const DiagnoseReply &reply);
+    /// What the kernel's readahead did for the device while watched.
+    QString liveSummary(const Diagnosis &dx) const;
+    void startCountdown(qint64 ms);
+    void tick();
+    void showHelp();
     void showPreview(const blocktune::ChangePlan &plan);
     /// A finding's card: severity, cause, evidence, and the fix with Apply.
     QFrame *makeCard(const Finding &f, const QString &device, bool writable);
