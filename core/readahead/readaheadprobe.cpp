@@ -280,7 +280,6 @@ void addCounters(ReadaheadKindCounters &c, const readahead_value *perCpu, int cp
         const readahead_value &v = perCpu[cpu];
         c.windows += v.windows;
         c.missWindows += v.miss_windows;
-        c.atCap += v.at_cap;
         c.pagesReadAhead += v.pages;
         c.pagesUsed += v.used;
         c.pagesWasted += v.wasted;
@@ -312,7 +311,10 @@ Result<ReadaheadSnapshot> ReadaheadProbe::snapshot()
             for (int cpu = 0; cpu < cpus; ++cpu)
                 n += values[cpu];
             ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
-            (key.async ? c.asyncSizes : c.sizes)[key.pages] += n;
+            c.sizes[key.pages] += n;
+            c.asyncSizes[key.async_pages] += n;
+            if (key.at_cap)
+                c.atCap += n;
         });
     if (!read)
         return read.error();
