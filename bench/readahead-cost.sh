@@ -35,6 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 ra_kb=${2:-16}
+idle_seconds=5
 cli=${BLOCKTUNE_CLI:-build/bin/blocktune-cli}
 target_rate=20000
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (loop device, BPF, kernel.bpf_stats_enabled)"; exit 1; }
@@ -120,6 +121,17 @@ phase() {
         done
         [ "$n" -gt 0 ] || { echo "bench: no programs of the probe found (no prog_id in /proc/$cli_pid/fdinfo)"; exit 1; }
     fi
+    if [ -n "$with_probe" ]; then
+        # The machine's own page-cache work with the probe loaded, before the
+        # bench reads: it does not grow with the bench's windows.
+        local i0 i1 ti0 ti1
+        ti0=$(date +%s%N); i0=$(prog_table "$cli_pid")
+        sleep "$idle_seconds"
+        ti1=$(date +%s%N); i1=$(prog_table "$cli_pid")
+        join <(cut -d' ' -f2- <<<"$i0" | sort) <(cut -d' ' -f2- <<<"$i1" | sort) | awk -v w=$((ti1 - ti0)) '
+            { rt += $4 - $2; if ($1 ~ /^(tp|fe)_(sync|async)$/) windows += $5 - $3 }
+            END { printf "IDLE %.3f %.0f\n", rt / w * 100, windows / (w / 1e9) }' >"$work/idle"
+    fi
     start_load
     sleep 2
     [ -n "$cli_pid" ] && { c0=$(cpu_ns "$cli_pid"); table0=$(prog_table "$cli_pid"); }
@@ -166,14 +178,22 @@ grep '^  ' "$work/figures"
 rate=$(awk '$1 == "WINDOWS" { print $2 }' "$work/figures")
 progs=$(awk '$1 == "PROGS" { print $2 }' "$work/figures")
 mine=$(awk '$1 == "CLI" { print $2 }' "$work/figures")
+read -r _ idle_pct idle_rate <"$work/idle"
 IFS='|' read -r _ _ busyA <<<"$A"
 IFS='|' read -r _ _ busyB <<<"$B"
-awk -v rate="$rate" -v p="$progs" -v c="$mine" -v target="$target_rate" -v ba="$busyA" -v bb="$busyB" -v kb="$ra_kb" 'BEGIN {
+awk -v rate="$rate" -v p="$progs" -v c="$mine" -v target="$target_rate" -v ba="$busyA" -v bb="$busyB" -v kb="$ra_kb" \
+    -v ip="$idle_pct" -v ir="$idle_rate" 'BEGIN {
     total = p + c
     norm = rate ? total * target / rate : 0
     printf "\nwindows counted by the probe: %.0f/s (%d KiB windows)\n", rate, kb
     printf "probe at that rate: programs %.2f %% + blocktune-cli %.2f %% = %.2f %% of one core\n", p, c, total
     printf "READAHEAD PROBE COST at %d windows/s: %.2f %% of one core (target at most 2 %%)\n", target, norm
+    # The same with the machine'"'"'s own work apart: what the bench'"'"'s windows
+    # added per window, times the target, plus the work that was there anyway.
+    per = (rate > ir) ? (p - ip) / 100 * 1e9 / (rate - ir) : 0
+    printf "without the bench'"'"'s reads (%.0f s before them): programs %.2f %% at %.0f windows/s (the machine'"'"'s own work)\n", 5, ip, ir
+    printf "per window of the bench'"'"'s reads: %.0f ns of programs; at %d windows/s: %.2f %% + that %.2f %% + blocktune-cli %.2f %% = %.2f %% of one core\n",
+           per, target, per * target / 1e9 * 100, ip, c, per * target / 1e9 * 100 + ip + c
     printf "cross-check, whole machine busy: B %.1f %% - A %.1f %% = %.1f %% of one core (other work on the machine moves this)\n",
            bb, ba, bb - ba
 }'
