@@ -83,9 +83,9 @@ function(blocktune_bpf_skeleton name loader)
     # -mcpu=v3: the atomic add that returns the old value (kernel 5.12+).
     add_custom_command(OUTPUT ${gen}/${name}.bpf.o
         COMMAND ${BLOCKTUNE_BPF_CLANG} -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_${BLOCKTUNE_BPF_ARCH} -Wall -Werror
-                -I${gen} -I${src} ${includes} -c ${src}/${name}.bpf.c -o ${name}.bpf.o
+                -I${gen} -I${src} -I${PROJECT_SOURCE_DIR}/core/common/bpf ${includes} -c ${src}/${name}.bpf.c -o ${name}.bpf.o
         COMMAND ${strip}
-        DEPENDS ${src}/${name}.bpf.c ${src}/${name}.h ${gen}/vmlinux.h
+        DEPENDS ${src}/${name}.bpf.c ${src}/${name}.h ${PROJECT_SOURCE_DIR}/core/common/bpf/log2bucket.bpf.h ${gen}/vmlinux.h
         WORKING_DIRECTORY ${gen}
         COMMENT "Compiling the BPF program ${name}"
         VERBATIM)

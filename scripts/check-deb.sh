@@ -26,7 +26,8 @@ for path in /usr/bin/blocktune /usr/bin/blocktune-cli /usr/libexec/blocktune/blo
             /usr/share/icons/hicolor/256x256/apps/org.blocktune.Blocktune.png \
             /usr/share/doc/blocktune/copyright /usr/share/doc/blocktune/changelog.gz \
             /usr/share/doc/blocktune/fleets.md \
-            /lib/systemd/system/blocktune-metrics.service /lib/systemd/system/blocktune-metrics.timer; do
+            /lib/systemd/system/blocktune-metrics.service /lib/systemd/system/blocktune-metrics.timer \
+            /lib/systemd/system/blocktune-readahead.service; do
     grep -qx "$path" <<<"$contents" || fail "$path is missing from the package"
 done
 if grep -q '^/usr/bin/blocktune-helper$' <<<"$contents"; then fail "blocktune-helper must not be on PATH"; fi

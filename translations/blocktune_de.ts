@@ -696,6 +696,18 @@
 <context>
     <name>blocktune::Common</name>
     <message>
+        <source>kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; boot with lockdown=integrity or none to use them</source>
+        <translation>der Kernel-Lockdown (confidentiality) verbietet BPF-Programme, die Kernelspeicher lesen; zum Verwenden mit lockdown=integrity oder none booten</translation>
+    </message>
+    <message>
+        <source>loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root</source>
+        <translation>das BPF-Programm zu laden braucht root (oder CAP_BPF und CAP_PERFMON): als root ausführen</translation>
+    </message>
+    <message>
+        <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
+        <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
+    </message>
+    <message>
         <source>cannot open %1: %2</source>
         <translation>%1 lässt sich nicht öffnen: %2</translation>
     </message>
@@ -2688,14 +2700,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <translation>Latenz-Histogramme nicht verfügbar: </translation>
     </message>
     <message>
-        <source>kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; boot with lockdown=integrity or none to use them</source>
-        <translation>der Kernel-Lockdown (confidentiality) verbietet BPF-Programme, die Kernelspeicher lesen; zum Verwenden mit lockdown=integrity oder none booten</translation>
-    </message>
-    <message>
-        <source>loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root</source>
-        <translation>das BPF-Programm zu laden braucht root (oder CAP_BPF und CAP_PERFMON): als root ausführen</translation>
-    </message>
-    <message>
         <source>BLOCKTUNE_BPF_REFUSE=1 is set, so the BPF program was not loaded (unset it to load it)</source>
         <translation>BLOCKTUNE_BPF_REFUSE=1 ist gesetzt, daher wurde das BPF-Programm nicht geladen (zum Laden die Variable entfernen)</translation>
     </message>
@@ -2714,10 +2718,6 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
     <message>
         <source>latency histograms are off</source>
         <translation>Latenz-Histogramme sind aus</translation>
-    </message>
-    <message>
-        <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
-        <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
     </message>
     <message>
         <source>latency histograms unavailable: they measure the live machine, not a recorded tree (--sysroot)</source>
@@ -4224,14 +4224,6 @@ KiB</translation>
         <translation>Readahead lässt sich nicht beobachten: </translation>
     </message>
     <message>
-        <source>kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; boot with lockdown=integrity or none to use them</source>
-        <translation>der Kernel-Lockdown (confidentiality) verbietet BPF-Programme, die Kernelspeicher lesen; zum Verwenden mit lockdown=integrity oder none booten</translation>
-    </message>
-    <message>
-        <source>loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root</source>
-        <translation>das BPF-Programm zu laden braucht root (oder CAP_BPF und CAP_PERFMON): als root ausführen</translation>
-    </message>
-    <message>
         <source>the kernel refused fentry programs on the readahead functions although this is root (a security policy, such as a BPF LSM program, forbids attaching to kernel functions here); %1</source>
         <translation>der Kernel hat fentry-Programme an den Readahead-Funktionen abgelehnt, obwohl dies root ist (eine Sicherheitsrichtlinie, etwa ein BPF-LSM-Programm, verbietet hier das Anhängen an Kernelfunktionen); %1</translation>
     </message>
@@ -4242,10 +4234,6 @@ KiB</translation>
     <message>
         <source>and it has no tracepoint %1</source>
         <translation>und er hat keinen Tracepoint %1</translation>
-    </message>
-    <message>
-        <source>the BPF program failed at libbpf&apos;s %1 step: %2%3</source>
-        <translation>das BPF-Programm scheiterte an libbpfs Schritt %1: %2%3</translation>
     </message>
     <message>
         <source>this kernel has no tracepoint %1</source>

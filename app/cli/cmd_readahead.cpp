@@ -5,6 +5,7 @@
 #include "advisor/advisor.h"
 #include "common/units.h"
 #include "devices/devicemodel.h"
+#include "metrics/metrics.h"
 #include "readahead/readahead.h"
 
 #include <QJsonDocument>
@@ -23,11 +24,14 @@ struct ReadaheadOptions
     qint64 intervalMs = 0;
     bool watch = false;
     bool json = false;
+    bool collect = false;
+    QString textfileDir; ///< with collect
     QStringList devices; ///< kernel names, as the model has them
 };
 
 constexpr qint64 kMinIntervalMs = 100;
 constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
+constexpr qint64 kCollectIntervalMs = 15000;
 
 void describeReadahead(QCommandLineParser &parser)
 {
@@ -42,7 +46,11 @@ void describeReadahead(QCommandLineParser &parser)
         "with --watch also every --interval, then the findings (readahead_capped, readahead_wasted, "
         "streams_interleaved, random_reads: each stated only with enough events to tell, with its "
         "evidence and the read_ahead_kb to set; docs/cli.md has the thresholds); --json prints the "
-        "same as JSON (schema in docs/json.md), one line per interval with --watch."));
+        "same as JSON (schema in docs/json.md), one line per interval with --watch. With --collect it keeps "
+        "the probe loaded until SIGTERM or Ctrl-C and writes the counters of every device for Prometheus to "
+        "DIR/%1 every --interval (default 15s; node_exporter's textfile collector, Debian: %2; the package's "
+        "blocktune-readahead.service, not enabled), removing that file when it stops (docs/fleets.md).")
+        .arg(kReadaheadTextfileName, kDebianTextfileDir));
     parser.addPositionalArgument(QStringLiteral("DEVICE"),
                                  QStringLiteral("kernel name (sda, loop0) or /dev path; none = every device "
                                                 "that read ahead"),
@@ -50,10 +58,16 @@ void describeReadahead(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("duration"), QStringLiteral("watch this long, 100ms to 24h (default 30s)"),
                       QStringLiteral("TIME"), QStringLiteral("30s")});
     parser.addOption({QStringLiteral("interval"),
-                      QStringLiteral("with --watch, print every TIME, 100ms to the duration (default 1s)"),
+                      QStringLiteral("with --watch, print every TIME, 100ms to the duration (default 1s); with --collect, "
+                                     "write every TIME, 100ms to 24h (default 15s)"),
                       QStringLiteral("TIME"), QStringLiteral("1s")});
     parser.addOption({QStringLiteral("watch"), QStringLiteral("also print the table of every --interval")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON (schema 1) instead of the table")});
+    parser.addOption({QStringLiteral("collect"),
+                      QStringLiteral("run until stopped, writing the counters for Prometheus (needs --textfile-dir)")});
+    parser.addOption({QStringLiteral("textfile-dir"),
+                      QStringLiteral("with --collect, write DIR/%1 (temporary file, fsync, rename)").arg(kReadaheadTextfileName),
+                      QStringLiteral("DIR")});
 }
 
 /// A TIME option as milliseconds within [min, max]; -1 to go on, else the exit code.
@@ -83,6 +97,32 @@ int parseReadaheadArgs(CliContext &ctx, const QStringList &args, ReadaheadOption
         return r;
     o->watch = parser.isSet(QStringLiteral("watch"));
     o->json = parser.isSet(QStringLiteral("json"));
+    o->collect = parser.isSet(QStringLiteral("collect"));
+    o->devices = parser.positionalArguments();
+    if (o->collect) {
+        for (const char *other : {"duration", "watch", "json"})
+            if (parser.isSet(QString::fromLatin1(other)))
+                return fail(ctx, QStringLiteral("--collect runs until it is stopped and writes the textfile: "
+                                                "--%1 does not go with it").arg(QString::fromLatin1(other)),
+                            ExitUsage);
+        if (!o->devices.isEmpty())
+            return fail(ctx, QStringLiteral("--collect writes every device that reads ahead (got '%1')")
+                                 .arg(o->devices.join(u' ')),
+                        ExitUsage);
+        o->textfileDir = parser.value(QStringLiteral("textfile-dir"));
+        if (o->textfileDir.isEmpty())
+            return fail(ctx, QStringLiteral("--collect needs --textfile-dir DIR (Debian's: %1)").arg(kDebianTextfileDir),
+                        ExitUsage);
+        o->intervalMs = kCollectIntervalMs;
+        if (parser.isSet(QStringLiteral("interval"))) {
+            if (const int r = readTime(ctx, parser, QStringLiteral("interval"), kMinIntervalMs, kMaxMs, &o->intervalMs);
+                r >= 0)
+                return r;
+        }
+        return -1;
+    }
+    if (parser.isSet(QStringLiteral("textfile-dir")))
+        return fail(ctx, QStringLiteral("--textfile-dir goes with --collect"), ExitUsage);
     if (parser.isSet(QStringLiteral("interval")) && !o->watch)
         return fail(ctx, QStringLiteral("--interval goes with --watch (without it the table is printed once, "
                                         "at the end)"),
@@ -94,7 +134,6 @@ int parseReadaheadArgs(CliContext &ctx, const QStringList &args, ReadaheadOption
             r >= 0)
             return r;
     }
-    o->devices = parser.positionalArguments();
     return -1;
 }
 
@@ -146,6 +185,35 @@ bool waitUntil(std::chrono::steady_clock::time_point until, const CommandCancel 
     return false;
 }
 
+/// --collect: the probe stays loaded; every interval its counters go to the
+/// textfile, until SIGTERM, SIGINT or SIGHUP. The probe is unloaded and the
+/// file removed when it stops: counters of a probe no longer loaded would
+/// read as a device that stopped reading.
+int runCollect(CliContext &ctx, const ReadaheadOptions &o, ReadaheadSource &probe)
+{
+    ScanOptions scanOptions;
+    scanOptions.probeFilesystems = false;
+    QHash<quint64, QString> labels;
+    const CommandCancel cancel;
+    const auto begin = std::chrono::steady_clock::now();
+    for (qint64 tick = 0;; ++tick) {
+        if (tick > 0 && !waitUntil(begin + std::chrono::milliseconds(o.intervalMs * tick), cancel))
+            break;
+        auto now = probe.snapshot();
+        if (!now)
+            return fail(ctx, now.error().message);
+        // Scanned every time: devices come and go while it runs.
+        if (auto model = DeviceModel::scan(ctx.root, scanOptions))
+            labels = readaheadDeviceLabels(*model);
+        if (Status written = writeTextfile(o.textfileDir, readaheadMetricsText(*now, labels), kReadaheadTextfileName);
+            !written)
+            return fail(ctx, written.error().message, written.error().code == InvalidArgument ? ExitUsage : ExitFailed);
+    }
+    if (Status removed = removeTextfile(o.textfileDir, kReadaheadTextfileName); !removed)
+        return fail(ctx, removed.error().message);
+    return ExitOk;
+}
+
 } // namespace
 
 int runReadahead(CliContext &ctx, const QStringList &args)
@@ -157,6 +225,12 @@ int runReadahead(CliContext &ctx, const QStringList &args)
     if (const MachineCapabilities can = ctx.machine->capabilities(); !can.readaheadProbe)
         return fail(ctx, QStringLiteral("readahead watches the kernel of the machine it runs on, and %1").arg(can.noReadaheadProbe),
                     ExitUsage);
+    if (o.collect) {
+        auto probe = ctx.machine->openReadaheadSource();
+        if (!probe)
+            return fail(ctx, probe.error().message);
+        return runCollect(ctx, o, **probe);
+    }
     ScanOptions scanOptions;
     scanOptions.probeFilesystems = false;
     auto model = DeviceModel::scan(ctx.root, scanOptions);

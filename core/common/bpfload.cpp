@@ -1,6 +1,13 @@
 // libbpf's messages, kept for the BPF loaders' errors (bpfload.h).
 #include "bpfload.h"
 
+#include "sysroot.h"
+#include "tr.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+
 #if BLOCKTUNE_HAVE_BPF
 #include <bpf/libbpf.h>
 
@@ -64,5 +71,29 @@ QByteArray lastLibbpfLine()
 }
 
 #endif
+
+std::optional<Error> privilegeRefusal(int err, const QString &prefix)
+{
+    if (err != EPERM && err != EACCES)
+        return std::nullopt;
+    const SysRoot root;
+    auto lockdown = root.readFile(root.sysPath("kernel/security/lockdown"), 256);
+    if (lockdown && lockdown->contains("[confidentiality]"))
+        return makeError(err, prefix + CommonText::tr(
+            "kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; "
+            "boot with lockdown=integrity or none to use them"));
+    if (::geteuid() != 0)
+        return makeError(err, prefix + CommonText::tr(
+            "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
+    return std::nullopt;
+}
+
+Error stepFailure(int err, const char *step, const QString &prefix)
+{
+    const QByteArray detail = lastLibbpfLine();
+    return makeError(err, prefix + CommonText::tr("the BPF program failed at libbpf's %1 step: %2%3")
+                              .arg(QString::fromLatin1(step), errnoDetail(err),
+                                   detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
+}
 
 } // namespace blocktune::bpfload

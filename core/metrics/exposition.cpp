@@ -121,6 +121,11 @@ QList<uid_t> textfileFolderOwners()
 
 Status writeTextfile(const QString &dir, const QByteArray &text)
 {
+    return writeTextfile(dir, text, kTextfileName);
+}
+
+Status writeTextfile(const QString &dir, const QByteArray &text, QLatin1StringView fileName)
+{
     // Opened once, no link at the folder (and none on the way that someone
     // other than root could have made): on Debian the prometheus user owns
     // /var/lib/prometheus and could put a link where node-exporter/ was.
@@ -143,10 +148,22 @@ Status writeTextfile(const QString &dir, const QByteArray &text)
         return makeError(Refused, QStringLiteral("--textfile-dir %1: not writable by this user").arg(dir));
     // The temporary name does not end in .prom: the collector never reads
     // it half-written. Random, so nobody can make it first.
-    const QByteArray temp = '.' + QByteArray(kTextfileName.data(), kTextfileName.size()) + '.'
-                            + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
-    const QByteArray name(kTextfileName.data(), kTextfileName.size());
-    return safeopen::replaceFile(folder->get(), name, temp, text, 0644, QDir(dir).filePath(kTextfileName));
+    const QByteArray name(fileName.data(), fileName.size());
+    const QByteArray temp = '.' + name + '.' + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+    return safeopen::replaceFile(folder->get(), name, temp, text, 0644, QDir(dir).filePath(fileName));
+}
+
+Status removeTextfile(const QString &dir, QLatin1StringView fileName)
+{
+    auto folder = safeopen::openFolder(QFile::encodeName(QDir(dir).absolutePath()));
+    if (!folder)
+        return makeError(Refused, QStringLiteral("--textfile-dir %1: %2").arg(dir, folder.error().message));
+    const QByteArray name(fileName.data(), fileName.size());
+    if (::unlinkat(folder->get(), name.constData(), 0) != 0 && errno != ENOENT) {
+        const int err = errno;
+        return makeError(err, QStringLiteral("cannot remove %1: %2").arg(QDir(dir).filePath(fileName), errnoText(err)));
+    }
+    return {};
 }
 
 } // namespace blocktune

@@ -14,8 +14,10 @@
 // series whose figure is unknown is left out, never guessed.
 
 #include "common/result.h"
+#include "readahead/readahead.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -27,6 +29,7 @@ namespace blocktune {
 
 class TuningSession;
 class ProfileLibrary;
+class DeviceModel;
 
 /// The name of the file writeTextfile() writes: node_exporter reads `*.prom`.
 inline constexpr QLatin1StringView kTextfileName{"blocktune.prom"};
@@ -100,5 +103,35 @@ MetricsReport collectMetrics(TuningSession &session, ProfileLibrary &profiles, c
 /// writable by group or others; DIR/blocktune.prom is a link. A failed
 /// write (ENOSPC) says why and leaves the old file as it was.
 Status writeTextfile(const QString &dir, const QByteArray &text);
+/// The same for DIR/`fileName` (a `*.prom` name of its own, so two writers
+/// never replace each other's file).
+Status writeTextfile(const QString &dir, const QByteArray &text, QLatin1StringView fileName);
+/// Removes DIR/`fileName` (a link there is removed, not followed); no file
+/// is no error.
+Status removeTextfile(const QString &dir, QLatin1StringView fileName);
+
+// ---- Readahead on the live workload (core/readahead) ---------------------------------
+
+/// The file `blocktune-cli readahead --collect` keeps in the textfile folder.
+inline constexpr QLatin1StringView kReadaheadTextfileName{"blocktune-readahead.prom"};
+
+/// The `device` label of each device number a readahead snapshot may hold:
+/// the kernel name of every block device of `model` (a partition's own).
+/// A number without one (a filesystem with no block device) is labelled
+/// "MAJ:MIN" by readaheadMetricsText().
+QHash<quint64, QString> readaheadDeviceLabels(const DeviceModel &model);
+
+/// A readahead source's counters (cumulative since it started: a collector
+/// that starts again starts them at 0, which rate() takes as a reset), every
+/// device the snapshot holds, by label:
+///   blocktune_readahead_windows_total{device,kind}        windows started (kind: sync, async, mmap, forced)
+///   blocktune_readahead_windows_at_cap_total{device,kind} of them, sized at the device's read_ahead_kb
+///   blocktune_readahead_sized_windows_total{device,kind}  windows whose size was seen
+///   blocktune_readahead_window_bytes_total{device,kind}   their sizes added up (mean: the ratio of the rates)
+///   blocktune_readahead_pages_total{device,outcome}       read_ahead; of them used, wasted (left the cache
+///                                                         unused), untracked (the probe's table was full)
+///   blocktune_readahead_interleaved_restarts_total{device} sync restarts of interleaved readers
+///   blocktune_readahead_dropped_events_total              events a full table of the probe refused
+QByteArray readaheadMetricsText(const ReadaheadSnapshot &snapshot, const QHash<quint64, QString> &labels);
 
 } // namespace blocktune

@@ -37,21 +37,9 @@ QString prefix()
 // something else (then libbpf's own words).
 Error refusedBecause(int err, const char *step)
 {
-    const SysRoot root;
-    if (err == EPERM || err == EACCES) {
-        auto lockdown = root.readFile(root.sysPath("kernel/security/lockdown"), 256);
-        if (lockdown && lockdown->contains("[confidentiality]"))
-            return makeError(err, prefix() + MonitorText::tr(
-                "kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; "
-                "boot with lockdown=integrity or none to use them"));
-        if (::geteuid() != 0)
-            return makeError(err, prefix() + MonitorText::tr(
-                "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
-    }
-    const QByteArray detail = bpfload::lastLibbpfLine();
-    return makeError(err, prefix() + MonitorText::tr("the BPF program failed at libbpf's %1 step: %2%3")
-                              .arg(QString::fromLatin1(step), errnoDetail(err),
-                                   detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
+    if (std::optional<Error> privilege = bpfload::privilegeRefusal(err, prefix()))
+        return *privilege;
+    return bpfload::stepFailure(err, step, prefix());
 }
 
 // block_io_done (6.5+) fires where diskstats accounts a completion; older

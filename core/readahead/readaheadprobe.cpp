@@ -76,31 +76,19 @@ KernelHooks kernelHooks()
 // policy against fentry programs, or something else (then libbpf's words).
 Error refusedBecause(int err, const char *step, bool fentry, const KernelHooks &k)
 {
-    const SysRoot root;
-    if (err == EPERM || err == EACCES) {
-        auto lockdown = root.readFile(root.sysPath("kernel/security/lockdown"), 256);
-        if (lockdown && lockdown->contains("[confidentiality]"))
-            return makeError(err, prefix() + ReadaheadText::tr(
-                "kernel lockdown (confidentiality) forbids BPF programs that read kernel memory; "
-                "boot with lockdown=integrity or none to use them"));
-        if (::geteuid() != 0)
-            return makeError(err, prefix() + ReadaheadText::tr(
-                "loading the BPF program needs root (or CAP_BPF and CAP_PERFMON): run as root"));
-        // Forced to fentry (BLOCKTUNE_READAHEAD_HOOKS), the tracepoints may be there all along.
-        if (fentry)
-            return makeError(err, prefix() + ReadaheadText::tr(
-                "the kernel refused fentry programs on the readahead functions although this is root (a "
-                "security policy, such as a BPF LSM program, forbids attaching to kernel functions here); %1")
-                                      .arg(k.tracepoints
-                                               ? ReadaheadText::tr("this kernel has the readahead tracepoints: "
-                                                                   "unset BLOCKTUNE_READAHEAD_HOOKS to use them")
-                                               : ReadaheadText::tr("and it has no tracepoint %1")
-                                                     .arg(k.missingTracepoints.join(u", "))));
-    }
-    const QByteArray detail = bpfload::lastLibbpfLine();
-    return makeError(err, prefix() + ReadaheadText::tr("the BPF program failed at libbpf's %1 step: %2%3")
-                              .arg(QString::fromLatin1(step), errnoDetail(err),
-                                   detail.isEmpty() ? QString() : QStringLiteral(" (libbpf: ") + QString::fromUtf8(detail) + u')'));
+    if (std::optional<Error> privilege = bpfload::privilegeRefusal(err, prefix()))
+        return *privilege;
+    // Forced to fentry (BLOCKTUNE_READAHEAD_HOOKS), the tracepoints may be there all along.
+    if ((err == EPERM || err == EACCES) && fentry)
+        return makeError(err, prefix() + ReadaheadText::tr(
+            "the kernel refused fentry programs on the readahead functions although this is root (a "
+            "security policy, such as a BPF LSM program, forbids attaching to kernel functions here); %1")
+                                  .arg(k.tracepoints
+                                           ? ReadaheadText::tr("this kernel has the readahead tracepoints: "
+                                                               "unset BLOCKTUNE_READAHEAD_HOOKS to use them")
+                                           : ReadaheadText::tr("and it has no tracepoint %1")
+                                                 .arg(k.missingTracepoints.join(u", "))));
+    return bpfload::stepFailure(err, step, prefix());
 }
 
 #endif
@@ -280,7 +268,6 @@ void addCounters(ReadaheadKindCounters &c, const readahead_value *perCpu, int cp
         const readahead_value &v = perCpu[cpu];
         c.windows += v.windows;
         c.missWindows += v.miss_windows;
-        c.atCap += v.at_cap;
         c.pagesReadAhead += v.pages;
         c.pagesUsed += v.used;
         c.pagesWasted += v.wasted;
@@ -312,7 +299,10 @@ Result<ReadaheadSnapshot> ReadaheadProbe::snapshot()
             for (int cpu = 0; cpu < cpus; ++cpu)
                 n += values[cpu];
             ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
-            (key.async ? c.asyncSizes : c.sizes)[key.pages] += n;
+            c.sizes[key.pages] += n;
+            c.asyncSizes[key.async_pages] += n;
+            if (key.at_cap)
+                c.atCap += n;
         });
     if (!read)
         return read.error();

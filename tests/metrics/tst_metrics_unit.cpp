@@ -20,6 +20,7 @@
 //    ConditionPathIsDirectory, the timer. A probe run in the same sandbox
 //    shows each imposed restriction really is in force (root: namespaces).
 #include "history/history.h"
+#include "readahead/readahead.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -27,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -42,6 +44,7 @@ namespace {
 const QString kUnit = QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/systemd/blocktune-metrics.service");
 const QString kSandbox = QStringLiteral(BLOCKTUNE_SOURCE_DIR "/tests/metrics/unit-sandbox.py");
 const QString kTextfileDir = QStringLiteral("/var/lib/prometheus/node-exporter");
+const QString kReadaheadUnit = QStringLiteral(BLOCKTUNE_SOURCE_DIR "/resources/systemd/blocktune-readahead.service");
 
 QString missingTool()
 {
@@ -178,6 +181,51 @@ private Q_SLOTS:
             const ProcessResult checked = run(promtool, {QStringLiteral("check"), QStringLiteral("metrics")}, 60000, text);
             QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err).constData());
         }
+    }
+
+    // blocktune-readahead.service keeps the readahead probe loaded: its
+    // exposure, and its ExecStart in its sandbox (root with CAP_BPF and
+    // CAP_PERFMON only, @system-service and bpf, no W+X memory, a read-only
+    // tree) loads the probe and writes its textfile.
+    void readaheadUnitLoadsTheProbeInItsSandbox()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("systemd-analyze")).isEmpty())
+            QFAIL("systemd-analyze is missing (apt-get install systemd)");
+        const ProcessResult text = run(QStringLiteral("systemd-analyze"), {QStringLiteral("security"), QStringLiteral("--offline=true"),
+                                                                          QStringLiteral("--no-pager"), kReadaheadUnit});
+        static const QRegularExpression overall(QStringLiteral("Overall exposure level for blocktune-readahead\\.service: ([0-9.]+)"));
+        const auto m = overall.match(QString::fromUtf8(text.out + text.err));
+        QVERIFY2(m.hasMatch(), QByteArray(text.out + text.err).constData());
+        qInfo("blocktune-readahead.service: systemd-analyze security --offline=true: %s", qPrintable(m.captured(1)));
+        QVERIFY2(m.captured(1).toDouble() < 5.0, qPrintable(m.captured(0)));
+
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (const QString why = missingTool(); !why.isEmpty())
+            QFAIL(qPrintable(why));
+        if (!ReadaheadProbe::builtIn())
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        QProcess unit;
+        unit.setProcessChannelMode(QProcess::MergedChannels);
+        unit.start(QStringLiteral("/usr/bin/python3"),
+                   {kSandbox, kReadaheadUnit, QStringLiteral("--program"), binary("blocktune-cli"), QStringLiteral("--bind"),
+                    folder.path() + u':' + kTextfileDir});
+        QVERIFY(unit.waitForStarted());
+        const QString prom = folder.filePath(QStringLiteral("blocktune-readahead.prom"));
+        // Written once the probe is loaded (the first of every 15 s).
+        for (int i = 0; i < 600 && !QFileInfo::exists(prom); ++i)
+            if (unit.waitForFinished(100)) // it stopped: the probe did not load
+                break;
+        const bool written = QFileInfo::exists(prom);
+        // SIGKILL to the sandbox's python: bubblewrap and the CLI die with it (--die-with-parent).
+        unit.kill();
+        unit.waitForFinished();
+        QVERIFY2(written, unit.readAll().constData());
+        QFile f(prom);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray content = f.readAll();
+        QVERIFY2(content.contains("# TYPE blocktune_readahead_dropped_events_total counter\n"), content.constData());
     }
 };
 

@@ -15,7 +15,8 @@ What is imposed, as the unit says it (each only when the unit sets it):
     PrivateTmp=            empty /tmp and /var/tmp
     PrivateDevices=        a minimal /dev (null, zero, random, tty...)
     PrivateNetwork=        a network namespace with only loopback
-    CapabilityBoundingSet= (empty) every capability dropped, the bounding set too
+    CapabilityBoundingSet= every capability but the unit's dropped (empty:
+                           all), the bounding set too
     NoNewPrivileges=       (bubblewrap always sets no_new_privs)
   this script, in the sandbox, before exec:
     Environment=, UMask=, MemoryDenyWriteExecute= (prctl PR_SET_MDWE),
@@ -130,20 +131,40 @@ def bwrap_command(unit, binds, inner):
         cmd += ['--bind' if allowed else '--ro-bind', host, there]
     if yes(unit, 'PrivateNetwork'):
         cmd += ['--unshare-net']
-    if last(unit, 'CapabilityBoundingSet', None) == '':
-        # Everything but CAP_SETPCAP, which restrict_here() needs to empty
-        # the bounding set (bubblewrap leaves it full) before it drops that too.
+    bounding = last(unit, 'CapabilityBoundingSet', None)
+    if bounding is not None:
+        # The unit's capabilities and CAP_SETPCAP, which restrict_here() needs
+        # to narrow the bounding set (bubblewrap leaves it full) before it
+        # drops that too.
         cmd += ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETPCAP']
+        for cap in bounding.split():
+            cmd += ['--cap-add', cap]
     return cmd + ['--'] + inner
 
 
-def drop_every_capability(libc):
-    """CapabilityBoundingSet= (empty): the bounding set emptied, then the
-    effective, permitted and inheritable sets, so that an exec as root
-    gains nothing back."""
+# The capabilities a unit here may keep (linux/capability.h).
+CAPABILITIES = {'CAP_DAC_OVERRIDE': 1, 'CAP_DAC_READ_SEARCH': 2, 'CAP_SYS_ADMIN': 21,
+                'CAP_SYS_RESOURCE': 24, 'CAP_PERFMON': 38, 'CAP_BPF': 39}
+
+
+def keep_capabilities(libc, names):
+    """CapabilityBoundingSet=NAMES (empty: none): the bounding set narrowed to
+    them, then the effective and permitted sets set to them and the
+    inheritable set emptied, so that an exec as root gains nothing more."""
+    try:
+        keep = {CAPABILITIES[n] for n in names}
+    except KeyError as e:
+        sys.exit('unit-sandbox: capability %s is not one this script knows' % e)
+    # One this process has not got (a container's bounding set) cannot be
+    # kept: the program runs with less than the unit would give it.
+    with open('/proc/self/status') as f:
+        have = next(int(l.split()[1], 16) for l in f if l.startswith('CapBnd:'))
+    keep = {cap for cap in keep if have & (1 << cap)}
     PR_CAPBSET_DROP = 24
     last_cap = int(open('/proc/sys/kernel/cap_last_cap').read())
     for cap in range(last_cap + 1):
+        if cap in keep:
+            continue
         if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             sys.exit('unit-sandbox: PR_CAPBSET_DROP %d: %s' % (cap, os.strerror(ctypes.get_errno())))
 
@@ -155,6 +176,9 @@ def drop_every_capability(libc):
                     ('inheritable', ctypes.c_uint32)]
     header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (Data * 2)()
+    for cap in keep:
+        data[cap // 32].effective |= 1 << (cap % 32)
+        data[cap // 32].permitted |= 1 << (cap % 32)
     if libc.capset(ctypes.byref(header), data) != 0:
         sys.exit('unit-sandbox: capset: %s' % os.strerror(ctypes.get_errno()))
 
@@ -171,8 +195,9 @@ def restrict_here(unit):
     if umask:
         os.umask(int(umask, 8))
     libc = ctypes.CDLL(None, use_errno=True)
-    if last(unit, 'CapabilityBoundingSet', None) == '':
-        drop_every_capability(libc)
+    bounding = last(unit, 'CapabilityBoundingSet', None)
+    if bounding is not None:
+        keep_capabilities(libc, bounding.split())
     if yes(unit, 'MemoryDenyWriteExecute'):
         PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN = 65, 1
         if libc.prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0) != 0:

@@ -6,6 +6,7 @@
 // refuses an unknown device or a bad duration with exit status 2. The
 // referee: bpftrace (Debian's package) counts page_cache_async_ra events of
 // the loop during the same dd, and the probe's async windows are that count.
+#include "bpftrace_referee.h"
 #include "common/counts.h"
 #include "devices/devicemodel.h"
 #include "readahead/readahead.h"
@@ -30,35 +31,6 @@ using namespace blocktune;
 using namespace blocktune::test;
 
 namespace {
-
-const char *const kBpftrace = "/usr/bin/bpftrace";
-
-/// bpftrace's tracepoint probes read their format from tracefs, which a
-/// machine without systemd (as this kind of VM) has not mounted; blocktune's
-/// probe does not need it (BTF). Mounted for the referee where it is not
-/// (root), and unmounted again when the test ends; `error` says what failed.
-struct Tracefs
-{
-    QString error;
-    bool mountedHere = false;
-    Tracefs()
-    {
-        if (QFileInfo::exists(u"/sys/kernel/tracing/events"_qs))
-            return;
-        QProcess mount;
-        mount.start(u"mount"_qs, {u"-t"_qs, u"tracefs"_qs, u"nodev"_qs, u"/sys/kernel/tracing"_qs});
-        if (!mount.waitForFinished(10000) || mount.exitCode() != 0)
-            error = u"precondition: bpftrace needs tracefs at /sys/kernel/tracing, and mounting it failed: "_qs
-                    + QString::fromLocal8Bit(mount.readAllStandardError()).trimmed();
-        else
-            mountedHere = true;
-    }
-    ~Tracefs()
-    {
-        if (mountedHere)
-            QProcess::execute(u"umount"_qs, {u"/sys/kernel/tracing"_qs});
-    }
-};
 
 constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr quint64 kReadAheadKiB = 1024;

@@ -37,6 +37,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "blocklatency.h"
+#include "log2bucket.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -131,18 +132,10 @@ __u32 insert_wanted = 0;
 
 static const struct blocklatency_value zero_value;
 
-/* floor(log2(us)), 0 below 2 us, at most the last bucket. */
+/* The histograms' log2 bucket (core/common/bpf/log2bucket.bpf.h). */
 static __always_inline __u32 bucket_of(__u64 ns)
 {
-    __u64 us = ns / 1000;
-    __u32 b = 0;
-    if (us >> 32) { us >>= 32; b += 32; }
-    if (us >> 16) { us >>= 16; b += 16; }
-    if (us >> 8) { us >>= 8; b += 8; }
-    if (us >> 4) { us >>= 4; b += 4; }
-    if (us >> 2) { us >>= 2; b += 2; }
-    if (us >> 1) b += 1;
-    return b < BLOCKLATENCY_BUCKETS - 1 ? b : BLOCKLATENCY_BUCKETS - 1;
+    return log2_us_bucket(ns, BLOCKLATENCY_BUCKETS);
 }
 
 static __always_inline void account(__u32 dev, __u32 op, __u64 queue_ns, __u64 device_ns)

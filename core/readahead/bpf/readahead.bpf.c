@@ -50,6 +50,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "readahead.h"
+#include "log2bucket.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -155,18 +156,10 @@ __u64 dropped = 0;
 
 static const struct readahead_value zero_value;
 
-/* floor(log2(us)), 0 below 2 us, at most the last bucket. */
+/* The histograms' log2 bucket (core/common/bpf/log2bucket.bpf.h). */
 static __always_inline __u32 bucket_of(__u64 ns)
 {
-    __u64 us = ns / 1000;
-    __u32 b = 0;
-    if (us >> 32) { us >>= 32; b += 32; }
-    if (us >> 16) { us >>= 16; b += 16; }
-    if (us >> 8) { us >>= 8; b += 8; }
-    if (us >> 4) { us >>= 4; b += 4; }
-    if (us >> 2) { us >>= 2; b += 2; }
-    if (us >> 1) b += 1;
-    return b < READAHEAD_WAIT_BUCKETS - 1 ? b : READAHEAD_WAIT_BUCKETS - 1;
+    return log2_us_bucket(ns, READAHEAD_WAIT_BUCKETS);
 }
 
 static __always_inline struct readahead_value *value_of(__u32 dev, __u32 kind)
@@ -182,9 +175,10 @@ static __always_inline struct readahead_value *value_of(__u32 dev, __u32 kind)
     return v;
 }
 
-static __always_inline void count_size(__u32 dev, __u32 kind, __u32 async, __u32 pages)
+static __always_inline void count_size(__u32 dev, __u32 kind, __u32 pages, __u32 async_pages, bool at_cap)
 {
-    struct readahead_size_key key = {.dev = dev, .kind = (__u16)kind, .async = (__u16)async, .pages = pages};
+    struct readahead_size_key key = {
+        .dev = dev, .kind = (__u16)kind, .at_cap = at_cap, .pages = pages, .async_pages = async_pages};
     __u64 *n = bpf_map_lookup_elem(&sizes, &key);
     if (n) {
         *n += 1;
@@ -325,16 +319,15 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
         return; /* page_cache_ra_order's gaps, read by do_page_cache_ra */
     __u32 dev = dev_of(inode);
     __u32 kind;
-    struct readahead_value *v;
     if (pending_here(t, inode, index, now)) {
+        /* Its start counted the window already: only its size is new. */
         kind = t->pending_kind;
         if (unbounded)
             ra_pages = t->pending_ra_pages;
         t->pending_active = 0;
-        v = value_of(dev, kind);
     } else {
         kind = unbounded ? READAHEAD_FORCED : READAHEAD_MMAP;
-        v = value_of(dev, kind);
+        struct readahead_value *v = value_of(dev, kind);
         if (v) {
             v->windows += 1;
             if (kind == READAHEAD_MMAP)
@@ -343,10 +336,7 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
         if (unbounded)
             ra_pages = 0; /* no descriptor: no cap to compare with */
     }
-    if (v && ra_pages && size >= ra_pages)
-        v->at_cap += 1;
-    count_size(dev, kind, 0, size);
-    count_size(dev, kind, 1, async_size);
+    count_size(dev, kind, size, async_size, ra_pages && size >= ra_pages);
     t->win_inode = (__u64)inode;
     t->win_start = index;
     t->win_end = index + size;
@@ -498,7 +488,11 @@ static __always_inline void remember_pages(__u64 mapping, __u64 first, __u32 pag
         .kind_hi = kind & 2 ? ~0ULL : 0,
         .dev = dev,
     };
-    bpf_loop(FOLIO_CHUNKS, remember_chunk, &r, 0);
+    /* Most folios lie in one chunk: a direct call, not bpf_loop's. */
+    if (r.first / READAHEAD_CHUNK_PAGES == r.last / READAHEAD_CHUNK_PAGES)
+        remember_chunk(0, &r);
+    else
+        bpf_loop(FOLIO_CHUNKS, remember_chunk, &r, 0);
     v->untracked += r.untracked;
     if (pages > r.seen)
         v->untracked += pages - r.seen;
@@ -556,6 +550,8 @@ static long done_chunk(__u32 i, void *data)
     __u64 taken = __sync_fetch_and_and(&c->ahead, ~bits) & bits;
     if (!taken)
         return 0;
+    if (!d->now)
+        d->now = bpf_ktime_get_ns(); /* read once something is taken: most calls take nothing */
     account_pages(c, taken, d->used, d->now);
     if (!c->ahead)
         bpf_map_delete_elem(&chunks, &key);
@@ -568,8 +564,13 @@ static __always_inline void pages_done(__u64 mapping, __u64 first, __u64 last, b
 {
     if (last < first)
         return;
-    struct done_ctx d = {.mapping = mapping, .first = first, .last = last, .now = bpf_ktime_get_ns(), .used = used};
-    bpf_loop(USE_CHUNKS, done_chunk, &d, 0);
+    struct done_ctx d = {.mapping = mapping, .first = first, .last = last, .used = used};
+    /* A read(2), a fault or a folio leaving the cache mostly spans one
+     * chunk: a direct call, not bpf_loop's. */
+    if (first / READAHEAD_CHUNK_PAGES == last / READAHEAD_CHUNK_PAGES)
+        done_chunk(0, &d);
+    else
+        bpf_loop(USE_CHUNKS, done_chunk, &d, 0);
 }
 
 SEC("tp_btf/mm_filemap_add_to_page_cache")

@@ -15,7 +15,7 @@ enum readahead_kind {
 #define READAHEAD_WAIT_BUCKETS 32
 /* Devices x kinds that saw an event. */
 #define READAHEAD_MAX_KEYS 16384
-/* Distinct window sizes per device, kind and field. */
+/* Distinct window sizes (size, async_size, at the cap) per device and kind. */
 #define READAHEAD_MAX_SIZES 16384
 /* Pages read ahead and not yet used nor removed are remembered in chunks of
  * READAHEAD_CHUNK_PAGES consecutive pages of one file, one bit a page. A
@@ -34,7 +34,6 @@ struct readahead_key {
 struct readahead_value {
     unsigned long long windows;      /* windows this kind started */
     unsigned long long miss_windows; /* of them started by a miss (the founding table's sync_count) */
-    unsigned long long at_cap;       /* windows whose size reached the descriptor's ra_pages */
     unsigned long long pages;        /* pages read ahead */
     unsigned long long used;         /* of them read (read(2), splice) or mapped (mmap) */
     unsigned long long wasted;       /* of them removed from the page cache unused */
@@ -46,11 +45,14 @@ struct readahead_value {
     unsigned long long wait[READAHEAD_WAIT_BUCKETS];
 };
 
-/* Window sizes: one key per device, kind, field and size in pages. */
+/* Windows by their size: one key per device, kind, size and async_size in
+ * pages, and whether the size reached the descriptor's ra_pages (at the
+ * cap). One map update a window sized (the window program's only one when
+ * its start counted it already). */
 struct readahead_size_key {
     unsigned int dev;
     unsigned short kind;
-    unsigned short async; /* 0: the window's size, 1: its async_size */
-    unsigned int pages;
-    unsigned int pad;
+    unsigned short at_cap; /* 1: size >= the descriptor's ra_pages */
+    unsigned int pages;       /* the window's size */
+    unsigned int async_pages; /* its async_size */
 };
