@@ -2512,6 +2512,22 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>attaching the BPF program to block_rq_insert failed: %1</source>
         <translation>das BPF-Programm ließ sich nicht an block_rq_insert anhängen: %1</translation>
     </message>
+    <message>
+        <source>readahead figures are off</source>
+        <translation>Readahead-Zahlen sind aus</translation>
+    </message>
+    <message>
+        <source>no readahead source was given to this monitor</source>
+        <translation>diesem Monitor wurde keine Readahead-Quelle gegeben</translation>
+    </message>
+    <message>
+        <source>loading the readahead probe (a BPF program; this takes a second or two)…</source>
+        <translation>die Readahead-Sonde wird geladen (ein BPF-Programm; das dauert ein, zwei Sekunden)…</translation>
+    </message>
+    <message>
+        <source>the readahead source did not open</source>
+        <translation>die Readahead-Quelle ließ sich nicht öffnen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>
