@@ -4,11 +4,14 @@
 // readahead report names them (the recorded live-loop tree: loop0 is 7:0 at
 // read_ahead_kb 2560, vda 254:0 at 8192); a failed snapshot says so; nothing
 // stays loaded once turned off; the worker opens the source off its thread
-// and the ticks say so meanwhile; --json carries readahead --json's object.
+// and the ticks say so meanwhile; --json carries readahead --json's object;
+// blocktune-cli monitor --readahead goes on without it when the probe is refused.
 #include "monitortestsupport.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
@@ -244,6 +247,26 @@ private Q_SLOTS:
         QCOMPARE(loads->load(), 2);
         QVERIFY(!*alive);
         QCOMPARE(tick().readaheadUnavailable, u"readahead figures are off"_qs);
+    }
+
+    // The CLI on the live machine with the probe refused (the test switch,
+    // so no root is needed): said once on stderr, the ticks go on without
+    // readahead, exit 0, as --latency does.
+    void cliGoesOnWithoutReadaheadWhenTheProbeIsRefused()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"BLOCKTUNE_BPF_REFUSE"_qs, u"1"_qs);
+        QProcess cli;
+        cli.setProcessEnvironment(env);
+        cli.start(binary("blocktune-cli"), {u"monitor"_qs, u"--readahead"_qs, u"--json"_qs, u"--count"_qs, u"2"_qs,
+                                            u"--interval"_qs, u"100ms"_qs});
+        QVERIFY(cli.waitForFinished(60000));
+        const QByteArray out = cli.readAllStandardOutput(), err = cli.readAllStandardError();
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(err.contains("BLOCKTUNE_BPF_REFUSE=1") && err.contains("showing the figures without readahead"),
+                 err.constData());
+        QCOMPARE(out.count('\n'), 2);
+        QVERIFY2(!out.contains("\"readahead\""), out.left(400).constData());
     }
 
     void workerSaysWhyTheSourceDidNotOpen()
