@@ -2727,6 +2727,22 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>attaching the BPF program to block_rq_insert failed: %1</source>
         <translation>das BPF-Programm ließ sich nicht an block_rq_insert anhängen: %1</translation>
     </message>
+    <message>
+        <source>readahead figures are off</source>
+        <translation>Readahead-Zahlen sind aus</translation>
+    </message>
+    <message>
+        <source>no readahead source was given to this monitor</source>
+        <translation>diesem Monitor wurde keine Readahead-Quelle gegeben</translation>
+    </message>
+    <message>
+        <source>loading the readahead probe (a BPF program; this takes a second or two)…</source>
+        <translation>die Readahead-Sonde wird geladen (ein BPF-Programm; das dauert ein, zwei Sekunden)…</translation>
+    </message>
+    <message>
+        <source>the readahead source did not open</source>
+        <translation>die Readahead-Quelle ließ sich nicht öffnen</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>
@@ -2922,6 +2938,22 @@ KiB</translation>
     <message>
         <source>This is a recording: its counters are frozen.</source>
         <translation>Dies ist eine Aufzeichnung: ihre Zähler stehen still.</translation>
+    </message>
+    <message>
+        <source>Rea&amp;dahead</source>
+        <translation>Rea&amp;dahead</translation>
+    </message>
+    <message>
+        <source>What the kernel&apos;s readahead does for the workload that runs now, per device: windows by kind, their size against the cap, pages used and wasted (a BPF program on its readahead tracepoints, loaded while this is on).</source>
+        <translation>Was das Readahead des Kernels für die laufende Last tut, je Gerät: Fenster nach Art, ihre Größe gegen die Obergrenze, genutzte und verschwendete Seiten (ein BPF-Programm an seinen Readahead-Tracepoints, geladen, solange dies an ist).</translation>
+    </message>
+    <message>
+        <source>Readahead cannot be watched here: %1</source>
+        <translation>Readahead lässt sich hier nicht beobachten: %1</translation>
+    </message>
+    <message>
+        <source>Loading the readahead probe (a BPF program; this takes a second or two)…</source>
+        <translation>Die Readahead-Sonde wird geladen (ein BPF-Programm; das dauert ein, zwei Sekunden)…</translation>
     </message>
 </context>
 <context>
@@ -4266,6 +4298,87 @@ KiB</translation>
     <message>
         <source>reading the BPF map %1 failed: %2</source>
         <translation>das Lesen der BPF-Map %1 schlug fehl: %2</translation>
+    </message>
+</context>
+<context>
+    <name>blocktune::ReadaheadView</name>
+    <message>
+        <source>windows/s</source>
+        <translation>Fenster/s</translation>
+    </message>
+    <message>
+        <source>pages/s used
+(dashed: wasted)</source>
+        <translation>Seiten/s genutzt
+(gestrichelt: verschwendet)</translation>
+    </message>
+    <message>
+        <source>wait of used
+pages, p50 ms</source>
+        <translation>Wartezeit genutzter
+Seiten, p50 ms</translation>
+    </message>
+    <message>
+        <source>Readahead plots</source>
+        <translation>Readahead-Diagramme</translation>
+    </message>
+    <message>
+        <source>Readahead figures are off.</source>
+        <translation>Readahead-Zahlen sind aus.</translation>
+    </message>
+    <message>
+        <source>Readahead</source>
+        <translation>Readahead</translation>
+    </message>
+    <message>
+        <source>Newest readahead figures</source>
+        <translation>Neueste Readahead-Zahlen</translation>
+    </message>
+    <message>
+        <source>How to read this</source>
+        <translation>So liest man das</translation>
+    </message>
+    <message>
+        <source>What the readahead plots show, and what to change when they show it</source>
+        <translation>Was die Readahead-Diagramme zeigen, und was zu ändern ist, wenn sie es zeigen</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>%1 windows</source>
+        <translation>%1-Fenster</translation>
+    </message>
+    <message>
+        <source>%1: %2 async, %3 sync, %4 mmap, %5 forced windows/s · window %6 of %7 (%8 at the cap) · %9 used, %10 wasted pages/s · wait %11</source>
+        <translation>%1: %2 async, %3 sync, %4 mmap, %5 forced Fenster/s · Fenster %6 von %7 (%8 an der Obergrenze) · %9 genutzte, %10 verschwendete Seiten/s · Wartezeit %11</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>How to read the readahead plots</source>
+        <translation>So liest man die Readahead-Diagramme</translation>
+    </message>
+    <message>
+        <source>window KiB, p50
+(pale band: the cap)</source>
+        <translation>Fenster KiB, p50
+(blasses Band: Obergrenze)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Windows/s&lt;/b&gt;: how often the kernel&apos;s readahead started a window, by kind. &lt;b&gt;async&lt;/b&gt; (solid): the reader reached the marker of a stream the kernel recognised, and the next window was read ahead while it read on: readahead is working. &lt;b&gt;sync&lt;/b&gt; (dashed): a miss started or restarted a window, and the reader waited for it. Many sync windows and few async ones mean readahead does not see a stream: random reads, or several readers of one stream through descriptors of their own. &lt;b&gt;mmap&lt;/b&gt; (dotted): page faults of mapped files; &lt;b&gt;forced&lt;/b&gt; (dash-dotted): fadvise WILLNEED or readahead(2).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Window size&lt;/b&gt;: the windows&apos; median size against the cap, the device&apos;s read_ahead_kb (the pale band). Async windows at the cap on a steady stream: readahead is the limit, the device gets no larger requests than it; raise it and watch MB/s above.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Pages/s&lt;/b&gt;: pages read ahead that someone read before they left the page cache (used, solid) and those evicted unread (wasted, dashed): I/O for nothing, and memory taken from the rest. Wasted pages near the used ones: lower readahead.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Wait&lt;/b&gt;: how long used pages sat in the cache before they were read (median; log2 buckets&apos; upper bounds). Short waits with windows at the cap: the reader catches up with readahead.&lt;/p&gt;&lt;p&gt;Each point adds up one second. Dashed vertical lines mark where this console changed a setting: compare before and after. Counted by a BPF program on the kernel&apos;s readahead tracepoints, for the device whose read_ahead_kb governs the reads; loaded while this view is on, unloaded when it is turned off.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Fenster/s&lt;/b&gt;: wie oft das Readahead des Kernels ein Fenster begann, nach Art. &lt;b&gt;async&lt;/b&gt; (durchgezogen): der Leser erreichte die Marke eines Stroms, den der Kernel erkannt hat, und das nächste Fenster wurde vorausgelesen, während er weiterlas: Readahead wirkt. &lt;b&gt;sync&lt;/b&gt; (gestrichelt): ein Fehlzugriff begann ein Fenster oder begann es neu, und der Leser wartete darauf. Viele sync-Fenster und wenige async-Fenster heißen, dass Readahead keinen Strom erkennt: zufällige Lesezugriffe, oder mehrere Leser eines Stroms über je eigene Deskriptoren. &lt;b&gt;mmap&lt;/b&gt; (gepunktet): Seitenfehler eingeblendeter Dateien; &lt;b&gt;forced&lt;/b&gt; (strichpunktiert): fadvise WILLNEED oder readahead(2).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Fenstergröße&lt;/b&gt;: die mittlere Größe der Fenster gegen die Obergrenze, das read_ahead_kb des Geräts (das blasse Band). Async-Fenster an der Obergrenze bei einem stetigen Strom: Readahead ist die Grenze, das Gerät bekommt keine größeren Anfragen; erhöhen Sie es und beobachten Sie MB/s oben.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Seiten/s&lt;/b&gt;: vorausgelesene Seiten, die jemand las, bevor sie den Seitencache verließen (genutzt, durchgezogen), und die ungelesen verdrängten (verschwendet, gestrichelt): E/A für nichts und Speicher, der dem Rest fehlt. Verschwendete Seiten nahe den genutzten: senken Sie Readahead.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Wartezeit&lt;/b&gt;: wie lange genutzte Seiten im Cache lagen, bevor sie gelesen wurden (Median; Obergrenzen der log2-Stufen). Kurze Wartezeiten bei Fenstern an der Obergrenze: der Leser holt das Readahead ein.&lt;/p&gt;&lt;p&gt;Jeder Punkt fasst eine Sekunde zusammen. Gestrichelte senkrechte Linien markieren, wo diese Konsole eine Einstellung geändert hat: vergleichen Sie davor und danach. Gezählt von einem BPF-Programm an den Readahead-Tracepoints des Kernels, für das Gerät, dessen read_ahead_kb die Lesezugriffe bestimmt; geladen, solange diese Ansicht an ist, entladen, wenn sie ausgeschaltet wird.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -117,6 +117,19 @@ void MainWindow::buildViews()
     m_monitor = new MonitorView(root, measurer->counterSource(), std::make_unique<SteadyClock>(), m_tabs);
     if (auto loader = measurer->latencyLoader())
         m_monitor->setLatencyLoader(std::move(loader)); // a host's histograms, from its agent
+    // The Readahead view's source is the machine's; the monitor does not know
+    // the machine. Weak: a load still running as the window closes must not
+    // keep the machine alive on the loader's thread.
+    if (const MachineCapabilities can = m_machine->capabilities(); can.readaheadProbe) {
+        m_monitor->setReadaheadLoader([machine = std::weak_ptr<Machine>(m_machine)]()
+                                          -> Result<std::unique_ptr<ReadaheadSource>> {
+            if (const std::shared_ptr<Machine> m = machine.lock())
+                return m->openReadaheadSource();
+            return makeError(NotSupported, QStringLiteral("the window closed"));
+        });
+    } else {
+        m_monitor->setReadaheadUnavailable(can.noReadaheadProbe);
+    }
     // A recorded tree or a snapshot: frozen counters (a host's mirror is
     // recorded too, but its counters come live from the host's agent).
     m_monitor->setRecording(m_machine->capabilities().frozenCounters);

@@ -23,6 +23,7 @@ namespace {
 constexpr qint64 kMinIntervalMs = 10;
 constexpr qint64 kMaxIntervalMs = 3'600'000;
 constexpr qint64 kMaxCount = 1'000'000'000;
+constexpr qint64 kMinReadaheadIntervalMs = 100;
 
 double cpuSeconds()
 {
@@ -110,6 +111,43 @@ void appendLatencyLines(QStringList &lines, const Sample &s, qsizetype nameWidth
     }
 }
 
+/// --readahead: each device's readahead over the tick, a short column set
+/// (`readahead` has the whole table): windows per second by kind, the
+/// windows' p50 size against the cap (read_ahead_kb) and how many reached
+/// it, pages read ahead, used and wasted, and how long used pages waited.
+void appendReadaheadLines(QStringList &lines, const Sample &s, qsizetype nameWidth)
+{
+    bool any = false;
+    for (const DeviceRates &d : s.devices)
+        any = any || d.readahead.has_value();
+    if (!any)
+        return;
+    lines << QString();
+    lines << QStringLiteral("Readahead (windows/s by kind; KiB; pages this tick; wait p50 in ms)");
+    static const char *const headers[] = {"sync/s", "async/s", "mmap/s", "forced/s", "size-p50", "ra-kb",
+                                          "at-cap", "ra-pages", "used", "wasted", "wait-p50"};
+    QString header = QStringLiteral("Device").leftJustified(nameWidth);
+    for (const char *h : headers)
+        header += u' ' + QString::fromLatin1(h).rightJustified(9);
+    lines << header;
+    const auto count = [](const std::optional<quint64> &v) { return v ? QString::number(*v) : QStringLiteral("-"); };
+    for (const DeviceRates &d : s.devices) {
+        if (!d.readahead)
+            continue;
+        const DeviceReadahead &r = *d.readahead;
+        QStringList cells;
+        for (const ReadaheadKind kind : kAllReadaheadKinds)
+            cells << fixed(s.intervalS > 0 ? double(r.of(kind).windows) / s.intervalS : 0.0, 1);
+        cells << count(r.all.sizeP50KiB) << count(r.readAheadKiB) << QString::number(r.all.atCap)
+              << QString::number(r.all.pagesReadAhead) << QString::number(r.all.pagesUsed)
+              << QString::number(r.all.pagesWasted) << figure(r.all.waitP50Ms, 3);
+        QString row = d.name.leftJustified(nameWidth);
+        for (const QString &cell : std::as_const(cells))
+            row += u' ' + cell.rightJustified(9);
+        lines << row;
+    }
+}
+
 /// The iostat -x look: one row per device, then each group's balance.
 QStringList tableLines(const Sample &s)
 {
@@ -156,6 +194,7 @@ QStringList tableLines(const Sample &s)
     if (anyShared)
         lines << QStringLiteral("* irq/s of interrupt lines shared with other disks (one controller)");
     appendLatencyLines(lines, s, nameWidth);
+    appendReadaheadLines(lines, s, nameWidth);
 
     for (const GroupBalance &g : s.groups)
         appendGroupLines(lines, g, s.intervalS);
@@ -235,6 +274,7 @@ struct MonitorOptions
     bool json = false;
     bool stats = false;
     bool latency = false;
+    bool readahead = false;
     QStringList devices;
     QStringList groups;
 };
@@ -246,7 +286,9 @@ void describeMonitor(QCommandLineParser &parser)
         "(10^6 bytes), request size (KiB), await (ms), queue depth (aqu-sz), utilisation, "
         "in-flight requests, and interrupts per second (in all and per device, where the "
         "device's interrupt lines can be found); with --latency also each device's queue and "
-        "device time per request, measured by a BPF program. md arrays and dm devices among the DEVICEs "
+        "device time per request, measured by a BPF program; with --readahead what the kernel's "
+        "readahead does for each device (windows, their size against read_ahead_kb, pages used and "
+        "wasted), from its readahead tracepoints. md arrays and dm devices among the DEVICEs "
         "bring the balance of their members (share of bytes read, coefficient of variation, "
         "Jain's index); --group adds any set you pick.\n"
         "Without DEVICEs every device in /proc/diskstats is shown (disks, partitions, md, dm, "
@@ -278,7 +320,13 @@ void describeMonitor(QCommandLineParser &parser)
                                      QStringLiteral("also time every request with a BPF program (root): "
                                                     "queue and device time per device, p50/p99 in the "
                                                     "table, histograms in --json"));
-    for (const QCommandLineOption &o : {interval, duration, count, json, group, history, stats, latency})
+    const QCommandLineOption readahead(QStringLiteral("readahead"),
+                                       QStringLiteral("also watch the kernel's readahead per device with a BPF "
+                                                      "program (root; at least 100ms between ticks): windows/s "
+                                                      "by kind, window size against read_ahead_kb, pages used "
+                                                      "and wasted, wait; in --json each device's \"readahead\" "
+                                                      "object, as readahead --json has it"));
+    for (const QCommandLineOption &o : {interval, duration, count, json, group, history, stats, latency, readahead})
         parser.addOption(o);
     parser.addHelpOption();
 }
@@ -334,6 +382,12 @@ int readMonitorOptions(CliContext &ctx, const QCommandLineParser &parser, Monito
     o->json = parser.isSet(QStringLiteral("json"));
     o->stats = parser.isSet(QStringLiteral("stats"));
     o->latency = parser.isSet(QStringLiteral("latency"));
+    o->readahead = parser.isSet(QStringLiteral("readahead"));
+    // As readahead --watch: each tick reads the probe's tables, and windows
+    // per second over a few milliseconds are noise.
+    if (o->readahead && o->intervalMs < kMinReadaheadIntervalMs)
+        return fail(ctx, QStringLiteral("--readahead needs at least 100ms between ticks (--interval %1)").arg(interval),
+                    ExitUsage);
     o->devices = parser.positionalArguments();
     o->groups = parser.values(QStringLiteral("group"));
     return -1;
@@ -355,9 +409,10 @@ int parseMonitorArgs(CliContext &ctx, const QStringList &args, MonitorOptions *o
 }
 
 /// The DEVICEs and --groups, checked against the devices present, given to
-/// the sampler with the topology; -1 to go on, else the exit code.
-int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOptions &o, Sampler &sampler)
+/// the loop with the devices; -1 to go on, else the exit code.
+int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOptions &o, MonitorLoop &loop)
 {
+    Sampler &sampler = loop.sampler();
     QStringList watched;
     for (const QString &arg : o.devices) {
         const BlockDevice *d = model.findByUserName(arg);
@@ -372,8 +427,24 @@ int watchWhatWasAsked(CliContext &ctx, const DeviceModel &model, const MonitorOp
         return fail(ctx, groups.error().message, ExitUsage);
     sampler.setWatched(watched);
     sampler.setUserGroups(*groups);
-    sampler.setTopology(buildTopology(ctx.root, model));
+    loop.useDevices(model);
     return -1;
+}
+
+/// --readahead: the machine's readahead source for the loop. Said once
+/// when it cannot open; the other figures go on, as with --latency.
+void enableReadahead(CliContext &ctx, MonitorLoop &loop)
+{
+    if (::isatty(STDERR_FILENO))
+        ctx.err << "blocktune-cli: monitor: loading the readahead probe (a second or two)..." << Qt::endl;
+    auto source = ctx.machine->openReadaheadSource();
+    if (!source) {
+        loop.setReadaheadUnavailable(source.error().message);
+        ctx.err << "blocktune-cli: monitor: " << source.error().message
+                << "; showing the figures without readahead" << Qt::endl;
+        return;
+    }
+    loop.setReadaheadSource(std::move(*source));
 }
 
 /// The latency histograms where the counters come from: a host's agent's
@@ -430,6 +501,11 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     MonitorOptions o;
     if (const int r = parseMonitorArgs(ctx, args, &o); r >= 0)
         return r;
+    // The probe watches the kernel it is loaded into, as it runs.
+    if (const MachineCapabilities can = ctx.machine->capabilities(); o.readahead && !can.readaheadProbe)
+        return fail(ctx, QStringLiteral("--readahead watches the kernel of the machine it runs on, and %1")
+                             .arg(can.noReadaheadProbe),
+                    ExitUsage);
     ScanOptions scanOptions;
     scanOptions.probeFilesystems = false;
     auto model = DeviceModel::scan(ctx.root, scanOptions);
@@ -439,8 +515,10 @@ int runMonitor(CliContext &ctx, const QStringList &args)
     // host's, one agent round trip per tick.
     const std::shared_ptr<Measurer> measurer = ctx.machine->measurer();
     MonitorLoop loop(ctx.root, measurer->counterSource(), std::make_unique<SteadyClock>());
-    if (const int r = watchWhatWasAsked(ctx, *model, o, loop.sampler()); r >= 0)
+    if (const int r = watchWhatWasAsked(ctx, *model, o, loop); r >= 0)
         return r;
+    if (o.readahead)
+        enableReadahead(ctx, loop);
     if (o.latency) {
         // Said once; the diskstats figures go on without the histograms.
         if (Status probe = enableLatency(loop, *measurer); !probe) {

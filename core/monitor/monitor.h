@@ -18,6 +18,8 @@
 #include "common/counts.h"
 #include "common/result.h"
 #include "common/sysroot.h"
+#include "devices/devicemodel.h"
+#include "readahead/readahead.h"
 #include "stats/diskstats.h"
 
 #include <QByteArray>
@@ -42,7 +44,6 @@ class QTimer;
 
 namespace blocktune {
 
-class DeviceModel;
 struct BlockDevice;
 
 // ---- /proc/stat and /proc/interrupts ----------------------------------------
@@ -350,6 +351,12 @@ struct DeviceRates
     /// Queue and device time histograms of this interval, where the
     /// sampler has a LatencySource (monitor --latency); nullopt otherwise.
     std::optional<DeviceLatency> latency;
+    /// What the kernel's readahead did for this device over the interval
+    /// (its windows, sizes against read_ahead_kb, pages used and wasted,
+    /// wait), where the loop has a ReadaheadSource (monitor --readahead, the
+    /// console's Readahead view); nullopt otherwise, and, watching every
+    /// device, for one that read nothing ahead in the interval.
+    std::optional<DeviceReadahead> readahead;
 };
 
 struct MemberShare
@@ -398,6 +405,9 @@ struct Sample
     /// Empty when the latency histograms run (DeviceRates::latency);
     /// otherwise why not: not asked for, or why the BPF probe did not load.
     QString latencyUnavailable;
+    /// Empty when the readahead figures run (DeviceRates::readahead);
+    /// otherwise why not: off, still loading, or why the source failed.
+    QString readaheadUnavailable;
 };
 
 /// One JSON line (with the trailing newline) in the `monitor --json` schema
@@ -603,20 +613,37 @@ struct MonitorRunStats
 
 /// The monitor's loop, once for the console's MonitorWorker and the CLI: a
 /// Sampler on a counter source and a clock, its Topology rebuilt from a
-/// device scan when /proc/diskstats gains or loses a device. The worker
+/// device scan when /proc/diskstats gains or loses a device, and, given a
+/// ReadaheadSource, each tick's readahead figures per device. The worker
 /// calls tick() from its timer; the CLI, which has no event loop, run().
 class MonitorLoop final
 {
 public:
     MonitorLoop(SysRoot root, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock);
+    ~MonitorLoop();
     Q_DISABLE_COPY_MOVE(MonitorLoop)
 
     Sampler &sampler() { return m_sampler; }
     const Clock &clock() const { return *m_clock; }
     const SysRoot &root() const { return m_root; }
 
-    /// Scans the devices (no filesystem probes) for the IRQ lines and groups.
+    /// Scans the devices (no filesystem probes) for the IRQ lines and
+    /// groups, and useDevices() them.
     Status refreshTopology();
+    /// The devices as a caller scanned them: the topology built from them,
+    /// and the names and read_ahead_kb the readahead figures take.
+    void useDevices(DeviceModel model);
+    /// Readahead figures from `source` (Machine::openReadaheadSource(),
+    /// opened by whoever starts the monitor: the loop does not know the
+    /// machine): each tick's DeviceRates::readahead, the counters between
+    /// its snapshot and the previous tick's, from the first tick after the
+    /// one that took the first snapshot. Watching named devices, each gets
+    /// figures (idle ones zeros); watching all, those that read ahead.
+    void setReadaheadSource(std::unique_ptr<ReadaheadSource> source);
+    /// No readahead figures, and why (Sample::readaheadUnavailable); the
+    /// source held, if any, is destroyed (its program unloaded).
+    void setReadaheadUnavailable(const QString &reason);
+    bool hasReadaheadSource() const { return m_readahead != nullptr; }
     /// Loads the BPF latency probe for the sampler. On failure the sampler
     /// goes on without histograms, its samples saying why, and so does the
     /// error returned. Refused on a recorded tree (--sysroot): the probe
@@ -635,9 +662,15 @@ public:
                                 const std::function<void(const Sample &)> &onSample);
 
 private:
+    void addReadahead(Sample &sample);
+
     SysRoot m_root;
     const Clock *m_clock; ///< the sampler's
     Sampler m_sampler;
+    std::optional<DeviceModel> m_devices; ///< as last scanned, for the readahead figures' names
+    std::unique_ptr<ReadaheadSource> m_readahead;
+    std::optional<ReadaheadSnapshot> m_lastReadahead; ///< the previous tick's
+    QString m_readaheadUnavailable;
 };
 
 /// `--group NAME=DEV,DEV[,...]`, each a group the user wants balanced
@@ -678,6 +711,13 @@ public Q_SLOTS:
     /// unless replaced) or off. When the source cannot load, each sample says why
     /// (Sample::latencyUnavailable) and the other figures go on.
     void setLatency(bool on);
+    /// Readahead figures on or off. On: the loader (setReadaheadLoader())
+    /// opens the source on a thread of its own, since loading the program
+    /// takes a second or two, and the ticks go on meanwhile, saying so
+    /// (Sample::readaheadUnavailable); then each tick carries the figures,
+    /// or why there are none. Off: the source is destroyed (unloaded), or
+    /// dropped when its loading ends.
+    void setReadahead(bool on);
 
 public:
     /// The timer runs (between start() and stop()). Ask on the worker's thread.
@@ -687,6 +727,15 @@ public:
     /// runs it, or on that thread.
     using LatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>()>;
     void setLatencyLoader(LatencyLoader loader);
+    /// Where setReadahead(true) gets its source: the machine's
+    /// openReadaheadSource(), handed in by whoever starts the monitor (the
+    /// worker does not know the machine); none: the figures are unavailable.
+    /// Called on a thread of its own. Call before the worker's thread runs
+    /// it, or on that thread.
+    using ReadaheadLoader = std::function<Result<std::unique_ptr<ReadaheadSource>>()>;
+    void setReadaheadLoader(ReadaheadLoader loader);
+    /// A readahead source is being opened (ask on the worker's thread).
+    bool isLoadingReadahead() const { return m_readaheadLoading != nullptr; }
 
 Q_SIGNALS:
     void sampled(const blocktune::Sample &sample);
@@ -700,12 +749,19 @@ private:
     void onTimer();
     void armTimer();
 
+    void readaheadLoaded();
+
     MonitorLoop m_loop;
     TickSchedule m_schedule; ///< on the timer's (real) clock, not the sampler's
     bool m_sampling = false;
     QTimer *m_timer = nullptr;
     QString m_lastError;
     LatencyLoader m_latencyLoader;
+    ReadaheadLoader m_readaheadLoader;
+    bool m_readaheadWanted = false;
+    QThread *m_readaheadLoading = nullptr; ///< runs the loader; joined by the destructor
+    struct ReadaheadLoad;
+    std::shared_ptr<ReadaheadLoad> m_readaheadLoad; ///< what it loaded, once finished
 };
 
 /// A MonitorWorker on its own thread; the destructor stops it, quits the

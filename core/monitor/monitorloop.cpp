@@ -11,6 +11,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <utility>
 #include <unistd.h>
 
 namespace blocktune {
@@ -58,9 +59,12 @@ void TerminationWaiter::waitUntil(qint64 deadlineNs)
 }
 
 MonitorLoop::MonitorLoop(SysRoot root, std::unique_ptr<CounterSource> source, std::unique_ptr<Clock> clock)
-    : m_root(std::move(root)), m_clock(clock.get()), m_sampler(std::move(source), std::move(clock))
+    : m_root(std::move(root)), m_clock(clock.get()), m_sampler(std::move(source), std::move(clock)),
+      m_readaheadUnavailable(MonitorText::tr("readahead figures are off"))
 {
 }
+
+MonitorLoop::~MonitorLoop() = default;
 
 Status MonitorLoop::refreshTopology()
 {
@@ -69,8 +73,66 @@ Status MonitorLoop::refreshTopology()
     auto model = DeviceModel::scan(m_root, options);
     if (!model)
         return model.error();
-    m_sampler.setTopology(buildTopology(m_root, *model));
+    useDevices(std::move(*model));
     return {};
+}
+
+void MonitorLoop::useDevices(DeviceModel model)
+{
+    m_sampler.setTopology(buildTopology(m_root, model));
+    m_devices = std::move(model);
+}
+
+void MonitorLoop::setReadaheadSource(std::unique_ptr<ReadaheadSource> source)
+{
+    if (!source) {
+        setReadaheadUnavailable(MonitorText::tr("readahead figures are off"));
+        return;
+    }
+    m_readahead = std::move(source);
+    m_lastReadahead.reset(); // the first tick with it takes the first snapshot
+    m_readaheadUnavailable.clear();
+}
+
+void MonitorLoop::setReadaheadUnavailable(const QString &reason)
+{
+    m_readahead.reset();
+    m_lastReadahead.reset();
+    m_readaheadUnavailable = reason;
+}
+
+// The counters between this tick's snapshot and the previous one's, as the
+// readahead command's report reads them, handed to the sample's devices by
+// name. A baseline (the sampler was reset) starts the counting again.
+void MonitorLoop::addReadahead(Sample &sample)
+{
+    sample.readaheadUnavailable = m_readaheadUnavailable;
+    if (!m_readahead)
+        return;
+    auto now = m_readahead->snapshot();
+    if (!now) {
+        // Said in this sample; the next one counts from its own snapshot.
+        sample.readaheadUnavailable = now.error().message;
+        m_lastReadahead.reset();
+        return;
+    }
+    std::optional<ReadaheadSnapshot> before = std::exchange(m_lastReadahead, std::move(*now));
+    if (sample.baseline || !before)
+        return;
+    if (!m_devices) {
+        if (Status scanned = refreshTopology(); !scanned) {
+            sample.readaheadUnavailable = scanned.error().message;
+            return;
+        }
+    }
+    const ReadaheadReport report
+        = buildReadaheadReport(*before, *m_lastReadahead, *m_devices, m_root, m_sampler.watched());
+    QHash<QString, const DeviceReadahead *> byName;
+    for (const DeviceReadahead &d : report.devices)
+        byName.insert(d.name, &d);
+    for (DeviceRates &d : sample.devices)
+        if (const DeviceReadahead *r = byName.value(d.name))
+            d.readahead = *r;
 }
 
 Status MonitorLoop::enableLatency()
@@ -100,11 +162,14 @@ Result<Sample> MonitorLoop::tick(Status *rescan)
 {
     auto sample = m_sampler.sample();
     if (sample && (!sample->appeared.isEmpty() || !sample->vanished.isEmpty())) {
-        // A device came or went: its IRQ lines and groups change too.
+        // A device came or went: its IRQ lines and groups change too (and
+        // the readahead figures' names).
         Status refreshed = refreshTopology();
         if (rescan)
             *rescan = std::move(refreshed);
     }
+    if (sample)
+        addReadahead(*sample); // right after diskstats: both describe the same moment
     return sample;
 }
 

@@ -37,7 +37,21 @@ MonitorWorker::MonitorWorker(const QString &sysroot, std::unique_ptr<CounterSour
     registerTypes();
 }
 
-MonitorWorker::~MonitorWorker() = default;
+/// What the readahead loader's thread hands back.
+struct MonitorWorker::ReadaheadLoad
+{
+    std::optional<Result<std::unique_ptr<ReadaheadSource>>> result;
+};
+
+MonitorWorker::~MonitorWorker()
+{
+    // A loader still running holds the machine's call: wait for it (its
+    // source, if any, is then destroyed with m_readaheadLoad: unloaded).
+    if (m_readaheadLoading) {
+        m_readaheadLoading->wait();
+        delete m_readaheadLoading;
+    }
+}
 
 void MonitorWorker::start(int intervalMs)
 {
@@ -108,6 +122,56 @@ void MonitorWorker::setLatency(bool on)
         m_loop.sampler().setLatencySource(std::move(*source));
     else
         m_loop.sampler().setLatencyUnavailable(source.error().message);
+}
+
+void MonitorWorker::setReadaheadLoader(ReadaheadLoader loader)
+{
+    m_readaheadLoader = std::move(loader);
+}
+
+void MonitorWorker::setReadahead(bool on)
+{
+    m_readaheadWanted = on;
+    if (!on) {
+        m_loop.setReadaheadUnavailable(MonitorText::tr("readahead figures are off"));
+        return;
+    }
+    if (m_loop.hasReadaheadSource())
+        return; // on already
+    if (!m_readaheadLoader) {
+        m_loop.setReadaheadUnavailable(MonitorText::tr("no readahead source was given to this monitor"));
+        return;
+    }
+    m_loop.setReadaheadUnavailable(
+        MonitorText::tr("loading the readahead probe (a BPF program; this takes a second or two)…"));
+    if (m_readaheadLoading)
+        return; // on its way (turned off and on again while it loads)
+    // Off the worker's thread too: the ticks go on while the program loads.
+    m_readaheadLoad = std::make_shared<ReadaheadLoad>();
+    m_readaheadLoading = QThread::create([load = m_readaheadLoad, loader = m_readaheadLoader] {
+        load->result.emplace(loader());
+    });
+    m_readaheadLoading->setObjectName(QStringLiteral("blocktune-readahead-load"));
+    // finished() comes from the loading thread: queued to this one.
+    connect(m_readaheadLoading, &QThread::finished, this, &MonitorWorker::readaheadLoaded, Qt::QueuedConnection);
+    m_readaheadLoading->start();
+}
+
+void MonitorWorker::readaheadLoaded()
+{
+    m_readaheadLoading->wait();
+    delete m_readaheadLoading;
+    m_readaheadLoading = nullptr;
+    const std::shared_ptr<ReadaheadLoad> load = std::move(m_readaheadLoad);
+    if (!m_readaheadWanted)
+        return; // turned off meanwhile: the source goes with `load`
+    if (!load->result) {
+        m_loop.setReadaheadUnavailable(MonitorText::tr("the readahead source did not open"));
+    } else if (!*load->result) {
+        m_loop.setReadaheadUnavailable(load->result->error().message);
+    } else {
+        m_loop.setReadaheadSource(std::move(**load->result));
+    }
 }
 
 void MonitorWorker::refreshTopology()

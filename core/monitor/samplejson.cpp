@@ -5,6 +5,7 @@
 #include "monitor.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
 
 #include <charconv>
 #include <cmath>
@@ -117,6 +118,13 @@ public:
         reserve(text.size() * 6 + 2 + extra);
         string(text);
     }
+    /// Text that is JSON already, reserved here.
+    void raw(QByteArrayView json)
+    {
+        reserve(json.size());
+        std::memcpy(m_data + m_used, json.data(), size_t(json.size()));
+        m_used += json.size();
+    }
 
 private:
     /// std::llround for |x| < 1e18 without the libm call: the truncation and
@@ -216,6 +224,13 @@ void writeDevice(JsonWriter &w, const DeviceRates &d)
     w.number(d.irqPerSec, 3);
     if (d.latency)
         writeLatency(w, *d.latency);
+    if (d.readahead) {
+        // The object `readahead --json` has per device (a few per tick, not
+        // thousands: the devices that read ahead, or the named ones).
+        w.reserve(16);
+        w.literal(",\"readahead\":");
+        w.raw(QJsonDocument(readaheadDeviceToJson(*d.readahead)).toJson(QJsonDocument::Compact));
+    }
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 #include <QMap>
 
 #include <array>
+#include <atomic>
+#include <memory>
 
 namespace blocktune::test {
 
@@ -81,6 +83,60 @@ public:
     QList<int> linesAsked;
     int diskstatsReads = 0;
     int inFlightReads = 0;
+};
+
+/// Readahead counters the test grows by hand (the probe's seam): cumulative,
+/// as ReadaheadProbe's; `alive` (when given) says whether it exists, so a
+/// test sees that nothing stays loaded.
+class FakeReadahead final : public ReadaheadSource
+{
+public:
+    explicit FakeReadahead(std::shared_ptr<std::atomic_bool> alive = {}) : m_alive(std::move(alive))
+    {
+        if (m_alive)
+            *m_alive = true;
+    }
+    ~FakeReadahead() override
+    {
+        if (m_alive)
+            *m_alive = false;
+    }
+    Q_DISABLE_COPY_MOVE(FakeReadahead)
+
+    Result<ReadaheadSnapshot> snapshot() override
+    {
+        ++snapshots;
+        if (failing)
+            return makeError(EIO, QStringLiteral("reading the readahead probe's map failed: Input/output error"));
+        ReadaheadSnapshot s = current;
+        s.takenMs = takenMs;
+        return s;
+    }
+    ReadaheadCoverage coverage() const override { return {}; }
+
+    /// `windows` more async windows of `pages` pages on `device`, all at
+    /// the cap and read ahead whole; of those pages `used` were read (each
+    /// after waiting 1-2 ms) and `wasted` evicted unread.
+    void streamed(quint64 device, quint64 windows, quint32 pages, quint64 used, quint64 wasted)
+    {
+        ReadaheadKindCounters &c = current.devices[device].of(ReadaheadKind::Async);
+        c.windows += windows;
+        c.atCap += windows;
+        c.sizes[pages] += windows;
+        c.asyncSizes[pages] += windows;
+        c.pagesReadAhead += windows * pages;
+        c.pagesUsed += used;
+        c.pagesWasted += wasted;
+        c.wait.counts[10] += used; // [1, 2) ms
+    }
+
+    ReadaheadSnapshot current;
+    qint64 takenMs = 1000;
+    bool failing = false;
+    int snapshots = 0;
+
+private:
+    std::shared_ptr<std::atomic_bool> m_alive;
 };
 
 /// Rewrites ROOT/proc/diskstats, adding `sectors` (and sectors/128 reads,

@@ -239,6 +239,10 @@ private Q_SLOTS:
         QTest::newRow("same group twice")
             << QStringList{u"--group"_qs, u"g=sdb,sdc"_qs, u"--group"_qs, u"g=sdd,sde"_qs} << u"twice"_qs;
         QTest::newRow("history word") << QStringList{u"--history"_qs, u"long"_qs} << u"long"_qs;
+        // The probe watches the running kernel: a recorded tree has none.
+        QTest::newRow("readahead on a recorded tree") << QStringList{u"--readahead"_qs} << u"recorded tree"_qs;
+        QTest::newRow("readahead below 100ms")
+            << QStringList{u"--readahead"_qs, u"--interval"_qs, u"50ms"_qs} << u"at least 100ms"_qs;
         QTest::newRow("unknown option") << QStringList{u"--fast"_qs} << u"fast"_qs;
     }
     void badInput()

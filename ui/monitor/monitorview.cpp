@@ -1,6 +1,7 @@
 #include "monitorview.h"
 
 #include "latencyheatmap.h"
+#include "readaheadview.h"
 
 #include "format.h"
 #include "plottableswitch.h"
@@ -90,6 +91,10 @@ struct MonitorView::Private
     QPushButton *pause = nullptr;
     QPushButton *exportButton = nullptr;
     QCheckBox *latency = nullptr;
+    QCheckBox *readahead = nullptr;
+    QScrollArea *scroll = nullptr; ///< holds the plots, the heatmap and the Readahead view
+    ReadaheadView *readaheadView = nullptr;
+    QString readaheadRefusal; ///< why this machine cannot be watched; empty: it can
     QLabel *recordingNote = nullptr; ///< a recording: its counters are frozen
     LatencyHeatmap *heatmap = nullptr;
     QCPAxisRect *rects[RectCount] = {};
@@ -263,6 +268,7 @@ void MonitorView::Private::restart()
     history = PlotSeries(PlotSeries::Limits{std::max(1, 3'600'000 / intervalMs), 64 << 20});
     lastT = 0;
     heatmap->clear();
+    readaheadView->setDevices(devices);
     if (devices.isEmpty()) {
         if (running)
             QMetaObject::invokeMethod(thread->worker(), &MonitorWorker::stop, Qt::QueuedConnection);
@@ -443,6 +449,8 @@ void MonitorView::Private::onSample(const Sample &s)
     lastT = s.t;
     updateBalance(s);
     updateHeatmap(s);
+    if (readahead->isChecked() && readaheadRefusal.isEmpty()) // else it says why it cannot watch
+        readaheadView->addSample(s);
     QStringList summary{MonitorView::tr("t %1 s").arg(format::number(s.t, 1))};
     for (const DeviceRates &dev : s.devices)
         summary << QStringLiteral("%1 %2 %3").arg(dev.name, format::rate(dev.readMBps), format::kib(dev.avgReadRequestKiB));
@@ -618,6 +626,8 @@ void MonitorView::Private::replot(bool now)
     plot->replot(QCustomPlot::rpQueuedReplot);
     if (heatmap->isVisible())
         heatmap->refresh();
+    if (readaheadView->isVisible())
+        readaheadView->refresh();
     redrawNs = 0;
     Q_EMIT q->plotted(lastT);
 }
@@ -658,8 +668,14 @@ QHBoxLayout *MonitorView::Private::buildBar()
     latency->setToolTip(MonitorView::tr("A heatmap of each request's queue and device time, from the block layer "
                               "(a BPF program; without root through blocktune-helper, which asks for a password). "
                               "Members of an array side by side."));
+    readahead = new QCheckBox(MonitorView::tr("Rea&dahead"), q);
+    readahead->setToolTip(MonitorView::tr("What the kernel's readahead does for the workload that runs now, per "
+                                          "device: windows by kind, their size against the cap, pages used and "
+                                          "wasted (a BPF program on its readahead tracepoints, loaded while this "
+                                          "is on)."));
     bar->addWidget(status, 1);
     bar->addWidget(latency);
+    bar->addWidget(readahead);
     bar->addWidget(pause);
     bar->addWidget(span);
     bar->addWidget(exportButton);
@@ -695,6 +711,7 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     // scroll, the bar with Pause stays on screen, and the balance chart
     // below them is a scroll away instead of under the screen's edge.
     auto *scroll = new QScrollArea(this);
+    d->scroll = scroll;
     scroll->setObjectName(QStringLiteral("monitorScroll"));
     // The plots, and under them the latency heatmap when it is on.
     auto *page = new QWidget;
@@ -705,6 +722,10 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     d->heatmap->setWindowSeconds(d->windowSeconds);
     d->heatmap->hide();
     pageLayout->addWidget(d->heatmap);
+    d->readaheadView = new ReadaheadView(page);
+    d->readaheadView->setWindowSeconds(d->windowSeconds);
+    d->readaheadView->hide();
+    pageLayout->addWidget(d->readaheadView);
     scroll->setWidget(page);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -712,7 +733,8 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
     auto *plots = new PlotTableSwitch(d->plot, scroll, this);
     layout->addWidget(plots, 1);
     // Tab in the order the bar reads (the span box was made before Pause).
-    setTabOrder(d->latency, d->pause);
+    setTabOrder(d->latency, d->readahead);
+    setTabOrder(d->readahead, d->pause);
     setTabOrder(d->pause, d->span);
     setTabOrder(d->span, d->exportButton);
     setTabOrder(d->exportButton, plots->toggle());
@@ -723,6 +745,7 @@ MonitorView::MonitorView(const QString &sysroot, std::unique_ptr<CounterSource> 
             [this](int index) { setWindowSeconds(d->span->itemData(index).toInt()); });
     connect(d->pause, &QPushButton::toggled, this, &MonitorView::setPaused);
     connect(d->latency, &QCheckBox::toggled, this, &MonitorView::setLatencyShown);
+    connect(d->readahead, &QCheckBox::toggled, this, &MonitorView::setReadaheadShown);
     connect(d->exportButton, &QPushButton::clicked, this, [this] {
         // Asynchronous (open(), not exec()): no nested event loop.
         auto *dialog = new QFileDialog(this, tr("Export the plots"), QString(), tr("PNG images (*.png)"));
@@ -846,6 +869,7 @@ void MonitorView::setDevices(const QStringList &devices)
     }
     // Keep sampling (and the history); show only the new set.
     d->clearGraphs();
+    d->readaheadView->setDevices(unique);
     MonitorWorker *worker = d->thread->worker();
     QMetaObject::invokeMethod(worker, [worker, unique] { worker->setWatched(unique); }, Qt::QueuedConnection);
 }
@@ -866,6 +890,7 @@ void MonitorView::setWindowSeconds(int seconds)
         return;
     d->windowSeconds = seconds;
     d->heatmap->setWindowSeconds(seconds);
+    d->readaheadView->setWindowSeconds(seconds);
     d->showSpan();
     d->fillAll();
     const bool paused = d->paused;
@@ -898,6 +923,59 @@ void MonitorView::setLatencyShown(bool shown)
     d->heatmap->clear();
     MonitorWorker *worker = d->thread->worker();
     QMetaObject::invokeMethod(worker, [worker, shown] { worker->setLatency(shown); }, Qt::QueuedConnection);
+}
+
+void MonitorView::setReadaheadShown(bool shown)
+{
+    if (d->readahead->isChecked() != shown) {
+        d->readahead->setChecked(shown); // toggled() comes back here
+        return;
+    }
+    if (d->readaheadView->isVisibleTo(this) == shown)
+        return;
+    d->readaheadView->setVisible(shown);
+    d->readaheadView->setDevices(d->devices);
+    if (shown) {
+        // Below the four plots: brought into view once the layout has it.
+        QTimer::singleShot(0, this, [this] {
+            if (d->readaheadView->isVisible())
+                d->scroll->ensureWidgetVisible(d->readaheadView, 0, 0);
+        });
+    }
+    if (shown && !d->readaheadRefusal.isEmpty()) {
+        d->readaheadView->showMessage(tr("Readahead cannot be watched here: %1").arg(d->readaheadRefusal));
+        return; // nothing to load
+    }
+    if (shown)
+        d->readaheadView->showMessage(tr("Loading the readahead probe (a BPF program; this takes a second or two)…"));
+    MonitorWorker *worker = d->thread->worker();
+    QMetaObject::invokeMethod(worker, [worker, shown] { worker->setReadahead(shown); }, Qt::QueuedConnection);
+}
+
+bool MonitorView::isReadaheadShown() const
+{
+    return d->readahead->isChecked();
+}
+
+void MonitorView::setReadaheadLoader(std::function<Result<std::unique_ptr<ReadaheadSource>>()> loader)
+{
+    MonitorWorker *worker = d->thread->worker();
+    QMetaObject::invokeMethod(worker, [worker, loader = std::move(loader)] { worker->setReadaheadLoader(loader); },
+                              Qt::QueuedConnection);
+}
+
+void MonitorView::setReadaheadUnavailable(const QString &why)
+{
+    d->readaheadRefusal = why;
+    if (!isReadaheadShown())
+        return;
+    setReadaheadShown(false); // through the worker: whatever it holds goes
+    setReadaheadShown(true);
+}
+
+ReadaheadView *MonitorView::readaheadView() const
+{
+    return d->readaheadView;
 }
 
 void MonitorView::setLatencyLoader(std::function<Result<std::unique_ptr<LatencySource>>()> loader)
@@ -947,7 +1025,9 @@ void MonitorView::markSettingChange(const QString &label)
 {
     if (!d->running)
         return;
-    d->heatmap->addMarker(d->lastT, label.size() > 48 ? label.left(47) + u'…' : label);
+    const QString shown = label.size() > 48 ? label.left(47) + u'…' : label;
+    d->heatmap->addMarker(d->lastT, shown);
+    d->readaheadView->addMarker(d->lastT, shown);
     d->dirty = true;
 }
 

@@ -15,6 +15,8 @@ class DeviceModel;
 class LatencyHeatmap;
 class LatencySource;
 class MonitorWorker;
+class ReadaheadSource;
+class ReadaheadView;
 template<typename T>
 class Result;
 
@@ -28,7 +30,10 @@ class Result;
 /// seconds, with Jain's index. A device that vanishes leaves a gap.
 /// "Latency" adds a heatmap under them (LatencyHeatmap: queue and device
 /// time of every request, the members of a group side by side, marks where
-/// this console changed a setting).
+/// this console changed a setting); "Readahead" what the kernel's readahead
+/// does for each device (ReadaheadView: windows by kind, their size against
+/// the cap, pages used and wasted, wait; the same marks), its source opened
+/// off the GUI thread when turned on and destroyed when turned off.
 /// Sampling runs on its own thread (core's MonitorThread); plots are
 /// redrawn at most ten times a second whatever the sampling rate, never
 /// while the view is off screen, and no sooner after a redraw than three
@@ -68,6 +73,17 @@ public:
     void setLatencyLoader(std::function<Result<std::unique_ptr<LatencySource>>()> loader);
     /// The heatmap under the plots (ui/monitor/latencyheatmap.h).
     LatencyHeatmap *latencyHeatmap() const;
+    bool isReadaheadShown() const;
+    /// Where the Readahead view's figures come from: the machine's
+    /// openReadaheadSource(), called on a thread of its own when the view is
+    /// turned on (it blocks while the program loads). Without one the view
+    /// says there is no source.
+    void setReadaheadLoader(std::function<Result<std::unique_ptr<ReadaheadSource>>()> loader);
+    /// The machine cannot be watched (its capabilities' noReadaheadProbe):
+    /// the Readahead view says so instead of plotting, and loads nothing.
+    void setReadaheadUnavailable(const QString &why);
+    /// The Readahead view under the plots (ui/monitor/readaheadview.h).
+    ReadaheadView *readaheadView() const;
     /// Saves the plots as they are on screen; false (and failed()) on error.
     bool exportPng(const QString &path);
 
@@ -91,8 +107,12 @@ public Q_SLOTS:
     /// Shows the latency heatmap and turns the sampler's BPF histograms on
     /// (or off and hides it). Where they cannot run it says why.
     void setLatencyShown(bool shown);
-    /// A marker on the heatmap at the newest sample: this console changed
-    /// a setting (`label` says which).
+    /// Shows the Readahead view and opens the readahead source (or closes
+    /// it and hides the view). While it loads, and where it cannot run, the
+    /// view says so.
+    void setReadaheadShown(bool shown);
+    /// A marker on the heatmap and the Readahead view at the newest sample:
+    /// this console changed a setting (`label` says which).
     void markSettingChange(const QString &label);
     /// Adds (or with no members removes) a group whose balance is plotted,
     /// such as two partitions exported by one server, checked against

@@ -1,0 +1,151 @@
+// blocktune-cli monitor --readahead on the live kernel (root), on a buffered
+// loop device of its own at read_ahead_kb 1024: a dd of its 64 MiB while the
+// monitor ticks shows in the ticks' "readahead" objects (the async windows
+// added up over the ticks are about 64 MiB / 1 MiB, the busy ticks' window
+// p50 is the cap), every tick names the device's cap, and the table adds a
+// readahead row for the device.
+#include "readahead/readahead.h"
+#include "testloop.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace blocktune;
+using namespace blocktune::test;
+
+namespace {
+
+constexpr qint64 kDeviceBytes = 64 << 20;
+constexpr quint64 kReadAheadKiB = 1024;
+
+// Drops the loop's clean cached pages, so dd reads it (and reads ahead) again.
+bool dropCache(const QString &path)
+{
+    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+    ::close(fd);
+    return ok;
+}
+
+/// A buffered loop device of this test at kReadAheadKiB, its readahead put
+/// back before it is detached (loop devices keep it across attaches).
+struct Loop
+{
+    LoopDevice device{kDeviceBytes, false, knownContents()};
+    QString original;
+    Loop()
+    {
+        if (!device.isValid())
+            return;
+        original = queueAttr(device.name(), "read_ahead_kb");
+        setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
+    }
+    ~Loop()
+    {
+        if (device.isAttached() && !original.isEmpty())
+            setQueueAttr(device.name(), "read_ahead_kb", original);
+    }
+};
+
+} // namespace
+
+#define REQUIRE_ROOT_AND_BPF()                                                                       \
+    do {                                                                                             \
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();                                                            \
+        if (!ReadaheadProbe::builtIn()) {                                                            \
+            if (rootRequired())                                                                      \
+                QFAIL("built without BPF support, and BLOCKTUNE_REQUIRE_ROOT=1 asks for every root test"); \
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");                                  \
+        }                                                                                            \
+    } while (false)
+
+class TestReadaheadMonitorLive : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void ddShowsInTheTicksReadahead()
+    {
+        REQUIRE_ROOT_AND_BPF();
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        QVERIFY(dropCache(loop.device.path()));
+        const QString name = loop.device.name();
+        QProcess cli;
+        cli.start(binary("blocktune-cli"), {u"monitor"_qs, name, u"--readahead"_qs, u"--json"_qs, u"--interval"_qs,
+                                            u"250ms"_qs, u"--duration"_qs, u"10s"_qs});
+        QVERIFY(cli.waitForStarted());
+        auto stop = qScopeGuard([&cli] {
+            cli.kill();
+            cli.waitForFinished();
+        });
+        // Two ticks: the probe is loaded and has its first snapshot.
+        QByteArray out;
+        for (int i = 0; i < 200 && out.count('\n') < 2; ++i) {
+            cli.waitForReadyRead(100);
+            out += cli.readAllStandardOutput();
+        }
+        QVERIFY2(out.count('\n') >= 2, cli.readAllStandardError().constData());
+        const ProcessResult dd = run(QStringLiteral("dd"), {u"if="_qs + loop.device.path(), u"of=/dev/null"_qs,
+                                                             u"bs=64K"_qs, u"status=none"_qs});
+        QCOMPARE(dd.exitCode, 0);
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        out += cli.readAllStandardOutput();
+
+        qint64 async = 0, busy = 0, ticks = 0;
+        for (const QByteArray &line : out.trimmed().split('\n')) {
+            const QJsonObject device = QJsonDocument::fromJson(line).object()[u"devices"_qs].toObject()[name].toObject();
+            QVERIFY2(device.contains(u"read_bytes"_qs), line.constData());
+            if (++ticks == 1)
+                continue; // the probe's first snapshot: nothing to count yet
+            const QJsonObject ra = device[u"readahead"_qs].toObject();
+            QVERIFY2(!ra.isEmpty(), line.constData()); // named: every tick has it
+            QCOMPARE(ra[u"read_ahead_kb"_qs].toInteger(), qint64(kReadAheadKiB));
+            const qint64 windows = ra[u"windows"_qs].toObject()[u"async"_qs].toInteger();
+            async += windows;
+            if (windows >= 8) {
+                ++busy;
+                QCOMPARE(ra[u"window_kib"_qs].toObject()[u"p50"_qs].toInteger(), qint64(kReadAheadKiB));
+            }
+        }
+        // 64 MiB in 1 MiB windows once the window has grown (tst_readahead_live: 48 to 80).
+        QVERIFY2(async >= 48 && async <= 80, qPrintable(QString::number(async)));
+        QVERIFY(busy >= 1);
+        QVERIFY2(ticks >= 30, qPrintable(QString::number(ticks)));
+    }
+
+    void theTableAddsAReadaheadRow()
+    {
+        REQUIRE_ROOT_AND_BPF();
+        Loop loop;
+        QVERIFY(loop.device.isValid());
+        const ProcessResult r = run(binary("blocktune-cli"), {u"monitor"_qs, loop.device.name(), u"--readahead"_qs,
+                                                              u"--interval"_qs, u"200ms"_qs, u"--count"_qs, u"2"_qs},
+                                    60000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains(u"Readahead (windows/s by kind; KiB; pages this tick; wait p50 in ms)"_qs), r.out.constData());
+        QVERIFY2(out.contains(u"sync/s   async/s    mmap/s  forced/s  size-p50     ra-kb"_qs), r.out.constData());
+        // The second tick: loop idle, its cap 1024.
+        const QStringList rows = out.split(u'\n');
+        bool found = false;
+        for (qsizetype i = 0; i + 1 < rows.size(); ++i)
+            if (rows[i].contains(u"forced/s"_qs) && rows[i + 1].startsWith(loop.device.name())) {
+                const QStringList cells = rows[i + 1].simplified().split(u' ');
+                found = cells.size() == 12 && cells[5] == u"-" && cells[6] == u"1024";
+            }
+        QVERIFY2(found, r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReadaheadMonitorLive)
+#include "tst_readaheadmonitor_live.moc"
