@@ -190,7 +190,7 @@ private Q_SLOTS:
         QSignalSpy done(&view, &DiagnoseView::finished);
         QVERIFY(view.runLive(1));
         QVERIFY(view.isRunning());
-        QTRY_VERIFY_WITH_TIMEOUT(view.isWatching(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.isWatching(), 30000);
         QVERIFY2(statusText(view).contains(u" left (blocktune reads nothing"_qs), qPrintable(statusText(view)));
         QVERIFY(view.findChild<QProgressBar *>()->isVisible());
         QVERIFY(done.wait(20000));
@@ -256,7 +256,7 @@ private Q_SLOTS:
         view.setDevice(u"nvme0n1"_qs);
         QSignalSpy done(&view, &DiagnoseView::finished);
         QVERIFY(view.runLive(600));
-        QTRY_VERIFY_WITH_TIMEOUT(view.isWatching(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.isWatching(), 30000);
         auto *cancel = [&] {
             for (QPushButton *b : view.findChildren<QPushButton *>())
                 if (b->text() == u"Cancel"_qs)
