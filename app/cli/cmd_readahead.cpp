@@ -144,10 +144,10 @@ int runReadahead(CliContext &ctx, const QStringList &args)
     ReadaheadOptions o;
     if (const int r = parseReadaheadArgs(ctx, args, &o); r >= 0)
         return r;
-    // It loads a program into the kernel it watches: this machine's, as it runs.
+    // It loads a program into the kernel it watches: this machine's as it
+    // runs (here or through blocktune-helper), or a host's through its agent.
     if (const MachineCapabilities can = ctx.machine->capabilities(); !can.readaheadProbe)
-        return fail(ctx, QStringLiteral("readahead watches the kernel of the machine it runs on, and %1").arg(can.noReadaheadProbe),
-                    ExitUsage);
+        return fail(ctx, QStringLiteral("readahead: %1").arg(can.noReadaheadProbe), ExitUsage);
     ScanOptions scanOptions;
     scanOptions.probeFilesystems = false;
     auto model = DeviceModel::scan(ctx.root, scanOptions);
