@@ -164,12 +164,12 @@ public:
         auto first = source->ask(QStringLiteral("start"));
         if (!first)
             return first.error();
+        source->m_started = true; // from here on it stops what it started, even when refused below
         const auto coverage = readaheadCoverageFromJson(first->value(u"coverage").toObject());
         if (!coverage)
             return makeError(InvalidArgument, QStringLiteral("%1: the agent's readahead coverage does not parse")
                                                   .arg(source->m_link->target().host));
         source->m_coverage = *coverage;
-        source->m_started = true;
         return std::unique_ptr<ReadaheadSource>(std::move(source));
     }
     ~AgentReadaheadSource() override
