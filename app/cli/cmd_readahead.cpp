@@ -32,7 +32,8 @@ void describeReadahead(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Watches what the kernel's readahead does for the workload that runs now, per block "
-        "device, from its readahead tracepoints (a BPF program; root): windows by kind (sync: a "
+        "device, from its readahead tracepoints (a BPF program, loaded by this command as root, "
+        "else by blocktune-helper through pkexec, and with --host by HOST's agent): windows by kind (sync: a "
         "miss started one; async: the reader hit the marker of a recognised stream; mmap: a page "
         "fault; forced: fadvise WILLNEED or readahead(2)), their size (p50/p90 in KiB) and how "
         "many reached the cap (read_ahead_kb). Reads are counted for the device whose "
