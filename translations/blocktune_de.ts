@@ -4299,6 +4299,34 @@ KiB</translation>
         <source>reading the BPF map %1 failed: %2</source>
         <translation>das Lesen der BPF-Map %1 schlug fehl: %2</translation>
     </message>
+    <message>
+        <source>readahead cannot be observed through blocktune-helper: %1</source>
+        <translation>Readahead lässt sich über blocktune-helper nicht beobachten: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper sent readahead counters that do not parse: %1</source>
+        <translation>blocktune-helper sandte Readahead-Zähler, die sich nicht lesen lassen: %1</translation>
+    </message>
+    <message>
+        <source>readahead counters stopped: %1</source>
+        <translation>Readahead-Zähler angehalten: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not load its BPF program: %1</source>
+        <translation>blocktune-helper konnte sein BPF-Programm nicht laden: %1</translation>
+    </message>
+    <message>
+        <source>blocktune-helper could not be started: %1</source>
+        <translation>blocktune-helper konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>readahead cannot be observed: %1</source>
+        <translation>Readahead lässt sich nicht beobachten: %1</translation>
+    </message>
+    <message>
+        <source>readahead cannot be observed: blocktune-helper&apos;s first answer does not parse (%1)</source>
+        <translation>Readahead lässt sich nicht beobachten: die erste Antwort von blocktune-helper lässt sich nicht lesen (%1)</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::ReadaheadView</name>

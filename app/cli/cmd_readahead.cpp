@@ -37,7 +37,8 @@ void describeReadahead(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Watches what the kernel's readahead does for the workload that runs now, per block "
-        "device, from its readahead tracepoints (a BPF program; root): windows by kind (sync: a "
+        "device, from its readahead tracepoints (a BPF program, loaded by this command as root, "
+        "else by blocktune-helper through pkexec, and with --host by HOST's agent): windows by kind (sync: a "
         "miss started one; async: the reader hit the marker of a recognised stream; mmap: a page "
         "fault; forced: fadvise WILLNEED or readahead(2)), their size (p50/p90 in KiB) and how "
         "many reached the cap (read_ahead_kb). Reads are counted for the device whose "
@@ -221,10 +222,10 @@ int runReadahead(CliContext &ctx, const QStringList &args)
     ReadaheadOptions o;
     if (const int r = parseReadaheadArgs(ctx, args, &o); r >= 0)
         return r;
-    // It loads a program into the kernel it watches: this machine's, as it runs.
+    // It loads a program into the kernel it watches: this machine's as it
+    // runs (here or through blocktune-helper), or a host's through its agent.
     if (const MachineCapabilities can = ctx.machine->capabilities(); !can.readaheadProbe)
-        return fail(ctx, QStringLiteral("readahead watches the kernel of the machine it runs on, and %1").arg(can.noReadaheadProbe),
-                    ExitUsage);
+        return fail(ctx, QStringLiteral("readahead: %1").arg(can.noReadaheadProbe), ExitUsage);
     if (o.collect) {
         auto probe = ctx.machine->openReadaheadSource();
         if (!probe)

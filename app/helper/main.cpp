@@ -5,12 +5,13 @@
 // itself, and udev rules files blocktune generated, in /etc/udev/rules.d
 // only (core/privilege/helperservice.cpp, rulesfile.cpp). The only program
 // it runs is udevadm (absolute path, fixed arguments) after such a file
-// changed. The one op that streams is "latency": it loads the BPF
-// program built into this binary (nothing else) and writes its histograms
+// changed. The ops that stream are "latency" and "readahead": each loads a
+// BPF program built into this binary (nothing else) and writes its counters
 // every interval until the next request line or the end of input.
 #include "common/jsonlines.h"
 #include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
+#include "readahead/helperreadahead.h"
 
 #include <QByteArray>
 #include <QString>
@@ -53,7 +54,7 @@ qint64 monotonicMs()
 // Writes the stream's ticks on its schedule until stdin has something
 // (a request line, or the end of input) for the main loop to read. False
 // when stdout is gone.
-bool streamUntilInput(HelperLatencyStream &stream)
+bool streamUntilInput(HelperStream &stream)
 {
     const qint64 interval = stream.intervalMs();
     qint64 next = monotonicMs() + interval;
@@ -77,8 +78,9 @@ void usage(FILE *to)
                  "Usage: blocktune-helper [--sysroot DIR]\n\n"
                  "Privileged writer for blocktune, normally started by pkexec.\n"
                  "Reads JSON requests, one per line, on stdin; answers one JSON line each on stdout;\n"
-                 "exits at end of input. Ops: hello, get, set, install_rules, remove_rules, latency\n"
-                 "(streams the histograms of the BPF program built in until the next request).\n"
+                 "exits at end of input. Ops: hello, get, set, install_rules, remove_rules, latency,\n"
+                 "readahead (these two stream the counters of a BPF program built in until the next\n"
+                 "request).\n"
                  "See docs/json.md (blocktune-helper).\n\n"
                  "  --sysroot DIR  work on the recorded tree DIR/sys, DIR/proc (tests); refused when\n"
                  "                 started through sudo, pkexec, doas, setuid or setgid for a user\n"
@@ -130,12 +132,12 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const HelperService service{*tree, helperLatencyOp(*tree)};
+    const HelperService service{*tree, helperLatencyOp(*tree), helperReadaheadOp(*tree)};
     // An install_rules request is the longest there is; the service refuses
     // every other request above kHelperMaxLine itself.
     JsonLineReader reader(kHelperMaxRulesLine);
-    std::unique_ptr<HelperLatencyStream> stream;
-    // Any request line ends a latency stream (its last line says so) before
+    std::unique_ptr<HelperStream> stream;
+    // Any request line ends a stream (its last line says so) before
     // it is answered; the unloaded program is gone before the next op runs.
     auto endStream = [&] {
         const bool written = !stream || writeAll(stream->end() + '\n');

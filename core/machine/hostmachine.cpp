@@ -75,14 +75,14 @@ public:
         const bool recorded = m_connection.link->hello().raw.value(u"sysroot").toBool();
         c.measure = !recorded;
         c.latencyProbe = !recorded;
-        c.noReadaheadProbe = QStringLiteral("%1's agent does not serve the readahead probe yet: run it on the host "
-                                            "(ssh %1 blocktune-cli readahead)")
-                                 .arg(displayName());
+        c.noReadaheadProbe = noReadaheadProbe(recorded);
+        c.readaheadProbe = c.noReadaheadProbe.isEmpty();
         c.keepsItsOwnHistory = true;
         c.changesHeldThere = true;
         return c;
     }
     Result<DeviceListing> listDevices(bool probe) const override;
+    Result<std::unique_ptr<ReadaheadSource>> openReadaheadSource() const override;
     Status recordDevices(const QStringList &devices) override;
     Result<JournalFolder> journals() const override;
     Result<UdevRulesPreview> previewUdevRules(RulesChange change, const QString &fileName,
@@ -101,6 +101,8 @@ public:
     void reconnect() override;
 
 private:
+    QString noReadaheadProbe(bool recorded) const;
+
     RemoteTarget m_target;
     RemoteConnection m_connection;
     std::unique_ptr<QTemporaryDir> m_mirrorDir; ///< the mirror's folder, removed with the machine
@@ -126,6 +128,95 @@ Status HostMachine::recordDevices(const QStringList &devices)
     m_recordedWhole = devices.isEmpty();
     m_recordedDevices << fresh;
     return {};
+}
+
+// Why the host's readahead cannot be watched through its agent, from its
+// hello; empty when it can (op "readahead", an agent as root, a live host).
+QString HostMachine::noReadaheadProbe(bool recorded) const
+{
+    const QJsonObject hello = m_connection.link->hello().raw;
+    const QString host = displayName();
+    if (recorded)
+        return QStringLiteral("%1's agent serves a recorded tree (--sysroot): it has no running kernel or workload "
+                              "to watch")
+            .arg(host);
+    if (!hello.value(u"ops").toArray().contains(QJsonValue(QStringLiteral("readahead"))))
+        return QStringLiteral("%1's agent does not serve the readahead probe (its blocktune is older: upgrade it, or "
+                              "run it on the host: ssh %1 blocktune-cli readahead)")
+            .arg(host);
+    if (hello.value(u"euid").toInteger(-1) != 0)
+        return QStringLiteral("the agent on %1 runs as %2, not root, and the readahead probe's BPF program needs "
+                              "root (connect as root)")
+            .arg(host, m_connection.link->hello().user);
+    return {};
+}
+
+/// The host's readahead probe through its agent (op "readahead"): started
+/// when made (the agent loads the probe, or counts one more reader of it),
+/// one round trip per snapshot, stopped when destroyed (the agent unloads
+/// it when its last reader stops, or when the connection ends).
+class AgentReadaheadSource final : public ReadaheadSource
+{
+public:
+    static Result<std::unique_ptr<ReadaheadSource>> start(std::shared_ptr<RemoteLink> link)
+    {
+        std::unique_ptr<AgentReadaheadSource> source(new AgentReadaheadSource(std::move(link)));
+        auto first = source->ask(QStringLiteral("start"));
+        if (!first)
+            return first.error();
+        source->m_started = true; // from here on it stops what it started, even when refused below
+        const auto coverage = readaheadCoverageFromJson(first->value(u"coverage").toObject());
+        if (!coverage)
+            return makeError(InvalidArgument, QStringLiteral("%1: the agent's readahead coverage does not parse")
+                                                  .arg(source->m_link->target().host));
+        source->m_coverage = *coverage;
+        return std::unique_ptr<ReadaheadSource>(std::move(source));
+    }
+    ~AgentReadaheadSource() override
+    {
+        if (m_started && !m_link->isLost())
+            (void)ask(QStringLiteral("stop"));
+    }
+    Q_DISABLE_COPY_MOVE(AgentReadaheadSource)
+
+    Result<ReadaheadSnapshot> snapshot() override
+    {
+        auto answer = ask(QStringLiteral("snapshot"));
+        if (!answer)
+            return answer.error();
+        auto snapshot = readaheadSnapshotFromJson(answer->value(u"snapshot").toObject());
+        if (!snapshot)
+            return makeError(InvalidArgument, QStringLiteral("%1: the agent's readahead counters do not parse: %2")
+                                                  .arg(m_link->target().host, snapshot.error().message));
+        return snapshot;
+    }
+    ReadaheadCoverage coverage() const override { return m_coverage; }
+
+private:
+    explicit AgentReadaheadSource(std::shared_ptr<RemoteLink> link) : m_link(std::move(link)) {}
+
+    Result<QJsonObject> ask(const QString &action) const
+    {
+        auto answer = m_link->call({{QStringLiteral("op"), QStringLiteral("readahead")},
+                                    {QStringLiteral("action"), action}});
+        if (!answer)
+            return answer.error();
+        if (!answer->value(u"ok").toBool())
+            return makeError(errorCodeFromName(answer->value(u"code").toString()),
+                             QStringLiteral("%1: %2").arg(m_link->target().host, answer->value(u"error").toString()));
+        return answer;
+    }
+
+    std::shared_ptr<RemoteLink> m_link;
+    ReadaheadCoverage m_coverage;
+    bool m_started = false;
+};
+
+Result<std::unique_ptr<ReadaheadSource>> HostMachine::openReadaheadSource() const
+{
+    if (const MachineCapabilities can = capabilities(); !can.readaheadProbe)
+        return makeError(NotSupported, can.noReadaheadProbe);
+    return AgentReadaheadSource::start(m_connection.link);
 }
 
 Result<DeviceListing> HostMachine::listDevices(bool probe) const

@@ -189,12 +189,12 @@ public:
     /// (installedUdevRules(); a host's: op installed_rules).
     virtual Result<InstalledUdevRules> installedUdevRules(const QString &profileName) const;
 
-    /// Starts watching the kernel's readahead there (the readahead probe,
-    /// core/readahead): this machine's probe loaded by this process; fails
-    /// with capabilities().noReadaheadProbe where the machine cannot be
-    /// watched, else with why the probe did not load. Nothing stays loaded
-    /// once the source is destroyed. Blocks while the program loads (about
-    /// a second or two): call it off the GUI thread.
+    /// Starts watching the kernel's readahead there (core/readahead): loaded by
+    /// this process as root, else through blocktune-helper (pkexec); a host's
+    /// by its agent. Fails with capabilities().noReadaheadProbe where it cannot
+    /// be watched, else why it did not load. Nothing stays loaded once the
+    /// source is destroyed. Blocks a second or two while it loads: call it off
+    /// the GUI thread, and use the source on the thread that opened it.
     virtual Result<std::unique_ptr<ReadaheadSource>> openReadaheadSource() const;
 
     /// Its profiles (listed, loaded, saved and watched there).

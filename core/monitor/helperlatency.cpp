@@ -12,7 +12,6 @@
 #include <QSet>
 
 #include <algorithm>
-#include <cmath>
 
 namespace blocktune {
 
@@ -31,7 +30,7 @@ QByteArray compact(const QJsonObject &o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-class Stream final : public HelperLatencyStream
+class Stream final : public HelperStream
 {
 public:
     Stream(QJsonValue id, QList<AskedDevice> devices, int intervalMs, std::unique_ptr<LatencySource> source)
@@ -92,43 +91,6 @@ QByteArray Stream::tick()
     return compact(o);
 }
 
-const QString &intervalRule()
-{
-    static const QString text = QStringLiteral("a whole number of milliseconds from %1 to %2")
-                                    .arg(kHelperMinLatencyIntervalMs)
-                                    .arg(kHelperMaxLatencyIntervalMs);
-    return text;
-}
-
-// A JSON value as a message shows it.
-QString shown(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::String: return u'"' + v.toString().left(40) + u'"';
-    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 12);
-    case QJsonValue::Array: return QStringLiteral("a list");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    default: return QStringLiteral("null");
-    }
-}
-
-Result<int> checkInterval(const QJsonValue &v)
-{
-    if (v.isUndefined())
-        return makeError(InvalidArgument, QStringLiteral("'latency' needs 'interval_ms', %1").arg(intervalRule()));
-    if (!v.isDouble() || std::floor(v.toDouble()) != v.toDouble())
-        return makeError(InvalidArgument,
-                         QStringLiteral("'interval_ms' must be %1 (got %2)").arg(intervalRule(), shown(v)));
-    const double ms = v.toDouble();
-    if (ms < kHelperMinLatencyIntervalMs || ms > kHelperMaxLatencyIntervalMs)
-        return makeError(InvalidArgument, QStringLiteral("'interval_ms' %1 is out of range (allowed: %2 to %3 ms)")
-                                              .arg(QString::number(ms, 'g', 12))
-                                              .arg(kHelperMinLatencyIntervalMs)
-                                              .arg(kHelperMaxLatencyIntervalMs));
-    return int(ms);
-}
-
 Result<AskedDevice> checkDevice(const SysRoot &root, const QString &name)
 {
     auto dir = openBlockDevice(root, name);
@@ -187,14 +149,15 @@ Result<std::unique_ptr<LatencySource>> loadBuiltIn()
 }
 
 Result<QByteArray> startLatency(const SysRoot &root, const HelperLatencyLoader &loader, const QJsonObject &request,
-                                std::unique_ptr<HelperLatencyStream> *stream)
+                                std::unique_ptr<HelperStream> *stream)
 {
     for (auto it = request.begin(); it != request.end(); ++it)
         if (it.key() != u"op" && it.key() != u"id" && it.key() != u"devices" && it.key() != u"interval_ms")
             return makeError(InvalidArgument, QStringLiteral("'latency' takes 'devices' and 'interval_ms', nothing "
                                                              "else (got '%1')")
                                                   .arg(it.key().left(64)));
-    auto interval = checkInterval(request.value(u"interval_ms"));
+    auto interval = checkHelperIntervalMs(QStringLiteral("latency"), request.value(u"interval_ms"),
+                                          kHelperMinLatencyIntervalMs, kHelperMaxLatencyIntervalMs);
     if (!interval)
         return interval.error();
     auto devices = checkDevices(root, request.value(u"devices"));
@@ -215,10 +178,10 @@ Result<QByteArray> startLatency(const SysRoot &root, const HelperLatencyLoader &
 
 } // namespace
 
-HelperLatencyOp helperLatencyOp(SysRoot root, HelperLatencyLoader loader)
+HelperStreamOp helperLatencyOp(SysRoot root, HelperLatencyLoader loader)
 {
     return [root = std::move(root), loader = std::move(loader)](const QJsonObject &request,
-                                                                 std::unique_ptr<HelperLatencyStream> *stream) {
+                                                                 std::unique_ptr<HelperStream> *stream) {
         return startLatency(root, loader, request, stream);
     };
 }

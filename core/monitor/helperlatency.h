@@ -25,7 +25,7 @@ using HelperLatencyLoader = std::function<Result<std::unique_ptr<LatencySource>>
 /// is refused, nothing loaded unless every check passed. `loader` empty: the
 /// built-in BPF program, on the live machine only; a test's loader also
 /// serves a recorded tree.
-HelperLatencyOp helperLatencyOp(SysRoot root, HelperLatencyLoader loader = {});
+HelperStreamOp helperLatencyOp(SysRoot root, HelperLatencyLoader loader = {});
 
 /// A LatencySource read from blocktune-helper's "latency" op (started with
 /// `command`, pkexec by default): the helper loads its built-in BPF program

@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonValue>
 
+#include <cmath>
+
 #include <unistd.h>
 
 namespace blocktune {
@@ -111,10 +113,13 @@ QByteArray readRequestFields(const QJsonObject &request, HelperRequest &r)
     QString error;
     if (!stringField(request, u"op", &r.op, &error))
         return toLine(errorObject(error, QStringLiteral("invalid"), request));
-    if (r.op == u"latency")
-        return {}; // its own fields: core/monitor/helperlatency.cpp
+    // The streaming ops check their own fields: core/monitor/helperlatency.cpp,
+    // core/readahead/helperreadahead.cpp.
+    if (r.op == u"latency" || r.op == u"readahead")
+        return {};
     if (request.contains(u"devices") || request.contains(u"interval_ms"))
-        return toLine(errorObject(QStringLiteral("'devices' and 'interval_ms' belong to latency"),
+        return toLine(errorObject(QStringLiteral("'devices' and 'interval_ms' belong to latency ('interval_ms' to "
+                                                 "readahead too)"),
                                   QStringLiteral("invalid"), request));
     if (!stringField(request, u"device", &r.device, &error)
         || !stringField(request, u"attribute", &r.attr, &error) || !stringField(request, u"value", &r.value, &error)
@@ -184,20 +189,49 @@ QByteArray replyRules(const SysRoot &root, const HelperRequest &r, QJsonObject r
     return toLine(reply);
 }
 
-QByteArray replyLatency(const HelperLatencyOp &op, const HelperRequest &r, std::unique_ptr<HelperLatencyStream> *stream)
+QByteArray replyStream(const HelperStreamOp &op, const HelperRequest &r, std::unique_ptr<HelperStream> *stream)
 {
     if (!op)
-        return toLine(errorObject(QStringLiteral("this helper has no 'latency' op"), errorCodeName(Refused), r.json));
+        return toLine(errorObject(QStringLiteral("this helper has no '%1' op").arg(r.op), errorCodeName(Refused), r.json));
     auto started = op(r.json, stream);
     if (!started)
         return toLine(errorObject(started.error().message, errorCodeName(started.error().code), r.json));
     return *started;
 }
 
+// A JSON value as a message shows it.
+QString shownJsonValue(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::String: return u'"' + v.toString().left(40) + u'"';
+    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 12);
+    case QJsonValue::Array: return QStringLiteral("a list");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    default: return QStringLiteral("null");
+    }
+}
+
 } // namespace
 
-HelperService::HelperService(SysRoot root, HelperLatencyOp latencyOp)
-    : m_root(std::move(root)), m_latencyOp(std::move(latencyOp))
+Result<int> checkHelperIntervalMs(const QString &op, const QJsonValue &v, int minMs, int maxMs)
+{
+    const QString rule = QStringLiteral("a whole number of milliseconds from %1 to %2").arg(minMs).arg(maxMs);
+    if (v.isUndefined())
+        return makeError(InvalidArgument, QStringLiteral("'%1' needs 'interval_ms', %2").arg(op, rule));
+    if (!v.isDouble() || std::floor(v.toDouble()) != v.toDouble())
+        return makeError(InvalidArgument, QStringLiteral("'interval_ms' must be %1 (got %2)").arg(rule, shownJsonValue(v)));
+    const double ms = v.toDouble();
+    if (ms < minMs || ms > maxMs)
+        return makeError(InvalidArgument, QStringLiteral("'interval_ms' %1 is out of range (allowed: %2 to %3 ms)")
+                                              .arg(QString::number(ms, 'g', 12))
+                                              .arg(minMs)
+                                              .arg(maxMs));
+    return int(ms);
+}
+
+HelperService::HelperService(SysRoot root, HelperStreamOp latencyOp, HelperStreamOp readaheadOp)
+    : m_root(std::move(root)), m_latencyOp(std::move(latencyOp)), m_readaheadOp(std::move(readaheadOp))
 {
 }
 
@@ -209,7 +243,7 @@ QByteArray HelperService::overlongLine()
                               QStringLiteral("invalid")));
 }
 
-QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<HelperLatencyStream> *stream) const
+QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<HelperStream> *stream) const
 {
     QJsonObject object;
     if (QByteArray refused = readRequestObject(line, object); !refused.isEmpty())
@@ -238,9 +272,11 @@ QByteArray HelperService::handleLine(const QByteArray &line, std::unique_ptr<Hel
     if (request.rulesOp)
         return replyRules(m_root, request, reply);
     if (request.op == u"latency")
-        return replyLatency(m_latencyOp, request, stream);
+        return replyStream(m_latencyOp, request, stream);
+    if (request.op == u"readahead")
+        return replyStream(m_readaheadOp, request, stream);
     return toLine(errorObject(QStringLiteral("unknown op '%1' (ops: hello, get, set, install_rules, remove_rules, "
-                                             "latency)")
+                                             "latency, readahead)")
                                   .arg(request.op.left(64)),
                               QStringLiteral("invalid"), object));
 }

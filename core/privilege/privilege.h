@@ -160,7 +160,8 @@ private:
     SysRoot m_root;
 };
 
-/// Bounds of the "latency" op: devices per request, interval in ms.
+/// Bounds of the "latency" op (devices per request) and of the streaming
+/// ops' interval in ms ("latency", "readahead").
 inline constexpr int kHelperMaxLatencyDevices = 128;
 inline constexpr int kHelperMinLatencyIntervalMs = 100;
 inline constexpr int kHelperMaxLatencyIntervalMs = 60000;
@@ -339,28 +340,34 @@ Result<UdevRulesResult> changeUdevRules(const SysRoot &root, RulesChange change,
 
 // ---- The helper's side of the protocol -----------------------------------------
 
-/// The stream a "latency" request started: the helper's loop writes tick()
-/// every intervalMs() until a new request line or the end of input, then
-/// end(). Unloads its source (the BPF program) when destroyed.
-class HelperLatencyStream
+/// The stream a "latency" or "readahead" request started: the helper's loop
+/// writes tick() every intervalMs() until a new request line or the end of
+/// input, then end(). Unloads its source (the BPF program) when destroyed.
+class HelperStream
 {
 public:
-    virtual ~HelperLatencyStream() = default;
+    virtual ~HelperStream() = default;
     virtual int intervalMs() const = 0;
-    /// One line: the cumulative histograms of the devices asked (docs/json.md).
+    /// One line: the cumulative counters (docs/json.md, "blocktune-helper").
     virtual QByteArray tick() = 0;
     /// The line that closes the stream.
     virtual QByteArray end() = 0;
 };
 
-/// The helper's "latency" op: checks `request` (the whole line's object),
-/// loads what it measures and, when `stream` is given, leaves the stream
-/// there; returns the answer line (the stream's first tick) or why it is
-/// refused, with nothing loaded. core/monitor makes the real one
-/// (helperLatencyOp(), beside the BPF probe it loads); privilege/ stays
-/// below the monitor and knows only this shape.
-using HelperLatencyOp =
-    std::function<Result<QByteArray>(const QJsonObject &request, std::unique_ptr<HelperLatencyStream> *stream)>;
+/// One of the helper's streaming ops ("latency", "readahead"): checks
+/// `request` (the whole line's object), loads what it measures and, when
+/// `stream` is given, leaves the stream there; returns the answer line (the
+/// stream's first tick) or why it is refused, with nothing loaded. The
+/// folders of the BPF probes make the real ones (core/monitor's
+/// helperLatencyOp(), core/readahead's helperReadaheadOp()); privilege/
+/// stays below them and knows only this shape.
+using HelperStreamOp =
+    std::function<Result<QByteArray>(const QJsonObject &request, std::unique_ptr<HelperStream> *stream)>;
+
+/// The 'interval_ms' of a streaming op's request (`op` names it in the
+/// message): a whole number of milliseconds from `minMs` to `maxMs`, else
+/// why not, showing what was given.
+Result<int> checkHelperIntervalMs(const QString &op, const QJsonValue &value, int minMs, int maxMs);
 
 /// Longest request line the helper accepts (bytes, newline excluded).
 inline constexpr qsizetype kHelperMaxLine = 4096;
@@ -371,25 +378,28 @@ inline constexpr qsizetype kHelperMaxRulesLine = 160 * 1024;
 inline constexpr int kHelperProtocolVersion = 1;
 
 /// Answers one request line with one response line (compact JSON, no
-/// newline). Ops: hello, get, set, install_rules, remove_rules, latency.
+/// newline). Ops: hello, get, set, install_rules, remove_rules, latency,
+/// readahead.
 /// Trusts nothing: see docs/json.md, "blocktune-helper".
 class HelperService final
 {
 public:
-    /// `latencyOp` answers the "latency" op (blocktune-helper passes
-    /// core/monitor's helperLatencyOp()); empty, that op is refused.
-    explicit HelperService(SysRoot root, HelperLatencyOp latencyOp = {});
+    /// `latencyOp` answers the "latency" op, `readaheadOp` the "readahead"
+    /// op (blocktune-helper passes core/monitor's helperLatencyOp() and
+    /// core/readahead's helperReadaheadOp()); an empty one is refused.
+    explicit HelperService(SysRoot root, HelperStreamOp latencyOp = {}, HelperStreamOp readaheadOp = {});
     ~HelperService();
-    /// A "latency" request that passes every check loads its source and, when
+    /// A "latency" or "readahead" request that passes every check loads its source and, when
     /// `stream` is given, leaves the stream there (its first line is the
     /// answer returned); without `stream` it is refused.
-    QByteArray handleLine(const QByteArray &line, std::unique_ptr<HelperLatencyStream> *stream = nullptr) const;
+    QByteArray handleLine(const QByteArray &line, std::unique_ptr<HelperStream> *stream = nullptr) const;
     /// The answer to a line that was longer than kHelperMaxLine.
     static QByteArray overlongLine();
 
 private:
     SysRoot m_root;
-    HelperLatencyOp m_latencyOp;
+    HelperStreamOp m_latencyOp;
+    HelperStreamOp m_readaheadOp;
 };
 
 /// Who a process runs for: its ids and the variables by which sudo, pkexec

@@ -247,4 +247,29 @@ Result<ReadaheadSnapshot> readaheadSnapshotFromJson(const QJsonObject &object)
     return s;
 }
 
+QJsonObject readaheadCoverageToJson(const ReadaheadCoverage &coverage)
+{
+    QJsonObject o{{QStringLiteral("windows"), coverage.windows},
+                  {QStringLiteral("faults"), coverage.faults},
+                  {QStringLiteral("pages"), coverage.pages}};
+    if (!coverage.pagesUnavailable.isEmpty())
+        o.insert(u"pages_unavailable", coverage.pagesUnavailable);
+    return o;
+}
+
+std::optional<ReadaheadCoverage> readaheadCoverageFromJson(const QJsonObject &object)
+{
+    const QJsonValue windows = object.value(u"windows");
+    const QJsonValue unavailable = object.value(u"pages_unavailable");
+    if (!windows.isString() || !object.value(u"faults").isBool() || !object.value(u"pages").isBool()
+        || !(unavailable.isUndefined() || unavailable.isString()))
+        return std::nullopt;
+    ReadaheadCoverage c;
+    c.windows = windows.toString();
+    c.faults = object.value(u"faults").toBool();
+    c.pages = object.value(u"pages").toBool();
+    c.pagesUnavailable = unavailable.toString();
+    return c;
+}
+
 } // namespace blocktune

@@ -115,8 +115,9 @@ struct ReadaheadCoverage
     friend bool operator==(const ReadaheadCoverage &, const ReadaheadCoverage &) = default;
 };
 
-/// Where readahead counters come from: ReadaheadProbe on this machine; later
-/// the helper's stream or a host's agent; a test's fake.
+/// Where readahead counters come from: ReadaheadProbe on this machine, the
+/// helper's stream (helperreadahead.h), a host's agent (core/machine); a
+/// test's fake. Machine::openReadaheadSource() chooses.
 class ReadaheadSource
 {
 public:
@@ -173,6 +174,12 @@ ReadaheadCountersMap readaheadDelta(const ReadaheadCountersMap &before, const Re
 QJsonObject readaheadSnapshotToJson(const ReadaheadSnapshot &snapshot);
 /// That form read back; the error names the part that is missing or malformed.
 Result<ReadaheadSnapshot> readaheadSnapshotFromJson(const QJsonObject &object);
+/// What a source sees, on the wire beside its snapshots (the helper's and
+/// the agent's "readahead" op): {"windows":"tracepoints"|"fentry",
+/// "faults":bool,"pages":bool,"pages_unavailable":".."}.
+QJsonObject readaheadCoverageToJson(const ReadaheadCoverage &coverage);
+/// That form read back; std::nullopt when a field is missing or of the wrong type.
+std::optional<ReadaheadCoverage> readaheadCoverageFromJson(const QJsonObject &object);
 
 // ---- The report ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@
 #include "history/history.h"
 #include "monitor/monitor.h"
 #include "profiles/profiles.h"
+#include "readahead/readahead.h"
 #include "readtest/readtest.h"
 #include "tuning/tuning.h"
 
@@ -24,6 +25,7 @@
 #include <QSysInfo>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <chrono>
@@ -567,6 +569,58 @@ QJsonObject opLatency(AgentCall &call)
     return {{QStringLiteral("totals"), out}};
 }
 
+/// {"op":"readahead","action":"start"|"snapshot"|"stop"}: this host's
+/// readahead probe (core/readahead), loaded by the first "start" (as root
+/// only) and unloaded by the "stop" of the last reader that started it, or
+/// when the agent ends: nothing stays loaded while nobody watches. "start"
+/// and "snapshot" answer {"snapshot": the probe's cumulative counters
+/// (readaheadSnapshotToJson), "coverage": what it sees on this kernel};
+/// "stop" answers {"loaded": whether other readers keep it}. No other field.
+QJsonObject opReadahead(AgentCall &call)
+{
+    thread_local std::unique_ptr<ReadaheadProbe> probe;
+    thread_local int readers = 0;
+    for (auto it = call.request.begin(); it != call.request.end(); ++it)
+        if (it.key() != u"op" && it.key() != u"id" && it.key() != u"action")
+            return agentError(invalid(QStringLiteral("'readahead' takes 'action', nothing else (got '%1')")
+                                          .arg(it.key().left(64))));
+    const QJsonValue action = call.request.value(u"action");
+    const QStringList actions{QStringLiteral("start"), QStringLiteral("snapshot"), QStringLiteral("stop")};
+    if (!action.isString() || !actions.contains(action.toString()))
+        return agentError(invalid(QStringLiteral("'action' must be one of %1").arg(actions.join(u", "))));
+    if (action.toString() == u"stop") {
+        readers = std::max(0, readers - 1);
+        if (readers == 0)
+            probe.reset();
+        return {{QStringLiteral("loaded"), bool(probe)}};
+    }
+    if (action.toString() == u"start" && !probe) {
+        if (!call.session.root().isLive())
+            return agentError(makeError(Refused, QStringLiteral("readahead is watched on the live machine, not a "
+                                                                "recorded tree (--sysroot): nothing was loaded")));
+        if (::geteuid() != 0)
+            return agentError(makeError(Refused, QStringLiteral(
+                "readahead cannot be observed: the agent on this host runs as %1, not root, and the probe's BPF "
+                "program needs root (connect as root)").arg(agentUserName())));
+        auto loaded = ReadaheadProbe::load();
+        if (!loaded)
+            return agentError(loaded.error());
+        probe = std::move(*loaded);
+    }
+    if (!probe)
+        return agentError(makeError(Refused, QStringLiteral("the readahead probe is not loaded: 'start' it first")));
+    auto snapshot = probe->snapshot();
+    if (!snapshot) {
+        if (readers == 0)
+            probe.reset(); // a start that failed leaves nothing loaded
+        return agentError(snapshot.error());
+    }
+    if (action.toString() == u"start")
+        ++readers;
+    return {{QStringLiteral("snapshot"), readaheadSnapshotToJson(*snapshot)},
+            {QStringLiteral("coverage"), readaheadCoverageToJson(probe->coverage())}};
+}
+
 /// {"op":"profiles"}: this host's profiles (the agent user's folder, the
 /// machine's, the presets: what `profile list` shows there) as
 /// {"profiles":[{"name","origin","path","description","error","shadows"}],
@@ -950,6 +1004,7 @@ AgentServer::AgentServer(TuningSession &session, QJsonObject hello) : m_session(
     addOp(QStringLiteral("journals"), &opJournals);
     addOp(QStringLiteral("counters"), &opCounters);
     addOp(QStringLiteral("latency"), &opLatency);
+    addOp(QStringLiteral("readahead"), &opReadahead);
     addOp(QStringLiteral("block_devices"), &opBlockDevices);
     addOp(QStringLiteral("profiles"), &opProfiles);
     addOp(QStringLiteral("profile"), &opProfile);

@@ -95,6 +95,11 @@ private Q_SLOTS:
         QVERIFY(!can.write);
         QVERIFY(!can.measure);
         QVERIFY(!can.latencyProbe);
+        QVERIFY(!can.readaheadProbe);
+        QCOMPARE(can.noReadaheadProbe, u"a recorded tree (--sysroot) has no running kernel or workload to watch"_qs);
+        const auto readahead = machine->openReadaheadSource();
+        QVERIFY(!readahead);
+        QCOMPARE(readahead.error().message, can.noReadaheadProbe);
         QVERIFY(can.frozenCounters);
         QVERIFY(!can.keepsItsOwnHistory);
         QVERIFY(!can.changesHeldThere);
@@ -137,6 +142,7 @@ private Q_SLOTS:
         QVERIFY(can.write);
         QVERIFY(can.measure);
         QVERIFY(can.latencyProbe);
+        QVERIFY(can.readaheadProbe);
         QVERIFY(!can.frozenCounters);
         QVERIFY(!can.keepsItsOwnHistory);
         QObject parent;
@@ -199,6 +205,16 @@ private Q_SLOTS:
         QVERIFY(can.changesHeldThere);
         QVERIFY(!can.frozenCounters);
         QVERIFY(machine->measurer()->latencyLoader()); // the host's histograms
+        // The host's readahead probe, through its agent (root there).
+        QVERIFY2(can.readaheadProbe, qPrintable(can.noReadaheadProbe));
+        if (ReadaheadProbe::builtIn()) {
+            auto readahead = machine->openReadaheadSource();
+            QVERIFY2(readahead, qPrintable(readahead ? QString() : readahead.error().message));
+            auto first = (*readahead)->snapshot();
+            auto second = (*readahead)->snapshot();
+            QVERIFY(first && second);
+            QVERIFY(second->takenMs >= first->takenMs);
+        }
         QCOMPARE(machine->profiles()->host(), u"testhost"_qs);
         QCOMPARE(machine->historyPath(), machine->root().root() + u"/history.sqlite"_qs);
         QObject parent;

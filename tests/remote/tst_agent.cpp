@@ -2,11 +2,13 @@
 // version check, requests before it, the session's ops on a copied
 // recorded tree, streamed monitor samples and stop, and the restore of
 // temporary changes when the input ends or a signal arrives.
+#include "readaheadloop.h"
 #include "testloop.h"
 #include "testsupport.h"
 
 #include "monitor/monitor.h"
 
+#include "readahead/readahead.h"
 #include "remote/remote.h"
 
 #include <QDir>
@@ -882,6 +884,124 @@ private Q_SLOTS:
         const QJsonObject a = agent.next();
         QCOMPARE(a.value(u"ok"), QJsonValue(false));
         QVERIFY2(a.value(u"error").toString().contains(u"not a recorded tree"_qs), qPrintable(a.value(u"error").toString()));
+    }
+
+    // Op "readahead" takes 'action' and nothing else; a snapshot before a
+    // start is refused, and on a recorded tree the start loads nothing.
+    void readaheadOpRefusesWhatItMust()
+    {
+        Agent agent({QStringLiteral("--sysroot"), recordedTree("md-raid10-f2")});
+        agent.send(hello());
+        agent.next();
+        const struct
+        {
+            QJsonObject request;
+            QString error;
+        } rows[] = {
+            {{{u"action"_qs, u"start"_qs}, {u"program"_qs, u"/tmp/evil.bpf.o"_qs}},
+             u"'readahead' takes 'action', nothing else (got 'program')"_qs},
+            {{{u"action"_qs, u"start"_qs}, {u"interval_ms"_qs, 100}}, u"'readahead' takes 'action', nothing else (got 'interval_ms')"_qs},
+            {{}, u"'action' must be one of start, snapshot, stop"_qs},
+            {{{u"action"_qs, u"load"_qs}}, u"'action' must be one of start, snapshot, stop"_qs},
+            {{{u"action"_qs, 1}}, u"'action' must be one of start, snapshot, stop"_qs},
+            {{{u"action"_qs, u"snapshot"_qs}}, u"the readahead probe is not loaded: 'start' it first"_qs},
+            {{{u"action"_qs, u"start"_qs}}, u"readahead is watched on the live machine, not a recorded tree (--sysroot): nothing was loaded"_qs},
+        };
+        int id = 2;
+        for (const auto &row : rows) {
+            QJsonObject request = row.request;
+            request.insert(u"op", u"readahead"_qs);
+            request.insert(u"id", ++id);
+            agent.send(request);
+            const QJsonObject a = agent.next();
+            QCOMPARE(a.value(u"id").toInt(), id);
+            QCOMPARE(a.value(u"ok"), QJsonValue(false));
+            QCOMPARE(a.value(u"error").toString(), row.error);
+        }
+        agent.send({{u"op"_qs, u"readahead"_qs}, {u"id"_qs, 99}, {u"action"_qs, u"stop"_qs}});
+        const QJsonObject stopped = agent.next();
+        QVERIFY(stopped.value(u"ok").toBool());
+        QCOMPARE(stopped.value(u"loaded"), QJsonValue(false));
+    }
+
+    // An agent that is not root (nobody, through setpriv) refuses the start
+    // with words: the probe's BPF program needs root.
+    void readaheadOpOfAnAgentNotRootIsRefused()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (QStandardPaths::findExecutable(u"setpriv"_qs).isEmpty())
+            QSKIP("no setpriv (util-linux)");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"HOME"_qs, QDir::tempPath());
+        p.setProcessEnvironment(env);
+        p.start(u"setpriv"_qs, {u"--reuid=65534"_qs, u"--regid=65534"_qs, u"--clear-groups"_qs,
+                                 binary("blocktune-cli"), u"agent"_qs});
+        QVERIFY(p.waitForStarted());
+        auto answer = [&p](const QJsonObject &request) {
+            p.write(line(request));
+            for (int i = 0; i < 300 && !p.canReadLine(); ++i)
+                p.waitForReadyRead(100);
+            return p.readLine();
+        };
+        const QByteArray lines[] = {answer(hello()),
+                                    answer({{u"op"_qs, u"readahead"_qs}, {u"id"_qs, 2}, {u"action"_qs, u"start"_qs}})};
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(QJsonDocument::fromJson(lines[0]).object().value(u"euid").toInt(), 65534);
+        const QJsonObject a = QJsonDocument::fromJson(lines[1]).object();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QCOMPARE(a.value(u"code").toString(), u"refused"_qs);
+        QVERIFY2(a.value(u"error").toString().contains(u"not root, and the probe's BPF program needs root"_qs),
+                 qPrintable(a.value(u"error").toString()));
+    }
+
+    // On the live machine as root: a start loads the probe and answers its
+    // counters; a dd of the test's own loop shows in the next snapshot as
+    // about 64 async windows of its read_ahead_kb; the probe stays loaded
+    // while a reader that started it has not stopped, and is gone with the
+    // last stop (a snapshot is refused again).
+    void readaheadOpCountsADdOfTheHostsLoop()
+    {
+        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();
+        if (!ReadaheadProbe::builtIn())
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        const quint64 number = loop.number();
+        QVERIFY(number != 0);
+        Agent agent;
+        agent.send(hello());
+        agent.next();
+        int id = 1;
+        auto ask = [&](const QString &action) {
+            agent.send({{u"op"_qs, u"readahead"_qs}, {u"id"_qs, ++id}, {u"action"_qs, action}});
+            return agent.next(30000);
+        };
+        const QJsonObject start = ask(u"start"_qs);
+        QVERIFY2(start.value(u"ok").toBool(), qPrintable(start.value(u"error").toString()));
+        QVERIFY(readaheadCoverageFromJson(start.value(u"coverage").toObject()));
+        auto before = readaheadSnapshotFromJson(start.value(u"snapshot").toObject());
+        QVERIFY(before);
+        QVERIFY(loop.dropCache());
+        QVERIFY(loop.dd());
+        const QJsonObject snap = ask(u"snapshot"_qs);
+        QVERIFY2(snap.value(u"ok").toBool(), qPrintable(snap.value(u"error").toString()));
+        auto after = readaheadSnapshotFromJson(snap.value(u"snapshot").toObject());
+        QVERIFY(after);
+        const DeviceReadaheadCounters c = readaheadDelta(before->devices, after->devices).value(number);
+        const quint64 async = c.of(ReadaheadKind::Async).windows;
+        QVERIFY2(async >= 48 && async <= 80, qPrintable(QString::number(async)));
+        QCOMPARE(*readaheadFigures(c).sizeP50KiB, ReadaheadLoop::kReadAheadKiB);
+
+        // Two readers: the first stop leaves it loaded for the second.
+        QVERIFY(ask(u"start"_qs).value(u"ok").toBool());
+        QCOMPARE(ask(u"stop"_qs).value(u"loaded"), QJsonValue(true));
+        QVERIFY(ask(u"snapshot"_qs).value(u"ok").toBool());
+        QCOMPARE(ask(u"stop"_qs).value(u"loaded"), QJsonValue(false));
+        const QJsonObject gone = ask(u"snapshot"_qs);
+        QCOMPARE(gone.value(u"ok"), QJsonValue(false));
+        QVERIFY2(gone.value(u"error").toString().contains(u"'start' it first"_qs), qPrintable(gone.value(u"error").toString()));
     }
 
     // dead_journals lists what a killed session left (not a running one's);

@@ -4,9 +4,11 @@
 // must run as root to log a user in, and the loop devices need root.
 #include "outputshape.h"
 #include "privatesshd.h"
+#include "readaheadloop.h"
 #include "testsupport.h"
 
 #include "common/sysroot.h"
+#include "readahead/readahead.h"
 #include "remote/remote.h"
 
 #include <QDir>
@@ -722,17 +724,68 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(path("x.zip")));
     }
 
-    // The agent does not serve the readahead probe (yet): the command says
-    // so and where to run it, instead of probing this machine's kernel or
-    // the host's mirror here.
-    void readaheadThroughAHostSaysWhereToRunIt()
+    // `--host testhost readahead`: the host's probe through its agent (op
+    // readahead). With --watch --json its first line says the probe counts,
+    // then a dd of the test's own loop there shows in the whole run's line
+    // as about 64 async windows of its read_ahead_kb (schema 1, as
+    // locally); the table has the local table's shape; an agent serving a
+    // recorded tree refuses it with words, exit 2, before anything loads.
+    void readaheadThroughAHost()
     {
-        const ProcessResult r = cli(hostArgs() + QStringList{u"readahead"_qs, u"--duration"_qs, u"1s"_qs});
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("testhost's agent does not serve the readahead probe yet")
-                     && r.err.contains("ssh testhost blocktune-cli readahead"),
-                 r.err.constData());
-        QVERIFY(r.out.isEmpty());
+        if (!ReadaheadProbe::builtIn())
+            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        QVERIFY(loop.dropCache());
+        QProcess watch;
+        watch.start(binary("blocktune-cli"), hostArgs() + QStringList{u"readahead"_qs, loop.name(), u"--duration"_qs,
+                                                                   u"8s"_qs, u"--watch"_qs, u"--interval"_qs,
+                                                                   u"500ms"_qs, u"--json"_qs});
+        QVERIFY(watch.waitForStarted());
+        auto stop = qScopeGuard([&watch] {
+            watch.kill();
+            watch.waitForFinished();
+        });
+        for (int i = 0; i < 300 && !watch.canReadLine() && watch.state() == QProcess::Running; ++i)
+            watch.waitForReadyRead(100);
+        QVERIFY2(watch.canReadLine(), watch.readAllStandardError().constData());
+        QVERIFY(loop.dd());
+        QVERIFY(watch.waitForFinished(60000));
+        QVERIFY2(watch.exitCode() == 0, watch.readAllStandardError().constData());
+        const QList<QByteArray> lines = watch.readAllStandardOutput().trimmed().split('\n');
+        QVERIFY(lines.size() >= 2);
+        const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
+        QCOMPARE(o[u"schema"_qs].toInt(), 1);
+        QVERIFY2(o[u"duration_s"_qs].toDouble() >= 7.5, lines.last().constData());
+        QCOMPARE(o[u"devices"_qs].toObject().keys(), QStringList{loop.name()});
+        const QJsonObject dev = o[u"devices"_qs][loop.name()].toObject();
+        QCOMPARE(quint64(dev[u"read_ahead_kb"_qs].toInteger()), ReadaheadLoop::kReadAheadKiB);
+        const qint64 async = dev[u"windows"_qs][u"async"_qs].toInteger();
+        qInfo("--host readahead: %lld async windows of the loop, p50 %lld KiB", async,
+              dev[u"window_kib"_qs][u"p50"_qs].toInteger());
+        QVERIFY2(async >= 48 && async <= 80, QJsonDocument(dev).toJson().constData());
+        QCOMPARE(quint64(dev[u"window_kib"_qs][u"p50"_qs].toInteger()), ReadaheadLoop::kReadAheadKiB);
+        for (const char *key : {"windows", "window_kib", "at_cap", "pages", "wait_ms", "interleaved_restarts"})
+            QVERIFY2(dev.contains(QLatin1StringView(key)), key);
+
+        // The table: the local command's heading, columns and rows.
+        const ProcessResult table = cli(hostArgs() + QStringList{u"readahead"_qs, loop.name(), u"--duration"_qs, u"1s"_qs});
+        QVERIFY2(table.exitCode == 0, table.err.constData());
+        QVERIFY2(table.out.startsWith("readahead over ") && table.out.contains(" s (windows from the kernel's "),
+                 table.out.constData());
+        QVERIFY2(table.out.contains(QByteArray(loop.name().toUtf8() + "  read_ahead_kb 1024\n")), table.out.constData());
+        QVERIFY(table.out.contains("  kind     windows    sync  size p50/p90 KiB  at cap  read ahead      used    wasted   wait p50\n"));
+        for (const char *kind : {"\n  sync ", "\n  async ", "\n  mmap ", "\n  forced ", "\n  all "})
+            QVERIFY2(table.out.contains(kind), kind);
+
+        // A host's agent serving a recorded tree has no kernel to watch.
+        const QString tree = recordedTree("md-raid10-f2");
+        const ProcessResult recorded = cli(hostArgs({}, agentCommand(u"--sysroot "_qs + PrivateSshd::quote(tree) + u" agent"_qs))
+                                           + QStringList{u"readahead"_qs, u"--duration"_qs, u"1s"_qs});
+        QCOMPARE(recorded.exitCode, 2);
+        QCOMPARE(recorded.err, QByteArray("blocktune-cli: readahead: testhost's agent serves a recorded tree "
+                                          "(--sysroot): it has no running kernel or workload to watch\n"));
+        QVERIFY(recorded.out.isEmpty());
     }
 
     void diagnoseStaticThroughAgent()

@@ -6,6 +6,7 @@
 
 #include "monitor/helperlatency.h"
 #include "privilege/privilege.h"
+#include "readahead/helperreadahead.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -192,7 +193,7 @@ void addProtocolRows(QList<HostileRequest> &rows)
         {"two objects on a line", "{\"op\":\"hello\"}{\"op\":\"hello\"}", notObject, u"invalid"_qs},
         {"nested 3000 deep", nested, notObject, u"invalid"_qs},
         {"invalid UTF-8", "{\"op\":\"get\",\"device\":\"sd\xff\xfe\",\"attribute\":\"scheduler\"}", notObject, u"invalid"_qs},
-        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules, latency)"_qs, u"invalid"_qs},
+        {"unknown op", "{\"op\":\"exec\",\"device\":\"sdb\"}", u"unknown op 'exec' (ops: hello, get, set, install_rules, remove_rules, latency, readahead)"_qs, u"invalid"_qs},
         {"upper-case op", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"SET\""), u"unknown op 'SET'"_qs, u"invalid"_qs},
         {"op with a space", setLine("sdb", "read_ahead_kb", "1").replace("\"set\"", "\"set \""), u"unknown op 'set '"_qs, u"invalid"_qs},
         {"no op", "{\"device\":\"sdb\"}", u"unknown op ''"_qs, u"invalid"_qs},
@@ -306,6 +307,41 @@ QList<HostileRequest> latencyRows()
     };
 }
 
+QByteArray readaheadLine(const QByteArray &interval, const QByteArray &extra = {})
+{
+    return "{\"op\":\"readahead\",\"interval_ms\":" + interval + extra + "}";
+}
+
+// The "readahead" op takes one field: its checks, one by one.
+QList<HostileRequest> readaheadRows()
+{
+    const QString wholeMs = u"'interval_ms' must be a whole number of milliseconds from 100 to 60000"_qs;
+    const QString onlyInterval = u"'readahead' takes 'interval_ms', nothing else"_qs;
+    return {
+        {"readahead: no interval", "{\"op\":\"readahead\"}", u"'readahead' needs 'interval_ms', a whole number of milliseconds from 100 to 60000"_qs, u"invalid"_qs},
+        {"readahead: interval 0", readaheadLine("0"), u"'interval_ms' 0 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"readahead: interval negative", readaheadLine("-250"), u"'interval_ms' -250 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"readahead: interval below 100", readaheadLine("99"), u"'interval_ms' 99 is out of range"_qs, u"invalid"_qs},
+        {"readahead: interval above 60000", readaheadLine("60001"), u"'interval_ms' 60001 is out of range (allowed: 100 to 60000 ms)"_qs, u"invalid"_qs},
+        {"readahead: interval huge", readaheadLine("1e300"), u"'interval_ms' 1e+300 is out of range"_qs, u"invalid"_qs},
+        {"readahead: interval a string", readaheadLine("\"1000\""), wholeMs + u" (got \"1000\")"_qs, u"invalid"_qs},
+        {"readahead: interval a fraction", readaheadLine("100.5"), wholeMs + u" (got 100.5)"_qs, u"invalid"_qs},
+        {"readahead: interval true", readaheadLine("true"), wholeMs + u" (got true)"_qs, u"invalid"_qs},
+        {"readahead: interval null", readaheadLine("null"), wholeMs + u" (got null)"_qs, u"invalid"_qs},
+        {"readahead: interval an object", readaheadLine("{\"ms\":1000}"), wholeMs + u" (got an object)"_qs, u"invalid"_qs},
+        {"readahead: program path", readaheadLine("1000", ",\"program\":\"/tmp/evil.bpf.o\""), u"unknown field 'program'"_qs, u"invalid"_qs},
+        {"readahead: path", readaheadLine("1000", ",\"path\":\"/sys/fs/bpf/x\""), u"unknown field 'path'"_qs, u"invalid"_qs},
+        {"readahead: map", readaheadLine("1000", ",\"map\":\"readahead_windows\""), u"unknown field 'map'"_qs, u"invalid"_qs},
+        {"readahead: unknown field", readaheadLine("1000", ",\"count\":5"), u"unknown field 'count'"_qs, u"invalid"_qs},
+        {"readahead: devices", readaheadLine("1000", ",\"devices\":[\"sdb\"]"), onlyInterval + u" (got 'devices')"_qs, u"invalid"_qs},
+        {"readahead: a set's device", readaheadLine("1000", ",\"device\":\"sdb\""), onlyInterval + u" (got 'device')"_qs, u"invalid"_qs},
+        {"readahead: a set's value", readaheadLine("1000", ",\"value\":\"1\""), onlyInterval + u" (got 'value')"_qs, u"invalid"_qs},
+        {"readahead: a rules file", readaheadLine("1000", ",\"content\":\"RUN+=\\\"/bin/sh\\\"\""), onlyInterval + u" (got 'content')"_qs, u"invalid"_qs},
+        {"readahead: interval twice", "{\"op\":\"readahead\",\"interval_ms\":1000,\"interval_ms\":50}", u"field 'interval_ms' appears twice"_qs, u"invalid"_qs},
+        {"readahead: op a list", "{\"op\":[\"readahead\"],\"interval_ms\":1000}", u"field 'op' must be a string"_qs, u"invalid"_qs},
+    };
+}
+
 QList<HostileRequest> hostileRequests()
 {
     QList<HostileRequest> rows;
@@ -315,10 +351,14 @@ QList<HostileRequest> hostileRequests()
     addProtocolRows(rows);
     addRulesRows(rows);
     rows += latencyRows();
+    rows += readaheadRows();
     // A request good in every field: the helper on a recorded tree loads
     // nothing (its program would time this machine under the tree's names).
     rows += {"latency on a recorded tree", latencyLine("[\"sdb\",\"sda1\",\"md0\"]", "1000"),
              u"latency histograms measure the live machine, not a recorded tree (--sysroot): nothing was loaded"_qs,
+             u"refused"_qs};
+    rows += {"readahead on a recorded tree", readaheadLine("1000"),
+             u"readahead is watched on the live machine, not a recorded tree (--sysroot): nothing was loaded"_qs,
              u"refused"_qs};
     return rows;
 }
@@ -341,6 +381,38 @@ public:
 
 private:
     quint64 *m_reads;
+};
+
+// A readahead source whose counters a test sets: `async` windows of 256
+// pages (all at the cap) for the tree's sdb (8:16).
+class FakeReadahead final : public ReadaheadSource
+{
+public:
+    explicit FakeReadahead(quint64 *async, bool *gone) : m_async(async), m_gone(gone) {}
+    ~FakeReadahead() override { *m_gone = true; }
+    Q_DISABLE_COPY_MOVE(FakeReadahead)
+    Result<ReadaheadSnapshot> snapshot() override
+    {
+        ReadaheadSnapshot s;
+        ReadaheadKindCounters &async = s.devices[deviceNumber(8, 16)].of(ReadaheadKind::Async);
+        async.windows = *m_async;
+        async.atCap = *m_async;
+        async.sizes.insert(256, *m_async);
+        async.pagesReadAhead = *m_async * 256;
+        s.takenMs = qint64(1000 + *m_async);
+        return s;
+    }
+    ReadaheadCoverage coverage() const override
+    {
+        ReadaheadCoverage c;
+        c.pages = false;
+        c.pagesUnavailable = u"pages not counted: a fake"_qs;
+        return c;
+    }
+
+private:
+    quint64 *m_async;
+    bool *m_gone;
 };
 
 /// The helper's peak RSS bound under the flood: Qt Core and one line's
@@ -451,7 +523,7 @@ private Q_SLOTS:
                                         ++loads;
                                         return std::unique_ptr<LatencySource>(std::make_unique<FakeLatency>(&reads));
                                     }));
-        std::unique_ptr<HelperLatencyStream> stream;
+        std::unique_ptr<HelperStream> stream;
         const QJsonObject a = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
         QCOMPARE(a.value(u"ok"), QJsonValue(false));
         QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
@@ -479,7 +551,7 @@ private Q_SLOTS:
         QVERIFY(!refused.value(u"ok").toBool());
         QCOMPARE(loads, 0);
 
-        std::unique_ptr<HelperLatencyStream> stream;
+        std::unique_ptr<HelperStream> stream;
         const QJsonObject first = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
         QVERIFY2(first.value(u"ok").toBool(), qPrintable(first.value(u"error").toString()));
         QCOMPARE(loads, 1);
@@ -506,6 +578,102 @@ private Q_SLOTS:
         QVERIFY(end.value(u"end").toBool());
         QCOMPARE(end.value(u"ticks").toInt(), 2);
         QCOMPARE(end.value(u"id").toInt(), 3);
+    }
+
+    // The readahead rows in-process, with a loader that would serve even a
+    // recorded tree: each is refused with its reason before anything loads.
+    void readaheadRefusalsLoadNothing_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("code");
+        for (const HostileRequest &h : readaheadRows())
+            QTest::newRow(h.name) << h.line << h.error << h.code;
+    }
+    void readaheadRefusalsLoadNothing()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, error);
+        QFETCH(QString, code);
+        int loads = 0;
+        quint64 async = 0;
+        bool gone = false;
+        const HelperService service(SysRoot(m_tree->path()), {},
+                                    helperReadaheadOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<ReadaheadSource>> {
+                                        ++loads;
+                                        return std::unique_ptr<ReadaheadSource>(std::make_unique<FakeReadahead>(&async, &gone));
+                                    }));
+        std::unique_ptr<HelperStream> stream;
+        const QJsonObject a = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
+        QCOMPARE(a.value(u"ok"), QJsonValue(false));
+        QVERIFY2(a.value(u"error").toString().contains(error), qPrintable(a.value(u"error").toString()));
+        QCOMPARE(a.value(u"code").toString(), code);
+        QCOMPARE(loads, 0);
+        QVERIFY(!stream);
+    }
+
+    // The fixed form, in-process with a fake source: the answer is tick 0
+    // with the source's coverage and snapshot in the wire form, each tick
+    // the cumulative counters of then, the end line counts the ticks, and
+    // the source is gone with the stream. Without a stream to keep (the
+    // fuzzer's call) the request is refused unloaded; a helper handed no
+    // readahead op refuses it.
+    void readaheadStreamInProcess()
+    {
+        int loads = 0;
+        quint64 async = 3;
+        bool gone = false;
+        const HelperService service(SysRoot(m_tree->path()), {},
+                                    helperReadaheadOp(SysRoot(m_tree->path()), [&]() -> Result<std::unique_ptr<ReadaheadSource>> {
+                                        ++loads;
+                                        return std::unique_ptr<ReadaheadSource>(std::make_unique<FakeReadahead>(&async, &gone));
+                                    }));
+        const QByteArray line = "{\"op\":\"readahead\",\"id\":7,\"interval_ms\":250}";
+        const QJsonObject refused = QJsonDocument::fromJson(service.handleLine(line)).object();
+        QVERIFY(!refused.value(u"ok").toBool());
+        QCOMPARE(loads, 0);
+        const QJsonObject none = QJsonDocument::fromJson(HelperService(SysRoot(m_tree->path())).handleLine(line)).object();
+        QCOMPARE(none.value(u"error").toString(), u"this helper has no 'readahead' op"_qs);
+
+        std::unique_ptr<HelperStream> stream;
+        const QJsonObject first = QJsonDocument::fromJson(service.handleLine(line, &stream)).object();
+        QVERIFY2(first.value(u"ok").toBool(), qPrintable(first.value(u"error").toString()));
+        QCOMPARE(loads, 1);
+        QVERIFY(stream);
+        QCOMPARE(stream->intervalMs(), 250);
+        QCOMPARE(first.value(u"op").toString(), u"readahead"_qs);
+        QCOMPARE(first.value(u"id").toInt(), 7);
+        QCOMPARE(first.value(u"tick").toInt(), 0);
+        QCOMPARE(first.value(u"interval_ms").toInt(), 250);
+        const auto coverage = readaheadCoverageFromJson(first.value(u"coverage").toObject());
+        QVERIFY(coverage);
+        QVERIFY(!coverage->pages);
+        QCOMPARE(coverage->pagesUnavailable, u"pages not counted: a fake"_qs);
+        auto at0 = readaheadSnapshotFromJson(first.value(u"snapshot").toObject());
+        QVERIFY2(at0, at0 ? "" : qPrintable(at0.error().message));
+        QCOMPARE(at0->devices.value(deviceNumber(8, 16)).of(ReadaheadKind::Async).windows, 3u);
+
+        async = 40;
+        const QJsonObject tick = QJsonDocument::fromJson(stream->tick()).object();
+        QCOMPARE(tick.value(u"tick").toInt(), 1);
+        auto at1 = readaheadSnapshotFromJson(tick.value(u"snapshot").toObject());
+        QVERIFY(at1);
+        QCOMPARE(at1->takenMs, 1040);
+        const DeviceReadaheadCounters counted = at1->devices.value(deviceNumber(8, 16));
+        const ReadaheadKindCounters &sdb = counted.of(ReadaheadKind::Async);
+        QCOMPARE(sdb.windows, 40u);
+        QCOMPARE(sdb.atCap, 40u);
+        const WindowSizes sizes{{256, 40}};
+        QCOMPARE(sdb.sizes, sizes);
+        QCOMPARE(sdb.pagesReadAhead, 40u * 256);
+        QCOMPARE(at1->devices.size(), 1);
+        const QJsonObject end = QJsonDocument::fromJson(stream->end()).object();
+        QVERIFY(end.value(u"end").toBool());
+        QCOMPARE(end.value(u"ticks").toInt(), 2);
+        QCOMPARE(end.value(u"id").toInt(), 7);
+        QVERIFY(!gone);
+        stream.reset();
+        QVERIFY(gone); // nothing stays loaded after
     }
 
     // All of them in one session, in order: each gets its own answer, so a
