@@ -148,8 +148,13 @@ void MonitorWorker::setReadahead(bool on)
         return; // on its way (turned off and on again while it loads)
     // Off the worker's thread too: the ticks go on while the program loads.
     m_readaheadLoad = std::make_shared<ReadaheadLoad>();
-    m_readaheadLoading = QThread::create([load = m_readaheadLoad, loader = m_readaheadLoader] {
-        load->result.emplace(loader());
+    // The source is read on this thread: handed over before the loading
+    // thread ends.
+    m_readaheadLoading = QThread::create([load = m_readaheadLoad, loader = m_readaheadLoader, reader = thread()] {
+        auto source = loader();
+        if (source && *source)
+            (*source)->handTo(reader);
+        load->result.emplace(std::move(source));
     });
     m_readaheadLoading->setObjectName(QStringLiteral("blocktune-readahead-load"));
     // finished() comes from the loading thread: queued to this one.

@@ -149,6 +149,10 @@ public:
     }
     Result<ReadaheadSnapshot> snapshot() override;
     ReadaheadCoverage coverage() const override { return m_coverage; }
+    // The client's process tells its lines by signals, to the client's
+    // thread: read from another thread, they would wait for a thread that
+    // is gone.
+    void handTo(QThread *thread) override { m_client->moveToThread(thread); }
 
 private:
     std::unique_ptr<HelperClient> m_client;

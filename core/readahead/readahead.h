@@ -39,6 +39,10 @@
 #include <memory>
 #include <optional>
 
+QT_BEGIN_NAMESPACE
+class QThread;
+QT_END_NAMESPACE
+
 namespace blocktune {
 
 class DeviceModel; // core/devices
@@ -126,6 +130,12 @@ public:
     /// nothing ahead may be absent.
     virtual Result<ReadaheadSnapshot> snapshot() = 0;
     virtual ReadaheadCoverage coverage() const = 0;
+    /// Hands what the source keeps on its thread (a helper's process and
+    /// its signals) to `thread`, which calls snapshot() from now on. Called
+    /// on the thread that opened the source, before it ends: one that opens
+    /// a source off the thread that reads it (the console's monitor loads
+    /// it beside its ticks). Nothing to do for a source without a thread.
+    virtual void handTo(QThread *thread) { Q_UNUSED(thread); }
 };
 
 /// The BPF program core/readahead/bpf/readahead.bpf.c on the readahead

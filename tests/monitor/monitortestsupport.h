@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMap>
+#include <QThread>
 
 #include <array>
 #include <atomic>
@@ -91,6 +92,10 @@ public:
 class FakeReadahead final : public ReadaheadSource
 {
 public:
+    /// Where handTo() was called, and the thread it was handed to.
+    QThread *handedFrom = nullptr;
+    QThread *handedTo = nullptr;
+
     explicit FakeReadahead(std::shared_ptr<std::atomic_bool> alive = {}) : m_alive(std::move(alive))
     {
         if (m_alive)
@@ -113,6 +118,11 @@ public:
         return s;
     }
     ReadaheadCoverage coverage() const override { return {}; }
+    void handTo(QThread *thread) override
+    {
+        handedFrom = QThread::currentThread();
+        handedTo = thread;
+    }
 
     /// `windows` more async windows of `pages` pages on `device`, all at
     /// the cap and read ahead whole; of those pages `used` were read (each

@@ -230,6 +230,10 @@ private Q_SLOTS:
         QTRY_VERIFY(!worker.isLoadingReadahead());
         QCOMPARE(loads->load(), 1);
         QVERIFY(*alive);
+        // Opened on the loading thread, handed to the worker's, which reads
+        // it (a helper's process tells its lines to the thread it lives on).
+        QVERIFY(fake->handedFrom && fake->handedFrom != worker.thread());
+        QCOMPARE(fake->handedTo, worker.thread());
         QVERIFY(tick().readaheadUnavailable.isEmpty()); // its first snapshot
         fake->streamed(kLoop0, 7, 64, 0, 0);
         s = tick();
