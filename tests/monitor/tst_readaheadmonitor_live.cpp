@@ -5,6 +5,7 @@
 // and a busy tick's window p50 is the cap), every tick names the device's
 // cap, and the table adds a readahead row for the device.
 #include "readahead/readahead.h"
+#include "readaheadloop.h"
 #include "testloop.h"
 
 #include <QJsonDocument>
@@ -24,17 +25,6 @@ namespace {
 
 constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr quint64 kReadAheadKiB = 1024;
-
-// Drops the loop's clean cached pages, so dd reads it (and reads ahead) again.
-bool dropCache(const QString &path)
-{
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
-    ::close(fd);
-    return ok;
-}
 
 /// A buffered loop device of this test at kReadAheadKiB, its readahead put
 /// back before it is detached (loop devices keep it across attaches).
@@ -57,16 +47,6 @@ struct Loop
 };
 
 } // namespace
-
-#define REQUIRE_ROOT_AND_BPF()                                                                       \
-    do {                                                                                             \
-        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();                                                            \
-        if (!ReadaheadProbe::builtIn()) {                                                            \
-            if (rootRequired())                                                                      \
-                QFAIL("built without BPF support, and BLOCKTUNE_REQUIRE_ROOT=1 asks for every root test"); \
-            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");                                  \
-        }                                                                                            \
-    } while (false)
 
 class TestReadaheadMonitorLive : public QObject
 {

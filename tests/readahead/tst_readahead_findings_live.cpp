@@ -20,6 +20,7 @@
 #include "advisor/advisor.h"
 #include "devices/devicemodel.h"
 #include "readahead/readahead.h"
+#include "readaheadloop.h"
 #include "testloop.h"
 
 #include <QJsonArray>
@@ -42,18 +43,6 @@ namespace {
 
 constexpr qint64 kDeviceBytes = 256 << 20;
 constexpr qint64 kPage = 4096;
-
-// Drops the loop's clean cached pages: a page read ahead and not used
-// leaves the cache unused (wasted), and the next read is cold.
-bool dropCache(const QString &path)
-{
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
-    ::close(fd);
-    return ok;
-}
 
 // Reads `runs` runs of `length` sequential 4 KiB reads, each at a random
 // page of the device (one descriptor, opened after read_ahead_kb was set:

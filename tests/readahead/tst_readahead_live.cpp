@@ -10,6 +10,7 @@
 #include "common/counts.h"
 #include "devices/devicemodel.h"
 #include "readahead/readahead.h"
+#include "readaheadloop.h"
 #include "testloop.h"
 
 #include <QElapsedTimer>
@@ -35,51 +36,7 @@ namespace {
 constexpr qint64 kDeviceBytes = 64 << 20;
 constexpr quint64 kReadAheadKiB = 1024;
 
-// Drops the loop's clean cached pages, so dd reads it (and reads ahead) again.
-bool dropCache(const QString &path)
-{
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
-    ::close(fd);
-    return ok;
-}
-
-// dd of the whole device, buffered, as the founding thread's seeds read.
-bool ddWhole(const QString &path)
-{
-    const ProcessResult r = run(QStringLiteral("dd"), {u"if="_qs + path, u"of=/dev/null"_qs, u"bs=64K"_qs,
-                                                        u"status=none"_qs});
-    return r.exitCode == 0;
-}
-
-quint64 loopNumber(const QString &name)
-{
-    auto model = DeviceModel::scan(SysRoot());
-    if (!model)
-        return 0;
-    const BlockDevice *bd = model->find(name);
-    return bd ? deviceNumber(quint32(bd->major), quint32(bd->minor)) : 0;
-}
-
-// Skips (or fails under BLOCKTUNE_REQUIRE_ROOT=1) a build without BPF.
-bool bpfBuiltIn()
-{
-    return ReadaheadProbe::builtIn();
-}
-
 } // namespace
-
-#define REQUIRE_ROOT_AND_BPF()                                                                       \
-    do {                                                                                             \
-        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();                                                            \
-        if (!bpfBuiltIn()) {                                                                         \
-            if (rootRequired())                                                                      \
-                QFAIL("built without BPF support, and BLOCKTUNE_REQUIRE_ROOT=1 asks for every root test"); \
-            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");                                  \
-        }                                                                                            \
-    } while (false)
 
 class TestReadaheadLive : public QObject
 {

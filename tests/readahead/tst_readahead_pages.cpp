@@ -30,6 +30,7 @@
 #include "common/counts.h"
 #include "devices/devicemodel.h"
 #include "readahead/readahead.h"
+#include "readaheadloop.h"
 #include "testloop.h"
 
 #include <QDir>
@@ -50,25 +51,6 @@ namespace {
 
 constexpr quint64 kReadAheadKiB = 1024;
 constexpr quint64 kPageKiB = 4;
-
-bool dropCache(const QString &path)
-{
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
-    ::close(fd);
-    return ok;
-}
-
-quint64 loopNumber(const QString &name)
-{
-    auto model = DeviceModel::scan(SysRoot());
-    if (!model)
-        return 0;
-    const BlockDevice *bd = model->find(name);
-    return bd ? deviceNumber(quint32(bd->major), quint32(bd->minor)) : 0;
-}
 
 /// Sectors read (512 B) of `name`, /proc/diskstats' sixth column.
 quint64 sectorsRead(const QString &name)
@@ -123,12 +105,7 @@ QString describe(const ReadaheadFigures &f)
 
 #define REQUIRE_ROOT_BPF_AND_BPFTRACE()                                                              \
     do {                                                                                             \
-        BLOCKTUNE_REQUIRE_ROOT_OR_SKIP();                                                            \
-        if (!ReadaheadProbe::builtIn()) {                                                            \
-            if (rootRequired())                                                                      \
-                QFAIL("built without BPF support, and BLOCKTUNE_REQUIRE_ROOT=1 asks for every root test"); \
-            QSKIP("built without BPF support (BLOCKTUNE_BPF off)");                                  \
-        }                                                                                            \
+        REQUIRE_ROOT_AND_BPF();                                                                      \
         if (!Bpftrace::available()) {                                                                \
             if (rootRequired())                                                                      \
                 QFAIL("no /usr/bin/bpftrace: install Debian's bpftrace (scripts/bootstrap.sh does)"); \
