@@ -460,11 +460,19 @@ void DiagnoseView::buildWidgets()
 
 void DiagnoseView::layOut()
 {
+    // The choice in a column (static checks only, or watch for N s), so
+    // the row fits 1280x720 at 1.5x in German too; the buttons beside it.
+    auto *watch = new QHBoxLayout;
+    watch->setContentsMargins(0, 0, 0, 0);
+    watch->addWidget(d->watchLive);
+    watch->addWidget(d->watchSeconds);
+    watch->addStretch();
+    auto *choice = new QVBoxLayout;
+    choice->setSpacing(2);
+    choice->addWidget(d->staticOnly);
+    choice->addLayout(watch);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(d->staticOnly);
-    controls->addSpacing(12);
-    controls->addWidget(d->watchLive);
-    controls->addWidget(d->watchSeconds);
+    controls->addLayout(choice);
     controls->addStretch();
     controls->addWidget(d->howToRead);
     controls->addWidget(d->runButton);
