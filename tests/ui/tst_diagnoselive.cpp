@@ -185,6 +185,13 @@ private Q_SLOTS:
         QVERIFY(watch && watch->isEnabled());
         QVERIFY(view.liveDisabledReason().isEmpty());
         QVERIFY(view.findChild<QLabel *>(u"diagnoseIntro"_qs)->text().contains(u"no read of its own"_qs));
+        // One choice: static checks only (all a recording measures) goes off.
+        auto *staticOnly = view.findChild<QCheckBox *>(u"staticOnly"_qs);
+        QVERIFY(staticOnly->isChecked());
+        watch->setChecked(true);
+        QVERIFY(!staticOnly->isChecked() && !staticOnly->isEnabled());
+        watch->setChecked(false);
+        QVERIFY(staticOnly->isChecked());
         watch->setChecked(true);
         view.findChild<QSpinBox *>(u"watchSeconds"_qs)->setValue(5);
         QSignalSpy done(&view, &DiagnoseView::finished);
@@ -210,6 +217,10 @@ private Q_SLOTS:
         QCOMPARE(evidenceValue(card, u"Readahead"_qs), u"128 KiB"_qs);
         QCOMPARE(evidenceValue(card, u"Used per stream"_qs), u"64 KiB"_qs);
         QVERIFY(!evidenceValue(card, u"Pages evicted unused"_qs).isEmpty());
+        // The readahead first, the figures, then the thresholds.
+        const auto *table = card->findChild<QTableWidget *>(u"evidence"_qs);
+        QCOMPARE(table->item(0, 0)->toolTip(), u"read_ahead_kb"_qs);
+        QCOMPARE(table->item(table->rowCount() - 1, 0)->toolTip(), u"threshold_wasted_pct"_qs);
         auto *summary = view.findChild<QLabel *>(u"liveSummary"_qs);
         QVERIFY(summary && !summary->isHidden());
         QVERIFY2(summary->text().contains(u"Diagnose read nothing itself"_qs), qPrintable(summary->text()));

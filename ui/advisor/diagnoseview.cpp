@@ -30,8 +30,10 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
+#include <iterator>
 #include <cmath>
 
 namespace blocktune {
@@ -273,8 +275,20 @@ QString evidenceText(const QJsonValue &v, Unit unit)
 // A finding's evidence as a two-column table exactly as tall as its rows:
 // what each figure is, and the figure with its unit (the JSON key, as
 // `diagnose --json` writes it, in the label's tooltip).
-QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
+// `inTableOrder`: rows in kEvidenceLabels' order (the figures, then the
+// thresholds: the findings from the live workload), else by key.
+QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent, bool inTableOrder)
 {
+    QStringList keys = evidence.keys();
+    if (inTableOrder) {
+        const auto rank = [](const QString &key) {
+            for (size_t i = 0; i < std::size(kEvidenceLabels); ++i)
+                if (key == QLatin1StringView(kEvidenceLabels[i].key))
+                    return i;
+            return std::size(kEvidenceLabels);
+        };
+        std::stable_sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) { return rank(a) < rank(b); });
+    }
     auto *table = new QTableWidget(int(evidence.size()), 2, parent);
     table->setObjectName(QStringLiteral("evidence"));
     table->setHorizontalHeaderLabels({DiagnoseView::tr("Evidence"), DiagnoseView::tr("Value")});
@@ -286,14 +300,14 @@ QTableWidget *evidenceTable(const QJsonObject &evidence, QWidget *parent)
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     int row = 0;
-    for (auto it = evidence.constBegin(); it != evidence.constEnd(); ++it, ++row) {
-        const auto [text, unit] = labelFor(it.key());
+    for (const QString &key : std::as_const(keys)) {
+        const auto [text, unit] = labelFor(key);
         auto *name = new QTableWidgetItem(text);
-        name->setToolTip(it.key());
+        name->setToolTip(key);
         table->setItem(row, 0, name);
-        auto *value = new QTableWidgetItem(evidenceText(it.value(), unit));
+        auto *value = new QTableWidgetItem(evidenceText(evidence.value(key), unit));
         value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        table->setItem(row, 1, value);
+        table->setItem(row++, 1, value);
     }
     table->resizeColumnToContents(0);
     table->resizeRowsToContents();
@@ -413,7 +427,6 @@ void DiagnoseView::buildWidgets()
     d->watchSeconds->setAccessibleName(tr("Seconds to watch"));
     d->howToRead = new QPushButton(tr("How to read this"), this);
     d->howToRead->setObjectName(QStringLiteral("howToRead"));
-    d->howToRead->setFlat(true);
     d->liveSummary = new QLabel(this);
     d->liveSummary->setObjectName(QStringLiteral("liveSummary"));
     d->liveSummary->setWordWrap(true);
@@ -447,11 +460,19 @@ void DiagnoseView::buildWidgets()
 
 void DiagnoseView::layOut()
 {
+    // The choice in a column (static checks only, or watch for N s), so
+    // the row fits 1280x720 at 1.5x in German too; the buttons beside it.
+    auto *watch = new QHBoxLayout;
+    watch->setContentsMargins(0, 0, 0, 0);
+    watch->addWidget(d->watchLive);
+    watch->addWidget(d->watchSeconds);
+    watch->addStretch();
+    auto *choice = new QVBoxLayout;
+    choice->setSpacing(2);
+    choice->addWidget(d->staticOnly);
+    choice->addLayout(watch);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(d->staticOnly);
-    controls->addSpacing(12);
-    controls->addWidget(d->watchLive);
-    controls->addWidget(d->watchSeconds);
+    controls->addLayout(choice);
     controls->addStretch();
     controls->addWidget(d->howToRead);
     controls->addWidget(d->runButton);
@@ -509,7 +530,19 @@ void DiagnoseView::connectSignals(ConsoleSession *session)
         else
             run(!d->staticOnly->isChecked());
     });
-    connect(d->watchLive, &QCheckBox::toggled, this, [this] { setRunning(d->running); });
+    // One choice: watching reads nothing, so "static checks only" is off
+    // while it is ticked (and ticking that ends watching).
+    connect(d->watchLive, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            d->staticOnly->setChecked(false);
+        else if (!d->session->capabilities().canMeasure)
+            d->staticOnly->setChecked(true); // all a recorded tree offers
+        setRunning(d->running);
+    });
+    connect(d->staticOnly, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            d->watchLive->setChecked(false);
+    });
     connect(d->howToRead, &QPushButton::clicked, this, &DiagnoseView::showHelp);
     connect(&d->countdown, &QTimer::timeout, this, &DiagnoseView::tick);
     connect(d->cancelButton, &QPushButton::clicked, this, &DiagnoseView::cancel);
@@ -647,7 +680,7 @@ QFrame *DiagnoseView::makeCard(const Finding &f, const QString &device, bool wri
     summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     cardLayout->addWidget(summary);
     if (!f.evidence.isEmpty())
-        cardLayout->addWidget(evidenceTable(f.evidence, card));
+        cardLayout->addWidget(evidenceTable(f.evidence, card, d->lastLive));
     if (!f.fix.isEmpty()) {
         auto *fix = new QHBoxLayout;
         fix->addWidget(new QLabel(tr("Fix: %1").arg(fixText(f.fix)), card));
@@ -817,15 +850,16 @@ QString DiagnoseView::liveSummary(const Diagnosis &dx) const
                             all.sizeP50KiB ? format::kib(double(*all.sizeP50KiB)) : tr("unknown"),
                             format::count(all.atCap),
                             r->readAheadKiB ? format::kib(double(*r->readAheadKiB)) : tr("unknown"));
+    // The windows on one line, the pages on the next.
     if (dx.live->coverage.pages)
-        text += u' '
+        text += u'\n'
             + tr("Pages read ahead: %1; used %2, evicted unused %3, still cached unused %4; used pages waited %5 "
                  "(p50).")
                   .arg(format::count(all.pagesReadAhead), format::count(all.pagesUsed), format::count(all.pagesWasted),
                        format::count(all.pagesUnusedCached),
                        all.waitP50Ms ? tr("%1 ms").arg(format::number(*all.waitP50Ms, 3)) : tr("unknown"));
     else
-        text += u' ' + tr("Pages are not counted on this kernel: %1").arg(dx.live->coverage.pagesUnavailable);
+        text += u'\n' + tr("Pages are not counted on this kernel: %1").arg(dx.live->coverage.pagesUnavailable);
     if (all.interleavedRestarts > 0)
         text += u' ' + tr("%1 sync windows restarted a stream another task read nearby.")
                            .arg(format::count(all.interleavedRestarts));
