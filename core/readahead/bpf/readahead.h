@@ -13,8 +13,12 @@ enum readahead_kind {
 #define READAHEAD_KINDS 4
 
 #define READAHEAD_WAIT_BUCKETS 32
-/* Devices x kinds that saw an event. */
-#define READAHEAD_MAX_KEYS 16384
+/* Devices that saw an event: each gets a slot (the map `dev_slots`, dev ->
+ * slot) and READAHEAD_KINDS entries of the per-CPU array `counters`
+ * (slot * READAHEAD_KINDS + kind), so a page's counters are an array slot,
+ * not a hash lookup. The loader sizes the array to the machine's block
+ * devices and some room (readaheadSlots() in readaheadprobe.cpp), at most this. */
+#define READAHEAD_MAX_DEVICES 4096
 /* Distinct window sizes (size, async_size, at the cap) per device and kind. */
 #define READAHEAD_MAX_SIZES 16384
 /* Pages read ahead and not yet used nor removed are remembered in chunks of
@@ -24,11 +28,6 @@ enum readahead_kind {
 #define READAHEAD_MAX_CHUNKS 131072
 /* Files (inodes) whose last reader the interleaving check remembers. */
 #define READAHEAD_MAX_FILES 16384
-
-struct readahead_key {
-    unsigned int dev;  /* the kernel's dev_t of the governing device: major << 20 | minor */
-    unsigned int kind; /* enum readahead_kind */
-};
 
 /* Since the program was loaded, per CPU (the reader adds them up). */
 struct readahead_value {
