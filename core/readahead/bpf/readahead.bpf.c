@@ -587,6 +587,8 @@ static long done_chunk(__u32 i, void *data)
     if (!c)
         return 0;
     __u64 bits = range_bits(chunk, d->first, d->last);
+    if (!(c->ahead & bits))
+        return 0; /* none of them remembered (a read asking again, pages read before): no locked instruction */
     __u64 taken = __sync_fetch_and_and(&c->ahead, ~bits) & bits;
     if (!taken)
         return 0;
