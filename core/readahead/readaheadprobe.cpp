@@ -254,11 +254,12 @@ static_assert(int(ReadaheadKind::Sync) == READAHEAD_SYNC && int(ReadaheadKind::A
               && int(ReadaheadKind::Mmap) == READAHEAD_MMAP && int(ReadaheadKind::Forced) == READAHEAD_FORCED
               && kReadaheadKinds == READAHEAD_KINDS);
 // The kernel lays per-CPU values out 8-byte aligned: both are multiples of that.
-static_assert(sizeof(readahead_value) % 8 == 0 && sizeof(__u64) == 8);
+static_assert(sizeof(readahead_value) % 8 == 0 && sizeof(readahead_size_slot) % 8 == 0 && sizeof(__u64) == 8);
 
-// Every key of a per-CPU hash map with its values (one per possible CPU),
-// in batches: a hash map's batch stops at a bucket boundary, and a chunk of
-// 256 keys holds any bucket (ENOSPC otherwise).
+// Every key of a hash map with its values (a per-CPU map's, one per
+// possible CPU: `cpus`; a plain map's: cpus = 1), in batches: a hash map's
+// batch stops at a bucket boundary, and a chunk of 256 keys holds any
+// bucket (ENOSPC otherwise).
 template<typename Key, typename Value>
 Status readPerCpuMap(const bpf_map *map, int cpus, const std::function<void(const Key &, const Value *)> &each)
 {
@@ -328,21 +329,36 @@ Result<ReadaheadSnapshot> ReadaheadProbe::snapshot()
             addCounters(s.devices[deviceNumberOfKernelDev(dev)].kinds[kind], perCpu.data(), cpus);
         }
     }
+    const auto addSize = [&s](const readahead_size_key &key, quint64 n) {
+        if (key.kind >= READAHEAD_KINDS || !n)
+            return;
+        ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
+        c.sizes[key.pages] += n;
+        c.asyncSizes[key.async_pages] += n;
+        if (key.at_cap)
+            c.atCap += n;
+    };
     read = readPerCpuMap<readahead_size_key, __u64>(
         d->skel->maps.sizes, cpus, [&](const readahead_size_key &key, const __u64 *values) {
-            if (key.kind >= READAHEAD_KINDS)
-                return;
             quint64 n = 0;
             for (int cpu = 0; cpu < cpus; ++cpu)
                 n += values[cpu];
-            ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
-            c.sizes[key.pages] += n;
-            c.asyncSizes[key.async_pages] += n;
-            if (key.at_cap)
-                c.atCap += n;
+            addSize(key, n);
         });
     if (!read)
         return read.error();
+    // The sizes each CPU's cache holds (each count is in one place only).
+    std::vector<readahead_size_slot> cached(static_cast<size_t>(cpus));
+    const int cacheFd = bpf_map__fd(d->skel->maps.size_cache);
+    for (__u32 index = 0; index < READAHEAD_SIZE_CACHE; ++index) {
+        if (bpf_map_lookup_elem(cacheFd, &index, cached.data()) != 0) {
+            const int err = errno;
+            return makeError(err, prefix() + ReadaheadText::tr("reading the BPF map %1 failed: %2")
+                                                 .arg(QStringLiteral("size_cache"), errnoDetail(err)));
+        }
+        for (const readahead_size_slot &slot : cached)
+            addSize(slot.key, slot.windows);
+    }
     s.takenMs = steadyMs();
     s.dropped = d->skel->bss->dropped;
     return s;

@@ -55,3 +55,13 @@ struct readahead_size_key {
     unsigned int pages;       /* the window's size */
     unsigned int async_pages; /* its async_size */
 };
+
+/* The sizes a CPU sees most are counted in a small per-CPU array first
+ * (the map size_cache): an entry is taken by the first key that lands on it
+ * and keeps it; a key whose entry another holds goes to the hash `sizes`.
+ * A count is thus in one place only; the reader adds both. */
+#define READAHEAD_SIZE_CACHE 64
+struct readahead_size_slot {
+    struct readahead_size_key key;
+    unsigned long long windows; /* 0: the entry is free */
+};
