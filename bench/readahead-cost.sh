@@ -29,6 +29,8 @@
 # around each run is not in bpf_stats; the whole machine's busy time (B less
 # A) and the loop's read rate in both phases are printed beside it, for
 # scale (other work on the machine moves them by more than the probe).
+# The cost line names the 1-minute load average at both ends of B: on a
+# busy machine each run costs more (its maps' cache lines are gone).
 #
 # Usage: sudo bench/readahead-cost.sh [SECONDS] [READ_AHEAD_KB]
 set -euo pipefail
@@ -136,8 +138,10 @@ phase() {
     sleep 2
     [ -n "$cli_pid" ] && { c0=$(cpu_ns "$cli_pid"); table0=$(prog_table "$cli_pid"); }
     s0=$(sectors_of); m0=$(machine_busy_ns); t0=$(date +%s%N)
+    [ -n "$with_probe" ] && load0=$(cut -d' ' -f1 /proc/loadavg)
     sleep "$seconds"
     t1=$(date +%s%N); m1=$(machine_busy_ns); s1=$(sectors_of)
+    [ -n "$with_probe" ] && load1=$(cut -d' ' -f1 /proc/loadavg)
     [ -n "$cli_pid" ] && { c1=$(cpu_ns "$cli_pid"); table1=$(prog_table "$cli_pid"); }
     kill "$load_pid"; wait "$load_pid" 2>/dev/null || true; load_pid=
     dd if="$loop" iflag=nocache count=0 status=none
@@ -164,6 +168,10 @@ phase() {
     fi
 }
 
+# The 1-minute load average at both ends of B's measurement: the per-run
+# times grow with it (cache misses, other work between a program's steps).
+load0=
+load1=
 phase "A no probe"; A=$result
 phase "B readahead probe" probe; B=$result
 echo
@@ -182,12 +190,13 @@ read -r _ idle_pct idle_rate <"$work/idle"
 IFS='|' read -r _ _ busyA <<<"$A"
 IFS='|' read -r _ _ busyB <<<"$B"
 awk -v rate="$rate" -v p="$progs" -v c="$mine" -v target="$target_rate" -v ba="$busyA" -v bb="$busyB" -v kb="$ra_kb" \
-    -v ip="$idle_pct" -v ir="$idle_rate" 'BEGIN {
+    -v ip="$idle_pct" -v ir="$idle_rate" -v la="$load0" -v lb="$load1" -v cores="$(nproc)" 'BEGIN {
     total = p + c
     norm = rate ? total * target / rate : 0
     printf "\nwindows counted by the probe: %.0f/s (%d KiB windows)\n", rate, kb
     printf "probe at that rate: programs %.2f %% + blocktune-cli %.2f %% = %.2f %% of one core\n", p, c, total
-    printf "READAHEAD PROBE COST at %d windows/s: %.2f %% of one core (target at most 2 %%)\n", target, norm
+    printf "READAHEAD PROBE COST at %d windows/s: %.2f %% of one core (target at most 2 %%), measured at load average %s-%s on %d cores\n",
+           target, norm, la < lb ? la : lb, la < lb ? lb : la, cores
     # The same with the machine'"'"'s own work apart: what the bench'"'"'s windows
     # added per window, times the target, plus the work that was there anyway.
     per = (rate > ir) ? (p - ip) / 100 * 1e9 / (rate - ir) : 0

@@ -10,8 +10,10 @@
 #include "common/sysroot.h"
 #include "common/tr.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <dirent.h>
 #include <unistd.h>
 
 #if BLOCKTUNE_HAVE_BPF
@@ -164,6 +166,21 @@ ReadaheadCoverage ReadaheadProbe::coverage() const
 
 namespace {
 
+// Slots for devices in the per-CPU counters: the machine's block devices
+// now and room for 64 more (loop devices, volumes made while it runs), at
+// most READAHEAD_MAX_DEVICES. Each is READAHEAD_KINDS * 312 bytes per CPU,
+// allocated at load: 92 KiB per CPU on this VM (10 block devices).
+__u32 readaheadSlots(const SysRoot &root)
+{
+    __u32 devices = 0;
+    if (DIR *dir = ::opendir(root.sysPath("class/block").constData())) {
+        while (const dirent *e = ::readdir(dir))
+            devices += e->d_name[0] != '.';
+        ::closedir(dir);
+    }
+    return std::min<__u32>(devices + 64, READAHEAD_MAX_DEVICES);
+}
+
 // Which programs load: the window hooks of one kind, the page hooks where
 // the kernel has their tracepoints (else the coverage says which it lacks).
 void chooseProgams(readahead *skel, bool fentry, const KernelHooks &k, ReadaheadCoverage &coverage)
@@ -217,6 +234,10 @@ Result<std::unique_ptr<ReadaheadProbe>> ReadaheadProbe::load(Hooks hooks)
     impl->cpus = libbpf_num_possible_cpus();
     if (impl->cpus <= 0)
         return refusedBecause(-impl->cpus, "num_possible_cpus", *fentry, k);
+    const __u32 deviceSlots = readaheadSlots(root);
+    impl->skel->rodata->max_slots = deviceSlots;
+    if (const int rc = bpf_map__set_max_entries(impl->skel->maps.counters, deviceSlots * READAHEAD_KINDS); rc != 0)
+        return refusedBecause(-rc, "set_max_entries", *fentry, k);
     if (readahead__load(impl->skel) != 0)
         return refusedBecause(errno, "load", *fentry, k);
     if (readahead__attach(impl->skel) != 0)
@@ -233,11 +254,12 @@ static_assert(int(ReadaheadKind::Sync) == READAHEAD_SYNC && int(ReadaheadKind::A
               && int(ReadaheadKind::Mmap) == READAHEAD_MMAP && int(ReadaheadKind::Forced) == READAHEAD_FORCED
               && kReadaheadKinds == READAHEAD_KINDS);
 // The kernel lays per-CPU values out 8-byte aligned: both are multiples of that.
-static_assert(sizeof(readahead_value) % 8 == 0 && sizeof(__u64) == 8);
+static_assert(sizeof(readahead_value) % 8 == 0 && sizeof(readahead_size_slot) % 8 == 0 && sizeof(__u64) == 8);
 
-// Every key of a per-CPU hash map with its values (one per possible CPU),
-// in batches: a hash map's batch stops at a bucket boundary, and a chunk of
-// 256 keys holds any bucket (ENOSPC otherwise).
+// Every key of a hash map with its values (a per-CPU map's, one per
+// possible CPU: `cpus`; a plain map's: cpus = 1), in batches: a hash map's
+// batch stops at a bucket boundary, and a chunk of 256 keys holds any
+// bucket (ENOSPC otherwise).
 template<typename Key, typename Value>
 Status readPerCpuMap(const bpf_map *map, int cpus, const std::function<void(const Key &, const Value *)> &each)
 {
@@ -284,28 +306,59 @@ Result<ReadaheadSnapshot> ReadaheadProbe::snapshot()
 {
     ReadaheadSnapshot s;
     const int cpus = d->cpus;
-    Status read = readPerCpuMap<readahead_key, readahead_value>(
-        d->skel->maps.counters, cpus, [&](const readahead_key &key, const readahead_value *values) {
-            if (key.kind < READAHEAD_KINDS)
-                addCounters(s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind], values, cpus);
-        });
+    // The devices' slots (dev -> slot), then their kinds' entries of the
+    // per-CPU array.
+    std::vector<std::pair<__u32, __u32>> devSlots;
+    Status read = readPerCpuMap<__u32, __u32>(d->skel->maps.dev_slots, 1, [&](const __u32 &dev, const __u32 *slot) {
+        devSlots.emplace_back(dev, *slot);
+    });
     if (!read)
         return read.error();
+    std::vector<readahead_value> perCpu(static_cast<size_t>(cpus));
+    const int countersFd = bpf_map__fd(d->skel->maps.counters);
+    for (const auto &[dev, slot] : devSlots) {
+        if (slot >= d->skel->rodata->max_slots)
+            continue;
+        for (__u32 kind = 0; kind < READAHEAD_KINDS; ++kind) {
+            const __u32 index = slot * READAHEAD_KINDS + kind;
+            if (bpf_map_lookup_elem(countersFd, &index, perCpu.data()) != 0) {
+                const int err = errno;
+                return makeError(err, prefix() + ReadaheadText::tr("reading the BPF map %1 failed: %2")
+                                                     .arg(QStringLiteral("counters"), errnoDetail(err)));
+            }
+            addCounters(s.devices[deviceNumberOfKernelDev(dev)].kinds[kind], perCpu.data(), cpus);
+        }
+    }
+    const auto addSize = [&s](const readahead_size_key &key, quint64 n) {
+        if (key.kind >= READAHEAD_KINDS || !n)
+            return;
+        ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
+        c.sizes[key.pages] += n;
+        c.asyncSizes[key.async_pages] += n;
+        if (key.at_cap)
+            c.atCap += n;
+    };
     read = readPerCpuMap<readahead_size_key, __u64>(
         d->skel->maps.sizes, cpus, [&](const readahead_size_key &key, const __u64 *values) {
-            if (key.kind >= READAHEAD_KINDS)
-                return;
             quint64 n = 0;
             for (int cpu = 0; cpu < cpus; ++cpu)
                 n += values[cpu];
-            ReadaheadKindCounters &c = s.devices[deviceNumberOfKernelDev(key.dev)].kinds[key.kind];
-            c.sizes[key.pages] += n;
-            c.asyncSizes[key.async_pages] += n;
-            if (key.at_cap)
-                c.atCap += n;
+            addSize(key, n);
         });
     if (!read)
         return read.error();
+    // The sizes each CPU's cache holds (each count is in one place only).
+    std::vector<readahead_size_slot> cached(static_cast<size_t>(cpus));
+    const int cacheFd = bpf_map__fd(d->skel->maps.size_cache);
+    for (__u32 index = 0; index < READAHEAD_SIZE_CACHE; ++index) {
+        if (bpf_map_lookup_elem(cacheFd, &index, cached.data()) != 0) {
+            const int err = errno;
+            return makeError(err, prefix() + ReadaheadText::tr("reading the BPF map %1 failed: %2")
+                                                 .arg(QStringLiteral("size_cache"), errnoDetail(err)));
+        }
+        for (const readahead_size_slot &slot : cached)
+            addSize(slot.key, slot.windows);
+    }
     s.takenMs = steadyMs();
     s.dropped = d->skel->bss->dropped;
     return s;

@@ -73,13 +73,15 @@ struct task_ra {
     __u32 pending_ra_pages;
     __u32 pending_async;
     __u32 pending_active;
+    __u32 pending_dev;
+    __u32 pending_slot;
     __u64 fault_inode; /* the fault it serves (mm_filemap_fault) */
     __u64 fault_index;
     __u64 fault_ns;
     __u64 win_inode; /* the window whose folios it adds */
     __u64 win_start;
     __u64 win_end;
-    __u32 win_dev;
+    __u32 win_slot;
     __u32 win_kind;
     __u32 win_open;
     __u32 pad;
@@ -92,15 +94,38 @@ struct {
     __type(value, struct task_ra);
 } tasks SEC(".maps");
 
-/* Per CPU: each program adds to its CPU's copy without an atomic
- * instruction; the reader sums the CPUs. */
+/* The device of each slot of `counters` (dev -> slot): looked up when a
+ * window starts (and then kept by the task, the chunk and the file), not
+ * for every page. */
 struct {
-    __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-    __uint(max_entries, READAHEAD_MAX_KEYS);
-    __uint(map_flags, BPF_F_NO_PREALLOC);
-    __type(key, struct readahead_key);
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, READAHEAD_MAX_DEVICES);
+    __type(key, __u32);
+    __type(value, __u32);
+} dev_slots SEC(".maps");
+
+/* Per CPU, slot * READAHEAD_KINDS + kind: each program adds to its CPU's
+ * copy without an atomic instruction, and finds it without a hash lookup
+ * (the kernel inlines a per-CPU array's lookup); the reader sums the CPUs.
+ * The loader sets max_entries to max_slots * READAHEAD_KINDS. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, READAHEAD_MAX_DEVICES * READAHEAD_KINDS);
+    __type(key, __u32);
     __type(value, struct readahead_value);
 } counters SEC(".maps");
+
+/* Slots `counters` has room for (set by the loader), and the next free one. */
+const volatile __u32 max_slots = READAHEAD_MAX_DEVICES;
+__u32 next_slot = 0;
+#define NO_SLOT 0xffffffffU
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, READAHEAD_SIZE_CACHE);
+    __type(key, __u32);
+    __type(value, struct readahead_size_slot);
+} size_cache SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -122,7 +147,7 @@ struct chunk_pages {
     __u64 kind_lo;  /* bit i: bit 0 of that page's window kind */
     __u64 kind_hi;  /* bit i: bit 1 of it */
     __u64 added_ns; /* when the chunk's oldest page still remembered was read ahead */
-    __u32 dev;
+    __u32 slot;     /* its device's slot of `counters` */
     __u32 pad;
 };
 
@@ -135,12 +160,16 @@ struct {
 } chunks SEC(".maps");
 
 /* The last readahead event of each file: its descriptor (file_ra_state),
- * task, index and time. Least recently used files make room. */
+ * task, index and time, and the file's device and its slot (so a window of
+ * a file seen before needs no lookup in `dev_slots`). Least recently used files
+ * make room. */
 struct file_seen {
     __u64 ra;
     __u64 index;
     __u64 ns;
     __u32 pid;
+    __u32 dev;
+    __u32 slot;
     __u32 pad;
 };
 
@@ -154,31 +183,60 @@ struct {
 /* Events a full map refused. */
 __u64 dropped = 0;
 
-static const struct readahead_value zero_value;
-
 /* The histograms' log2 bucket (core/common/bpf/log2bucket.bpf.h). */
 static __always_inline __u32 bucket_of(__u64 ns)
 {
     return log2_us_bucket(ns, READAHEAD_WAIT_BUCKETS);
 }
 
-static __always_inline struct readahead_value *value_of(__u32 dev, __u32 kind)
+/* The slot of `counters` of device `dev`, given it the first time. */
+static __always_inline __u32 slot_of(__u32 dev)
 {
-    struct readahead_key key = {.dev = dev, .kind = kind};
-    struct readahead_value *v = bpf_map_lookup_elem(&counters, &key);
-    if (v)
-        return v;
-    bpf_map_update_elem(&counters, &key, &zero_value, BPF_NOEXIST);
-    v = bpf_map_lookup_elem(&counters, &key);
-    if (!v)
+    __u32 *s = bpf_map_lookup_elem(&dev_slots, &dev);
+    if (s)
+        return *s;
+    __u32 fresh = __sync_fetch_and_add(&next_slot, 1);
+    if (fresh >= max_slots) {
         __sync_fetch_and_add(&dropped, 1);
-    return v;
+        return NO_SLOT;
+    }
+    if (bpf_map_update_elem(&dev_slots, &dev, &fresh, BPF_NOEXIST) == 0)
+        return fresh;
+    s = bpf_map_lookup_elem(&dev_slots, &dev); /* another CPU gave it one first: `fresh` stays unused */
+    if (s)
+        return *s;
+    __sync_fetch_and_add(&dropped, 1);
+    return NO_SLOT;
+}
+
+static __always_inline struct readahead_value *value_at(__u32 slot, __u32 kind)
+{
+    if (slot >= max_slots)
+        return NULL;
+    __u32 i = slot * READAHEAD_KINDS + (kind & (READAHEAD_KINDS - 1));
+    return bpf_map_lookup_elem(&counters, &i);
 }
 
 static __always_inline void count_size(__u32 dev, __u32 kind, __u32 pages, __u32 async_pages, bool at_cap)
 {
     struct readahead_size_key key = {
         .dev = dev, .kind = (__u16)kind, .at_cap = at_cap, .pages = pages, .async_pages = async_pages};
+    /* A stream's windows are mostly of one size: its entry of this CPU's
+     * cache, an array index (no hash lookup). */
+    __u32 i = (dev * 31 + kind * 7 + pages * 13 + async_pages + at_cap) & (READAHEAD_SIZE_CACHE - 1);
+    struct readahead_size_slot *e = bpf_map_lookup_elem(&size_cache, &i);
+    if (e) {
+        if (!e->windows) {
+            e->key = key;
+            e->windows = 1;
+            return;
+        }
+        if (e->key.dev == dev && e->key.kind == key.kind && e->key.at_cap == key.at_cap && e->key.pages == pages
+            && e->key.async_pages == async_pages) {
+            e->windows += 1;
+            return;
+        }
+    }
     __u64 *n = bpf_map_lookup_elem(&sizes, &key);
     if (n) {
         *n += 1;
@@ -236,33 +294,12 @@ static __always_inline __u32 folio_pages(struct folio *folio)
     return order < 20 ? 1U << order : 1;
 }
 
-/* A sync window is an interleaved restart when another descriptor of
+/* page_cache_sync_ra / page_cache_async_ra: a window of this kind starts.
+ * A sync window is an interleaved restart when another descriptor of
  * another task read the same file nearby just before (the SCST story: N
  * server threads, each with its own descriptor, taking turns on one
- * stream). Remembers this event for the next. */
-static __always_inline bool interleaved(struct inode *inode, struct file_ra_state *ra, __u64 index, __u32 ra_pages,
-                                        __u64 now, bool sync)
-{
-    __u64 key = (__u64)inode;
-    __u32 pid = (__u32)bpf_get_current_pid_tgid();
-    __u64 near = (__u64)ra_pages * 4 > INTERLEAVE_MIN_PAGES ? (__u64)ra_pages * 4 : INTERLEAVE_MIN_PAGES;
-    struct file_seen *f = bpf_map_lookup_elem(&files, &key);
-    bool hit = false;
-    if (f) {
-        __u64 gap = index > f->index ? index - f->index : f->index - index;
-        hit = sync && f->ra != (__u64)ra && f->pid != pid && now - f->ns < INTERLEAVE_NS && gap <= near;
-        f->ra = (__u64)ra;
-        f->index = index;
-        f->ns = now;
-        f->pid = pid;
-        return hit;
-    }
-    struct file_seen seen = {.ra = (__u64)ra, .index = index, .ns = now, .pid = pid};
-    bpf_map_update_elem(&files, &key, &seen, BPF_ANY);
-    return false;
-}
-
-/* page_cache_sync_ra / page_cache_async_ra: a window of this kind starts. */
+ * stream). The file's entry remembers this event for the next, and its
+ * device's slot. */
 static __always_inline void window_started(struct inode *inode, __u64 index, struct file_ra_state *ra, bool async)
 {
     struct task_ra *t = task_ctx(true);
@@ -274,8 +311,29 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
     }
     __u32 dev = dev_of(inode);
     __u32 ra_pages = ra->ra_pages;
-    bool restart = interleaved(inode, ra, index, ra_pages, now, !async);
-    struct readahead_value *v = value_of(dev, kind);
+    __u64 key = (__u64)inode;
+    __u32 pid = (__u32)bpf_get_current_pid_tgid();
+    __u32 slot;
+    bool restart = false;
+    struct file_seen *f = bpf_map_lookup_elem(&files, &key);
+    if (f) {
+        __u64 near = (__u64)ra_pages * 4 > INTERLEAVE_MIN_PAGES ? (__u64)ra_pages * 4 : INTERLEAVE_MIN_PAGES;
+        __u64 gap = index > f->index ? index - f->index : f->index - index;
+        restart = !async && f->ra != (__u64)ra && f->pid != pid && now - f->ns < INTERLEAVE_NS && gap <= near;
+        f->ra = (__u64)ra;
+        f->index = index;
+        f->ns = now;
+        f->pid = pid;
+        /* The same address may be another inode by now: the slot only for the same device. */
+        slot = f->dev == dev && f->slot != NO_SLOT ? f->slot : slot_of(dev);
+        f->dev = dev;
+        f->slot = slot;
+    } else {
+        slot = slot_of(dev);
+        struct file_seen seen = {.ra = (__u64)ra, .index = index, .ns = now, .pid = pid, .dev = dev, .slot = slot};
+        bpf_map_update_elem(&files, &key, &seen, BPF_ANY);
+    }
+    struct readahead_value *v = value_at(slot, kind);
     if (v) {
         v->windows += 1;
         if (!async)
@@ -291,6 +349,8 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
         t->pending_ra_pages = ra_pages;
         t->pending_async = async;
         t->pending_active = 1;
+        t->pending_dev = dev;
+        t->pending_slot = slot;
     }
 }
 
@@ -317,17 +377,20 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
     __u64 now = bpf_ktime_get_ns();
     if (unbounded && t->win_open && t->win_inode == (__u64)inode && index >= t->win_start && index < t->win_end)
         return; /* page_cache_ra_order's gaps, read by do_page_cache_ra */
-    __u32 dev = dev_of(inode);
-    __u32 kind;
+    __u32 dev, slot, kind;
     if (pending_here(t, inode, index, now)) {
         /* Its start counted the window already: only its size is new. */
         kind = t->pending_kind;
+        dev = t->pending_dev;
+        slot = t->pending_slot;
         if (unbounded)
             ra_pages = t->pending_ra_pages;
         t->pending_active = 0;
     } else {
         kind = unbounded ? READAHEAD_FORCED : READAHEAD_MMAP;
-        struct readahead_value *v = value_of(dev, kind);
+        dev = dev_of(inode);
+        slot = slot_of(dev);
+        struct readahead_value *v = value_at(slot, kind);
         if (v) {
             v->windows += 1;
             if (kind == READAHEAD_MMAP)
@@ -340,7 +403,7 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
     t->win_inode = (__u64)inode;
     t->win_start = index;
     t->win_end = index + size;
-    t->win_dev = dev;
+    t->win_slot = slot;
     t->win_kind = kind;
     t->win_open = 1;
 }
@@ -443,7 +506,7 @@ struct remember_ctx {
     __u64 kind_lo; /* all ones where the window's kind has bit 0 */
     __u64 kind_hi;
     __u64 untracked;
-    __u32 dev;
+    __u32 slot;
     __u32 seen;
 };
 
@@ -458,7 +521,7 @@ static long remember_chunk(__u32 i, void *data)
     struct chunk_key key = {.mapping = r->mapping, .chunk = chunk};
     struct chunk_pages *c = bpf_map_lookup_elem(&chunks, &key);
     if (!c) {
-        struct chunk_pages fresh = {.added_ns = r->now, .dev = r->dev};
+        struct chunk_pages fresh = {.added_ns = r->now, .slot = r->slot};
         bpf_map_update_elem(&chunks, &key, &fresh, BPF_NOEXIST);
         c = bpf_map_lookup_elem(&chunks, &key);
         if (!c) {
@@ -468,7 +531,7 @@ static long remember_chunk(__u32 i, void *data)
     }
     if (!c->ahead) {
         c->added_ns = r->now;
-        c->dev = r->dev;
+        c->slot = r->slot;
     }
     c->kind_lo = (c->kind_lo & ~bits) | (r->kind_lo & bits);
     c->kind_hi = (c->kind_hi & ~bits) | (r->kind_hi & bits);
@@ -476,7 +539,7 @@ static long remember_chunk(__u32 i, void *data)
     return 0;
 }
 
-static __always_inline void remember_pages(__u64 mapping, __u64 first, __u32 pages, __u32 dev, __u32 kind,
+static __always_inline void remember_pages(__u64 mapping, __u64 first, __u32 pages, __u32 slot, __u32 kind,
                                            struct readahead_value *v)
 {
     struct remember_ctx r = {
@@ -486,7 +549,7 @@ static __always_inline void remember_pages(__u64 mapping, __u64 first, __u32 pag
         .now = bpf_ktime_get_ns(),
         .kind_lo = kind & 1 ? ~0ULL : 0,
         .kind_hi = kind & 2 ? ~0ULL : 0,
-        .dev = dev,
+        .slot = slot,
     };
     /* Most folios lie in one chunk: a direct call, not bpf_loop's. */
     if (r.first / READAHEAD_CHUNK_PAGES == r.last / READAHEAD_CHUNK_PAGES)
@@ -504,7 +567,7 @@ static __always_inline void account_kind(struct chunk_pages *c, __u32 kind, __u6
     __u64 n = __builtin_popcountll(mask);
     if (!n)
         return;
-    struct readahead_value *v = value_of(c->dev, kind);
+    struct readahead_value *v = value_at(c->slot, kind);
     if (!v)
         return;
     if (used) {
@@ -547,6 +610,8 @@ static long done_chunk(__u32 i, void *data)
     if (!c)
         return 0;
     __u64 bits = range_bits(chunk, d->first, d->last);
+    if (!(c->ahead & bits))
+        return 0; /* none of them remembered (a read asking again, pages read before): no locked instruction */
     __u64 taken = __sync_fetch_and_and(&c->ahead, ~bits) & bits;
     if (!taken)
         return 0;
@@ -586,11 +651,11 @@ int BPF_PROG(on_add, struct folio *folio)
     __u32 pages = folio_pages(folio);
     if (index >= t->win_end || index + pages <= t->win_start)
         return 0;
-    struct readahead_value *v = value_of(t->win_dev, t->win_kind);
+    struct readahead_value *v = value_at(t->win_slot, t->win_kind);
     if (!v)
         return 0;
     v->pages += pages;
-    remember_pages((__u64)mapping, index, pages, t->win_dev, t->win_kind, v);
+    remember_pages((__u64)mapping, index, pages, t->win_slot, t->win_kind, v);
     return 0;
 }
 

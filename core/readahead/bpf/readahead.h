@@ -13,8 +13,12 @@ enum readahead_kind {
 #define READAHEAD_KINDS 4
 
 #define READAHEAD_WAIT_BUCKETS 32
-/* Devices x kinds that saw an event. */
-#define READAHEAD_MAX_KEYS 16384
+/* Devices that saw an event: each gets a slot (the map `dev_slots`, dev ->
+ * slot) and READAHEAD_KINDS entries of the per-CPU array `counters`
+ * (slot * READAHEAD_KINDS + kind), so a page's counters are an array slot,
+ * not a hash lookup. The loader sizes the array to the machine's block
+ * devices and some room (readaheadSlots() in readaheadprobe.cpp), at most this. */
+#define READAHEAD_MAX_DEVICES 4096
 /* Distinct window sizes (size, async_size, at the cap) per device and kind. */
 #define READAHEAD_MAX_SIZES 16384
 /* Pages read ahead and not yet used nor removed are remembered in chunks of
@@ -24,11 +28,6 @@ enum readahead_kind {
 #define READAHEAD_MAX_CHUNKS 131072
 /* Files (inodes) whose last reader the interleaving check remembers. */
 #define READAHEAD_MAX_FILES 16384
-
-struct readahead_key {
-    unsigned int dev;  /* the kernel's dev_t of the governing device: major << 20 | minor */
-    unsigned int kind; /* enum readahead_kind */
-};
 
 /* Since the program was loaded, per CPU (the reader adds them up). */
 struct readahead_value {
@@ -55,4 +54,14 @@ struct readahead_size_key {
     unsigned short at_cap; /* 1: size >= the descriptor's ra_pages */
     unsigned int pages;       /* the window's size */
     unsigned int async_pages; /* its async_size */
+};
+
+/* The sizes a CPU sees most are counted in a small per-CPU array first
+ * (the map size_cache): an entry is taken by the first key that lands on it
+ * and keeps it; a key whose entry another holds goes to the hash `sizes`.
+ * A count is thus in one place only; the reader adds both. */
+#define READAHEAD_SIZE_CACHE 64
+struct readahead_size_slot {
+    struct readahead_size_key key;
+    unsigned long long windows; /* 0: the entry is free */
 };
