@@ -57,7 +57,7 @@ private Q_SLOTS:
     {
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         const QList<QCustomPlot *> plots = window.findChildren<QCustomPlot *>();
-        QCOMPARE(plots.size(), 6); // monitor and its latency heatmap, read test live, sweep and latency, advise
+        QCOMPARE(plots.size(), 7); // monitor, its latency heatmap and its readahead view, read test live, sweep and latency, advise
         const QList<PlotTableSwitch *> switches = window.findChildren<PlotTableSwitch *>();
         QCOMPARE(switches.size(), plots.size());
         for (QCustomPlot *plot : plots) {
