@@ -56,19 +56,41 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* include/uapi/linux/magic.h: the bdev pseudo filesystem. */
 #define BLOCKTUNE_BDEVFS_MAGIC 0x62646576
+/* Ages are kept in jiffies (bpf_jiffies64: a load the verifier inlines),
+ * not bpf_ktime_get_ns (a clock read, 20-30 ns here, twice a window): the
+ * limits below are a tenth of a second and a second, where a tick (4 ms at
+ * HZ=250) does not matter. The kernel's HZ comes from its config (libbpf
+ * reads /proc/config.gz or /boot/config-*); without one, 1000 (the largest
+ * HZ: the limits are then at most ten times longer on a kernel of HZ=100).
+ * Only the wait of used pages needs nanoseconds. */
+extern unsigned int CONFIG_HZ __kconfig __weak;
+
+static __always_inline __u64 hz(void)
+{
+    return CONFIG_HZ ? CONFIG_HZ : 1000;
+}
+
 /* A sync or async call reaches its window in microseconds; a fault its
- * readahead too. Anything older is not theirs. */
-#define PENDING_NS 100000000ULL
-/* Another descriptor's read of the same file this recently, this near,
- * makes a sync window an interleaved restart. */
-#define INTERLEAVE_NS 1000000000ULL
+ * readahead too. Anything older (a tenth of a second, a tick more) is not
+ * theirs. */
+static __always_inline __u64 pending_ticks(void)
+{
+    return hz() / 10 + 1;
+}
+
+/* Another descriptor's read of the same file this recently (a second),
+ * this near, makes a sync window an interleaved restart. */
+static __always_inline __u64 interleave_ticks(void)
+{
+    return hz() + 1;
+}
 #define INTERLEAVE_MIN_PAGES 256
 
 /* What one task is in the middle of. */
 struct task_ra {
     __u64 pending_inode; /* a sync/async call whose window is not seen yet */
     __u64 pending_index;
-    __u64 pending_ns;
+    __u64 pending_tick; /* jiffies */
     __u32 pending_kind;
     __u32 pending_ra_pages;
     __u32 pending_async;
@@ -77,10 +99,11 @@ struct task_ra {
     __u32 pending_slot;
     __u64 fault_inode; /* the fault it serves (mm_filemap_fault) */
     __u64 fault_index;
-    __u64 fault_ns;
+    __u64 fault_tick;
     __u64 win_inode; /* the window whose folios it adds */
     __u64 win_start;
     __u64 win_end;
+    __u64 win_ns; /* when it was sized (bpf_ktime_get_ns): its pages' read-ahead time */
     __u32 win_slot;
     __u32 win_kind;
     __u32 win_open;
@@ -159,6 +182,24 @@ struct {
     __type(value, struct chunk_pages);
 } chunks SEC(".maps");
 
+/* How many chunks exist whose key falls in each slot here (a counting
+ * filter over `chunks`): a page leaving the cache or read that no chunk can
+ * hold, which is most of them (pages used already, files never read
+ * ahead), costs an array load instead of a hash lookup. A chunk counts
+ * from before it is inserted until after it is deleted, so a zero is
+ * always true; two chunks in one slot only cost the lookup. The slot is the
+ * file's inode number's and the chunk's (a mapping's address is a pointer
+ * to the verifier, which allows no arithmetic on it); files of two
+ * filesystems with one number share slots, which costs only lookups. */
+#define CHUNK_FILTER_SLOTS (1U << 18)
+__u32 chunk_filter[CHUNK_FILTER_SLOTS];
+
+static __always_inline __u32 *chunk_filter_at(__u64 ino, __u64 chunk)
+{
+    __u64 h = (ino ^ (chunk * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+    return &chunk_filter[(h >> 46) & (CHUNK_FILTER_SLOTS - 1)];
+}
+
 /* The last readahead event of each file: its descriptor (file_ra_state),
  * task, index and time, and the file's device and its slot (so a window of
  * a file seen before needs no lookup in `dev_slots`). Least recently used files
@@ -166,7 +207,7 @@ struct {
 struct file_seen {
     __u64 ra;
     __u64 index;
-    __u64 ns;
+    __u64 tick; /* jiffies */
     __u32 pid;
     __u32 dev;
     __u32 slot;
@@ -303,9 +344,9 @@ static __always_inline __u32 folio_pages(struct folio *folio)
 static __always_inline void window_started(struct inode *inode, __u64 index, struct file_ra_state *ra, bool async)
 {
     struct task_ra *t = task_ctx(true);
-    __u64 now = bpf_ktime_get_ns();
+    __u64 now = bpf_jiffies64();
     __u32 kind = async ? READAHEAD_ASYNC : READAHEAD_SYNC;
-    if (t && t->fault_inode == (__u64)inode && t->fault_index == index && now - t->fault_ns < PENDING_NS) {
+    if (t && t->fault_inode == (__u64)inode && t->fault_index == index && now - t->fault_tick < pending_ticks()) {
         kind = READAHEAD_MMAP;
         t->fault_inode = 0;
     }
@@ -319,10 +360,10 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
     if (f) {
         __u64 near = (__u64)ra_pages * 4 > INTERLEAVE_MIN_PAGES ? (__u64)ra_pages * 4 : INTERLEAVE_MIN_PAGES;
         __u64 gap = index > f->index ? index - f->index : f->index - index;
-        restart = !async && f->ra != (__u64)ra && f->pid != pid && now - f->ns < INTERLEAVE_NS && gap <= near;
+        restart = !async && f->ra != (__u64)ra && f->pid != pid && now - f->tick < interleave_ticks() && gap <= near;
         f->ra = (__u64)ra;
         f->index = index;
-        f->ns = now;
+        f->tick = now;
         f->pid = pid;
         /* The same address may be another inode by now: the slot only for the same device. */
         slot = f->dev == dev && f->slot != NO_SLOT ? f->slot : slot_of(dev);
@@ -330,7 +371,7 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
         f->slot = slot;
     } else {
         slot = slot_of(dev);
-        struct file_seen seen = {.ra = (__u64)ra, .index = index, .ns = now, .pid = pid, .dev = dev, .slot = slot};
+        struct file_seen seen = {.ra = (__u64)ra, .index = index, .tick = now, .pid = pid, .dev = dev, .slot = slot};
         bpf_map_update_elem(&files, &key, &seen, BPF_ANY);
     }
     struct readahead_value *v = value_at(slot, kind);
@@ -344,7 +385,7 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
     if (t) {
         t->pending_inode = (__u64)inode;
         t->pending_index = index;
-        t->pending_ns = now;
+        t->pending_tick = now;
         t->pending_kind = kind;
         t->pending_ra_pages = ra_pages;
         t->pending_async = async;
@@ -359,7 +400,7 @@ static __always_inline void window_started(struct inode *inode, __u64 index, str
  * windows on. */
 static __always_inline bool pending_here(struct task_ra *t, struct inode *inode, __u64 index, __u64 now)
 {
-    if (!t->pending_active || t->pending_inode != (__u64)inode || now - t->pending_ns >= PENDING_NS)
+    if (!t->pending_active || t->pending_inode != (__u64)inode || now - t->pending_tick >= pending_ticks())
         return false;
     if (!t->pending_async)
         return index == t->pending_index;
@@ -374,7 +415,7 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
     struct task_ra *t = task_ctx(true);
     if (!t)
         return;
-    __u64 now = bpf_ktime_get_ns();
+    __u64 now = bpf_jiffies64();
     if (unbounded && t->win_open && t->win_inode == (__u64)inode && index >= t->win_start && index < t->win_end)
         return; /* page_cache_ra_order's gaps, read by do_page_cache_ra */
     __u32 dev, slot, kind;
@@ -403,6 +444,7 @@ static __always_inline void window_sized(struct inode *inode, __u64 index, __u32
     t->win_inode = (__u64)inode;
     t->win_start = index;
     t->win_end = index + size;
+    t->win_ns = bpf_ktime_get_ns();
     t->win_slot = slot;
     t->win_kind = kind;
     t->win_open = 1;
@@ -500,6 +542,7 @@ static __always_inline __u64 range_bits(__u64 chunk, __u64 first, __u64 last)
  * body once). */
 struct remember_ctx {
     __u64 mapping;
+    __u64 ino; /* its host's: the filter's slot */
     __u64 first;
     __u64 last;
     __u64 now;
@@ -522,7 +565,10 @@ static long remember_chunk(__u32 i, void *data)
     struct chunk_pages *c = bpf_map_lookup_elem(&chunks, &key);
     if (!c) {
         struct chunk_pages fresh = {.added_ns = r->now, .slot = r->slot};
-        bpf_map_update_elem(&chunks, &key, &fresh, BPF_NOEXIST);
+        __u32 *counted = chunk_filter_at(r->ino, chunk);
+        __sync_fetch_and_add(counted, 1);
+        if (bpf_map_update_elem(&chunks, &key, &fresh, BPF_NOEXIST) != 0)
+            __sync_fetch_and_sub(counted, 1); /* another CPU's insert (it counted it) or a full map */
         c = bpf_map_lookup_elem(&chunks, &key);
         if (!c) {
             r->untracked += __builtin_popcountll(bits);
@@ -539,14 +585,15 @@ static long remember_chunk(__u32 i, void *data)
     return 0;
 }
 
-static __always_inline void remember_pages(__u64 mapping, __u64 first, __u32 pages, __u32 slot, __u32 kind,
-                                           struct readahead_value *v)
+static __always_inline void remember_pages(struct address_space *mapping, __u64 first, __u32 pages, __u32 slot,
+                                           __u32 kind, __u64 now, struct readahead_value *v)
 {
     struct remember_ctx r = {
-        .mapping = mapping,
+        .mapping = (__u64)mapping,
+        .ino = mapping->host ? mapping->host->i_ino : 0,
         .first = first,
         .last = first + pages - 1,
-        .now = bpf_ktime_get_ns(),
+        .now = now,
         .kind_lo = kind & 1 ? ~0ULL : 0,
         .kind_hi = kind & 2 ? ~0ULL : 0,
         .slot = slot,
@@ -592,6 +639,7 @@ static __always_inline void account_pages(struct chunk_pages *c, __u64 taken, bo
 
 struct done_ctx {
     __u64 mapping;
+    __u64 ino;
     __u64 first;
     __u64 last;
     __u64 now;
@@ -605,6 +653,9 @@ static long done_chunk(__u32 i, void *data)
     __u64 chunk = d->first / READAHEAD_CHUNK_PAGES + i;
     if (chunk > d->last / READAHEAD_CHUNK_PAGES)
         return 1;
+    __u32 *counted = chunk_filter_at(d->ino, chunk);
+    if (!*counted)
+        return 0; /* no chunk there: no hash lookup */
     struct chunk_key key = {.mapping = d->mapping, .chunk = chunk};
     struct chunk_pages *c = bpf_map_lookup_elem(&chunks, &key);
     if (!c)
@@ -618,18 +669,20 @@ static long done_chunk(__u32 i, void *data)
     if (!d->now)
         d->now = bpf_ktime_get_ns(); /* read once something is taken: most calls take nothing */
     account_pages(c, taken, d->used, d->now);
-    if (!c->ahead)
-        bpf_map_delete_elem(&chunks, &key);
+    if (!c->ahead && bpf_map_delete_elem(&chunks, &key) == 0)
+        __sync_fetch_and_sub(counted, 1);
     return 0;
 }
 
 /* Pages [first, last] of the file were read (used) or left the page cache
  * (not used): each remembered page among them is counted once. */
-static __always_inline void pages_done(__u64 mapping, __u64 first, __u64 last, bool used)
+static __always_inline void pages_done(struct address_space *mapping, __u64 first, __u64 last, bool used)
 {
     if (last < first)
         return;
-    struct done_ctx d = {.mapping = mapping, .first = first, .last = last, .used = used};
+    struct inode *host = mapping->host;
+    struct done_ctx d = {
+        .mapping = (__u64)mapping, .ino = host ? host->i_ino : 0, .first = first, .last = last, .used = used};
     /* A read(2), a fault or a folio leaving the cache mostly spans one
      * chunk: a direct call, not bpf_loop's. */
     if (first / READAHEAD_CHUNK_PAGES == last / READAHEAD_CHUNK_PAGES)
@@ -655,7 +708,10 @@ int BPF_PROG(on_add, struct folio *folio)
     if (!v)
         return 0;
     v->pages += pages;
-    remember_pages((__u64)mapping, index, pages, t->win_slot, t->win_kind, v);
+    /* Its window's time: the folios of a window are added microseconds
+     * after it is sized, and a clock read per folio is not needed for a
+     * wait measured in log2 buckets of microseconds. */
+    remember_pages(mapping, index, pages, t->win_slot, t->win_kind, t->win_ns, v);
     return 0;
 }
 
@@ -664,7 +720,7 @@ int BPF_PROG(on_add, struct folio *folio)
 SEC("tp_btf/mm_filemap_get_pages")
 int BPF_PROG(on_get_pages, struct address_space *mapping, unsigned long index, unsigned long last_index)
 {
-    pages_done((__u64)mapping, index, last_index, true);
+    pages_done(mapping, index, last_index, true);
     return 0;
 }
 
@@ -673,13 +729,13 @@ int BPF_PROG(on_get_pages, struct address_space *mapping, unsigned long index, u
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(on_fault, struct address_space *mapping, unsigned long index)
 {
-    pages_done((__u64)mapping, index, index, true);
+    pages_done(mapping, index, index, true);
     struct task_ra *t = task_ctx(true);
     if (!t)
         return 0;
     t->fault_inode = (__u64)mapping->host;
     t->fault_index = index;
-    t->fault_ns = bpf_ktime_get_ns();
+    t->fault_tick = bpf_jiffies64();
     return 0;
 }
 
@@ -687,7 +743,7 @@ int BPF_PROG(on_fault, struct address_space *mapping, unsigned long index)
 SEC("tp_btf/mm_filemap_map_pages")
 int BPF_PROG(on_map_pages, struct address_space *mapping, unsigned long start, unsigned long end)
 {
-    pages_done((__u64)mapping, start, end, true);
+    pages_done(mapping, start, end, true);
     return 0;
 }
 
@@ -698,6 +754,6 @@ int BPF_PROG(on_delete, struct folio *folio)
     if (!mapping)
         return 0;
     __u64 index = folio->index;
-    pages_done((__u64)mapping, index, index + folio_pages(folio) - 1, false);
+    pages_done(mapping, index, index + folio_pages(folio) - 1, false);
     return 0;
 }
