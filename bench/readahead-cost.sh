@@ -31,6 +31,13 @@
 # scale (other work on the machine moves them by more than the probe).
 # The cost line names the 1-minute load average at both ends of B: on a
 # busy machine each run costs more (its maps' cache lines are gone).
+#  C. (when bpftrace is there) bpf_stats's own share: with
+#     kernel.bpf_stats_enabled=1 the kernel reads its clock before and after
+#     each run, and about one read's time falls inside the run time it
+#     keeps. An empty program (bpftrace, on page_cache_async_ra) over the
+#     same load measures that floor; the line after the cost says how much
+#     of the probe's run time it is. The cost line itself is bpf_stats's
+#     figure as it is.
 #
 # Usage: sudo bench/readahead-cost.sh [SECONDS] [READ_AHEAD_KB]
 set -euo pipefail
@@ -50,10 +57,14 @@ work=$(mktemp -d /dev/shm/blocktune-ra-bench-XXXXXX)
 loop=
 cli_pid=
 load_pid=
+bt_pid=
+tracefs_mounted=
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 old_ra=
 cleanup() {
     [ -n "$cli_pid" ] && kill "$cli_pid" 2>/dev/null && wait "$cli_pid" 2>/dev/null
+    [ -n "$bt_pid" ] && kill -INT "$bt_pid" 2>/dev/null && wait "$bt_pid" 2>/dev/null
+    [ -n "$tracefs_mounted" ] && umount /sys/kernel/tracing
     [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null && wait "$load_pid" 2>/dev/null
     if [ -n "$loop" ]; then
         [ -n "$old_ra" ] && echo "$old_ra" >"/sys/block/${loop#/dev/}/queue/read_ahead_kb"
@@ -206,4 +217,40 @@ awk -v rate="$rate" -v p="$progs" -v c="$mine" -v target="$target_rate" -v ba="$
     printf "cross-check, whole machine busy: B %.1f %% - A %.1f %% = %.1f %% of one core (other work on the machine moves this)\n",
            bb, ba, bb - ba
 }'
+
+# C: bpf_stats's floor, an empty program's measured run time over the same load.
+if command -v bpftrace >/dev/null; then
+    # bpftrace's tracepoints read their format from tracefs, which a machine
+    # without systemd has not mounted (the probe needs only BTF).
+    if [ ! -d /sys/kernel/tracing/events ] && mount -t tracefs nodev /sys/kernel/tracing; then tracefs_mounted=1; fi
+    bpftrace -e 'tracepoint:readahead:page_cache_async_ra {}' >"$work/bt.out" 2>&1 &
+    bt_pid=$!
+    for _ in $(seq 1 300); do
+        grep -q Attaching "$work/bt.out" && break
+        kill -0 "$bt_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    if grep -q Attaching "$work/bt.out"; then
+        start_load
+        sleep 2
+        f0=$(prog_table "$bt_pid")
+        sleep "$seconds"
+        f1=$(prog_table "$bt_pid")
+        kill "$load_pid"; wait "$load_pid" 2>/dev/null || true; load_pid=
+        kill -INT "$bt_pid"; wait "$bt_pid" 2>/dev/null || true; bt_pid=
+        runs_per_window=$(awk '{ n += $5 - $3 } $1 ~ /^(tp|fe)_(sync|async)$/ { w += $5 - $3 } END { if (w) printf "%.2f", n / w }' "$work/progs")
+        join <(cut -d' ' -f2- <<<"$f0" | sort) <(cut -d' ' -f2- <<<"$f1" | sort) | awk -v r="$runs_per_window" \
+            -v rate="$rate" -v p="$progs" -v target="$target_rate" '
+            { rt += $4 - $2; cnt += $5 - $3 }
+            END {
+              if (!cnt) { print "bpf_stats floor: the empty program did not run"; exit }
+              floor = rt / cnt; per = rate ? p / 100 * 1e9 / rate : 0
+              printf "bpf_stats floor: an empty program on page_cache_async_ra measured %.0f ns a run over the same load (bpftrace); the probe runs %.2f programs a window, so about %.0f of its %.0f ns a window are bpf_stats'"'"'s own clock reads (%.2f %% of one core at %d windows/s), which it does not cost with bpf_stats off; the tracepoints'"'"' dispatch, which bpf_stats does not measure, it costs on top\n",
+                     floor, r, floor * r, per, floor * r * target / 1e9 * 100, target
+            }'
+    else
+        echo "bpf_stats floor: bpftrace did not attach: $(head -c 300 "$work/bt.out")"
+        kill "$bt_pid" 2>/dev/null; wait "$bt_pid" 2>/dev/null || true; bt_pid=
+    fi
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

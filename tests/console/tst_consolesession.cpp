@@ -203,7 +203,7 @@ private Q_SLOTS:
             held = job.session.holdsTemporary();
             restored = job.session.restoreTemporary().ok();
         });
-        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 30000));
 
         QCOMPARE(ranOn, &view.thread);
         QCOMPARE(seen, QStringLiteral("512"));
@@ -240,7 +240,7 @@ private Q_SLOTS:
             sawAnswer = waitHere([&] { return answered.load(); }, 10000);
             job.session.restoreTemporary();
         });
-        QVERIFY(QTest::qWaitFor([&] { return changed.load(); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return changed.load(); }, 30000));
 
         QSignalSpy read(session.worker(), &SessionWorker::settingsRead);
         const quint64 asked = session.readSettings(QStringLiteral("sdb"));
@@ -255,7 +255,7 @@ private Q_SLOTS:
         QVERIFY2(reply.settings.has_value(), qPrintable(reply.error));
         QCOMPARE(reply.settings->readAheadKiB, std::optional<quint64>(1024));
 
-        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 30000));
         QVERIFY(sawAnswer);
         QCOMPARE(readAttr(m_root, QStringLiteral("sdb/queue/read_ahead_kb")), QStringLiteral("128"));
     }
@@ -277,11 +277,11 @@ private Q_SLOTS:
         const quint64 ticket = session.runJob(&view.context, [&](const SessionJobContext &job) {
             report = job.session.applyTemporary({readAhead(2048)});
         });
-        QVERIFY(QTest::qWaitFor([&] { return backend->waitingForWrite(); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return backend->waitingForWrite(); }, 30000));
         QElapsedTimer cancelled;
         cancelled.start();
         session.cancelPendingWrite();
-        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return finished(finishedSpy, ticket); }, 30000));
         QVERIFY2(cancelled.elapsed() < 5000, qPrintable(QStringLiteral("%1 ms").arg(cancelled.elapsed())));
         QVERIFY(report);
         QVERIFY(report->error);
@@ -304,10 +304,10 @@ private Q_SLOTS:
             report = job.session.applyTemporary({readAhead(4096)});
             done = true;
         });
-        QVERIFY(QTest::qWaitFor([&] { return started.load(); }, 15000));
+        QVERIFY(QTest::qWaitFor([&] { return started.load(); }, 30000));
         session.reset();
         sessionGone = true;
-        QVERIFY(QTest::qWaitFor([&] { return done.load(); }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return done.load(); }, 30000));
         QVERIFY(report);
         QVERIFY(!report->ok());
         QVERIFY2(report->error->message.contains(u"ended"), qPrintable(report->error->message));

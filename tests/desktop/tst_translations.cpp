@@ -195,7 +195,7 @@ private Q_SLOTS:
     void mainWindowSpeaksGerman()
     {
         MainWindow window(recordedTree("md-raid10-f2"));
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         QStringList menus;
         for (QAction *a : window.menuBar()->actions())
             menus << a->text();

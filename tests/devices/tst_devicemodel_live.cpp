@@ -47,7 +47,7 @@ bool detachAndWait(const QString &dev, const QString &image)
     const QString file = QFileInfo(image).canonicalFilePath();
     if (loopBackingFile(name) == file)
         run(QStringLiteral("losetup"), {QStringLiteral("-d"), dev});
-    return QTest::qWaitFor([&] { return loopBackingFile(name) != file; }, 10000);
+    return QTest::qWaitFor([&] { return loopBackingFile(name) != file; }, 30000);
 }
 
 // The first device whose JSON differs between two scans, both JSONs; empty

@@ -249,7 +249,7 @@ private slots:
         const ProcessResult checked = promtoolCheck(text);
         QVERIFY2(checked.exitCode == 0, QByteArray(checked.out + checked.err + text).constData());
 
-        ::kill(pid_t(cli.processId()), SIGTERM);
+        QVERIFY2(signalProcess(cli, SIGTERM), "it had ended before the signal");
         QVERIFY(cli.waitForFinished(180000));
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 0);

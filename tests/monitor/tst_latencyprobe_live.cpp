@@ -291,7 +291,7 @@ private Q_SLOTS:
         const qsizetype linesAfterReads = cli.peek(1 << 24).count('\n');
         QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 24).count('\n') >= linesAfterReads + 2),
                                  10000);
-        QCOMPARE(::kill(pid_t(cli.processId()), SIGINT), 0);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(cli.readAllStandardError(), QByteArray());
@@ -360,7 +360,7 @@ private Q_SLOTS:
         const LatencyTotals after = readTotalsOf(**probe, device);
 
         // SIGINT: biolatency prints its histogram and leaves.
-        QCOMPARE(::kill(pid_t(bio.processId()), SIGINT), 0);
+        QVERIFY2(signalProcess(bio, SIGINT), "it had ended before the signal");
         QVERIFY(bio.waitForFinished(30000));
         const QByteArray out = bio.readAllStandardOutput();
         QCOMPARE(bio.exitCode(), 0);

@@ -199,7 +199,7 @@ private Q_SLOTS:
                                           u"--interval"_qs, u"20ms"_qs, u"--json"_qs});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT((p.waitForReadyRead(50), p.peek(1 << 20).count('\n') >= 2), 30000);
-        QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
+        QVERIFY2(signalProcess(p, SIGINT), "it had ended before the signal");
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);

@@ -174,7 +174,7 @@ private Q_SLOTS:
         // Let a few idle ticks pass, so the last reading is after dd's end.
         const qsizetype linesAfterDd = cli.peek(1 << 24).count('\n');
         QTRY_VERIFY_WITH_TIMEOUT((cli.waitForReadyRead(20), cli.peek(1 << 24).count('\n') >= linesAfterDd + 3), 30000);
-        QCOMPARE(::kill(pid_t(cli.processId()), SIGINT), 0);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 0);
         const quint64 after = sectorsRead(loop.name());

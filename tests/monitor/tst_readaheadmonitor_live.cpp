@@ -87,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(dd.exitCode, 0);
         // Two more: the second's snapshot was taken after dd ended.
         QVERIFY2(linesAtLeast(out.count('\n') + 2), cli.readAllStandardError().constData());
-        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY2(cli.waitForFinished(180000), "monitor did not end in 3 minutes after Ctrl-C");
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 0);

@@ -5,6 +5,7 @@
 #include "testsupport.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -83,12 +84,33 @@ public:
         return true;
     }
 
-    /// SIGINT: bpftrace prints its maps and leaves. False when it did not.
+    /// SIGINT: bpftrace prints its maps and leaves. False when it did not,
+    /// with why in said(). Waits for an end: a minute, then (a signal that
+    /// came while bpftrace was still attaching may have found no handler
+    /// yet) a second SIGINT and two more minutes. When it does not end,
+    /// said() ends with where it waits (its state, wchan and kernel stack),
+    /// so a failure names the step that hung.
     bool stop()
     {
         QThread::msleep(200);
-        ::kill(pid_t(m_process.processId()), SIGINT);
-        const bool ended = m_process.waitForFinished(180000);
+        m_said += m_process.readAll();
+        if (m_process.state() == QProcess::NotRunning) {
+            // Never kill(0): that is this test's own process group.
+            m_said += "\n[test: bpftrace had already ended before SIGINT: exit code "
+                      + QByteArray::number(m_process.exitCode()) + "]";
+            return false;
+        }
+        const pid_t pid = pid_t(m_process.processId());
+        ::kill(pid, SIGINT);
+        bool ended = m_process.waitForFinished(60000);
+        if (!ended) {
+            m_said += m_process.readAll();
+            m_said += "\n[test: bpftrace had not ended 60 s after SIGINT: " + whereItWaits(pid) + "; SIGINT again]";
+            ::kill(pid, SIGINT);
+            ended = m_process.waitForFinished(120000);
+            if (!ended)
+                m_said += "\n[test: nor 120 s after the second: " + whereItWaits(pid) + "]";
+        }
         m_said += m_process.readAll();
         return ended;
     }
@@ -105,6 +127,19 @@ public:
     }
 
 private:
+    static QByteArray whereItWaits(pid_t pid)
+    {
+        const QString dir = QStringLiteral("/proc/%1/").arg(pid);
+        const auto read = [&dir](const char *name) {
+            QFile f(dir + QLatin1String(name));
+            return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray("?");
+        };
+        QByteArray state = read("stat");
+        const qsizetype close = state.lastIndexOf(')');
+        state = close >= 0 ? state.mid(close + 2, 1) : QByteArray("?");
+        return "state " + state + ", wchan " + read("wchan") + ", kernel stack: " + read("stack").replace('\n', " | ");
+    }
+
     QProcess m_process;
     QByteArray m_said;
 };

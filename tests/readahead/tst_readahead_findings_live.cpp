@@ -304,7 +304,7 @@ private slots:
             180000);
         QVERIFY2(said.contains("watching"), said.constData());
         QVERIFY(readRuns(loop.device.path(), 500, 16, 41));
-        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY2(cli.waitForFinished(180000), "diagnose --live did not end in 3 minutes after Ctrl-C");
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 128 + SIGINT);
@@ -344,7 +344,7 @@ private slots:
                  "no line from blocktune-cli readahead --watch in 3 minutes");
         QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
         QVERIFY(readRuns(loop.device.path(), 2000, 1, 40));
-        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY2(cli.waitForFinished(180000), "blocktune-cli readahead did not end in 3 minutes after Ctrl-C");
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 0);

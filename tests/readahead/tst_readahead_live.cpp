@@ -130,7 +130,7 @@ private slots:
         counting.start();
         QVERIFY(ddWhole(loop.device.path()));
         const qint64 countedMs = counting.elapsed();
-        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY2(cli.waitForFinished(180000), "blocktune-cli readahead did not end in 3 minutes after Ctrl-C");
         QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli.exitCode(), 0);
@@ -171,38 +171,18 @@ private slots:
         auto probe = ReadaheadProbe::load();
         QVERIFY2(probe, probe ? "" : qPrintable(probe.error().message));
         QVERIFY(dropCache(loop.device.path()));
-        QProcess bt;
-        bt.setProcessChannelMode(QProcess::MergedChannels);
-        bt.start(QString::fromLatin1(kBpftrace),
-                 {u"-e"_qs, QStringLiteral("tracepoint:readahead:page_cache_async_ra /args->s_dev == 3 && "
-                                           "args->i_ino == %1/ { @async = count(); }")
-                                .arg(kernelDev)});
-        QVERIFY(bt.waitForStarted());
-        auto stop = qScopeGuard([&bt] {
-            bt.kill();
-            bt.waitForFinished();
-        });
-        QByteArray said;
-        // Waits for ends, not speeds: loading and detaching a program take
-        // seconds on a busy machine (more while other probes load).
-        (void)QTest::qWaitFor(
-            [&] {
-                bt.waitForReadyRead(100);
-                said += bt.readAll();
-                return said.contains("Attaching") || bt.state() != QProcess::Running;
-            },
-            180000);
-        QVERIFY2(said.contains("Attaching"), said.constData());
-        QThread::msleep(500); // attached once it says so; a margin all the same
+        Bpftrace bt;
+        QVERIFY2(bt.start(QStringLiteral("tracepoint:readahead:page_cache_async_ra /args->s_dev == 3 && "
+                                         "args->i_ino == %1/ { @async = count(); }")
+                              .arg(kernelDev)),
+                 bt.said().constData());
         auto before = (*probe)->snapshot();
         QVERIFY(before);
         QVERIFY(ddWhole(loop.device.path()));
         auto after = (*probe)->snapshot();
         QVERIFY(after);
-        QThread::msleep(200);
-        ::kill(pid_t(bt.processId()), SIGINT); // bpftrace prints its maps (@async: N) and leaves
-        QVERIFY2(bt.waitForFinished(180000), "bpftrace did not end in 3 minutes after SIGINT");
-        said += bt.readAll();
+        QVERIFY2(bt.stop(), bt.said().constData()); // bpftrace prints its maps (@async: N) and leaves
+        const QByteArray said = bt.said();
         const QRegularExpressionMatch m = QRegularExpression(u"@async: (\\d+)"_qs).match(QString::fromUtf8(said));
         QVERIFY2(m.hasMatch(), said.constData());
         const quint64 refereeCount = m.captured(1).toULongLong();

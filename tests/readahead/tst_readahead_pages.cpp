@@ -152,21 +152,36 @@ private:
     /// Runs `workload` with the probe and the referee loaded; false (and a
     /// failed QVERIFY) when something around it failed.
     template<typename Work>
-    static bool countDuring(ReadaheadSource &probe, const QString &loopName, quint64 number, Work workload, Counted *out)
+    /// Counts `workload` with the probe and bpftrace together. On failure
+    /// `why` names the step that failed (with bpftrace's words).
+    static bool countDuring(ReadaheadSource &probe, const QString &loopName, quint64 number, Work workload, Counted *out,
+                            QString *why)
     {
         Bpftrace referee;
         if (!referee.start(addedPagesProgram(kernelDevOf(number)))) {
-            qWarning("bpftrace did not attach: %s", referee.said().constData());
+            *why = u"bpftrace did not attach in 3 minutes: "_qs + QString::fromUtf8(referee.said());
             return false;
         }
         auto before = probe.snapshot();
         const quint64 sectorsBefore = sectorsRead(loopName);
-        if (!before || !workload())
+        if (!before) {
+            *why = u"the probe's first snapshot failed: "_qs + before.error().message;
             return false;
+        }
+        if (!workload()) {
+            *why = u"the workload failed"_qs;
+            return false;
+        }
         auto after = probe.snapshot();
         const quint64 sectorsAfter = sectorsRead(loopName);
-        if (!after || !referee.stop())
+        if (!after) {
+            *why = u"the probe's second snapshot failed: "_qs + after.error().message;
             return false;
+        }
+        if (!referee.stop()) {
+            *why = u"bpftrace did not end after SIGINT: "_qs + QString::fromUtf8(referee.said());
+            return false;
+        }
         out->delta = readaheadDelta(before->devices, after->devices);
         out->added = referee.value(QStringLiteral("added"));
         out->diskPages = (sectorsAfter - sectorsBefore) / (kPageKiB * 2);
@@ -209,11 +224,13 @@ private slots:
 
         Counted c;
         const QString path = loop.device.path();
-        QVERIFY(countDuring(**probe, loop.device.name(), number, [&path] {
+        QString why;
+        const bool counted = countDuring(**probe, loop.device.name(), number, [&path] {
             return run(QStringLiteral("dd"), {u"if="_qs + path, u"of=/dev/null"_qs, u"bs=64K"_qs, u"status=none"_qs})
                        .exitCode
                    == 0;
-        }, &c));
+        }, &c, &why);
+        QVERIFY2(counted, qPrintable(why));
         const DeviceReadaheadCounters counters = c.delta.value(number);
         const ReadaheadFigures all = readaheadFigures(counters);
         const quint64 async = counters.of(ReadaheadKind::Async).windows;
@@ -290,10 +307,12 @@ private slots:
         QStringList files;
         for (int i = 0; i < kFiles; ++i)
             files << QDir(dir).filePath(QStringLiteral("file%1").arg(i));
-        QVERIFY(countDuring(**probe, loop.device.name(), number, [&files] {
+        QString why;
+        const bool counted = countDuring(**probe, loop.device.name(), number, [&files] {
             const ProcessResult r = run(QStringLiteral("sh"), QStringList{u"-c"_qs, u"cat \"$@\" >/dev/null"_qs, u"cat"_qs} + files);
             return r.exitCode == 0;
-        }, &c));
+        }, &c, &why);
+        QVERIFY2(counted, qPrintable(why));
 
         const ReadaheadFigures onLoop = readaheadFigures(c.delta.value(number));
         const ReadaheadFigures onBdevFs = readaheadFigures(c.delta.value(deviceNumber(0, 3)));

@@ -633,10 +633,10 @@ private Q_SLOTS:
         p.start(binary("blocktune-cli"), args);
         QVERIFY(p.waitForStarted());
         // Running: the device is being read.
-        QVERIFY(QTest::qWaitFor([&] { return readsCompleted(dev) > readsBefore + 100; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return readsCompleted(dev) > readsBefore + 100; }, 30000));
         QElapsedTimer t;
         t.start();
-        ::kill(pid_t(p.processId()), signal);
+        QVERIFY2(signalProcess(p, signal), "it had ended before the signal");
         QVERIFY(p.waitForFinished(30000));
         QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);

@@ -673,8 +673,8 @@ private Q_SLOTS:
         if (how == 0)
             agent.process().closeWriteChannel();
         else
-            ::kill(pid_t(agent.process().processId()), how);
-        QVERIFY(agent.process().waitForFinished(5000));
+            QVERIFY2(signalProcess(agent.process(), how), "it had ended before the signal");
+        QVERIFY(agent.process().waitForFinished(30000));
         QCOMPARE(readAttr(dir.path(), ra), before);
         QCOMPARE(agent.process().exitCode(), how == 0 ? 0 : 128 + how);
         QVERIFY(agent.process().readAllStandardError().contains("1 temporary change(s) restored"));

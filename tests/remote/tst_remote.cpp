@@ -632,7 +632,7 @@ private Q_SLOTS:
         QProcess client;
         startLongSweep(client, dev);
         QCOMPARE(readAheadOf(dev), QStringLiteral("2048"));
-        ::kill(pid_t(client.processId()), SIGINT);
+        QVERIFY2(signalProcess(client, SIGINT), "it had ended before the signal");
         QElapsedTimer t;
         t.start();
         QVERIFY(client.waitForFinished(30000));
@@ -680,7 +680,7 @@ private Q_SLOTS:
         QVERIFY2(out.count('\n') >= 3, client.readAllStandardError().constData());
         const QList<qint64> ssh = childrenOf(client.processId());
         QCOMPARE(ssh.size(), 1);
-        ::kill(pid_t(client.processId()), SIGINT);
+        QVERIFY2(signalProcess(client, SIGINT), "it had ended before the signal");
         QVERIFY(client.waitForFinished(30000));
         QCOMPARE(client.exitStatus(), QProcess::NormalExit);
         QCOMPARE(client.exitCode(), 0);

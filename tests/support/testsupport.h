@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <unistd.h>
 
 namespace blocktune::test {
@@ -76,6 +77,15 @@ inline QString recordedTree(const char *name)
 inline bool copyTree(const QString &from, const QString &to)
 {
     return run(QStringLiteral("cp"), {QStringLiteral("-a"), from + QStringLiteral("/."), to}).exitCode == 0;
+}
+
+/// Sends `sig` to `p`'s process; false when it is not running (it ended
+/// already). Never kill(0, ...): a QProcess that ended has processId() 0,
+/// and pid 0 is this test's own process group.
+inline bool signalProcess(QProcess &p, int sig)
+{
+    const qint64 pid = p.processId();
+    return p.state() != QProcess::NotRunning && pid > 0 && ::kill(pid_t(pid), sig) == 0;
 }
 
 inline QString binary(const char *name)

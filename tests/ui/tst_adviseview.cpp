@@ -319,7 +319,7 @@ private Q_SLOTS:
         QTemporaryDir config;
         qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
         auto window = std::make_unique<MainWindow>(QString(), loop.name(), SessionOptions{});
-        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 30000));
         AdviseView *view = window->adviseView();
         QCOMPARE(view->device(), loop.name());
         view->findChild<QSpinBox *>(u"budget"_qs)->setValue(60);

@@ -76,14 +76,14 @@ private Q_SLOTS:
         const QString backing = sysfs(device, "loop/backing_file");
         QVERIFY2(backing.endsWith(QStringLiteral("(deleted)")), qPrintable(backing));
 
-        ::kill(pid_t(console.processId()), signal);
+        QVERIFY2(signalProcess(console, signal), "it had ended before the signal");
         QVERIFY(console.waitForFinished(30000));
         if (signal == SIGTERM) {
             QCOMPARE(console.exitStatus(), QProcess::NormalExit); // closed as the window's button would
         }
         // Gone: the device no longer holds the demo's file. (Its name is
         // free for anyone then: others attach loops on this machine.)
-        QVERIFY2(QTest::qWaitFor([&] { return sysfs(device, "loop/backing_file") != backing; }, 5000),
+        QVERIFY2(QTest::qWaitFor([&] { return sysfs(device, "loop/backing_file") != backing; }, 30000),
                  qPrintable(device + u" still holds "_qs + backing));
     }
 };

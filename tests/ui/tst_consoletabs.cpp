@@ -134,7 +134,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
         window.resize(1280, 760);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         MonitorView *monitor = window.monitorView();
         // Sampled as a live machine's Monitor is (a recording's says its
         // counters are frozen and samples nothing): the sampling is what
@@ -163,7 +163,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"sdb"_qs);
         window.resize(1280, 760);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         QTabWidget *tabs = window.tabs();
         const int profilesTab = tabOf(tabs, u"Profiles"_qs);
         QVERIFY(profilesTab >= 0);
@@ -237,7 +237,7 @@ private Q_SLOTS:
         MainWindow window(dir.path(), u"md0"_qs);
         window.resize(1280, 760);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         DiagnoseView *view = window.diagnoseView();
         window.tabs()->setCurrentWidget(view);
         QCOMPARE(view->device(), u"md0"_qs);
@@ -316,7 +316,7 @@ private Q_SLOTS:
         QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "4096"));
         MainWindow window(dir.path(), u"md0"_qs, SessionOptions{});
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         DiagnoseView *view = window.diagnoseView();
         QSignalSpy done(view, &DiagnoseView::finished);
         QVERIFY(view->run(false));
@@ -340,7 +340,7 @@ private Q_SLOTS:
         QVERIFY(copyTree(recordedTree("md-raid10-f2"), dir.path()));
         QVERIFY(writeAttr(dir.path(), u"md0/queue/read_ahead_kb"_qs, "4096"));
         MainWindow window(dir.path(), u"md0"_qs, SessionOptions{});
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         TuningPanel *panel = window.tuningPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->loadedDevice(), u"md0"_qs, 30000);
         auto *settingsStatus = panel->findChild<QLabel *>(u"status"_qs);
@@ -379,7 +379,7 @@ private Q_SLOTS:
         const QString helper = fakeHelper(work, dir.path());
         options.writerFactory = [helper](const SysRoot &) { return std::make_unique<HelperWriter>(QStringList{helper}); };
         MainWindow window(dir.path(), u"md0"_qs, options);
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         ProfilesView *page = window.profilesView();
         QSignalSpy done(page, &ProfilesView::finished);
         page->select(u"streaming-md"_qs);
@@ -406,7 +406,7 @@ private Q_SLOTS:
     void adviseIsRefusedOnARecordedTree()
     {
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         AdviseView *view = window.adviseView();
         QCOMPARE(view->device(), u"md0"_qs);
         QVERIFY2(view->disabledReason().contains(u"is a recorded tree"_qs), qPrintable(view->disabledReason()));
@@ -454,9 +454,9 @@ private Q_SLOTS:
 
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         HistoryView *history = window.historyView();
-        QVERIFY(QTest::qWaitFor([&] { return history->recordCount() == 1; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return history->recordCount() == 1; }, 30000));
         auto *button = history->findChild<QPushButton *>(u"historyAdvise"_qs);
         QVERIFY(button);
         QVERIFY(!button->isEnabled());

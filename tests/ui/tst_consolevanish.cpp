@@ -88,7 +88,7 @@ private Q_SLOTS:
         MainWindow window(QString(), dev);
         window.resize(1200, 800);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         DeviceTree *tree = window.deviceTree();
         QCOMPARE(tree->selectedDevice(), dev);
         QCOMPARE(tree->itemsFor(dev).size(), 1);
@@ -164,7 +164,7 @@ private Q_SLOTS:
         window.show();
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         const QString dev = deviceOver(window, mine.backingFile());
         QVERIFY(!dev.isEmpty());
         DeviceTree *tree = window.deviceTree();

@@ -60,7 +60,7 @@ bool openOn(MainWindow &window)
 {
     window.resize(1280, 720);
     window.show();
-    return QTest::qWaitFor([&] { return window.isReady(); }, 10000);
+    return QTest::qWaitFor([&] { return window.isReady(); }, 30000);
 }
 
 } // namespace

@@ -187,7 +187,7 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>(recordedTree("md-raid10-f2"), u"md0"_qs);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(QTest::qWaitFor([&] { return m_window->isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return m_window->isReady(); }, 30000));
         QTest::qWait(100);
     }
 

@@ -75,7 +75,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         window.resize(1280, 720);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         MonitorView *monitor = window.monitorView();
         // Sampled as a live machine's would be (a recording's Monitor says
         // its counters are frozen and samples nothing): the plot and its
@@ -83,7 +83,7 @@ private Q_SLOTS:
         monitor->setRecording(false);
         window.tabs()->setCurrentWidget(monitor);
         QSignalSpy plotted(monitor, &MonitorView::plotted);
-        QVERIFY(QTest::qWaitFor([&] { return plotted.size() >= 5; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return plotted.size() >= 5; }, 30000));
         monitor->setPaused(true); // the numbers hold still while compared
 
         auto *sw = monitor->findChild<PlotTableSwitch *>();
@@ -132,7 +132,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         window.resize(1400, 860);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         for (int t = 0; t < window.tabs()->count(); ++t) {
             window.tabs()->setCurrentIndex(t);
             QTest::qWait(30);

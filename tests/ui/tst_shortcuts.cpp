@@ -49,7 +49,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window, 5000));
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         for (int i = 8; i >= 1; --i) {
             QTest::keyClick(&window, Qt::Key(Qt::Key_0 + i), Qt::AltModifier);
             QTRY_COMPARE_WITH_TIMEOUT(window.tabs()->currentIndex(), i - 1, 30000);
@@ -66,7 +66,7 @@ private Q_SLOTS:
         MainWindow window(recordedTree("md-raid10-f2"), u"md0"_qs);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window, 5000));
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         for (const QKeyCombination &keys : {QKeyCombination(Qt::AltModifier, Qt::Key_D),
                                             QKeyCombination(Qt::ControlModifier, Qt::Key_L)}) {
             window.tabs()->setFocus();

@@ -48,7 +48,7 @@ private Q_SLOTS:
         QPointer<MainWindow> window = MainWindow::openSnapshot(tarball, &error);
         QVERIFY2(window, qPrintable(error));
         window->show();
-        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window->isReady(); }, 30000));
         QCOMPARE(unpackedSnapshots().size(), before.size() + 1);
         QVERIFY2(window->windowTitle().contains(QStringLiteral("snapshot raid10.tar.gz")), qPrintable(window->windowTitle()));
         // The array as one row with its eight members, as on the tree itself.

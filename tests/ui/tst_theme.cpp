@@ -135,7 +135,7 @@ void checkPlot(QCustomPlot *plot, const QPalette &palette)
 
 bool waitProfiles(ProfilesView *page, ProfileResult::Kind kind)
 {
-    return QTest::qWaitFor([&] { return !page->isBusy() && page->lastResult().kind == kind; }, 20000);
+    return QTest::qWaitFor([&] { return !page->isBusy() && page->lastResult().kind == kind; }, 30000);
 }
 
 } // namespace
@@ -188,13 +188,13 @@ private Q_SLOTS:
         MainWindow window(tree.path(), u"md0"_qs);
         window.resize(1280, 720);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
 
         ProfilesView *profiles = window.profilesView();
         window.tabs()->setCurrentWidget(profiles);
         QVERIFY(waitProfiles(profiles, ProfileResult::Preview));
         profiles->select(u"streaming-md"_qs);
-        QVERIFY(QTest::qWaitFor([&] { return profiles->selectedProfile() == u"streaming-md"_qs && !profiles->isBusy(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return profiles->selectedProfile() == u"streaming-md"_qs && !profiles->isBusy(); }, 30000));
         profiles->verify();
         QVERIFY(waitProfiles(profiles, ProfileResult::Verify));
 
@@ -363,7 +363,7 @@ private Q_SLOTS:
         window.resize(1280, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(QTest::qWaitFor([&] { return window.tuningPanel()->loadedDevice() == u"sdb"_qs; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.tuningPanel()->loadedDevice() == u"sdb"_qs; }, 30000));
         QWidget *tree = nullptr;
         for (QTreeView *view : window.deviceTree()->findChildren<QTreeView *>())
             tree = view;

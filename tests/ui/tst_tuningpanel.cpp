@@ -94,7 +94,7 @@ SessionOptions throughHelper(const QString &command)
 
 bool waitLoaded(TuningPanel &panel, const QString &device)
 {
-    return QTest::qWaitFor([&] { return panel.loadedDevice() == device; }, 10000);
+    return QTest::qWaitFor([&] { return panel.loadedDevice() == device; }, 30000);
 }
 
 /// Applies the form without the confirmation and waits for the outcome.
@@ -313,7 +313,7 @@ private Q_SLOTS:
         child<QSpinBox>(&panel, u"Readahead in KiB"_qs)->setValue(1024);
         QSignalSpy applied(&panel, &TuningPanel::applied);
         QVERIFY(panel.applyChanges(false));
-        QVERIFY(QTest::qWaitFor([&] { return startsOf(work) == 1; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return startsOf(work) == 1; }, 30000));
 
         // The event loop runs while the "prompt" waits (the fake helper
         // answers after 30 s): a 20 ms timer keeps firing. Fifteen ticks are
@@ -387,9 +387,9 @@ private Q_SLOTS:
         QVERIFY(applied.wait(30000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"1024"_qs);
         QCOMPARE(panel.trialSecondsLeft(), 60);
-        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 1; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 1; }, 30000));
         auto settled = [&] {
-            return QTest::qWaitFor([&] { return !panel.isBusy() && panel.loadedDevice() == u"sdb"_qs; }, 10000);
+            return QTest::qWaitFor([&] { return !panel.isBusy() && panel.loadedDevice() == u"sdb"_qs; }, 30000);
         };
         QVERIFY(settled());
         panel.endTrial(); // what the countdown does at 0
@@ -402,7 +402,7 @@ private Q_SLOTS:
         QVERIFY(panel.tryChanges(false)); // as confirmed
         QVERIFY(applied.wait(30000));
         panel.keepTrial();
-        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return session.state().temporary == 0 && session.state().persistent > 0; }, 30000));
         QCOMPARE(readAttr(root, u"sdb/queue/read_ahead_kb"_qs), u"2048"_qs);
         QVERIFY(QDir(m_journals.path()).entryList(QDir::Files).isEmpty());
         QVERIFY(settled());
@@ -443,26 +443,26 @@ private Q_SLOTS:
         hold.start(QStringLiteral(BLOCKTUNE_BIN_DIR "/blocktune-cli"),
                    {u"--sysroot"_qs, root, u"set"_qs, u"sdb"_qs, u"read_ahead_kb=64"_qs, u"--hold"_qs, u"60"_qs});
         QVERIFY(hold.waitForStarted());
-        QVERIFY(QTest::qWaitFor([&] { return readAttr(root, u"sdb/queue/read_ahead_kb"_qs) == u"64"_qs; }, 10000));
-        QVERIFY(QTest::qWaitFor([&] { return !QDir(m_journals.path()).entryList(QDir::Files).isEmpty(); }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return readAttr(root, u"sdb/queue/read_ahead_kb"_qs) == u"64"_qs; }, 30000));
+        QVERIFY(QTest::qWaitFor([&] { return !QDir(m_journals.path()).entryList(QDir::Files).isEmpty(); }, 30000));
         hold.kill();
         QVERIFY(hold.waitForFinished(30000));
 
         MainWindow window(root, u"sdb"_qs, SessionOptions{});
         window.offerJournalRestore(); // asks the session thread; the question follows its answer
         QMessageBox *box = nullptr;
-        QVERIFY(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox *>()) != nullptr; }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return (box = window.findChild<QMessageBox *>()) != nullptr; }, 30000));
         QVERIFY2(box->text().contains(u"sdb read_ahead_kb = 128"_qs), qPrintable(box->text()));
         box->button(QMessageBox::Yes)->click();
-        QVERIFY(QTest::qWaitFor([&] { return readAttr(root, u"sdb/queue/read_ahead_kb"_qs) == u"128"_qs; }, 10000));
-        QVERIFY(QTest::qWaitFor([&] { return QDir(m_journals.path()).entryList(QDir::Files).isEmpty(); }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return readAttr(root, u"sdb/queue/read_ahead_kb"_qs) == u"128"_qs; }, 30000));
+        QVERIFY(QTest::qWaitFor([&] { return QDir(m_journals.path()).entryList(QDir::Files).isEmpty(); }, 30000));
         QCOMPARE(snapshot(root), before);
     }
 
     void mainWindowShowsTheStack()
     {
         MainWindow window(recordedTree("scst-raid0-lvm"), u"md0"_qs);
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         const DeviceTree *tree = window.deviceTree();
         QCOMPARE(tree->topLevelItemCount(), 5); // md0, the three LVs, sda
         QCOMPARE(tree->selectedDevice(), u"md0"_qs);

@@ -94,7 +94,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("the console needs at least %1x%2").arg(least.width()).arg(least.height())));
         window.resize(screen);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 10000));
+        QVERIFY(QTest::qWaitFor([&] { return window.isReady(); }, 30000));
         window.tabs()->setCurrentWidget(window.monitorView());
         QTest::qWait(50);
         QCOMPARE(window.size(), screen);
