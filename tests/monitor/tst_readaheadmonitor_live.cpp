@@ -23,28 +23,7 @@ using namespace blocktune::test;
 
 namespace {
 
-constexpr qint64 kDeviceBytes = 64 << 20;
-constexpr quint64 kReadAheadKiB = 1024;
-
-/// A buffered loop device of this test at kReadAheadKiB, its readahead put
-/// back before it is detached (loop devices keep it across attaches).
-struct Loop
-{
-    LoopDevice device{kDeviceBytes, false, knownContents()};
-    QString original;
-    Loop()
-    {
-        if (!device.isValid())
-            return;
-        original = queueAttr(device.name(), "read_ahead_kb");
-        setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
-    }
-    ~Loop()
-    {
-        if (device.isAttached() && !original.isEmpty())
-            setQueueAttr(device.name(), "read_ahead_kb", original);
-    }
-};
+constexpr quint64 kReadAheadKiB = ReadaheadLoop::kReadAheadKiB;
 
 } // namespace
 
@@ -56,10 +35,10 @@ private Q_SLOTS:
     void ddShowsInTheTicksReadahead()
     {
         REQUIRE_ROOT_AND_BPF();
-        Loop loop;
-        QVERIFY(loop.device.isValid());
-        QVERIFY(dropCache(loop.device.path()));
-        const QString name = loop.device.name();
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        QVERIFY(dropCache(loop.path()));
+        const QString name = loop.name();
         // Until Ctrl-C: the ticks are waited for, however long loading the
         // probe and dd take on a busy machine (a fixed --duration raced them).
         QProcess cli;
@@ -82,7 +61,7 @@ private Q_SLOTS:
         };
         // Two ticks: the probe is loaded and has its first snapshot.
         QVERIFY2(linesAtLeast(2), cli.readAllStandardError().constData());
-        const ProcessResult dd = run(QStringLiteral("dd"), {u"if="_qs + loop.device.path(), u"of=/dev/null"_qs,
+        const ProcessResult dd = run(QStringLiteral("dd"), {u"if="_qs + loop.path(), u"of=/dev/null"_qs,
                                                              u"bs=64K"_qs, u"status=none"_qs});
         QCOMPARE(dd.exitCode, 0);
         // Two more: the second's snapshot was taken after dd ended.
@@ -120,9 +99,9 @@ private Q_SLOTS:
     void theTableAddsAReadaheadRow()
     {
         REQUIRE_ROOT_AND_BPF();
-        Loop loop;
-        QVERIFY(loop.device.isValid());
-        const ProcessResult r = run(binary("blocktune-cli"), {u"monitor"_qs, loop.device.name(), u"--readahead"_qs,
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        const ProcessResult r = run(binary("blocktune-cli"), {u"monitor"_qs, loop.name(), u"--readahead"_qs,
                                                               u"--interval"_qs, u"200ms"_qs, u"--count"_qs, u"2"_qs},
                                     60000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -133,7 +112,7 @@ private Q_SLOTS:
         const QStringList rows = out.split(u'\n');
         bool found = false;
         for (qsizetype i = 0; i + 1 < rows.size(); ++i)
-            if (rows[i].contains(u"forced/s"_qs) && rows[i + 1].startsWith(loop.device.name())) {
+            if (rows[i].contains(u"forced/s"_qs) && rows[i + 1].startsWith(loop.name())) {
                 const QStringList cells = rows[i + 1].simplified().split(u' ');
                 found = cells.size() == 12 && cells[5] == u"-" && cells[6] == u"1024";
             }

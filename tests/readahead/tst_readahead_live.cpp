@@ -33,8 +33,7 @@ using namespace blocktune::test;
 
 namespace {
 
-constexpr qint64 kDeviceBytes = 64 << 20;
-constexpr quint64 kReadAheadKiB = 1024;
+constexpr quint64 kReadAheadKiB = ReadaheadLoop::kReadAheadKiB;
 
 } // namespace
 
@@ -43,42 +42,23 @@ class TestReadaheadLive : public QObject
     Q_OBJECT
 
 private:
-    // A buffered loop device of this test at kReadAheadKiB, its readahead
-    // put back before it is detached (loop devices keep it across attaches).
-    struct Loop
-    {
-        LoopDevice device{kDeviceBytes, false, knownContents()};
-        QString original;
-        Loop()
-        {
-            if (!device.isValid())
-                return;
-            original = queueAttr(device.name(), "read_ahead_kb");
-            setQueueAttr(device.name(), "read_ahead_kb", QString::number(kReadAheadKiB));
-        }
-        ~Loop()
-        {
-            if (device.isAttached() && !original.isEmpty())
-                setQueueAttr(device.name(), "read_ahead_kb", original);
-        }
-    };
 
 private slots:
     void sequentialDdIsCountedForItsLoopAndNothingWhenIdle()
     {
         REQUIRE_ROOT_AND_BPF();
-        Loop loop;
-        QVERIFY(loop.device.isValid());
-        QCOMPARE(readAhead(loop.device.name()), kReadAheadKiB);
-        const quint64 number = loopNumber(loop.device.name());
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        QCOMPARE(readAhead(loop.name()), kReadAheadKiB);
+        const quint64 number = loopNumber(loop.name());
         QVERIFY(number != 0);
         auto probe = ReadaheadProbe::load();
         QVERIFY2(probe, probe ? "" : qPrintable(probe.error().message));
-        QVERIFY(dropCache(loop.device.path()));
+        QVERIFY(dropCache(loop.path()));
 
         auto before = (*probe)->snapshot();
         QVERIFY(before);
-        QVERIFY(ddWhole(loop.device.path()));
+        QVERIFY(ddWhole(loop.path()));
         auto after = (*probe)->snapshot();
         QVERIFY(after);
         const ReadaheadCountersMap read = readaheadDelta(before->devices, after->devices);
@@ -107,16 +87,16 @@ private slots:
     void cliPrintsTheLoopsWindowsAsJson()
     {
         REQUIRE_ROOT_AND_BPF();
-        Loop loop;
-        QVERIFY(loop.device.isValid());
-        QVERIFY(dropCache(loop.device.path()));
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        QVERIFY(dropCache(loop.path()));
         // --watch: its first line says the probe is loaded and counting, so
         // dd starts after that (a fixed sleep lost the race on a loaded
         // machine). Ctrl-C ends the run when dd is done, however long
         // loading and dd took (a fixed --duration lost that race too), and
         // the last line covers the whole run.
         QProcess cli;
-        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.device.name(), u"--duration"_qs, u"10m"_qs,
+        cli.start(binary("blocktune-cli"), {u"readahead"_qs, loop.name(), u"--duration"_qs, u"10m"_qs,
                                             u"--watch"_qs, u"--interval"_qs, u"500ms"_qs, u"--json"_qs});
         QVERIFY(cli.waitForStarted());
         auto stop = qScopeGuard([&cli] {
@@ -128,7 +108,7 @@ private slots:
         QVERIFY2(cli.canReadLine(), cli.readAllStandardError().constData());
         QElapsedTimer counting;
         counting.start();
-        QVERIFY(ddWhole(loop.device.path()));
+        QVERIFY(ddWhole(loop.path()));
         const qint64 countedMs = counting.elapsed();
         QVERIFY2(signalProcess(cli, SIGINT), "it had ended before the signal");
         QVERIFY2(cli.waitForFinished(180000), "blocktune-cli readahead did not end in 3 minutes after Ctrl-C");
@@ -141,7 +121,7 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
         QVERIFY2(o[u"duration_s"_qs].toDouble() * 1000 >= double(countedMs), lines.last().constData());
         QCOMPARE(o[u"schema"_qs].toInt(), 1);
-        const QJsonObject dev = o[u"devices"_qs][loop.device.name()].toObject();
+        const QJsonObject dev = o[u"devices"_qs][loop.name()].toObject();
         QCOMPARE(quint64(dev[u"read_ahead_kb"_qs].toInteger()), kReadAheadKiB);
         QVERIFY2(dev[u"windows"_qs][u"async"_qs].toInteger() >= 48, QJsonDocument(dev).toJson().constData());
         QCOMPARE(quint64(dev[u"window_kib"_qs][u"p50"_qs].toInteger()), kReadAheadKiB);
@@ -163,14 +143,14 @@ private slots:
         }
         const Tracefs tracefs;
         QVERIFY2(tracefs.error.isEmpty(), qPrintable(tracefs.error));
-        Loop loop;
-        QVERIFY(loop.device.isValid());
-        const quint64 number = loopNumber(loop.device.name());
+        ReadaheadLoop loop;
+        QVERIFY(loop.isValid());
+        const quint64 number = loopNumber(loop.name());
         QVERIFY(number != 0);
         const quint64 kernelDev = (quint64(majorOf(number)) << 20) | minorOf(number);
         auto probe = ReadaheadProbe::load();
         QVERIFY2(probe, probe ? "" : qPrintable(probe.error().message));
-        QVERIFY(dropCache(loop.device.path()));
+        QVERIFY(dropCache(loop.path()));
         Bpftrace bt;
         QVERIFY2(bt.start(QStringLiteral("tracepoint:readahead:page_cache_async_ra /args->s_dev == 3 && "
                                          "args->i_ino == %1/ { @async = count(); }")
@@ -178,7 +158,7 @@ private slots:
                  bt.said().constData());
         auto before = (*probe)->snapshot();
         QVERIFY(before);
-        QVERIFY(ddWhole(loop.device.path()));
+        QVERIFY(ddWhole(loop.path()));
         auto after = (*probe)->snapshot();
         QVERIFY(after);
         QVERIFY2(bt.stop(), bt.said().constData()); // bpftrace prints its maps (@async: N) and leaves
@@ -188,7 +168,7 @@ private slots:
         const quint64 refereeCount = m.captured(1).toULongLong();
         const quint64 ours =
             readaheadDelta(before->devices, after->devices).value(number).of(ReadaheadKind::Async).windows;
-        qInfo("async windows of %s: probe %llu, bpftrace %llu", qPrintable(loop.device.name()), ours, refereeCount);
+        qInfo("async windows of %s: probe %llu, bpftrace %llu", qPrintable(loop.name()), ours, refereeCount);
         QVERIFY(refereeCount > 0);
         QCOMPARE(ours, refereeCount);
     }
