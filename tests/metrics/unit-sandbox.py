@@ -106,7 +106,7 @@ def syscall_allowlist(unit):
     return allowed
 
 
-def bwrap_command(unit, binds, inner):
+def bwrap_command(unit, binds, inner, own):
     cmd = ['bwrap', '--die-with-parent', '--new-session']
     if last(unit, 'ProtectSystem') == 'strict':
         cmd += ['--ro-bind', '/', '/']
@@ -121,6 +121,11 @@ def bwrap_command(unit, binds, inner):
         cmd += ['--tmpfs', '/tmp', '--tmpfs', '/var/tmp']
     if last(unit, 'ProtectHome') == 'tmpfs':
         cmd += ['--tmpfs', '/home', '--tmpfs', '/root']
+    # This script, the unit and the program as the test names them, which
+    # an installed unit would find in /usr: read-only again where the
+    # tmpfs above hid them (a clone in /tmp, a build in /root).
+    for path in own:
+        cmd += ['--ro-bind', path, path]
     # The test's folders stand in for the unit's places; writable only where
     # the unit's ReadWritePaths=/BindPaths= say so (else read-only, as
     # ProtectSystem=strict leaves them).
@@ -286,7 +291,8 @@ def main():
     inner = [sys.executable, os.path.abspath(__file__), args.unit, '--inside'] + (['--probe'] if args.probe else [])
     if args.program:
         inner += ['--program', args.program]
-    return subprocess.run(bwrap_command(unit, binds, inner)).returncode
+    own = [os.path.abspath(__file__), os.path.abspath(args.unit), os.path.abspath(argv[0])]
+    return subprocess.run(bwrap_command(unit, binds, inner, own)).returncode
 
 
 if __name__ == '__main__':
