@@ -2660,6 +2660,13 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
         <source>writes through blocktune-helper via pkexec (polkit asks at the first change)</source>
         <translation>schreibt über blocktune-helper mit pkexec (polkit fragt bei der ersten Änderung)</translation>
     </message>
+    <message numerus="yes">
+        <source>The device list shown is from before: scanning failed (%1); trying again in %n s</source>
+        <translation>
+            <numerusform>Die angezeigte Geräteliste ist die vorherige: das Einlesen schlug fehl (%1); neuer Versuch in %n s</numerusform>
+            <numerusform>Die angezeigte Geräteliste ist die vorherige: das Einlesen schlug fehl (%1); neuer Versuch in %n s</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>

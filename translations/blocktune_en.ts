@@ -186,6 +186,13 @@
             <numerusform> — following %1&apos;s hotplug (asked every %n s)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The device list shown is from before: scanning failed (%1); trying again in %n s</source>
+        <translation>
+            <numerusform>The device list shown is from before: scanning failed (%1); trying again in %n s</numerusform>
+            <numerusform>The device list shown is from before: scanning failed (%1); trying again in %n s</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>blocktune::MonitorView</name>

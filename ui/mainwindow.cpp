@@ -48,6 +48,7 @@
 #include <QSocketNotifier>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -266,8 +267,19 @@ void MainWindow::wireViews()
     connect(m_readTest, &ReadTestView::finished, this, [this] { m_tuning->refresh(); });
     connect(m_session, &ConsoleSession::happened, this, &MainWindow::sessionHappened);
     connect(m_session, &ConsoleSession::modelChanged, this, &MainWindow::showModel);
-    connect(m_session->worker(), &SessionWorker::scanFailed, this,
-            [this](quint64, const QString &message) { m_status->setText(message); });
+    // The tree keeps the list it has, said to be the one from before; the
+    // scan is tried again until it succeeds (the hotplug that made the
+    // list stale will not be told again).
+    m_rescanRetry = new QTimer(this);
+    m_rescanRetry->setSingleShot(true);
+    m_rescanRetry->setInterval(5000);
+    connect(m_rescanRetry, &QTimer::timeout, this, &MainWindow::rescan);
+    connect(m_session->worker(), &SessionWorker::scanFailed, this, [this](quint64, const QString &message) {
+        m_status->setText(tr("The device list shown is from before: scanning failed (%1); trying again in %n s", nullptr,
+                             m_rescanRetry->interval() / 1000)
+                              .arg(message.section(u'\n', 0, 0)));
+        m_rescanRetry->start();
+    });
     connect(m_session, &ConsoleSession::stateChanged, this,
             [this](const SessionState &state) { m_privilege->setText(privilegeText(&state)); });
     connect(m_readTest, &ReadTestView::historyRecorded, m_history, &HistoryView::reload);
@@ -599,6 +611,8 @@ void MainWindow::showModel()
     // The tree keeps its selection, and the panel its unapplied edits and
     // the focus: a hotplug elsewhere disturbs neither (the device's own
     // going is told by the tree's selectedDeviceGone()).
+    if (m_rescanRetry)
+        m_rescanRetry->stop();
     m_tree->setModel(model);
     m_tuning->refresh();
     if (const QString selected = m_tree->selectedDevice(); !selected.isEmpty())

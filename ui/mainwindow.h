@@ -5,6 +5,7 @@
 #include <memory>
 
 class QLabel;
+class QTimer;
 class QMenu;
 class QSplitter;
 class QTabWidget;
@@ -159,6 +160,10 @@ private:
     QLabel *m_lastError = nullptr;
     QSplitter *m_splitter = nullptr;
     DeviceEvents *m_deviceEvents = nullptr; ///< nullptr: nothing to follow (a recorded tree)
+    /// A scan that failed is tried again after a while (a host's snapshot
+    /// cut short by a device going): the list shown meanwhile is said to be
+    /// the one before, and a hotplug that already passed is not told again.
+    QTimer *m_rescanRetry = nullptr;
     QString m_initialDevice;
     bool m_ready = false;
     std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked

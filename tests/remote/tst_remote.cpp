@@ -215,6 +215,11 @@ private Q_SLOTS:
         if (!m_skipReason.isEmpty())
             return;
         QVERIFY(m_dir.isValid());
+        // This test's journals (here and its agent's, which is given the
+        // same folder): `restore` of no device restores every ended
+        // session's journal in the folder, and /run/blocktune is shared
+        // with every other test that runs beside this one.
+        qputenv("BLOCKTUNE_JOURNAL_DIR", (m_dir.path() + u"/journals"_qs).toLocal8Bit());
         const QString started = m_sshd.start();
         QVERIFY2(started.isEmpty(), qPrintable(started));
     }

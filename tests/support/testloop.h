@@ -85,13 +85,13 @@ public:
             && setQueueAttr(dev, "scheduler", QStringLiteral("none"))
             && setQueueAttr(dev, "read_ahead_kb", QStringLiteral("128"));
     }
-    ~TestLoop()
+    ~TestLoop() { putBack(); }
+    /// Puts the settings back and detaches, waiting (10 s) until loopN no
+    /// longer holds the file: false when it still does.
+    bool detach()
     {
-        if (!m_loop.isAttached())
-            return;
-        for (const auto &[attr, value] : m_saved)
-            if (!value.isEmpty())
-                setQueueAttr(m_loop.name(), attr, value);
+        putBack();
+        return m_loop.detach();
     }
     Q_DISABLE_COPY_MOVE(TestLoop)
 
@@ -105,6 +105,16 @@ public:
     bool waitUntilGone(int timeoutMs) const { return m_loop.waitUntilGone(timeoutMs); }
 
 private:
+    void putBack()
+    {
+        if (!m_loop.isAttached())
+            return;
+        for (const auto &[attr, value] : m_saved)
+            if (!value.isEmpty())
+                setQueueAttr(m_loop.name(), attr, value);
+        m_saved.clear();
+    }
+
     LoopDevice m_loop;
     QByteArray m_hash;
     QList<std::pair<const char *, QString>> m_saved;

@@ -618,10 +618,15 @@ private Q_SLOTS:
             // size (0 bytes: hidden as detached); the host is asked again
             // every 5 s, so its size shows at the next answer at the latest.
             QTRY_COMPARE_WITH_TIMEOUT(tree->itemsFor(dev).size(), 1, 120000);
+            QVERIFY(loop.detach());
         }
         // Gone from the model; and where the tree still shows loopN, it is
-        // another device that took the name, over another file.
-        QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(), qPrintable(u"still shown as "_qs + nameOf(file)), 120000);
+        // another device that took the name, over another file. A failure
+        // says what the window's status line said (a failed scan, the
+        // hotplug no longer followed).
+        QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(),
+                                  qPrintable(u"still shown as "_qs + nameOf(file) + u"; status: "_qs + statusTexts(*window)),
+                                  120000);
         QTRY_VERIFY2_WITH_TIMEOUT(tree->itemsFor(dev).isEmpty() || (!holderOf(dev).isEmpty() && holderOf(dev) != file),
                                   qPrintable(dev + u" shown over "_qs + holderOf(dev)), 120000);
     }
