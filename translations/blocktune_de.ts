@@ -2667,6 +2667,14 @@ Nach Festplatte: Festplatten oben, was auf ihnen aufbaut, darunter.</translation
             <numerusform>Die angezeigte Geräteliste ist die vorherige: das Einlesen schlug fehl (%1); neuer Versuch in %n s</numerusform>
         </translation>
     </message>
+    <message>
+        <source>no reason given</source>
+        <translation>ohne Angabe eines Grundes</translation>
+    </message>
+    <message>
+        <source> — hotplug no longer followed (%1): F5 rescans</source>
+        <translation> — Hotplug wird nicht mehr verfolgt (%1): F5 liest neu ein</translation>
+    </message>
 </context>
 <context>
     <name>blocktune::Monitor</name>

@@ -306,6 +306,11 @@ void MainWindow::watchDevices()
     if (!m_deviceEvents)
         return;
     connect(m_deviceEvents, &DeviceEvents::devicesChanged, this, &MainWindow::rescan);
+    // The status line stops saying it follows the moment it does not.
+    connect(m_deviceEvents, &DeviceEvents::stopped, this, [this](const QString &why) {
+        m_followingStopped = why.isEmpty() ? tr("no reason given") : why.section(u'\n', 0, 0);
+        showDeviceCount();
+    });
     m_deviceEvents->start();
 }
 
@@ -603,6 +608,22 @@ void MainWindow::rescan()
     m_session->rescan();
 }
 
+void MainWindow::showDeviceCount()
+{
+    const ModelSnapshot model = m_session->model();
+    if (!model)
+        return;
+    QString following;
+    if (!m_followingStopped.isEmpty())
+        following = tr(" — hotplug no longer followed (%1): F5 rescans").arg(m_followingStopped);
+    else if (m_deviceEvents && m_deviceEvents->isRunning())
+        following = m_deviceEvents->pollIntervalMs() > 0
+                        ? tr(" — following %1's hotplug (asked every %n s)", nullptr, m_deviceEvents->pollIntervalMs() / 1000)
+                              .arg(m_machine->displayName())
+                        : tr(" — following hotplug (%1 events)").arg(m_deviceEvents->source());
+    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size())) + following);
+}
+
 void MainWindow::showModel()
 {
     const ModelSnapshot model = m_session->model();
@@ -617,13 +638,7 @@ void MainWindow::showModel()
     m_tuning->refresh();
     if (const QString selected = m_tree->selectedDevice(); !selected.isEmpty())
         showDetails(selected);
-    QString following;
-    if (m_deviceEvents && m_deviceEvents->isRunning())
-        following = m_deviceEvents->pollIntervalMs() > 0
-                        ? tr(" — following %1's hotplug (asked every %n s)", nullptr, m_deviceEvents->pollIntervalMs() / 1000)
-                              .arg(m_machine->displayName())
-                        : tr(" — following hotplug (%1 events)").arg(m_deviceEvents->source());
-    m_status->setText(tr("%n block device(s)", nullptr, int(model->devices().size())) + following);
+    showDeviceCount();
     if (!m_initialDevice.isEmpty()) {
         m_tree->selectDevice(m_initialDevice);
         m_initialDevice.clear();

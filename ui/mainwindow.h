@@ -92,6 +92,10 @@ public Q_SLOTS:
     /// Scans again on the session thread; the tree follows when it is done.
     void rescan();
 
+private Q_SLOTS:
+    /// The status line: how many devices, and whether their hotplug is followed.
+    void showDeviceCount();
+
 Q_SIGNALS:
     /// The first device list is on screen.
     void ready();
@@ -164,6 +168,7 @@ private:
     /// cut short by a device going): the list shown meanwhile is said to be
     /// the one before, and a hotplug that already passed is not told again.
     QTimer *m_rescanRetry = nullptr;
+    QString m_followingStopped; ///< why the hotplug is no longer followed ("": it is, or never was)
     QString m_initialDevice;
     bool m_ready = false;
     std::unique_ptr<QTemporaryDir> m_snapshotDir; ///< an opened snapshot, unpacked

@@ -28,6 +28,7 @@ public:
     {
         // From the watcher's thread; queued to this one.
         connect(m_watcher, &HostDeviceWatcher::devicesChanged, this, [this](int) { Q_EMIT devicesChanged(); });
+        connect(m_watcher, &HostDeviceWatcher::stopped, this, &DeviceEvents::stopped);
     }
     bool start() override
     {

@@ -74,6 +74,8 @@ public:
 Q_SIGNALS:
     /// Devices came, went or changed: scan again.
     void devicesChanged();
+    /// No longer followed (a host's agent cannot say any more): `why`.
+    void stopped(const QString &why);
 };
 
 /// The journals `restore` finds on a machine: its journal folder and every

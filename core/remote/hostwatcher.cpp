@@ -1,5 +1,6 @@
 #include "hostwatcher.h"
 
+#include "common/jsonlines.h"
 #include "common/tr.h"
 
 namespace blocktune {
@@ -35,15 +36,26 @@ void HostDigestPoller::run(const std::function<void(const QJsonObject &)> &chang
     QString why;
     for (;;) {
         auto answer = m_link->call(m_request);
-        if (!answer || !answer->value(u"ok").toBool(true) || !answer->contains(u"digest")) {
-            why = answer ? answer->value(u"error").toString() : answer.error().message;
+        if (!answer) {
+            why = answer.error().message; // the link went
             break;
         }
-        const QString digest = answer->value(u"digest").toString();
-        if (!last.isEmpty() && digest != last)
-            changed(*answer);
-        last = digest;
-        m_baseline = true;
+        const bool ok = answer->value(u"ok").toBool(true);
+        const int code = errorCodeFromName(answer->value(u"code").toString());
+        if ((ok && !answer->contains(u"digest")) || (!ok && (code == InvalidArgument || code == NotSupported))) {
+            // An older agent: it does not know the op, and never will.
+            why = ok ? QStringLiteral("the agent's answer carries no digest") : answer->value(u"error").toString();
+            break;
+        }
+        // Any other refusal is this time's (a busy host): asked again at
+        // the next interval, the last digest kept.
+        if (ok) {
+            const QString digest = answer->value(u"digest").toString();
+            if (!last.isEmpty() && digest != last)
+                changed(*answer);
+            last = digest;
+            m_baseline = true;
+        }
         std::unique_lock lock(m_mutex);
         if (m_wake.wait_for(lock, std::chrono::milliseconds(m_intervalMs), [this] { return m_stop; })) {
             m_running = false;

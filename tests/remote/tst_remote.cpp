@@ -9,6 +9,7 @@
 
 #include "common/sysroot.h"
 #include "readahead/readahead.h"
+#include "remote/hostwatcher.h"
 #include "remote/remote.h"
 
 #include <QDir>
@@ -594,6 +595,55 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("protocol mismatch: agent 7, client %1: upgrade blocktune on this machine")
                                     .arg(kAgentProtocolVersion).toUtf8()),
                  r.err.constData());
+    }
+
+    // A console follows a host's hotplug by asking its agent for a digest
+    // every few seconds. An answer refused this time (a busy host) is asked
+    // again at the next interval, and the change after it still reaches
+    // the window; only an agent that cannot say (it does not know the op)
+    // or a lost link ends the following, said with the agent's words. The
+    // agent here answers block_devices with: a digest, a refusal, another
+    // digest, then "unknown op".
+    void hostHotplugSurvivesARefusedAnswer()
+    {
+        const QString fake = path("hotplug-agent.sh");
+        QVERIFY(writeFile(fake,
+                          "#!/bin/sh\n"
+                          "n=0\n"
+                          "while read -r line; do\n"
+                          "  id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\\([0-9]*\\).*/\\1/p')\n"
+                          "  case $line in\n"
+                          "  *'\"hello\"'*) echo \"{\\\"id\\\":$id,\\\"op\\\":\\\"hello\\\",\\\"ok\\\":true,"
+                          "\\\"program\\\":\\\"blocktune-cli agent\\\",\\\"version\\\":"
+                          + QByteArray::number(kAgentProtocolVersion) + "}\" ;;\n"
+                          "  *block_devices*) n=$((n + 1))\n"
+                          "    case $n in\n"
+                          "    1) body='\"ok\":true,\"count\":3,\"digest\":\"aaaa\"' ;;\n"
+                          "    2) body='\"ok\":false,\"code\":\"io\",\"error\":\"the host is busy\"' ;;\n"
+                          "    3) body='\"ok\":true,\"count\":4,\"digest\":\"bbbb\"' ;;\n"
+                          "    *) body='\"ok\":false,\"code\":\"invalid\",\"error\":\"unknown op block_devices\"' ;;\n"
+                          "    esac\n"
+                          "    echo \"{\\\"id\\\":$id,\\\"op\\\":\\\"block_devices\\\",$body}\" ;;\n"
+                          "  esac\n"
+                          "done\n",
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        RemoteTarget target;
+        target.host = PrivateSshd::host();
+        target.sshConfig = m_sshd.sshConfig();
+        target.remoteCommand = fake;
+        auto link = RemoteLink::connect(target);
+        QVERIFY2(link, qPrintable(link ? QString() : link.error().message));
+        HostDeviceWatcher watcher(*link, 200);
+        QSignalSpy changed(&watcher, &HostDeviceWatcher::devicesChanged);
+        QSignalSpy stopped(&watcher, &HostDeviceWatcher::stopped);
+        watcher.start();
+        QVERIFY(stopped.wait(30000));
+        QCOMPARE(stopped.at(0).at(0).toString(), u"unknown op block_devices"_qs);
+        // The refusal between the two digests ended nothing: the change
+        // after it was told, once.
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.at(0).at(0).toInt(), 4);
+        QVERIFY(!watcher.isRunning());
     }
 
     // test seq through the agent prints what the local one prints, figures
