@@ -401,6 +401,7 @@ ConsoleSession::ConsoleSession(SysRoot root, SessionOptions options, std::shared
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &SessionWorker::modelChanged, this, [this](const ModelSnapshot &model) {
         m_model = model;
+        ++m_modelsPublished;
         Q_EMIT modelChanged(model);
     });
     connect(m_worker, &SessionWorker::stateChanged, this, [this](const SessionState &state) {
@@ -449,18 +450,31 @@ quint64 ConsoleSession::rescan()
     // host whose hotplug is asked every few seconds and whose scan takes
     // longer on a busy machine queued scans without end, and every other
     // request (a profile's preview, a plan) behind them.
+    ++m_rescansAsked;
     if (const quint64 queued = m_queuedRescan->load(); queued != 0)
         return queued;
     const quint64 ticket = m_nextTicket++;
     m_queuedRescan->store(ticket);
+    ++m_rescansPosted;
     QMetaObject::invokeMethod(
         m_worker,
-        [w = m_worker, ticket, queued = m_queuedRescan] {
+        [w = m_worker, ticket, queued = m_queuedRescan, started = m_rescansStarted] {
             queued->store(0); // started: what changes from now on needs a scan of its own
+            started->fetch_add(1);
             w->rescan(ticket);
         },
         Qt::QueuedConnection);
     return ticket;
+}
+
+QString ConsoleSession::rescanReport() const
+{
+    return QStringLiteral("rescans asked %1 (posted %2, started %3), models published %4, queued ticket %5")
+        .arg(m_rescansAsked)
+        .arg(m_rescansPosted)
+        .arg(m_rescansStarted->load())
+        .arg(m_modelsPublished)
+        .arg(m_queuedRescan->load());
 }
 
 quint64 ConsoleSession::readSettings(const QString &device)

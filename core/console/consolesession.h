@@ -144,6 +144,10 @@ public:
 
     // Each returns the ticket its answer will carry.
     quint64 rescan();
+    /// How the rescans went, for a report of a list that did not follow:
+    /// "rescans asked A (posted P, started S), models published M, a
+    /// rescan queued: ticket T".
+    QString rescanReport() const;
     quint64 readSettings(const QString &device);
     quint64 plan(const QList<SettingChange> &changes, const PlanOptions &options = {});
     quint64 apply(const ChangePlan &plan, bool temporary = false);
@@ -196,6 +200,10 @@ private:
     /// The ticket of the rescan queued and not started yet (0: none): a
     /// rescan asked meanwhile is that one.
     std::shared_ptr<std::atomic<quint64>> m_queuedRescan = std::make_shared<std::atomic<quint64>>(0);
+    quint64 m_rescansAsked = 0;
+    quint64 m_rescansPosted = 0;
+    std::shared_ptr<std::atomic<quint64>> m_rescansStarted = std::make_shared<std::atomic<quint64>>(0);
+    quint64 m_modelsPublished = 0;
 };
 
 } // namespace blocktune

@@ -40,6 +40,7 @@ void HostDigestPoller::run(const std::function<void(const QJsonObject &)> &chang
             why = answer.error().message; // the link went
             break;
         }
+        ++m_answers;
         const bool ok = answer->value(u"ok").toBool(true);
         const int code = errorCodeFromName(answer->value(u"code").toString());
         if ((ok && !answer->contains(u"digest")) || (!ok && (code == InvalidArgument || code == NotSupported))) {
@@ -51,8 +52,10 @@ void HostDigestPoller::run(const std::function<void(const QJsonObject &)> &chang
         // the next interval, the last digest kept.
         if (ok) {
             const QString digest = answer->value(u"digest").toString();
-            if (!last.isEmpty() && digest != last)
+            if (!last.isEmpty() && digest != last) {
+                ++m_changes;
                 changed(*answer);
+            }
             last = digest;
             m_baseline = true;
         }

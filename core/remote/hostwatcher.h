@@ -42,6 +42,9 @@ public:
     /// The first answer came: changes from then on are seen.
     bool hasBaseline() const { return m_baseline.load(); }
     int intervalMs() const { return m_intervalMs; }
+    /// Answers had, and changes told so far.
+    int answers() const { return m_answers.load(); }
+    int changes() const { return m_changes.load(); }
 
 private:
     void run(const std::function<void(const QJsonObject &)> &changed, const std::function<void(const QString &)> &stopped);
@@ -55,6 +58,8 @@ private:
     bool m_stop = false; ///< under m_mutex
     std::atomic_bool m_running{false};
     std::atomic_bool m_baseline{false};
+    std::atomic_int m_answers{0};
+    std::atomic_int m_changes{0};
 };
 
 class HostDeviceWatcher final : public QObject
@@ -73,6 +78,12 @@ public:
     /// added between the connect's record and that answer is not: the
     /// snapshot does not carry the digest yet.)
     bool hasBaseline() const { return m_poller.hasBaseline(); }
+    /// "answers N, changes told M": for a report of a list that did not follow.
+    QString pollReport() const
+    {
+        return QStringLiteral("answers %1, changes told %2, %3").arg(m_poller.answers()).arg(m_poller.changes())
+            .arg(m_poller.isRunning() ? QStringLiteral("asking") : QStringLiteral("stopped"));
+    }
 
 Q_SIGNALS:
     /// From the watcher's thread: the host's block devices are not those

@@ -625,7 +625,9 @@ private Q_SLOTS:
         // says what the window's status line said (a failed scan, the
         // hotplug no longer followed).
         QTRY_VERIFY2_WITH_TIMEOUT(nameOf(file).isEmpty(),
-                                  qPrintable(u"still shown as "_qs + nameOf(file) + u"; status: "_qs + statusTexts(*window)),
+                                  qPrintable(u"still shown as "_qs + nameOf(file) + u"; status: "_qs + statusTexts(*window)
+                                             + u"; hotplug: "_qs + watcher->pollReport() + u"; "_qs
+                                             + window->session()->rescanReport()),
                                   120000);
         QTRY_VERIFY2_WITH_TIMEOUT(tree->itemsFor(dev).isEmpty() || (!holderOf(dev).isEmpty() && holderOf(dev) != file),
                                   qPrintable(dev + u" shown over "_qs + holderOf(dev)), 120000);
